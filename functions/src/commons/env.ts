@@ -1,0 +1,57 @@
+/**
+ * Environment read once at cold start. A missing required variable fails fast with its name.
+ */
+function required(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`Missing environment variable ${name}`);
+  return value;
+}
+
+function optional(name: string): string | undefined {
+  const value = process.env[name];
+  return value === '' ? undefined : value;
+}
+
+export const env = {
+  get tableName() {
+    return required('TABLE_NAME');
+  },
+  /** Set only when talking to a stand-in (DynamoDB Local, cognito-local, s3rver, fauxqs). */
+  get dynamoEndpoint() {
+    return optional('DYNAMODB_ENDPOINT');
+  },
+  get region() {
+    return process.env.AWS_REGION ?? 'us-east-1';
+  },
+  get userPoolId() {
+    return required('USER_POOL_ID');
+  },
+  get userPoolClientId() {
+    return required('USER_POOL_CLIENT_ID');
+  },
+  /** Issuer of the Cognito tokens; defaults to the AWS one for the pool. */
+  get jwtIssuer() {
+    return optional('JWT_ISSUER') ?? `https://cognito-idp.${this.region}.amazonaws.com/${this.userPoolId}`;
+  },
+  get cognitoEndpoint() {
+    return optional('COGNITO_ENDPOINT');
+  },
+  get wsManagementUrl() {
+    return required('WS_MANAGEMENT_URL');
+  },
+  get mediaBucket() {
+    return required('MEDIA_BUCKET');
+  },
+  get s3Endpoint() {
+    return optional('S3_ENDPOINT');
+  },
+  get sqsEndpoint() {
+    return optional('SQS_ENDPOINT');
+  },
+  queueUrl(name: string) {
+    return required(`QUEUE_URL_${name.toUpperCase().replace(/-/g, '_')}`);
+  },
+  get serverVersion() {
+    return process.env.SERVER_VERSION ?? '6.0.0';
+  },
+};

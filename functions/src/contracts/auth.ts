@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { emailSchema, messages, passwordSchema } from './common.ts';
+import type { SessionUser } from './users.ts';
+
+export const loginSchema = z.object({
+  email: emailSchema,
+  password: z.string({ error: messages.required }).min(1, messages.required).max(200),
+});
+
+/** POST /auth/login and /auth/refresh_token (SPEC 7): token and user. */
+export interface LoginResponse {
+  token: string;
+  /** Cognito refresh token, for API clients that keep their own session. */
+  refreshToken?: string;
+  user: SessionUser;
+  /** Set when fewer than 5 days remain before the due date. */
+  dueDateWarning?: { days: number; dueDate: string };
+}
+
+export const refreshSchema = z.object({ refreshToken: z.string().min(1).max(5000).optional() }).default({});
+
+/** POST /auth/session: the web app, signed in through Amplify, claims the single session. */
+export const claimSessionSchema = z.object({ refreshToken: z.string().min(1).max(5000).optional() }).default({});
+
+export const resetPasswordParamsSchema = z.object({
+  email: emailSchema,
+  token: z.string().trim().min(1).max(20),
+  newPassword: passwordSchema,
+});
+
+/** The spec's Spanish login messages (SPEC 5 "Login"). */
+export function expiredMessage(dueDate: string): string {
+  const [y, m, d] = dueDate.split('-');
+  return `¡Opss! Tu suscripción venció el ${d}/${m}/${y}. Para más información, contacta al soporte técnico.`;
+}
+export function dueSoonMessage(days: number): string {
+  return `Tu suscripción vence en ${days} ${days === 1 ? 'día' : 'días'}.`;
+}

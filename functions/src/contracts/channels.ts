@@ -1,0 +1,52 @@
+/**
+ * Realtime channel (event) names, as in SPEC section 7 "Realtime". The server sends
+ * `{ event: <channel>, data: <payload> }`; the client sends `{ action: <ClientAction>, data }`.
+ */
+export const channels = {
+  whatsapp: (companyId: number) => `company-${companyId}-whatsapp`,
+  whatsappSession: (companyId: number) => `company-${companyId}-whatsappSession`,
+  user: (companyId: number) => `company-${companyId}-user`,
+  ticket: (companyId: number) => `company-${companyId}-ticket`,
+  appMessage: (companyId: number) => `company-${companyId}-appMessage`,
+  contact: (companyId: number) => `company-${companyId}-contact`,
+  chat: (companyId: number) => `company-${companyId}-chat`,
+  auth: (companyId: number) => `company-${companyId}-auth`,
+  queue: (companyId: number) => `company-${companyId}-queue`,
+  payment: (companyId: number) => `company-${companyId}-payment`,
+  settings: (companyId: number) => `company-${companyId}-settings`,
+  company: (companyId: number) => `company-${companyId}-company`,
+  announcement: () => 'company-announcement',
+} as const;
+
+/** What the web client may send over the socket (routed on `$request.body.action`). */
+export const ClientActions = [
+  'joinChatBox',
+  'joinCompanyMessage',
+  'joinNotification',
+  'joinTickets',
+  'leaveChatBox',
+  'leaveTickets',
+  'userStatus',
+  'ping',
+] as const;
+export type ClientAction = (typeof ClientActions)[number];
+
+export interface ServerEvent<T = unknown> {
+  event: string;
+  data: T;
+}
+
+export interface ClientMessage {
+  action: ClientAction;
+  data?: unknown;
+}
+
+/** Sent to the older session when the same account logs in elsewhere (SPEC 4 "Session and sockets"). */
+export interface AuthEventData {
+  action: 'update';
+  user: { id: number };
+}
+
+/** Client keeps the socket alive well under API Gateway's 10-minute idle limit. */
+export const SOCKET_PING_INTERVAL_MS = 18_000;
+export const USER_STATUS_INTERVAL_MS = 300_000;

@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import { emailSchema, messages, passwordSchema, personNameSchema } from './common.ts';
+import type { PlanFlag } from './plans.ts';
+import type { ScheduleEntry } from './schedules.ts';
+import type { Setting } from './settings.ts';
+
+export const recurrences = ['MENSAL', 'BIMESTRAL', 'TRIMESTRAL', 'SEMESTRAL', 'ANUAL'] as const;
+export type Recurrence = (typeof recurrences)[number];
+/** SPEC 9: months added by "+ Vencimiento" and by a paid invoice. */
+export const recurrenceMonths: Record<Recurrence, number> = { MENSAL: 1, BIMESTRAL: 2, TRIMESTRAL: 3, SEMESTRAL: 6, ANUAL: 12 };
+
+/** SPEC 9: signup gives a 3-day trial. */
+export const TRIAL_DAYS = 3;
+/** SPEC 9: warn when fewer than 5 days remain. */
+export const DUE_DATE_WARNING_DAYS = 5;
+
+/** Digits only, country code + area code + number (the signup mask gives 11 digits). */
+const phoneSchema = z
+  .string()
+  .transform((v) => v.replace(/\D/g, ''))
+  .pipe(z.string().min(10, messages.tooShort).max(13, messages.tooLong));
+
+/** POST /companies/cadastro. Same rules as the user form (SPEC 5 "Signup"). */
+export const signupSchema = z.object({
+  name: personNameSchema,
+  email: emailSchema,
+  phone: phoneSchema,
+  password: passwordSchema,
+  planId: z.coerce.number({ error: messages.required }).int().positive(messages.required),
+  recurrence: z.enum(recurrences).optional().default('MENSAL'),
+});
+export type SignupInput = z.infer<typeof signupSchema>;
+
+const isoDateOrNull = z
+  .union([z.string(), z.null()])
+  .optional()
+  .transform((v) => (v && !Number.isNaN(Date.parse(v)) ? new Date(v).toISOString().slice(0, 10) : null));
+
+/** Super-admin company form (SPEC 5 "Company form": email and plan required; bad due date -> null). */
+export const companyInputSchema = z.object({
+  name: z.string().trim().min(2, messages.tooShort).max(100, messages.tooLong),
+  email: emailSchema,
+  phone: z.string().max(30).optional().default(''),
+  planId: z.coerce.number({ error: messages.required }).int().positive(messages.required),
+  status: z.boolean().optional().default(true),
+  dueDate: isoDateOrNull,
+  recurrence: z.enum(recurrences).optional().default('MENSAL'),
+  campaignsEnabled: z.boolean().optional().default(false),
+  addressZipCode: z.string().max(20).optional().default(''),
+  addressStreet: z.string().max(200).optional().default(''),
+  addressState: z.string().max(100).optional().default(''),
+  addressCity: z.string().max(100).optional().default(''),
+  addressDistrict: z.string().max(100).optional().default(''),
+  /** Only on create: the company's first admin. */
+  password: passwordSchema.optional(),
+});
+export type CompanyInput = z.infer<typeof companyInputSchema>;
+
+export interface Company {
+  id: number;
+  name: string;
+  email: string;
+  phone: string;
+  planId: number;
+  plan?: { id: number; name: string } & Record<PlanFlag, boolean>;
+  status: boolean;
+  /** YYYY-MM-DD, or null for no due date. */
+  dueDate: string | null;
+  trialExpiration?: string | null;
+  recurrence: Recurrence;
+  campaignsEnabled: boolean;
+  addressZipCode: string;
+  addressStreet: string;
+  addressState: string;
+  addressCity: string;
+  addressDistrict: string;
+  schedules: ScheduleEntry[];
+  settings?: Setting[];
+  createdAt: string;
+  updatedAt: string;
+}

@@ -1,0 +1,67 @@
+/**
+ * The error catalogue of SPEC section 8, plus the few codes the server adds for the rules it
+ * enforces (plan gates, due date, validation). Every error body is `{ "error": code }`, optionally
+ * with `field` and `message` for validation errors.
+ */
+export const ErrorCodes = [
+  'ERR_NO_OTHER_WHATSAPP',
+  'ERR_NO_DEF_WAPP_FOUND',
+  'ERR_WAPP_NOT_INITIALIZED',
+  'ERR_WAPP_CHECK_CONTACT',
+  'ERR_WAPP_INVALID_CONTACT',
+  'ERR_WAPP_DOWNLOAD_MEDIA',
+  'ERR_INVALID_CREDENTIALS',
+  'ERR_SENDING_WAPP_MSG',
+  'ERR_DELETE_WAPP_MSG',
+  'ERR_OTHER_OPEN_TICKET',
+  'ERR_SESSION_EXPIRED',
+  'ERR_USER_CREATION_DISABLED',
+  'ERR_NO_PERMISSION',
+  'ERR_DUPLICATED_CONTACT',
+  'ERR_NO_SETTING_FOUND',
+  'ERR_NO_CONTACT_FOUND',
+  'ERR_NO_TICKET_FOUND',
+  'ERR_NO_USER_FOUND',
+  'ERR_NO_WAPP_FOUND',
+  'ERR_CREATING_MESSAGE',
+  'ERR_CREATING_TICKET',
+  'ERR_FETCH_WAPP_MSG',
+  'ERR_QUEUE_COLOR_ALREADY_EXISTS',
+  'ERR_WAPP_GREETING_REQUIRED',
+  // Added by this server for rules the spec enforces only in the browser (BEHAVIOUR "Enforced on the server").
+  'ERR_VALIDATION',
+  'ERR_NOT_FOUND',
+  'ERR_ROUTE_NOT_FOUND',
+  'ERR_METHOD_NOT_ALLOWED',
+  'ERR_UNAUTHORIZED',
+  'ERR_COMPANY_EXPIRED',
+  'ERR_COMPANY_INACTIVE',
+  'ERR_PLAN_FEATURE_DISABLED',
+  'ERR_PLAN_LIMIT_USERS',
+  'ERR_PLAN_LIMIT_CONNECTIONS',
+  'ERR_PLAN_LIMIT_QUEUES',
+  'ERR_EMAIL_ALREADY_EXISTS',
+  'ERR_COMPANY_NAME_EXISTS',
+  'ERR_PLAN_NAME_EXISTS',
+  'ERR_PLAN_IN_USE',
+  'ERR_NO_COMPANY_FOUND',
+  'ERR_NO_PLAN_FOUND',
+  'ERR_NO_HELP_FOUND',
+  'ERR_INVALID_RESET_CODE',
+  'ERR_WEAK_PASSWORD',
+  'ERR_PAYLOAD_TOO_LARGE',
+  'ERR_TOO_MANY_REQUESTS',
+  'ERR_INTERNAL',
+] as const;
+
+export type ErrorCode = (typeof ErrorCodes)[number];
+
+/** Body of every error response. */
+export interface ErrorBody {
+  error: ErrorCode | string;
+  /** For validation errors: the offending field (dotted path) and its message (the spec's wording). */
+  field?: string;
+  message?: string;
+  /** Extra data some errors carry (e.g. ERR_OTHER_OPEN_TICKET names the user and queue). */
+  [extra: string]: unknown;
+}

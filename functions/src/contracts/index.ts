@@ -1,0 +1,11 @@
+export * from './auth.ts';
+export * from './channels.ts';
+export * from './common.ts';
+export * from './companies.ts';
+export * from './errors.ts';
+export * from './helps.ts';
+export * from './plans.ts';
+export * from './schedules.ts';
+export * from './settings.ts';
+export * from './users.ts';
+export const APP_VERSION = '6.0.0';

@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { emailSchema, messages, passwordSchema, personNameSchema } from './common.ts';
+import type { Setting } from './settings.ts';
+
+export const profiles = ['admin', 'user', 'supervisor'] as const;
+export type Profile = (typeof profiles)[number];
+
+/** Spelled so in the product: `enabled` / `desabled`. */
+export const allTicketValues = ['enabled', 'desabled'] as const;
+export type AllTicket = (typeof allTicketValues)[number];
+
+const userFields = {
+  name: personNameSchema,
+  email: emailSchema,
+  profile: z.enum(profiles).optional().default('user'),
+  allTicket: z.enum(allTicketValues).optional().default('desabled'),
+  whatsappId: z.coerce.number().int().positive().nullable().optional().default(null),
+  queueIds: z.array(z.coerce.number().int().positive()).max(200).optional().default([]),
+};
+
+/** POST /users (SPEC 5 "User form"; password per BEHAVIOUR "Passwords"). */
+export const createUserSchema = z.object({ ...userFields, password: passwordSchema });
+export type CreateUserInput = z.infer<typeof createUserSchema>;
+
+/** PUT /users/{id}: every field optional, password only when given. */
+export const updateUserSchema = z.object({
+  name: userFields.name.optional(),
+  email: userFields.email.optional(),
+  profile: z.enum(profiles).optional(),
+  allTicket: z.enum(allTicketValues).optional(),
+  whatsappId: z.coerce.number().int().positive().nullable().optional(),
+  queueIds: userFields.queueIds.unwrap().unwrap().optional(),
+  password: z.union([z.literal(''), passwordSchema]).optional(),
+});
+export type UpdateUserInput = z.infer<typeof updateUserSchema>;
+
+export interface UserQueue {
+  id: number;
+  name: string;
+  color: string;
+}
+
+export interface User {
+  id: number;
+  name: string;
+  email: string;
+  profile: Profile;
+  super: boolean;
+  companyId: number;
+  allTicket: AllTicket;
+  whatsappId: number | null;
+  queueIds: number[];
+  queues: UserQueue[];
+  online: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** GET /auth/me and the login response: the user with its company's due date and settings. */
+export interface SessionUser extends User {
+  company: { id: number; name: string; dueDate: string | null; settings: Setting[] };
+}
+
+export const passwordMessages = messages;

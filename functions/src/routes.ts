@@ -1,0 +1,115 @@
+/**
+ * The one route table. The CDK stack deploys exactly these routes on the HTTP API (and the
+ * WebSocket API), and the local gateway serves exactly these: local and deployed cannot drift.
+ *
+ * Each route names the Lambda (`fn`) that serves it; a Lambda routes inside on the API Gateway
+ * `routeKey` ("METHOD /path"), so one bundle serves one feature area.
+ */
+import type { PlanFlag } from '#contracts/plans';
+
+export const httpFunctions = ['auth', 'companies', 'plans', 'users', 'settings', 'helps'] as const;
+export type HttpFunctionName = (typeof httpFunctions)[number];
+
+/**
+ * Who may call a route. The tenant always comes from the verified token.
+ * - public: no token.
+ * - user: any signed-in user of an active company.
+ * - admin: profile admin (or super).
+ * - super: the platform's super users only.
+ */
+export type Access = 'public' | 'user' | 'admin' | 'super';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+export interface HttpRoute {
+  method: HttpMethod;
+  /** API Gateway path syntax: `/users/{id}`. */
+  path: string;
+  fn: HttpFunctionName;
+  access: Access;
+  /** Plan feature flag the company must have. */
+  plan?: PlanFlag;
+  /** Still callable when the company is past its due date (billing, session management). */
+  allowExpired?: boolean;
+}
+
+export const routeKey = (r: Pick<HttpRoute, 'method' | 'path'>): string => `${r.method} ${r.path}`;
+
+const r = (method: HttpMethod, path: string, fn: HttpFunctionName, access: Access, extra: Partial<HttpRoute> = {}): HttpRoute => ({
+  method,
+  path,
+  fn,
+  access,
+  ...extra,
+});
+
+export const httpRoutes: readonly HttpRoute[] = [
+  // Auth and session (SPEC 7 "Auth and session")
+  r('POST', '/auth/login', 'auth', 'public'),
+  r('POST', '/auth/refresh_token', 'auth', 'public'),
+  r('GET', '/auth/me', 'auth', 'user', { allowExpired: true }),
+  r('DELETE', '/auth/logout', 'auth', 'user', { allowExpired: true }),
+  /** The web app signs in with Amplify straight to Cognito, then claims the single session here. */
+  r('POST', '/auth/session', 'auth', 'user', { allowExpired: true }),
+  r('POST', '/forgetpassword/{email}', 'auth', 'public'),
+  r('POST', '/resetpasswords/{email}/{token}/{newPassword}', 'auth', 'public'),
+  r('GET', '/version', 'auth', 'public'),
+
+  // Settings (key/value per company)
+  r('GET', '/settings', 'settings', 'user'),
+  r('PUT', '/settings/{key}', 'settings', 'admin'),
+
+  // Plans
+  r('GET', '/plans/list', 'plans', 'public'),
+  r('GET', '/plans/all', 'plans', 'super'),
+  r('GET', '/plans/{id}', 'plans', 'super'),
+  r('POST', '/plans', 'plans', 'super'),
+  r('PUT', '/plans/{id}', 'plans', 'super'),
+  r('DELETE', '/plans/{id}', 'plans', 'super'),
+
+  // Companies
+  r('POST', '/companies/cadastro', 'companies', 'public'),
+  r('GET', '/companies/listPlan/{companyId}', 'companies', 'user', { allowExpired: true }),
+  r('PUT', '/companies/{id}/schedules', 'companies', 'admin'),
+  r('GET', '/companies/list', 'companies', 'super'),
+  r('GET', '/companies', 'companies', 'super'),
+  r('GET', '/companies/{id}', 'companies', 'user', { allowExpired: true }),
+  r('POST', '/companies', 'companies', 'super'),
+  r('PUT', '/companies/{id}', 'companies', 'super'),
+  r('DELETE', '/companies/{id}', 'companies', 'super'),
+
+  // Users
+  r('GET', '/users/list', 'users', 'user'),
+  r('GET', '/users', 'users', 'admin'),
+  r('GET', '/users/{id}', 'users', 'user'),
+  r('POST', '/users', 'users', 'admin'),
+  r('PUT', '/users/{id}', 'users', 'user'),
+  r('DELETE', '/users/{id}', 'users', 'admin'),
+
+  // Help videos (platform-wide, edited by super users)
+  r('GET', '/helps/list', 'helps', 'user'),
+  r('GET', '/helps', 'helps', 'user'),
+  r('POST', '/helps', 'helps', 'super'),
+  r('PUT', '/helps/{id}', 'helps', 'super'),
+  r('DELETE', '/helps/{id}', 'helps', 'super'),
+];
+
+/** WebSocket routes, all served by the `realtime` Lambda. */
+export const wsRouteKeys = [
+  '$connect',
+  '$disconnect',
+  '$default',
+  'joinChatBox',
+  'joinCompanyMessage',
+  'joinNotification',
+  'joinTickets',
+  'leaveChatBox',
+  'leaveTickets',
+  'userStatus',
+  'ping',
+] as const;
+export type WsRouteKey = (typeof wsRouteKeys)[number];
+
+export function routesOf(fn: HttpFunctionName): HttpRoute[] {
+  return httpRoutes.filter((route) => route.fn === fn);
+}
