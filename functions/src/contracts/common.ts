@@ -13,8 +13,18 @@ export const messages = {
 export const PASSWORD_RULE = /^(?=.*\d)(?=.*[a-z])(?=.*[A-Z]).{8,50}$/;
 
 export const passwordSchema = z.string().regex(PASSWORD_RULE, messages.weakPassword);
-export const emailSchema = z.string({ error: messages.required }).trim().toLowerCase().min(1, messages.required).email(messages.invalidEmail);
-export const personNameSchema = z.string({ error: messages.required }).trim().min(1, messages.required).min(2, messages.tooShort).max(50, messages.tooLong);
+export const emailSchema = z
+  .string({ error: messages.required })
+  .trim()
+  .toLowerCase()
+  .min(1, messages.required)
+  .email(messages.invalidEmail);
+export const personNameSchema = z
+  .string({ error: messages.required })
+  .trim()
+  .min(1, messages.required)
+  .min(2, messages.tooShort)
+  .max(50, messages.tooLong);
 
 /** Numeric id in a path: `/users/{id}`. */
 export const idParamSchema = z.coerce.number().int().positive();

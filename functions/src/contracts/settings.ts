@@ -35,14 +35,18 @@ export const settingValueSchemas: Record<SettingKey, z.ZodType<string>> = {
   chatBotType: z.enum(['text']),
   timeCreateNewTicket: z.string().regex(/^\d{1,3}$/, 'Must be a number of hours'),
   asaas: z.string().max(500),
-  timezone: z.string().min(1).max(64).refine((tz) => {
-    try {
-      new Intl.DateTimeFormat('en', { timeZone: tz });
-      return true;
-    } catch {
-      return false;
-    }
-  }, 'Unknown time zone'),
+  timezone: z
+    .string()
+    .min(1)
+    .max(64)
+    .refine((tz) => {
+      try {
+        new Intl.DateTimeFormat('en', { timeZone: tz });
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'Unknown time zone'),
   campaignsEnabled: z.enum(['true', 'false']),
 };
 

@@ -1,0 +1,60 @@
+/**
+ * Verifies Cognito ID tokens with aws-jwt-verify. The issuer and JWKS come from the environment, so
+ * the same code verifies AWS Cognito and cognito-local tokens. The JWKS is cached per cold start.
+ */
+import { JwtRsaVerifier } from 'aws-jwt-verify';
+import { env } from './env.ts';
+import { UnauthorizedError } from './errors.ts';
+
+export interface TokenIdentity {
+  sub: string;
+  email: string;
+  companyId: number;
+  userId: number;
+  /** Seconds since epoch of the sign-in this token descends from (kept across refreshes). */
+  authTime: number;
+  expiresAt: number;
+}
+
+type Verifier = { verify(token: string): Promise<Record<string, unknown>> };
+let verifier: Verifier | undefined;
+
+function getVerifier(): Verifier {
+  verifier ??= JwtRsaVerifier.create({
+    issuer: env.jwtIssuer,
+    audience: env.userPoolClientId,
+    jwksUri: `${env.jwtIssuer}/.well-known/jwks.json`,
+    customJwtCheck: ({ payload }) => {
+      if (payload.token_use !== 'id') throw new Error('Not an ID token');
+    },
+  }) as unknown as Verifier;
+  return verifier;
+}
+
+export async function verifyIdToken(token: string | undefined | null): Promise<TokenIdentity> {
+  if (!token) throw new UnauthorizedError('ERR_SESSION_EXPIRED');
+  let payload: Record<string, unknown>;
+  try {
+    payload = await getVerifier().verify(token);
+  } catch {
+    throw new UnauthorizedError('ERR_SESSION_EXPIRED');
+  }
+  const companyId = Number(payload['custom:companyId']);
+  const userId = Number(payload['custom:userId']);
+  if (!Number.isInteger(companyId) || companyId <= 0 || !Number.isInteger(userId) || userId <= 0) {
+    throw new UnauthorizedError('ERR_INVALID_CREDENTIALS');
+  }
+  return {
+    sub: String(payload.sub),
+    email: String(payload.email ?? ''),
+    companyId,
+    userId,
+    authTime: Number(payload.auth_time ?? payload.iat ?? 0),
+    expiresAt: Number(payload.exp ?? 0),
+  };
+}
+
+/** Test hook: forget the cached verifier (a test stack restarts Cognito on a new port). */
+export function resetVerifier(): void {
+  verifier = undefined;
+}

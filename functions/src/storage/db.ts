@@ -1,0 +1,65 @@
+/**
+ * Thin helpers over the DocumentClient shared by every entity file. Entities own their keys; this
+ * module owns only the mechanics (table name, counters, pagination cursors).
+ */
+import { GetCommand, QueryCommand, type QueryCommandInput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { documentClient } from '#commons/clients';
+import { env } from '#commons/env';
+
+export const table = (): string => env.tableName;
+export const db = () => documentClient();
+
+/** Strips the storage keys (pk, sk, gsi*, expiresAt, entity) from an item before it leaves the storage layer. */
+export function stripKeys<T extends object>(item: Record<string, unknown>): T {
+  const { pk, sk, gsi1pk, gsi1sk, gsi2pk, gsi2sk, gsi3pk, gsi3sk, expiresAt, entity, ...rest } = item;
+  return rest as T;
+}
+
+/**
+ * Atomic per-scope counter for the spec's numeric ids (users, queues, ...). `scopePk` is the tenant
+ * (`C#7`) or `PLATFORM` for platform-level records (plans, companies, helps).
+ */
+export async function nextId(scopePk: string, counter: string): Promise<number> {
+  const out = await db().send(
+    new UpdateCommand({
+      TableName: table(),
+      Key: { pk: scopePk, sk: `COUNTER#${counter}` },
+      UpdateExpression: 'ADD #v :one',
+      ExpressionAttributeNames: { '#v': 'value' },
+      ExpressionAttributeValues: { ':one': 1 },
+      ReturnValues: 'UPDATED_NEW',
+    }),
+  );
+  return Number(out.Attributes?.value);
+}
+
+export async function getItem<T extends object>(pk: string, sk: string, consistent = true): Promise<T | undefined> {
+  const out = await db().send(new GetCommand({ TableName: table(), Key: { pk, sk }, ConsistentRead: consistent }));
+  return out.Item ? stripKeys<T>(out.Item) : undefined;
+}
+
+/** Reads every page of a bounded query (a tenant's users, settings, ...). Not for unbounded collections. */
+export async function queryAll<T extends object>(input: Omit<QueryCommandInput, 'TableName'>): Promise<T[]> {
+  const items: T[] = [];
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const out = await db().send(new QueryCommand({ ...input, TableName: table(), ExclusiveStartKey }));
+    for (const item of out.Items ?? []) items.push(stripKeys<T>(item));
+    ExclusiveStartKey = out.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+  return items;
+}
+
+/** Opaque cursor for key-based pagination. */
+export const encodeCursor = (key: Record<string, unknown> | undefined): string | undefined =>
+  key ? Buffer.from(JSON.stringify(key)).toString('base64url') : undefined;
+
+export function decodeCursor(cursor: string | undefined): Record<string, unknown> | undefined {
+  if (!cursor) return undefined;
+  try {
+    const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    return value && typeof value === 'object' ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
