@@ -51,6 +51,10 @@ export const env = {
   queueUrl(name: string) {
     return required(`QUEUE_URL_${name.toUpperCase().replace(/-/g, '_')}`);
   },
+  /** Allowed browser origin for the REST API; `*` when unset (local stack). */
+  get corsOrigin() {
+    return optional('CORS_ORIGIN') ?? '*';
+  },
   get serverVersion() {
     return process.env.SERVER_VERSION ?? '6.0.0';
   },

@@ -13,6 +13,8 @@ export interface TokenIdentity {
   userId: number;
   /** Seconds since epoch of the sign-in this token descends from (kept across refreshes). */
   authTime: number;
+  /** `iat`: when this very token was issued. The single-session rule compares it with the user's sessionIat. */
+  issuedAt: number;
   expiresAt: number;
 }
 
@@ -50,6 +52,7 @@ export async function verifyIdToken(token: string | undefined | null): Promise<T
     companyId,
     userId,
     authTime: Number(payload.auth_time ?? payload.iat ?? 0),
+    issuedAt: Number(payload.iat ?? 0),
     expiresAt: Number(payload.exp ?? 0),
   };
 }

@@ -63,3 +63,36 @@ export function decodeCursor(cursor: string | undefined): Record<string, unknown
     return undefined;
   }
 }
+
+/**
+ * SET clause for a partial update. `undefined` values are skipped (so a zod output with absent
+ * optional fields never erases data); `null` is stored as null.
+ */
+export function updateExpression(patch: Record<string, unknown>): {
+  UpdateExpression: string;
+  ExpressionAttributeNames: Record<string, string>;
+  ExpressionAttributeValues: Record<string, unknown>;
+} {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const sets: string[] = [];
+  Object.entries(patch).forEach(([key, value], i) => {
+    if (value === undefined) return;
+    names[`#f${i}`] = key;
+    values[`:v${i}`] = value;
+    sets.push(`#f${i} = :v${i}`);
+  });
+  if (!sets.length) throw new Error('updateExpression: empty patch');
+  return { UpdateExpression: `SET ${sets.join(', ')}`, ExpressionAttributeNames: names, ExpressionAttributeValues: values };
+}
+
+/** Cancellation reason codes of a failed TransactWrite, one per item (`ConditionalCheckFailed`, `None`, ...). */
+export function transactionCancellationCodes(error: unknown): string[] | undefined {
+  if (!error || typeof error !== 'object' || (error as { name?: string }).name !== 'TransactionCanceledException') return undefined;
+  const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
+  return reasons.map((reason) => reason.Code ?? 'None');
+}
+
+export function isConditionalCheckFailed(error: unknown): boolean {
+  return Boolean(error && typeof error === 'object' && (error as { name?: string }).name === 'ConditionalCheckFailedException');
+}

@@ -1,0 +1,96 @@
+/**
+ * Route access, enforced on the server (BEHAVIOUR "Enforced on the server"). The tenant comes from
+ * the verified token only; the user record decides profile, super flag and the single session.
+ * Order: who are you (401) -> is your company usable (403/402) -> may you call this (403).
+ */
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { CompanyExpiredError, ForbiddenError, UnauthorizedError } from '#commons/errors';
+import { verifyIdToken } from '#commons/jwt';
+import { expiredMessage } from '#contracts/auth';
+import { planFlags } from '#contracts/plans';
+import { isExpired } from '#domain/auth/due-date-policy';
+import { type CompanyRecord, getCompany } from '#storage/companies';
+import { getPlan, type PlanRecord } from '#storage/plans';
+import { getUser } from '#storage/users';
+import type { HttpRoute } from '../routes.ts';
+import type { Identity, RequestContext } from './types.ts';
+
+export function bearerToken(event: APIGatewayProxyEventV2): string | undefined {
+  const header = event.headers?.authorization ?? event.headers?.Authorization;
+  const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+  return match?.[1];
+}
+
+/** A company whose plan was removed keeps working, with every gated feature off. */
+function missingPlan(company: CompanyRecord): PlanRecord {
+  const flags = Object.fromEntries(planFlags.map((flag) => [flag, false])) as Record<(typeof planFlags)[number], boolean>;
+  return {
+    id: company.planId,
+    name: '',
+    users: 0,
+    connections: 0,
+    queues: 0,
+    campaigns: 0,
+    schedules: 0,
+    value: 0,
+    ...flags,
+    createdAt: '',
+    updatedAt: '',
+  };
+}
+
+/** Verifies the bearer token and loads who is calling, refusing stale sessions. */
+export async function loadIdentity(rawToken: string | undefined): Promise<Identity> {
+  const token = await verifyIdToken(rawToken);
+  const user = await getUser(token.companyId, token.userId);
+  if (!user) throw new UnauthorizedError('ERR_SESSION_EXPIRED');
+  // A Cognito user recreated with the same custom attributes must not inherit this record.
+  if (user.cognitoSub && user.cognitoSub !== token.sub) throw new UnauthorizedError('ERR_SESSION_EXPIRED');
+  // Single session: a newer login elsewhere ended every token issued before it.
+  if (token.issuedAt < (user.sessionIat ?? 0)) throw new UnauthorizedError('ERR_SESSION_EXPIRED');
+  const company = await getCompany(token.companyId);
+  if (!company) throw new UnauthorizedError('ERR_SESSION_EXPIRED');
+  const plan = (await getPlan(company.planId)) ?? missingPlan(company);
+  return {
+    userId: user.id,
+    companyId: company.id,
+    profile: user.profile,
+    super: Boolean(user.super),
+    email: user.email,
+    user,
+    company,
+    plan,
+    token,
+    rawToken: rawToken as string,
+  };
+}
+
+/** Company status and due date; super users keep access to fix a blocked company. */
+export function assertCompanyUsable(identity: Identity, allowExpired: boolean): void {
+  if (identity.super) return;
+  if (identity.company.status === false) throw new ForbiddenError('ERR_COMPANY_INACTIVE');
+  const { dueDate } = identity.company;
+  if (!allowExpired && dueDate && isExpired(dueDate)) throw new CompanyExpiredError(dueDate, expiredMessage(dueDate));
+}
+
+export function assertRouteAccess(identity: Identity, route: HttpRoute): void {
+  if (route.access === 'super' && !identity.super) throw new ForbiddenError('ERR_NO_PERMISSION');
+  if (route.access === 'admin' && !isAdmin(identity)) throw new ForbiddenError('ERR_NO_PERMISSION');
+  if (route.plan && !identity.plan[route.plan]) throw new ForbiddenError('ERR_PLAN_FEATURE_DISABLED', { flag: route.plan });
+}
+
+export async function authenticate(event: APIGatewayProxyEventV2, route: HttpRoute): Promise<Identity | undefined> {
+  if (route.access === 'public') return undefined;
+  const identity = await loadIdentity(bearerToken(event));
+  assertCompanyUsable(identity, Boolean(route.allowExpired));
+  assertRouteAccess(identity, route);
+  return identity;
+}
+
+export const isAdmin = (identity: Identity): boolean => identity.profile === 'admin' || identity.super;
+
+/** For actions on non-public routes: the identity the framework already checked. */
+export function requireIdentity(ctx: RequestContext): Identity {
+  if (!ctx.identity) throw new UnauthorizedError('ERR_SESSION_EXPIRED');
+  return ctx.identity;
+}

@@ -1,0 +1,35 @@
+/**
+ * Response shaping: every response (success or error) is JSON with the CORS headers, so the
+ * browser can read error bodies too.
+ */
+import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { env } from '#commons/env';
+
+export class HttpResult {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+    readonly headers: Record<string, string> = {},
+  ) {}
+}
+
+export const ok = (body: unknown): HttpResult => new HttpResult(200, body);
+export const created = (body: unknown): HttpResult => new HttpResult(201, body);
+export const noContent = (): HttpResult => new HttpResult(204, undefined);
+
+export function corsHeaders(): Record<string, string> {
+  return {
+    'access-control-allow-origin': env.corsOrigin,
+    'access-control-allow-headers': 'authorization,content-type',
+    'access-control-allow-methods': 'GET,POST,PUT,DELETE,OPTIONS',
+  };
+}
+
+export function toResponse(result: HttpResult): APIGatewayProxyStructuredResultV2 {
+  const hasBody = result.body !== undefined && result.status !== 204;
+  return {
+    statusCode: result.status,
+    headers: { ...corsHeaders(), ...(hasBody ? { 'content-type': 'application/json; charset=utf-8' } : {}), ...result.headers },
+    body: hasBody ? JSON.stringify(result.body) : '',
+  };
+}

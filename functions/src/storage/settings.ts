@@ -1,0 +1,37 @@
+/**
+ * Company settings, one item per key.
+ *   pk = C#<companyId>   sk = SETTING#<key>   { key, value, updatedAt }
+ * Reads fill unset keys from contracts' settingDefaults, so a new key needs no migration.
+ */
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { type Setting, type SettingKey, settingDefaults, settingKeys } from '#contracts/settings';
+import { db, getItem, queryAll, table } from './db.ts';
+import { tenantPk } from './table.ts';
+
+const settingSk = (key: SettingKey) => `SETTING#${key}`;
+
+/** Every known key, stored value or default, in the contracts' key order. */
+export async function listSettings(companyId: number): Promise<Setting[]> {
+  const stored = await queryAll<Setting>({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': tenantPk(companyId), ':prefix': 'SETTING#' },
+    ConsistentRead: true,
+  });
+  const values = new Map(stored.map((item) => [item.key, item.value]));
+  return settingKeys.map((key) => ({ key, value: values.get(key) ?? settingDefaults[key] }));
+}
+
+export async function getSetting(companyId: number, key: SettingKey): Promise<string> {
+  const item = await getItem<Setting>(tenantPk(companyId), settingSk(key));
+  return item?.value ?? settingDefaults[key];
+}
+
+export async function putSetting(companyId: number, key: SettingKey, value: string): Promise<Setting> {
+  await db().send(
+    new PutCommand({
+      TableName: table(),
+      Item: { pk: tenantPk(companyId), sk: settingSk(key), entity: 'setting', key, value, updatedAt: new Date().toISOString() },
+    }),
+  );
+  return { key, value };
+}

@@ -1,0 +1,209 @@
+/**
+ * Users of a company.
+ *   user record   pk = C#<companyId>                     sk = USER#<padded id>
+ *   email guard   pk = PLATFORM#USER_EMAIL#<lower email> sk = GUARD   { companyId, userId }
+ * Emails are unique platform-wide because they are the Cognito username. The guard is written in
+ * the same transaction as the user, and doubles as the strongly consistent email -> user lookup
+ * (login and password reset read it right after a signup, when a GSI could still lag).
+ * Passwords live only in Cognito; `queues` are resolved at read time from `queueIds`.
+ */
+import { QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ConflictError, NotFoundError } from '#commons/errors';
+import type { User } from '#contracts/users';
+import {
+  db,
+  getItem,
+  isConditionalCheckFailed,
+  nextId,
+  queryAll,
+  stripKeys,
+  table,
+  transactionCancellationCodes,
+  updateExpression,
+} from './db.ts';
+import { PLATFORM_PK, pad, tenantPk } from './table.ts';
+
+export type UserRecord = Omit<User, 'queues'> & {
+  cognitoSub: string;
+  /** `iat` of the ID token that claimed the newest session; older tokens are refused. */
+  sessionIat: number;
+  /** Refresh token of the newest session; null once logged out. */
+  sessionRefreshToken?: string | null;
+  lastSeenAt?: string;
+};
+export type UserPatch = Partial<Omit<UserRecord, 'id' | 'companyId' | 'createdAt'>>;
+
+const userKey = (companyId: number, userId: number) => ({ pk: tenantPk(companyId), sk: `USER#${pad(userId)}` });
+const normaliseEmail = (email: string) => email.trim().toLowerCase();
+const emailGuardKey = (email: string) => ({ pk: `${PLATFORM_PK}#USER_EMAIL#${normaliseEmail(email)}`, sk: 'GUARD' });
+
+export const newUserId = (companyId: number): Promise<number> => nextId(tenantPk(companyId), 'USER');
+
+export const getUser = (companyId: number, userId: number): Promise<UserRecord | undefined> =>
+  getItem<UserRecord>(tenantPk(companyId), `USER#${pad(userId)}`);
+
+export async function getUserByEmail(email: string): Promise<UserRecord | undefined> {
+  const guard = await getItem<{ companyId: number; userId: number }>(emailGuardKey(email).pk, 'GUARD');
+  return guard ? getUser(guard.companyId, guard.userId) : undefined;
+}
+
+export function listUsers(companyId: number): Promise<UserRecord[]> {
+  return queryAll<UserRecord>({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': tenantPk(companyId), ':prefix': 'USER#' },
+    ConsistentRead: true,
+  });
+}
+
+/** For the plan's user limit. */
+export async function countUsers(companyId: number): Promise<number> {
+  let count = 0;
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const out = await db().send(
+      new QueryCommand({
+        TableName: table(),
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': tenantPk(companyId), ':prefix': 'USER#' },
+        Select: 'COUNT',
+        ConsistentRead: true,
+        ExclusiveStartKey,
+      }),
+    );
+    count += out.Count ?? 0;
+    ExclusiveStartKey = out.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+  return count;
+}
+
+export async function createUser(record: UserRecord): Promise<UserRecord> {
+  const stored = { ...record, email: normaliseEmail(record.email) };
+  try {
+    await db().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Put: {
+              TableName: table(),
+              Item: { ...userKey(record.companyId, record.id), entity: 'user', ...stored },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+          {
+            Put: {
+              TableName: table(),
+              Item: { ...emailGuardKey(stored.email), entity: 'userEmailGuard', companyId: record.companyId, userId: record.id },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+        ],
+      }),
+    );
+  } catch (error) {
+    if (transactionCancellationCodes(error)?.[1] === 'ConditionalCheckFailed') throw new ConflictError('ERR_EMAIL_ALREADY_EXISTS');
+    throw error;
+  }
+  return stored;
+}
+
+export async function updateUser(companyId: number, userId: number, patch: UserPatch): Promise<UserRecord> {
+  const current = await getUser(companyId, userId);
+  if (!current) throw new NotFoundError('ERR_NO_USER_FOUND');
+  const changes: UserPatch = { ...patch, updatedAt: patch.updatedAt ?? new Date().toISOString() };
+  if (changes.email !== undefined) changes.email = normaliseEmail(changes.email);
+  const update = updateExpression(changes);
+  const emailMoved = changes.email !== undefined && changes.email !== current.email;
+
+  if (!emailMoved) {
+    try {
+      const out = await db().send(
+        new UpdateCommand({
+          TableName: table(),
+          Key: userKey(companyId, userId),
+          ...update,
+          ConditionExpression: 'attribute_exists(pk)',
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return stripKeys<UserRecord>(out.Attributes ?? {});
+    } catch (error) {
+      if (isConditionalCheckFailed(error)) throw new NotFoundError('ERR_NO_USER_FOUND');
+      throw error;
+    }
+  }
+
+  try {
+    await db().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: {
+              TableName: table(),
+              Key: userKey(companyId, userId),
+              ...update,
+              ConditionExpression: 'attribute_exists(pk) AND #oldEmail = :oldEmail',
+              ExpressionAttributeNames: { ...update.ExpressionAttributeNames, '#oldEmail': 'email' },
+              ExpressionAttributeValues: { ...update.ExpressionAttributeValues, ':oldEmail': current.email },
+            },
+          },
+          { Delete: { TableName: table(), Key: emailGuardKey(current.email) } },
+          {
+            Put: {
+              TableName: table(),
+              Item: { ...emailGuardKey(changes.email as string), entity: 'userEmailGuard', companyId, userId },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+        ],
+      }),
+    );
+  } catch (error) {
+    const codes = transactionCancellationCodes(error);
+    if (codes?.[2] === 'ConditionalCheckFailed') throw new ConflictError('ERR_EMAIL_ALREADY_EXISTS');
+    if (codes?.[0] === 'ConditionalCheckFailed') throw new NotFoundError('ERR_NO_USER_FOUND');
+    throw error;
+  }
+  return { ...current, ...(Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)) as UserPatch) };
+}
+
+/**
+ * Sets sessionIat only if it moves forward, so two racing logins cannot leave the older one as
+ * the session. Returns the previous refresh token (to revoke), or `false` if a newer session won.
+ */
+export async function claimSession(
+  companyId: number,
+  userId: number,
+  sessionIat: number,
+  refreshToken: string | null,
+): Promise<{ previousRefreshToken: string | null } | false> {
+  try {
+    const out = await db().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: userKey(companyId, userId),
+        UpdateExpression: 'SET sessionIat = :iat, sessionRefreshToken = :rt, updatedAt = :now',
+        ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(sessionIat) OR sessionIat <= :iat)',
+        ExpressionAttributeValues: { ':iat': sessionIat, ':rt': refreshToken, ':now': new Date().toISOString() },
+        ReturnValues: 'ALL_OLD',
+      }),
+    );
+    const previous = out.Attributes?.sessionRefreshToken;
+    return { previousRefreshToken: typeof previous === 'string' && previous !== refreshToken ? previous : null };
+  } catch (error) {
+    if (isConditionalCheckFailed(error)) return false;
+    throw error;
+  }
+}
+
+export async function deleteUser(companyId: number, userId: number): Promise<void> {
+  const current = await getUser(companyId, userId);
+  if (!current) throw new NotFoundError('ERR_NO_USER_FOUND');
+  await db().send(
+    new TransactWriteCommand({
+      TransactItems: [
+        { Delete: { TableName: table(), Key: userKey(companyId, userId) } },
+        { Delete: { TableName: table(), Key: emailGuardKey(current.email) } },
+      ],
+    }),
+  );
+}
