@@ -53,8 +53,35 @@ export const companyInputSchema = z.object({
   addressDistrict: z.string().max(100).optional().default(''),
   /** Only on create: the company's first admin. */
   password: passwordSchema.optional(),
+  /** On update: add one recurrence period to the due date on the server ("+ Vencimiento"). */
+  extendDueDate: z.boolean().optional(),
 });
 export type CompanyInput = z.infer<typeof companyInputSchema>;
+
+/**
+ * PUT /companies/{id}: the same fields, each optional and without defaults, so a partial body
+ * (`{ "extendDueDate": true }`) changes only what it names.
+ */
+export const companyUpdateSchema = z.object({
+  name: companyInputSchema.shape.name.optional(),
+  email: emailSchema.optional(),
+  phone: z.string().max(30).optional(),
+  planId: z.coerce.number().int().positive(messages.required).optional(),
+  status: z.boolean().optional(),
+  dueDate: z
+    .union([z.string(), z.null()])
+    .optional()
+    .transform((v) => (v === undefined ? undefined : v && !Number.isNaN(Date.parse(v)) ? new Date(v).toISOString().slice(0, 10) : null)),
+  recurrence: z.enum(recurrences).optional(),
+  campaignsEnabled: z.boolean().optional(),
+  addressZipCode: z.string().max(20).optional(),
+  addressStreet: z.string().max(200).optional(),
+  addressState: z.string().max(100).optional(),
+  addressCity: z.string().max(100).optional(),
+  addressDistrict: z.string().max(100).optional(),
+  extendDueDate: z.boolean().optional(),
+});
+export type CompanyUpdateInput = z.infer<typeof companyUpdateSchema>;
 
 export interface Company {
   id: number;

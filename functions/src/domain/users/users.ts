@@ -1,0 +1,94 @@
+/**
+ * Users of a company (SPEC 3 "User", 6, 7). The company is always the caller's (from the token);
+ * a user id of another company is "not found", never revealed or touched.
+ */
+import { ConflictError, ForbiddenError, NotFoundError } from '#commons/errors';
+import { channels } from '#contracts/channels';
+import type { CreateUserInput, UpdateUserInput, User } from '#contracts/users';
+import { deleteCognitoUser, setCognitoPassword, updateCognitoEmail } from '#domain/auth/cognito-users';
+import { publishToCompany } from '#domain/companies/publish';
+import { assertPlanLimit } from '#domain/plans/limits';
+import * as users from '#storage/users';
+import { byName, matchesSearch, pageOf } from './paging.ts';
+import { type Actor, canReadUser, isAdmin, permittedUserPatch } from './permissions.ts';
+import { toUser } from './present.ts';
+import { provisionUser, undo } from './provision.ts';
+
+async function findInCompany(companyId: number, userId: number): Promise<users.UserRecord> {
+  const record = await users.getUser(companyId, userId);
+  if (!record || record.companyId !== companyId) throw new NotFoundError('ERR_NO_USER_FOUND');
+  return record;
+}
+
+export async function listUsersPage(
+  companyId: number,
+  query: { searchParam: string; pageNumber: number },
+): Promise<{ users: User[]; hasMore: boolean }> {
+  const matching = (await users.listUsers(companyId)).filter((u) => matchesSearch(query.searchParam, [u.name, u.email])).sort(byName);
+  const page = pageOf(matching, query.pageNumber);
+  return { users: page.items.map(toUser), hasMore: page.hasMore };
+}
+
+/** GET /users/list: the names every attendant needs (transfer dialog, filters). */
+export async function listUserNames(companyId: number): Promise<Array<{ id: number; name: string }>> {
+  return (await users.listUsers(companyId)).sort(byName).map(({ id, name }) => ({ id, name }));
+}
+
+export async function getUserFor(actor: Actor, userId: number): Promise<User> {
+  const record = await findInCompany(actor.companyId, userId);
+  if (!canReadUser(actor, userId)) throw new ForbiddenError('ERR_NO_PERMISSION');
+  return toUser(record);
+}
+
+export async function createCompanyUser(companyId: number, usersLimit: number, input: CreateUserInput): Promise<User> {
+  assertPlanLimit(usersLimit, await users.countUsers(companyId), 'ERR_PLAN_LIMIT_USERS');
+  // Checked before Cognito is touched so the common case fails without a create-then-undo.
+  if (await users.getUserByEmail(input.email)) throw new ConflictError('ERR_EMAIL_ALREADY_EXISTS');
+  const user = toUser(await provisionUser(companyId, input));
+  await publishToCompany(companyId, channels.user(companyId), { action: 'create', user });
+  return user;
+}
+
+export async function updateUserFor(actor: Actor, userId: number, input: UpdateUserInput, now = new Date()): Promise<User> {
+  const current = await findInCompany(actor.companyId, userId);
+  const { password, ...patch } = permittedUserPatch(actor, userId, input, current);
+  const emailChanged = patch.email !== undefined && patch.email !== current.email;
+  // The storage's e-mail guard refuses a taken address (409) before Cognito is touched.
+  const updated = await users.updateUser(actor.companyId, userId, { ...patch, updatedAt: now.toISOString() });
+  try {
+    if (emailChanged) await updateCognitoEmail(current.email, patch.email as string);
+    if (password) await setCognitoPassword(patch.email ?? current.email, password);
+  } catch (error) {
+    // Keep the record and the sign-in identity telling the same story.
+    await undo('restore user record', () =>
+      users.updateUser(actor.companyId, userId, {
+        name: current.name,
+        email: current.email,
+        profile: current.profile,
+        allTicket: current.allTicket,
+        whatsappId: current.whatsappId,
+        queueIds: current.queueIds,
+        updatedAt: current.updatedAt,
+      }),
+    );
+    if (emailChanged && password) await undo('restore Cognito email', () => updateCognitoEmail(patch.email as string, current.email));
+    throw error;
+  }
+  const user = toUser(updated);
+  await publishToCompany(actor.companyId, channels.user(actor.companyId), { action: 'update', user });
+  return user;
+}
+
+export async function deleteUserFor(actor: Actor, userId: number): Promise<void> {
+  if (!isAdmin(actor)) throw new ForbiddenError('ERR_NO_PERMISSION');
+  const current = await findInCompany(actor.companyId, userId);
+  if (userId === actor.userId) throw new ForbiddenError('ERR_NO_PERMISSION');
+  await users.deleteUser(actor.companyId, userId);
+  try {
+    await deleteCognitoUser(current.email);
+  } catch (error) {
+    await undo('restore user record', () => users.createUser(current));
+    throw error;
+  }
+  await publishToCompany(actor.companyId, channels.user(actor.companyId), { action: 'delete', userId });
+}

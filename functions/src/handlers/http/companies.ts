@@ -1,0 +1,42 @@
+/** Companies: public signup, the super users' admin of every company, and a company's own reads. */
+import { pageQuerySchema } from '#contracts/common';
+import { companyInputSchema, companyUpdateSchema, signupSchema } from '#contracts/companies';
+import { schedulesSchema } from '#contracts/schedules';
+import {
+  createCompanyBySuper,
+  deleteCompanyBySuper,
+  getCompanyFor,
+  getCompanyPlanFor,
+  listAllCompanies,
+  listCompaniesPage,
+  signup,
+  updateCompanyBySuper,
+  updateCompanySchedules,
+} from '#domain/companies/companies';
+import { requireIdentity } from '#http/access';
+import { httpHandler } from '#http/handler';
+import { created, noContent } from '#http/result';
+import { parseId, parseInput } from '#http/validate';
+
+/** The settings form sends `{ schedules: [...] }`; a bare array is accepted too. */
+function schedulesOf(body: unknown): unknown {
+  return body && typeof body === 'object' && !Array.isArray(body) && 'schedules' in body
+    ? (body as { schedules: unknown }).schedules
+    : body;
+}
+
+export const handler = httpHandler('companies', {
+  'POST /companies/cadastro': async ({ body }) => created(await signup(parseInput(signupSchema, body))),
+  'GET /companies/listPlan/{companyId}': async (ctx) => getCompanyPlanFor(requireIdentity(ctx), parseId(ctx.params, 'companyId')),
+  'PUT /companies/{id}/schedules': async (ctx) =>
+    updateCompanySchedules(requireIdentity(ctx), parseId(ctx.params), parseInput(schedulesSchema, schedulesOf(ctx.body), 'schedules')),
+  'GET /companies/list': () => listAllCompanies(),
+  'GET /companies': async ({ query }) => listCompaniesPage(parseInput(pageQuerySchema, query, 'query')),
+  'GET /companies/{id}': async (ctx) => getCompanyFor(requireIdentity(ctx), parseId(ctx.params)),
+  'POST /companies': async ({ body }) => created(await createCompanyBySuper(parseInput(companyInputSchema, body))),
+  'PUT /companies/{id}': async ({ params, body }) => updateCompanyBySuper(parseId(params), parseInput(companyUpdateSchema, body ?? {})),
+  'DELETE /companies/{id}': async (ctx) => {
+    await deleteCompanyBySuper(requireIdentity(ctx), parseId(ctx.params));
+    return noContent();
+  },
+});
