@@ -1,0 +1,102 @@
+/**
+ * cognito-local on a free port in a temp folder, with a user pool and app client shaped like the
+ * real one (email username, custom:companyId / custom:userId, USER_PASSWORD_AUTH + refresh).
+ * Every confirmation code is COGNITO_TEST_CODE so password-reset tests are deterministic.
+ *
+ * Known gaps (TOOLCHAIN.md): no RevokeToken / GlobalSignOut / GetTokensFromRefreshToken, a wrong
+ * password gives InvalidPasswordException, REFRESH_TOKEN_AUTH issues a fresh auth_time.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  CognitoIdentityProviderClient,
+  CreateUserPoolClientCommand,
+  CreateUserPoolCommand,
+} from '@aws-sdk/client-cognito-identity-provider';
+import { fakeAwsCredentials } from './dynamodb-local.ts';
+import { freePort, spawnProcess, waitUntil } from './processes.ts';
+
+const repoRoot = resolve(fileURLToPath(import.meta.url), '../../../..');
+export const COGNITO_TEST_CODE = '123456';
+
+export interface CognitoLocal {
+  endpoint: string;
+  userPoolId: string;
+  clientId: string;
+  issuer: string;
+  client: CognitoIdentityProviderClient;
+  stop: () => Promise<void>;
+}
+
+export async function createPoolAndClient(client: CognitoIdentityProviderClient): Promise<{ userPoolId: string; clientId: string }> {
+  const pool = await client.send(
+    new CreateUserPoolCommand({
+      PoolName: 'conversa-test',
+      UsernameAttributes: ['email'],
+      AutoVerifiedAttributes: ['email'],
+      Policies: {
+        PasswordPolicy: { MinimumLength: 8, RequireLowercase: true, RequireUppercase: true, RequireNumbers: true, RequireSymbols: false },
+      },
+      Schema: [
+        { Name: 'companyId', AttributeDataType: 'String', Mutable: true },
+        { Name: 'userId', AttributeDataType: 'String', Mutable: true },
+      ],
+    }),
+  );
+  const userPoolId = pool.UserPool?.Id;
+  if (!userPoolId) throw new Error('cognito-local created no pool');
+  const app = await client.send(
+    new CreateUserPoolClientCommand({
+      UserPoolId: userPoolId,
+      ClientName: 'web',
+      ExplicitAuthFlows: ['ALLOW_USER_PASSWORD_AUTH', 'ALLOW_REFRESH_TOKEN_AUTH'],
+    }),
+  );
+  const clientId = app.UserPoolClient?.ClientId;
+  if (!clientId) throw new Error('cognito-local created no app client');
+  return { userPoolId, clientId };
+}
+
+export async function startCognitoLocal(options: { setEnv?: boolean } = {}): Promise<CognitoLocal> {
+  fakeAwsCredentials();
+  const port = await freePort();
+  const cwd = mkdtempSync(join(tmpdir(), 'cognito-local-'));
+  const proc = spawnProcess(process.execPath, [join(repoRoot, 'node_modules/cognito-local/lib/bin/start.js')], {
+    cwd,
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', CODE: COGNITO_TEST_CODE },
+  });
+  const endpoint = `http://127.0.0.1:${port}`;
+  try {
+    await waitUntil(async () => (await fetch(`${endpoint}/health`).catch(() => undefined)) !== undefined, 'cognito-local', 15_000);
+  } catch (error) {
+    await proc.stop();
+    throw new Error(`${(error as Error).message}\n${proc.output()}`);
+  }
+  const client = new CognitoIdentityProviderClient({
+    endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+  const { userPoolId, clientId } = await createPoolAndClient(client);
+  const issuer = `${endpoint}/${userPoolId}`;
+  if (options.setEnv ?? true) {
+    process.env.COGNITO_ENDPOINT = endpoint;
+    process.env.USER_POOL_ID = userPoolId;
+    process.env.USER_POOL_CLIENT_ID = clientId;
+    process.env.JWT_ISSUER = issuer;
+  }
+  return {
+    endpoint,
+    userPoolId,
+    clientId,
+    issuer,
+    client,
+    stop: async () => {
+      client.destroy();
+      await proc.stop();
+      rmSync(cwd, { recursive: true, force: true });
+    },
+  };
+}

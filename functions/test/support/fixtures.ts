@@ -1,0 +1,74 @@
+/** Records with sensible defaults, for tests that need a company, plan or user in the table. */
+import { defaultCompanySchedules } from '../../src/contracts/schedules.ts';
+import type { CompanyRecord } from '../../src/storage/companies.ts';
+import type { PlanRecord } from '../../src/storage/plans.ts';
+import type { UserRecord } from '../../src/storage/users.ts';
+
+const now = () => new Date().toISOString();
+
+export function planFixture(overrides: Partial<PlanRecord> = {}): PlanRecord {
+  return {
+    id: 1,
+    name: 'Plano 1',
+    users: 0,
+    connections: 0,
+    queues: 0,
+    campaigns: 0,
+    schedules: 0,
+    value: 0,
+    useCampaigns: true,
+    useSchedules: true,
+    useInternalChat: true,
+    useExternalApi: true,
+    useKanban: true,
+    useOpenAi: true,
+    useIntegrations: true,
+    createdAt: now(),
+    updatedAt: now(),
+    ...overrides,
+  };
+}
+
+export function companyFixture(overrides: Partial<CompanyRecord> = {}): CompanyRecord {
+  return {
+    id: 1,
+    name: 'Empresa 1',
+    email: 'empresa1@example.com',
+    phone: '',
+    planId: 1,
+    status: true,
+    dueDate: null,
+    trialExpiration: null,
+    recurrence: 'MENSAL',
+    campaignsEnabled: true,
+    addressZipCode: '',
+    addressStreet: '',
+    addressState: '',
+    addressCity: '',
+    addressDistrict: '',
+    schedules: defaultCompanySchedules,
+    createdAt: now(),
+    updatedAt: now(),
+    ...overrides,
+  };
+}
+
+export function userFixture(overrides: Partial<UserRecord> = {}): UserRecord {
+  return {
+    id: 1,
+    name: 'Ana',
+    email: 'ana@example.com',
+    profile: 'admin',
+    super: false,
+    companyId: 1,
+    allTicket: 'desabled',
+    whatsappId: null,
+    queueIds: [],
+    online: false,
+    createdAt: now(),
+    updatedAt: now(),
+    cognitoSub: 'sub-1',
+    sessionIat: 0,
+    ...overrides,
+  };
+}
