@@ -1,0 +1,195 @@
+/**
+ * The local WebSocket gateway behaves like API Gateway for what our Lambda relies on: $connect can
+ * refuse, frames route on `action`, $disconnect runs, and the real management SDK client can post,
+ * inspect and close connections (410 for unknown ones).
+ */
+import {
+  ApiGatewayManagementApiClient,
+  DeleteConnectionCommand,
+  GetConnectionCommand,
+  PostToConnectionCommand,
+} from '@aws-sdk/client-apigatewaymanagementapi';
+import { afterEach, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import { selectRouteKey, startWsGateway, type WsGateway, type WsGatewayEvent } from '../../infra/local/ws-gateway.ts';
+
+let gateway: WsGateway | undefined;
+afterEach(async () => {
+  await gateway?.close();
+  gateway = undefined;
+});
+
+/** Starts a gateway whose invoke records events and refuses $connect without `token=good`. */
+async function startRecording(options: { idleTimeoutMs?: number } = {}) {
+  const events: WsGatewayEvent[] = [];
+  gateway = await startWsGateway({
+    port: 0,
+    ...options,
+    invoke: async (event) => {
+      events.push(event);
+      if (event.requestContext.routeKey === '$connect') {
+        return { statusCode: event.queryStringParameters?.token === 'good' ? 200 : 401 };
+      }
+      if (event.body === '"explode"') throw new Error('handler bug');
+      return { statusCode: 200 };
+    },
+  });
+  const management = new ApiGatewayManagementApiClient({
+    endpoint: gateway.managementUrl,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+  return { gateway, events, management };
+}
+
+function open(url: string): Promise<WebSocket> {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(url);
+    socket.once('open', () => resolve(socket));
+    socket.once('unexpected-response', (_req, res) => reject(new Error(`HTTP ${res.statusCode}`)));
+    socket.once('error', reject);
+  });
+}
+
+const nextFrame = (socket: WebSocket): Promise<string> =>
+  new Promise((resolve) => socket.once('message', (data) => resolve(data.toString())));
+
+async function until(check: () => boolean, timeoutMs = 2000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+describe('selectRouteKey', () => {
+  it.each([
+    ['{"action":"joinTickets","data":"open"}', 'joinTickets'],
+    ['{"action":"ping"}', 'ping'],
+    ['{"action":"dance"}', '$default'],
+    ['{"action":"$connect"}', '$default'],
+    ['{"action":42}', '$default'],
+    ['not json', '$default'],
+    ['null', '$default'],
+  ])('%s -> %s', (body, expected) => {
+    expect(selectRouteKey(body)).toBe(expected);
+  });
+});
+
+describe('local WebSocket gateway', () => {
+  it('runs $connect with the query string and opens the socket on 2xx', async () => {
+    // Prepare
+    const { gateway, events } = await startRecording();
+    // Act
+    const socket = await open(`${gateway.url}/?token=good&x=1`);
+    // Assess
+    const connect = events[0]!;
+    expect(connect.requestContext).toMatchObject({ routeKey: '$connect', eventType: 'CONNECT', stage: 'local' });
+    expect(connect.requestContext.connectionId).toMatch(/^[A-Za-z0-9+/]{15}=$/);
+    expect(connect.requestContext.domainName).toBe(new URL(gateway.managementUrl).host);
+    expect(connect.queryStringParameters).toEqual({ token: 'good', x: '1' });
+    expect(connect.headers?.Host ?? connect.headers?.host).toBe(new URL(gateway.managementUrl).host);
+    socket.close();
+  });
+
+  it('answers the upgrade with the status $connect returned', async () => {
+    const { gateway } = await startRecording();
+    await expect(open(`${gateway.url}/?token=bad`)).rejects.toThrow('HTTP 401');
+    await expect(open(gateway.url)).rejects.toThrow('HTTP 401');
+  });
+
+  it('routes frames on action, unknown and non-JSON to $default, in order', async () => {
+    // Prepare
+    const { gateway, events } = await startRecording();
+    const socket = await open(`${gateway.url}?token=good`);
+    const connectionId = events[0]!.requestContext.connectionId;
+    // Act
+    socket.send(JSON.stringify({ action: 'joinTickets', data: 'open' }));
+    socket.send(JSON.stringify({ action: 'leaveTickets', data: 'open' }));
+    socket.send(JSON.stringify({ action: 'whatever' }));
+    socket.send('hello');
+    await until(() => events.length === 5);
+    // Assess
+    const messages = events.slice(1);
+    expect(messages.map((e) => e.requestContext.routeKey)).toEqual(['joinTickets', 'leaveTickets', '$default', '$default']);
+    expect(messages.every((e) => e.requestContext.eventType === 'MESSAGE' && e.requestContext.connectionId === connectionId)).toBe(true);
+    expect(messages[0]!.body).toBe('{"action":"joinTickets","data":"open"}');
+    expect(messages[3]!.body).toBe('hello');
+    socket.close();
+  });
+
+  it('tells the client "Internal server error" when the handler throws', async () => {
+    const { gateway } = await startRecording();
+    const socket = await open(`${gateway.url}?token=good`);
+    const frame = nextFrame(socket);
+    socket.send('"explode"');
+    expect(JSON.parse(await frame)).toMatchObject({ message: 'Internal server error' });
+    socket.close();
+  });
+
+  it('runs $disconnect when the client closes', async () => {
+    const { gateway, events } = await startRecording();
+    const socket = await open(`${gateway.url}?token=good`);
+    socket.close(1000);
+    await until(() => events.some((e) => e.requestContext.routeKey === '$disconnect'));
+    const disconnect = events.find((e) => e.requestContext.routeKey === '$disconnect')!;
+    expect(disconnect.requestContext).toMatchObject({ eventType: 'DISCONNECT', connectionId: events[0]!.requestContext.connectionId });
+  });
+
+  it('delivers PostToConnection from the real SDK client and reports connection info', async () => {
+    // Prepare
+    const { gateway, events, management } = await startRecording();
+    const socket = await open(`${gateway.url}?token=good`);
+    const ConnectionId = events[0]!.requestContext.connectionId;
+    const frame = nextFrame(socket);
+    // Act
+    await management.send(
+      new PostToConnectionCommand({ ConnectionId, Data: JSON.stringify({ event: 'company-7-ticket', data: { action: 'update' } }) }),
+    );
+    const info = await management.send(new GetConnectionCommand({ ConnectionId }));
+    // Assess
+    expect(JSON.parse(await frame)).toEqual({ event: 'company-7-ticket', data: { action: 'update' } });
+    expect(info.ConnectedAt).toBeInstanceOf(Date);
+    expect(info.LastActiveAt).toBeInstanceOf(Date);
+    expect(info.Identity?.SourceIp).toBe('127.0.0.1');
+    socket.close();
+  });
+
+  it('answers 410 GoneException for a closed or unknown connection', async () => {
+    const { gateway, events, management } = await startRecording();
+    const socket = await open(`${gateway.url}?token=good`);
+    const ConnectionId = events[0]!.requestContext.connectionId;
+    socket.close();
+    await until(() => events.some((e) => e.requestContext.routeKey === '$disconnect'));
+
+    const post = management.send(new PostToConnectionCommand({ ConnectionId, Data: '{}' }));
+    await expect(post).rejects.toMatchObject({ name: 'GoneException', $metadata: { httpStatusCode: 410 } });
+    await expect(management.send(new GetConnectionCommand({ ConnectionId: 'nope+/=' }))).rejects.toMatchObject({ name: 'GoneException' });
+  });
+
+  it('DeleteConnection closes the socket and runs $disconnect', async () => {
+    const { gateway, events, management } = await startRecording();
+    const socket = await open(`${gateway.url}?token=good`);
+    const ConnectionId = events[0]!.requestContext.connectionId;
+    const closed = new Promise<number>((resolve) => socket.once('close', (code) => resolve(code)));
+
+    await management.send(new DeleteConnectionCommand({ ConnectionId }));
+
+    expect(await closed).toBe(1000);
+    await until(() => events.some((e) => e.requestContext.routeKey === '$disconnect'));
+  });
+
+  it('closes idle connections after the idle timeout, and activity keeps them open', async () => {
+    const { gateway } = await startRecording({ idleTimeoutMs: 300 });
+    const idle = await open(`${gateway.url}?token=good`);
+    const busy = await open(`${gateway.url}?token=good`);
+    const idleClosed = new Promise<number>((resolve) => idle.once('close', (code) => resolve(code)));
+    const keepAlive = setInterval(() => busy.send('{"action":"ping"}'), 100);
+
+    expect(await idleClosed).toBe(1001);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    clearInterval(keepAlive);
+    expect(busy.readyState).toBe(WebSocket.OPEN);
+    busy.close();
+  });
+});
