@@ -3,6 +3,7 @@
  * the same code verifies AWS Cognito and cognito-local tokens. The JWKS is cached per cold start.
  */
 import { JwtRsaVerifier } from 'aws-jwt-verify';
+import { SimpleJwksCache } from 'aws-jwt-verify/jwk';
 import { env } from './env.ts';
 import { UnauthorizedError } from './errors.ts';
 
@@ -18,18 +19,35 @@ export interface TokenIdentity {
   expiresAt: number;
 }
 
+/**
+ * aws-jwt-verify's default fetcher speaks only https; the local stand-in serves its JWKS over http.
+ * Node's fetch does both, so AWS and cognito-local take the same path.
+ */
+const jwksCache = new SimpleJwksCache({
+  fetcher: {
+    fetch: async (uri: string) => {
+      const response = await fetch(uri, { signal: AbortSignal.timeout(5000) });
+      if (!response.ok) throw new Error(`JWKS fetch failed: ${response.status} ${uri}`);
+      return response.arrayBuffer();
+    },
+  },
+});
+
 type Verifier = { verify(token: string): Promise<Record<string, unknown>> };
 let verifier: Verifier | undefined;
 
 function getVerifier(): Verifier {
-  verifier ??= JwtRsaVerifier.create({
-    issuer: env.jwtIssuer,
-    audience: env.userPoolClientId,
-    jwksUri: `${env.jwtIssuer}/.well-known/jwks.json`,
-    customJwtCheck: ({ payload }) => {
-      if (payload.token_use !== 'id') throw new Error('Not an ID token');
+  verifier ??= JwtRsaVerifier.create(
+    {
+      issuer: env.jwtIssuer,
+      audience: env.userPoolClientId,
+      jwksUri: `${env.jwtIssuer}/.well-known/jwks.json`,
+      customJwtCheck: ({ payload }) => {
+        if (payload.token_use !== 'id') throw new Error('Not an ID token');
+      },
     },
-  }) as unknown as Verifier;
+    { jwksCache },
+  ) as unknown as Verifier;
   return verifier;
 }
 
