@@ -1,0 +1,144 @@
+/**
+ * A user of company A can never read, list, change or delete anything of company B, over every route
+ * of the route table. Each route must have a fixture here: a new route without one fails the test, so
+ * the guarantee grows with the API.
+ */
+import { httpRoutes, routeKey, type HttpRoute } from '@conversa/functions/routes';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { type Call, client, createTenant, firstPlanId, superLogin, type Tenant } from './tenants.ts';
+
+let call: Call;
+let a: Tenant;
+let b: Tenant;
+
+/**
+ * How A's admin attacks B through a route:
+ * - `params`: path parameters pointing at B's resources (B's ids).
+ * - `body`: a valid body, so a refusal is about tenancy, not validation.
+ * - `platform`: the route serves platform data (plans, helps) or is public: nothing of B to leak
+ *   beyond what the marker check below catches.
+ * - `own`: the route acts on the caller's own session only.
+ */
+interface Fixture {
+  params?: (b: Tenant) => Record<string, string>;
+  body?: (b: Tenant) => unknown;
+  platform?: boolean;
+  own?: boolean;
+}
+
+const fixtures: Record<string, Fixture> = {
+  'POST /auth/login': { platform: true, body: (t) => ({ email: t.admin.email, password: 'Wrong1234' }) },
+  'POST /auth/refresh_token': { platform: true, body: () => ({ refreshToken: 'not-a-token' }) },
+  'GET /auth/me': { own: true },
+  'DELETE /auth/logout': { own: true },
+  'POST /auth/session': { own: true, body: () => ({}) },
+  'POST /forgetpassword/{email}': { platform: true, params: () => ({ email: 'nobody@nowhere.test' }) },
+  'POST /resetpasswords/{email}/{token}/{newPassword}': {
+    platform: true,
+    params: (t) => ({ email: t.admin.email, token: '000000', newPassword: 'Hijack123' }),
+  },
+  'GET /version': { platform: true },
+  'GET /settings': {},
+  'PUT /settings/{key}': { params: () => ({ key: 'userRating' }), body: () => ({ value: 'disabled' }) },
+  'GET /plans/list': { platform: true },
+  'GET /plans/all': { platform: true },
+  'GET /plans/{id}': { platform: true, params: () => ({ id: '1' }) },
+  'POST /plans': { platform: true, body: () => ({ name: 'hijack plan' }) },
+  'PUT /plans/{id}': { platform: true, params: () => ({ id: '1' }), body: () => ({ name: 'hijacked' }) },
+  'DELETE /plans/{id}': { platform: true, params: () => ({ id: '1' }) },
+  'POST /companies/cadastro': { platform: true, body: (t) => ({ name: 'Hijacker', email: t.admin.email, phone: '11999999999', password: 'Hijack123', planId: 1 }) },
+  'GET /companies/listPlan/{companyId}': { params: (t) => ({ companyId: String(t.companyId) }) },
+  'PUT /companies/{id}/schedules': {
+    params: (t) => ({ id: String(t.companyId) }),
+    body: () => ({
+      schedules: ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => ({
+        weekday: d,
+        weekdayEn: d,
+        startTime: '00:00',
+        endTime: '01:00',
+      })),
+    }),
+  },
+  'GET /companies/list': {},
+  'GET /companies': {},
+  'GET /companies/{id}': { params: (t) => ({ id: String(t.companyId) }) },
+  'POST /companies': { body: (t) => ({ name: `${t.companyName} copy`, email: 'x@x.test', planId: 1 }) },
+  'PUT /companies/{id}': { params: (t) => ({ id: String(t.companyId) }), body: () => ({ name: 'Hijacked', email: 'x@x.test', planId: 1, status: false }) },
+  'DELETE /companies/{id}': { params: (t) => ({ id: String(t.companyId) }) },
+  'GET /users/list': {},
+  'GET /users': {},
+  'GET /users/{id}': { params: (t) => ({ id: String(t.user.id) }) },
+  'POST /users': { body: () => ({ name: 'Intruder', email: `intruder-${Date.now()}@a.test`, password: 'Intrude123', profile: 'admin' }) },
+  'PUT /users/{id}': { params: (t) => ({ id: String(t.user.id) }), body: () => ({ name: 'Hijacked', profile: 'admin' }) },
+  'DELETE /users/{id}': { params: (t) => ({ id: String(t.user.id) }) },
+  'GET /helps/list': { platform: true },
+  'GET /helps': { platform: true },
+  'POST /helps': { platform: true, body: () => ({ title: 'hijack' }) },
+  'PUT /helps/{id}': { platform: true, params: () => ({ id: '1' }), body: () => ({ title: 'hijacked' }) },
+  'DELETE /helps/{id}': { platform: true, params: () => ({ id: '1' }) },
+};
+
+function pathFor(route: HttpRoute, params: Record<string, string>): string {
+  return route.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? '1'));
+}
+
+/** What B's own admin sees of B: must be identical before and after A's attempts. */
+async function snapshotOfB(): Promise<string> {
+  const parts = await Promise.all([
+    call('GET', '/users', { token: b.admin.token }),
+    call('GET', '/settings', { token: b.admin.token }),
+    call('GET', `/companies/${b.companyId}`, { token: b.admin.token }),
+    call('GET', `/users/${b.user.id}`, { token: b.admin.token }),
+  ]);
+  for (const p of parts) expect(p.status, p.text).toBe(200);
+  return JSON.stringify(parts.map((p) => p.body));
+}
+
+beforeAll(async () => {
+  call = client(inject('apiUrl'));
+  const superToken = await superLogin(call, inject('admin'));
+  const planId = await firstPlanId(call);
+  a = await createTenant(call, superToken, planId, 'tenant-a');
+  b = await createTenant(call, superToken, planId, 'tenant-b', 6);
+  // Give B a setting value that differs from A's default so a leak would show.
+  const put = await call('PUT', '/settings/userRating', { token: b.admin.token, body: { value: 'enabled' } });
+  expect(put.status, put.text).toBe(200);
+});
+
+describe('cross-tenant isolation over the whole route table', () => {
+  it('has a fixture for every route', () => {
+    const missing = httpRoutes.map(routeKey).filter((key) => !(key in fixtures));
+    expect(missing).toEqual([]);
+  });
+
+  for (const actor of ['admin', 'user'] as const) {
+    it(`A's ${actor} cannot read, list, change or delete B's data through any route`, async () => {
+      const before = await snapshotOfB();
+      const leaks: string[] = [];
+      for (const route of httpRoutes) {
+        const fixture = fixtures[routeKey(route)];
+        if (!fixture || fixture.own) continue;
+        const res = await call(route.method, pathFor(route, fixture.params?.(b) ?? {}), {
+          token: a[actor].token,
+          body: fixture.body?.(b),
+        });
+        expect(res.status, `${routeKey(route)} -> ${res.status} ${res.text}`).toBeLessThan(500);
+        const targetsB = !fixture.platform && route.path.includes('{');
+        if (targetsB && res.status < 400) leaks.push(`${routeKey(route)} answered ${res.status} for B's resource`);
+        // B's marker (its company name and emails) never appears in what A receives.
+        if (res.text.toLowerCase().includes(b.marker)) leaks.push(`${routeKey(route)} returned B's data`);
+      }
+      expect(leaks).toEqual([]);
+      expect(await snapshotOfB()).toBe(before);
+    });
+  }
+
+  it("A's own session routes only ever show A", async () => {
+    const me = await call('GET', '/auth/me', { token: a.user.token });
+    expect(me.status).toBe(200);
+    expect(me.text.toLowerCase()).toContain(a.marker);
+    expect(me.text.toLowerCase()).not.toContain(b.marker);
+    const settings = await call('GET', '/settings', { token: a.admin.token });
+    expect(settings.body).toContainEqual({ key: 'userRating', value: 'disabled' });
+  });
+});
