@@ -50,3 +50,10 @@ export interface AuthEventData {
 /** Client keeps the socket alive well under API Gateway's 10-minute idle limit. */
 export const SOCKET_PING_INTERVAL_MS = 18_000;
 export const USER_STATUS_INTERVAL_MS = 300_000;
+
+/** Events of the socket itself (not channels): the answer to `ping`, and "reconnect with a fresh token". */
+export const socketEvents = {
+  pong: 'pong',
+  /** The socket's token expired: the server closes it; reconnect with the current token. */
+  authExpired: 'auth-expired',
+} as const;

@@ -1,0 +1,58 @@
+/**
+ * The one Lambda behind every WebSocket route ($connect, $disconnect, $default and the client's
+ * actions, routes.ts `wsRouteKeys`). Parses the API Gateway event at the edge and hands it to the
+ * socket session; it never throws, because API Gateway turns a thrown error into a refused socket
+ * or an "Internal server error" frame that the client cannot act on.
+ */
+import { z } from 'zod';
+import { verifyIdToken } from '#commons/jwt';
+import { logger } from '#commons/logger';
+import { closeConnection, postToConnection } from '#realtime/management';
+import { createSocketSession, type SessionResult } from '#realtime/socket-session';
+import { getSocketUser, setPresence } from '#realtime/user-directory';
+import * as connections from '#storage/ws-connections';
+
+const eventSchema = z.object({
+  requestContext: z.object({
+    routeKey: z.string().min(1),
+    eventType: z.enum(['CONNECT', 'MESSAGE', 'DISCONNECT']),
+    connectionId: z.string().min(1).max(128),
+  }),
+  queryStringParameters: z.record(z.string(), z.string().optional()).nullish(),
+  body: z.string().nullish(),
+  isBase64Encoded: z.boolean().optional(),
+});
+
+const session = createSocketSession({
+  verifyToken: verifyIdToken,
+  getUser: getSocketUser,
+  setPresence,
+  connections: {
+    put: connections.putConnection,
+    find: (connectionId) => connections.findConnection(connectionId),
+    listCompany: connections.listCompanyConnections,
+    delete: connections.deleteConnection,
+    changeRooms: connections.changeRooms,
+    touch: connections.touchConnection,
+  },
+  post: postToConnection,
+  close: closeConnection,
+  now: () => Math.floor(Date.now() / 1000),
+});
+
+export async function handler(event: unknown): Promise<SessionResult> {
+  const parsed = eventSchema.safeParse(event);
+  if (!parsed.success) return { statusCode: 400 };
+  const { requestContext, queryStringParameters, isBase64Encoded } = parsed.data;
+  const { connectionId, eventType, routeKey } = requestContext;
+  const body =
+    parsed.data.body && isBase64Encoded ? Buffer.from(parsed.data.body, 'base64').toString('utf8') : (parsed.data.body ?? undefined);
+  try {
+    if (eventType === 'CONNECT') return await session.connect(connectionId, queryStringParameters?.token);
+    if (eventType === 'DISCONNECT') return await session.disconnect(connectionId);
+    return await session.message(connectionId, routeKey, body);
+  } catch (error) {
+    logger.error('realtime route failed', { routeKey, connectionId, error: error as Error });
+    return { statusCode: 500 };
+  }
+}

@@ -1,0 +1,48 @@
+/**
+ * The API Gateway management API (`@connections`): how a Lambda talks back to a socket. Locally the
+ * endpoint is the local WebSocket gateway (infra/local/ws-gateway.ts), which serves the same API, so
+ * this is the real SDK client in both places.
+ */
+import { ApiGatewayManagementApiClient, DeleteConnectionCommand, PostToConnectionCommand } from '@aws-sdk/client-apigatewaymanagementapi';
+import { env } from '#commons/env';
+import { logger } from '#commons/logger';
+
+let client: ApiGatewayManagementApiClient | undefined;
+
+export function managementClient(): ApiGatewayManagementApiClient {
+  client ??= new ApiGatewayManagementApiClient({ region: env.region, endpoint: env.wsManagementUrl, maxAttempts: 2 });
+  return client;
+}
+
+/** Test hook: the next call builds a client for the current WS_MANAGEMENT_URL. */
+export function resetManagementClient(): void {
+  client = undefined;
+}
+
+export type PostOutcome = 'sent' | 'gone' | 'failed';
+
+const isGone = (error: unknown): boolean => {
+  const e = error as { name?: string; $metadata?: { httpStatusCode?: number } };
+  return e?.name === 'GoneException' || e?.$metadata?.httpStatusCode === 410;
+};
+
+/** Sends one JSON frame. Never throws: one dead socket must not fail the request that published. */
+export async function postToConnection(connectionId: string, payload: unknown): Promise<PostOutcome> {
+  try {
+    await managementClient().send(new PostToConnectionCommand({ ConnectionId: connectionId, Data: JSON.stringify(payload) }));
+    return 'sent';
+  } catch (error) {
+    if (isGone(error)) return 'gone';
+    logger.warn('postToConnection failed', { connectionId, error: error as Error });
+    return 'failed';
+  }
+}
+
+/** Closes a socket from the server side (API Gateway then runs $disconnect). */
+export async function closeConnection(connectionId: string): Promise<void> {
+  try {
+    await managementClient().send(new DeleteConnectionCommand({ ConnectionId: connectionId }));
+  } catch (error) {
+    if (!isGone(error)) logger.warn('closeConnection failed', { connectionId, error: error as Error });
+  }
+}

@@ -1,0 +1,107 @@
+/**
+ * Sends `{ event, data }` to the sockets that should see it. Every handler that changes something
+ * the inbox shows calls one of these after its write.
+ *
+ * One publish = one Query of the tenant's connections (pk C#<id>, sk begins_with WSCONN#), an
+ * in-memory audience filter, then PostToConnection with bounded concurrency. Connections that
+ * answer 410 Gone are deleted. Publishing never throws: a socket problem must not fail the request
+ * that already wrote its change; the outcome is returned for logs and tests.
+ */
+
+import { logger } from '#commons/logger';
+import type { ServerEvent } from '#contracts/channels';
+import type { ConnectionRecord } from '#storage/ws-connections';
+import * as connections from '#storage/ws-connections';
+import { type Audience, type AudienceFilter, audience, matches } from './audience.ts';
+import { mapWithConcurrency } from './concurrency.ts';
+import { type PostOutcome, postToConnection } from './management.ts';
+import { rooms } from './rooms.ts';
+
+/** In flight PostToConnection calls per publish; API Gateway's management API throttles bursts. */
+export const PUBLISH_CONCURRENCY = 16;
+
+export interface PublishResult {
+  sent: number;
+  gone: number;
+  failed: number;
+}
+
+export interface PublisherDeps {
+  listCompanyConnections(companyId: number): Promise<ConnectionRecord[]>;
+  listAllConnections(): Promise<ConnectionRecord[]>;
+  deleteConnection(companyId: number, connectionId: string): Promise<void>;
+  post(connectionId: string, payload: unknown): Promise<PostOutcome>;
+}
+
+export interface Publisher {
+  publish(companyId: number, event: string, data: unknown, target: AudienceFilter): Promise<PublishResult>;
+  publishToCompany(companyId: number, event: string, data: unknown, filter?: AudienceFilter): Promise<PublishResult>;
+  publishToUser(companyId: number, userId: number, event: string, data: unknown): Promise<PublishResult>;
+  publishToTicket(companyId: number, ticketId: string | number, event: string, data: unknown): Promise<PublishResult>;
+  publishToAll(event: string, data: unknown): Promise<PublishResult>;
+}
+
+export function createPublisher(deps: PublisherDeps): Publisher {
+  async function deliver(targets: ConnectionRecord[], message: ServerEvent): Promise<PublishResult> {
+    const outcomes = await mapWithConcurrency(targets, PUBLISH_CONCURRENCY, async (connection) => {
+      const outcome = await deps.post(connection.connectionId, message);
+      if (outcome === 'gone') {
+        await deps.deleteConnection(connection.companyId, connection.connectionId).catch((error: unknown) => {
+          logger.warn('could not delete a gone connection', { connectionId: connection.connectionId, error: error as Error });
+        });
+      }
+      return outcome;
+    });
+    const result: PublishResult = { sent: 0, gone: 0, failed: 0 };
+    for (const outcome of outcomes) result[outcome]++;
+    return result;
+  }
+
+  async function guarded(what: string, run: () => Promise<PublishResult>): Promise<PublishResult> {
+    try {
+      return await run();
+    } catch (error) {
+      logger.error('publish failed', { what, error: error as Error });
+      return { sent: 0, gone: 0, failed: 1 };
+    }
+  }
+
+  const publish: Publisher['publish'] = (companyId, event, data, target) =>
+    guarded(event, async () => {
+      const all = await deps.listCompanyConnections(companyId);
+      // The tenant check is repeated on each record: the Query is already scoped, this keeps a
+      // mis-keyed item from ever leaking an event across tenants.
+      const targets = all.filter((connection) => connection.companyId === companyId && matches(target, connection));
+      return deliver(targets, { event, data });
+    });
+
+  return {
+    publish,
+    publishToCompany: (companyId, event, data, filter) => publish(companyId, event, data, filter ?? audience.company),
+    publishToUser: (companyId, userId, event, data) => publish(companyId, event, data, audience.user(userId)),
+    publishToTicket: (companyId, ticketId, event, data) => publish(companyId, event, data, audience.room(rooms.ticket(ticketId))),
+    publishToAll: (event, data) => guarded(event, async () => deliver(await deps.listAllConnections(), { event, data })),
+  };
+}
+
+const defaultPublisher = createPublisher({
+  listCompanyConnections: connections.listCompanyConnections,
+  listAllConnections: connections.listAllConnections,
+  deleteConnection: connections.deleteConnection,
+  post: postToConnection,
+});
+
+/** To an audience within one tenant (see audience.ts; `ticketViewers(ticket)` for ticket events). */
+export const publish = defaultPublisher.publish;
+/** To every socket of the tenant, optionally narrowed by an audience or predicate. */
+export const publishToCompany = defaultPublisher.publishToCompany;
+/** To every socket of one user (all their tabs/devices). */
+export const publishToUser = defaultPublisher.publishToUser;
+/** To the sockets that joined this ticket's chat box (joinChatBox). */
+export const publishToTicket = defaultPublisher.publishToTicket;
+/** To every socket of every tenant: `company-announcement` only (see the cost note in ws-connections.ts). */
+export const publishToAll = defaultPublisher.publishToAll;
+
+export { audience, ticketViewers } from './audience.ts';
+export { rooms } from './rooms.ts';
+export type { Audience, AudienceFilter };

@@ -1,0 +1,31 @@
+/**
+ * Rooms a socket joins with the client's emits (SPEC 7 "Realtime"). A connection receives its
+ * company's events that its user may see without joining anything; rooms narrow or add to that,
+ * as the spec's `socket.join` calls did.
+ */
+import { z } from 'zod';
+
+export const ticketStatuses = ['open', 'pending', 'closed'] as const;
+export type TicketStatus = (typeof ticketStatuses)[number];
+
+export const rooms = {
+  /** joinChatBox: the conversation the user has open. Ticket ids are numeric ids or uuids. */
+  ticket: (ticketId: string | number) => `ticket:${ticketId}`,
+  /** joinTickets: a ticket-list tab. */
+  status: (status: TicketStatus) => `status:${status}`,
+  /** joinNotification: the notifications popover. */
+  notification: 'notification',
+  /** joinCompanyMessage: company-wide messages (internal chat, announcements). */
+  companyMessage: 'company',
+} as const;
+
+/** What a join/leave action carries; anything else is bad input and is ignored, never a crash. */
+export const ticketIdSchema = z.union([
+  z.number().int().positive(),
+  z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9-]{1,64}$/),
+]);
+export const ticketStatusSchema = z.enum(ticketStatuses);
+export const companyIdSchema = z.coerce.number().int().positive();

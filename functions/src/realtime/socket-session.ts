@@ -1,0 +1,176 @@
+/**
+ * The life of one socket: $connect (authenticate, store, mark the user online), the client's
+ * actions (rooms, presence, ping), $disconnect. Storage, token verification, users and the
+ * management API come in as ports, so this reads as the protocol and is tested without AWS.
+ */
+import { socketEvents } from '#contracts/channels';
+import type { AllTicket, Profile } from '#contracts/users';
+import type { ConnectionRecord, NewConnection } from '#storage/ws-connections';
+import type { WsRouteKey } from '../routes.ts';
+import type { PostOutcome } from './management.ts';
+import { companyIdSchema, rooms, ticketIdSchema, ticketStatusSchema } from './rooms.ts';
+
+export interface SocketIdentity {
+  companyId: number;
+  userId: number;
+  issuedAt: number;
+  expiresAt: number;
+}
+
+export interface SocketUser {
+  id: number;
+  companyId: number;
+  profile: Profile;
+  super: boolean;
+  queueIds: number[];
+  allTicket: AllTicket;
+  /** `iat` of the newest sign-in: older tokens belong to a session that was replaced. */
+  sessionIat?: number;
+}
+
+export interface SocketSessionDeps {
+  /** Throws when the token is missing, forged or expired. */
+  verifyToken(token: string | undefined): Promise<SocketIdentity>;
+  getUser(companyId: number, userId: number): Promise<SocketUser | undefined>;
+  setPresence(companyId: number, userId: number, presence: { online: boolean; lastSeenAt: string }): Promise<void>;
+  connections: {
+    put(input: NewConnection): Promise<unknown>;
+    find(connectionId: string): Promise<ConnectionRecord | undefined>;
+    listCompany(companyId: number): Promise<ConnectionRecord[]>;
+    delete(companyId: number, connectionId: string): Promise<void>;
+    changeRooms(companyId: number, connectionId: string, change: { add?: string[]; remove?: string[] }): Promise<boolean>;
+    touch(companyId: number, connectionId: string): Promise<boolean>;
+  };
+  post(connectionId: string, payload: unknown): Promise<PostOutcome>;
+  close(connectionId: string): Promise<void>;
+  /** Epoch seconds; injectable so expiry is testable. */
+  now(): number;
+}
+
+/** What the Lambda answers API Gateway: on $connect anything but 2xx refuses the socket. */
+export interface SessionResult {
+  statusCode: number;
+}
+
+const ok: SessionResult = { statusCode: 200 };
+const ignored: SessionResult = { statusCode: 400 };
+
+export interface SocketSession {
+  connect(connectionId: string, token: string | undefined): Promise<SessionResult>;
+  disconnect(connectionId: string): Promise<SessionResult>;
+  message(connectionId: string, routeKey: WsRouteKey | string, body: string | undefined): Promise<SessionResult>;
+}
+
+/** Reads `data` from `{"action": ..., "data": ...}`; a body that is not that object yields undefined. */
+function dataOf(body: string | undefined): unknown {
+  if (!body) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(body);
+    return parsed && typeof parsed === 'object' && 'data' in parsed ? (parsed as { data: unknown }).data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function createSocketSession(deps: SocketSessionDeps): SocketSession {
+  const nowIso = () => new Date(deps.now() * 1000).toISOString();
+
+  async function connect(connectionId: string, token: string | undefined): Promise<SessionResult> {
+    let identity: SocketIdentity;
+    try {
+      identity = await deps.verifyToken(token);
+    } catch {
+      return { statusCode: 401 };
+    }
+    const user = await deps.getUser(identity.companyId, identity.userId);
+    if (!user || user.companyId !== identity.companyId) return { statusCode: 401 };
+    // Single session: a sign-in elsewhere raised sessionIat; this token belongs to the older one.
+    if (user.sessionIat && identity.issuedAt < user.sessionIat) return { statusCode: 401 };
+    await deps.connections.put({
+      connectionId,
+      companyId: identity.companyId,
+      userId: user.id,
+      profile: user.profile,
+      super: user.super,
+      queueIds: user.queueIds,
+      allTicket: user.allTicket,
+      tokenExpiresAt: identity.expiresAt,
+    });
+    await deps.setPresence(identity.companyId, user.id, { online: true, lastSeenAt: nowIso() });
+    return ok;
+  }
+
+  async function disconnect(connectionId: string): Promise<SessionResult> {
+    const connection = await deps.connections.find(connectionId);
+    if (!connection) return ok;
+    await deps.connections.delete(connection.companyId, connectionId);
+    // Offline only when this was the user's last socket (other tabs, other devices). A connect
+    // racing this can leave the flag stale; the client's userStatus every 5 minutes repairs it.
+    const remaining = await deps.connections.listCompany(connection.companyId);
+    if (!remaining.some((other) => other.userId === connection.userId && other.connectionId !== connectionId)) {
+      await deps.setPresence(connection.companyId, connection.userId, { online: false, lastSeenAt: nowIso() });
+    }
+    return ok;
+  }
+
+  async function message(connectionId: string, routeKey: string, body: string | undefined): Promise<SessionResult> {
+    const connection = await deps.connections.find(connectionId);
+    if (!connection) {
+      // Unknown here (TTL ran out after missed pings, or $connect's write was lost): close it so
+      // the client reconnects and registers again instead of listening to nothing.
+      await deps.close(connectionId);
+      return { statusCode: 410 };
+    }
+    if (connection.tokenExpiresAt <= deps.now()) {
+      // Closing too, so a revoked or stale session stops receiving events; the client reconnects
+      // with its refreshed token.
+      await deps.post(connectionId, { event: socketEvents.authExpired, data: null });
+      await deps.close(connectionId);
+      return { statusCode: 401 };
+    }
+    const { companyId } = connection;
+    const data = dataOf(body);
+    const join = async (room: string | undefined) =>
+      room && (await deps.connections.changeRooms(companyId, connectionId, { add: [room] })) ? ok : ignored;
+    const leave = async (room: string | undefined) =>
+      room && (await deps.connections.changeRooms(companyId, connectionId, { remove: [room] })) ? ok : ignored;
+    const ticketRoom = () => {
+      const parsed = ticketIdSchema.safeParse(data);
+      return parsed.success ? rooms.ticket(parsed.data) : undefined;
+    };
+    const statusRoom = () => {
+      const parsed = ticketStatusSchema.safeParse(data);
+      return parsed.success ? rooms.status(parsed.data) : undefined;
+    };
+
+    switch (routeKey) {
+      case 'joinChatBox':
+        return join(ticketRoom());
+      case 'leaveChatBox':
+        return leave(ticketRoom());
+      case 'joinTickets':
+        return join(statusRoom());
+      case 'leaveTickets':
+        return leave(statusRoom());
+      case 'joinNotification':
+        return join(rooms.notification);
+      case 'joinCompanyMessage': {
+        // Another tenant's id is ignored: the tenant is the token's, never the client's word.
+        const parsed = companyIdSchema.safeParse(data);
+        return parsed.success && parsed.data === companyId ? join(rooms.companyMessage) : ignored;
+      }
+      case 'userStatus':
+        await deps.connections.touch(companyId, connectionId);
+        await deps.setPresence(companyId, connection.userId, { online: true, lastSeenAt: nowIso() });
+        return ok;
+      case 'ping':
+        await deps.connections.touch(companyId, connectionId);
+        await deps.post(connectionId, { event: socketEvents.pong, data: null });
+        return ok;
+      default:
+        return ignored;
+    }
+  }
+
+  return { connect, disconnect, message };
+}

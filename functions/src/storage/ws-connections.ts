@@ -1,0 +1,224 @@
+/**
+ * WebSocket connections (API Gateway WebSocket connection ids) and what each one may receive.
+ *
+ * Keys:
+ *   pk = C#<companyId>          sk = WSCONN#<connectionId>    a tenant's connections: one Query per publish
+ *   gsi1pk = WSCONN#<connId>    gsi1sk = WSCONN               by connection id: $disconnect and client
+ *                                                             messages carry only the connection id
+ *   gsi2pk = WSCONN             gsi2sk = C#<companyId>#<connId>  every connection of every tenant:
+ *                                                             `company-announcement` only
+ *
+ * Denormalised: profile, super, queueIds and allTicket are copied from the user at $connect so a
+ * publish filters its audience without reading users. A change to a user's queues reaches their
+ * sockets on the next connect (the web client reconnects when the user changes).
+ *
+ * Cost: every write of a connection (connect, join/leave, ping) is also written to both GSIs, so a
+ * connection write costs 3 WCU instead of 1. gsi2 puts every connection of the platform under one
+ * partition key; connection churn is far below a partition's 1,000 writes/s, and the fan-out Query
+ * there is paid only by platform announcements (rare, super users only). If that ever stops being
+ * true, shard gsi2pk (`WSCONN#<n>`) and query the shards in parallel.
+ *
+ * `expiresAt` is the DynamoDB TTL: a connection whose $disconnect never ran (Lambda error, region
+ * hiccup) disappears on its own. TTL deletion is lazy, so readers also skip expired items.
+ */
+import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { AllTicket, Profile } from '#contracts/users';
+import { db, table } from './db.ts';
+import { tenantPk } from './table.ts';
+
+/** A socket lives at most 2 h in API Gateway; the client's ping refreshes this window. */
+export const CONNECTION_TTL_SECONDS = 2 * 60 * 60;
+
+const ENTITY = 'WsConnection';
+const SK_PREFIX = 'WSCONN#';
+const ALL_CONNECTIONS_PK = 'WSCONN';
+
+export interface ConnectionRecord {
+  connectionId: string;
+  companyId: number;
+  userId: number;
+  profile: Profile;
+  super: boolean;
+  queueIds: number[];
+  allTicket: AllTicket;
+  /** Rooms joined with the client's join actions (see realtime/rooms.ts). */
+  rooms: string[];
+  /** `exp` of the token the socket was opened with (epoch seconds). */
+  tokenExpiresAt: number;
+  connectedAt: string;
+  lastSeenAt: string;
+  /** TTL, epoch seconds. */
+  expiresAt: number;
+}
+
+export type NewConnection = Omit<ConnectionRecord, 'rooms' | 'connectedAt' | 'lastSeenAt' | 'expiresAt'>;
+
+const nowSeconds = (): number => Math.floor(Date.now() / 1000);
+const keyOf = (companyId: number, connectionId: string) => ({ pk: tenantPk(companyId), sk: `${SK_PREFIX}${connectionId}` });
+
+/** Rooms are a DynamoDB string set (atomic ADD/DELETE); the document client hands back a Set. */
+function toRecord(item: Record<string, unknown>): ConnectionRecord {
+  const rooms = item.rooms instanceof Set ? [...(item.rooms as Set<string>)] : [];
+  return {
+    connectionId: String(item.connectionId),
+    companyId: Number(item.companyId),
+    userId: Number(item.userId),
+    profile: item.profile as Profile,
+    super: item.super === true,
+    queueIds: Array.isArray(item.queueIds) ? item.queueIds.map(Number) : [],
+    allTicket: item.allTicket === 'enabled' ? 'enabled' : 'desabled',
+    rooms,
+    tokenExpiresAt: Number(item.tokenExpiresAt ?? 0),
+    connectedAt: String(item.connectedAt ?? ''),
+    lastSeenAt: String(item.lastSeenAt ?? ''),
+    expiresAt: Number(item.expiresAt ?? 0),
+  };
+}
+
+const isLive = (record: ConnectionRecord): boolean => record.expiresAt > nowSeconds();
+
+export async function putConnection(input: NewConnection): Promise<ConnectionRecord> {
+  const now = new Date().toISOString();
+  const record: ConnectionRecord = {
+    ...input,
+    rooms: [],
+    connectedAt: now,
+    lastSeenAt: now,
+    expiresAt: nowSeconds() + CONNECTION_TTL_SECONDS,
+  };
+  const { rooms, ...stored } = record;
+  await db().send(
+    new PutCommand({
+      TableName: table(),
+      Item: {
+        ...keyOf(input.companyId, input.connectionId),
+        gsi1pk: `${SK_PREFIX}${input.connectionId}`,
+        gsi1sk: ALL_CONNECTIONS_PK,
+        gsi2pk: ALL_CONNECTIONS_PK,
+        gsi2sk: `${tenantPk(input.companyId)}#${input.connectionId}`,
+        entity: ENTITY,
+        ...stored,
+      },
+    }),
+  );
+  return record;
+}
+
+/**
+ * Finds a connection by id alone. gsi1 is eventually consistent: a message sent right after the
+ * socket opened can race the $connect write's propagation, so a miss is retried briefly.
+ */
+export async function findConnection(connectionId: string, attempts = 3): Promise<ConnectionRecord | undefined> {
+  for (let attempt = 1; attempt <= attempts; attempt++) {
+    const out = await db().send(
+      new QueryCommand({
+        TableName: table(),
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk = :sk',
+        ExpressionAttributeValues: { ':pk': `${SK_PREFIX}${connectionId}`, ':sk': ALL_CONNECTIONS_PK },
+      }),
+    );
+    const item = out.Items?.[0];
+    if (item) {
+      const record = toRecord(item);
+      return isLive(record) ? record : undefined;
+    }
+    if (attempt < attempts) await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+  }
+  return undefined;
+}
+
+async function queryConnections(input: {
+  IndexName?: string;
+  KeyConditionExpression: string;
+  ExpressionAttributeValues: Record<string, unknown>;
+}): Promise<ConnectionRecord[]> {
+  const records: ConnectionRecord[] = [];
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const out = await db().send(new QueryCommand({ TableName: table(), ...input, ExclusiveStartKey }));
+    for (const item of out.Items ?? []) {
+      const record = toRecord(item);
+      if (isLive(record)) records.push(record);
+    }
+    ExclusiveStartKey = out.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+  return records;
+}
+
+/** Every live connection of one tenant (one Query on the tenant's partition). */
+export function listCompanyConnections(companyId: number): Promise<ConnectionRecord[]> {
+  return queryConnections({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': tenantPk(companyId), ':prefix': SK_PREFIX },
+  });
+}
+
+/** Every live connection of every tenant (gsi2; see the cost note above). */
+export function listAllConnections(): Promise<ConnectionRecord[]> {
+  return queryConnections({
+    IndexName: 'gsi2',
+    KeyConditionExpression: 'gsi2pk = :pk',
+    ExpressionAttributeValues: { ':pk': ALL_CONNECTIONS_PK },
+  });
+}
+
+export async function deleteConnection(companyId: number, connectionId: string): Promise<void> {
+  await db().send(new DeleteCommand({ TableName: table(), Key: keyOf(companyId, connectionId) }));
+}
+
+/**
+ * Adds or removes rooms atomically (string-set ADD/DELETE), only while the item exists, so a late
+ * join after $disconnect never resurrects a half item. Returns false when the connection is gone.
+ */
+export async function changeRooms(
+  companyId: number,
+  connectionId: string,
+  change: { add?: string[]; remove?: string[] },
+): Promise<boolean> {
+  const add = change.add?.filter(Boolean) ?? [];
+  const remove = change.remove?.filter(Boolean) ?? [];
+  if (add.length === 0 && remove.length === 0) return true;
+  const clauses: string[] = [];
+  const values: Record<string, unknown> = {};
+  if (add.length > 0) {
+    clauses.push('ADD rooms :add');
+    values[':add'] = new Set(add);
+  }
+  if (remove.length > 0) {
+    clauses.push('DELETE rooms :remove');
+    values[':remove'] = new Set(remove);
+  }
+  return conditionalUpdate(companyId, connectionId, clauses.join(' '), values);
+}
+
+/** Ping / userStatus: extend the TTL window and remember the last activity. */
+export function touchConnection(companyId: number, connectionId: string): Promise<boolean> {
+  return conditionalUpdate(companyId, connectionId, 'SET expiresAt = :exp, lastSeenAt = :seen', {
+    ':exp': nowSeconds() + CONNECTION_TTL_SECONDS,
+    ':seen': new Date().toISOString(),
+  });
+}
+
+async function conditionalUpdate(
+  companyId: number,
+  connectionId: string,
+  UpdateExpression: string,
+  ExpressionAttributeValues: Record<string, unknown>,
+): Promise<boolean> {
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: keyOf(companyId, connectionId),
+        UpdateExpression,
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues,
+      }),
+    );
+    return true;
+  } catch (error) {
+    if ((error as { name?: string }).name === 'ConditionalCheckFailedException') return false;
+    throw error;
+  }
+}

@@ -1,0 +1,191 @@
+/**
+ * The publisher sends each event to exactly the sockets its audience names, never across tenants,
+ * deletes connections that answer 410, and never throws at the caller.
+ */
+import { describe, expect, it } from 'vitest';
+import { type Audience, audience, matches, ticketViewers } from '../src/realtime/audience.ts';
+import { mapWithConcurrency } from '../src/realtime/concurrency.ts';
+import type { PostOutcome } from '../src/realtime/management.ts';
+import { createPublisher, PUBLISH_CONCURRENCY } from '../src/realtime/publisher.ts';
+import { rooms } from '../src/realtime/rooms.ts';
+import type { ConnectionRecord } from '../src/storage/ws-connections.ts';
+
+const far = Math.floor(Date.now() / 1000) + 3600;
+
+function conn(connectionId: string, overrides: Partial<ConnectionRecord> = {}): ConnectionRecord {
+  return {
+    connectionId,
+    companyId: 1,
+    userId: 1,
+    profile: 'user',
+    super: false,
+    queueIds: [],
+    allTicket: 'desabled',
+    rooms: [],
+    tokenExpiresAt: far,
+    connectedAt: '',
+    lastSeenAt: '',
+    expiresAt: far,
+    ...overrides,
+  };
+}
+
+/** Company 1: an admin, two users with queues, an allTicket user; company 2: one admin. */
+const sockets = [
+  conn('admin', { userId: 10, profile: 'admin' }),
+  conn('sales-a', { userId: 11, queueIds: [1], rooms: [rooms.ticket(42), rooms.status('open')] }),
+  conn('sales-a-phone', { userId: 11, queueIds: [1] }),
+  conn('support', { userId: 12, queueIds: [2] }),
+  conn('all-ticket', { userId: 13, queueIds: [], allTicket: 'enabled' }),
+  conn('super', { userId: 14, profile: 'user', super: true }),
+  conn('other-tenant', { companyId: 2, userId: 10, profile: 'admin', rooms: [rooms.ticket(42)] }),
+];
+
+function fakeDeps(options: { outcomes?: Record<string, PostOutcome>; failList?: boolean } = {}) {
+  const posted: { connectionId: string; payload: unknown }[] = [];
+  const deleted: string[] = [];
+  let inFlight = 0;
+  let maxInFlight = 0;
+  const deps = {
+    listCompanyConnections: async (companyId: number) => {
+      if (options.failList) throw new Error('DynamoDB down');
+      return sockets.filter((s) => s.companyId === companyId);
+    },
+    listAllConnections: async () => sockets,
+    deleteConnection: async (_companyId: number, connectionId: string) => {
+      deleted.push(connectionId);
+    },
+    post: async (connectionId: string, payload: unknown): Promise<PostOutcome> => {
+      inFlight++;
+      maxInFlight = Math.max(maxInFlight, inFlight);
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      inFlight--;
+      posted.push({ connectionId, payload });
+      return options.outcomes?.[connectionId] ?? 'sent';
+    },
+  };
+  return { deps, posted, deleted, maxInFlight: () => maxInFlight };
+}
+
+const recipients = (posted: { connectionId: string }[]) => posted.map((p) => p.connectionId).sort();
+
+describe('audience', () => {
+  const cases: [string, Audience, string[]][] = [
+    ['company', audience.company, ['admin', 'all-ticket', 'sales-a', 'sales-a-phone', 'super', 'support']],
+    ['admins (profile admin or super)', audience.admins, ['admin', 'super']],
+    ['one user, all their sockets', audience.user(11), ['sales-a', 'sales-a-phone']],
+    ['several users', audience.users([12, 13]), ['all-ticket', 'support']],
+    ['a joined room', audience.room(rooms.ticket(42)), ['sales-a']],
+    ['queue members', audience.queue(2), ['support']],
+    ['no queue, pending: allTicket users', audience.queue(null, 'pending'), ['all-ticket']],
+    ['no queue, open: nobody by membership', audience.queue(null, 'open'), []],
+    ['allOf narrows', audience.allOf(audience.queue(1), audience.room(rooms.status('open'))), ['sales-a']],
+  ];
+  it.each(cases)('%s', (_name, target, expected) => {
+    const company1 = sockets.filter((s) => s.companyId === 1);
+    expect(
+      company1
+        .filter((s) => matches(target, s))
+        .map((s) => s.connectionId)
+        .sort(),
+    ).toEqual(expected);
+  });
+
+  it('ticketViewers: admins, the queue, and the assigned user (SPEC 6)', () => {
+    const company1 = sockets.filter((s) => s.companyId === 1);
+    const viewers = (t: Parameters<typeof ticketViewers>[0]) =>
+      company1
+        .filter((s) => matches(ticketViewers(t), s))
+        .map((s) => s.connectionId)
+        .sort();
+    expect(viewers({ status: 'open', queueId: 2, userId: null })).toEqual(['admin', 'super', 'support']);
+    expect(viewers({ status: 'open', queueId: 2, userId: 11 })).toEqual(['admin', 'sales-a', 'sales-a-phone', 'super', 'support']);
+    expect(viewers({ status: 'pending', queueId: null, userId: null })).toEqual(['admin', 'all-ticket', 'super']);
+    expect(viewers({ status: 'open', queueId: null, userId: null })).toEqual(['admin', 'super']);
+  });
+
+  it('accepts a predicate as a filter', () => {
+    expect(matches((c) => c.userId === 12, sockets[3]!)).toBe(true);
+    expect(matches((c) => c.userId === 12, sockets[0]!)).toBe(false);
+  });
+});
+
+describe('publisher', () => {
+  it('publishToCompany sends {event, data} to every socket of that tenant only', async () => {
+    // Prepare
+    const { deps, posted } = fakeDeps();
+    const publisher = createPublisher(deps);
+    // Act
+    const result = await publisher.publishToCompany(1, 'company-1-ticket', { action: 'update', ticket: { id: 5 } });
+    // Assess
+    expect(recipients(posted)).toEqual(['admin', 'all-ticket', 'sales-a', 'sales-a-phone', 'super', 'support']);
+    expect(posted[0]!.payload).toEqual({ event: 'company-1-ticket', data: { action: 'update', ticket: { id: 5 } } });
+    expect(result).toEqual({ sent: 6, gone: 0, failed: 0 });
+  });
+
+  it('publishToCompany narrows with a filter', async () => {
+    const { deps, posted } = fakeDeps();
+    await createPublisher(deps).publishToCompany(1, 'company-1-user', {}, audience.admins);
+    expect(recipients(posted)).toEqual(['admin', 'super']);
+  });
+
+  it('publishToUser reaches every socket of the user in that tenant, not a same-id user elsewhere', async () => {
+    const { deps, posted } = fakeDeps();
+    await createPublisher(deps).publishToUser(1, 10, 'company-1-auth', { action: 'update' });
+    expect(recipients(posted)).toEqual(['admin']);
+  });
+
+  it('publishToTicket reaches the chat boxes joined on that ticket in that tenant', async () => {
+    const { deps, posted } = fakeDeps();
+    await createPublisher(deps).publishToTicket(1, 42, 'company-1-appMessage', { action: 'create' });
+    expect(recipients(posted)).toEqual(['sales-a']);
+  });
+
+  it('ignores a record of another tenant even if the store returned it', async () => {
+    const { deps, posted } = fakeDeps();
+    deps.listCompanyConnections = async () => sockets;
+    await createPublisher(deps).publishToCompany(1, 'company-1-ticket', {});
+    expect(recipients(posted)).not.toContain('other-tenant');
+  });
+
+  it('publishToAll reaches every tenant', async () => {
+    const { deps, posted } = fakeDeps();
+    await createPublisher(deps).publishToAll('company-announcement', { action: 'create' });
+    expect(recipients(posted)).toEqual(sockets.map((s) => s.connectionId).sort());
+  });
+
+  it('deletes connections that answer 410 Gone and counts failures', async () => {
+    const { deps, deleted } = fakeDeps({ outcomes: { 'sales-a-phone': 'gone', support: 'failed' } });
+    const result = await createPublisher(deps).publishToCompany(1, 'company-1-ticket', {});
+    expect(deleted).toEqual(['sales-a-phone']);
+    expect(result).toEqual({ sent: 4, gone: 1, failed: 1 });
+  });
+
+  it('never throws at the caller when storage fails', async () => {
+    const { deps } = fakeDeps({ failList: true });
+    await expect(createPublisher(deps).publishToCompany(1, 'company-1-ticket', {})).resolves.toEqual({ sent: 0, gone: 0, failed: 1 });
+  });
+
+  it('keeps at most PUBLISH_CONCURRENCY posts in flight', async () => {
+    const { deps, posted, maxInFlight } = fakeDeps();
+    const many = Array.from({ length: 100 }, (_, i) => conn(`c${i}`));
+    deps.listCompanyConnections = async () => many;
+    await createPublisher(deps).publishToCompany(1, 'company-1-ticket', {});
+    expect(posted).toHaveLength(100);
+    expect(maxInFlight()).toBe(PUBLISH_CONCURRENCY);
+  });
+});
+
+describe('mapWithConcurrency', () => {
+  it('keeps the order of results', async () => {
+    const out = await mapWithConcurrency([30, 10, 20], 2, async (ms) => {
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      return ms * 2;
+    });
+    expect(out).toEqual([60, 20, 40]);
+  });
+
+  it('handles an empty list', async () => {
+    expect(await mapWithConcurrency([], 4, async (x) => x)).toEqual([]);
+  });
+});

@@ -1,0 +1,212 @@
+/**
+ * The socket protocol: who may connect, what each client action does to the connection, and what
+ * happens on an expired token or a stale connection. Ports are in-memory fakes.
+ */
+import { beforeEach, describe, expect, it } from 'vitest';
+import { rooms } from '../src/realtime/rooms.ts';
+import { createSocketSession, type SocketIdentity, type SocketSessionDeps, type SocketUser } from '../src/realtime/socket-session.ts';
+import type { ConnectionRecord, NewConnection } from '../src/storage/ws-connections.ts';
+
+const NOW = 1_800_000_000;
+
+function setup() {
+  const users = new Map<string, SocketUser>();
+  const store = new Map<string, ConnectionRecord>();
+  const presence: { userId: number; online: boolean }[] = [];
+  const posted: { connectionId: string; payload: unknown }[] = [];
+  const closed: string[] = [];
+  const tokens = new Map<string, SocketIdentity>();
+  const clock = { now: NOW };
+
+  const deps: SocketSessionDeps = {
+    verifyToken: async (token) => {
+      const identity = token ? tokens.get(token) : undefined;
+      if (!identity || identity.expiresAt <= clock.now) throw new Error('invalid token');
+      return identity;
+    },
+    getUser: async (companyId, userId) => users.get(`${companyId}/${userId}`),
+    setPresence: async (_companyId, userId, p) => {
+      presence.push({ userId, online: p.online });
+    },
+    connections: {
+      put: async (input: NewConnection) => {
+        store.set(input.connectionId, { ...input, rooms: [], connectedAt: '', lastSeenAt: '', expiresAt: clock.now + 7200 });
+      },
+      find: async (id) => store.get(id),
+      listCompany: async (companyId) => [...store.values()].filter((c) => c.companyId === companyId),
+      delete: async (_companyId, id) => {
+        store.delete(id);
+      },
+      changeRooms: async (_companyId, id, change) => {
+        const record = store.get(id);
+        if (!record) return false;
+        const set = new Set(record.rooms);
+        for (const room of change.add ?? []) set.add(room);
+        for (const room of change.remove ?? []) set.delete(room);
+        record.rooms = [...set];
+        return true;
+      },
+      touch: async (_companyId, id) => {
+        const record = store.get(id);
+        if (!record) return false;
+        record.expiresAt = clock.now + 7200;
+        return true;
+      },
+    },
+    post: async (connectionId, payload) => {
+      posted.push({ connectionId, payload });
+      return 'sent';
+    },
+    close: async (connectionId) => {
+      closed.push(connectionId);
+    },
+    now: () => clock.now,
+  };
+
+  const addUser = (user: Partial<SocketUser> & { id: number; companyId: number }) =>
+    users.set(`${user.companyId}/${user.id}`, { profile: 'user', super: false, queueIds: [], allTicket: 'desabled', ...user });
+  const addToken = (token: string, identity: Partial<SocketIdentity> & { companyId: number; userId: number }) =>
+    tokens.set(token, { issuedAt: NOW - 60, expiresAt: NOW + 3600, ...identity });
+
+  return { session: createSocketSession(deps), store, presence, posted, closed, clock, addUser, addToken };
+}
+
+let t: ReturnType<typeof setup>;
+beforeEach(() => {
+  t = setup();
+  t.addUser({ id: 5, companyId: 7, profile: 'admin', queueIds: [1, 2], allTicket: 'enabled', sessionIat: NOW - 60 });
+  t.addToken('good', { companyId: 7, userId: 5 });
+});
+
+const send = (id: string, action: string, data?: unknown) => t.session.message(id, action, JSON.stringify({ action, data }));
+
+describe('$connect', () => {
+  it('stores the connection with the user copied for audience filters, and marks them online', async () => {
+    // Act
+    const result = await t.session.connect('c1', 'good');
+    // Assess
+    expect(result.statusCode).toBe(200);
+    expect(t.store.get('c1')).toMatchObject({
+      companyId: 7,
+      userId: 5,
+      profile: 'admin',
+      queueIds: [1, 2],
+      allTicket: 'enabled',
+      tokenExpiresAt: NOW + 3600,
+    });
+    expect(t.presence).toEqual([{ userId: 5, online: true }]);
+  });
+
+  it.each([
+    ['no token', undefined],
+    ['a bad token', 'forged'],
+  ])('refuses %s with 401 and stores nothing', async (_name, token) => {
+    expect((await t.session.connect('c1', token)).statusCode).toBe(401);
+    expect(t.store.size).toBe(0);
+  });
+
+  it('refuses a token whose user no longer exists', async () => {
+    t.addToken('ghost', { companyId: 7, userId: 99 });
+    expect((await t.session.connect('c1', 'ghost')).statusCode).toBe(401);
+  });
+
+  it('refuses a token superseded by a newer sign-in (iat < sessionIat)', async () => {
+    t.addUser({ id: 6, companyId: 7, sessionIat: NOW });
+    t.addToken('old', { companyId: 7, userId: 6, issuedAt: NOW - 1 });
+    t.addToken('new', { companyId: 7, userId: 6, issuedAt: NOW });
+    expect((await t.session.connect('c1', 'old')).statusCode).toBe(401);
+    expect((await t.session.connect('c2', 'new')).statusCode).toBe(200);
+  });
+});
+
+describe('client actions', () => {
+  beforeEach(async () => {
+    await t.session.connect('c1', 'good');
+  });
+
+  it('joinChatBox / leaveChatBox add and remove the ticket room (numeric id or uuid)', async () => {
+    await send('c1', 'joinChatBox', 42);
+    await send('c1', 'joinChatBox', '3f1c2a9e-8d7b-4c6a-9e0f-1a2b3c4d5e6f');
+    expect(t.store.get('c1')!.rooms).toEqual([rooms.ticket(42), rooms.ticket('3f1c2a9e-8d7b-4c6a-9e0f-1a2b3c4d5e6f')]);
+    await send('c1', 'leaveChatBox', 42);
+    expect(t.store.get('c1')!.rooms).toEqual([rooms.ticket('3f1c2a9e-8d7b-4c6a-9e0f-1a2b3c4d5e6f')]);
+  });
+
+  it('joinTickets / leaveTickets take only a known status', async () => {
+    expect((await send('c1', 'joinTickets', 'open')).statusCode).toBe(200);
+    expect((await send('c1', 'joinTickets', 'archived')).statusCode).toBe(400);
+    expect(t.store.get('c1')!.rooms).toEqual([rooms.status('open')]);
+    await send('c1', 'leaveTickets', 'open');
+    expect(t.store.get('c1')!.rooms).toEqual([]);
+  });
+
+  it('joinNotification adds the notification room', async () => {
+    await send('c1', 'joinNotification');
+    expect(t.store.get('c1')!.rooms).toEqual([rooms.notification]);
+  });
+
+  it("joinCompanyMessage joins only the connection's own company", async () => {
+    expect((await send('c1', 'joinCompanyMessage', 8)).statusCode).toBe(400);
+    expect(t.store.get('c1')!.rooms).toEqual([]);
+    expect((await send('c1', 'joinCompanyMessage', '7')).statusCode).toBe(200);
+    expect(t.store.get('c1')!.rooms).toEqual([rooms.companyMessage]);
+  });
+
+  it('ping refreshes the TTL and answers pong', async () => {
+    t.clock.now += 600;
+    await send('c1', 'ping');
+    expect(t.store.get('c1')!.expiresAt).toBe(t.clock.now + 7200);
+    expect(t.posted).toEqual([{ connectionId: 'c1', payload: { event: 'pong', data: null } }]);
+  });
+
+  it('userStatus marks the user online again', async () => {
+    t.presence.length = 0;
+    await send('c1', 'userStatus');
+    expect(t.presence).toEqual([{ userId: 5, online: true }]);
+  });
+
+  it.each([
+    ['non-JSON body', 'joinChatBox', 'not json'],
+    ['missing data', 'joinChatBox', '{"action":"joinChatBox"}'],
+    ['an object as ticket id', 'joinChatBox', '{"action":"joinChatBox","data":{"$ne":1}}'],
+    ['a huge ticket id', 'joinChatBox', JSON.stringify({ action: 'joinChatBox', data: 'x'.repeat(500) })],
+    ['an unknown action on $default', '$default', '{"action":"dance"}'],
+  ])('ignores %s without crashing', async (_name, routeKey, body) => {
+    await expect(t.session.message('c1', routeKey, body)).resolves.toEqual({ statusCode: 400 });
+    expect(t.store.get('c1')!.rooms).toEqual([]);
+  });
+
+  it('refuses messages once the token expired: tells the client and closes the socket', async () => {
+    t.clock.now = NOW + 3600;
+    const result = await send('c1', 'joinTickets', 'open');
+    expect(result.statusCode).toBe(401);
+    expect(t.posted).toEqual([{ connectionId: 'c1', payload: { event: 'auth-expired', data: null } }]);
+    expect(t.closed).toEqual(['c1']);
+    expect(t.store.get('c1')!.rooms).toEqual([]);
+  });
+
+  it('closes a socket the server does not know, so the client registers again', async () => {
+    expect((await send('unknown', 'ping')).statusCode).toBe(410);
+    expect(t.closed).toEqual(['unknown']);
+  });
+});
+
+describe('$disconnect', () => {
+  it('deletes the connection and marks the user offline only after their last socket', async () => {
+    await t.session.connect('tab1', 'good');
+    await t.session.connect('tab2', 'good');
+    t.presence.length = 0;
+
+    await t.session.disconnect('tab1');
+    expect(t.store.has('tab1')).toBe(false);
+    expect(t.presence).toEqual([]);
+
+    await t.session.disconnect('tab2');
+    expect(t.store.size).toBe(0);
+    expect(t.presence).toEqual([{ userId: 5, online: false }]);
+  });
+
+  it('is a no-op for an unknown connection', async () => {
+    await expect(t.session.disconnect('nope')).resolves.toEqual({ statusCode: 200 });
+  });
+});
