@@ -1,0 +1,262 @@
+/**
+ * The Cognito endpoint of the local stack: a small proxy in front of cognito-local that fills the
+ * gaps measured in TOOLCHAIN.md, so the product code and Amplify talk to it exactly as to AWS:
+ * - `GetTokensFromRefreshToken` (Amplify 6.22's refresh) -> InitiateAuth REFRESH_TOKEN_AUTH.
+ * - Revoked refresh tokens (RevokeToken, GlobalSignOut, AdminUserGlobalSignOut) are refused with
+ *   NotAuthorizedException, as are access tokens issued before a global sign-out.
+ * - A wrong password is NotAuthorizedException, not cognito-local's InvalidPasswordException.
+ * - CORS for the browser (Amplify calls Cognito straight from the page).
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface CognitoProxy {
+  url: string;
+  close(): Promise<void>;
+}
+
+interface RevocationState {
+  /** Refresh tokens revoked one by one. */
+  revoked: string[];
+  /** Per cognito username: epoch seconds of the last global sign-out; older tokens are dead. */
+  signedOutAt: Record<string, number>;
+  /** Refresh tokens seen leaving through this proxy, per username, so a global sign-out can name them. */
+  issued: Record<string, string[]>;
+}
+
+type Json = Record<string, unknown>;
+
+const AMZ_JSON = 'application/x-amz-json-1.1';
+const SERVICE = 'AWSCognitoIdentityProviderService';
+
+export async function startCognitoProxy(opts: {
+  port: number;
+  upstream: string;
+  stateFile?: string;
+  log: (line: string) => void;
+}): Promise<CognitoProxy> {
+  const state = loadState(opts.stateFile);
+  const revoked = new Set(state.revoked);
+  const save = () => {
+    if (!opts.stateFile) return;
+    const now = Date.now() / 1000;
+    // Expired tokens are dead anyway; keeping them would only grow the file.
+    const alive = (token: string) => (claims(token)?.exp ?? 0) > now;
+    for (const [user, tokens] of Object.entries(state.issued)) state.issued[user] = tokens.filter(alive);
+    state.revoked = [...revoked].filter(alive);
+    writeFileSync(opts.stateFile, JSON.stringify(state));
+  };
+
+  const isRevoked = (refreshToken: string): boolean => {
+    if (revoked.has(refreshToken)) return true;
+    const c = claims(refreshToken);
+    const cutoff = c?.username ? state.signedOutAt[c.username] : undefined;
+    // Strictly older: a sign-in in the same second as the sign-out is the new session, not the old one.
+    return cutoff !== undefined && (c?.iat ?? 0) < cutoff;
+  };
+
+  const signOutUser = (username: string) => {
+    state.signedOutAt[username] = Math.floor(Date.now() / 1000);
+    for (const token of state.issued[username] ?? []) revoked.add(token);
+    state.issued[username] = [];
+    save();
+  };
+
+  const upstream = async (target: string, body: Json): Promise<{ status: number; body: Json }> => {
+    const res = await fetch(`${opts.upstream}/`, {
+      method: 'POST',
+      headers: { 'content-type': AMZ_JSON, 'x-amz-target': `${SERVICE}.${target}` },
+      body: JSON.stringify(body),
+    });
+    const text = await res.text();
+    return { status: res.status, body: text ? (JSON.parse(text) as Json) : {} };
+  };
+
+  const track = (result: unknown) => {
+    const refreshToken = (result as { AuthenticationResult?: { RefreshToken?: string } } | undefined)?.AuthenticationResult?.RefreshToken;
+    const username = refreshToken ? claims(refreshToken)?.username : undefined;
+    if (!refreshToken || !username) return;
+    state.issued[username] = [...(state.issued[username] ?? []), refreshToken];
+    save();
+  };
+
+  const handle = async (target: string, body: Json): Promise<{ status: number; body: Json }> => {
+    const accessToken = typeof body.AccessToken === 'string' ? body.AccessToken : undefined;
+    if (accessToken && target !== 'RevokeToken') {
+      const c = claims(accessToken);
+      const cutoff = c?.username ? state.signedOutAt[c.username] : undefined;
+      if (cutoff !== undefined && (c?.iat ?? 0) < cutoff) return notAuthorized('Access Token has been revoked');
+    }
+    switch (target) {
+      case 'GetTokensFromRefreshToken': {
+        const refreshToken = String(body.RefreshToken ?? '');
+        if (isRevoked(refreshToken)) return notAuthorized('Refresh Token has been revoked');
+        const out = await upstream('InitiateAuth', {
+          AuthFlow: 'REFRESH_TOKEN_AUTH',
+          ClientId: body.ClientId,
+          AuthParameters: { REFRESH_TOKEN: refreshToken },
+          ClientMetadata: body.ClientMetadata,
+        });
+        if (out.status !== 200) return out;
+        const result = (out.body.AuthenticationResult ?? {}) as Json;
+        const exp = claims(String(result.IdToken ?? ''))?.exp;
+        return {
+          status: 200,
+          body: {
+            AuthenticationResult: {
+              AccessToken: result.AccessToken,
+              IdToken: result.IdToken,
+              TokenType: 'Bearer',
+              ExpiresIn: exp ? Math.max(0, exp - Math.floor(Date.now() / 1000)) : 3600,
+            },
+          },
+        };
+      }
+      case 'InitiateAuth':
+      case 'AdminInitiateAuth': {
+        const params = (body.AuthParameters ?? {}) as Json;
+        const flow = String(body.AuthFlow ?? '');
+        if ((flow === 'REFRESH_TOKEN_AUTH' || flow === 'REFRESH_TOKEN') && isRevoked(String(params.REFRESH_TOKEN ?? ''))) {
+          return notAuthorized('Refresh Token has been revoked');
+        }
+        const out = await upstream(target, body);
+        if (out.body.__type === 'InvalidPasswordException') return notAuthorized('Incorrect username or password.');
+        if (out.status === 200) track(out.body);
+        return out;
+      }
+      case 'RespondToAuthChallenge': {
+        const out = await upstream(target, body);
+        if (out.status === 200) track(out.body);
+        return out;
+      }
+      case 'RevokeToken': {
+        const token = String(body.Token ?? '');
+        revoked.add(token);
+        save();
+        await upstream(target, body);
+        // Like AWS: revoking an already revoked token succeeds.
+        return { status: 200, body: {} };
+      }
+      case 'GlobalSignOut': {
+        const username = accessToken ? claims(accessToken)?.username : undefined;
+        if (!username) return notAuthorized('Invalid Access Token');
+        signOutUser(username);
+        return { status: 200, body: {} };
+      }
+      case 'AdminUserGlobalSignOut': {
+        // The caller may name the user by email; revocation is keyed by cognito-local's username.
+        const user = await upstream('AdminGetUser', { UserPoolId: body.UserPoolId, Username: body.Username });
+        if (user.status !== 200) return user;
+        signOutUser(String(user.body.Username));
+        return { status: 200, body: {} };
+      }
+      default:
+        return upstream(target, body);
+    }
+  };
+
+  const server = createServer((req, res) => {
+    void serve(req, res).catch((error: unknown) => {
+      opts.log(`[cognito-proxy] ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      if (!res.headersSent) send(res, 500, { __type: 'InternalErrorException', message: 'cognito proxy failed' });
+    });
+  });
+
+  const serve = async (req: IncomingMessage, res: ServerResponse) => {
+    cors(req, res);
+    if (req.method === 'OPTIONS') {
+      res.writeHead(204).end();
+      return;
+    }
+    const raw = await readBody(req);
+    const target = String(req.headers['x-amz-target'] ?? '').split('.')[1];
+    if (req.method !== 'POST' || !target) {
+      // JWKS, openid-configuration, health: pass through untouched.
+      const out = await fetch(`${opts.upstream}${req.url ?? '/'}`, {
+        method: req.method,
+        headers: { 'content-type': String(req.headers['content-type'] ?? '') },
+        body: raw.length && req.method !== 'GET' ? raw : undefined,
+      });
+      res.writeHead(out.status, { 'content-type': out.headers.get('content-type') ?? 'application/json' });
+      res.end(Buffer.from(await out.arrayBuffer()));
+      return;
+    }
+    let body: Json;
+    try {
+      body = raw.length ? (JSON.parse(raw.toString('utf8')) as Json) : {};
+    } catch {
+      send(res, 400, { __type: 'SerializationException', message: 'Invalid JSON' });
+      return;
+    }
+    const out = await handle(target, body);
+    send(res, out.status, out.body);
+  };
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())).then(() => undefined),
+  };
+}
+
+function notAuthorized(message: string) {
+  return { status: 400, body: { __type: 'NotAuthorizedException', message } };
+}
+
+function send(res: ServerResponse, status: number, body: Json) {
+  const headers: Record<string, string> = { 'content-type': AMZ_JSON };
+  if (typeof body.__type === 'string') {
+    headers['x-amzn-errortype'] = body.__type;
+    headers['x-amzn-errormessage'] = String(body.message ?? '');
+  }
+  res.writeHead(status, headers).end(JSON.stringify(body));
+}
+
+function cors(req: IncomingMessage, res: ServerResponse) {
+  res.setHeader('access-control-allow-origin', req.headers.origin ?? '*');
+  res.setHeader('vary', 'origin');
+  res.setHeader('access-control-allow-methods', 'GET, POST, OPTIONS');
+  res.setHeader('access-control-allow-headers', req.headers['access-control-request-headers'] ?? '*');
+  res.setHeader('access-control-expose-headers', 'x-amzn-requestid, x-amzn-errortype, x-amzn-errormessage, date');
+  res.setHeader('access-control-max-age', '600');
+}
+
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+/** Unverified claims: cognito-local checks signatures itself; we only need who and when. */
+function claims(token: string): { username?: string; iat?: number; exp?: number } | undefined {
+  try {
+    const payload = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as Json;
+    const username = payload['cognito:username'] ?? payload.username;
+    return {
+      username: typeof username === 'string' ? username : undefined,
+      iat: typeof payload.iat === 'number' ? payload.iat : undefined,
+      exp: typeof payload.exp === 'number' ? payload.exp : undefined,
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+function loadState(file: string | undefined): RevocationState {
+  if (file && existsSync(file)) {
+    try {
+      return { revoked: [], signedOutAt: {}, issued: {}, ...(JSON.parse(readFileSync(file, 'utf8')) as Partial<RevocationState>) };
+    } catch {
+      // A corrupt state file only loses revocations of local test sessions.
+    }
+  }
+  return { revoked: [], signedOutAt: {}, issued: {} };
+}

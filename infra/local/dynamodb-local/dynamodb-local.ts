@@ -1,0 +1,140 @@
+/**
+ * DynamoDB Local (AWS's own emulator) as a child process, and the single table created from the
+ * same declaration the CDK stack uses.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  CreateTableCommand,
+  DescribeTableCommand,
+  DynamoDBClient,
+  ListTablesCommand,
+  ResourceNotFoundException,
+  UpdateTimeToLiveCommand,
+} from '@aws-sdk/client-dynamodb';
+import { tableDeclaration } from '@conversa/functions/storage/table';
+import { type Child, spawnChild, waitFor } from '../child-process.ts';
+import { ensureDynamoDbLocalJar } from './ensure-jar.ts';
+
+export class JavaMissingError extends Error {
+  constructor() {
+    super(
+      'DynamoDB Local needs a Java runtime (17 or newer) and `java` was not found on the PATH.\n' +
+        '  Debian/Ubuntu: sudo apt-get install -y openjdk-17-jre-headless\n' +
+        '  macOS:         brew install openjdk@17\n' +
+        'Then run `npm start` again.',
+    );
+    this.name = 'JavaMissingError';
+  }
+}
+
+export function assertJava(): void {
+  try {
+    execFileSync('java', ['-version'], { stdio: 'ignore' });
+  } catch {
+    throw new JavaMissingError();
+  }
+}
+
+export interface DynamoDbLocal {
+  endpoint: string;
+  child: Child;
+}
+
+/** `dbPath` undefined runs in memory (tests); otherwise the data survives restarts. */
+export async function startDynamoDbLocal(opts: { port: number; dbPath?: string; log: (line: string) => void }): Promise<DynamoDbLocal> {
+  assertJava();
+  const dir = ensureDynamoDbLocalJar();
+  if (opts.dbPath) mkdirSync(opts.dbPath, { recursive: true });
+  const child = spawnChild({
+    name: 'dynamodb',
+    command: 'java',
+    // A small heap is plenty for local data and keeps the stack's RSS down.
+    args: [
+      '-Xms64m',
+      '-Xmx256m',
+      '-XX:+UseSerialGC',
+      `-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`,
+      '-jar',
+      join(dir, 'DynamoDBLocal.jar'),
+      '-port',
+      String(opts.port),
+      ...(opts.dbPath ? ['-dbPath', opts.dbPath] : ['-inMemory']),
+    ],
+    log: opts.log,
+  });
+  const endpoint = `http://127.0.0.1:${opts.port}`;
+  const client = dynamoClient(endpoint);
+  try {
+    await waitFor(
+      'DynamoDB Local',
+      async () => {
+        await client.send(new ListTablesCommand({ Limit: 1 }));
+        return true;
+      },
+      { timeoutMs: 60_000, exited: child.exited },
+    );
+  } catch (error) {
+    await child.stop();
+    throw error;
+  } finally {
+    client.destroy();
+  }
+  return { endpoint, child };
+}
+
+export function dynamoClient(endpoint: string): DynamoDBClient {
+  return new DynamoDBClient({
+    endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    maxAttempts: 2,
+  });
+}
+
+/** Creates the table from `tableDeclaration` unless it already exists (a restart with data on disk). */
+export async function ensureTable(endpoint: string, tableName: string): Promise<'created' | 'existing'> {
+  const client = dynamoClient(endpoint);
+  try {
+    try {
+      await client.send(new DescribeTableCommand({ TableName: tableName }));
+      return 'existing';
+    } catch (error) {
+      if (!(error instanceof ResourceNotFoundException)) throw error;
+    }
+    const keyAttributes = new Set<string>([tableDeclaration.partitionKey, tableDeclaration.sortKey]);
+    for (const index of tableDeclaration.globalIndexes) {
+      keyAttributes.add(index.partitionKey);
+      keyAttributes.add(index.sortKey);
+    }
+    await client.send(
+      new CreateTableCommand({
+        TableName: tableName,
+        BillingMode: 'PAY_PER_REQUEST',
+        AttributeDefinitions: [...keyAttributes].map((name) => ({ AttributeName: name, AttributeType: 'S' })),
+        KeySchema: [
+          { AttributeName: tableDeclaration.partitionKey, KeyType: 'HASH' },
+          { AttributeName: tableDeclaration.sortKey, KeyType: 'RANGE' },
+        ],
+        GlobalSecondaryIndexes: tableDeclaration.globalIndexes.map((index) => ({
+          IndexName: index.name,
+          KeySchema: [
+            { AttributeName: index.partitionKey, KeyType: 'HASH' },
+            { AttributeName: index.sortKey, KeyType: 'RANGE' },
+          ],
+          Projection: { ProjectionType: 'ALL' },
+        })),
+      }),
+    );
+    await client.send(
+      new UpdateTimeToLiveCommand({
+        TableName: tableName,
+        TimeToLiveSpecification: { AttributeName: tableDeclaration.timeToLiveAttribute, Enabled: true },
+      }),
+    );
+    return 'created';
+  } finally {
+    client.destroy();
+  }
+}

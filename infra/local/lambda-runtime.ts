@@ -1,0 +1,69 @@
+/**
+ * Runs Lambda handlers in-process the way the Lambda runtime would: the module is imported once
+ * (a cold start) and its `handler` is called with the event and a context.
+ */
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+export const repoRoot = resolve(fileURLToPath(import.meta.url), '../../..');
+export const handlersDir = join(repoRoot, 'functions', 'src', 'handlers');
+
+// biome-ignore lint/suspicious/noExplicitAny: events and results differ per trigger; each caller narrows them.
+export type LambdaHandler = (event: any, context: LambdaContext) => Promise<any>;
+
+export interface LambdaContext {
+  functionName: string;
+  functionVersion: string;
+  invokedFunctionArn: string;
+  memoryLimitInMB: string;
+  awsRequestId: string;
+  logGroupName: string;
+  logStreamName: string;
+  callbackWaitsForEmptyEventLoop: boolean;
+  getRemainingTimeInMillis(): number;
+  done(): void;
+  fail(): void;
+  succeed(): void;
+}
+
+export function lambdaContext(functionName: string, timeoutMs = 30_000): LambdaContext {
+  const deadline = Date.now() + timeoutMs;
+  return {
+    functionName,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:us-east-1:000000000000:function:${functionName}`,
+    memoryLimitInMB: '512',
+    awsRequestId: randomUUID(),
+    logGroupName: `/aws/lambda/${functionName}`,
+    logStreamName: 'local',
+    callbackWaitsForEmptyEventLoop: false,
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}
+
+const loaded = new Map<string, Promise<LambdaHandler>>();
+
+/** `kind/name` -> functions/src/handlers/<kind>/<name>.ts; undefined when that file does not exist (yet). */
+export function handlerFile(kind: 'http' | 'ws' | 'queues', name: string): string | undefined {
+  const file = join(handlersDir, kind, `${name}.ts`);
+  return existsSync(file) ? file : undefined;
+}
+
+export function loadHandler(file: string): Promise<LambdaHandler> {
+  let pending = loaded.get(file);
+  if (!pending) {
+    pending = import(pathToFileURL(file).href).then((mod: { handler?: unknown }) => {
+      if (typeof mod.handler !== 'function') throw new Error(`${file} does not export a handler function`);
+      return mod.handler as LambdaHandler;
+    });
+    // A failed import (a syntax error mid-edit) is retried on the next request instead of cached.
+    pending.catch(() => loaded.delete(file));
+    loaded.set(file, pending);
+  }
+  return pending;
+}

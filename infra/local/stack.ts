@@ -1,0 +1,281 @@
+/**
+ * The whole product on one machine: the same handlers and AWS SDK clients as in AWS, pointed at
+ * embedded stand-ins (ARCHITECTURE "Local mode"). Used by `npm start` (fixed ports, data on disk)
+ * and by the test global setup (free ports, in-memory data).
+ */
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { TABLE_LOGICAL_NAME } from '@conversa/functions/storage/table';
+import { type Child, spawnChild } from './child-process.ts';
+import { ensurePoolAndClient, startCognitoLocal } from './cognito/cognito-local.ts';
+import { startCognitoProxy } from './cognito/cognito-proxy.ts';
+import { ensureTable, startDynamoDbLocal } from './dynamodb-local/dynamodb-local.ts';
+import { startHttpGateway } from './http-gateway.ts';
+import { handlerFile, lambdaContext, loadHandler, repoRoot } from './lambda-runtime.ts';
+import { assertPortFree, type Ports, resolvePorts } from './ports.ts';
+import { startS3 } from './s3.ts';
+import { startQueuePollers, startSqs } from './sqs.ts';
+import { ensureWebBuild, startWebServer } from './web-server.ts';
+import { startWsGateway } from './ws-gateway.ts';
+
+export type { Ports } from './ports.ts';
+
+export interface LocalStackOptions {
+  /** Where data lives across restarts; undefined = in memory / a temp folder removed on stop. */
+  dataDir?: string;
+  ports?: Partial<Ports> | 'auto';
+  /** Serve web/dist and /config.json (building the app when its build is stale). */
+  web?: boolean;
+  log?: (line: string) => void;
+  seedAdmin?: { email: string; password: string };
+}
+
+export interface LocalStack {
+  apiUrl: string;
+  wsUrl: string;
+  webUrl?: string;
+  admin: { email: string; password: string };
+  /** The environment the handlers run with (also applied to this process while the stack runs). */
+  env: Record<string, string>;
+  cognito: { endpoint: string; userPoolId: string; clientId: string };
+  /** The last confirmation code cognito-local "emailed" to this address (password reset). */
+  lastResetCode(email: string): string | undefined;
+  /** Milliseconds each phase took, for the start-time report. */
+  timings: Record<string, number>;
+  stop(): Promise<void>;
+}
+
+export const REGION = 'us-east-1';
+export const MEDIA_BUCKET = 'conversa-media';
+export const DEFAULT_ADMIN = { email: 'admin@conversa.local', password: 'Conversa-Local-1' };
+
+type Stopper = { name: string; stop: () => Promise<unknown> };
+
+export async function startLocalStack(opts: LocalStackOptions = {}): Promise<LocalStack> {
+  const log = opts.log ?? ((line: string) => process.stdout.write(`${line}\n`));
+  const started = Date.now();
+  const timings: Record<string, number> = {};
+  const mark = (phase: string) => {
+    timings[phase] = Date.now() - started;
+  };
+  const ports = await resolvePorts(opts.ports);
+  if (opts.ports !== 'auto') {
+    for (const [name, port] of Object.entries(ports)) if (port) await assertPortFree(port, name);
+  }
+  // Without a data dir, cognito-local still needs a folder for its JSON: a temp one, removed on stop.
+  const tempDir = opts.dataDir ? undefined : mkdtempSync(join(tmpdir(), 'conversa-local-'));
+  const dataDir = opts.dataDir ?? (tempDir as string);
+  mkdirSync(dataDir, { recursive: true });
+
+  const stoppers: Stopper[] = [];
+  const children: Child[] = [];
+  const previousEnv: Record<string, string | undefined> = {};
+  let stopped = false;
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    // Reverse order: consumers and gateways before the stores they call.
+    for (const { name, stop } of stoppers.reverse()) {
+      await stop().catch((error: unknown) => log(`[stack] stopping ${name}: ${String(error)}`));
+    }
+    await Promise.allSettled(children.map((child) => child.stop()));
+    for (const [key, value] of Object.entries(previousEnv)) {
+      if (value === undefined) delete process.env[key];
+      else process.env[key] = value;
+    }
+    if (tempDir) rmSync(tempDir, { recursive: true, force: true });
+  };
+
+  try {
+    // Independent stand-ins start together; DynamoDB Local (a JVM) is the slow one.
+    const [dynamo, cognitoLocal, s3, sqs] = await Promise.all([
+      startDynamoDbLocal({ port: ports.dynamodb, dbPath: opts.dataDir ? join(dataDir, 'dynamodb') : undefined, log: dynamoLog(log) }).then(
+        (d) => {
+          children.push(d.child);
+          mark('dynamodb');
+          return d;
+        },
+      ),
+      startCognitoLocal({ port: ports.cognitoUpstream, dir: join(dataDir, 'cognito'), log: cognitoLog(log) }).then((c) => {
+        children.push(c.child);
+        mark('cognito');
+        return c;
+      }),
+      startS3({ port: ports.s3, directory: opts.dataDir ? join(dataDir, 's3') : undefined, buckets: [MEDIA_BUCKET] }).then((s) => {
+        stoppers.push({ name: 's3', stop: s.stop });
+        return s;
+      }),
+      startSqs({ port: ports.sqs, region: REGION }).then((s) => {
+        stoppers.push({ name: 'sqs', stop: s.stop });
+        return s;
+      }),
+      // A broken web build (mid-edit) must not take the API down: the web server then says what is wrong.
+      opts.web
+        ? ensureWebBuild(log).then(
+            () => mark('webBuild'),
+            (error: unknown) => log(`[web] build failed, serving without it:\n${buildError(error)}`),
+          )
+        : undefined,
+    ]);
+
+    const [{ userPoolId, clientId }] = await Promise.all([
+      ensurePoolAndClient(cognitoLocal.url),
+      ensureTable(dynamo.endpoint, TABLE_LOGICAL_NAME),
+    ]);
+    const proxy = await startCognitoProxy({
+      port: ports.cognito,
+      upstream: cognitoLocal.url,
+      stateFile: opts.dataDir ? join(dataDir, 'cognito', 'proxy-state.json') : undefined,
+      log,
+    });
+    stoppers.push({ name: 'cognito-proxy', stop: proxy.close });
+
+    const ws = await startWsGateway({ port: ports.ws, invoke: wsInvoker(log) });
+    stoppers.push({ name: 'ws-gateway', stop: ws.close });
+
+    const env: Record<string, string> = {
+      TABLE_NAME: TABLE_LOGICAL_NAME,
+      DYNAMODB_ENDPOINT: dynamo.endpoint,
+      AWS_REGION: REGION,
+      AWS_DEFAULT_REGION: REGION,
+      AWS_ACCESS_KEY_ID: 'local',
+      AWS_SECRET_ACCESS_KEY: 'local',
+      USER_POOL_ID: userPoolId,
+      USER_POOL_CLIENT_ID: clientId,
+      // Must equal the `iss` of cognito-local's tokens: its own URL, not the proxy's.
+      JWT_ISSUER: `${cognitoLocal.url}/${userPoolId}`,
+      COGNITO_ENDPOINT: proxy.url,
+      WS_MANAGEMENT_URL: ws.managementUrl,
+      MEDIA_BUCKET,
+      S3_ENDPOINT: s3.endpoint,
+      SQS_ENDPOINT: sqs.endpoint,
+      ...sqs.env,
+      SERVER_VERSION: serverVersion(),
+    };
+    // The handlers run in this process and read process.env, as a Lambda reads its configuration.
+    for (const [key, value] of Object.entries(env)) {
+      previousEnv[key] = process.env[key];
+      process.env[key] = value;
+    }
+
+    const api = await startHttpGateway({ port: ports.api, log });
+    stoppers.push({ name: 'http-gateway', stop: api.close });
+    const pollers = startQueuePollers({ sqs, region: REGION, log });
+    stoppers.push({ name: 'queue-pollers', stop: pollers.stop });
+
+    const admin = opts.seedAdmin ?? DEFAULT_ADMIN;
+    await seed(admin, log);
+    mark('seeded');
+
+    const sessionHost = startSessionHost(env, log);
+    if (sessionHost) children.push(sessionHost);
+
+    let webUrl: string | undefined;
+    if (opts.web) {
+      const web = await startWebServer({
+        port: ports.web,
+        config: { apiUrl: api.url, wsUrl: ws.url, region: REGION, userPoolId, userPoolClientId: clientId, userPoolEndpoint: proxy.url },
+        log,
+      });
+      stoppers.push({ name: 'web', stop: web.close });
+      webUrl = web.url;
+    }
+    mark('ready');
+
+    return {
+      apiUrl: api.url,
+      wsUrl: ws.url,
+      webUrl,
+      admin,
+      env,
+      cognito: { endpoint: proxy.url, userPoolId, clientId },
+      lastResetCode: (email) => cognitoLocal.codes.get(email.trim().toLowerCase()),
+      timings,
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+function buildError(error: unknown): string {
+  const stderr = (error as { stderr?: string }).stderr;
+  const text = stderr || (error instanceof Error ? error.message : String(error));
+  return text
+    .split('\n')
+    .filter((line) => line.trim() && !/npm (warn|error)|^\s+at /.test(line))
+    .slice(0, 20)
+    .join('\n');
+}
+
+function serverVersion(): string {
+  try {
+    return (JSON.parse(readFileSync(join(repoRoot, 'web', 'package.json'), 'utf8')) as { version?: string }).version ?? '6.0.0';
+  } catch {
+    return '6.0.0';
+  }
+}
+
+/** cognito-local is chatty (stack traces for every wrong password); keep its start line, errors and the codes. */
+function cognitoLog(log: (line: string) => void): (line: string) => void {
+  if (process.env.CONVERSA_DEBUG) return log;
+  return (line) => {
+    if (/running on|confirmation code for|ERROR|FATAL|failed to start/.test(line)) log(line);
+  };
+}
+
+/** DynamoDB Local prints its configuration on every start; keep what is not that banner. */
+function dynamoLog(log: (line: string) => void): (line: string) => void {
+  if (process.env.CONVERSA_DEBUG) return log;
+  return (line) => {
+    if (
+      !/Initializing DynamoDB Local|^\[dynamodb\] (Port|InMemory|Version|DbPath|SharedDb|shouldDelayTransientStatuses|CorsParams):/.test(
+        line,
+      )
+    )
+      log(line);
+  };
+}
+
+function wsInvoker(log: (line: string) => void) {
+  return async (event: Parameters<Parameters<typeof startWsGateway>[0]['invoke']>[0]) => {
+    const file = handlerFile('ws', 'realtime');
+    if (!file) {
+      log('[ws] functions/src/handlers/ws/realtime.ts does not exist yet; refusing the connection');
+      return { statusCode: 500 };
+    }
+    const handler = await loadHandler(file);
+    return handler(event, lambdaContext('conversa-realtime'));
+  };
+}
+
+async function seed(admin: { email: string; password: string }, log: (line: string) => void): Promise<void> {
+  const file = join(repoRoot, 'functions', 'src', 'domain', 'seed.ts');
+  if (!existsSync(file)) {
+    log('[seed] functions/src/domain/seed.ts does not exist yet; nothing seeded');
+    return;
+  }
+  const { seedPlatform } = (await import(file)) as {
+    seedPlatform: (input: {
+      adminEmail: string;
+      adminPassword: string;
+    }) => Promise<{ created: boolean; companyId: number; userId: number }>;
+  };
+  const result = await seedPlatform({ adminEmail: admin.email, adminPassword: admin.password });
+  log(`[seed] ${result.created ? 'created' : 'found'} company ${result.companyId} with super admin ${admin.email} (user ${result.userId})`);
+}
+
+function startSessionHost(env: Record<string, string>, log: (line: string) => void): Child | undefined {
+  const main = join(repoRoot, 'session-host', 'src', 'main.ts');
+  if (!existsSync(main)) return undefined;
+  return spawnChild({
+    name: 'session-host',
+    command: process.execPath,
+    args: ['--import', 'tsx', main],
+    cwd: repoRoot,
+    env: { ...process.env, ...env },
+    log,
+  });
+}

@@ -1,0 +1,85 @@
+/**
+ * `npm start`: the whole product locally on fixed ports (override with CONVERSA_PORT_<NAME>, see
+ * ports.ts), data under .data/ surviving restarts. Prints where everything is and writes the same
+ * to .data/local.json. Ctrl-C or SIGTERM stops every child process.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { JavaMissingError } from './dynamodb-local/dynamodb-local.ts';
+import { repoRoot } from './lambda-runtime.ts';
+import { portsFromEnv } from './ports.ts';
+import { DEFAULT_ADMIN, type LocalStack, startLocalStack } from './stack.ts';
+
+const dataDir = join(repoRoot, '.data');
+const localJson = join(dataDir, 'local.json');
+
+interface LocalJson {
+  webUrl?: string;
+  apiUrl: string;
+  wsUrl: string;
+  admin: { email: string; password: string };
+}
+
+/** The admin password is generated once and reused, because the seeded user keeps it across restarts. */
+function adminCredentials(): { email: string; password: string } {
+  if (existsSync(localJson)) {
+    try {
+      const saved = JSON.parse(readFileSync(localJson, 'utf8')) as Partial<LocalJson>;
+      if (saved.admin?.email && saved.admin.password) return saved.admin;
+    } catch {
+      // Unreadable: a new password below; seedPlatform is idempotent.
+    }
+  }
+  // Upper, lower and digit guaranteed, to satisfy the pool's password policy whatever the random part is.
+  return { email: DEFAULT_ADMIN.email, password: `Cv${randomBytes(12).toString('base64url')}7a` };
+}
+
+async function main(): Promise<void> {
+  mkdirSync(dataDir, { recursive: true });
+  const started = Date.now();
+  const admin = adminCredentials();
+  let stack: LocalStack | undefined;
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    process.stdout.write(`\n${signal}: stopping the local stack...\n`);
+    await stack?.stop();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+  try {
+    stack = await startLocalStack({ dataDir, ports: portsFromEnv(), web: true, seedAdmin: admin });
+  } catch (error) {
+    if (error instanceof JavaMissingError) {
+      process.stderr.write(`\n${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const out: LocalJson = { webUrl: stack.webUrl, apiUrl: stack.apiUrl, wsUrl: stack.wsUrl, admin: stack.admin };
+  writeFileSync(localJson, `${JSON.stringify(out, null, 2)}\n`, { mode: 0o600 });
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  process.stdout.write(
+    [
+      '',
+      `Conversa is running (started in ${seconds} s):`,
+      `  Web app:    ${stack.webUrl}`,
+      `  API:        ${stack.apiUrl}`,
+      `  WebSocket:  ${stack.wsUrl}`,
+      `  Admin:      ${stack.admin.email}`,
+      `  Password:   ${stack.admin.password}`,
+      `  (also in ${localJson}; password reset codes appear in this log)`,
+      'Press Ctrl-C to stop.',
+      '',
+    ].join('\n'),
+  );
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`\nThe local stack failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});
