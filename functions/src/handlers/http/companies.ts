@@ -1,4 +1,5 @@
 /** Companies: public signup, the super users' admin of every company, and a company's own reads. */
+import { z } from 'zod';
 import { pageQuerySchema } from '#contracts/common';
 import { companyInputSchema, companyUpdateSchema, signupSchema } from '#contracts/companies';
 import { schedulesSchema } from '#contracts/schedules';
@@ -18,18 +19,17 @@ import { httpHandler } from '#http/handler';
 import { created, noContent } from '#http/result';
 import { parseId, parseInput } from '#http/validate';
 
-/** The settings form sends `{ schedules: [...] }`; a bare array is accepted too. */
+/** The settings form sends `{ schedules: [...] }`; a bare array is accepted too. Errors name `schedules.<n>.<field>`. */
+const schedulesBody = z.object({ schedules: schedulesSchema });
 function schedulesOf(body: unknown): unknown {
-  return body && typeof body === 'object' && !Array.isArray(body) && 'schedules' in body
-    ? (body as { schedules: unknown }).schedules
-    : body;
+  return Array.isArray(body) ? { schedules: body } : body;
 }
 
 export const handler = httpHandler('companies', {
   'POST /companies/cadastro': async ({ body }) => created(await signup(parseInput(signupSchema, body))),
   'GET /companies/listPlan/{companyId}': async (ctx) => getCompanyPlanFor(requireIdentity(ctx), parseId(ctx.params, 'companyId')),
   'PUT /companies/{id}/schedules': async (ctx) =>
-    updateCompanySchedules(requireIdentity(ctx), parseId(ctx.params), parseInput(schedulesSchema, schedulesOf(ctx.body), 'schedules')),
+    updateCompanySchedules(requireIdentity(ctx), parseId(ctx.params), parseInput(schedulesBody, schedulesOf(ctx.body)).schedules),
   'GET /companies/list': () => listAllCompanies(),
   'GET /companies': async ({ query }) => listCompaniesPage(parseInput(pageQuerySchema, query, 'query')),
   'GET /companies/{id}': async (ctx) => getCompanyFor(requireIdentity(ctx), parseId(ctx.params)),
