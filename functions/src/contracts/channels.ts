@@ -45,6 +45,8 @@ export interface ClientMessage {
 export interface AuthEventData {
   action: 'update';
   user: { id: number };
+  /** `iat` of the newest session's ID token: a client whose token is older was logged out. */
+  sessionIat: number;
 }
 
 /** Client keeps the socket alive well under API Gateway's 10-minute idle limit. */

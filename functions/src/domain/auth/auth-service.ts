@@ -1,0 +1,90 @@
+/**
+ * Use cases behind the auth routes. They take plain inputs and return the contract shapes; the
+ * handler only parses and validates.
+ */
+import { CompanyExpiredError, ForbiddenError, NotFoundError, UnauthorizedError } from '#commons/errors';
+import { type TokenIdentity, verifyIdToken } from '#commons/jwt';
+import { expiredMessage, type LoginResponse } from '#contracts/auth';
+import { type CompanyRecord, getCompany } from '#storage/companies';
+import { getUser, getUserByEmail, type UserRecord, updateUser } from '#storage/users';
+import { confirmReset, passwordSignIn, refreshSignIn, revokeRefreshToken, sendResetCode } from './cognito-auth.ts';
+import { dueDateWarning, isExpired } from './due-date-policy.ts';
+import { startSession } from './session.ts';
+import { sessionUser } from './session-user.ts';
+
+/** SPEC 5 "Login": inactive or expired companies cannot sign in; super users can, to repair them. */
+export function assertCompanyCanSignIn(user: Pick<UserRecord, 'super'>, company: CompanyRecord): void {
+  if (user.super) return;
+  if (company.status === false) throw new ForbiddenError('ERR_COMPANY_INACTIVE');
+  if (company.dueDate && isExpired(company.dueDate)) throw new CompanyExpiredError(company.dueDate, expiredMessage(company.dueDate));
+}
+
+async function loadAccount(token: TokenIdentity, code: 'ERR_INVALID_CREDENTIALS' | 'ERR_SESSION_EXPIRED') {
+  const user = await getUser(token.companyId, token.userId);
+  if (!user || (user.cognitoSub && user.cognitoSub !== token.sub)) throw new UnauthorizedError(code);
+  const company = await getCompany(user.companyId);
+  if (!company) throw new UnauthorizedError(code);
+  return { user, company };
+}
+
+async function sessionResponse(user: UserRecord, company: CompanyRecord, token: string, refreshToken?: string): Promise<LoginResponse> {
+  const warning = user.super ? undefined : dueDateWarning(company.dueDate);
+  return {
+    token,
+    ...(refreshToken ? { refreshToken } : {}),
+    user: await sessionUser(user, company),
+    ...(warning ? { dueDateWarning: warning } : {}),
+  };
+}
+
+export async function login(input: { email: string; password: string }): Promise<LoginResponse> {
+  const tokens = await passwordSignIn(input.email, input.password);
+  const token = await verifyIdToken(tokens.idToken);
+  const { user, company } = await loadAccount(token, 'ERR_INVALID_CREDENTIALS');
+  try {
+    assertCompanyCanSignIn(user, company);
+  } catch (error) {
+    // Refused sign-ins leave no live refresh token behind.
+    await revokeRefreshToken(tokens.refreshToken);
+    throw error;
+  }
+  await startSession(user.companyId, user.id, token.issuedAt, tokens.refreshToken);
+  const fresh = (await getUser(user.companyId, user.id)) ?? user;
+  return sessionResponse(fresh, company, tokens.idToken, tokens.refreshToken);
+}
+
+/** POST /auth/session: a client signed in straight to Cognito (Amplify) claims the session. */
+export async function claimWebSession(
+  account: { user: UserRecord; company: CompanyRecord; token: TokenIdentity; rawToken: string },
+  refreshToken: string | undefined,
+): Promise<LoginResponse> {
+  assertCompanyCanSignIn(account.user, account.company);
+  await startSession(account.user.companyId, account.user.id, account.token.issuedAt, refreshToken ?? null);
+  return sessionResponse(account.user, account.company, account.rawToken);
+}
+
+/** Only the refresh token of the newest session may mint tokens, even where revocation lags. */
+export async function refreshSession(refreshToken: string): Promise<Pick<LoginResponse, 'token' | 'user'>> {
+  const idToken = await refreshSignIn(refreshToken);
+  const token = await verifyIdToken(idToken);
+  const { user, company } = await loadAccount(token, 'ERR_SESSION_EXPIRED');
+  if (!user.sessionRefreshToken || user.sessionRefreshToken !== refreshToken) throw new UnauthorizedError('ERR_SESSION_EXPIRED');
+  assertCompanyCanSignIn(user, company);
+  return { token: idToken, user: await sessionUser(user, company) };
+}
+
+export async function logout(user: UserRecord): Promise<void> {
+  await revokeRefreshToken(user.sessionRefreshToken);
+  await updateUser(user.companyId, user.id, { sessionRefreshToken: null });
+}
+
+export async function requestPasswordReset(email: string): Promise<void> {
+  // Users exist in our table and in Cognito; a Cognito-only leftover is not a user of the product.
+  if (!(await getUserByEmail(email))) throw new NotFoundError('ERR_NO_USER_FOUND');
+  await sendResetCode(email);
+}
+
+export async function resetPassword(input: { email: string; token: string; newPassword: string }): Promise<void> {
+  if (!(await getUserByEmail(input.email))) throw new NotFoundError('ERR_NO_USER_FOUND');
+  await confirmReset(input.email, input.token, input.newPassword);
+}

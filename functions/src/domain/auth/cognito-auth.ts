@@ -1,0 +1,121 @@
+/**
+ * Sign-in, refresh, revoke and password reset against the Cognito app client. Cognito's own error
+ * names are turned into the spec's codes here, so callers only see AppErrors.
+ */
+import {
+  ConfirmForgotPasswordCommand,
+  ForgotPasswordCommand,
+  InitiateAuthCommand,
+  RevokeTokenCommand,
+} from '@aws-sdk/client-cognito-identity-provider';
+import { cognitoClient } from '#commons/clients';
+import { env } from '#commons/env';
+import { AppError, NotFoundError, UnauthorizedError, ValidationError } from '#commons/errors';
+import { logger } from '#commons/logger';
+import { messages } from '#contracts/common';
+
+export interface SignInTokens {
+  idToken: string;
+  refreshToken: string;
+}
+
+class TooManyRequestsError extends AppError {
+  constructor() {
+    super('ERR_TOO_MANY_REQUESTS', 429);
+  }
+}
+
+const errorName = (error: unknown): string => (error && typeof error === 'object' ? String((error as { name?: string }).name) : '');
+
+/** Wrong password, unknown user, disabled user: all one answer, so sign-in does not reveal which emails exist. */
+const BAD_CREDENTIALS = new Set([
+  'NotAuthorizedException',
+  'UserNotFoundException',
+  'InvalidPasswordException',
+  'UserNotConfirmedException',
+  'PasswordResetRequiredException',
+]);
+
+export async function passwordSignIn(email: string, password: string): Promise<SignInTokens> {
+  try {
+    const out = await cognitoClient().send(
+      new InitiateAuthCommand({
+        ClientId: env.userPoolClientId,
+        AuthFlow: 'USER_PASSWORD_AUTH',
+        AuthParameters: { USERNAME: email, PASSWORD: password },
+      }),
+    );
+    const idToken = out.AuthenticationResult?.IdToken;
+    const refreshToken = out.AuthenticationResult?.RefreshToken;
+    // A challenge (new password required, MFA) is not a session this API can hand out.
+    if (!idToken || !refreshToken) throw new UnauthorizedError('ERR_INVALID_CREDENTIALS');
+    return { idToken, refreshToken };
+  } catch (error) {
+    if (BAD_CREDENTIALS.has(errorName(error))) throw new UnauthorizedError('ERR_INVALID_CREDENTIALS');
+    if (errorName(error) === 'TooManyRequestsException') throw new TooManyRequestsError();
+    throw error;
+  }
+}
+
+/** A fresh ID token from a refresh token; a revoked or unknown one ends the session. */
+export async function refreshSignIn(refreshToken: string): Promise<string> {
+  try {
+    const out = await cognitoClient().send(
+      new InitiateAuthCommand({
+        ClientId: env.userPoolClientId,
+        AuthFlow: 'REFRESH_TOKEN_AUTH',
+        AuthParameters: { REFRESH_TOKEN: refreshToken },
+      }),
+    );
+    const idToken = out.AuthenticationResult?.IdToken;
+    if (!idToken) throw new UnauthorizedError('ERR_SESSION_EXPIRED');
+    return idToken;
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    if (BAD_CREDENTIALS.has(errorName(error)) || errorName(error) === 'InvalidParameterException')
+      throw new UnauthorizedError('ERR_SESSION_EXPIRED');
+    if (errorName(error) === 'TooManyRequestsException') throw new TooManyRequestsError();
+    throw error;
+  }
+}
+
+/**
+ * Revokes a refresh token (and the tokens issued from it). Best effort: the session has already
+ * moved on in our table, which is what the API checks, so a failure here is logged, not raised.
+ */
+export async function revokeRefreshToken(refreshToken: string | null | undefined): Promise<void> {
+  if (!refreshToken) return;
+  try {
+    await cognitoClient().send(new RevokeTokenCommand({ ClientId: env.userPoolClientId, Token: refreshToken }));
+  } catch (error) {
+    logger.warn('RevokeToken failed', { error: error as Error });
+  }
+}
+
+/** Sends the reset code by email (SPEC 4 "Password reset", step one). */
+export async function sendResetCode(email: string): Promise<void> {
+  try {
+    await cognitoClient().send(new ForgotPasswordCommand({ ClientId: env.userPoolClientId, Username: email }));
+  } catch (error) {
+    if (errorName(error) === 'UserNotFoundException') throw new NotFoundError('ERR_NO_USER_FOUND');
+    if (errorName(error) === 'LimitExceededException' || errorName(error) === 'TooManyRequestsException') throw new TooManyRequestsError();
+    throw error;
+  }
+}
+
+/** Step two: the emailed code and the new password. */
+export async function confirmReset(email: string, code: string, newPassword: string): Promise<void> {
+  try {
+    await cognitoClient().send(
+      new ConfirmForgotPasswordCommand({ ClientId: env.userPoolClientId, Username: email, ConfirmationCode: code, Password: newPassword }),
+    );
+  } catch (error) {
+    const name = errorName(error);
+    if (name === 'CodeMismatchException' || name === 'ExpiredCodeException')
+      throw new ValidationError('token', 'Invalid or expired code', 'ERR_INVALID_RESET_CODE');
+    if (name === 'InvalidPasswordException') throw new ValidationError('newPassword', messages.weakPassword);
+    if (name === 'UserNotFoundException') throw new NotFoundError('ERR_NO_USER_FOUND');
+    if (name === 'LimitExceededException' || name === 'TooManyRequestsException') throw new TooManyRequestsError();
+    throw error;
+  }
+}
