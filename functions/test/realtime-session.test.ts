@@ -4,7 +4,13 @@
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import { rooms } from '../src/realtime/rooms.ts';
-import { createSocketSession, type SocketIdentity, type SocketSessionDeps, type SocketUser } from '../src/realtime/socket-session.ts';
+import {
+  createSocketSession,
+  type SocketIdentity,
+  type SocketSessionDeps,
+  type SocketUser,
+  TTL_REFRESH_AFTER_SECONDS,
+} from '../src/realtime/socket-session.ts';
 import type { ConnectionRecord, NewConnection } from '../src/storage/ws-connections.ts';
 
 const NOW = 1_800_000_000;
@@ -152,11 +158,17 @@ describe('client actions', () => {
     expect(t.store.get('c1')!.rooms).toEqual([rooms.companyMessage]);
   });
 
-  it('ping refreshes the TTL and answers pong', async () => {
-    t.clock.now += 600;
+  it('ping answers pong, and refreshes the TTL only once the window is 10 minutes old', async () => {
+    const connectedUntil = t.store.get('c1')!.expiresAt;
+    t.clock.now += 18;
+    await send('c1', 'ping');
+    expect(t.store.get('c1')!.expiresAt).toBe(connectedUntil);
+    expect(t.posted).toEqual([{ connectionId: 'c1', payload: { event: 'pong', data: null } }]);
+
+    t.clock.now = NOW + TTL_REFRESH_AFTER_SECONDS;
     await send('c1', 'ping');
     expect(t.store.get('c1')!.expiresAt).toBe(t.clock.now + 7200);
-    expect(t.posted).toEqual([{ connectionId: 'c1', payload: { event: 'pong', data: null } }]);
+    expect(t.posted).toHaveLength(2);
   });
 
   it('userStatus marks the user online again', async () => {

@@ -5,7 +5,7 @@
  */
 import { socketEvents } from '#contracts/channels';
 import type { AllTicket, Profile } from '#contracts/users';
-import type { ConnectionRecord, NewConnection } from '#storage/ws-connections';
+import { CONNECTION_TTL_SECONDS, type ConnectionRecord, type NewConnection } from '#storage/ws-connections';
 import type { WsRouteKey } from '../routes.ts';
 import type { PostOutcome } from './management.ts';
 import { companyIdSchema, rooms, ticketIdSchema, ticketStatusSchema } from './rooms.ts';
@@ -46,6 +46,13 @@ export interface SocketSessionDeps {
   /** Epoch seconds; injectable so expiry is testable. */
   now(): number;
 }
+
+/**
+ * The client pings every 18 s; writing the TTL on each ping would cost a write (times the GSIs)
+ * per socket every 18 s. Refreshing only once the window is 10 minutes old keeps the 2 h TTL
+ * ahead of the socket with a few writes an hour.
+ */
+export const TTL_REFRESH_AFTER_SECONDS = 10 * 60;
 
 /** What the Lambda answers API Gateway: on $connect anything but 2xx refuses the socket. */
 export interface SessionResult {
@@ -164,7 +171,9 @@ export function createSocketSession(deps: SocketSessionDeps): SocketSession {
         await deps.setPresence(companyId, connection.userId, { online: true, lastSeenAt: nowIso() });
         return ok;
       case 'ping':
-        await deps.connections.touch(companyId, connectionId);
+        if (connection.expiresAt <= deps.now() + CONNECTION_TTL_SECONDS - TTL_REFRESH_AFTER_SECONDS) {
+          await deps.connections.touch(companyId, connectionId);
+        }
         await deps.post(connectionId, { event: socketEvents.pong, data: null });
         return ok;
       default:
