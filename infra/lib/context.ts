@@ -1,0 +1,30 @@
+import type { App } from 'aws-cdk-lib';
+import type { ConversaStackProps } from './conversa-stack.ts';
+
+export const DEFAULT_REGION = 'us-east-1';
+
+/**
+ * Reads the deploy-time choices from CDK context: `region` (default us-east-1), and optionally
+ * `domainName` + `certificateArn` for the web app and `serverVersion` for GET /version.
+ */
+export function stackPropsFromContext(app: App): { id: string; props: ConversaStackProps } {
+  const context = (key: string): string | undefined => {
+    const value = app.node.tryGetContext(key);
+    return typeof value === 'string' && value !== '' ? value : undefined;
+  };
+  const region = context('region') ?? DEFAULT_REGION;
+  if (!/^[a-z]{2}(-gov)?-[a-z]+-\d$/.test(region)) throw new Error(`Context region "${region}" is not an AWS region name`);
+  const domainName = context('domainName');
+  const certificateArn = context('certificateArn');
+  if (Boolean(domainName) !== Boolean(certificateArn)) throw new Error('Context domainName and certificateArn go together');
+  return {
+    id: `Conversa-${region}`,
+    props: {
+      // Region only: an explicit account would make synth look up availability zones online.
+      env: { region },
+      serverVersion: context('serverVersion'),
+      domain: domainName && certificateArn ? { name: domainName, certificateArn } : undefined,
+      description: `Conversa WhatsApp inbox (${region})`,
+    },
+  };
+}

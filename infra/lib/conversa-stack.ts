@@ -1,0 +1,116 @@
+import { type HttpFunctionName, httpFunctions } from '@conversa/functions/routes';
+import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import type { Construct } from 'constructs';
+import { LogsBucket, MediaBucket } from './buckets.ts';
+import { lambdaEntries } from './bundling.ts';
+import { DataTable } from './data-table.ts';
+import { ConversaHttpApi } from './http-api.ts';
+import { Identity } from './identity.ts';
+import { ConversaFunction } from './lambda-function.ts';
+import { Messaging } from './messaging.ts';
+import { SessionHostService } from './session-host-service.ts';
+import { WebHosting } from './web-hosting.ts';
+import { ConversaWebSocketApi } from './websocket-api.ts';
+
+/** Privileges beyond the common ones (table, realtime publish): the one place they are declared. */
+interface ExtraAccess {
+  /** Admin actions on the user pool (signup, user CRUD, ending sessions). */
+  cognitoAdmin?: boolean;
+  /** Read/write on the media bucket (uploads, presigned URLs). */
+  media?: boolean;
+  /** Queues the function sends to. */
+  send?: string[];
+}
+const extraAccess: Partial<Record<string, ExtraAccess>> = {
+  auth: { cognitoAdmin: true },
+  companies: { cognitoAdmin: true },
+  users: { cognitoAdmin: true },
+};
+
+export interface ConversaStackProps extends StackProps {
+  /** Reported by GET /version. */
+  serverVersion?: string;
+  domain?: { name: string; certificateArn: string };
+}
+
+const pascal = (name: string) => name.replace(/(^|-)(\w)/g, (_, _dash, c: string) => c.toUpperCase());
+
+/** Conversa in one region: everything ARCHITECTURE.md draws, nothing shared across regions. */
+export class ConversaStack extends Stack {
+  readonly functions: ReadonlyMap<string, ConversaFunction>;
+
+  constructor(scope: Construct, id: string, props: ConversaStackProps = {}) {
+    super(scope, id, props);
+    const logs = new LogsBucket(this, 'AccessLogs');
+    const web = new WebHosting(this, 'Web', { logs: logs.bucket, domain: props.domain });
+    const data = new DataTable(this, 'Data');
+    const identity = new Identity(this, 'Identity');
+    const messaging = new Messaging(this, 'Queues');
+    const media = new MediaBucket(this, 'Media', { logs: logs.bucket, webOrigin: web.origin });
+
+    const functions = new Map<string, ConversaFunction>();
+    for (const { name, entry, kind } of lambdaEntries()) {
+      const consumed = kind === 'queue' ? messaging.queues.find((q) => q.declaration.consumer === name) : undefined;
+      const fn = new ConversaFunction(this, `${pascal(name)}Function`, {
+        entry,
+        description: `Conversa ${kind} handler: ${name}`,
+        // A consumer must finish well inside its queue's visibility timeout or messages are redelivered mid-run.
+        timeout: consumed ? Duration.seconds(Math.max(3, Math.floor(consumed.declaration.visibilityTimeoutSeconds / 6))) : undefined,
+      });
+      if (consumed) messaging.attachConsumer(fn, consumed.declaration.name);
+      functions.set(name, fn);
+    }
+    this.functions = functions;
+
+    const httpHandlers = Object.fromEntries(httpFunctions.map((fn) => [fn, functions.get(fn)!])) as Record<
+      HttpFunctionName,
+      ConversaFunction
+    >;
+    const httpApi = new ConversaHttpApi(this, 'Http', { functions: httpHandlers, identity, webOrigin: web.origin });
+    const realtime = functions.get('realtime');
+    const wsApi = realtime ? new ConversaWebSocketApi(this, 'Realtime', { realtime }) : undefined;
+
+    // The one place every Lambda gets its environment and grants.
+    for (const [name, fn] of functions) {
+      data.bind(fn, fn);
+      identity.bind(fn);
+      media.bind(fn);
+      messaging.bind(fn);
+      wsApi?.bindPublisher(fn, fn);
+      fn.addEnvironment('SERVER_VERSION', props.serverVersion ?? '6.0.0');
+      fn.addEnvironment('POWERTOOLS_SERVICE_NAME', 'conversa');
+      fn.addEnvironment('CORS_ORIGIN', web.origin);
+      const extra = extraAccess[name] ?? {};
+      if (extra.cognitoAdmin) identity.grantAdmin(fn);
+      if (extra.media) media.grantReadWrite(fn);
+      for (const queue of extra.send ?? []) messaging.grantSend(fn, queue);
+    }
+
+    const sessionHost = new SessionHostService(this, 'SessionHost');
+    const { container, taskRole } = sessionHost;
+    data.bind(container, taskRole);
+    messaging.bind(container);
+    media.bind(container);
+    media.grantReadWrite(taskRole);
+    for (const { declaration } of messaging.queues) {
+      // It produces every queue's events (inbound, acks) and consumes the ones no Lambda does (commands).
+      messaging.grantSend(taskRole, declaration.name);
+      if (!declaration.consumer) messaging.grantConsume(taskRole, declaration.name);
+    }
+
+    web.deploy({
+      apiUrl: httpApi.url,
+      wsUrl: wsApi?.url ?? '',
+      region: this.region,
+      userPoolId: identity.userPool.userPoolId,
+      userPoolClientId: identity.client.userPoolClientId,
+    });
+
+    new CfnOutput(this, 'WebUrl', { value: web.origin });
+    new CfnOutput(this, 'ApiUrl', { value: httpApi.url });
+    if (wsApi) new CfnOutput(this, 'WsUrl', { value: wsApi.url });
+    new CfnOutput(this, 'UserPoolId', { value: identity.userPool.userPoolId });
+    new CfnOutput(this, 'UserPoolClientId', { value: identity.client.userPoolClientId });
+    new CfnOutput(this, 'TableName', { value: data.table.tableName });
+  }
+}

@@ -1,0 +1,56 @@
+import { tableDeclaration } from '@conversa/functions/storage/table';
+import { RemovalPolicy } from 'aws-cdk-lib';
+import { AttributeType, BillingMode, type CfnTable, ProjectionType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import type { IGrantable } from 'aws-cdk-lib/aws-iam';
+import { Construct } from 'constructs';
+import { acknowledge, nagArnOf, policyOwnerOf } from './nag.ts';
+
+/** Anything that takes environment variables: a Lambda function or an ECS container. */
+export interface EnvironmentTarget {
+  addEnvironment(key: string, value: string): unknown;
+}
+
+/**
+ * The single table, built from the same declaration the storage module uses, so keys and GSIs
+ * cannot drift between code and infrastructure.
+ */
+export class DataTable extends Construct {
+  readonly table: Table;
+
+  constructor(scope: Construct, id: string) {
+    super(scope, id);
+    const s = (name: string) => ({ name, type: AttributeType.STRING });
+    this.table = new Table(this, 'Table', {
+      partitionKey: s(tableDeclaration.partitionKey),
+      sortKey: s(tableDeclaration.sortKey),
+      billingMode: BillingMode.PAY_PER_REQUEST,
+      timeToLiveAttribute: tableDeclaration.timeToLiveAttribute,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      encryption: TableEncryption.AWS_MANAGED,
+      // Tenant data: never dropped by a stack delete or a careless replace.
+      removalPolicy: RemovalPolicy.RETAIN,
+      deletionProtection: true,
+    });
+    for (const index of tableDeclaration.globalIndexes) {
+      this.table.addGlobalSecondaryIndex({
+        indexName: index.name,
+        partitionKey: s(index.partitionKey),
+        sortKey: s(index.sortKey),
+        // Generic GSIs serve many entities; projecting ALL keeps every access pattern a single query.
+        projectionType: ProjectionType.ALL,
+      });
+    }
+  }
+
+  /** TABLE_NAME and the data-plane grant in one call, so a function can never get one without the other. */
+  bind(target: EnvironmentTarget, grantee: IGrantable, access: 'read' | 'readWrite' = 'readWrite'): void {
+    target.addEnvironment('TABLE_NAME', this.table.tableName);
+    if (access === 'read') this.table.grantReadData(grantee);
+    else this.table.grantReadWriteData(grantee);
+    acknowledge(
+      policyOwnerOf(grantee),
+      `IAM5[Resource::${nagArnOf(this.table.node.defaultChild as CfnTable)}/index/*]`,
+      'Queries on the generic GSIs (gsi1..gsi3 of storage/table.ts) need the index ARNs; all of them belong to this one table.',
+    );
+  }
+}

@@ -1,0 +1,82 @@
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { AccountRecovery, StringAttribute, UserPool, type UserPoolClient } from 'aws-cdk-lib/aws-cognito';
+import type { IGrantable } from 'aws-cdk-lib/aws-iam';
+import { Construct } from 'constructs';
+import type { EnvironmentTarget } from './data-table.ts';
+import { acknowledge } from './nag.ts';
+
+/**
+ * The admin calls the API makes on users (signup, user CRUD, password reset by a super user, ending
+ * the older session on a new login). Anything else (sign-in, refresh, forgot password) goes through
+ * the public client and needs no IAM permission.
+ */
+export const COGNITO_ADMIN_ACTIONS = [
+  'cognito-idp:AdminCreateUser',
+  'cognito-idp:AdminDeleteUser',
+  'cognito-idp:AdminDisableUser',
+  'cognito-idp:AdminEnableUser',
+  'cognito-idp:AdminGetUser',
+  'cognito-idp:AdminInitiateAuth',
+  'cognito-idp:AdminSetUserPassword',
+  'cognito-idp:AdminUpdateUserAttributes',
+  'cognito-idp:AdminUserGlobalSignOut',
+  'cognito-idp:ListUsers',
+] as const;
+
+/** The user pool and the one app client the web app and API clients share. */
+export class Identity extends Construct {
+  readonly userPool: UserPool;
+  readonly client: UserPoolClient;
+
+  constructor(scope: Construct, id: string) {
+    super(scope, id);
+    this.userPool = new UserPool(this, 'UserPool', {
+      signInAliases: { email: true },
+      autoVerify: { email: true },
+      standardAttributes: { email: { required: true, mutable: true } },
+      // The tenant and the numeric user id ride in the token; mutable so a super user can move a user.
+      customAttributes: {
+        companyId: new StringAttribute({ mutable: true }),
+        userId: new StringAttribute({ mutable: true }),
+      },
+      // Signup is POST /companies/cadastro: it creates the company and its admin together.
+      selfSignUpEnabled: false,
+      passwordPolicy: { minLength: 8, requireUppercase: true, requireLowercase: true, requireDigits: true, requireSymbols: false },
+      accountRecovery: AccountRecovery.EMAIL_ONLY,
+      removalPolicy: RemovalPolicy.RETAIN,
+      deletionProtection: true,
+    });
+    acknowledge(
+      this.userPool,
+      'COG1',
+      'SPEC section 5 sets the password rule: at least 8 characters with a digit, a lowercase and an uppercase letter; no symbol is required.',
+    );
+    acknowledge(this.userPool, 'COG2', 'The product (SPEC) has no MFA step in sign-in or signup; adding it is a product decision.');
+    acknowledge(
+      this.userPool,
+      'COG8',
+      'Threat protection needs the Plus feature plan, billed per active user; login abuse is bounded by API throttling and single-session revocation.',
+    );
+    this.client = this.userPool.addClient('WebClient', {
+      // USER_PASSWORD_AUTH backs POST /auth/login and works against cognito-local; SRP is Amplify's default.
+      authFlows: { userPassword: true, userSrp: true },
+      generateSecret: false,
+      preventUserExistenceErrors: true,
+      enableTokenRevocation: true,
+      idTokenValidity: Duration.hours(1),
+      accessTokenValidity: Duration.hours(1),
+      refreshTokenValidity: Duration.days(30),
+    });
+  }
+
+  /** Pool and client ids for every function: handlers verify tokens against them. */
+  bind(target: EnvironmentTarget): void {
+    target.addEnvironment('USER_POOL_ID', this.userPool.userPoolId);
+    target.addEnvironment('USER_POOL_CLIENT_ID', this.client.userPoolClientId);
+  }
+
+  /** The admin actions, on this pool only. */
+  grantAdmin(grantee: IGrantable): void {
+    this.userPool.grant(grantee, ...COGNITO_ADMIN_ACTIONS);
+  }
+}

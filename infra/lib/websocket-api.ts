@@ -1,0 +1,83 @@
+import { wsRouteKeys } from '@conversa/functions/routes';
+import { CfnAccount } from 'aws-cdk-lib/aws-apigateway';
+import { type CfnApi, LogGroupLogDestination, WebSocketApi, WebSocketStage } from 'aws-cdk-lib/aws-apigatewayv2';
+import { WebSocketLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import { type IGrantable, ManagedPolicy, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { Construct } from 'constructs';
+import { apiAccessLogFormat } from './access-logs.ts';
+import type { EnvironmentTarget } from './data-table.ts';
+import { retainedLogGroup } from './log-groups.ts';
+import { acknowledge, nagRefOf, nagRegionOf, policyOwnerOf } from './nag.ts';
+
+export interface ConversaWebSocketApiProps {
+  /** Serves every route key: connect (token in the query), disconnect, joins, ping. */
+  realtime: IFunction;
+}
+
+/** Realtime: the client sends `{"action": "joinTickets", ...}`; every key goes to the realtime Lambda. */
+export class ConversaWebSocketApi extends Construct {
+  readonly api: WebSocketApi;
+  readonly stage: WebSocketStage;
+
+  constructor(scope: Construct, id: string, props: ConversaWebSocketApiProps) {
+    super(scope, id);
+    this.api = new WebSocketApi(this, 'Api', {
+      description: 'Conversa realtime events',
+      routeSelectionExpression: '$request.body.action',
+    });
+    const integration = new WebSocketLambdaIntegration('RealtimeIntegration', props.realtime);
+    for (const key of wsRouteKeys) {
+      const route = this.api.addRoute(key, { integration });
+      acknowledge(
+        route,
+        'APIG4',
+        key === '$connect'
+          ? 'Browsers cannot set headers on a WebSocket: the realtime Lambda verifies the Cognito JWT from the query string and refuses the connection otherwise.'
+          : `${key} only reaches connections that $connect already authenticated; API Gateway has no per-message authorizer.`,
+      );
+    }
+
+    // WebSocket stages (unlike HTTP ones) log through the account-level API Gateway role; without it
+    // the stage's access logs are silently dropped. The setting is per account and region.
+    const cloudWatchRole = new Role(this, 'ApiGatewayCloudWatchRole', {
+      assumedBy: new ServicePrincipal('apigateway.amazonaws.com'),
+      managedPolicies: [ManagedPolicy.fromAwsManagedPolicyName('service-role/AmazonAPIGatewayPushToCloudWatchLogs')],
+    });
+    acknowledge(
+      cloudWatchRole,
+      'IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
+      'AWS-maintained policy made for exactly this account-level API Gateway logging role; it must create groups API Gateway names itself.',
+    );
+    const account = new CfnAccount(this, 'ApiGatewayAccount', { cloudWatchRoleArn: cloudWatchRole.roleArn });
+
+    this.stage = new WebSocketStage(this, 'Stage', {
+      webSocketApi: this.api,
+      stageName: 'prod',
+      autoDeploy: true,
+      throttle: { rateLimit: 100, burstLimit: 200 },
+      accessLogSettings: {
+        destination: new LogGroupLogDestination(retainedLogGroup(this, 'AccessLogs')),
+        format: apiAccessLogFormat('websocket'),
+      },
+    });
+    this.stage.node.addDependency(account);
+  }
+
+  /** wss:// URL browsers connect to. */
+  get url(): string {
+    return this.stage.url;
+  }
+
+  /** WS_MANAGEMENT_URL and `execute-api:ManageConnections` together: a publisher needs both. */
+  bindPublisher(target: EnvironmentTarget, grantee: IGrantable): void {
+    target.addEnvironment('WS_MANAGEMENT_URL', this.stage.callbackUrl);
+    this.stage.grantManagementApiAccess(grantee);
+    const api = nagRefOf(this.api.node.defaultChild as CfnApi);
+    acknowledge(
+      policyOwnerOf(grantee),
+      `IAM5[Resource::arn:<AWS::Partition>:execute-api:${nagRegionOf(this)}:<AWS::AccountId>:${api}/${this.stage.stageName}/*/@connections/*]`,
+      'Connection ids exist only at run time; the grant is limited to the @connections endpoint of this API and stage.',
+    );
+  }
+}
