@@ -1,0 +1,90 @@
+import type { PlanFlag } from '@conversa/functions/contracts';
+import AccountTreeOutlined from '@mui/icons-material/AccountTreeOutlined';
+import AllInclusive from '@mui/icons-material/AllInclusive';
+import AnnouncementOutlined from '@mui/icons-material/AnnouncementOutlined';
+import AttachFile from '@mui/icons-material/AttachFile';
+import CampaignOutlined from '@mui/icons-material/CampaignOutlined';
+import CodeRounded from '@mui/icons-material/CodeRounded';
+import ContactPhoneOutlined from '@mui/icons-material/ContactPhoneOutlined';
+import DashboardOutlined from '@mui/icons-material/DashboardOutlined';
+import DeviceHubOutlined from '@mui/icons-material/DeviceHubOutlined';
+import EventAvailable from '@mui/icons-material/EventAvailable';
+import FlashOnOutlined from '@mui/icons-material/FlashOnOutlined';
+import ForumOutlined from '@mui/icons-material/ForumOutlined';
+import HelpOutline from '@mui/icons-material/HelpOutlined';
+import ListAlt from '@mui/icons-material/ListAlt';
+import LocalOfferOutlined from '@mui/icons-material/LocalOfferOutlined';
+import PeopleAltOutlined from '@mui/icons-material/PeopleAltOutlined';
+import PsychologyOutlined from '@mui/icons-material/PsychologyOutlined';
+import SettingsOutlined from '@mui/icons-material/SettingsOutlined';
+import SyncAlt from '@mui/icons-material/SyncAlt';
+import TableChartOutlined from '@mui/icons-material/TableChartOutlined';
+import TaskAltOutlined from '@mui/icons-material/TaskAltOutlined';
+import ViewKanbanOutlined from '@mui/icons-material/ViewKanbanOutlined';
+import WhatsApp from '@mui/icons-material/WhatsApp';
+import type SvgIcon from '@mui/material/SvgIcon';
+
+type SvgIconComponent = typeof SvgIcon;
+
+/** Who sees an entry (SPEC 2 "Side menu", SPEC 6). The route guards apply the same gates. */
+export interface MenuGate {
+  admin?: boolean;
+  super?: boolean;
+  plan?: PlanFlag;
+}
+
+export type MenuBadge = 'chats' | 'connections';
+
+export interface MenuItem {
+  /** i18n key under `menu.` */
+  key: string;
+  path: string;
+  icon: SvgIconComponent;
+  gate?: MenuGate;
+  badge?: MenuBadge;
+}
+
+export interface MenuGroup {
+  key: string;
+  icon: SvgIconComponent;
+  items: MenuItem[];
+}
+
+export const mainItems: MenuItem[] = [
+  { key: 'dashboard', path: '/', icon: DashboardOutlined, gate: { admin: true } },
+  { key: 'tickets', path: '/tickets', icon: WhatsApp },
+  { key: 'quickMessages', path: '/quick-messages', icon: FlashOnOutlined },
+  { key: 'kanban', path: '/kanban', icon: ViewKanbanOutlined, gate: { plan: 'useKanban' } },
+  { key: 'contacts', path: '/contacts', icon: ContactPhoneOutlined },
+  { key: 'schedules', path: '/schedules', icon: EventAvailable, gate: { plan: 'useSchedules' } },
+  { key: 'tags', path: '/tags', icon: LocalOfferOutlined },
+  { key: 'chats', path: '/chats', icon: ForumOutlined, gate: { plan: 'useInternalChat' }, badge: 'chats' },
+  { key: 'todolist', path: '/todolist', icon: TaskAltOutlined },
+  { key: 'helps', path: '/helps', icon: HelpOutline },
+];
+
+/** Shown when the plan enables campaigns or the cshow flag is stored (SPEC 2). */
+export const campaignGroup: MenuGroup = {
+  key: 'campaigns',
+  icon: CampaignOutlined,
+  items: [
+    { key: 'campaignsList', path: '/campaigns', icon: ListAlt },
+    { key: 'contactLists', path: '/contact-lists', icon: PeopleAltOutlined },
+    { key: 'campaignsConfig', path: '/campaigns-config', icon: SettingsOutlined },
+  ],
+};
+
+export const adminItems: MenuItem[] = [
+  { key: 'announcements', path: '/announcements', icon: AnnouncementOutlined, gate: { super: true } },
+  { key: 'prompts', path: '/prompts', icon: PsychologyOutlined, gate: { admin: true, plan: 'useOpenAi' } },
+  { key: 'queueIntegration', path: '/queue-integration', icon: DeviceHubOutlined, gate: { admin: true, plan: 'useIntegrations' } },
+  { key: 'connections', path: '/connections', icon: SyncAlt, gate: { admin: true }, badge: 'connections' },
+  { key: 'files', path: '/files', icon: AttachFile, gate: { admin: true } },
+  { key: 'queues', path: '/queues', icon: AccountTreeOutlined, gate: { admin: true } },
+  { key: 'users', path: '/users', icon: PeopleAltOutlined, gate: { admin: true } },
+  { key: 'messagesApi', path: '/messages-api', icon: CodeRounded, gate: { admin: true, plan: 'useExternalApi' } },
+  { key: 'financeiro', path: '/financeiro', icon: TableChartOutlined, gate: { admin: true } },
+  { key: 'settings', path: '/settings', icon: SettingsOutlined, gate: { admin: true } },
+];
+
+export const subscriptionItem: MenuItem = { key: 'subscription', path: '/subscription', icon: AllInclusive, gate: { admin: true } };

@@ -1,0 +1,66 @@
+import DarkModeOutlined from '@mui/icons-material/DarkModeOutlined';
+import LightModeOutlined from '@mui/icons-material/LightModeOutlined';
+import MenuIcon from '@mui/icons-material/Menu';
+import Refresh from '@mui/icons-material/Refresh';
+import { AppBar, IconButton, Toolbar, Tooltip, Typography, useMediaQuery, useTheme } from '@mui/material';
+import { format, parseISO } from 'date-fns';
+import { useTranslation } from 'react-i18next';
+import { isAdmin, useAuth } from '../../lib/auth/auth-provider.tsx';
+import { useColorMode } from '../../theme/color-mode.tsx';
+import { AccountMenu } from './account-menu.tsx';
+import { LanguageMenu } from './language-menu.tsx';
+import { VolumeControl } from './volume-control.tsx';
+
+function Greeting() {
+  const { t } = useTranslation();
+  const { user } = useAuth();
+  const theme = useTheme();
+  const wide = useMediaQuery(theme.breakpoints.up('md'));
+  if (!user) return null;
+  const dueDate = user.company?.dueDate;
+  // SPEC 2: admins see the company's active-until date, on wide screens only.
+  const withDueDate = wide && isAdmin(user) && dueDate;
+  const text = withDueDate
+    ? t('layout.greetingDue', { name: user.name, company: user.company.name, date: format(parseISO(dueDate), 'dd/MM/yyyy') })
+    : t('layout.greeting', { name: user.name, company: user.company?.name ?? '' });
+  return (
+    <Typography variant="body1" noWrap sx={{ flexGrow: 1, fontWeight: 500 }} data-testid="greeting">
+      {text}
+    </Typography>
+  );
+}
+
+export function TopBar({ onToggleDrawer }: { onToggleDrawer: () => void }) {
+  const { t } = useTranslation();
+  const { mode, toggle } = useColorMode();
+  return (
+    <AppBar position="fixed" sx={{ zIndex: (theme) => theme.zIndex.drawer + 1 }}>
+      <Toolbar>
+        <IconButton
+          color="inherit"
+          edge="start"
+          onClick={onToggleDrawer}
+          aria-label={t('layout.toggleMenu')}
+          sx={{ mr: 1 }}
+          data-testid="drawer-toggle"
+        >
+          <MenuIcon />
+        </IconButton>
+        <Greeting />
+        <Tooltip title={t('layout.toggleTheme')}>
+          <IconButton color="inherit" onClick={toggle} aria-label={t('layout.toggleTheme')} data-testid="theme-toggle">
+            {mode === 'dark' ? <LightModeOutlined /> : <DarkModeOutlined />}
+          </IconButton>
+        </Tooltip>
+        <VolumeControl />
+        <Tooltip title={t('layout.refresh')}>
+          <IconButton color="inherit" onClick={() => window.location.reload()} aria-label={t('layout.refresh')}>
+            <Refresh />
+          </IconButton>
+        </Tooltip>
+        <LanguageMenu />
+        <AccountMenu />
+      </Toolbar>
+    </AppBar>
+  );
+}

@@ -1,0 +1,14 @@
+import { APP_VERSION } from '@conversa/functions/contracts';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '../../lib/api-client.ts';
+
+/** GET /version (public): the server's version, shown beside the web app's. */
+export const fetchServerVersion = async (): Promise<string> => {
+  const data = await api<{ version?: string } | string>('/version', { anonymous: true });
+  return typeof data === 'string' ? data : (data.version ?? '');
+};
+export const serverVersionQueryOptions = () =>
+  queryOptions({ queryKey: ['version'], queryFn: fetchServerVersion, staleTime: Number.POSITIVE_INFINITY });
+export const useServerVersion = () => useQuery(serverVersionQueryOptions());
+
+export { APP_VERSION };

@@ -1,0 +1,47 @@
+import { channels } from '@conversa/functions/contracts';
+import { useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { useAuth } from '../lib/auth/auth-provider.tsx';
+import { currentIdToken } from '../lib/auth/tokens.ts';
+import { useRealtimeEvent } from '../lib/realtime/realtime-provider.tsx';
+import { toast } from '../lib/toast.ts';
+
+const KICK_RELOAD_MS = 1000;
+
+/** The claim of a newer sign-in on the same account (SPEC 4 "Session and sockets"). */
+interface SessionClaimed {
+  sessionIat?: number;
+}
+
+/**
+ * The app-wide realtime reactions. Events update the same query keys the screens read, so a
+ * change made elsewhere shows up without a reload.
+ */
+export function RealtimeBridge() {
+  const { t } = useTranslation();
+  const { user } = useAuth();
+  const queryClient = useQueryClient();
+  const companyId = user?.companyId;
+
+  useRealtimeEvent<SessionClaimed>(companyId ? channels.auth(companyId) : undefined, async (data) => {
+    const token = await currentIdToken();
+    if (!data?.sessionIat || !token?.issuedAt || data.sessionIat <= token.issuedAt) return;
+    toast.warning(t('auth.sessionElsewhere'));
+    setTimeout(() => {
+      window.localStorage.clear();
+      window.location.reload();
+    }, KICK_RELOAD_MS);
+  });
+
+  useRealtimeEvent(companyId ? channels.user(companyId) : undefined, () => {
+    void queryClient.invalidateQueries({ queryKey: ['users'] });
+    void queryClient.invalidateQueries({ queryKey: ['auth', 'me'] });
+  });
+
+  useRealtimeEvent(companyId ? channels.settings(companyId) : undefined, () => {
+    void queryClient.invalidateQueries({ queryKey: ['settings'] });
+    void queryClient.invalidateQueries({ queryKey: ['auth', 'me'] });
+  });
+
+  return null;
+}

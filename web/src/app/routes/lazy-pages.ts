@@ -1,0 +1,14 @@
+import { type ComponentType, lazy } from 'react';
+
+/** Each screen is its own chunk: the first paint loads only the shell and the current route. */
+function page<M, K extends keyof M>(load: () => Promise<M>, name: K) {
+  return lazy(async () => ({ default: (await load())[name] as ComponentType }));
+}
+
+export const LoginPage = page(() => import('../../features/auth/components/login-page.tsx'), 'LoginPage');
+export const SignupPage = page(() => import('../../features/auth/components/signup-page.tsx'), 'SignupPage');
+export const ForgetPasswordPage = page(() => import('../../features/auth/components/forget-password-page.tsx'), 'ForgetPasswordPage');
+export const DashboardPage = page(() => import('../../features/dashboard/components/dashboard-page.tsx'), 'DashboardPage');
+export const TicketsPage = page(() => import('../../features/tickets/components/tickets-page.tsx'), 'TicketsPage');
+export const UsersPage = page(() => import('../../features/users/components/users-page.tsx'), 'UsersPage');
+export const SettingsPage = lazy(() => import('./settings-route.tsx'));

@@ -1,0 +1,91 @@
+import type { PlanFlag } from '@conversa/functions/contracts';
+import { type ReactNode, Suspense } from 'react';
+import { createBrowserRouter, Navigate, Outlet, type RouteObject } from 'react-router-dom';
+import { NotAvailablePage } from '../../components/not-available-page.tsx';
+import { AppLayout } from '../layout/app-layout.tsx';
+import { AdminOnly, CshowGate, FullPageLoader, PlanGate, PrivateOnly, PublicOnly, SuperOnly } from './guards.tsx';
+import { DashboardPage, ForgetPasswordPage, LoginPage, SettingsPage, SignupPage, TicketsPage, UsersPage } from './lazy-pages.ts';
+
+interface Gates {
+  admin?: boolean;
+  super?: boolean;
+  plan?: PlanFlag;
+  cshow?: boolean;
+}
+
+/** Wraps a screen in its SPEC 2/6 gates, outermost first: cshow, super, admin, plan. */
+function gated(element: ReactNode, gates: Gates = {}): ReactNode {
+  let wrapped = element;
+  if (gates.plan) wrapped = <PlanGate flag={gates.plan}>{wrapped}</PlanGate>;
+  if (gates.admin) wrapped = <AdminOnly>{wrapped}</AdminOnly>;
+  if (gates.super) wrapped = <SuperOnly>{wrapped}</SuperOnly>;
+  if (gates.cshow) wrapped = <CshowGate>{wrapped}</CshowGate>;
+  return wrapped;
+}
+
+/** Routes of later issues: they exist, are gated as they will be, and say they are not ready. */
+const upcoming: Array<{ path: string; titleKey: string; gates?: Gates }> = [
+  { path: 'connections', titleKey: 'menu.connections', gates: { admin: true } },
+  { path: 'quick-messages', titleKey: 'menu.quickMessages' },
+  { path: 'todolist', titleKey: 'menu.todolist' },
+  { path: 'schedules', titleKey: 'menu.schedules', gates: { plan: 'useSchedules' } },
+  { path: 'tags', titleKey: 'menu.tags' },
+  { path: 'contacts', titleKey: 'menu.contacts' },
+  { path: 'helps', titleKey: 'menu.helps' },
+  { path: 'files', titleKey: 'menu.files', gates: { admin: true } },
+  { path: 'prompts', titleKey: 'menu.prompts', gates: { admin: true, plan: 'useOpenAi' } },
+  { path: 'queue-integration', titleKey: 'menu.queueIntegration', gates: { admin: true, plan: 'useIntegrations' } },
+  { path: 'messages-api', titleKey: 'menu.messagesApi', gates: { admin: true, plan: 'useExternalApi' } },
+  { path: 'kanban', titleKey: 'menu.kanban', gates: { plan: 'useKanban' } },
+  { path: 'financeiro', titleKey: 'menu.financeiro', gates: { admin: true } },
+  { path: 'queues', titleKey: 'menu.queues', gates: { admin: true } },
+  { path: 'announcements', titleKey: 'menu.announcements', gates: { super: true } },
+  { path: 'subscription', titleKey: 'menu.subscription' },
+  { path: 'chats/:id?', titleKey: 'menu.chats', gates: { plan: 'useInternalChat' } },
+  { path: 'contact-lists', titleKey: 'menu.contactLists', gates: { cshow: true, plan: 'useCampaigns' } },
+  { path: 'contact-lists/:contactListId/contacts', titleKey: 'menu.contactLists', gates: { cshow: true, plan: 'useCampaigns' } },
+  { path: 'campaigns', titleKey: 'menu.campaignsList', gates: { cshow: true, plan: 'useCampaigns' } },
+  { path: 'campaign/:campaignId/report', titleKey: 'menu.campaignsList', gates: { cshow: true, plan: 'useCampaigns' } },
+  { path: 'campaigns-config', titleKey: 'menu.campaignsConfig', gates: { cshow: true, plan: 'useCampaigns' } },
+];
+
+function Suspended() {
+  return (
+    <Suspense fallback={<FullPageLoader />}>
+      <Outlet />
+    </Suspense>
+  );
+}
+
+const routes: RouteObject[] = [
+  {
+    element: <Suspended />,
+    children: [
+      {
+        element: <PublicOnly />,
+        children: [
+          { path: 'login', element: <LoginPage /> },
+          { path: 'signup', element: <SignupPage /> },
+          { path: 'forgetpsw', element: <ForgetPasswordPage /> },
+        ],
+      },
+      {
+        element: (
+          <PrivateOnly>
+            <AppLayout />
+          </PrivateOnly>
+        ),
+        children: [
+          { index: true, element: gated(<DashboardPage />, { admin: true }) },
+          { path: 'tickets/:ticketId?', element: <TicketsPage /> },
+          { path: 'users', element: gated(<UsersPage />, { admin: true }) },
+          { path: 'settings', element: <SettingsPage /> },
+          ...upcoming.map(({ path, titleKey, gates }) => ({ path, element: gated(<NotAvailablePage titleKey={titleKey} />, gates) })),
+          { path: '*', element: <Navigate to="/" replace /> },
+        ],
+      },
+    ],
+  },
+];
+
+export const router = createBrowserRouter(routes);

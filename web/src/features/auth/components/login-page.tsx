@@ -1,0 +1,88 @@
+import { loginSchema } from '@conversa/functions/contracts';
+import { Button, Link, Stack, TextField } from '@mui/material';
+import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link as RouterLink, useNavigate } from 'react-router-dom';
+import { useAuth } from '../../../lib/auth/auth-provider.tsx';
+import { toast } from '../../../lib/toast.ts';
+import { useApiErrorMessage } from '../../../lib/use-api-error.ts';
+import { type FieldErrors, fieldErrors } from '../../../lib/validation.ts';
+import { isCredentialError } from '../api/auth-errors.ts';
+import { AuthCard } from './auth-card.tsx';
+
+interface LoginValues {
+  email: string;
+  password: string;
+}
+
+export function LoginPage() {
+  const { t } = useTranslation();
+  const { signIn } = useAuth();
+  const navigate = useNavigate();
+  const errorText = useApiErrorMessage();
+  const [values, setValues] = useState<LoginValues>({ email: '', password: '' });
+  const [errors, setErrors] = useState<FieldErrors<LoginValues>>({});
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const parsed = loginSchema.safeParse(values);
+    if (!parsed.success) {
+      setErrors(fieldErrors<LoginValues>(parsed.error.issues, t));
+      return;
+    }
+    setErrors({});
+    setBusy(true);
+    try {
+      const result = await signIn(parsed.data.email, parsed.data.password);
+      if (result.dueDateWarningDays !== undefined) toast.warning(t('auth.dueSoon', { count: result.dueDateWarningDays }));
+      navigate('/tickets', { replace: true });
+    } catch (error) {
+      toast.error(isCredentialError(error) ? t('backendErrors.ERR_INVALID_CREDENTIALS') : errorText(error));
+      setBusy(false);
+    }
+  };
+
+  return (
+    <AuthCard
+      title={t('auth.login.title')}
+      footer={
+        <Stack spacing={1}>
+          <Link component={RouterLink} to="/forgetpsw">
+            {t('auth.login.forgot')}
+          </Link>
+          <Link component={RouterLink} to="/signup">
+            {t('auth.login.signup')}
+          </Link>
+        </Stack>
+      }
+    >
+      <Stack component="form" spacing={2} onSubmit={submit} noValidate>
+        <TextField
+          label={t('auth.fields.email')}
+          type="email"
+          name="email"
+          autoComplete="email"
+          autoFocus
+          value={values.email}
+          onChange={(e) => setValues((v) => ({ ...v, email: e.target.value }))}
+          error={Boolean(errors.email)}
+          helperText={errors.email}
+        />
+        <TextField
+          label={t('auth.fields.password')}
+          type="password"
+          name="password"
+          autoComplete="current-password"
+          value={values.password}
+          onChange={(e) => setValues((v) => ({ ...v, password: e.target.value }))}
+          error={Boolean(errors.password)}
+          helperText={errors.password}
+        />
+        <Button type="submit" variant="contained" size="large" loading={busy}>
+          {t('auth.login.submit')}
+        </Button>
+      </Stack>
+    </AuthCard>
+  );
+}

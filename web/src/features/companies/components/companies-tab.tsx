@@ -1,0 +1,66 @@
+import type { Company, CompanyInput } from '@conversa/functions/contracts';
+import { Alert, CircularProgress } from '@mui/material';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
+import { toast } from '../../../lib/toast.ts';
+import { useCompanies, useDeleteCompany, useSaveCompany } from '../api/companies.ts';
+import { CompaniesTable } from './companies-table.tsx';
+import { CompanyForm } from './company-form.tsx';
+
+/** Settings > Companies (super only). The plans come from the caller: features do not import each other. */
+export function CompaniesTab({ plans }: { plans: ReadonlyArray<{ id: number; name: string }> }) {
+  const { t } = useTranslation();
+  const companies = useCompanies();
+  const save = useSaveCompany();
+  const remove = useDeleteCompany();
+  const [editing, setEditing] = useState<Company | undefined>(undefined);
+  const [deleting, setDeleting] = useState<Company | undefined>(undefined);
+
+  const submit = async (input: CompanyInput) => {
+    try {
+      await save.mutateAsync({ id: editing?.id, input });
+      toast.success(t('crud.saved'));
+      setEditing(undefined);
+    } catch {
+      toast.error(t('companies.saveFailed'));
+    }
+  };
+
+  const confirmDelete = async () => {
+    if (!deleting) return;
+    try {
+      await remove.mutateAsync(deleting.id);
+      toast.success(t('crud.saved'));
+      if (editing?.id === deleting.id) setEditing(undefined);
+    } catch {
+      toast.error(t('crud.deleteFailed'));
+    } finally {
+      setDeleting(undefined);
+    }
+  };
+
+  return (
+    <>
+      <CompanyForm company={editing} plans={plans} busy={save.isPending} onSubmit={submit} onCancel={() => setEditing(undefined)} />
+      {companies.isPending && <CircularProgress />}
+      {companies.isError && <Alert severity="error">{t('crud.loadFailed')}</Alert>}
+      {companies.isSuccess && (
+        <CompaniesTable
+          companies={companies.data}
+          planName={(id) => plans.find((p) => p.id === id)?.name ?? String(id)}
+          onEdit={setEditing}
+          onDelete={setDeleting}
+        />
+      )}
+      <ConfirmDialog
+        open={Boolean(deleting)}
+        title={t('crud.deleteTitle')}
+        message={t('crud.deleteMessage')}
+        busy={remove.isPending}
+        onConfirm={confirmDelete}
+        onClose={() => setDeleting(undefined)}
+      />
+    </>
+  );
+}

@@ -1,0 +1,91 @@
+import { type Plan, type PlanFlag, type PlanInput, planFlags, planInputSchema } from '@conversa/functions/contracts';
+import { Button, FormControlLabel, Grid, Paper, Stack, Switch, TextField } from '@mui/material';
+import { type FormEvent, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { type FieldErrors, fieldErrors } from '../../../lib/validation.ts';
+
+const limitFields = ['users', 'connections', 'queues', 'campaigns', 'schedules', 'value'] as const;
+type LimitField = (typeof limitFields)[number];
+type Values = { name: string } & Record<LimitField, string> & Record<PlanFlag, boolean>;
+
+/** SPEC 9: a new plan has limits and value 0 and every feature flag on. */
+function fromPlan(plan: Plan | undefined): Values {
+  const defaults = planInputSchema.parse({ name: plan?.name ?? '-', ...plan });
+  const values = { name: plan?.name ?? '' } as Values;
+  for (const field of limitFields) values[field] = String(defaults[field]);
+  for (const flag of planFlags) values[flag] = defaults[flag];
+  return values;
+}
+
+interface Props {
+  plan: Plan | undefined;
+  busy: boolean;
+  onSubmit: (input: PlanInput) => void;
+  onCancel: () => void;
+}
+
+export function PlanForm({ plan, busy, onSubmit, onCancel }: Props) {
+  const { t } = useTranslation();
+  const [values, setValues] = useState<Values>(() => fromPlan(plan));
+  const [errors, setErrors] = useState<FieldErrors<Values>>({});
+  useEffect(() => setValues(fromPlan(plan)), [plan]);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const parsed = planInputSchema.safeParse(values);
+    if (!parsed.success) {
+      setErrors(fieldErrors<Values>(parsed.error.issues, t));
+      return;
+    }
+    setErrors({});
+    onSubmit(parsed.data);
+  };
+
+  return (
+    <Paper variant="outlined" component="form" onSubmit={submit} noValidate sx={{ p: 2, mb: 2 }}>
+      <Grid container spacing={2}>
+        <Grid size={{ xs: 12, md: 4 }}>
+          <TextField
+            label={t('plans.fields.name')}
+            value={values.name}
+            onChange={(e) => setValues((v) => ({ ...v, name: e.target.value }))}
+            error={Boolean(errors.name)}
+            helperText={errors.name}
+          />
+        </Grid>
+        {limitFields.map((field) => (
+          <Grid key={field} size={{ xs: 6, sm: 4, md: field === 'value' ? 2 : 1.2 }}>
+            <TextField
+              label={t(`plans.fields.${field}`)}
+              type="number"
+              value={values[field]}
+              onChange={(e) => setValues((v) => ({ ...v, [field]: e.target.value }))}
+              error={Boolean(errors[field])}
+              helperText={errors[field]}
+              slotProps={{ htmlInput: { min: 0, step: field === 'value' ? 0.01 : 1 } }}
+            />
+          </Grid>
+        ))}
+        <Grid size={12}>
+          <Stack direction="row" sx={{ flexWrap: 'wrap', columnGap: 2 }}>
+            {planFlags.map((flag) => (
+              <FormControlLabel
+                key={flag}
+                control={<Switch checked={values[flag]} onChange={(e) => setValues((v) => ({ ...v, [flag]: e.target.checked }))} />}
+                label={t(`plans.flags.${flag}`)}
+              />
+            ))}
+          </Stack>
+        </Grid>
+      </Grid>
+      <Stack direction="row" spacing={1} sx={{ justifyContent: 'flex-end', mt: 1 }}>
+        <Button color="inherit" onClick={onCancel}>
+          {t('common.clear')}
+        </Button>
+        <Button type="submit" variant="contained" loading={busy}>
+          {plan ? t('common.save') : t('common.add')}
+        </Button>
+      </Stack>
+    </Paper>
+  );
+}

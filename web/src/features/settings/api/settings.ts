@@ -1,0 +1,30 @@
+import { type Setting, type SettingKey, settingDefaults } from '@conversa/functions/contracts';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client.ts';
+
+export const settingsKey = ['settings'] as const;
+
+/** GET /settings: the company's key/value list; keys never stored fall back to the contract defaults. */
+export const fetchSettings = async (): Promise<Record<SettingKey, string>> => {
+  const list = await api<Setting[]>('/settings');
+  const values: Record<string, string> = { ...settingDefaults };
+  for (const { key, value } of list) values[key] = value;
+  return values as Record<SettingKey, string>;
+};
+export const settingsQueryOptions = () => queryOptions({ queryKey: settingsKey, queryFn: fetchSettings });
+export const useSettings = () => useQuery(settingsQueryOptions());
+
+/** PUT /settings/{key} (admin). */
+export const updateSetting = (key: SettingKey, value: string) => api<Setting>(`/settings/${key}`, { method: 'PUT', body: { key, value } });
+
+export function useUpdateSetting() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ key, value }: { key: SettingKey; value: string }) => updateSetting(key, value),
+    onSuccess: (_saved, { key, value }) => {
+      queryClient.setQueryData(settingsKey, (old: Record<SettingKey, string> | undefined) => (old ? { ...old, [key]: value } : old));
+      // The session user carries the company's settings too.
+      return queryClient.invalidateQueries({ queryKey: ['auth', 'me'] });
+    },
+  });
+}

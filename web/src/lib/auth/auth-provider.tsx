@@ -1,0 +1,100 @@
+import type { SessionUser } from '@conversa/functions/contracts';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { signIn as amplifySignIn, signOut as amplifySignOut } from 'aws-amplify/auth';
+import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
+import { setUnauthorizedHandler } from '../api-client.ts';
+import { claimSession, fetchMe, logoutSession, meQueryOptions } from './session-api.ts';
+import { currentIdToken } from './tokens.ts';
+
+export type AuthStatus = 'loading' | 'signedIn' | 'signedOut';
+
+export interface SignInResult {
+  user: SessionUser;
+  /** Days before the company's due date, when fewer than 5 remain (SPEC 5 "Login"). */
+  dueDateWarningDays?: number;
+}
+
+interface AuthValue {
+  status: AuthStatus;
+  user: SessionUser | undefined;
+  signIn: (email: string, password: string) => Promise<SignInResult>;
+  signOut: () => Promise<void>;
+}
+
+const AuthContext = createContext<AuthValue | undefined>(undefined);
+
+const DAY_MS = 86_400_000;
+function daysUntil(dueDate: string | null | undefined): number | undefined {
+  if (!dueDate) return undefined;
+  const due = Date.parse(`${dueDate.slice(0, 10)}T23:59:59`);
+  return Number.isNaN(due) ? undefined : Math.floor((due - Date.now()) / DAY_MS);
+}
+
+export function AuthProvider({ children }: { children: ReactNode }) {
+  const queryClient = useQueryClient();
+  // undefined while we look for a stored Amplify session at start.
+  const [hasSession, setHasSession] = useState<boolean | undefined>(undefined);
+  const me = useQuery({ ...meQueryOptions(), enabled: hasSession === true });
+
+  useEffect(() => {
+    currentIdToken().then((token) => setHasSession(Boolean(token)));
+  }, []);
+
+  const endLocalSession = useCallback(async () => {
+    await amplifySignOut().catch(() => undefined);
+    queryClient.clear();
+    setHasSession(false);
+  }, [queryClient]);
+
+  useEffect(() => {
+    // SPEC 4: a 401 clears the session; the route guards then send the user to /login.
+    setUnauthorizedHandler(() => {
+      void endLocalSession();
+    });
+  }, [endLocalSession]);
+
+  const signIn = useCallback(
+    async (email: string, password: string): Promise<SignInResult> => {
+      // A stale session in storage makes Amplify refuse a new sign-in.
+      await amplifySignOut().catch(() => undefined);
+      const result = await amplifySignIn({ username: email, password, options: { authFlowType: 'USER_PASSWORD_AUTH' } });
+      if (!result.isSignedIn) {
+        await amplifySignOut().catch(() => undefined);
+        throw new Error(result.nextStep.signInStep);
+      }
+      try {
+        const claim = await claimSession();
+        const user = claim.user ?? (await fetchMe());
+        queryClient.setQueryData(meQueryOptions().queryKey, user);
+        setHasSession(true);
+        const days = claim.dueDateWarning?.days ?? daysUntil(user.company?.dueDate);
+        return { user, dueDateWarningDays: days !== undefined && days >= 0 && days < 5 ? days : undefined };
+      } catch (error) {
+        // An expired company (402) or a refused claim must not leave a half-open session behind.
+        await endLocalSession();
+        throw error;
+      }
+    },
+    [queryClient, endLocalSession],
+  );
+
+  const signOut = useCallback(async () => {
+    await logoutSession().catch(() => undefined);
+    await endLocalSession();
+  }, [endLocalSession]);
+
+  const status: AuthStatus = hasSession === false ? 'signedOut' : hasSession && me.data ? 'signedIn' : me.isError ? 'signedOut' : 'loading';
+
+  const value = useMemo<AuthValue>(() => ({ status, user: me.data, signIn, signOut }), [status, me.data, signIn, signOut]);
+  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+}
+
+export function useAuth(): AuthValue {
+  const value = useContext(AuthContext);
+  if (!value) throw new Error('useAuth outside AuthProvider');
+  return value;
+}
+
+export function isAdmin(user: SessionUser | undefined): boolean {
+  return user?.profile === 'admin' || Boolean(user?.super);
+}

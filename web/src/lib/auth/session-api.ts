@@ -1,0 +1,35 @@
+import type { Company, LoginResponse, PlanFlag, SessionUser } from '@conversa/functions/contracts';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '../api-client.ts';
+import { currentRefreshToken } from './amplify.ts';
+
+/** GET /auth/me: the signed-in user with the company's due date and settings. */
+export const fetchMe = () => api<SessionUser>('/auth/me');
+export const meQueryOptions = () => queryOptions({ queryKey: ['auth', 'me'], queryFn: fetchMe, staleTime: 60_000 });
+
+/**
+ * POST /auth/session: the single-session claim after an Amplify sign-in. The refresh token lets the
+ * server revoke the older session's token (SPEC 4 "a login elsewhere ends the older session").
+ */
+export const claimSession = () =>
+  api<Partial<LoginResponse>>('/auth/session', { method: 'POST', body: { refreshToken: currentRefreshToken() } });
+
+export const logoutSession = () => api<unknown>('/auth/logout', { method: 'DELETE' });
+
+type PlanFlags = Record<PlanFlag, boolean>;
+type CompanyPlan = Partial<Company> & { plan?: PlanFlags } & Partial<PlanFlags>;
+
+/** GET /companies/listPlan/{companyId}: the company's plan flags, which gate routes and menu entries. */
+export const fetchCompanyPlan = async (companyId: number): Promise<PlanFlags | undefined> => {
+  const data = await api<CompanyPlan>(`/companies/listPlan/${companyId}`);
+  // Accept the plan nested in the company (as the spec's product sends it) or the plan itself.
+  return data.plan ?? (typeof data.useCampaigns === 'boolean' ? (data as PlanFlags) : undefined);
+};
+export const companyPlanQueryOptions = (companyId: number | undefined) =>
+  queryOptions({
+    queryKey: ['companies', companyId, 'plan'],
+    queryFn: () => fetchCompanyPlan(companyId ?? 0),
+    enabled: Boolean(companyId),
+    staleTime: 5 * 60_000,
+  });
+export const useCompanyPlan = (companyId: number | undefined) => useQuery(companyPlanQueryOptions(companyId));

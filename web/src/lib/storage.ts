@@ -1,0 +1,31 @@
+/** The browser-storage keys of SPEC 9, in one place so no feature invents its own spelling. */
+export const storageKeys = {
+  cshow: 'cshow',
+  preferredTheme: 'preferredTheme',
+  volume: 'volume',
+  language: 'language',
+  signMessage: 'signMessage',
+  todoTasks: 'todolist',
+} as const;
+
+export function readStorage(key: string): string | null {
+  try {
+    return window.localStorage.getItem(key);
+  } catch {
+    // Private mode or disabled storage: behave as if nothing was stored.
+    return null;
+  }
+}
+
+export function writeStorage(key: string, value: string): void {
+  try {
+    window.localStorage.setItem(key, value);
+  } catch {
+    // Not persisting a preference is better than breaking the screen.
+  }
+}
+
+/** The cshow flag gates the campaign routes (SPEC 2); any stored value counts as set. */
+export function isCshowSet(): boolean {
+  return readStorage(storageKeys.cshow) !== null;
+}

@@ -1,0 +1,25 @@
+import { createTheme, type PaletteMode, type Theme } from '@mui/material';
+import { dataDisplayCustomizations } from './customizations/data-display.ts';
+import { feedbackCustomizations } from './customizations/feedback.ts';
+import { inputCustomizations } from './customizations/inputs.ts';
+import { navigationCustomizations } from './customizations/navigation.ts';
+import { surfaceCustomizations } from './customizations/surfaces.ts';
+import { breakpoints, paletteFor, shape, typography } from './primitives.ts';
+
+export function createAppTheme(mode: PaletteMode): Theme {
+  return createTheme({
+    palette: paletteFor(mode),
+    typography,
+    shape,
+    breakpoints,
+    components: {
+      ...inputCustomizations,
+      ...navigationCustomizations,
+      ...surfaceCustomizations,
+      ...dataDisplayCustomizations,
+      ...feedbackCustomizations,
+    },
+  });
+}
+
+export { drawerWidth } from './primitives.ts';
