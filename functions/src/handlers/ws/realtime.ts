@@ -4,7 +4,7 @@
  * socket session; it never throws, because API Gateway turns a thrown error into a refused socket
  * or an "Internal server error" frame that the client cannot act on.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { verifyIdToken } from '#commons/jwt';
 import { logger } from '#commons/logger';
 import { closeConnection, postToConnection } from '#realtime/management';
@@ -14,13 +14,13 @@ import * as connections from '#storage/ws-connections';
 
 const eventSchema = z.object({
   requestContext: z.object({
-    routeKey: z.string().min(1),
+    routeKey: z.string().check(z.minLength(1)),
     eventType: z.enum(['CONNECT', 'MESSAGE', 'DISCONNECT']),
-    connectionId: z.string().min(1).max(128),
+    connectionId: z.string().check(z.minLength(1), z.maxLength(128)),
   }),
-  queryStringParameters: z.record(z.string(), z.string().optional()).nullish(),
-  body: z.string().nullish(),
-  isBase64Encoded: z.boolean().optional(),
+  queryStringParameters: z.nullish(z.record(z.string(), z.optional(z.string()))),
+  body: z.nullish(z.string()),
+  isBase64Encoded: z.optional(z.boolean()),
 });
 
 const session = createSocketSession({
