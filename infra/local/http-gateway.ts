@@ -166,6 +166,8 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const declared = Number(req.headers['content-length'] ?? 0);
     if (declared > MAX_BODY_BYTES) {
+      // Drain instead of reading: the client gets its 413 instead of a reset connection.
+      req.resume();
       reject(new PayloadTooLargeError());
       return;
     }

@@ -1,3 +1,4 @@
+/// <reference path="./s3rver.d.ts" />
 /**
  * S3 locally: s3rver (in-process) with the media bucket and a CORS rule so the browser can PUT to
  * and GET from presigned URLs, as the deployed bucket's CORS allows.

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TABLE_LOGICAL_NAME } from '@conversa/functions/storage/table';
-import { type Child, spawnChild } from './child-process.ts';
+import { type Child, spawnChild, stripAnsi } from './child-process.ts';
 import { ensurePoolAndClient, startCognitoLocal } from './cognito/cognito-local.ts';
 import { startCognitoProxy } from './cognito/cognito-proxy.ts';
 import { ensureTable, startDynamoDbLocal } from './dynamodb-local/dynamodb-local.ts';
@@ -128,6 +128,7 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
       upstream: cognitoLocal.url,
       stateFile: opts.dataDir ? join(dataDir, 'cognito', 'proxy-state.json') : undefined,
       log,
+      confirmationCode: (email) => cognitoLocal.codes.get(email),
     });
     stoppers.push({ name: 'cognito-proxy', stop: proxy.close });
 
@@ -163,6 +164,7 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
     stoppers.push({ name: 'http-gateway', stop: api.close });
     const pollers = startQueuePollers({ sqs, region: REGION, log });
     stoppers.push({ name: 'queue-pollers', stop: pollers.stop });
+    mark('gateways');
 
     const admin = opts.seedAdmin ?? DEFAULT_ADMIN;
     await seed(admin, log);
@@ -190,7 +192,7 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
       admin,
       env,
       cognito: { endpoint: proxy.url, userPoolId, clientId },
-      lastResetCode: (email) => cognitoLocal.codes.get(email.trim().toLowerCase()),
+      lastResetCode: (email) => cognitoLocal.codes.get(email.trim().toLowerCase())?.code,
       timings,
       stop,
     };
@@ -202,7 +204,7 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
 
 function buildError(error: unknown): string {
   const stderr = (error as { stderr?: string }).stderr;
-  const text = stderr || (error instanceof Error ? error.message : String(error));
+  const text = stripAnsi(stderr || (error instanceof Error ? error.message : String(error)));
   return text
     .split('\n')
     .filter((line) => line.trim() && !/npm (warn|error)|^\s+at /.test(line))

@@ -22,8 +22,8 @@ export interface CognitoLocal {
   /** cognito-local's own URL: the tokens' issuer domain. */
   url: string;
   child: Child;
-  /** Latest confirmation code cognito-local delivered to this address (lower-cased). */
-  codes: Map<string, string>;
+  /** Latest confirmation code cognito-local delivered to this address (lower-cased), and when (epoch ms). */
+  codes: Map<string, { code: string; at: number }>;
 }
 
 const require = createRequire(import.meta.url);
@@ -31,7 +31,7 @@ const require = createRequire(import.meta.url);
 export async function startCognitoLocal(opts: { port: number; dir: string; log: (line: string) => void }): Promise<CognitoLocal> {
   mkdirSync(opts.dir, { recursive: true });
   const startScript = join(dirname(require.resolve('cognito-local/package.json')), 'lib', 'bin', 'start.js');
-  const codes = new Map<string, string>();
+  const codes = new Map<string, { code: string; at: number }>();
   let destination: string | undefined;
   const child = spawnChild({
     name: 'cognito',
@@ -46,7 +46,7 @@ export async function startCognitoLocal(opts: { port: number; dir: string; log: 
       const field = /^[\s│|]*([A-Za-z ]+):\s+(\S+)\s*[│|]?\s*$/.exec(line.replace(/^.*?INFO.*?:\s*/, ''));
       if (field?.[1] === 'Destination') destination = field[2]?.toLowerCase();
       if (field?.[1] === 'Code' && destination && field[2]) {
-        codes.set(destination, field[2]);
+        codes.set(destination, { code: field[2], at: Date.now() });
         opts.log(`[cognito] confirmation code for ${destination}: ${field[2]}`);
         destination = undefined;
       }

@@ -17,11 +17,11 @@ export interface CognitoProxy {
 }
 
 interface RevocationState {
-  /** Refresh tokens revoked one by one. */
+  /** Tokens revoked one by one (RevokeToken, or named by a global sign-out). */
   revoked: string[];
   /** Per cognito username: epoch seconds of the last global sign-out; older tokens are dead. */
   signedOutAt: Record<string, number>;
-  /** Refresh tokens seen leaving through this proxy, per username, so a global sign-out can name them. */
+  /** Refresh and access tokens seen leaving through this proxy, per username, so a global sign-out can name them. */
   issued: Record<string, string[]>;
 }
 
@@ -30,11 +30,15 @@ type Json = Record<string, unknown>;
 const AMZ_JSON = 'application/x-amz-json-1.1';
 const SERVICE = 'AWSCognitoIdentityProviderService';
 
+/** Local-only route (no AWS equivalent): the last confirmation code "emailed" to an address, for tests. */
+export const RESET_CODE_PATH = '/_local/confirmation-codes/';
+
 export async function startCognitoProxy(opts: {
   port: number;
   upstream: string;
   stateFile?: string;
   log: (line: string) => void;
+  confirmationCode?: (email: string) => { code: string; at: number } | undefined;
 }): Promise<CognitoProxy> {
   const state = loadState(opts.stateFile);
   const revoked = new Set(state.revoked);
@@ -48,9 +52,10 @@ export async function startCognitoProxy(opts: {
     writeFileSync(opts.stateFile, JSON.stringify(state));
   };
 
-  const isRevoked = (refreshToken: string): boolean => {
-    if (revoked.has(refreshToken)) return true;
-    const c = claims(refreshToken);
+  /** A refresh or access token: revoked one by one, or issued before its user's global sign-out. */
+  const isRevoked = (token: string): boolean => {
+    if (revoked.has(token)) return true;
+    const c = claims(token);
     const cutoff = c?.username ? state.signedOutAt[c.username] : undefined;
     // Strictly older: a sign-in in the same second as the sign-out is the new session, not the old one.
     return cutoff !== undefined && (c?.iat ?? 0) < cutoff;
@@ -73,20 +78,21 @@ export async function startCognitoProxy(opts: {
     return { status: res.status, body: text ? (JSON.parse(text) as Json) : {} };
   };
 
+  /** Remembers the tokens that leave through this proxy, so a global sign-out can revoke each of them exactly. */
   const track = (result: unknown) => {
-    const refreshToken = (result as { AuthenticationResult?: { RefreshToken?: string } } | undefined)?.AuthenticationResult?.RefreshToken;
-    const username = refreshToken ? claims(refreshToken)?.username : undefined;
-    if (!refreshToken || !username) return;
-    state.issued[username] = [...(state.issued[username] ?? []), refreshToken];
+    const tokens = (result as { AuthenticationResult?: { RefreshToken?: string; AccessToken?: string } } | undefined)?.AuthenticationResult;
+    for (const token of [tokens?.RefreshToken, tokens?.AccessToken]) {
+      const username = token ? claims(token)?.username : undefined;
+      if (!token || !username) continue;
+      state.issued[username] = [...(state.issued[username] ?? []), token];
+    }
     save();
   };
 
   const handle = async (target: string, body: Json): Promise<{ status: number; body: Json }> => {
     const accessToken = typeof body.AccessToken === 'string' ? body.AccessToken : undefined;
     if (accessToken && target !== 'RevokeToken') {
-      const c = claims(accessToken);
-      const cutoff = c?.username ? state.signedOutAt[c.username] : undefined;
-      if (cutoff !== undefined && (c?.iat ?? 0) < cutoff) return notAuthorized('Access Token has been revoked');
+      if (isRevoked(accessToken)) return notAuthorized('Access Token has been revoked');
     }
     switch (target) {
       case 'GetTokensFromRefreshToken': {
@@ -99,6 +105,7 @@ export async function startCognitoProxy(opts: {
           ClientMetadata: body.ClientMetadata,
         });
         if (out.status !== 200) return out;
+        track(out.body);
         const result = (out.body.AuthenticationResult ?? {}) as Json;
         const exp = claims(String(result.IdToken ?? ''))?.exp;
         return {
@@ -169,6 +176,12 @@ export async function startCognitoProxy(opts: {
       res.writeHead(204).end();
       return;
     }
+    if (req.method === 'GET' && req.url?.startsWith(RESET_CODE_PATH)) {
+      const email = decodeURIComponent(req.url.slice(RESET_CODE_PATH.length)).trim().toLowerCase();
+      const delivery = opts.confirmationCode?.(email);
+      res.writeHead(delivery ? 200 : 404, { 'content-type': 'application/json' }).end(JSON.stringify({ email, ...delivery }));
+      return;
+    }
     const raw = await readBody(req);
     const target = String(req.headers['x-amz-target'] ?? '').split('.')[1];
     if (req.method !== 'POST' || !target) {
@@ -176,7 +189,7 @@ export async function startCognitoProxy(opts: {
       const out = await fetch(`${opts.upstream}${req.url ?? '/'}`, {
         method: req.method,
         headers: { 'content-type': String(req.headers['content-type'] ?? '') },
-        body: raw.length && req.method !== 'GET' ? raw : undefined,
+        body: raw.length && req.method !== 'GET' ? new Uint8Array(raw) : undefined,
       });
       res.writeHead(out.status, { 'content-type': out.headers.get('content-type') ?? 'application/json' });
       res.end(Buffer.from(await out.arrayBuffer()));

@@ -1,0 +1,160 @@
+/**
+ * The local Cognito endpoint (cognito-local behind the gap-filling proxy) behaves as AWS Cognito
+ * where the product and Amplify depend on it: refresh through GetTokensFromRefreshToken, revoked
+ * refresh tokens refused, global sign-out, the wrong-password error, CORS, reset codes readable.
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  AdminCreateUserCommand,
+  AdminSetUserPasswordCommand,
+  AdminUserGlobalSignOutCommand,
+  type CognitoIdentityProviderClient,
+  ConfirmForgotPasswordCommand,
+  ForgotPasswordCommand,
+  GetTokensFromRefreshTokenCommand,
+  GetUserCommand,
+  GlobalSignOutCommand,
+  InitiateAuthCommand,
+  RevokeTokenCommand,
+} from '@aws-sdk/client-cognito-identity-provider';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { cognitoClient, lastResetCode } from '../support/cognito.ts';
+
+const PASSWORD = 'Segura123';
+let cognito: CognitoIdentityProviderClient;
+let userPoolId: string;
+let clientId: string;
+
+async function newUser(): Promise<string> {
+  const email = `cognito-${randomUUID().slice(0, 8)}@conversa.test`;
+  await cognito.send(
+    new AdminCreateUserCommand({
+      UserPoolId: userPoolId,
+      Username: email,
+      MessageAction: 'SUPPRESS',
+      UserAttributes: [
+        { Name: 'email', Value: email },
+        { Name: 'email_verified', Value: 'true' },
+      ],
+    }),
+  );
+  await cognito.send(new AdminSetUserPasswordCommand({ UserPoolId: userPoolId, Username: email, Password: PASSWORD, Permanent: true }));
+  return email;
+}
+
+async function signIn(email: string, password = PASSWORD) {
+  const out = await cognito.send(
+    new InitiateAuthCommand({
+      ClientId: clientId,
+      AuthFlow: 'USER_PASSWORD_AUTH',
+      AuthParameters: { USERNAME: email, PASSWORD: password },
+    }),
+  );
+  const result = out.AuthenticationResult;
+  if (!result?.RefreshToken || !result.AccessToken || !result.IdToken) throw new Error('sign-in returned no tokens');
+  return { refreshToken: result.RefreshToken, accessToken: result.AccessToken, idToken: result.IdToken };
+}
+
+const refreshViaInitiateAuth = (refreshToken: string) =>
+  cognito.send(
+    new InitiateAuthCommand({ ClientId: clientId, AuthFlow: 'REFRESH_TOKEN_AUTH', AuthParameters: { REFRESH_TOKEN: refreshToken } }),
+  );
+const refreshLikeAmplify = (refreshToken: string) =>
+  cognito.send(new GetTokensFromRefreshTokenCommand({ ClientId: clientId, RefreshToken: refreshToken }));
+
+async function errorName(promise: Promise<unknown>): Promise<string> {
+  try {
+    await promise;
+    return 'no error';
+  } catch (error) {
+    return (error as Error).name;
+  }
+}
+
+beforeAll(() => {
+  cognito = cognitoClient();
+  ({ userPoolId, clientId } = inject('cognito'));
+});
+
+afterAll(() => cognito.destroy());
+
+describe('local Cognito endpoint', () => {
+  it('refreshes through GetTokensFromRefreshToken (Amplify 6.22) with a fresh ID token for the same user', async () => {
+    const email = await newUser();
+    const session = await signIn(email);
+    const out = await refreshLikeAmplify(session.refreshToken);
+    const idToken = out.AuthenticationResult?.IdToken ?? '';
+    const claims = JSON.parse(Buffer.from(idToken.split('.')[1] ?? '', 'base64url').toString('utf8')) as {
+      email: string;
+      token_use: string;
+    };
+    expect(claims).toMatchObject({ email, token_use: 'id' });
+    expect(out.AuthenticationResult?.AccessToken).toBeTruthy();
+    expect(out.AuthenticationResult?.ExpiresIn).toBeGreaterThan(0);
+  });
+
+  it('answers a wrong password with NotAuthorizedException, as AWS does', async () => {
+    const email = await newUser();
+    expect(await errorName(signIn(email, 'Wrong-Password-1'))).toBe('NotAuthorizedException');
+  });
+
+  it('refuses a revoked refresh token on both refresh calls, and revoking twice succeeds', async () => {
+    const email = await newUser();
+    const session = await signIn(email);
+    const other = await signIn(email);
+    await cognito.send(new RevokeTokenCommand({ ClientId: clientId, Token: session.refreshToken }));
+    await cognito.send(new RevokeTokenCommand({ ClientId: clientId, Token: session.refreshToken }));
+    expect(await errorName(refreshLikeAmplify(session.refreshToken))).toBe('NotAuthorizedException');
+    expect(await errorName(refreshViaInitiateAuth(session.refreshToken))).toBe('NotAuthorizedException');
+    // Only that token: the user's other session still refreshes.
+    expect(await errorName(refreshLikeAmplify(other.refreshToken))).toBe('no error');
+  });
+
+  it('GlobalSignOut ends every session of the user (refresh and access tokens), not the next sign-in', async () => {
+    const email = await newUser();
+    const first = await signIn(email);
+    const second = await signIn(email);
+    await cognito.send(new GlobalSignOutCommand({ AccessToken: second.accessToken }));
+    expect(await errorName(refreshLikeAmplify(first.refreshToken))).toBe('NotAuthorizedException');
+    expect(await errorName(refreshViaInitiateAuth(second.refreshToken))).toBe('NotAuthorizedException');
+    expect(await errorName(cognito.send(new GetUserCommand({ AccessToken: first.accessToken })))).toBe('NotAuthorizedException');
+    const after = await signIn(email);
+    expect(await errorName(refreshLikeAmplify(after.refreshToken))).toBe('no error');
+  });
+
+  it('AdminUserGlobalSignOut by email ends that user sessions only', async () => {
+    const email = await newUser();
+    const bystander = await newUser();
+    const session = await signIn(email);
+    const untouched = await signIn(bystander);
+    await cognito.send(new AdminUserGlobalSignOutCommand({ UserPoolId: userPoolId, Username: email }));
+    expect(await errorName(refreshLikeAmplify(session.refreshToken))).toBe('NotAuthorizedException');
+    expect(await errorName(refreshLikeAmplify(untouched.refreshToken))).toBe('no error');
+  });
+
+  it('lets the browser call it: CORS preflight allows the SDK headers', async () => {
+    const res = await fetch(inject('cognito').endpoint, {
+      method: 'OPTIONS',
+      headers: {
+        origin: inject('webUrl'),
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type,x-amz-target,x-amz-user-agent',
+      },
+    });
+    expect(res.status).toBe(204);
+    expect(res.headers.get('access-control-allow-origin')).toBe(inject('webUrl'));
+    expect(res.headers.get('access-control-allow-headers')).toContain('x-amz-target');
+  });
+
+  it('makes the emailed password-reset code readable, and that code resets the password', async () => {
+    const email = await newUser();
+    const since = Date.now();
+    await cognito.send(new ForgotPasswordCommand({ ClientId: clientId, Username: email }));
+    const code = await lastResetCode(email, { since });
+    expect(code).toMatch(/^\d{6}$/);
+    await cognito.send(
+      new ConfirmForgotPasswordCommand({ ClientId: clientId, Username: email, ConfirmationCode: code, Password: 'Nueva-Clave-9' }),
+    );
+    expect(await errorName(signIn(email, 'Nueva-Clave-9'))).toBe('no error');
+  });
+});
