@@ -223,15 +223,17 @@ describe('input and errors', () => {
     expect(res).toMatchObject({ status: 413, body: { error: 'ERR_PAYLOAD_TOO_LARGE' } });
   });
 
-  it('answers a non-numeric path id with 400, decoding path parameters', async () => {
+  it('answers a non-numeric path id with 400, and passes decoded path parameters through unchanged', async () => {
     const byId = handlerFor('plans', async (ctx) => ({ id: parseId(ctx.params) }));
     const res = parseResponse(await byId(httpEvent('GET /plans/{id}', { token: superUser.idToken, pathParameters: { id: 'abc' } })));
     expect(res).toMatchObject({ status: 400, body: { error: 'ERR_VALIDATION', field: 'id' } });
     const good = parseResponse(await byId(httpEvent('GET /plans/{id}', { token: superUser.idToken, pathParameters: { id: '7' } })));
     expect(good.body).toEqual({ id: 7 });
     const echo = handlerFor('auth', async (ctx) => ctx.params);
-    const decoded = parseResponse(await echo(httpEvent('POST /forgetpassword/{email}', { pathParameters: { email: 'a+b@example.com' } })));
-    expect(decoded.body).toEqual({ email: 'a+b@example.com' });
+    const decoded = parseResponse(
+      await echo(httpEvent('POST /forgetpassword/{email}', { pathParameters: { email: 'a+b%41@example.com' } })),
+    );
+    expect(decoded.body).toEqual({ email: 'a+b%41@example.com' });
   });
 
   it('maps an unexpected error to 500 ERR_INTERNAL and logs it', async () => {

@@ -30,23 +30,13 @@ function checkCoverage(fn: HttpFunctionName, actions: Record<string, Action>): M
   return routes;
 }
 
-/** API Gateway hands path parameters over still percent-encoded in some setups; decode once, tolerantly. */
-function decodeParams(params: Record<string, string | undefined> | undefined): Record<string, string> {
+/**
+ * HTTP APIs deliver path parameters already URL-decoded (and so does the local gateway): decoding
+ * again would corrupt a literal `%41` in a reset password.
+ */
+function definedOnly(values: Record<string, string | undefined> | undefined): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [key, value] of Object.entries(params ?? {})) {
-    if (value === undefined) continue;
-    try {
-      out[key] = decodeURIComponent(value);
-    } catch {
-      out[key] = value;
-    }
-  }
-  return out;
-}
-
-function cleanQuery(query: Record<string, string | undefined> | undefined): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [key, value] of Object.entries(query ?? {})) if (value !== undefined) out[key] = value;
+  for (const [key, value] of Object.entries(values ?? {})) if (value !== undefined) out[key] = value;
   return out;
 }
 
@@ -67,8 +57,8 @@ export function httpHandler(fn: HttpFunctionName, actions: Record<string, Action
     const { body, rawBody } = parseBody(event);
     const ctx: RequestContext = {
       event,
-      params: decodeParams(event.pathParameters),
-      query: cleanQuery(event.queryStringParameters),
+      params: definedOnly(event.pathParameters),
+      query: definedOnly(event.queryStringParameters),
       body,
       rawBody,
       identity,

@@ -27,7 +27,7 @@ export interface Identity {
 
 export interface RequestContext {
   event: APIGatewayProxyEventV2;
-  /** Path parameters, URL-decoded. */
+  /** Path parameters, as API Gateway delivers them (already URL-decoded). */
   params: Record<string, string>;
   query: Record<string, string>;
   /** Parsed JSON body, or undefined when there is none (or it is not JSON: see rawBody). */
