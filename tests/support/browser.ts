@@ -30,7 +30,7 @@ export async function launchBrowser(): Promise<LaunchedBrowser> {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
-      `--user-data-dir=${profile}`,
+      // playwright refuses --user-data-dir in launch(); it gives each launch a fresh temp profile itself.
     ],
   });
   return {

@@ -1,4 +1,4 @@
-import { channels } from '@conversa/functions/contracts';
+import { type AuthEventData, channels } from '@conversa/functions/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useAuth } from '../lib/auth/auth-provider.tsx';
@@ -7,11 +7,6 @@ import { useRealtimeEvent } from '../lib/realtime/realtime-provider.tsx';
 import { toast } from '../lib/toast.ts';
 
 const KICK_RELOAD_MS = 1000;
-
-/** The claim of a newer sign-in on the same account (SPEC 4 "Session and sockets"). */
-interface SessionClaimed {
-  sessionIat?: number;
-}
 
 /**
  * The app-wide realtime reactions. Events update the same query keys the screens read, so a
@@ -23,7 +18,8 @@ export function RealtimeBridge() {
   const queryClient = useQueryClient();
   const companyId = user?.companyId;
 
-  useRealtimeEvent<SessionClaimed>(companyId ? channels.auth(companyId) : undefined, async (data) => {
+  // SPEC 4: a sign-in elsewhere on this account ends this (older) session.
+  useRealtimeEvent<Partial<AuthEventData>>(companyId ? channels.auth(companyId) : undefined, async (data) => {
     const token = await currentIdToken();
     if (!data?.sessionIat || !token?.issuedAt || data.sessionIat <= token.issuedAt) return;
     toast.warning(t('auth.sessionElsewhere'));

@@ -16,11 +16,11 @@ export function FullPageLoader() {
   );
 }
 
-/** SPEC 2: an authenticated user on a public route goes to /. */
+/** SPEC 2: an authenticated user on a public route goes to / (and right after signing in, to /tickets). */
 export function PublicOnly() {
-  const { status } = useAuth();
+  const { status, freshSignIn } = useAuth();
   if (status === 'loading') return <FullPageLoader />;
-  if (status === 'signedIn') return <Navigate to="/" replace />;
+  if (status === 'signedIn') return <Navigate to={freshSignIn ? '/tickets' : '/'} replace />;
   return <Outlet />;
 }
 

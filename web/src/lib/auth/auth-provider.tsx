@@ -17,6 +17,8 @@ export interface SignInResult {
 interface AuthValue {
   status: AuthStatus;
   user: SessionUser | undefined;
+  /** True once a sign-in happened in this page: SPEC 2 sends a fresh login to /tickets, a returning one to /. */
+  freshSignIn: boolean;
   signIn: (email: string, password: string) => Promise<SignInResult>;
   signOut: () => Promise<void>;
 }
@@ -35,6 +37,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   // undefined while we look for a stored Amplify session at start.
   const [hasSession, setHasSession] = useState<boolean | undefined>(undefined);
   const me = useQuery({ ...meQueryOptions(), enabled: hasSession === true });
+  const [freshSignIn, setFreshSignIn] = useState(false);
 
   useEffect(() => {
     currentIdToken().then((token) => setHasSession(Boolean(token)));
@@ -66,6 +69,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         const claim = await claimSession();
         const user = claim.user ?? (await fetchMe());
         queryClient.setQueryData(meQueryOptions().queryKey, user);
+        setFreshSignIn(true);
         setHasSession(true);
         const days = claim.dueDateWarning?.days ?? daysUntil(user.company?.dueDate);
         return { user, dueDateWarningDays: days !== undefined && days >= 0 && days < 5 ? days : undefined };
@@ -85,7 +89,10 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const status: AuthStatus = hasSession === false ? 'signedOut' : hasSession && me.data ? 'signedIn' : me.isError ? 'signedOut' : 'loading';
 
-  const value = useMemo<AuthValue>(() => ({ status, user: me.data, signIn, signOut }), [status, me.data, signIn, signOut]);
+  const value = useMemo<AuthValue>(
+    () => ({ status, user: me.data, freshSignIn, signIn, signOut }),
+    [status, me.data, freshSignIn, signIn, signOut],
+  );
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }
 

@@ -4,7 +4,7 @@ export interface IdToken {
   jwt: string;
   /** Seconds since epoch. */
   expiresAt: number | undefined;
-  /** The sign-in this token descends from (kept across refreshes), else its own issue time. */
+  /** `iat`: the single-session rule compares it with the newest session's (the server does the same). */
   issuedAt: number | undefined;
 }
 
@@ -14,9 +14,7 @@ export async function currentIdToken(forceRefresh = false): Promise<IdToken | un
     const session = await fetchAuthSession(forceRefresh ? { forceRefresh: true } : undefined);
     const token = session.tokens?.idToken;
     if (!token) return undefined;
-    const payload = token.payload;
-    const authTime = typeof payload.auth_time === 'number' ? payload.auth_time : undefined;
-    return { jwt: token.toString(), expiresAt: payload.exp, issuedAt: authTime ?? payload.iat };
+    return { jwt: token.toString(), expiresAt: token.payload.exp, issuedAt: token.payload.iat };
   } catch {
     // No session, or a refresh the pool refused: both mean "signed out" to the caller.
     return undefined;

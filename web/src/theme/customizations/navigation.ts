@@ -3,15 +3,19 @@ import type { Components, Theme } from '@mui/material';
 export const navigationCustomizations: Components<Theme> = {
   MuiListItemButton: {
     styleOverrides: {
-      root: ({ theme }) => ({
-        borderRadius: theme.shape.borderRadius,
-        margin: theme.spacing(0.25, 1),
-        '&.Mui-selected': {
-          backgroundColor: theme.palette.action.selected,
-          color: theme.palette.primary.main,
-          '& .MuiListItemIcon-root': { color: theme.palette.primary.main },
-        },
-      }),
+      root: ({ theme }) => {
+        // The brand teal is too dark to read on the dark drawer; its light tone is not.
+        const accent = theme.palette.mode === 'dark' ? theme.palette.primary.light : theme.palette.primary.main;
+        return {
+          borderRadius: theme.shape.borderRadius,
+          margin: theme.spacing(0.25, 1),
+          '&.Mui-selected': {
+            backgroundColor: theme.palette.action.selected,
+            color: accent,
+            '& .MuiListItemIcon-root': { color: accent },
+          },
+        };
+      },
     },
   },
   MuiListItemIcon: {
