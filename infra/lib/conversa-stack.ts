@@ -33,7 +33,9 @@ export interface ConversaStackProps extends StackProps {
   domain?: { name: string; certificateArn: string };
 }
 
-const pascal = (name: string) => name.replace(/(^|-)(\w)/g, (_, _dash, c: string) => c.toUpperCase());
+/** Construct id of a Lambda: `inbound-consumer` -> `InboundConsumerFunction`. */
+export const functionConstructId = (name: string): string =>
+  `${name.replace(/(^|-)(\w)/g, (_, _dash, c: string) => c.toUpperCase())}Function`;
 
 /** Conversa in one region: everything ARCHITECTURE.md draws, nothing shared across regions. */
 export class ConversaStack extends Stack {
@@ -51,7 +53,7 @@ export class ConversaStack extends Stack {
     const functions = new Map<string, ConversaFunction>();
     for (const { name, entry, kind } of lambdaEntries()) {
       const consumed = kind === 'queue' ? messaging.queues.find((q) => q.declaration.consumer === name) : undefined;
-      const fn = new ConversaFunction(this, `${pascal(name)}Function`, {
+      const fn = new ConversaFunction(this, functionConstructId(name), {
         entry,
         description: `Conversa ${kind} handler: ${name}`,
         // A consumer must finish well inside its queue's visibility timeout or messages are redelivered mid-run.

@@ -1,0 +1,167 @@
+/**
+ * The APIs, identity and Lambdas of the stack, checked against the shared declarations they are
+ * built from (routes.ts, queues.ts, env.ts), so adding a route or an env var can't silently miss AWS.
+ */
+import { env } from '@conversa/functions/commons/env';
+import { queues } from '@conversa/functions/queues';
+import { httpRoutes, routeKey, wsRouteKeys } from '@conversa/functions/routes';
+import type { Template } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { lambdaEntries } from '../lib/bundling.ts';
+import { functionConstructId } from '../lib/conversa-stack.ts';
+import { COGNITO_ADMIN_ACTIONS } from '../lib/identity.ts';
+import { logicalIdOf, resourcesOf, synthesize } from './synth.ts';
+
+let template: Template;
+beforeAll(() => {
+  ({ template } = synthesize());
+});
+
+const functionId = (name: string) => logicalIdOf(template, 'AWS::Lambda::Function', functionConstructId(name));
+type Json = Record<string, unknown>;
+const props = (type: string) => resourcesOf(template, type).map(([id, r]) => [id, r.Properties ?? {}] as [string, Json]);
+
+/** The policy statements attached to a function's role. */
+function statementsOf(name: string): Json[] {
+  const role = logicalIdOf(template, 'AWS::IAM::Role', `${functionConstructId(name)}Role`);
+  return props('AWS::IAM::Policy')
+    .filter(([, p]) => (p.Roles as Json[]).some((r) => r.Ref === role))
+    .flatMap(([, p]) => (p.PolicyDocument as { Statement: Json[] }).Statement);
+}
+const actionsOf = (name: string) => statementsOf(name).flatMap((s) => [s.Action].flat() as string[]);
+
+describe('HTTP API', () => {
+  it('has exactly the routes of the shared route table', () => {
+    // Prepare
+    const deployed = props('AWS::ApiGatewayV2::Route')
+      .map(([, p]) => p.RouteKey as string)
+      .filter((key) => /^(GET|POST|PUT|DELETE) /.test(key));
+    // Assess
+    expect(deployed.sort()).toEqual(httpRoutes.map(routeKey).sort());
+  });
+
+  it.each(httpRoutes.map((r) => [routeKey(r), r] as const))(
+    '%s goes to its Lambda with payload v2 and the right authorizer',
+    (key, route) => {
+      // Prepare
+      const [, apiRoute] = props('AWS::ApiGatewayV2::Route').find(([, p]) => p.RouteKey === key)!;
+      const integrationId = ((apiRoute.Target as { 'Fn::Join': [string, unknown[]] })['Fn::Join'][1][1] as { Ref: string }).Ref;
+      const integration = template.toJSON().Resources[integrationId].Properties;
+      // Assess
+      expect(JSON.stringify(integration.IntegrationUri)).toContain(functionId(route.fn));
+      expect(integration.PayloadFormatVersion).toBe('2.0');
+      if (route.access === 'public') {
+        expect(apiRoute.AuthorizationType).toBe('NONE');
+        expect(apiRoute.AuthorizerId).toBeUndefined();
+      } else {
+        expect(apiRoute.AuthorizationType).toBe('JWT');
+        const authorizerId = resourcesOf(template, 'AWS::ApiGatewayV2::Authorizer')[0]![0];
+        expect(apiRoute.AuthorizerId).toEqual({ Ref: authorizerId });
+      }
+    },
+  );
+
+  it('verifies Cognito tokens of this pool for this client', () => {
+    const [[, authorizer]] = props('AWS::ApiGatewayV2::Authorizer') as [[string, Json]];
+    const jwt = authorizer.JwtConfiguration as Json;
+    expect(jwt.Audience).toEqual([{ Ref: logicalIdOf(template, 'AWS::Cognito::UserPoolClient', 'IdentityUserPoolWebClient') }]);
+    expect(JSON.stringify(jwt.Issuer)).toContain(logicalIdOf(template, 'AWS::Cognito::UserPool', 'IdentityUserPool'));
+  });
+
+  it('allows CORS only from the CloudFront origin, throttles and logs access', () => {
+    const [[, api]] = props('AWS::ApiGatewayV2::Api').filter(([, p]) => p.ProtocolType === 'HTTP') as [[string, Json]];
+    const origins = (api.CorsConfiguration as Json).AllowOrigins as unknown[];
+    expect(origins).toHaveLength(1);
+    expect(JSON.stringify(origins[0])).toContain(logicalIdOf(template, 'AWS::CloudFront::Distribution', 'WebDistribution'));
+    const [, stage] = props('AWS::ApiGatewayV2::Stage').find(([, p]) => p.StageName === '$default')!;
+    expect(stage.DefaultRouteSettings).toMatchObject({ ThrottlingRateLimit: expect.any(Number), ThrottlingBurstLimit: expect.any(Number) });
+    expect(stage.AccessLogSettings).toMatchObject({ DestinationArn: expect.anything() });
+  });
+});
+
+describe('WebSocket API', () => {
+  it('routes on the action field and sends every route key to the realtime Lambda', () => {
+    const [[wsApiId, wsApi]] = props('AWS::ApiGatewayV2::Api').filter(([, p]) => p.ProtocolType === 'WEBSOCKET') as [[string, Json]];
+    expect(wsApi.RouteSelectionExpression).toBe('$request.body.action');
+    const routes = props('AWS::ApiGatewayV2::Route').filter(([, p]) => (p.ApiId as Json).Ref === wsApiId);
+    expect(routes.map(([, p]) => p.RouteKey).sort()).toEqual([...wsRouteKeys].sort());
+    const integrations = props('AWS::ApiGatewayV2::Integration').filter(([, p]) => (p.ApiId as Json).Ref === wsApiId);
+    expect(integrations).toHaveLength(1);
+    expect(JSON.stringify(integrations[0]![1].IntegrationUri)).toContain(functionId('realtime'));
+  });
+
+  it('deploys stage prod automatically', () => {
+    template.hasResourceProperties('AWS::ApiGatewayV2::Stage', { StageName: 'prod', AutoDeploy: true });
+  });
+});
+
+describe('Lambdas', () => {
+  it.each(lambdaEntries().map((e) => [e.name]))('%s: nodejs22.x on arm64, 512 MB, its own log group', (name) => {
+    const fn = template.toJSON().Resources[functionId(name)].Properties;
+    expect(fn).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], MemorySize: 512, Handler: 'index.handler' });
+    expect(fn.LoggingConfig.LogGroup).toEqual({ Ref: expect.stringMatching(new RegExp(`^${functionConstructId(name)}Logs`)) });
+  });
+
+  it.each(lambdaEntries().map((e) => [e.name]))('%s: every variable functions/src/commons/env.ts requires is set', (name) => {
+    // Prepare: give the process exactly the variable names the stack sets for this function
+    const variables = Object.keys(template.toJSON().Resources[functionId(name)].Properties.Environment.Variables);
+    const saved = process.env;
+    process.env = Object.fromEntries(variables.map((key) => [key, 'set-by-stack']));
+    try {
+      // Act + Assess: a missing one throws "Missing environment variable X"
+      expect([env.tableName, env.userPoolId, env.userPoolClientId, env.wsManagementUrl, env.mediaBucket]).not.toContain(undefined);
+      for (const queue of queues) expect(env.queueUrl(queue.name)).toBe('set-by-stack');
+      expect(variables).toEqual(expect.arrayContaining(['SERVER_VERSION', 'POWERTOOLS_SERVICE_NAME', 'CORS_ORIGIN']));
+    } finally {
+      process.env = saved;
+    }
+  });
+
+  it('lets every publisher post to WebSocket connections', () => {
+    for (const { name } of lambdaEntries()) expect(actionsOf(name)).toContain('execute-api:ManageConnections');
+  });
+
+  it('gives Cognito admin actions only to auth, users and companies', () => {
+    for (const { name } of lambdaEntries()) {
+      const admin = actionsOf(name).filter((a) => a.startsWith('cognito-idp:'));
+      if (['auth', 'users', 'companies'].includes(name)) expect(admin.sort()).toEqual([...COGNITO_ADMIN_ACTIONS].sort());
+      else expect(admin).toEqual([]);
+    }
+  });
+
+  it('wires each declared queue consumer with partial batch failures', () => {
+    const mappings = props('AWS::Lambda::EventSourceMapping');
+    const consumers = queues.filter((q) => q.consumer);
+    expect(mappings).toHaveLength(consumers.length);
+    for (const queue of consumers) {
+      const mapping = mappings.find(([, p]) => JSON.stringify(p.FunctionName).includes(functionId(queue.consumer!)));
+      expect(mapping?.[1].FunctionResponseTypes).toEqual(['ReportBatchItemFailures']);
+    }
+  });
+});
+
+describe('Cognito', () => {
+  it('signs in with email, has the tenant attributes and no self sign-up', () => {
+    template.hasResourceProperties('AWS::Cognito::UserPool', {
+      UsernameAttributes: ['email'],
+      AdminCreateUserConfig: { AllowAdminCreateUserOnly: true },
+      Policies: { PasswordPolicy: { MinimumLength: 8, RequireUppercase: true, RequireLowercase: true, RequireNumbers: true } },
+      AccountRecoverySetting: { RecoveryMechanisms: [{ Name: 'verified_email', Priority: 1 }] },
+    });
+    const [[, pool]] = props('AWS::Cognito::UserPool') as [[string, Json]];
+    const custom = (pool.Schema as Json[]).filter((a) => a.Name === 'companyId' || a.Name === 'userId');
+    expect(custom).toEqual(expect.arrayContaining([expect.objectContaining({ AttributeDataType: 'String', Mutable: true })]));
+    expect(custom).toHaveLength(2);
+  });
+
+  it('has a client for password, SRP and refresh sign-in with revocable 30-day refresh tokens', () => {
+    const [[, client]] = props('AWS::Cognito::UserPoolClient') as [[string, Json]];
+    expect((client.ExplicitAuthFlows as string[]).sort()).toEqual([
+      'ALLOW_REFRESH_TOKEN_AUTH',
+      'ALLOW_USER_PASSWORD_AUTH',
+      'ALLOW_USER_SRP_AUTH',
+    ]);
+    expect(client).toMatchObject({ EnableTokenRevocation: true, IdTokenValidity: 60, RefreshTokenValidity: 43200 });
+    expect(client.GenerateSecret).toBeFalsy();
+  });
+});

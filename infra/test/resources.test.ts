@@ -1,0 +1,212 @@
+/**
+ * Storage, queues, buckets, logs, the web hosting and the session-host service, plus cdk-nag:
+ * synthesize() already throws on any unacknowledged AwsSolutions finding.
+ */
+import { queues } from '@conversa/functions/queues';
+import { tableDeclaration } from '@conversa/functions/storage/table';
+import { App, Stack, Validations } from 'aws-cdk-lib';
+import type { Template } from 'aws-cdk-lib/assertions';
+import { Bucket } from 'aws-cdk-lib/aws-s3';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import type { IConstruct } from 'constructs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { ConversaStack } from '../lib/conversa-stack.ts';
+import { queueUrlVariable } from '../lib/messaging.ts';
+import { resourcesOf, synthesize } from './synth.ts';
+
+let template: Template;
+let stack: ConversaStack;
+beforeAll(() => {
+  ({ template, stack } = synthesize());
+});
+
+type Json = Record<string, unknown>;
+const props = (type: string) => resourcesOf(template, type).map(([id, r]) => [id, r.Properties ?? {}] as [string, Json]);
+
+describe('table', () => {
+  it('has the keys and GSIs of storage/table.ts, all projected', () => {
+    const [[, table]] = props('AWS::DynamoDB::Table') as [[string, Json]];
+    const key = (pk: string, sk: string) => [
+      { AttributeName: pk, KeyType: 'HASH' },
+      { AttributeName: sk, KeyType: 'RANGE' },
+    ];
+    expect(table.KeySchema).toEqual(key(tableDeclaration.partitionKey, tableDeclaration.sortKey));
+    expect(table.GlobalSecondaryIndexes).toEqual(
+      tableDeclaration.globalIndexes.map((index) => ({
+        IndexName: index.name,
+        KeySchema: key(index.partitionKey, index.sortKey),
+        Projection: { ProjectionType: 'ALL' },
+      })),
+    );
+    expect(table).toMatchObject({
+      BillingMode: 'PAY_PER_REQUEST',
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+      TimeToLiveSpecification: { AttributeName: tableDeclaration.timeToLiveAttribute, Enabled: true },
+      SSESpecification: { SSEEnabled: true },
+      DeletionProtectionEnabled: true,
+    });
+  });
+
+  it('survives a stack delete', () => {
+    const [, table] = resourcesOf(template, 'AWS::DynamoDB::Table')[0]!;
+    expect(table.DeletionPolicy).toBe('Retain');
+  });
+});
+
+describe('queues', () => {
+  it.each(queues.map((q) => [q.name, q]))('%s: encrypted, with its own DLQ after maxReceiveCount', (name, declaration) => {
+    const suffix = declaration.fifo ? '.fifo' : '';
+    const all = props('AWS::SQS::Queue');
+    const [, queue] = all.find(([, p]) => p.QueueName === `${stack.stackName}-${name}${suffix}`)!;
+    const [dlqId, dlq] = all.find(([, p]) => p.QueueName === `${stack.stackName}-${name}-dlq${suffix}`)!;
+    expect(queue.RedrivePolicy).toEqual({
+      deadLetterTargetArn: { 'Fn::GetAtt': [dlqId, 'Arn'] },
+      maxReceiveCount: declaration.maxReceiveCount,
+    });
+    expect(queue.VisibilityTimeout).toBe(declaration.visibilityTimeoutSeconds);
+    for (const q of [queue, dlq]) {
+      expect(q.SqsManagedSseEnabled).toBe(true);
+      expect(Boolean(q.FifoQueue)).toBe(declaration.fifo);
+    }
+  });
+
+  it('refuses plain HTTP on every queue', () => {
+    const queueIds = resourcesOf(template, 'AWS::SQS::Queue').map(([id]) => id);
+    const guarded = props('AWS::SQS::QueuePolicy')
+      .filter(([, p]) => JSON.stringify(p.PolicyDocument).includes('"aws:SecureTransport":"false"'))
+      .flatMap(([, p]) => (p.Queues as Json[]).map((q) => JSON.stringify(q)));
+    for (const id of queueIds) expect(guarded.some((q) => q.includes(id))).toBe(true);
+  });
+});
+
+describe('buckets', () => {
+  it('block all public access, encrypt and refuse plain HTTP', () => {
+    const buckets = props('AWS::S3::Bucket');
+    expect(buckets.length).toBeGreaterThanOrEqual(3);
+    const tlsOnly = props('AWS::S3::BucketPolicy')
+      .filter(([, p]) => JSON.stringify(p.PolicyDocument).includes('"aws:SecureTransport":"false"'))
+      .map(([, p]) => JSON.stringify(p.Bucket));
+    for (const [id, bucket] of buckets) {
+      expect(bucket.PublicAccessBlockConfiguration).toEqual({
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      });
+      expect(bucket.BucketEncryption).toBeDefined();
+      expect(tlsOnly.some((ref) => ref.includes(id))).toBe(true);
+    }
+  });
+
+  it('lets only the web origin PUT to the media bucket, and logs its access', () => {
+    const [[, media]] = props('AWS::S3::Bucket').filter(([id]) => id.startsWith('MediaBucket')) as [[string, Json]];
+    const [rule] = (media.CorsConfiguration as { CorsRules: Json[] }).CorsRules;
+    expect(rule!.AllowedMethods).toContain('PUT');
+    expect(JSON.stringify(rule!.AllowedOrigins)).toContain('WebDistribution');
+    expect(media.LoggingConfiguration).toBeDefined();
+  });
+});
+
+describe('logs', () => {
+  it('every log group has a retention', () => {
+    const groups = props('AWS::Logs::LogGroup');
+    expect(groups.length).toBeGreaterThan(0);
+    for (const [, group] of groups) expect(group.RetentionInDays).toEqual(expect.any(Number));
+  });
+
+  it('every Lambda writes to a declared log group (none created implicitly without retention)', () => {
+    for (const [, fn] of props('AWS::Lambda::Function')) expect((fn.LoggingConfig as Json | undefined)?.LogGroup).toBeDefined();
+  });
+});
+
+describe('web hosting', () => {
+  it('serves the SPA through CloudFront with OAC, index.html fallbacks and HTTPS', () => {
+    const [[, distribution]] = props('AWS::CloudFront::Distribution') as [[string, Json]];
+    const config = distribution.DistributionConfig as Json;
+    expect(config.DefaultRootObject).toBe('index.html');
+    expect(config.CustomErrorResponses).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ ErrorCode: 403, ResponseCode: 200, ResponsePagePath: '/index.html' }),
+        expect.objectContaining({ ErrorCode: 404, ResponseCode: 200, ResponsePagePath: '/index.html' }),
+      ]),
+    );
+    expect((config.DefaultCacheBehavior as Json).ViewerProtocolPolicy).toBe('redirect-to-https');
+    expect(JSON.stringify(config.Origins)).toContain('OriginAccessControlId');
+    template.resourceCountIs('AWS::CloudFront::OriginAccessControl', 1);
+  });
+
+  it('deploys config.json beside the build, pointing at this stack', () => {
+    const [, deployment] = resourcesOf(template, 'Custom::CDKBucketDeployment')[0]!;
+    const text = JSON.stringify(deployment.Properties);
+    expect(text).toContain('WebBucket');
+    // Source.jsonData carries the unresolved values as markers: the API, the socket and the pool.
+    for (const part of ['HttpApi', 'RealtimeApi', 'IdentityUserPool', 'IdentityUserPoolWebClient']) expect(text).toContain(part);
+  });
+});
+
+describe('session host', () => {
+  it('runs one arm64 task with circuit breaker, container insights and the queue/table/bucket environment', () => {
+    template.hasResourceProperties('AWS::ECS::Service', {
+      DesiredCount: 1,
+      LaunchType: 'FARGATE',
+      DeploymentConfiguration: { DeploymentCircuitBreaker: { Enable: true, Rollback: true } },
+    });
+    template.hasResourceProperties('AWS::ECS::Cluster', { ClusterSettings: [{ Name: 'containerInsights', Value: 'enabled' }] });
+    const [[, task]] = props('AWS::ECS::TaskDefinition') as [[string, Json]];
+    expect(task.RuntimePlatform).toEqual({ CpuArchitecture: 'ARM64', OperatingSystemFamily: 'LINUX' });
+    const [container] = task.ContainerDefinitions as Json[];
+    const names = (container!.Environment as { Name: string; Value: unknown }[]).map((e) => e.Name);
+    expect(names).toEqual(
+      expect.arrayContaining(['TABLE_NAME', 'MEDIA_BUCKET', 'SESSION_PROVIDER', ...queues.map((q) => queueUrlVariable(q.name))]),
+    );
+    expect((container!.Environment as { Name: string; Value: unknown }[]).find((e) => e.Name === 'SESSION_PROVIDER')?.Value).toBe(
+      'baileys',
+    );
+    expect((container!.LogConfiguration as Json).LogDriver).toBe('awslogs');
+  });
+
+  it('lives in a new VPC over two AZs with one NAT gateway', () => {
+    template.resourceCountIs('AWS::EC2::NatGateway', 1);
+    template.resourceCountIs('AWS::EC2::Subnet', 4);
+  });
+});
+
+describe('cdk-nag', () => {
+  /** Every acknowledgment recorded in the tree, as [construct path, rule id, reason]. */
+  function acknowledgments(root: IConstruct): [string, string, string][] {
+    return root.node
+      .findAll()
+      .flatMap((c) =>
+        c.node.metadata
+          .filter((m) => m.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY)
+          .flatMap((m) =>
+            Object.entries(m.data as Record<string, string>).map(
+              ([rule, reason]) => [c.node.path, rule, reason] as [string, string, string],
+            ),
+          ),
+      );
+  }
+
+  it('passes AwsSolutions with every acknowledgment naming its rule and a specific reason', () => {
+    // synthesize() threw otherwise; here: the reasons are real sentences, not placeholders.
+    // Only ours: CDK records its own (CloudFormation-Validate::...) acknowledgments too.
+    // CDK stores an unqualified id as `Annotation::<id>`, which is what cdk-nag matches.
+    const found = acknowledgments(stack)
+      .map(([path, rule, reason]) => [path, rule.replace(/^annotation::/i, ''), reason] as const)
+      .filter(([, rule]) => rule.startsWith('AwsSolutions-'));
+    expect(found.length).toBeGreaterThan(0);
+    for (const [path, rule, reason] of found) {
+      expect(rule, path).toMatch(/^AwsSolutions-[A-Z]+\d+(\[.+\])?$/);
+      expect(reason.length, `${path} ${rule}`).toBeGreaterThanOrEqual(40);
+    }
+  });
+
+  it('would fail the synth on an unacknowledged finding (the check is really on)', () => {
+    // Prepare: a bucket without access logs, which AwsSolutions-S1 flags
+    const app = new App();
+    new Bucket(new Stack(app, 'Probe'), 'Unlogged', { enforceSSL: true });
+    Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+    // Act + Assess
+    expect(() => app.synth()).toThrow(/AwsSolutions-S1/);
+  });
+});
