@@ -14,6 +14,8 @@ export function Toaster() {
         if (reason !== 'clickaway' && current) toast.dismiss(current.id);
       }}
       anchorOrigin={{ vertical: 'top', horizontal: 'right' }}
+      // Below the app bar: a toast must not cover the account menu or the theme toggle for 3 s.
+      sx={{ top: { xs: 64, sm: 72 } }}
     >
       {current ? (
         <Alert severity={current.severity} variant="filled" onClose={() => toast.dismiss(current.id)} data-testid="toast">

@@ -1,6 +1,6 @@
 import type { PlanFlag } from '@conversa/functions/contracts';
 import { Box, CircularProgress } from '@mui/material';
-import { type ReactNode, useEffect, useState } from 'react';
+import { type ReactNode, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { isAdmin, useAuth } from '../../lib/auth/auth-provider.tsx';
@@ -43,14 +43,16 @@ export function AdminOnly({ children }: { children: ReactNode }) {
 /** Shows the denial toast once, then leaves for / after 1 s (SPEC 6). */
 function DenyAndRedirect({ message }: { message: string }) {
   const navigate = useNavigate();
-  const [shown, setShown] = useState(false);
+  // A ref, not state: re-rendering must neither repeat the toast nor cancel the pending redirect.
+  const toasted = useRef(false);
   useEffect(() => {
-    if (shown) return;
-    setShown(true);
-    toast.error(message);
+    if (!toasted.current) {
+      toasted.current = true;
+      toast.error(message);
+    }
     const timer = setTimeout(() => navigate('/', { replace: true }), DENIAL_REDIRECT_MS);
     return () => clearTimeout(timer);
-  }, [message, navigate, shown]);
+  }, [message, navigate]);
   return <FullPageLoader />;
 }
 

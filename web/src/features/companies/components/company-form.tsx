@@ -124,7 +124,7 @@ export function CompanyForm({ company, plans, busy, onSubmit, onCancel }: Props)
             ))}
           </TextField>
         </Grid>
-        <Grid size={{ xs: 12, sm: 6, md: 3 }}>
+        <Grid size={{ xs: 12, sm: 6, md: 2 }}>
           <TextField
             select
             label={t('companies.fields.status')}
@@ -144,7 +144,7 @@ export function CompanyForm({ company, plans, busy, onSubmit, onCancel }: Props)
             ))}
           </TextField>
         </Grid>
-        <Grid size={{ xs: 12, sm: 6, md: 3 }}>
+        <Grid size={{ xs: 12, sm: 6, md: 4 }}>
           <Stack direction="row" spacing={1}>
             <TextField
               label={t('companies.fields.dueDate')}

@@ -77,7 +77,7 @@ export function PlansTab() {
                   <TableCell>{plan.users}</TableCell>
                   <TableCell>{plan.connections}</TableCell>
                   <TableCell>{plan.queues}</TableCell>
-                  <TableCell>{t('plans.price', { price: plan.value.toFixed(2) })}</TableCell>
+                  <TableCell sx={{ whiteSpace: 'nowrap' }}>{t('plans.price', { price: plan.value.toFixed(2) })}</TableCell>
                   <TableCell>
                     {planFlags
                       .filter((flag) => plan[flag])
