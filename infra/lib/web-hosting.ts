@@ -75,9 +75,10 @@ export class WebHosting extends Construct {
       // Client-side routes (/tickets/42) are not objects: S3 answers 403 through OAC, 404 otherwise.
       errorResponses: [spaFallback(403), spaFallback(404)],
       httpVersion: HttpVersion.HTTP2_AND_3,
-      minimumProtocolVersion: SecurityPolicyProtocol.TLS_V1_2_2021,
       ...(props.domain
         ? {
+            // Only a custom certificate can carry a TLS floor; the default one is fixed by CloudFront.
+            minimumProtocolVersion: SecurityPolicyProtocol.TLS_V1_2_2021,
             domainNames: [props.domain.name],
             certificate: Certificate.fromCertificateArn(this, 'Certificate', props.domain.certificateArn),
           }

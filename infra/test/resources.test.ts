@@ -2,11 +2,15 @@
  * Storage, queues, buckets, logs, the web hosting and the session-host service, plus cdk-nag:
  * synthesize() already throws on any unacknowledged AwsSolutions finding.
  */
+
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { queues } from '@conversa/functions/queues';
 import { tableDeclaration } from '@conversa/functions/storage/table';
 import { App, Stack, Validations } from 'aws-cdk-lib';
 import type { Template } from 'aws-cdk-lib/assertions';
 import { Bucket } from 'aws-cdk-lib/aws-s3';
+import type { CloudAssembly } from 'aws-cdk-lib/cx-api';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -16,8 +20,9 @@ import { resourcesOf, synthesize } from './synth.ts';
 
 let template: Template;
 let stack: ConversaStack;
+let assembly: CloudAssembly;
 beforeAll(() => {
-  ({ template, stack } = synthesize());
+  ({ template, stack, assembly } = synthesize());
 });
 
 type Json = Record<string, unknown>;
@@ -163,6 +168,23 @@ describe('session host', () => {
       'baileys',
     );
     expect((container!.LogConfiguration as Json).LogDriver).toBe('awslogs');
+  });
+
+  it('stages an image context with the Dockerfile and the workspace sources, without node_modules', () => {
+    // Prepare: the image asset's staged directory in the cloud assembly
+    const manifest = JSON.parse(readFileSync(join(assembly.directory, `${stack.stackName}.assets.json`), 'utf8'));
+    const images = Object.values(manifest.dockerImages) as { source: { directory: string; dockerFile: string } }[];
+    expect(images).toHaveLength(1);
+    const context = join(assembly.directory, images[0]!.source.directory);
+    expect(images[0]!.source.dockerFile).toBe('session-host/Dockerfile');
+    const top = readdirSync(context).sort();
+    // Assess
+    expect(existsSync(join(context, 'session-host/Dockerfile'))).toBe(true);
+    expect(existsSync(join(context, 'functions/src/routes.ts'))).toBe(true);
+    expect(existsSync(join(context, 'package-lock.json'))).toBe(true);
+    expect(top).not.toContain('node_modules');
+    expect(top).not.toContain('cdk.out');
+    expect(existsSync(join(context, 'web/src'))).toBe(false);
   });
 
   it('lives in a new VPC over two AZs with one NAT gateway', () => {

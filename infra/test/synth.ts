@@ -3,8 +3,10 @@
  * test file. Synth throws if cdk-nag reports any unacknowledged finding, so every file that
  * synthesizes also proves the stack passes AwsSolutions.
  */
+
 import { App, Validations } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
+import type { CloudAssembly } from 'aws-cdk-lib/cx-api';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { stackPropsFromContext } from '../lib/context.ts';
 import { ConversaStack } from '../lib/conversa-stack.ts';
@@ -13,6 +15,7 @@ export const TEST_REGION = 'eu-west-1';
 
 export interface Synthesized {
   app: App;
+  assembly: CloudAssembly;
   stack: ConversaStack;
   template: Template;
 }
@@ -24,7 +27,7 @@ export function synthesize(): Synthesized {
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
   const assembly = app.synth();
   const template = Template.fromJSON(assembly.getStackByName(stack.stackName).template);
-  return { app, stack, template };
+  return { app, assembly, stack, template };
 }
 
 type Resource = { Type: string; Properties?: Record<string, unknown>; DeletionPolicy?: string; Metadata?: Record<string, unknown> };
