@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { emailSchema, messages, passwordSchema } from './common.ts';
 import type { SessionUser } from './users.ts';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Spec messages (SPEC 5): the user form and signup share these. */
 export const messages = {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { emailSchema, messages, passwordSchema, personNameSchema } from './common.ts';
 import type { PlanFlag } from './plans.ts';
 import type { ScheduleEntry } from './schedules.ts';

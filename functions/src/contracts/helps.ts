@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const helpInputSchema = z.object({
   title: z.string().trim().min(1, 'Required').max(200, 'Too Long!'),

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Setting keys with their defaults (SPEC 3 "Setting", 9). Values are strings, as stored. */
 export const settingDefaults = {

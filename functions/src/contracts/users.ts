@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { emailSchema, messages, passwordSchema, personNameSchema } from './common.ts';
 import type { Setting } from './settings.ts';
 

@@ -1,5 +1,5 @@
 /** Companies: public signup, the super users' admin of every company, and a company's own reads. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { pageQuerySchema } from '#contracts/common';
 import { companyInputSchema, companyUpdateSchema, signupSchema } from '#contracts/companies';
 import { schedulesSchema } from '#contracts/schedules';
