@@ -10,7 +10,7 @@ import { TABLE_LOGICAL_NAME } from '@conversa/functions/storage/table';
 import { type Child, spawnChild, stripAnsi } from './child-process.ts';
 import { ensurePoolAndClient, startCognitoLocal } from './cognito/cognito-local.ts';
 import { startCognitoProxy } from './cognito/cognito-proxy.ts';
-import { ensureTable, startDynamoDbLocal } from './dynamodb-local/dynamodb-local.ts';
+import { assertJava, ensureTable, startDynamoDbLocal } from './dynamodb-local/dynamodb-local.ts';
 import { startHttpGateway } from './http-gateway.ts';
 import { handlerFile, lambdaContext, loadHandler, repoRoot } from './lambda-runtime.ts';
 import { assertPortFree, type Ports, resolvePorts } from './ports.ts';
@@ -59,6 +59,8 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
   const mark = (phase: string) => {
     timings[phase] = Date.now() - started;
   };
+  // Before anything starts: without Java there is no stack, and the message should be the first thing said.
+  assertJava();
   const ports = await resolvePorts(opts.ports);
   if (opts.ports !== 'auto') {
     for (const [name, port] of Object.entries(ports)) if (port) await assertPortFree(port, name);
@@ -88,19 +90,23 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
   };
 
   try {
-    // Independent stand-ins start together; DynamoDB Local (a JVM) is the slow one.
-    const [dynamo, cognitoLocal, s3, sqs] = await Promise.all([
+    // Independent stand-ins start together; DynamoDB Local (a JVM) is the slow one. allSettled, not
+    // all: when one fails, the others must have registered their children before stop() runs.
+    const settled = await Promise.allSettled([
       startDynamoDbLocal({ port: ports.dynamodb, dbPath: opts.dataDir ? join(dataDir, 'dynamodb') : undefined, log: dynamoLog(log) }).then(
-        (d) => {
+        async (d) => {
           children.push(d.child);
           mark('dynamodb');
+          await ensureTable(d.endpoint, TABLE_LOGICAL_NAME);
+          mark('table');
           return d;
         },
       ),
-      startCognitoLocal({ port: ports.cognitoUpstream, dir: join(dataDir, 'cognito'), log: cognitoLog(log) }).then((c) => {
+      startCognitoLocal({ port: ports.cognitoUpstream, dir: join(dataDir, 'cognito'), log: cognitoLog(log) }).then(async (c) => {
         children.push(c.child);
+        const ids = await ensurePoolAndClient(c.url);
         mark('cognito');
-        return c;
+        return { ...c, ...ids };
       }),
       startS3({ port: ports.s3, directory: opts.dataDir ? join(dataDir, 's3') : undefined, buckets: [MEDIA_BUCKET] }).then((s) => {
         stoppers.push({ name: 's3', stop: s.stop });
@@ -118,11 +124,15 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
           )
         : undefined,
     ]);
-
-    const [{ userPoolId, clientId }] = await Promise.all([
-      ensurePoolAndClient(cognitoLocal.url),
-      ensureTable(dynamo.endpoint, TABLE_LOGICAL_NAME),
-    ]);
+    const failed = settled.find((r) => r.status === 'rejected');
+    if (failed) throw failed.reason;
+    const [dynamo, cognitoLocal, s3, sqs] = settled.map((r) => (r as PromiseFulfilledResult<unknown>).value) as [
+      Awaited<ReturnType<typeof startDynamoDbLocal>>,
+      Awaited<ReturnType<typeof startCognitoLocal>> & { userPoolId: string; clientId: string },
+      Awaited<ReturnType<typeof startS3>>,
+      Awaited<ReturnType<typeof startSqs>>,
+    ];
+    const { userPoolId, clientId } = cognitoLocal;
     const proxy = await startCognitoProxy({
       port: ports.cognito,
       upstream: cognitoLocal.url,

@@ -24,7 +24,8 @@ declare module 'vitest' {
 }
 
 export const TEST_ADMIN = { email: 'super@conversa.test', password: 'Super-Admin-1' };
-export const stackLogFile = join(repoRoot, 'tests', 'artifacts', 'local-stack.log');
+/** Per run: several engineers (and CI retries) may run the suite at once on one machine. */
+export const stackLogFile = join(repoRoot, 'tests', 'artifacts', `local-stack-${process.pid}.log`);
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   mkdirSync(join(repoRoot, 'tests', 'artifacts'), { recursive: true });
