@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { DeleteMessageBatchCommand, type Message, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { type QueueDeclaration, queues } from '@conversa/functions/queues';
 import { type FauxqsServer, startFauxqs } from 'fauxqs';
-import { handlerFile, lambdaContext, loadHandler } from './lambda-runtime.ts';
+import { handlerFile, type LambdaHandler, lambdaContext, loadHandler } from './lambda-runtime.ts';
 
 export interface LocalQueue {
   declaration: QueueDeclaration;
@@ -29,10 +29,11 @@ export interface LocalSqs {
 export const queueEnvName = (name: string): string => `QUEUE_URL_${name.toUpperCase().replace(/-/g, '_')}`;
 const physicalName = (name: string, fifo: boolean) => (fifo ? `${name}.fifo` : name);
 
-export async function startSqs(opts: { port: number; region: string }): Promise<LocalSqs> {
+/** `declarations` defaults to functions/src/queues.ts; tests pass their own. */
+export async function startSqs(opts: { port: number; region: string; declarations?: readonly QueueDeclaration[] }): Promise<LocalSqs> {
   const server = await startFauxqs({ port: opts.port, host: '127.0.0.1', logger: false, defaultRegion: opts.region });
   const created: LocalQueue[] = [];
-  for (const declaration of queues) {
+  for (const declaration of opts.declarations ?? queues) {
     const fifoAttributes: Record<string, string> = declaration.fifo ? { FifoQueue: 'true' } : {};
     const dlq = server.createQueue(physicalName(`${declaration.name}-dlq`, declaration.fifo), {
       attributes: { ...fifoAttributes, MessageRetentionPeriod: '1209600' },
@@ -61,7 +62,13 @@ export interface QueuePollers {
   stop(): Promise<void>;
 }
 
-export function startQueuePollers(opts: { sqs: LocalSqs; region: string; log: (line: string) => void }): QueuePollers {
+export function startQueuePollers(opts: {
+  sqs: LocalSqs;
+  region: string;
+  log: (line: string) => void;
+  /** Handlers by consumer name instead of functions/src/handlers/queues/<consumer>.ts (tests). */
+  consumers?: Record<string, LambdaHandler>;
+}): QueuePollers {
   const client = new SQSClient({
     endpoint: opts.sqs.endpoint,
     region: opts.region,
@@ -73,15 +80,17 @@ export function startQueuePollers(opts: { sqs: LocalSqs; region: string; log: (l
   for (const queue of opts.sqs.queues) {
     const consumer = queue.declaration.consumer;
     if (!consumer) continue;
+    const given = opts.consumers?.[consumer];
     const file = handlerFile('queues', consumer);
-    if (!file) {
+    if (!given && !file) {
       opts.log(
         `[sqs] queue ${queue.declaration.name}: consumer functions/src/handlers/queues/${consumer}.ts does not exist yet, not polling`,
       );
       continue;
     }
     polling.push(consumer);
-    loops.push(pollLoop({ client, queue, file, consumer, region: opts.region, signal: abort.signal, log: opts.log }));
+    const load = given ? () => Promise.resolve(given) : () => loadHandler(file as string);
+    loops.push(pollLoop({ client, queue, load, consumer, region: opts.region, signal: abort.signal, log: opts.log }));
   }
   return {
     polling,
@@ -96,7 +105,7 @@ export function startQueuePollers(opts: { sqs: LocalSqs; region: string; log: (l
 async function pollLoop(opts: {
   client: SQSClient;
   queue: LocalQueue;
-  file: string;
+  load: () => Promise<LambdaHandler>;
   consumer: string;
   region: string;
   signal: AbortSignal;
@@ -141,12 +150,12 @@ async function pollLoop(opts: {
 
 /** Returns the ids of the messages that failed (all of them when the handler throws). */
 async function invokeConsumer(
-  opts: { queue: LocalQueue; file: string; consumer: string; region: string; log: (line: string) => void },
+  opts: { queue: LocalQueue; load: () => Promise<LambdaHandler>; consumer: string; region: string; log: (line: string) => void },
   messages: Message[],
 ): Promise<Set<string>> {
   const all = new Set(messages.map((m) => m.MessageId ?? ''));
   try {
-    const handler = await loadHandler(opts.file);
+    const handler = await opts.load();
     const result = (await handler(sqsEvent(opts.queue, opts.region, messages), lambdaContext(`conversa-${opts.consumer}`))) as
       | { batchItemFailures?: { itemIdentifier: string }[] }
       | undefined;
