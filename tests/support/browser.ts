@@ -1,10 +1,8 @@
 /**
  * Headless Chromium for browser tests: Debian's /usr/bin/chromium (installed by .ci/run) driven by
- * playwright-core, so no browser download is needed. Each launch gets a fresh profile.
+ * playwright-core, so no browser download is needed. Each launch gets a fresh profile: playwright
+ * refuses --user-data-dir in launch() and creates a temp profile per launch itself.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { type Browser, type BrowserContext, chromium } from 'playwright-core';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -17,7 +15,6 @@ export interface LaunchedBrowser {
 }
 
 export async function launchBrowser(): Promise<LaunchedBrowser> {
-  const profile = mkdtempSync(join(tmpdir(), 'conversa-chromium-'));
   const browser = await chromium.launch({
     executablePath: CHROMIUM_PATH,
     headless: true,
@@ -30,7 +27,6 @@ export async function launchBrowser(): Promise<LaunchedBrowser> {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
-      // playwright refuses --user-data-dir in launch(); it gives each launch a fresh temp profile itself.
     ],
   });
   return {
@@ -38,7 +34,6 @@ export async function launchBrowser(): Promise<LaunchedBrowser> {
     newContext: (baseURL) => browser.newContext(baseURL ? { baseURL } : {}),
     async close() {
       await browser.close().catch(() => undefined);
-      rmSync(profile, { recursive: true, force: true });
     },
   };
 }
