@@ -3,7 +3,7 @@
  * no token -> 401, a plain user -> 403 on admin routes, an admin -> 403 on super-only routes,
  * an expired company cannot log in (SPEC 5 "Login") nor call the API.
  */
-import { httpRoutes, routeKey, type HttpRoute } from '@conversa/functions/routes';
+import { type HttpRoute, httpRoutes, routeKey } from '@conversa/functions/routes';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { type Call, client, createTenant, firstPlanId, PASSWORD, superLogin, type Tenant } from './tenants.ts';
 

@@ -2,7 +2,7 @@
  * Bad input is never a 500: every route of the route table, called with hostile bodies, path
  * parameters and query strings, answers 4xx (or a 2xx when the input happens to be valid).
  */
-import { httpRoutes, routeKey, type HttpRoute } from '@conversa/functions/routes';
+import { type HttpRoute, httpRoutes, routeKey } from '@conversa/functions/routes';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { type Call, client, createTenant, firstPlanId, superLogin, type Tenant } from './tenants.ts';
 
@@ -41,7 +41,7 @@ const nasty: unknown[] = [
 
 function nested(depth: number): unknown {
   let v: unknown = 'leaf';
-  for (let i = 0; i < depth; i++) v = { a: v, b: [v] };
+  for (let i = 0; i < depth; i++) v = i % 2 ? { a: v } : [v];
   return v;
 }
 
@@ -72,19 +72,21 @@ describe('fuzzed input never gives a 5xx', () => {
     const deep = nested(60);
     for (const route of httpRoutes) {
       const tokens = route.access === 'public' ? [undefined, tenant.admin.token] : [superToken, tenant.admin.token, tenant.user.token];
-      for (const token of tokens) {
-        for (const path of paths(route)) {
+      for (const [actor, token] of tokens.entries()) {
+        // The first actor gets every id; the others (who mostly stop at the access gate) one.
+        for (const path of actor === 0 ? paths(route) : paths(route).slice(0, 1)) {
           const bodies: ({ body: unknown } | { rawBody: string })[] = [
             ...nasty.map((body) => ({ body })),
             { body: deep },
             ...rawBodies.map((rawBody) => ({ rawBody })),
           ];
           // Every body on the first path; a random sample on the rest keeps the run short.
-          const sample = path === paths(route)[0] ? bodies : bodies.filter(() => random() < 0.2);
+          const sample = path === paths(route)[0] && actor === 0 ? bodies : bodies.filter(() => random() < 0.25);
           for (const b of sample) {
             const query = badQueries[Math.floor(random() * badQueries.length)]!;
             const res = await call(route.method, path, { token, query, ...b });
-            if (res.status >= 500) failures.push(`${routeKey(route)} ${path} ${JSON.stringify(b).slice(0, 80)} -> ${res.status} ${res.text.slice(0, 120)}`);
+            if (res.status >= 500)
+              failures.push(`${routeKey(route)} ${path} ${JSON.stringify(b).slice(0, 80)} -> ${res.status} ${res.text.slice(0, 120)}`);
           }
         }
       }

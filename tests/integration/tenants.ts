@@ -21,7 +21,9 @@ export function client(apiUrl: string) {
     const headers: Record<string, string> = {};
     if (opts.token) headers.authorization = `Bearer ${opts.token}`;
     let body: string | undefined;
-    if (opts.rawBody !== undefined) {
+    if (method === 'GET' || method === 'HEAD') {
+      // fetch refuses a body on these; the API ignores one anyway.
+    } else if (opts.rawBody !== undefined) {
       body = opts.rawBody;
       headers['content-type'] = 'application/json';
     } else if (opts.body !== undefined) {
