@@ -8,4 +8,6 @@ export * from './plans.ts';
 export * from './schedules.ts';
 export * from './settings.ts';
 export * from './users.ts';
+export * from './whatsapp.ts';
+export * from './session-events.ts';
 export const APP_VERSION = '6.0.0';

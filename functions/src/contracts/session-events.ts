@@ -1,0 +1,122 @@
+/**
+ * What crosses the queues between the session-host (which owns WhatsApp sessions) and the Lambdas.
+ *
+ * inbound queue (FIFO, session-host -> inbound Lambda): WhatsApp events and send results.
+ *   MessageGroupId = `${connectionId}:${contactNumber}` keeps per-contact order;
+ *   MessageDeduplicationId = `inboundDedupeId(event)`; the pipeline dedupes again in DynamoDB on
+ *   (connection, WhatsApp message id) for replays older than SQS's 5-minute window.
+ * session-commands queue (FIFO, Lambdas -> the host that owns the session):
+ *   MessageGroupId = `${connectionId}`; MessageDeduplicationId = commandId.
+ */
+import * as z from 'zod';
+
+export const mediaTypes = ['image', 'audio', 'video', 'application', 'stickerMessage', 'locationMessage', 'vcard', 'call_log'] as const;
+export type MediaType = (typeof mediaTypes)[number];
+
+const base = {
+  companyId: z.number().int().positive(),
+  connectionId: z.number().int().positive(),
+};
+
+const media = z.object({
+  /** Object key in the media bucket, already uploaded by the session-host. */
+  key: z.string().min(1),
+  mimetype: z.string().min(1),
+  filename: z.string().optional(),
+  size: z.number().int().nonnegative().optional(),
+});
+export type InboundMedia = z.infer<typeof media>;
+
+export const waMessageSchema = z.object({
+  /** WhatsApp message id. */
+  id: z.string().min(1),
+  fromMe: z.boolean(),
+  /** Digits of the contact's phone number (resolved from @lid), or the group id for groups. */
+  number: z.string().min(1),
+  isGroup: z.boolean(),
+  /** In groups: digits of the member who wrote. */
+  participantNumber: z.string().optional(),
+  pushName: z.string().optional(),
+  /** Epoch milliseconds. */
+  timestamp: z.number().int().nonnegative(),
+  body: z.string(),
+  mediaType: z.enum(mediaTypes).optional(),
+  media: media.optional(),
+  /** Id of the WhatsApp message this one replies to. */
+  quotedId: z.string().optional(),
+  location: z.object({ latitude: z.number(), longitude: z.number(), description: z.string().optional() }).optional(),
+  /** Delivered as offline/`append` history after a reconnect: processed like any other. */
+  history: z.boolean().optional(),
+});
+export type WaMessage = z.infer<typeof waMessageSchema>;
+
+export const ackValues = [0, 1, 2, 3, 4, 5] as const;
+
+export const inboundEventSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('message'), ...base, message: waMessageSchema }),
+  z.object({ kind: z.literal('ack'), ...base, waMessageId: z.string().min(1), number: z.string(), ack: z.number().int().min(0).max(5) }),
+  z.object({ kind: z.literal('revoke'), ...base, waMessageId: z.string().min(1), number: z.string() }),
+  z.object({ kind: z.literal('edit'), ...base, waMessageId: z.string().min(1), number: z.string(), body: z.string() }),
+  z.object({
+    kind: z.literal('call'),
+    ...base,
+    callId: z.string().min(1),
+    number: z.string().min(1),
+    timestamp: z.number().int().nonnegative(),
+    rejected: z.boolean(),
+  }),
+  /** Result of a `send` command: the stored pending message gets its WhatsApp id, or its error. */
+  z.object({ kind: z.literal('sent'), ...base, messageId: z.string().min(1), ticketId: z.number().int().positive(), waMessageId: z.string().min(1), number: z.string(), timestamp: z.number() }),
+  z.object({ kind: z.literal('sendFailed'), ...base, messageId: z.string().min(1), ticketId: z.number().int().positive(), number: z.string(), error: z.string() }),
+]);
+export type InboundEvent = z.infer<typeof inboundEventSchema>;
+
+export function inboundDedupeId(event: InboundEvent): string {
+  switch (event.kind) {
+    case 'message':
+      return `${event.connectionId}:m:${event.message.id}`;
+    case 'ack':
+      return `${event.connectionId}:a:${event.waMessageId}:${event.ack}`;
+    case 'revoke':
+      return `${event.connectionId}:r:${event.waMessageId}`;
+    case 'edit':
+      return `${event.connectionId}:e:${event.waMessageId}:${event.body.length}`;
+    case 'call':
+      return `${event.connectionId}:c:${event.callId}`;
+    case 'sent':
+    case 'sendFailed':
+      return `${event.connectionId}:s:${event.messageId}`;
+  }
+}
+
+export function inboundGroupId(event: InboundEvent): string {
+  const number = event.kind === 'message' ? event.message.number : event.number;
+  return `${event.connectionId}:${number}`;
+}
+
+const commandBase = { ...base, commandId: z.string().min(1) };
+
+export const sessionCommandSchema = z.discriminatedUnion('kind', [
+  /** Start (or restart) the session: connect with stored credentials or show a QR. */
+  z.object({ kind: z.literal('start'), ...commandBase, usePairingCode: z.string().optional() }),
+  /** Drop the credentials and show a fresh QR. */
+  z.object({ kind: z.literal('newQr'), ...commandBase }),
+  /** Log out on WhatsApp and stop. */
+  z.object({ kind: z.literal('logout'), ...commandBase }),
+  z.object({
+    kind: z.literal('send'),
+    ...commandBase,
+    /** Our message id: the idempotency key of the send (a retry never sends twice). */
+    messageId: z.string().min(1),
+    ticketId: z.number().int().positive(),
+    number: z.string().min(1),
+    isGroup: z.boolean(),
+    body: z.string(),
+    media: media.extend({ asVoice: z.boolean().optional() }).optional(),
+    quotedWaId: z.string().optional(),
+    quotedFromMe: z.boolean().optional(),
+  }),
+  z.object({ kind: z.literal('delete'), ...commandBase, waMessageId: z.string().min(1), number: z.string(), isGroup: z.boolean(), fromMe: z.boolean() }),
+  z.object({ kind: z.literal('edit'), ...commandBase, waMessageId: z.string().min(1), number: z.string(), isGroup: z.boolean(), body: z.string() }),
+]);
+export type SessionCommand = z.infer<typeof sessionCommandSchema>;

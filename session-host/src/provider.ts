@@ -1,0 +1,44 @@
+/**
+ * A WhatsApp provider owns the live connection of one session. The session manager drives it and
+ * turns what it reports into stored status, realtime events and inbound events. Two providers:
+ * `baileys` (the real WhatsApp Web protocol) and `simulator` (a fake phone for local mode and tests).
+ */
+import type { ConnectionStatus, InboundEvent, SessionCommand } from '@conversa/functions/contracts';
+
+export type SendCommand = Extract<SessionCommand, { kind: 'send' }>;
+export type DeleteCommand = Extract<SessionCommand, { kind: 'delete' }>;
+export type EditCommand = Extract<SessionCommand, { kind: 'edit' }>;
+
+/** Events without the tenant/connection fields, which the session manager adds. */
+export type ProviderInbound = InboundEvent extends infer E ? (E extends InboundEvent ? Omit<E, 'companyId' | 'connectionId'> : never) : never;
+
+export interface SessionCallbacks {
+  /** Connection state changed; `qrcode` is the QR payload while status is `qrcode`. */
+  onStatus(update: { status: ConnectionStatus; qrcode?: string; retries?: number; number?: string; reason?: string }): Promise<void> | void;
+  /** A WhatsApp event for the inbound pipeline. Resolves once it is durably queued. */
+  onInbound(event: ProviderInbound): Promise<void>;
+}
+
+export interface SessionHandle {
+  send(command: SendCommand): Promise<{ waMessageId: string; timestamp: number }>;
+  deleteMessage(command: DeleteCommand): Promise<void>;
+  editMessage(command: EditCommand): Promise<void>;
+  /** Log out on WhatsApp and forget the credentials. */
+  logout(): Promise<void>;
+  /** Close the socket, keeping the credentials (shutdown, lease lost). */
+  stop(): Promise<void>;
+}
+
+export interface SessionSpec {
+  companyId: number;
+  connectionId: number;
+  /** Forget stored credentials first (New QR). */
+  fresh?: boolean;
+  /** Log in with a pairing code for this phone number instead of a QR. */
+  pairingNumber?: string;
+}
+
+export interface WhatsAppProvider {
+  readonly name: 'baileys' | 'simulator';
+  start(spec: SessionSpec, callbacks: SessionCallbacks): Promise<SessionHandle>;
+}
