@@ -52,6 +52,12 @@ export const DEFAULT_ADMIN = { email: 'admin@conversa.local', password: 'Convers
 
 type Stopper = { name: string; stop: () => Promise<unknown> };
 
+/**
+ * The handlers run in this process and keep their SDK clients and JWT verifier as module singletons
+ * (as in a Lambda), bound to the first stack's endpoints: a second stack here would reach dead ports.
+ */
+let startedInThisProcess = false;
+
 export async function startLocalStack(opts: LocalStackOptions = {}): Promise<LocalStack> {
   const log = opts.log ?? ((line: string) => process.stdout.write(`${line}\n`));
   const started = Date.now();
@@ -59,6 +65,9 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
   const mark = (phase: string) => {
     timings[phase] = Date.now() - started;
   };
+  if (startedInThisProcess)
+    throw new Error('One local stack per process: the handlers cache their clients for the first one. Start another process.');
+  startedInThisProcess = true;
   // Before anything starts: without Java there is no stack, and the message should be the first thing said.
   assertJava();
   const ports = await resolvePorts(opts.ports);
