@@ -4,6 +4,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   CreateTableCommand,
@@ -62,6 +63,8 @@ export async function startDynamoDbLocal(opts: { port: number; dbPath?: string; 
       String(opts.port),
       ...(opts.dbPath ? ['-dbPath', opts.dbPath] : ['-inMemory']),
     ],
+    // In memory it still writes dynamodb-local-metadata.json to its cwd: keep that out of the repo.
+    cwd: opts.dbPath ?? tmpdir(),
     log: opts.log,
   });
   const endpoint = `http://127.0.0.1:${opts.port}`;
