@@ -1,0 +1,188 @@
+/**
+ * WhatsApp connections of a company.
+ *   connection    pk = C#<companyId>                      sk = WAPP#<padded id>
+ *   token guard   pk = PLATFORM#WATOKEN#<sha256(token)>   sk = GUARD   { companyId, connectionId }
+ * The external messages API authenticates with a connection's token alone, so a token must be
+ * unique platform-wide and resolvable without knowing the tenant. The guard is written in the same
+ * transaction as the connection (unique, and a strongly consistent token -> connection lookup right
+ * after a save, when a GSI could still lag). The key holds a digest so the secret is not a key.
+ * `queues` are resolved at read time from `queueIds` by the domain layer.
+ */
+import { createHash } from 'node:crypto';
+import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { NotFoundError, ValidationError } from '#commons/errors';
+import type { Connection } from '#contracts/whatsapp';
+import {
+  db,
+  getItem,
+  isConditionalCheckFailed,
+  nextId,
+  queryAll,
+  stripKeys,
+  table,
+  transactionCancellationCodes,
+  updateExpression,
+} from './db.ts';
+import { PLATFORM_PK, pad, tenantPk } from './table.ts';
+
+export type ConnectionRecord = Omit<Connection, 'queues'>;
+export type ConnectionPatch = Partial<Omit<ConnectionRecord, 'id' | 'companyId' | 'createdAt'>>;
+/** What the session-host writes as a session moves through its states. */
+export type ConnectionSessionPatch = Partial<Pick<ConnectionRecord, 'status' | 'qrcode' | 'retries' | 'number'>>;
+
+const TOKEN_IN_USE = 'Token already in use';
+
+const connectionKey = (companyId: number, id: number) => ({ pk: tenantPk(companyId), sk: `WAPP#${pad(id)}` });
+const tokenDigest = (token: string) => createHash('sha256').update(token).digest('hex');
+const tokenGuardKey = (token: string) => ({ pk: `${PLATFORM_PK}#WATOKEN#${tokenDigest(token)}`, sk: 'GUARD' });
+
+const tokenGuardPut = (token: string, companyId: number, connectionId: number) => ({
+  Put: {
+    TableName: table(),
+    Item: { ...tokenGuardKey(token), entity: 'connectionTokenGuard', companyId, connectionId },
+    ConditionExpression: 'attribute_not_exists(pk)',
+  },
+});
+
+export const newConnectionId = (companyId: number): Promise<number> => nextId(tenantPk(companyId), 'WAPP');
+
+export const getConnection = (companyId: number, id: number): Promise<ConnectionRecord | undefined> =>
+  getItem<ConnectionRecord>(tenantPk(companyId), `WAPP#${pad(id)}`);
+
+/** A company's connections, by id. Bounded by the plan's connection limit. */
+export function listConnections(companyId: number): Promise<ConnectionRecord[]> {
+  return queryAll<ConnectionRecord>({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': tenantPk(companyId), ':prefix': 'WAPP#' },
+    ConsistentRead: true,
+  });
+}
+
+export async function getDefaultConnection(companyId: number): Promise<ConnectionRecord | undefined> {
+  return (await listConnections(companyId)).find((connection) => connection.isDefault);
+}
+
+/** The connection a token belongs to (external messages API). Strongly consistent through the guard. */
+export async function getConnectionByToken(token: string): Promise<ConnectionRecord | undefined> {
+  if (!token) return undefined;
+  const guard = await getItem<{ companyId: number; connectionId: number }>(tokenGuardKey(token).pk, 'GUARD');
+  if (!guard) return undefined;
+  const connection = await getConnection(guard.companyId, guard.connectionId);
+  // The guard and the record are written together; this check keeps a stale guard from ever matching.
+  return connection?.token === token ? connection : undefined;
+}
+
+export async function createConnection(record: ConnectionRecord): Promise<ConnectionRecord> {
+  const items: NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']> = [
+    {
+      Put: {
+        TableName: table(),
+        Item: { ...connectionKey(record.companyId, record.id), entity: 'connection', ...record },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+  ];
+  if (record.token) items.push(tokenGuardPut(record.token, record.companyId, record.id));
+  try {
+    await db().send(new TransactWriteCommand({ TransactItems: items }));
+  } catch (error) {
+    if (transactionCancellationCodes(error)?.[1] === 'ConditionalCheckFailed') throw new ValidationError('token', TOKEN_IN_USE);
+    throw error;
+  }
+  return record;
+}
+
+/** Partial update; moving the token moves its guard in the same transaction. Bumps updatedAt. */
+export async function updateConnection(companyId: number, id: number, patch: ConnectionPatch): Promise<ConnectionRecord> {
+  const current = await getConnection(companyId, id);
+  if (!current) throw new NotFoundError('ERR_NO_WAPP_FOUND');
+  const changes: ConnectionPatch = { ...patch, updatedAt: patch.updatedAt ?? new Date().toISOString() };
+  const update = updateExpression(changes);
+  const tokenMoved = changes.token !== undefined && changes.token !== current.token;
+
+  if (!tokenMoved) {
+    try {
+      const out = await db().send(
+        new UpdateCommand({
+          TableName: table(),
+          Key: connectionKey(companyId, id),
+          ...update,
+          ConditionExpression: 'attribute_exists(pk)',
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return stripKeys<ConnectionRecord>(out.Attributes ?? {});
+    } catch (error) {
+      if (isConditionalCheckFailed(error)) throw new NotFoundError('ERR_NO_WAPP_FOUND');
+      throw error;
+    }
+  }
+
+  const newToken = changes.token as string;
+  const items: NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']> = [
+    {
+      Update: {
+        TableName: table(),
+        Key: connectionKey(companyId, id),
+        ...update,
+        // The token we move the guard away from must still be the stored one.
+        ConditionExpression: 'attribute_exists(pk) AND #oldToken = :oldToken',
+        ExpressionAttributeNames: { ...update.ExpressionAttributeNames, '#oldToken': 'token' },
+        ExpressionAttributeValues: { ...update.ExpressionAttributeValues, ':oldToken': current.token },
+      },
+    },
+  ];
+  if (current.token) items.push({ Delete: { TableName: table(), Key: tokenGuardKey(current.token) } });
+  const guardIndex = items.length;
+  if (newToken) items.push(tokenGuardPut(newToken, companyId, id));
+  try {
+    await db().send(new TransactWriteCommand({ TransactItems: items }));
+  } catch (error) {
+    const codes = transactionCancellationCodes(error);
+    if (newToken && codes?.[guardIndex] === 'ConditionalCheckFailed') throw new ValidationError('token', TOKEN_IN_USE);
+    if (codes?.[0] === 'ConditionalCheckFailed') throw new NotFoundError('ERR_NO_WAPP_FOUND');
+    throw error;
+  }
+  return { ...current, ...(Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)) as ConnectionPatch) };
+}
+
+/**
+ * Session state written by the session-host (status, QR, retries, number). Returns the updated
+ * record, or undefined when the connection was deleted meanwhile (never recreates it).
+ */
+export async function updateConnectionSession(
+  companyId: number,
+  id: number,
+  patch: ConnectionSessionPatch,
+  now = new Date(),
+): Promise<ConnectionRecord | undefined> {
+  try {
+    const out = await db().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: connectionKey(companyId, id),
+        ...updateExpression({ ...patch, updatedAt: now.toISOString() }),
+        ConditionExpression: 'attribute_exists(pk)',
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return stripKeys<ConnectionRecord>(out.Attributes ?? {});
+  } catch (error) {
+    if (isConditionalCheckFailed(error)) return undefined;
+    throw error;
+  }
+}
+
+export async function deleteConnection(companyId: number, id: number): Promise<ConnectionRecord> {
+  const current = await getConnection(companyId, id);
+  if (!current) throw new NotFoundError('ERR_NO_WAPP_FOUND');
+  await db().send(
+    new TransactWriteCommand({
+      TransactItems: [
+        { Delete: { TableName: table(), Key: connectionKey(companyId, id) } },
+        ...(current.token ? [{ Delete: { TableName: table(), Key: tokenGuardKey(current.token) } }] : []),
+      ],
+    }),
+  );
+  return current;
+}
