@@ -1,0 +1,126 @@
+import * as z from 'zod';
+import { type ScheduleEntry, schedulesSchema } from './schedules.ts';
+
+/** SPEC 5 "Queue": name 2-50 required, colour 3-9 chars required, greetingMessage a string. */
+export const queueMessages = { tooShort: 'Too Short!', tooLong: 'Too Long!', required: 'Required' } as const;
+
+const text = z.string().max(4000);
+const optionalId = z.coerce.number().int().positive().nullable().optional();
+
+const queueFields = {
+  name: z
+    .string({ error: queueMessages.required })
+    .trim()
+    .min(1, queueMessages.required)
+    .min(2, queueMessages.tooShort)
+    .max(50, queueMessages.tooLong),
+  color: z
+    .string({ error: queueMessages.required })
+    .trim()
+    .min(1, queueMessages.required)
+    .min(3, queueMessages.tooShort)
+    .max(9, queueMessages.tooLong),
+  greetingMessage: text,
+  complationMessage: text,
+  outOfHoursMessage: text,
+  ratingMessage: text,
+  orderQueue: z.coerce.number().int().min(0).max(100_000).nullable(),
+  integrationId: optionalId,
+  promptId: optionalId,
+  /** Empty = the queue keeps no hours of its own. */
+  schedules: z.union([schedulesSchema, z.array(z.never()).length(0)]),
+};
+
+/** POST /queue. */
+export const createQueueSchema = z.object({
+  name: queueFields.name,
+  color: queueFields.color,
+  greetingMessage: queueFields.greetingMessage.optional().default(''),
+  complationMessage: queueFields.complationMessage.optional().default(''),
+  outOfHoursMessage: queueFields.outOfHoursMessage.optional().default(''),
+  ratingMessage: queueFields.ratingMessage.optional().default(''),
+  orderQueue: queueFields.orderQueue.optional().default(null),
+  integrationId: queueFields.integrationId.default(null),
+  promptId: queueFields.promptId.default(null),
+  schedules: queueFields.schedules.optional().default([]),
+});
+export type CreateQueueInput = z.infer<typeof createQueueSchema>;
+
+/** PUT /queue/{id}: any subset of the fields (schedules included). */
+export const updateQueueSchema = z.object({
+  name: queueFields.name.optional(),
+  color: queueFields.color.optional(),
+  greetingMessage: queueFields.greetingMessage.optional(),
+  complationMessage: queueFields.complationMessage.optional(),
+  outOfHoursMessage: queueFields.outOfHoursMessage.optional(),
+  ratingMessage: queueFields.ratingMessage.optional(),
+  orderQueue: queueFields.orderQueue.optional(),
+  integrationId: queueFields.integrationId,
+  promptId: queueFields.promptId,
+  schedules: queueFields.schedules.optional(),
+});
+export type UpdateQueueInput = z.infer<typeof updateQueueSchema>;
+
+export interface Queue {
+  id: number;
+  companyId: number;
+  name: string;
+  color: string;
+  greetingMessage: string;
+  complationMessage: string;
+  outOfHoursMessage: string;
+  ratingMessage: string;
+  orderQueue: number | null;
+  integrationId: number | null;
+  promptId: number | null;
+  schedules: ScheduleEntry[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** GET /queue-options: `parentId` -1 (or absent) means the root options. */
+export const queueOptionsQuerySchema = z.object({
+  queueId: z.coerce.number().int().positive(),
+  parentId: z.coerce.number().int().min(-1).optional().default(-1),
+});
+
+const optionFields = {
+  title: z.string().trim().max(200),
+  message: z.string().max(4000),
+  /** The ordinal the contact types to choose this option ("1", "2", ...). */
+  option: z.coerce.string().trim().max(10),
+};
+
+/** POST /queue-options. */
+export const createQueueOptionSchema = z.object({
+  queueId: z.coerce.number().int().positive(),
+  parentId: z.coerce.number().int().positive().nullable().optional().default(null),
+  title: optionFields.title.optional().default(''),
+  message: optionFields.message.optional().default(''),
+  option: optionFields.option.optional().default(''),
+});
+export type CreateQueueOptionInput = z.infer<typeof createQueueOptionSchema>;
+
+/** PUT /queue-options/{id}: the node's text; it does not move to another queue or parent. */
+export const updateQueueOptionSchema = z.object({
+  title: optionFields.title.optional(),
+  message: optionFields.message.optional(),
+  option: optionFields.option.optional(),
+});
+export type UpdateQueueOptionInput = z.infer<typeof updateQueueOptionSchema>;
+
+export interface QueueOption {
+  id: number;
+  companyId: number;
+  queueId: number;
+  /** null = a root option of the queue's menu. */
+  parentId: number | null;
+  title: string;
+  message: string;
+  option: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** `company-{id}-queue` payload. */
+export type QueueEvent = { action: 'create' | 'update'; queue: Queue } | { action: 'delete'; queueId: number };

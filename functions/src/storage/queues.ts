@@ -1,0 +1,135 @@
+/**
+ * Queues (departments) of a company.
+ *   queue         pk = C#<companyId>   sk = QUEUE#<padded id>
+ *   colour guard  pk = C#<companyId>   sk = QUEUECOLOR#<lower-case colour>   { queueId }
+ * A colour identifies a queue in every list, so it is unique per tenant (ERR_QUEUE_COLOR_ALREADY_EXISTS):
+ * the guard is written in the same transaction as the queue and moved with it.
+ * `QUEUE#` and `QUEUECOLOR#` never share a prefix, so listing queues does not read the guards.
+ */
+import { QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { ConflictError, NotFoundError } from '#commons/errors';
+import type { Queue } from '#contracts/queues';
+import { db, getItem, nextId, queryAll, table, transactionCancellationCodes, updateExpression } from './db.ts';
+import { pad, tenantPk } from './table.ts';
+
+export type QueueRecord = Queue;
+export type QueuePatch = Partial<Omit<QueueRecord, 'id' | 'companyId' | 'createdAt'>>;
+
+const queueKey = (companyId: number, id: number) => ({ pk: tenantPk(companyId), sk: `QUEUE#${pad(id)}` });
+const normaliseColor = (color: string) => color.trim().toLowerCase();
+const colorGuardKey = (companyId: number, color: string) => ({ pk: tenantPk(companyId), sk: `QUEUECOLOR#${normaliseColor(color)}` });
+
+const colorGuardPut = (companyId: number, color: string, queueId: number) => ({
+  Put: {
+    TableName: table(),
+    Item: { ...colorGuardKey(companyId, color), entity: 'queueColorGuard', companyId, queueId },
+    ConditionExpression: 'attribute_not_exists(pk)',
+  },
+});
+
+export const newQueueId = (companyId: number): Promise<number> => nextId(tenantPk(companyId), 'QUEUE');
+
+export const getQueue = (companyId: number, id: number): Promise<QueueRecord | undefined> =>
+  getItem<QueueRecord>(tenantPk(companyId), `QUEUE#${pad(id)}`);
+
+/** Menu order: orderQueue (unset last), then name. */
+export function compareQueues(a: QueueRecord, b: QueueRecord): number {
+  const left = a.orderQueue ?? Number.MAX_SAFE_INTEGER;
+  const right = b.orderQueue ?? Number.MAX_SAFE_INTEGER;
+  return left - right || a.name.localeCompare(b.name, 'es', { sensitivity: 'base' }) || a.id - b.id;
+}
+
+/** A company's queues in menu order. Bounded by the plan's queue limit. */
+export async function listQueues(companyId: number): Promise<QueueRecord[]> {
+  const queues = await queryAll<QueueRecord>({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': tenantPk(companyId), ':prefix': 'QUEUE#' },
+    ConsistentRead: true,
+  });
+  return queues.sort(compareQueues);
+}
+
+export async function countQueues(companyId: number): Promise<number> {
+  const out = await db().send(
+    new QueryCommand({
+      TableName: table(),
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': tenantPk(companyId), ':prefix': 'QUEUE#' },
+      Select: 'COUNT',
+      ConsistentRead: true,
+    }),
+  );
+  return out.Count ?? 0;
+}
+
+export async function createQueue(record: QueueRecord): Promise<QueueRecord> {
+  try {
+    await db().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Put: {
+              TableName: table(),
+              Item: { ...queueKey(record.companyId, record.id), entity: 'queue', ...record },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+          colorGuardPut(record.companyId, record.color, record.id),
+        ],
+      }),
+    );
+  } catch (error) {
+    if (transactionCancellationCodes(error)?.[1] === 'ConditionalCheckFailed') throw new ConflictError('ERR_QUEUE_COLOR_ALREADY_EXISTS');
+    throw error;
+  }
+  return record;
+}
+
+export async function updateQueue(companyId: number, id: number, patch: QueuePatch): Promise<QueueRecord> {
+  const current = await getQueue(companyId, id);
+  if (!current) throw new NotFoundError('ERR_NOT_FOUND');
+  const changes: QueuePatch = { ...patch, updatedAt: patch.updatedAt ?? new Date().toISOString() };
+  const update = updateExpression(changes);
+  const colorMoved = changes.color !== undefined && normaliseColor(changes.color) !== normaliseColor(current.color);
+
+  const items: NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']> = [
+    {
+      Update: {
+        TableName: table(),
+        Key: queueKey(companyId, id),
+        ...update,
+        // The colour whose guard we move must still be the stored one (a concurrent edit loses).
+        ConditionExpression: 'attribute_exists(pk) AND #oldColor = :oldColor',
+        ExpressionAttributeNames: { ...update.ExpressionAttributeNames, '#oldColor': 'color' },
+        ExpressionAttributeValues: { ...update.ExpressionAttributeValues, ':oldColor': current.color },
+      },
+    },
+  ];
+  if (colorMoved) {
+    items.push({ Delete: { TableName: table(), Key: colorGuardKey(companyId, current.color) } });
+    items.push(colorGuardPut(companyId, changes.color as string, id));
+  }
+  try {
+    await db().send(new TransactWriteCommand({ TransactItems: items }));
+  } catch (error) {
+    const codes = transactionCancellationCodes(error);
+    if (codes?.[2] === 'ConditionalCheckFailed') throw new ConflictError('ERR_QUEUE_COLOR_ALREADY_EXISTS');
+    if (codes?.[0] === 'ConditionalCheckFailed') throw new NotFoundError('ERR_NOT_FOUND');
+    throw error;
+  }
+  return { ...current, ...(Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)) as QueuePatch) };
+}
+
+export async function deleteQueue(companyId: number, id: number): Promise<QueueRecord> {
+  const current = await getQueue(companyId, id);
+  if (!current) throw new NotFoundError('ERR_NOT_FOUND');
+  await db().send(
+    new TransactWriteCommand({
+      TransactItems: [
+        { Delete: { TableName: table(), Key: queueKey(companyId, id) } },
+        { Delete: { TableName: table(), Key: colorGuardKey(companyId, current.color) } },
+      ],
+    }),
+  );
+  return current;
+}
