@@ -13,14 +13,27 @@ export type EditCommand = Extract<SessionCommand, { kind: 'edit' }>;
 export type ProviderInbound = InboundEvent extends infer E ? (E extends InboundEvent ? Omit<E, 'companyId' | 'connectionId'> : never) : never;
 
 export interface SessionCallbacks {
-  /** Connection state changed; `qrcode` is the QR payload while status is `qrcode`. */
+  /**
+   * Connection state changed; `qrcode` is the QR payload while status is `qrcode`. A provider reports
+   * `DISCONNECTED` only when the session has ended for good and will not reconnect on its own (logged
+   * out on the phone, QR retries exhausted): the host then stops it and no longer wants it running.
+   */
   onStatus(update: { status: ConnectionStatus; qrcode?: string; retries?: number; number?: string; reason?: string }): Promise<void> | void;
   /** A WhatsApp event for the inbound pipeline. Resolves once it is durably queued. */
   onInbound(event: ProviderInbound): Promise<void>;
 }
 
+export interface SendOptions {
+  /**
+   * The WhatsApp message id to send with, derived from our messageId (see wa-message-id.ts). A resend
+   * after a crash between "sent" and "recorded" carries the same id, so WhatsApp (and the simulator)
+   * see one message, not two. Baileys: `sendMessage(jid, content, { messageId })`.
+   */
+  waMessageId: string;
+}
+
 export interface SessionHandle {
-  send(command: SendCommand): Promise<{ waMessageId: string; timestamp: number }>;
+  send(command: SendCommand, options: SendOptions): Promise<{ waMessageId: string; timestamp: number }>;
   deleteMessage(command: DeleteCommand): Promise<void>;
   editMessage(command: EditCommand): Promise<void>;
   /** Log out on WhatsApp and forget the credentials. */
