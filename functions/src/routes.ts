@@ -5,6 +5,7 @@
  * Each route names the Lambda (`fn`) that serves it; a Lambda routes inside on the API Gateway
  * `routeKey` ("METHOD /path"), so one bundle serves one feature area.
  */
+import { ClientActions } from '#contracts/channels';
 import type { PlanFlag } from '#contracts/plans';
 
 export const httpFunctions = ['auth', 'companies', 'plans', 'users', 'settings', 'helps'] as const;
@@ -94,20 +95,8 @@ export const httpRoutes: readonly HttpRoute[] = [
   r('DELETE', '/helps/{id}', 'helps', 'super'),
 ];
 
-/** WebSocket routes, all served by the `realtime` Lambda. */
-export const wsRouteKeys = [
-  '$connect',
-  '$disconnect',
-  '$default',
-  'joinChatBox',
-  'joinCompanyMessage',
-  'joinNotification',
-  'joinTickets',
-  'leaveChatBox',
-  'leaveTickets',
-  'userStatus',
-  'ping',
-] as const;
+/** WebSocket routes, all served by the `realtime` Lambda: API Gateway's three plus one per client action. */
+export const wsRouteKeys = ['$connect', '$disconnect', '$default', ...ClientActions] as const;
 export type WsRouteKey = (typeof wsRouteKeys)[number];
 
 export function routesOf(fn: HttpFunctionName): HttpRoute[] {
