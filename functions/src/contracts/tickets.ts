@@ -1,0 +1,45 @@
+/** Tickets (SPEC 3 "Ticket", 4 "Ticket") as the API and the realtime channel carry them. */
+
+export const ticketStatuses = ['pending', 'open', 'closed'] as const;
+export type TicketStatus = (typeof ticketStatuses)[number];
+
+export interface TicketContactSummary {
+  name: string;
+  number: string;
+  profilePicUrl: string;
+}
+
+export interface Ticket {
+  id: number;
+  uuid: string;
+  companyId: number;
+  status: TicketStatus;
+  userId: number | null;
+  user: { id: number; name: string } | null;
+  queueId: number | null;
+  queue: { id: number; name: string; color: string } | null;
+  contactId: number;
+  contact: TicketContactSummary & { id: number };
+  whatsappId: number;
+  whatsapp: { id: number; name: string } | null;
+  tags: { id: number; name: string; color: string }[];
+  lastMessage: string;
+  unreadMessages: number;
+  isGroup: boolean;
+  /** The chatbot is talking to the contact (menu or option tree): the list shows the bot icon. */
+  chatbot: boolean;
+  /** The resolve flow sent the rating message and waits for a 1-3 reply (BEHAVIOUR "Tickets"). */
+  awaitingRating: boolean;
+  rating: number | null;
+  useIntegration: boolean;
+  promptId: number | null;
+  integrationId: number | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** `company-{id}-ticket` payload. */
+export type TicketEvent =
+  | { action: 'update'; ticket: Ticket }
+  | { action: 'updateUnread'; ticketId: number }
+  | { action: 'delete'; ticketId: number };

@@ -1,0 +1,160 @@
+/**
+ * Contacts of a company. A tenant may hold 100k+ contacts, so each contact has its own partition
+ * (its item collection also holds its ticket slots and ticket links, see tickets.ts).
+ *
+ *   contact        pk = C#<cid>#CT#<padded id>        sk = CONTACT
+ *                  gsi1pk = C#<cid>#CONTACTS           gsi1sk = <lower-case name>#<padded id>
+ *                      -> the contacts page in name order, and name-prefix search, one Query a page
+ *                  gsi2pk = C#<cid>#CONTACTS#NUM       gsi2sk = <digits>
+ *                      -> number-prefix search (the contacts search box), one Query a page
+ *   number guard   pk = C#<cid>#CTNUM#<digits>        sk = GUARD   { contactId }
+ *                      -> (tenant, number digits) is unique: the guard is written in the same
+ *                         transaction as the contact, so 50 concurrent first messages from one
+ *                         number make one contact; it is also the strongly consistent
+ *                         number -> contact lookup the inbound pipeline reads (a GSI could lag).
+ *
+ * Denormalisation: tickets copy the contact's {name, number, profilePicUrl} so a ticket page needs no
+ * contact reads; `updateContact` refreshes that copy on the contact's tickets (its ticket links).
+ */
+import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ConflictError, NotFoundError } from '#commons/errors';
+import type { Contact } from '#contracts/contacts';
+import { db, getItem, isConditionalCheckFailed, nextId, stripKeys, table, transactionCancellationCodes, updateExpression } from './db.ts';
+import { pad, tenantPk } from './table.ts';
+
+export type ContactRecord = Contact;
+export type ContactPatch = Partial<Pick<ContactRecord, 'name' | 'email' | 'profilePicUrl' | 'extraInfo' | 'number'>>;
+
+export const contactPk = (companyId: number, contactId: number): string => `${tenantPk(companyId)}#CT#${pad(contactId)}`;
+const CONTACT_SK = 'CONTACT';
+const contactKey = (companyId: number, contactId: number) => ({ pk: contactPk(companyId, contactId), sk: CONTACT_SK });
+const numberGuardKey = (companyId: number, digits: string) => ({ pk: `${tenantPk(companyId)}#CTNUM#${digits}`, sk: 'GUARD' });
+
+/** Name order ignores case and accents, as the contacts page sorts. */
+const nameSortKey = (name: string, id: number) =>
+  `${name
+    .normalize('NFD')
+    .replace(/\p{Diacritic}/gu, '')
+    .toLowerCase()
+    .trim()}#${pad(id)}`;
+
+function indexKeys(contact: Pick<ContactRecord, 'companyId' | 'id' | 'name' | 'number'>) {
+  return {
+    gsi1pk: `${tenantPk(contact.companyId)}#CONTACTS`,
+    gsi1sk: nameSortKey(contact.name, contact.id),
+    gsi2pk: `${tenantPk(contact.companyId)}#CONTACTS#NUM`,
+    gsi2sk: contact.number,
+  };
+}
+
+export const newContactId = (companyId: number): Promise<number> => nextId(tenantPk(companyId), 'CONTACT');
+
+export const getContact = (companyId: number, contactId: number): Promise<ContactRecord | undefined> =>
+  getItem<ContactRecord>(contactPk(companyId, contactId), CONTACT_SK);
+
+/** Strongly consistent, through the number guard. */
+export async function getContactByNumber(companyId: number, digits: string): Promise<ContactRecord | undefined> {
+  const guard = await getItem<{ contactId: number }>(numberGuardKey(companyId, digits).pk, 'GUARD');
+  return guard ? getContact(companyId, guard.contactId) : undefined;
+}
+
+/**
+ * Creates the contact unless its number is taken. Returns the stored contact, or `{ existing }`
+ * with the contact id that holds the number (the caller decides: reuse, or ERR_DUPLICATED_CONTACT).
+ */
+export async function createContact(record: ContactRecord): Promise<{ created: ContactRecord } | { existingId: number }> {
+  try {
+    await db().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Put: {
+              TableName: table(),
+              Item: { ...numberGuardKey(record.companyId, record.number), entity: 'contactNumberGuard', contactId: record.id },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+          {
+            Put: {
+              TableName: table(),
+              Item: { ...contactKey(record.companyId, record.id), ...indexKeys(record), entity: 'contact', ...record },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+        ],
+      }),
+    );
+    return { created: record };
+  } catch (error) {
+    if (transactionCancellationCodes(error)?.[0] === 'ConditionalCheckFailed') {
+      const guard = await getItem<{ contactId: number }>(numberGuardKey(record.companyId, record.number).pk, 'GUARD');
+      if (guard) return { existingId: guard.contactId };
+    }
+    throw error;
+  }
+}
+
+/**
+ * Partial update. Moving the number moves its guard in the same transaction (ERR_DUPLICATED_CONTACT
+ * when taken). The tickets' copy of {name, number, profilePicUrl} is refreshed by the caller through
+ * tickets.refreshTicketContact (the contact's ticket links bound that work).
+ */
+export async function updateContact(companyId: number, contactId: number, patch: ContactPatch): Promise<ContactRecord> {
+  const current = await getContact(companyId, contactId);
+  if (!current) throw new NotFoundError('ERR_NO_CONTACT_FOUND');
+  const next: ContactRecord = { ...current, ...definedOnly(patch), updatedAt: new Date().toISOString() };
+  const update = updateExpression({ ...definedOnly(patch), updatedAt: next.updatedAt, ...indexKeys(next) });
+  if (next.number === current.number) {
+    try {
+      const out = await db().send(
+        new UpdateCommand({
+          TableName: table(),
+          Key: contactKey(companyId, contactId),
+          ...update,
+          ConditionExpression: 'attribute_exists(pk)',
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return stripKeys<ContactRecord>(out.Attributes ?? {});
+    } catch (error) {
+      if (isConditionalCheckFailed(error)) throw new NotFoundError('ERR_NO_CONTACT_FOUND');
+      throw error;
+    }
+  }
+  try {
+    await db().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: {
+              TableName: table(),
+              Key: contactKey(companyId, contactId),
+              ...update,
+              ConditionExpression: 'attribute_exists(pk) AND #num = :oldNumber',
+              ExpressionAttributeNames: { ...update.ExpressionAttributeNames, '#num': 'number' },
+              ExpressionAttributeValues: { ...update.ExpressionAttributeValues, ':oldNumber': current.number },
+            },
+          },
+          { Delete: { TableName: table(), Key: numberGuardKey(companyId, current.number) } },
+          {
+            Put: {
+              TableName: table(),
+              Item: { ...numberGuardKey(companyId, next.number), entity: 'contactNumberGuard', contactId },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+        ],
+      }),
+    );
+  } catch (error) {
+    const codes = transactionCancellationCodes(error);
+    if (codes?.[2] === 'ConditionalCheckFailed') throw new ConflictError('ERR_DUPLICATED_CONTACT');
+    if (codes?.[0] === 'ConditionalCheckFailed') throw new NotFoundError('ERR_NO_CONTACT_FOUND');
+    throw error;
+  }
+  return next;
+}
+
+function definedOnly<T extends object>(patch: T): Partial<T> {
+  return Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined)) as Partial<T>;
+}

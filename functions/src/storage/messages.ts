@@ -1,0 +1,382 @@
+/**
+ * Messages of a ticket, and the WhatsApp ids that map to them.
+ *
+ *   message   pk = C#<cid>#TK#<padded ticketId>   sk = MSG#<message id>
+ *             The id is a UUID v7 built from the message's own time (WhatsApp's timestamp for
+ *             inbound, now for ours), so the sort key orders the conversation by time, history
+ *             delivered late included. A page of the N newest is one Query (ScanIndexForward=false,
+ *             Limit N) and older ones on scroll continue from its cursor: N items read per page,
+ *             whatever the ticket's length. The ticket item shares the partition (sk TICKET).
+ *   id lookup pk = C#<cid>#MSG#<message id>        sk = LOOKUP   { ticketId }
+ *             DELETE /messages/{id} names the message alone; written with the message.
+ *   wa link   pk = C#<cid>#W#<padded connection>#WA#<WhatsApp id>   sk = WAMSG
+ *             { messageId, ticketId, botDone?, replyIds?, dispatched? }
+ *             The dedupe guard of the inbound pipeline: put with attribute_not_exists in the same
+ *             transaction as the message, so a replayed or duplicated event stores nothing new and
+ *             a message is never stored without its guard (or the guard without the message). It
+ *             is also how acks, edits and deletes (which carry WhatsApp ids) find our message, and
+ *             it records the progress of the work after the store (chatbot, dispatch) so a retried
+ *             event resumes instead of repeating. Per connection: WhatsApp ids are per session.
+ *             Our sends get their link when queued (the WhatsApp id is derived from our id), so
+ *             our own echo dedupes to the stored message whichever arrives first.
+ *
+ * Denormalisations: `quotedMsg` copies what a reply shows of the quoted message (body, sender,
+ * media) at store time; `contact.name` is the author's name at the time (group members have no
+ * contact of their own). The ticket's lastMessage/unreadMessages are updated in the same
+ * transaction as the message (ticketActivity).
+ */
+import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { Message } from '#contracts/messages';
+import { waMessageIdFor } from '#contracts/wa-message-id';
+import { db, decodeCursor, encodeCursor, getItem, isConditionalCheckFailed, stripKeys, table, transactionCancellationCodes } from './db.ts';
+import { pad, tenantPk } from './table.ts';
+import { listSortKey, type TicketRecord, ticketKey, ticketPk } from './tickets.ts';
+
+export type MessageRecord = Message;
+type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
+
+export interface WaLink {
+  messageId: string;
+  ticketId: number;
+  /** The chatbot ran for this inbound message (its state change and replies are committed). */
+  botDone?: boolean;
+  /** Replies the chatbot committed; dispatched (sent + published) after the commit. */
+  replyIds?: string[];
+  /** Commands sent and realtime published: nothing left to resume. */
+  dispatched?: boolean;
+}
+
+const messageKey = (companyId: number, ticketId: number, id: string) => ({ pk: ticketPk(companyId, ticketId), sk: `MSG#${id}` });
+const lookupKey = (companyId: number, id: string) => ({ pk: `${tenantPk(companyId)}#MSG#${id}`, sk: 'LOOKUP' });
+const waLinkKey = (companyId: number, connectionId: number, waId: string) => ({
+  pk: `${tenantPk(companyId)}#W#${pad(connectionId)}#WA#${waId}`,
+  sk: 'WAMSG',
+});
+
+export const getMessage = (companyId: number, ticketId: number, id: string): Promise<MessageRecord | undefined> =>
+  getItem<MessageRecord>(ticketPk(companyId, ticketId), `MSG#${id}`);
+
+export async function getMessageById(companyId: number, id: string): Promise<MessageRecord | undefined> {
+  const lookup = await getItem<{ ticketId: number }>(lookupKey(companyId, id).pk, 'LOOKUP');
+  return lookup ? getMessage(companyId, lookup.ticketId, id) : undefined;
+}
+
+export const getWaLink = (companyId: number, connectionId: number, waId: string): Promise<WaLink | undefined> =>
+  getItem<WaLink>(waLinkKey(companyId, connectionId, waId).pk, 'WAMSG');
+
+export async function getMessageByWaId(companyId: number, connectionId: number, waId: string): Promise<MessageRecord | undefined> {
+  const link = await getWaLink(companyId, connectionId, waId);
+  return link ? getMessage(companyId, link.ticketId, link.messageId) : undefined;
+}
+
+export interface MessagePage {
+  /** Newest first. */
+  messages: MessageRecord[];
+  cursor?: string;
+}
+
+export async function listMessagesPage(
+  companyId: number,
+  ticketId: number,
+  options: { limit: number; cursor?: string },
+): Promise<MessagePage> {
+  const out = await db().send(
+    new QueryCommand({
+      TableName: table(),
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': ticketPk(companyId, ticketId), ':prefix': 'MSG#' },
+      ScanIndexForward: false,
+      Limit: options.limit,
+      ExclusiveStartKey: decodeCursor(options.cursor),
+    }),
+  );
+  return { messages: (out.Items ?? []).map((item) => stripKeys<MessageRecord>(item)), cursor: encodeCursor(out.LastEvaluatedKey) };
+}
+
+/**
+ * The ticket side of a new message: lastMessage (only if this message is the newest, history may
+ * arrive late), updatedAt and the list sort keys, unread +1 for inbound. Never bumps revision.
+ */
+export function ticketActivity(
+  ticket: TicketRecord,
+  message: { body: string; at: number; unread: boolean; newest: boolean; requireActive: boolean },
+  now = new Date().toISOString(),
+): TransactItem {
+  const sk = listSortKey(now, ticket.id);
+  const sets = ['updatedAt = :now', 'gsi1sk = :sk', 'gsi3sk = :sk', 'gsi2sk = :sk'];
+  const values: Record<string, unknown> = { ':now': now, ':sk': sk, ':inc': message.unread ? 1 : 0 };
+  const conditions = ['attribute_exists(pk)'];
+  if (message.newest) {
+    sets.push('lastMessage = :body', 'lastMessageAt = :at');
+    values[':body'] = message.body;
+    values[':at'] = message.at;
+    conditions.push('(attribute_not_exists(lastMessageAt) OR lastMessageAt <= :at)');
+  }
+  if (message.requireActive) {
+    conditions.push('#status <> :closed');
+    values[':closed'] = 'closed';
+  }
+  return {
+    Update: {
+      TableName: table(),
+      Key: ticketKey(ticket.companyId, ticket.id),
+      UpdateExpression: `SET ${sets.join(', ')} ADD unreadMessages :inc`,
+      ConditionExpression: conditions.join(' AND '),
+      ExpressionAttributeValues: values,
+      ...(message.requireActive ? { ExpressionAttributeNames: { '#status': 'status' } } : {}),
+    },
+  };
+}
+
+/** The message, its id lookup and (when it has one) its WhatsApp link, each only if new. */
+export function messageItems(message: MessageRecord, link: Omit<WaLink, 'messageId' | 'ticketId'> = {}): TransactItem[] {
+  const items: TransactItem[] = [];
+  const waId =
+    message.waId ?? (message.fromMe && message.pending ? waMessageIdFor(message.companyId, message.whatsappId, message.id) : null);
+  if (waId) {
+    items.push({
+      Put: {
+        TableName: table(),
+        Item: {
+          ...waLinkKey(message.companyId, message.whatsappId, waId),
+          entity: 'waLink',
+          messageId: message.id,
+          ticketId: message.ticketId,
+          ...link,
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    });
+  }
+  items.push(
+    {
+      Put: {
+        TableName: table(),
+        Item: { ...messageKey(message.companyId, message.ticketId, message.id), entity: 'message', ...message },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+    {
+      Put: {
+        TableName: table(),
+        Item: { ...lookupKey(message.companyId, message.id), entity: 'messageLookup', ticketId: message.ticketId },
+      },
+    },
+  );
+  return items;
+}
+
+export type StoreOutcome = 'stored' | 'duplicate' | 'ticketClosed';
+
+/**
+ * Stores a message with its guard and the ticket's activity, all or nothing.
+ * `duplicate`: its WhatsApp id (or our id) is already stored; `ticketClosed`: the ticket closed
+ * meanwhile (with requireActive), find the contact's current ticket and store again.
+ */
+export async function storeMessage(
+  message: MessageRecord,
+  ticket: TicketRecord,
+  options: { unread: boolean; requireActive: boolean; link?: Omit<WaLink, 'messageId' | 'ticketId'> },
+): Promise<StoreOutcome> {
+  const at = Date.parse(message.createdAt);
+  let newest = at >= (ticket.lastMessageAt ?? 0);
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const items = messageItems(message, options.link);
+    const activity = ticketActivity(ticket, {
+      body: message.body,
+      at,
+      unread: options.unread,
+      newest,
+      requireActive: options.requireActive,
+    });
+    try {
+      await db().send(new TransactWriteCommand({ TransactItems: [...items, activity] }));
+      return 'stored';
+    } catch (error) {
+      const codes = transactionCancellationCodes(error);
+      if (!codes) throw error;
+      if (codes.slice(0, items.length).includes('ConditionalCheckFailed')) return 'duplicate';
+      if (codes[items.length] !== 'ConditionalCheckFailed') throw error;
+      // The ticket failed its condition: closed, or a newer message is already its lastMessage.
+      const current = await getItem<TicketRecord>(ticketPk(ticket.companyId, ticket.id), 'TICKET');
+      if (!current || (options.requireActive && current.status === 'closed')) return 'ticketClosed';
+      newest = at >= (current.lastMessageAt ?? 0);
+    }
+  }
+  throw new Error(`Could not store message ${message.id} on ticket ${ticket.id}`);
+}
+
+export async function updateWaLink(
+  companyId: number,
+  connectionId: number,
+  waId: string,
+  patch: Partial<WaLink>,
+  condition?: string,
+): Promise<boolean> {
+  const entries = Object.entries(patch);
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: waLinkKey(companyId, connectionId, waId),
+        UpdateExpression: `SET ${entries.map((_, i) => `#f${i} = :v${i}`).join(', ')}`,
+        ConditionExpression: condition ?? 'attribute_exists(pk)',
+        ExpressionAttributeNames: Object.fromEntries(entries.map(([key], i) => [`#f${i}`, key])),
+        ExpressionAttributeValues: Object.fromEntries(entries.map(([, value], i) => [`:v${i}`, value])),
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionalCheckFailed(error)) return false;
+    throw error;
+  }
+}
+
+/** The Update item that marks the chatbot done for an inbound message (committed with its effects). */
+export function waLinkBotDone(companyId: number, connectionId: number, waId: string, replyIds: string[]): TransactItem {
+  return {
+    Update: {
+      TableName: table(),
+      Key: waLinkKey(companyId, connectionId, waId),
+      UpdateExpression: 'SET botDone = :true, replyIds = :ids',
+      ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(botDone)',
+      ExpressionAttributeValues: { ':true': true, ':ids': replyIds },
+    },
+  };
+}
+
+/** Applies `set` to a message when `condition` holds; the new message, or undefined if it did not. */
+async function updateMessage(
+  companyId: number,
+  ticketId: number,
+  id: string,
+  set: Record<string, unknown>,
+  condition = 'attribute_exists(pk)',
+  extraValues: Record<string, unknown> = {},
+): Promise<MessageRecord | undefined> {
+  const entries = Object.entries({ ...set, updatedAt: new Date().toISOString() });
+  try {
+    const out = await db().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: messageKey(companyId, ticketId, id),
+        UpdateExpression: `SET ${entries.map((_, i) => `#f${i} = :v${i}`).join(', ')}`,
+        ConditionExpression: condition,
+        ExpressionAttributeNames: {
+          ...Object.fromEntries(entries.map(([key], i) => [`#f${i}`, key])),
+          ...(condition.includes('#ack') ? { '#ack': 'ack' } : {}),
+        },
+        ExpressionAttributeValues: { ...Object.fromEntries(entries.map(([, value], i) => [`:v${i}`, value])), ...extraValues },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return stripKeys<MessageRecord>(out.Attributes ?? {});
+  } catch (error) {
+    if (isConditionalCheckFailed(error)) return undefined;
+    throw error;
+  }
+}
+
+/** Raises the ack; never lowers it (acks arrive out of order). Undefined when nothing changed. */
+export const raiseAck = (companyId: number, ticketId: number, id: string, ack: number) =>
+  updateMessage(companyId, ticketId, id, { ack, pending: false }, 'attribute_exists(pk) AND #ack < :ackValue', { ':ackValue': ack });
+
+export const markDeleted = (companyId: number, ticketId: number, id: string) => updateMessage(companyId, ticketId, id, { isDeleted: true });
+
+export const editBody = (companyId: number, ticketId: number, id: string, body: string) =>
+  updateMessage(companyId, ticketId, id, { body, isEdited: true });
+
+/** Our pending message got its WhatsApp id: ack 1 (or higher if an ack raced ahead), error cleared. */
+export async function markSent(
+  companyId: number,
+  connectionId: number,
+  ticketId: number,
+  id: string,
+  waId: string,
+): Promise<MessageRecord | undefined> {
+  // Link the WhatsApp id unless it is linked already (to us when queued; to an echo stored first).
+  try {
+    await db().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Put: {
+              TableName: table(),
+              Item: {
+                ...waLinkKey(companyId, connectionId, waId),
+                entity: 'waLink',
+                messageId: id,
+                ticketId,
+                botDone: true,
+                dispatched: true,
+              },
+              ConditionExpression: 'attribute_not_exists(pk) OR messageId = :id',
+              ExpressionAttributeValues: { ':id': id },
+            },
+          },
+        ],
+      }),
+    );
+  } catch (error) {
+    if (transactionCancellationCodes(error)?.[0] !== 'ConditionalCheckFailed') throw error;
+    await absorbEcho(companyId, connectionId, ticketId, id, waId);
+  }
+  const raised = await updateMessage(
+    companyId,
+    ticketId,
+    id,
+    { waId, ack: 1, pending: false, error: null },
+    'attribute_exists(pk) AND #ack < :one',
+    {
+      ':one': 1,
+    },
+  );
+  return raised ?? updateMessage(companyId, ticketId, id, { waId, pending: false, error: null });
+}
+
+/**
+ * The echo of our send was stored as a message of its own before we learnt its WhatsApp id: the
+ * link moves to our message and the echo copy goes, in one transaction, so one message remains.
+ */
+async function absorbEcho(companyId: number, connectionId: number, ticketId: number, id: string, waId: string): Promise<void> {
+  const link = await getWaLink(companyId, connectionId, waId);
+  if (!link || link.messageId === id) return;
+  const echo = await getMessage(companyId, link.ticketId, link.messageId);
+  await db().send(
+    new TransactWriteCommand({
+      TransactItems: [
+        {
+          Put: {
+            TableName: table(),
+            Item: {
+              ...waLinkKey(companyId, connectionId, waId),
+              entity: 'waLink',
+              messageId: id,
+              ticketId,
+              botDone: true,
+              dispatched: true,
+            },
+            ConditionExpression: 'messageId = :echo',
+            ExpressionAttributeValues: { ':echo': link.messageId },
+          },
+        },
+        ...(echo?.fromMe
+          ? [
+              { Delete: { TableName: table(), Key: messageKey(companyId, link.ticketId, link.messageId) } },
+              { Delete: { TableName: table(), Key: lookupKey(companyId, link.messageId) } },
+            ]
+          : []),
+      ],
+    }),
+  );
+}
+
+/** Our send failed: the message keeps its place, marked with the error (unless it went out after all). */
+export const markFailed = (companyId: number, ticketId: number, id: string, error: string) =>
+  updateMessage(companyId, ticketId, id, { error, pending: false }, 'attribute_exists(pk) AND #ack < :one', { ':one': 1 });
+
+/** A message read with GetItem directly (for tests and resumption). */
+export async function messageExists(companyId: number, ticketId: number, id: string): Promise<boolean> {
+  const out = await db().send(new GetCommand({ TableName: table(), Key: messageKey(companyId, ticketId, id), ProjectionExpression: 'pk' }));
+  return Boolean(out.Item);
+}
