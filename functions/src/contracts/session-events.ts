@@ -66,8 +66,23 @@ export const inboundEventSchema = z.discriminatedUnion('kind', [
     rejected: z.boolean(),
   }),
   /** Result of a `send` command: the stored pending message gets its WhatsApp id, or its error. */
-  z.object({ kind: z.literal('sent'), ...base, messageId: z.string().min(1), ticketId: z.number().int().positive(), waMessageId: z.string().min(1), number: z.string(), timestamp: z.number() }),
-  z.object({ kind: z.literal('sendFailed'), ...base, messageId: z.string().min(1), ticketId: z.number().int().positive(), number: z.string(), error: z.string() }),
+  z.object({
+    kind: z.literal('sent'),
+    ...base,
+    messageId: z.string().min(1),
+    ticketId: z.number().int().positive(),
+    waMessageId: z.string().min(1),
+    number: z.string(),
+    timestamp: z.number(),
+  }),
+  z.object({
+    kind: z.literal('sendFailed'),
+    ...base,
+    messageId: z.string().min(1),
+    ticketId: z.number().int().positive(),
+    number: z.string(),
+    error: z.string(),
+  }),
 ]);
 export type InboundEvent = z.infer<typeof inboundEventSchema>;
 
@@ -116,7 +131,21 @@ export const sessionCommandSchema = z.discriminatedUnion('kind', [
     quotedWaId: z.string().optional(),
     quotedFromMe: z.boolean().optional(),
   }),
-  z.object({ kind: z.literal('delete'), ...commandBase, waMessageId: z.string().min(1), number: z.string(), isGroup: z.boolean(), fromMe: z.boolean() }),
-  z.object({ kind: z.literal('edit'), ...commandBase, waMessageId: z.string().min(1), number: z.string(), isGroup: z.boolean(), body: z.string() }),
+  z.object({
+    kind: z.literal('delete'),
+    ...commandBase,
+    waMessageId: z.string().min(1),
+    number: z.string(),
+    isGroup: z.boolean(),
+    fromMe: z.boolean(),
+  }),
+  z.object({
+    kind: z.literal('edit'),
+    ...commandBase,
+    waMessageId: z.string().min(1),
+    number: z.string(),
+    isGroup: z.boolean(),
+    body: z.string(),
+  }),
 ]);
 export type SessionCommand = z.infer<typeof sessionCommandSchema>;
