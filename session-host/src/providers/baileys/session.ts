@@ -1,0 +1,350 @@
+/**
+ * One WhatsApp session on Baileys: the socket, its reconnects and what it reports.
+ *
+ * Lifecycle (SPEC 4 "Connection status"): QR codes are reported as `qrcode` with a retry count and
+ * after `maxQrCodes` unscanned codes the session gives up (DISCONNECTED); a pairing code is
+ * reported as PAIRING; `open` is CONNECTED. On close the disconnect reason decides: 515 (restart
+ * required, sent right after pairing) reconnects at once, 401 (logged out on the phone) forgets the
+ * credentials and stays DISCONNECTED, 403 stays DISCONNECTED, anything else reconnects with
+ * exponential back-off while reporting TIMEOUT (408) or OPENING.
+ *
+ * Events of one chat are handled in order (a chain per chat) and each resolves only once the
+ * session manager has queued it; chats do not wait for each other's media downloads.
+ */
+
+import type { ConnectionStatus } from '@conversa/functions/contracts/whatsapp';
+import {
+  type AuthenticationCreds,
+  type ConnectionState,
+  DisconnectReason,
+  makeCacheableSignalKeyStore,
+  type makeWASocket,
+  type SocketConfig,
+  type WACallEvent,
+} from '@whiskeysockets/baileys';
+import type {
+  DeleteCommand,
+  EditCommand,
+  ProviderInbound,
+  SendCommand,
+  SessionCallbacks,
+  SessionHandle,
+  SessionSpec,
+} from '../../provider.ts';
+import { clearAuthState, loadAuthState, type StoredAuthState } from './auth-state.ts';
+import { callEvent, type DownloadMedia, type InboundContext, messageEvent, receiptEvents, updateEvents } from './inbound.ts';
+import { jidUser, LidResolver, toJid } from './jids.ts';
+import type { ILogger } from './logger.ts';
+import type { MediaStore } from './media.ts';
+import { deleteContent, editContent, sendContent, sendOptions, waMessageIdFor } from './outbound.ts';
+
+type Socket = ReturnType<typeof makeWASocket>;
+
+export interface SessionDeps {
+  makeSocket: typeof makeWASocket;
+  now: () => number;
+  logger: ILogger;
+  download: DownloadMedia;
+  media: MediaStore;
+  /** The company's `call` setting ('enabled' | 'disabled'). */
+  callSetting: (companyId: number) => Promise<string>;
+  /** Wait before reconnect attempt `attempt` (1-based). */
+  reconnectDelayMs: (attempt: number) => number;
+  maxQrCodes: number;
+  /** Extra socket options (tests point `waWebSocketUrl` at a closed local port). */
+  socketConfig?: Partial<SocketConfig>;
+}
+
+const INBOUND_ATTEMPTS = 5;
+
+function statusCodeOf(error: unknown): number | undefined {
+  const boom = error as { output?: { statusCode?: number } } | undefined;
+  return boom?.output?.statusCode;
+}
+
+export class BaileysSession implements SessionHandle {
+  private sock?: Socket;
+  private auth!: StoredAuthState;
+  private open = false;
+  private closed = false;
+  private qrCodes = 0;
+  private attempts = 0;
+  private reconnectTimer?: NodeJS.Timeout;
+  private readonly pairingRequested = new WeakSet<Socket>();
+  private readonly chains = new Map<string, Promise<void>>();
+  private readonly resolver = new LidResolver(() => this.sock?.signalRepository?.lidMapping);
+  private readonly log: ILogger;
+
+  constructor(
+    private readonly spec: SessionSpec,
+    private readonly callbacks: SessionCallbacks,
+    private readonly deps: SessionDeps,
+  ) {
+    this.log = deps.logger.child({ companyId: spec.companyId, connectionId: spec.connectionId });
+  }
+
+  async start(): Promise<void> {
+    if (this.spec.fresh) await clearAuthState(this.spec.companyId, this.spec.connectionId);
+    this.auth = await loadAuthState(this.spec.companyId, this.spec.connectionId);
+    // The noise and identity keys of a new login are stored before the first QR shows them.
+    if (this.auth.created) await this.auth.saveCreds();
+    await this.report({ status: 'OPENING' });
+    this.connect();
+  }
+
+  private connect(): void {
+    if (this.closed) return;
+    const sock = this.deps.makeSocket({
+      auth: { creds: this.auth.creds, keys: makeCacheableSignalKeyStore(this.auth.keys, this.log) },
+      logger: this.log,
+      markOnlineOnConnect: false,
+      syncFullHistory: false,
+      emitOwnEvents: true,
+      getMessage: async () => undefined,
+      ...this.deps.socketConfig,
+    });
+    this.sock = sock;
+    const current = () => this.sock === sock && !this.closed;
+    const on =
+      <T>(handler: (arg: T) => void) =>
+      (arg: T) => {
+        if (current()) handler(arg);
+      };
+    sock.ev.on(
+      'connection.update',
+      on((update) => this.serial('@connection', () => this.onConnection(sock, update))),
+    );
+    sock.ev.on(
+      'creds.update',
+      on((update) => this.serial('@creds', () => this.onCreds(update))),
+    );
+    sock.ev.on(
+      'messages.upsert',
+      on(({ messages, type }) => {
+        for (const msg of messages)
+          this.serial(msg.key.remoteJid ?? '', async () => this.deliver(await messageEvent(this.context(sock), msg, type)));
+      }),
+    );
+    sock.ev.on(
+      'messages.update',
+      on((updates) => {
+        for (const update of updates) {
+          this.serial(update.key.remoteJid ?? '', async () => {
+            for (const event of await updateEvents(this.context(sock), [update])) await this.deliver(event);
+          });
+        }
+      }),
+    );
+    sock.ev.on(
+      'message-receipt.update',
+      on((receipts) => {
+        for (const receipt of receipts) {
+          this.serial(receipt.key.remoteJid ?? '', async () => {
+            for (const event of await receiptEvents(this.context(sock), [receipt])) await this.deliver(event);
+          });
+        }
+      }),
+    );
+    sock.ev.on(
+      'call',
+      on((calls) => {
+        for (const call of calls.filter((c) => c.status === 'offer')) this.serial(call.from, () => this.onCall(sock, call));
+      }),
+    );
+    sock.ev.on(
+      'lid-mapping.update',
+      on(({ lid, pn }) => this.resolver.learn(lid, pn)),
+    );
+    sock.ev.on(
+      'contacts.upsert',
+      on((contacts) => {
+        for (const c of contacts) this.resolver.learn(c.lid ?? c.id, c.phoneNumber ?? c.id);
+      }),
+    );
+    sock.ev.on(
+      'messaging-history.set',
+      on(({ lidPnMappings }) => {
+        for (const { lid, pn } of lidPnMappings ?? []) this.resolver.learn(lid, pn);
+      }),
+    );
+  }
+
+  private context(sock: Socket): InboundContext {
+    return {
+      companyId: this.spec.companyId,
+      connectionId: this.spec.connectionId,
+      resolver: this.resolver,
+      media: this.deps.media,
+      download: this.deps.download,
+      reupload: sock.updateMediaMessage,
+      logger: this.log,
+      now: this.deps.now,
+    };
+  }
+
+  /** Runs `task` after the previous task of the same chain; a failure is logged, never thrown. */
+  private serial(chain: string, task: () => Promise<void>): void {
+    const next = (this.chains.get(chain) ?? Promise.resolve())
+      .then(task)
+      .catch((error) => this.log.error({ err: error, chain }, 'event handling failed'));
+    this.chains.set(chain, next);
+    void next.then(() => {
+      if (this.chains.get(chain) === next) this.chains.delete(chain);
+    });
+  }
+
+  /** Hands an event to the session manager, retrying: Baileys has already acked it to WhatsApp. */
+  private async deliver(event: ProviderInbound | undefined): Promise<void> {
+    if (!event) return;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.callbacks.onInbound(event);
+        return;
+      } catch (error) {
+        if (attempt >= INBOUND_ATTEMPTS) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 200 * 2 ** attempt));
+      }
+    }
+  }
+
+  private async report(update: { status: ConnectionStatus; qrcode?: string; retries?: number; number?: string; reason?: string }) {
+    try {
+      await this.callbacks.onStatus(update);
+    } catch (error) {
+      this.log.error({ err: error, status: update.status }, 'status report failed');
+    }
+  }
+
+  private async onConnection(sock: Socket, update: Partial<ConnectionState>): Promise<void> {
+    if (update.qr) await this.onQr(sock, update.qr);
+    if (update.connection === 'open') {
+      this.open = true;
+      this.qrCodes = 0;
+      this.attempts = 0;
+      const number = sock.user?.id ? jidUser(sock.user.id) : undefined;
+      await this.report({ status: 'CONNECTED', qrcode: '', retries: 0, ...(number ? { number } : {}) });
+    }
+    if (update.connection === 'close') await this.onClose(statusCodeOf(update.lastDisconnect?.error), update.lastDisconnect?.error);
+  }
+
+  private async onQr(sock: Socket, qr: string): Promise<void> {
+    const pairing = this.spec.pairingNumber && !this.auth.creds.registered;
+    if (pairing && this.pairingRequested.has(sock)) return;
+    this.qrCodes += 1;
+    if (this.qrCodes > this.deps.maxQrCodes) {
+      this.log.info({ shown: this.qrCodes - 1 }, 'login codes not used: giving up');
+      await this.shutdown();
+      await this.report({ status: 'DISCONNECTED', qrcode: '', retries: 0, reason: 'qrcodeTimeout' });
+      return;
+    }
+    if (pairing) {
+      this.pairingRequested.add(sock);
+      const code = await sock.requestPairingCode(this.spec.pairingNumber!.replace(/\D/g, ''));
+      await this.report({ status: 'PAIRING', qrcode: code, retries: this.qrCodes });
+      return;
+    }
+    await this.report({ status: 'qrcode', qrcode: qr, retries: this.qrCodes });
+  }
+
+  private async onClose(code: number | undefined, error: unknown): Promise<void> {
+    this.open = false;
+    this.sock = undefined;
+    if (this.closed) return;
+    this.log.info({ code, reason: (error as Error | undefined)?.message }, 'connection closed');
+    if (code === DisconnectReason.restartRequired) {
+      this.connect();
+      return;
+    }
+    if (code === DisconnectReason.loggedOut) {
+      this.closed = true;
+      await clearAuthState(this.spec.companyId, this.spec.connectionId);
+      await this.report({ status: 'DISCONNECTED', qrcode: '', retries: 0, number: '', reason: 'loggedOut' });
+      return;
+    }
+    if (code === DisconnectReason.forbidden) {
+      this.closed = true;
+      await this.report({ status: 'DISCONNECTED', qrcode: '', reason: 'forbidden' });
+      return;
+    }
+    this.attempts += 1;
+    const delay = this.deps.reconnectDelayMs(this.attempts);
+    await this.report({
+      status: code === DisconnectReason.timedOut ? 'TIMEOUT' : 'OPENING',
+      retries: this.attempts,
+      reason: String(code ?? 'unknown'),
+    });
+    clearTimeout(this.reconnectTimer);
+    this.reconnectTimer = setTimeout(() => this.connect(), delay);
+  }
+
+  private async onCreds(update: Partial<AuthenticationCreds>): Promise<void> {
+    Object.assign(this.auth.creds, update);
+    await this.auth.saveCreds();
+  }
+
+  private async onCall(sock: Socket, call: WACallEvent): Promise<void> {
+    const rejected = (await this.deps.callSetting(this.spec.companyId)) === 'disabled';
+    if (rejected) await sock.rejectCall(call.id, call.from);
+    await this.deliver(await callEvent(this.context(sock), call, rejected));
+  }
+
+  private connected(): Socket {
+    if (!this.sock || !this.open || this.closed) throw new Error('ERR_WAPP_NOT_INITIALIZED');
+    return this.sock;
+  }
+
+  async send(command: SendCommand): Promise<{ waMessageId: string; timestamp: number }> {
+    const sock = this.connected();
+    const waMessageId = waMessageIdFor(this.spec.companyId, this.spec.connectionId, command.messageId);
+    const content = await sendContent(command, this.deps.media);
+    const sent = await sock.sendMessage(toJid(command.number, command.isGroup), content, sendOptions(command, waMessageId));
+    const seconds = sent?.messageTimestamp;
+    const timestamp = seconds === null || seconds === undefined ? this.deps.now() : Number(seconds) * 1000;
+    return { waMessageId: sent?.key.id ?? waMessageId, timestamp };
+  }
+
+  async deleteMessage(command: DeleteCommand): Promise<void> {
+    const { jid, content } = deleteContent(command);
+    await this.connected().sendMessage(jid, content);
+  }
+
+  async editMessage(command: EditCommand): Promise<void> {
+    const { jid, content } = editContent(command);
+    await this.connected().sendMessage(jid, content);
+  }
+
+  async logout(): Promise<void> {
+    const sock = this.sock;
+    this.closed = true;
+    clearTimeout(this.reconnectTimer);
+    try {
+      if (sock && this.open) await sock.logout();
+    } catch (error) {
+      this.log.warn({ err: error }, 'logout on WhatsApp failed; forgetting the credentials anyway');
+    }
+    await this.shutdown();
+    await clearAuthState(this.spec.companyId, this.spec.connectionId);
+    await this.report({ status: 'DISCONNECTED', qrcode: '', retries: 0, number: '', reason: 'logout' });
+  }
+
+  async stop(): Promise<void> {
+    await this.shutdown();
+  }
+
+  /** Ends the socket without touching the stored credentials; waits for events already taken in. */
+  private async shutdown(): Promise<void> {
+    this.closed = true;
+    this.open = false;
+    clearTimeout(this.reconnectTimer);
+    const sock = this.sock;
+    this.sock = undefined;
+    if (sock) {
+      try {
+        sock.end(undefined);
+      } catch (error) {
+        this.log.warn({ err: error }, 'socket end failed');
+      }
+    }
+    await Promise.all([...this.chains.entries()].filter(([chain]) => chain !== '@connection').map(([, pending]) => pending));
+  }
+}
