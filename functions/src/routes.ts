@@ -8,7 +8,7 @@
 import { ClientActions } from '#contracts/channels';
 import type { PlanFlag } from '#contracts/plans';
 
-export const httpFunctions = ['auth', 'companies', 'plans', 'users', 'settings', 'helps'] as const;
+export const httpFunctions = ['auth', 'companies', 'plans', 'users', 'settings', 'helps', 'whatsapp', 'queues'] as const;
 export type HttpFunctionName = (typeof httpFunctions)[number];
 
 /**
@@ -86,6 +86,27 @@ export const httpRoutes: readonly HttpRoute[] = [
   r('POST', '/users', 'users', 'admin'),
   r('PUT', '/users/{id}', 'users', 'user'),
   r('DELETE', '/users/{id}', 'users', 'admin'),
+
+  // Connections (SPEC 7 "Connections"); session actions reach the session-host as commands
+  r('GET', '/whatsapp', 'whatsapp', 'user'),
+  r('GET', '/whatsapp/{id}', 'whatsapp', 'user'),
+  r('POST', '/whatsapp', 'whatsapp', 'admin'),
+  r('PUT', '/whatsapp/{id}', 'whatsapp', 'admin'),
+  r('DELETE', '/whatsapp/{id}', 'whatsapp', 'admin'),
+  r('POST', '/whatsappsession/{id}', 'whatsapp', 'admin'),
+  r('PUT', '/whatsappsession/{id}', 'whatsapp', 'admin'),
+  r('DELETE', '/whatsappsession/{id}', 'whatsapp', 'admin'),
+
+  // Queues and their chatbot option tree
+  r('GET', '/queue', 'queues', 'user'),
+  r('GET', '/queue/{id}', 'queues', 'user'),
+  r('POST', '/queue', 'queues', 'admin'),
+  r('PUT', '/queue/{id}', 'queues', 'admin'),
+  r('DELETE', '/queue/{id}', 'queues', 'admin'),
+  r('GET', '/queue-options', 'queues', 'user'),
+  r('POST', '/queue-options', 'queues', 'admin'),
+  r('PUT', '/queue-options/{id}', 'queues', 'admin'),
+  r('DELETE', '/queue-options/{id}', 'queues', 'admin'),
 
   // Help videos (platform-wide, edited by super users)
   r('GET', '/helps/list', 'helps', 'user'),

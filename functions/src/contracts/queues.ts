@@ -123,4 +123,8 @@ export interface QueueOption {
 }
 
 /** `company-{id}-queue` payload. */
-export type QueueEvent = { action: 'create' | 'update'; queue: Queue } | { action: 'delete'; queueId: number };
+export type QueueEvent =
+  | { action: 'create' | 'update'; queue: Queue }
+  | { action: 'delete'; queueId: number }
+  /** The option tree of `queueId` changed. */
+  | { action: 'options'; queueId: number };

@@ -39,6 +39,29 @@ export const connectionInputSchema = z.object({
 });
 export type ConnectionInput = z.infer<typeof connectionInputSchema>;
 
+/** PUT /whatsapp/{id}: the same fields, each optional; an absent field keeps its stored value (no defaults). */
+const connectionFields = connectionInputSchema.shape;
+export const connectionUpdateSchema = z.object({
+  name: connectionFields.name.optional(),
+  isDefault: connectionFields.isDefault.unwrap(),
+  greetingMessage: connectionFields.greetingMessage.unwrap(),
+  complationMessage: connectionFields.complationMessage.unwrap(),
+  outOfHoursMessage: connectionFields.outOfHoursMessage.unwrap(),
+  ratingMessage: connectionFields.ratingMessage.unwrap(),
+  token: connectionFields.token.unwrap(),
+  provider: connectionFields.provider.unwrap(),
+  queueIds: connectionFields.queueIds.unwrap(),
+  promptId: connectionFields.promptId.unwrap(),
+  integrationId: connectionFields.integrationId.unwrap(),
+  transferQueueId: connectionFields.transferQueueId.unwrap(),
+  timeToTransfer: connectionFields.timeToTransfer.unwrap(),
+  expiresTicket: connectionFields.expiresTicket.unwrap(),
+  expiresInactiveMessage: connectionFields.expiresInactiveMessage.unwrap(),
+  timeUseBotQueues: connectionFields.timeUseBotQueues.unwrap(),
+  maxUseBotQueues: connectionFields.maxUseBotQueues.unwrap(),
+});
+export type ConnectionUpdateInput = z.infer<typeof connectionUpdateSchema>;
+
 export interface ConnectionQueue {
   id: number;
   name: string;

@@ -1,0 +1,70 @@
+/**
+ * Queues of a company (SPEC 3 "Queue", 5, 7). A queue id of another company is "not found".
+ * Deleting a queue also removes it from every connection and user that listed it, and drops its
+ * chatbot tree, so nothing keeps routing to a queue that is gone.
+ */
+import { NotFoundError } from '#commons/errors';
+import { channels } from '#contracts/channels';
+import type { CreateQueueInput, Queue, QueueEvent, UpdateQueueInput } from '#contracts/queues';
+import { assertPlanLimit } from '#domain/plans/limits';
+import { toUser } from '#domain/users/present';
+import { publishConnection } from '#domain/whatsapps/events';
+import { queueDirectory, toConnection } from '#domain/whatsapps/present';
+import { publishToCompany } from '#realtime/publisher';
+import { deleteQueueTree } from '#storage/queue-options';
+import * as store from '#storage/queues';
+import * as users from '#storage/users';
+import * as whatsapps from '#storage/whatsapps';
+
+export async function findQueue(companyId: number, id: number): Promise<store.QueueRecord> {
+  const queue = await store.getQueue(companyId, id);
+  if (!queue || queue.companyId !== companyId) throw new NotFoundError('ERR_NOT_FOUND');
+  return queue;
+}
+
+async function publishQueue(companyId: number, event: QueueEvent): Promise<void> {
+  await publishToCompany(companyId, channels.queue(companyId), event);
+}
+
+export const listQueuesOf = (companyId: number): Promise<Queue[]> => store.listQueues(companyId);
+
+export const getQueueOf = (companyId: number, id: number): Promise<Queue> => findQueue(companyId, id);
+
+export async function createQueueFor(companyId: number, queuesLimit: number, input: CreateQueueInput, now = new Date()): Promise<Queue> {
+  assertPlanLimit(queuesLimit, await store.countQueues(companyId), 'ERR_PLAN_LIMIT_QUEUES');
+  const at = now.toISOString();
+  const queue = await store.createQueue({ ...input, id: await store.newQueueId(companyId), companyId, createdAt: at, updatedAt: at });
+  await publishQueue(companyId, { action: 'create', queue });
+  return queue;
+}
+
+export async function updateQueueFor(companyId: number, id: number, input: UpdateQueueInput): Promise<Queue> {
+  await findQueue(companyId, id);
+  const queue = await store.updateQueue(companyId, id, input);
+  await publishQueue(companyId, { action: 'update', queue });
+  return queue;
+}
+
+export async function deleteQueueFor(companyId: number, id: number): Promise<void> {
+  await findQueue(companyId, id);
+  await store.deleteQueue(companyId, id);
+  await publishQueue(companyId, { action: 'delete', queueId: id });
+
+  const directory = queueDirectory(await store.listQueues(companyId));
+  for (const connection of await whatsapps.listConnections(companyId)) {
+    const listed = (connection.queueIds ?? []).includes(id);
+    const transfers = connection.transferQueueId === id;
+    if (!listed && !transfers) continue;
+    const updated = await whatsapps.updateConnection(companyId, connection.id, {
+      queueIds: (connection.queueIds ?? []).filter((queueId) => queueId !== id),
+      transferQueueId: transfers ? null : connection.transferQueueId,
+    });
+    await publishConnection(toConnection(updated, directory, false));
+  }
+  for (const user of await users.listUsers(companyId)) {
+    if (!(user.queueIds ?? []).includes(id)) continue;
+    const updated = await users.updateUser(companyId, user.id, { queueIds: user.queueIds.filter((queueId) => queueId !== id) });
+    await publishToCompany(companyId, channels.user(companyId), { action: 'update', user: toUser(updated) });
+  }
+  await deleteQueueTree(companyId, id);
+}

@@ -1,0 +1,47 @@
+/**
+ * Commands to the session-host that owns a connection's session, through the FIFO queue
+ * `session-commands`: one message group per connection keeps a connection's commands in order
+ * (start before logout), and the command id is the deduplication id, so a retried send of the
+ * same command is delivered once.
+ */
+import { randomUUID } from 'node:crypto';
+import { SendMessageCommand } from '@aws-sdk/client-sqs';
+import { sqsClient } from '#commons/clients';
+import { env } from '#commons/env';
+import { type SessionCommand, sessionCommandSchema } from '#contracts/session-events';
+
+export const SESSION_COMMANDS_QUEUE = 'session-commands';
+
+export type SessionCommandSender = (command: SessionCommand) => Promise<void>;
+
+async function sendToQueue(command: SessionCommand): Promise<void> {
+  await sqsClient().send(
+    new SendMessageCommand({
+      QueueUrl: env.queueUrl(SESSION_COMMANDS_QUEUE),
+      MessageBody: JSON.stringify(command),
+      MessageGroupId: String(command.connectionId),
+      MessageDeduplicationId: command.commandId,
+    }),
+  );
+}
+
+let sender: SessionCommandSender = sendToQueue;
+
+/** Tests swap the transport; returns the previous one. */
+export function setSessionCommandSender(next: SessionCommandSender | undefined): SessionCommandSender {
+  const previous = sender;
+  sender = next ?? sendToQueue;
+  return previous;
+}
+
+/** Validates and sends a command. A malformed command is a bug here, never something the host should see. */
+export async function sendSessionCommand(command: SessionCommand): Promise<SessionCommand> {
+  const valid = sessionCommandSchema.parse(command);
+  await sender(valid);
+  return valid;
+}
+
+/** A lifecycle command (start, new QR, logout) with a fresh command id. */
+export function lifecycleCommand(kind: 'start' | 'newQr' | 'logout', companyId: number, connectionId: number): SessionCommand {
+  return { kind, companyId, connectionId, commandId: randomUUID() };
+}
