@@ -10,6 +10,8 @@ import { type Call, client, createTenant, firstPlanId, superLogin, type Tenant }
 let call: Call;
 let a: Tenant;
 let b: Tenant;
+/** B's connection, queue and queue option: ids per company, so B makes several and keeps ids A never reaches. */
+const bOwn = { connectionId: 0, queueId: 0, optionId: 0 };
 
 /**
  * How A's admin attacks B through a route:
@@ -80,6 +82,23 @@ const fixtures: Record<string, Fixture> = {
   'POST /users': { body: () => ({ name: 'Intruder', email: `intruder-${Date.now()}@a.test`, password: 'Intrude123', profile: 'admin' }) },
   'PUT /users/{id}': { params: (t) => ({ id: String(t.user.id) }), body: () => ({ name: 'Hijacked', profile: 'admin' }) },
   'DELETE /users/{id}': { params: (t) => ({ id: String(t.user.id) }) },
+  'GET /whatsapp': {},
+  'GET /whatsapp/{id}': { params: () => ({ id: String(bOwn.connectionId) }) },
+  'POST /whatsapp': { body: () => ({ name: 'Intruder connection' }) },
+  'PUT /whatsapp/{id}': { params: () => ({ id: String(bOwn.connectionId) }), body: () => ({ name: 'Hijacked', isDefault: true }) },
+  'DELETE /whatsapp/{id}': { params: () => ({ id: String(bOwn.connectionId) }) },
+  'POST /whatsappsession/{id}': { params: () => ({ id: String(bOwn.connectionId) }) },
+  'PUT /whatsappsession/{id}': { params: () => ({ id: String(bOwn.connectionId) }) },
+  'DELETE /whatsappsession/{id}': { params: () => ({ id: String(bOwn.connectionId) }) },
+  'GET /queue': {},
+  'GET /queue/{id}': { params: () => ({ id: String(bOwn.queueId) }) },
+  'POST /queue': { body: () => ({ name: 'Intruder queue', color: '#0a0b0c' }) },
+  'PUT /queue/{id}': { params: () => ({ id: String(bOwn.queueId) }), body: () => ({ name: 'Hijacked', color: '#0d0e0f' }) },
+  'DELETE /queue/{id}': { params: () => ({ id: String(bOwn.queueId) }) },
+  'GET /queue-options': {},
+  'POST /queue-options': { body: () => ({ queueId: bOwn.queueId, parentId: bOwn.optionId, title: 'Intruder' }) },
+  'PUT /queue-options/{id}': { params: () => ({ id: String(bOwn.optionId) }), body: () => ({ title: 'Hijacked' }) },
+  'DELETE /queue-options/{id}': { params: () => ({ id: String(bOwn.optionId) }) },
   'GET /helps/list': { platform: true },
   'GET /helps': { platform: true },
   'POST /helps': { platform: true, body: () => ({ title: 'hijack' }) },
@@ -98,9 +117,21 @@ async function snapshotOfB(): Promise<string> {
     call('GET', '/settings', { token: b.admin.token }),
     call('GET', `/companies/${b.companyId}`, { token: b.admin.token }),
     call('GET', `/users/${b.user.id}`, { token: b.admin.token }),
+    call('GET', '/whatsapp', { token: b.admin.token }),
+    call('GET', '/queue', { token: b.admin.token }),
+    call('GET', '/queue-options', { token: b.admin.token, query: { queueId: String(bOwn.queueId), parentId: '-1' } }),
   ]);
   for (const p of parts) expect(p.status, p.text).toBe(200);
-  return JSON.stringify(parts.map((p) => p.body));
+  // A connection's session state is the session-host's to change at any time: compare what A could touch.
+  const stable = (body: unknown) =>
+    Array.isArray(body)
+      ? body.map((item) =>
+          item && typeof item === 'object' && 'status' in item && 'qrcode' in item
+            ? { ...item, status: '', qrcode: '', retries: 0, number: '', updatedAt: '' }
+            : item,
+        )
+      : body;
+  return JSON.stringify(parts.map((p) => stable(p.body)));
 }
 
 beforeAll(async () => {
@@ -109,6 +140,21 @@ beforeAll(async () => {
   const planId = await firstPlanId(call);
   a = await createTenant(call, superToken, planId, 'tenant-a');
   b = await createTenant(call, superToken, planId, 'tenant-b', 6);
+  // B's own connections, queues and options, named with B's marker so a leak would show.
+  for (let i = 1; i <= 3; i++) {
+    const queue = await call('POST', '/queue', { token: b.admin.token, body: { name: `${b.marker} q${i}`, color: `#b0b0b${i}` } });
+    expect(queue.status, queue.text).toBe(201);
+    bOwn.queueId = (queue.body as { id: number }).id;
+    const connection = await call('POST', '/whatsapp', { token: b.admin.token, body: { name: `${b.marker} wa${i}` } });
+    expect(connection.status, connection.text).toBe(201);
+    bOwn.connectionId = (connection.body as { id: number }).id;
+    const option = await call('POST', '/queue-options', {
+      token: b.admin.token,
+      body: { queueId: bOwn.queueId, title: `${b.marker} o${i}` },
+    });
+    expect(option.status, option.text).toBe(201);
+    bOwn.optionId = (option.body as { id: number }).id;
+  }
   // Give B a setting value that differs from A's default so a leak would show.
   const put = await call('PUT', '/settings/userRating', { token: b.admin.token, body: { value: 'enabled' } });
   expect(put.status, put.text).toBe(200);
