@@ -114,26 +114,3 @@ function file(
   const length = numberOf(size);
   return { mimetype: mimetype || fallback, ...(filename ? { filename } : {}), ...(length !== undefined ? { size: length } : {}) };
 }
-
-const EXTENSIONS: Record<string, string> = {
-  'image/jpeg': 'jpeg',
-  'image/png': 'png',
-  'image/webp': 'webp',
-  'image/gif': 'gif',
-  'video/mp4': 'mp4',
-  'video/3gpp': '3gp',
-  'audio/ogg': 'ogg',
-  'audio/mpeg': 'mp3',
-  'audio/mp4': 'm4a',
-  'audio/aac': 'aac',
-  'application/pdf': 'pdf',
-  'text/plain': 'txt',
-};
-
-/** File extension for the stored object: the document's own, else from the mimetype. */
-export function extensionFor(mimetype: string, filename?: string): string {
-  const own = filename?.match(/\.([A-Za-z0-9]{1,10})$/)?.[1];
-  if (own) return own.toLowerCase();
-  const base = mimetype.split(';')[0]!.trim().toLowerCase();
-  return EXTENSIONS[base] ?? (base.split('/')[1]?.replace(/[^a-z0-9]/g, '') || 'bin');
-}

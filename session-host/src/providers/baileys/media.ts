@@ -5,17 +5,11 @@
  */
 import { GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import type { InboundMedia } from '@conversa/functions/contracts/session-events';
-import { extensionFor } from './content.ts';
+import { inboundMediaKey } from '../../media.ts';
 
 export interface MediaStore {
   s3: () => S3Client;
   bucket: () => string;
-}
-
-/** `<companyId>/<connectionId>/<waMessageId>.<ext>`: one object per message, so a replay overwrites it. */
-export function mediaKey(companyId: number, connectionId: number, waMessageId: string, mimetype: string, filename?: string): string {
-  const id = waMessageId.replace(/[^A-Za-z0-9_-]/g, '_');
-  return `${companyId}/${connectionId}/${id}.${extensionFor(mimetype, filename)}`;
 }
 
 export async function putMedia(
@@ -24,7 +18,8 @@ export async function putMedia(
   bytes: Uint8Array,
   file: { mimetype: string; filename?: string },
 ): Promise<InboundMedia> {
-  const key = mediaKey(target.companyId, target.connectionId, target.waMessageId, file.mimetype, file.filename);
+  // One object per message (the host's shared key scheme): a replayed message overwrites its own file.
+  const key = inboundMediaKey({ ...target, ...file });
   await store.s3().send(
     new PutObjectCommand({
       Bucket: store.bucket(),

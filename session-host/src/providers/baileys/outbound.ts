@@ -1,21 +1,10 @@
 /**
  * Session commands as Baileys `sendMessage` calls.
  */
-import { createHash } from 'node:crypto';
 import type { AnyMessageContent, MiscMessageGenerationOptions, WAMessage } from '@whiskeysockets/baileys';
 import type { DeleteCommand, EditCommand, SendCommand } from '../../provider.ts';
 import { toJid } from './jids.ts';
 import { getMedia, type MediaStore } from './media.ts';
-
-/**
- * The WhatsApp id of one of our sends, derived from our messageId: a resend after a crash (the send
- * went out, its record did not) carries the same id, so WhatsApp and the pipeline see one message.
- * Shaped like Baileys' own ids (`3EB0` + 18 upper-case hex digits).
- */
-export function waMessageIdFor(companyId: number, connectionId: number, messageId: string): string {
-  const digest = createHash('sha256').update(`${companyId}:${connectionId}:${messageId}`).digest('hex');
-  return `3EB0${digest.slice(0, 18).toUpperCase()}`;
-}
 
 export async function sendContent(command: SendCommand, media: MediaStore): Promise<AnyMessageContent> {
   if (!command.media) return { text: command.body };

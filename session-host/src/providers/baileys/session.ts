@@ -27,6 +27,7 @@ import type {
   EditCommand,
   ProviderInbound,
   SendCommand,
+  SendOptions,
   SessionCallbacks,
   SessionHandle,
   SessionSpec,
@@ -36,7 +37,7 @@ import { callEvent, type DownloadMedia, type InboundContext, messageEvent, recei
 import { jidUser, LidResolver, toJid } from './jids.ts';
 import type { ILogger } from './logger.ts';
 import type { MediaStore } from './media.ts';
-import { deleteContent, editContent, sendContent, sendOptions, waMessageIdFor } from './outbound.ts';
+import { deleteContent, editContent, sendContent, sendOptions } from './outbound.ts';
 
 type Socket = ReturnType<typeof makeWASocket>;
 
@@ -112,7 +113,11 @@ export class BaileysSession implements SessionHandle {
       };
     sock.ev.on(
       'connection.update',
-      on((update) => this.serial('@connection', () => this.onConnection(sock, update))),
+      on((update) => {
+        // Sends check `open` synchronously: none may start on a socket that has just closed.
+        if (update.connection === 'close') this.open = false;
+        this.serial('@connection', () => this.onConnection(sock, update));
+      }),
     );
     sock.ev.on(
       'creds.update',
@@ -293,9 +298,9 @@ export class BaileysSession implements SessionHandle {
     return this.sock;
   }
 
-  async send(command: SendCommand): Promise<{ waMessageId: string; timestamp: number }> {
+  /** `waMessageId` is derived from our messageId by the host: a resend after a crash is the same WhatsApp message. */
+  async send(command: SendCommand, { waMessageId }: SendOptions): Promise<{ waMessageId: string; timestamp: number }> {
     const sock = this.connected();
-    const waMessageId = waMessageIdFor(this.spec.companyId, this.spec.connectionId, command.messageId);
     const content = await sendContent(command, this.deps.media);
     const sent = await sock.sendMessage(toJid(command.number, command.isGroup), content, sendOptions(command, waMessageId));
     const seconds = sent?.messageTimestamp;
