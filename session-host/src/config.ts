@@ -1,0 +1,81 @@
+/**
+ * The host's configuration, read once from the environment at start. The timings are fields (not
+ * constants) so tests can run the lease and routing rules on a compressed clock.
+ */
+import { hostname } from 'node:os';
+import { queues } from '@conversa/functions/queues';
+
+export type ProviderName = 'simulator' | 'baileys';
+
+export interface HostTimings {
+  /** How often an owner extends its leases. */
+  heartbeatMs: number;
+  /** How far a heartbeat pushes leaseUntil. A host silent this long loses its sessions. */
+  leaseMs: number;
+  /** How often a host looks for wanted sessions nobody holds (a dead host's). */
+  scanMs: number;
+  /** Long-poll wait of one ReceiveMessage on the commands queue (seconds, SQS caps it at 20). */
+  receiveWaitSeconds: number;
+  /** Visibility given back when another live host owns the session. */
+  forwardDelaySeconds: number;
+  /** Visibility while no host owns the session. */
+  ownerlessDelaySeconds: number;
+  /** Visibility of a command whose handling threw (retried, dead-lettered after maxReceiveCount). */
+  errorRetrySeconds: number;
+  /** How long an owner holds a command while its session is still connecting. */
+  readyWaitMs: number;
+  /** A send that found no connected session for this long is reported as sendFailed. */
+  sendDeadlineMs: number;
+  /** Upper bound on the graceful shutdown before the process exits anyway. */
+  shutdownMs: number;
+}
+
+export interface HostConfig {
+  hostId: string;
+  provider: ProviderName;
+  simulatorUrl?: string;
+  inboundQueueUrl: string;
+  commandsQueueUrl: string;
+  /** The commands queue's maxReceiveCount: a command deferred that often is re-enqueued, not dead-lettered. */
+  commandsMaxReceiveCount: number;
+  timings: HostTimings;
+}
+
+export const defaultTimings: HostTimings = {
+  heartbeatMs: 15_000,
+  leaseMs: 40_000,
+  scanMs: 10_000,
+  receiveWaitSeconds: 20,
+  forwardDelaySeconds: 1,
+  ownerlessDelaySeconds: 15,
+  errorRetrySeconds: 5,
+  readyWaitMs: 20_000,
+  sendDeadlineMs: 5 * 60_000,
+  shutdownMs: 10_000,
+};
+
+function required(env: NodeJS.ProcessEnv, name: string): string {
+  const value = env[name];
+  if (!value) throw new Error(`session-host: missing environment variable ${name}`);
+  return value;
+}
+
+export function configFromEnv(env: NodeJS.ProcessEnv = process.env): HostConfig {
+  const provider = (env.SESSION_PROVIDER || 'simulator') as ProviderName;
+  if (provider !== 'simulator' && provider !== 'baileys') {
+    throw new Error(`session-host: SESSION_PROVIDER must be simulator or baileys, not ${provider}`);
+  }
+  // Fail at start, not on the first event: these are read lazily by the shared clients.
+  for (const name of ['TABLE_NAME', 'MEDIA_BUCKET', 'WS_MANAGEMENT_URL']) required(env, name);
+  const simulatorUrl = env.SIMULATOR_URL || undefined;
+  if (provider === 'simulator' && !simulatorUrl) throw new Error('session-host: SESSION_PROVIDER=simulator needs SIMULATOR_URL');
+  return {
+    hostId: env.HOST_ID || `${hostname()}-${process.pid}`,
+    provider,
+    simulatorUrl,
+    inboundQueueUrl: required(env, 'QUEUE_URL_INBOUND'),
+    commandsQueueUrl: required(env, 'QUEUE_URL_SESSION_COMMANDS'),
+    commandsMaxReceiveCount: queues.find((q) => q.name === 'session-commands')?.maxReceiveCount ?? 5,
+    timings: { ...defaultTimings },
+  };
+}

@@ -1,0 +1,77 @@
+/**
+ * One session-host: the session manager (leases, providers), the command consumer and the inbound
+ * publisher, wired together. main.ts runs one from the environment; tests run several in a process.
+ */
+import type { SQSClient } from '@aws-sdk/client-sqs';
+import { type CommandConsumer, startCommandConsumer } from './command-consumer.ts';
+import { createCommandRouter } from './command-router.ts';
+import type { HostConfig } from './config.ts';
+import { createInboundPublisher } from './inbound-publisher.ts';
+import type { WhatsAppProvider } from './provider.ts';
+import type { SendHooks } from './send-executor.ts';
+import { type Logger, SessionManager } from './session-manager.ts';
+import { type StatusReporter, statusReporter } from './status-reporter.ts';
+
+export interface HostDeps {
+  config: HostConfig;
+  provider: WhatsAppProvider;
+  sqs: SQSClient;
+  log: Logger;
+  status?: StatusReporter;
+  sendHooks?: SendHooks;
+  /** Concurrent long-polls on the commands queue. */
+  pollers?: number;
+}
+
+export interface Host {
+  readonly manager: SessionManager;
+  /** Graceful: stop taking commands, finish in-flight ones, stop sessions (credentials kept), release leases. */
+  shutdown(): Promise<void>;
+  /** What a killed host leaves behind: nothing released, no heartbeats, no polling (tests). */
+  crash(): Promise<void>;
+}
+
+export function startHost(deps: HostDeps): Host {
+  const { config, log } = deps;
+  const inbound = createInboundPublisher({ sqs: deps.sqs, queueUrl: config.inboundQueueUrl });
+  const manager = new SessionManager({
+    hostId: config.hostId,
+    timings: config.timings,
+    provider: deps.provider,
+    inbound,
+    status: deps.status ?? statusReporter,
+    log,
+  });
+  const router = createCommandRouter({ manager, inbound, timings: config.timings, log, sendHooks: deps.sendHooks });
+  manager.start();
+  const consumer: CommandConsumer = startCommandConsumer({
+    sqs: deps.sqs,
+    queueUrl: config.commandsQueueUrl,
+    router,
+    log,
+    receiveWaitSeconds: config.timings.receiveWaitSeconds,
+    maxReceiveCount: config.commandsMaxReceiveCount,
+    errorRetrySeconds: config.timings.errorRetrySeconds,
+    pollers: deps.pollers,
+  });
+  let stopping: Promise<void> | undefined;
+  return {
+    manager,
+    shutdown() {
+      stopping ??= (async () => {
+        manager.beginShutdown();
+        await consumer.stop();
+        await manager.shutdown();
+      })();
+      return stopping;
+    },
+    crash() {
+      stopping ??= (async () => {
+        manager.freeze();
+        manager.beginShutdown();
+        await consumer.stop();
+      })();
+      return stopping;
+    },
+  };
+}

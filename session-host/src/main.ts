@@ -1,0 +1,50 @@
+/**
+ * The session-host process (Fargate, or a child of the local stack). Configured by environment:
+ * TABLE_NAME, DYNAMODB_ENDPOINT, QUEUE_URL_INBOUND, QUEUE_URL_SESSION_COMMANDS, SQS_ENDPOINT,
+ * MEDIA_BUCKET, S3_ENDPOINT, WS_MANAGEMENT_URL, SESSION_PROVIDER (simulator | baileys), SIMULATOR_URL,
+ * HOST_ID (default hostname-pid; a stable one lets a restarted host reclaim its sessions at once).
+ * SIGTERM / SIGINT: graceful shutdown, exit 0 within the shutdown budget.
+ */
+
+import type { LogAttributes } from '@aws-lambda-powertools/logger/types';
+import { sqsClient } from '@conversa/functions/commons/clients';
+import { logger } from '@conversa/functions/commons/logger';
+import { configFromEnv } from './config.ts';
+import { startHost } from './host.ts';
+import { loadProvider } from './providers/index.ts';
+import type { Logger } from './session-manager.ts';
+
+const powertools = logger.createChild({ serviceName: 'session-host' });
+const log: Logger = {
+  info: (message, extra) => (extra ? powertools.info(message, extra as LogAttributes) : powertools.info(message)),
+  warn: (message, extra) => (extra ? powertools.warn(message, extra as LogAttributes) : powertools.warn(message)),
+  error: (message, extra) => (extra ? powertools.error(message, extra as LogAttributes) : powertools.error(message)),
+};
+const config = configFromEnv();
+const provider = await loadProvider(config);
+const host = startHost({ config, provider, sqs: sqsClient(), log });
+log.info('session-host started', { hostId: config.hostId, provider: provider.name });
+
+let signalled = false;
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.on(signal, () => {
+    if (signalled) return;
+    signalled = true;
+    log.info('shutting down', { signal });
+    const deadline = setTimeout(() => {
+      log.error('shutdown took too long, exiting anyway', { budgetMs: config.timings.shutdownMs });
+      process.exit(1);
+    }, config.timings.shutdownMs);
+    host.shutdown().then(
+      () => {
+        clearTimeout(deadline);
+        log.info('session-host stopped');
+        process.exit(0);
+      },
+      (error: unknown) => {
+        log.error('shutdown failed', { error: String(error) });
+        process.exit(1);
+      },
+    );
+  });
+}

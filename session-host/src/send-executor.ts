@@ -1,0 +1,94 @@
+/**
+ * Exactly-once sends. The order of the steps is the point:
+ *   1. claim the send record (conditional): a settled record means "re-report, do not send";
+ *   2. send with the WhatsApp id derived from our messageId;
+ *   3. record `sent` with the WhatsApp id and time;
+ *   4. report `sent` on the inbound queue (durable), and only then may the command be deleted.
+ * A crash after 2 and before 3 resends with the same WhatsApp id (one message on WhatsApp); after 3,
+ * the redelivered command only re-reports.
+ */
+import type { InboundEvent } from '@conversa/functions/contracts/session-events';
+import type { InboundPublisher } from './inbound-publisher.ts';
+import type { SendCommand, SessionHandle } from './provider.ts';
+import { claimSend, recordFailed, recordSent, type SendRecord } from './storage/send-records.ts';
+import { waMessageIdFor } from './wa-message-id.ts';
+
+/** A provider error that retrying cannot fix (bad number, missing media): reported, not retried. */
+export class PermanentSendError extends Error {
+  constructor(
+    readonly code: string,
+    message?: string,
+  ) {
+    super(message ?? code);
+    this.name = 'PermanentSendError';
+  }
+}
+
+/** Attempts (claims) after which a send that keeps throwing is reported as failed. */
+export const MAX_SEND_ATTEMPTS = 3;
+
+export const NOT_INITIALIZED = 'ERR_WAPP_NOT_INITIALIZED';
+export const SEND_ERROR = 'ERR_SENDING_WAPP_MSG';
+
+export interface SendHooks {
+  /** Test seam: runs between the provider send and the `sent` record (where a crash hurts most). */
+  afterProviderSend?: (command: SendCommand) => Promise<void> | void;
+}
+
+export async function executeSend(
+  command: SendCommand,
+  handle: SessionHandle,
+  inbound: InboundPublisher,
+  hooks: SendHooks = {},
+  now: () => number = Date.now,
+): Promise<void> {
+  const waMessageId = waMessageIdFor(command.companyId, command.connectionId, command.messageId);
+  const claim = await claimSend(command.companyId, command.messageId, { connectionId: command.connectionId, waMessageId, now: now() });
+  if (!claim.claimed) {
+    await inbound.publish(outcomeEvent(command, claim.record));
+    return;
+  }
+  let result: { waMessageId: string; timestamp: number };
+  try {
+    result = await handle.send(command, { waMessageId });
+  } catch (error) {
+    const permanent = error instanceof PermanentSendError || hasErrorCode(error);
+    if (!permanent && claim.attempts < MAX_SEND_ATTEMPTS) throw error;
+    const code = permanent ? errorCode(error) : SEND_ERROR;
+    await failSend(command, code, inbound, now);
+    return;
+  }
+  await hooks.afterProviderSend?.(command);
+  await recordSent(command.companyId, command.messageId, result);
+  await inbound.publish(outcomeEvent(command, { state: 'sent', connectionId: command.connectionId, ...result }));
+}
+
+/** Records and reports a send that will not happen. A send already `sent` is re-reported as sent instead. */
+export async function failSend(command: SendCommand, code: string, inbound: InboundPublisher, now: () => number = Date.now): Promise<void> {
+  const record = await recordFailed(command.companyId, command.messageId, { connectionId: command.connectionId, error: code, now: now() });
+  await inbound.publish(outcomeEvent(command, record));
+}
+
+function outcomeEvent(command: SendCommand, record: SendRecord): InboundEvent {
+  const base = {
+    companyId: command.companyId,
+    connectionId: command.connectionId,
+    messageId: command.messageId,
+    ticketId: command.ticketId,
+    number: command.number,
+  };
+  if (record.state === 'sent') {
+    return { kind: 'sent', ...base, waMessageId: record.waMessageId, timestamp: record.timestamp ?? Date.now() };
+  }
+  return { kind: 'sendFailed', ...base, error: record.error ?? SEND_ERROR };
+}
+
+function hasErrorCode(error: unknown): boolean {
+  const code = (error as { code?: unknown })?.code;
+  return typeof code === 'string' && code.startsWith('ERR_');
+}
+
+function errorCode(error: unknown): string {
+  const code = (error as { code?: unknown })?.code;
+  return typeof code === 'string' && code.startsWith('ERR_') ? code : SEND_ERROR;
+}

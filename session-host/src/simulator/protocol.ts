@@ -1,0 +1,63 @@
+/**
+ * The wire between the simulator (a fake WhatsApp network, its own process) and the `simulator`
+ * provider (the linked-device side of one connection, in the session-host). JSON over a WebSocket
+ * at `<SIMULATOR_URL>/phone`, one socket per session.
+ */
+
+export interface SimMedia {
+  mimetype: string;
+  filename?: string;
+  /** File content, base64. */
+  base64: string;
+}
+
+export interface SimLocation {
+  latitude: number;
+  longitude: number;
+  description?: string;
+}
+
+/** What a simulated contact did, as the network tells the linked device. */
+export type SimEvent =
+  | {
+      kind: 'message';
+      id: string;
+      number: string;
+      pushName?: string;
+      timestamp: number;
+      body: string;
+      media?: SimMedia;
+      location?: SimLocation;
+      quotedId?: string;
+      /** Buffered while the device was offline, delivered on reconnect. */
+      history?: boolean;
+    }
+  | { kind: 'ack'; waMessageId: string; number: string; ack: number };
+
+export type DeviceToNetwork =
+  | { type: 'hello'; companyId: number; connectionId: number; fresh?: boolean }
+  | {
+      type: 'send';
+      reqId: number;
+      waMessageId: string;
+      to: string;
+      body: string;
+      media?: SimMedia & { asVoice?: boolean };
+      quotedId?: string;
+    }
+  | { type: 'delete'; reqId: number; waMessageId: string; to: string }
+  | { type: 'edit'; reqId: number; waMessageId: string; to: string; body: string }
+  | { type: 'logout'; reqId: number }
+  /** The event with this sequence number is durably handled; the network forgets it. */
+  | { type: 'eventAck'; seq: number };
+
+export type NetworkToDevice =
+  | { type: 'qr'; code: string; retries: number }
+  | { type: 'connected'; number: string }
+  | { type: 'disconnected'; reason: 'qr-timeout' | 'logged-out' | 'replaced' }
+  | { type: 'event'; seq: number; event: SimEvent }
+  | { type: 'result'; reqId: number; ok: true; waMessageId?: string; timestamp?: number }
+  | { type: 'result'; reqId: number; ok: false; error: string };
+
+/** `<companyId>.<connectionId>`: connection ids are per tenant, so the pair names a session. */
+export const simSessionKey = (companyId: number, connectionId: number): string => `${companyId}.${connectionId}`;
