@@ -143,6 +143,23 @@ describe('disconnect reasons', () => {
     expect((await authItems(session.companyId, session.connectionId)).size).toBe(0);
     expect(rec.statuses.at(-1)).toMatchObject({ status: 'DISCONNECTED', reason: 'logout' });
   });
+  it('logout of a registered session that is still connecting waits for it to open, then logs out on WhatsApp', async () => {
+    const fake = fakeSocketFactory();
+    const session = spec();
+    const first = await provider(stores, { makeSocket: fake.makeSocket }).start(session, recorder().callbacks);
+    fake.last().ev.emit('creds.update', { registered: true });
+    await first.stop();
+
+    const second = await provider(stores, { makeSocket: fake.makeSocket }).start(session, recorder().callbacks);
+    const sock = fake.last();
+    const loggingOut = second.logout();
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(sock.logout).not.toHaveBeenCalled();
+    sock.open('5511977776666');
+    await loggingOut;
+    expect(sock.logout).toHaveBeenCalledTimes(1);
+    expect((await authItems(session.companyId, session.connectionId)).size).toBe(0);
+  });
 });
 
 describe('auth state in DynamoDB', () => {

@@ -25,6 +25,7 @@ export interface BaileysProviderDeps {
   reconnectDelayMs?: (attempt: number) => number;
   /** Unscanned QR codes (or pairing codes) shown before the session gives up. */
   maxQrCodes?: number;
+  logoutOpenWaitMs?: number;
   socketConfig?: Partial<SocketConfig>;
 }
 
@@ -44,6 +45,7 @@ export function createBaileysProvider(deps: BaileysProviderDeps = {}): WhatsAppP
     callSetting: deps.callSetting ?? ((companyId) => getSetting(companyId, 'call')),
     reconnectDelayMs: deps.reconnectDelayMs ?? backoffMs,
     maxQrCodes: deps.maxQrCodes ?? 3,
+    logoutOpenWaitMs: deps.logoutOpenWaitMs ?? 15_000,
     ...(deps.socketConfig ? { socketConfig: deps.socketConfig } : {}),
   };
   return {

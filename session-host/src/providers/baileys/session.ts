@@ -52,6 +52,8 @@ export interface SessionDeps {
   /** Wait before reconnect attempt `attempt` (1-based). */
   reconnectDelayMs: (attempt: number) => number;
   maxQrCodes: number;
+  /** How long a logout waits for a registered session that is still connecting. */
+  logoutOpenWaitMs: number;
   /** Extra socket options (tests point `waWebSocketUrl` at a closed local port). */
   socketConfig?: Partial<SocketConfig>;
 }
@@ -89,7 +91,7 @@ export class BaileysSession implements SessionHandle {
     this.auth = await loadAuthState(this.spec.companyId, this.spec.connectionId);
     // The noise and identity keys of a new login are stored before the first QR shows them.
     if (this.auth.created) await this.auth.saveCreds();
-    await this.report({ status: 'OPENING' });
+    // The host reports OPENING when it launches the session; the next report here is a code or CONNECTED.
     this.connect();
   }
 
@@ -224,6 +226,7 @@ export class BaileysSession implements SessionHandle {
     if (update.qr) await this.onQr(sock, update.qr);
     if (update.connection === 'open') {
       this.open = true;
+      this.settleOpenWaiters();
       this.qrCodes = 0;
       this.attempts = 0;
       const number = sock.user?.id ? jidUser(sock.user.id) : undefined;
@@ -262,12 +265,14 @@ export class BaileysSession implements SessionHandle {
     }
     if (code === DisconnectReason.loggedOut) {
       this.closed = true;
+      this.settleOpenWaiters();
       await clearAuthState(this.spec.companyId, this.spec.connectionId);
       await this.report({ status: 'DISCONNECTED', qrcode: '', retries: 0, number: '', reason: 'loggedOut' });
       return;
     }
     if (code === DisconnectReason.forbidden) {
       this.closed = true;
+      this.settleOpenWaiters();
       await this.report({ status: 'DISCONNECTED', qrcode: '', reason: 'forbidden' });
       return;
     }
@@ -319,17 +324,39 @@ export class BaileysSession implements SessionHandle {
   }
 
   async logout(): Promise<void> {
+    // A host may log out a session it has just started (logout of a session running nowhere): give a
+    // registered session a moment to open, or WhatsApp keeps listing a linked device nobody uses.
+    if (this.auth.creds.registered && !this.open && !this.closed) await this.waitOpen(this.deps.logoutOpenWaitMs);
     const sock = this.sock;
+    const wasOpen = this.open;
     this.closed = true;
     clearTimeout(this.reconnectTimer);
     try {
-      if (sock && this.open) await sock.logout();
+      if (sock && wasOpen) await sock.logout();
     } catch (error) {
       this.log.warn({ err: error }, 'logout on WhatsApp failed; forgetting the credentials anyway');
     }
     await this.shutdown();
     await clearAuthState(this.spec.companyId, this.spec.connectionId);
     await this.report({ status: 'DISCONNECTED', qrcode: '', retries: 0, number: '', reason: 'logout' });
+  }
+
+  private readonly openWaiters = new Set<() => void>();
+
+  private waitOpen(timeoutMs: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.openWaiters.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, timeoutMs);
+      this.openWaiters.add(done);
+    });
+  }
+
+  private settleOpenWaiters(): void {
+    for (const done of [...this.openWaiters]) done();
   }
 
   async stop(): Promise<void> {
@@ -340,6 +367,7 @@ export class BaileysSession implements SessionHandle {
   private async shutdown(): Promise<void> {
     this.closed = true;
     this.open = false;
+    this.settleOpenWaiters();
     clearTimeout(this.reconnectTimer);
     const sock = this.sock;
     this.sock = undefined;
