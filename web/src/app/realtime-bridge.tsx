@@ -1,7 +1,8 @@
 import { type AuthEventData, channels } from '@conversa/functions/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { useAuth } from '../lib/auth/auth-provider.tsx';
+import { useConnectionsWatch } from '../features/connections/hooks/use-connections-live.ts';
+import { isAdmin, useAuth } from '../lib/auth/auth-provider.tsx';
 import { currentIdToken } from '../lib/auth/tokens.ts';
 import { useRealtimeEvent } from '../lib/realtime/realtime-provider.tsx';
 import { toast } from '../lib/toast.ts';
@@ -17,6 +18,7 @@ export function RealtimeBridge() {
   const { user } = useAuth();
   const queryClient = useQueryClient();
   const companyId = user?.companyId;
+  useConnectionsWatch(companyId, isAdmin(user));
 
   // SPEC 4: a sign-in elsewhere on this account ends this (older) session.
   useRealtimeEvent<Partial<AuthEventData>>(companyId ? channels.auth(companyId) : undefined, async (data) => {

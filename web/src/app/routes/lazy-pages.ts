@@ -12,3 +12,4 @@ export const DashboardPage = page(() => import('../../features/dashboard/compone
 export const TicketsPage = page(() => import('../../features/tickets/components/tickets-page.tsx'), 'TicketsPage');
 export const UsersPage = page(() => import('../../features/users/components/users-page.tsx'), 'UsersPage');
 export const SettingsPage = lazy(() => import('./settings-route.tsx'));
+export const ConnectionsPage = page(() => import('../../features/connections/components/connections-page.tsx'), 'ConnectionsPage');

@@ -4,7 +4,16 @@ import { createBrowserRouter, Navigate, Outlet, type RouteObject } from 'react-r
 import { NotAvailablePage } from '../../components/not-available-page.tsx';
 import { AppLayout } from '../layout/app-layout.tsx';
 import { AdminOnly, CshowGate, FullPageLoader, PlanGate, PrivateOnly, PublicOnly, SuperOnly } from './guards.tsx';
-import { DashboardPage, ForgetPasswordPage, LoginPage, SettingsPage, SignupPage, TicketsPage, UsersPage } from './lazy-pages.ts';
+import {
+  ConnectionsPage,
+  DashboardPage,
+  ForgetPasswordPage,
+  LoginPage,
+  SettingsPage,
+  SignupPage,
+  TicketsPage,
+  UsersPage,
+} from './lazy-pages.ts';
 
 interface Gates {
   admin?: boolean;
@@ -25,7 +34,6 @@ function gated(element: ReactNode, gates: Gates = {}): ReactNode {
 
 /** Routes of later issues: they exist, are gated as they will be, and say they are not ready. */
 const upcoming: Array<{ path: string; titleKey: string; gates?: Gates }> = [
-  { path: 'connections', titleKey: 'menu.connections', gates: { admin: true } },
   { path: 'quick-messages', titleKey: 'menu.quickMessages' },
   { path: 'todolist', titleKey: 'menu.todolist' },
   { path: 'schedules', titleKey: 'menu.schedules', gates: { plan: 'useSchedules' } },
@@ -79,6 +87,8 @@ const routes: RouteObject[] = [
           { index: true, element: gated(<DashboardPage />, { admin: true }) },
           { path: 'tickets/:ticketId?', element: <TicketsPage /> },
           { path: 'users', element: gated(<UsersPage />, { admin: true }) },
+          // SPEC 6: any signed-in user may look; the permission keys keep the buttons for admins.
+          { path: 'connections', element: <ConnectionsPage /> },
           { path: 'settings', element: <SettingsPage /> },
           ...upcoming.map(({ path, titleKey, gates }) => ({ path, element: gated(<NotAvailablePage titleKey={titleKey} />, gates) })),
           { path: '*', element: <Navigate to="/" replace /> },

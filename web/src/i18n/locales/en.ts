@@ -1,6 +1,8 @@
+import { connectionsLocales } from './connections.ts';
 import type { LocaleShape } from './es.ts';
 
 const en: LocaleShape = {
+  ...connectionsLocales.en,
   app: { name: 'Conversa' },
   languages: { pt: 'Português', en: 'English', es: 'Español' },
   common: {

@@ -1,5 +1,8 @@
+import { connectionsLocales } from './connections.ts';
+
 /** Spanish: the fallback language (SPEC 1) and the shape every other locale must match. */
 const es = {
+  ...connectionsLocales.es,
   app: { name: 'Conversa' },
   languages: { pt: 'Português', en: 'English', es: 'Español' },
   common: {

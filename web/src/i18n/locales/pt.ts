@@ -1,7 +1,9 @@
+import { connectionsLocales } from './connections.ts';
 import type { LocaleShape } from './es.ts';
 
 /** Portuguese (Brazil): the stored `ptBR` selects it (SPEC 1). */
 const pt: LocaleShape = {
+  ...connectionsLocales.pt,
   app: { name: 'Conversa' },
   languages: { pt: 'Português', en: 'English', es: 'Español' },
   common: {
