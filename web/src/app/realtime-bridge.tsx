@@ -36,6 +36,10 @@ export function RealtimeBridge() {
     void queryClient.invalidateQueries({ queryKey: ['auth', 'me'] });
   });
 
+  useRealtimeEvent(companyId ? channels.queue(companyId) : undefined, () => {
+    void queryClient.invalidateQueries({ queryKey: ['queues'] });
+  });
+
   useRealtimeEvent(companyId ? channels.settings(companyId) : undefined, () => {
     void queryClient.invalidateQueries({ queryKey: ['settings'] });
     void queryClient.invalidateQueries({ queryKey: ['auth', 'me'] });

@@ -13,3 +13,4 @@ export const TicketsPage = page(() => import('../../features/tickets/components/
 export const UsersPage = page(() => import('../../features/users/components/users-page.tsx'), 'UsersPage');
 export const SettingsPage = lazy(() => import('./settings-route.tsx'));
 export const ConnectionsPage = page(() => import('../../features/connections/components/connections-page.tsx'), 'ConnectionsPage');
+export const QueuesPage = page(() => import('../../features/queues/components/queues-page.tsx'), 'QueuesPage');

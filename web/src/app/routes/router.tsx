@@ -9,6 +9,7 @@ import {
   DashboardPage,
   ForgetPasswordPage,
   LoginPage,
+  QueuesPage,
   SettingsPage,
   SignupPage,
   TicketsPage,
@@ -46,7 +47,6 @@ const upcoming: Array<{ path: string; titleKey: string; gates?: Gates }> = [
   { path: 'messages-api', titleKey: 'menu.messagesApi', gates: { admin: true, plan: 'useExternalApi' } },
   { path: 'kanban', titleKey: 'menu.kanban', gates: { plan: 'useKanban' } },
   { path: 'financeiro', titleKey: 'menu.financeiro', gates: { admin: true } },
-  { path: 'queues', titleKey: 'menu.queues', gates: { admin: true } },
   { path: 'announcements', titleKey: 'menu.announcements', gates: { super: true } },
   { path: 'subscription', titleKey: 'menu.subscription' },
   { path: 'chats/:id?', titleKey: 'menu.chats', gates: { plan: 'useInternalChat' } },
@@ -89,6 +89,7 @@ const routes: RouteObject[] = [
           { path: 'users', element: gated(<UsersPage />, { admin: true }) },
           // SPEC 6: any signed-in user may look; the permission keys keep the buttons for admins.
           { path: 'connections', element: <ConnectionsPage /> },
+          { path: 'queues', element: gated(<QueuesPage />, { admin: true }) },
           { path: 'settings', element: <SettingsPage /> },
           ...upcoming.map(({ path, titleKey, gates }) => ({ path, element: gated(<NotAvailablePage titleKey={titleKey} />, gates) })),
           { path: '*', element: <Navigate to="/" replace /> },

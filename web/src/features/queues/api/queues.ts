@@ -1,0 +1,116 @@
+import type {
+  CreateQueueInput,
+  CreateQueueOptionInput,
+  Queue,
+  QueueOption,
+  UpdateQueueInput,
+  UpdateQueueOptionInput,
+} from '@conversa/functions/contracts';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client.ts';
+
+/** Every queues query lives under this key; `['queues', 'list']` is shared with the connection editor. */
+export const queuesKey = ['queues'] as const;
+export const queuesListKey = [...queuesKey, 'list'] as const;
+export const optionsKey = (queueId: number, parentId: number | null) => [...queuesKey, 'options', queueId, parentId ?? -1] as const;
+
+export const fetchQueues = () => api<Queue[]>('/queue');
+export const queuesQueryOptions = () => queryOptions({ queryKey: queuesListKey, queryFn: fetchQueues });
+export const useQueues = () => useQuery(queuesQueryOptions());
+
+/** GET /queue-options?queueId&parentId (-1 = the root options). */
+export const fetchOptions = (queueId: number, parentId: number | null) =>
+  api<QueueOption[]>('/queue-options', { query: { queueId, parentId: parentId ?? -1 } });
+export const useQueueOptions = (queueId: number, parentId: number | null) =>
+  useQuery({ queryKey: optionsKey(queueId, parentId), queryFn: () => fetchOptions(queueId, parentId) });
+
+function useInvalidateQueues() {
+  const queryClient = useQueryClient();
+  return () => queryClient.invalidateQueries({ queryKey: queuesKey });
+}
+
+export function useSaveQueue() {
+  const invalidate = useInvalidateQueues();
+  return useMutation({
+    mutationFn: (args: { id?: number; input: CreateQueueInput | UpdateQueueInput }) =>
+      args.id
+        ? api<Queue>(`/queue/${args.id}`, { method: 'PUT', body: args.input })
+        : api<Queue>('/queue', { method: 'POST', body: args.input }),
+    onSuccess: invalidate,
+  });
+}
+
+export function useDeleteQueue() {
+  const invalidate = useInvalidateQueues();
+  return useMutation({ mutationFn: (id: number) => api<unknown>(`/queue/${id}`, { method: 'DELETE' }), onSuccess: invalidate });
+}
+
+export function useSaveOption() {
+  const invalidate = useInvalidateQueues();
+  return useMutation({
+    mutationFn: (args: { id?: number; input: CreateQueueOptionInput | UpdateQueueOptionInput }) =>
+      args.id
+        ? api<QueueOption>(`/queue-options/${args.id}`, { method: 'PUT', body: args.input })
+        : api<QueueOption>('/queue-options', { method: 'POST', body: args.input }),
+    onSuccess: invalidate,
+  });
+}
+
+export function useDeleteOption() {
+  const invalidate = useInvalidateQueues();
+  return useMutation({ mutationFn: (id: number) => api<unknown>(`/queue-options/${id}`, { method: 'DELETE' }), onSuccess: invalidate });
+}
+
+/** SPEC 9: about 50 preset colours for queues. */
+export const queueColorPalette = [
+  '#B80000',
+  '#DB3E00',
+  '#FCCB00',
+  '#008B02',
+  '#006B76',
+  '#1273DE',
+  '#004DCF',
+  '#5300EB',
+  '#EB9694',
+  '#FAD0C3',
+  '#FEF3BD',
+  '#C1E1C5',
+  '#BEDADC',
+  '#C4DEF6',
+  '#BED3F3',
+  '#D4C4FB',
+  '#4D4D4D',
+  '#999999',
+  '#F44E3B',
+  '#FE9200',
+  '#FCDC00',
+  '#DBDF00',
+  '#A4DD00',
+  '#68CCCA',
+  '#73D8FF',
+  '#AEA1FF',
+  '#FDA1FF',
+  '#333333',
+  '#808080',
+  '#D33115',
+  '#E27300',
+  '#FCC400',
+  '#B0BC00',
+  '#68BC00',
+  '#16A5A5',
+  '#009CE0',
+  '#7B64FF',
+  '#FA28FF',
+  '#000000',
+  '#666666',
+  '#9F0500',
+  '#C45100',
+  '#FB9E00',
+  '#808900',
+  '#194D33',
+  '#0C797D',
+  '#0062B1',
+  '#653294',
+  '#AB149E',
+  '#795548',
+] as const;
