@@ -110,13 +110,24 @@ describe('messages.upsert', () => {
         }),
       ],
     });
-    await vi.waitFor(() => expect(messages()).toHaveLength(4));
-    expect(messages().map((m) => [m.id, m.number, m.isGroup, m.participantNumber])).toEqual([
-      ['LID-ALT', '5511944443333', false, undefined],
-      ['LID-LEARNED', '5511944443333', false, undefined],
-      ['LID-STORE', '5521977776666', false, undefined],
-      ['GROUP', '120363040000000000', true, '5531955554444'],
+    sock.ev.emit('lid-mapping.update', { lid: '333344445555666@lid', pn: '5541933332222@s.whatsapp.net' });
+    sock.ev.emit('contacts.upsert', [
+      { id: '444455556666777@lid', lid: '444455556666777@lid', phoneNumber: '5551922221111@s.whatsapp.net' },
     ]);
+    sock.ev.emit('messages.upsert', {
+      type: 'notify',
+      messages: [text('LID-EVENT', { remoteJid: '333344445555666@lid' }), text('LID-CONTACT', { remoteJid: '444455556666777@lid' })],
+    });
+    await vi.waitFor(() => expect(messages()).toHaveLength(6));
+    // Chats are handled independently, so only each message's own mapping is compared.
+    expect(Object.fromEntries(messages().map((m) => [m.id, [m.number, m.isGroup, m.participantNumber]]))).toEqual({
+      'LID-ALT': ['5511944443333', false, undefined],
+      'LID-LEARNED': ['5511944443333', false, undefined],
+      'LID-STORE': ['5521977776666', false, undefined],
+      GROUP: ['120363040000000000', true, '5531955554444'],
+      'LID-EVENT': ['5541933332222', false, undefined],
+      'LID-CONTACT': ['5551922221111', false, undefined],
+    });
     expect(sock.signalRepository.lidMapping.getPNForLID).toHaveBeenCalledTimes(1);
   });
 

@@ -112,7 +112,7 @@ export async function updateEvents(ctx: InboundContext, updates: WAMessageUpdate
     const number = await numberOf(ctx, key.remoteJid, key.remoteJidAlt);
     const ack = ackOf(update.status);
     if (ack !== undefined) events.push({ kind: 'ack', waMessageId: key.id, number, ack });
-    if (update.messageStubType === proto.WebMessageInfo.StubType.REVOKE || ('message' in update && update.message === null)) {
+    if (update.messageStubType === proto.WebMessageInfo.StubType.REVOKE) {
       events.push({ kind: 'revoke', waMessageId: key.id, number });
     } else if (update.message?.editedMessage) {
       const content = describeContent(update.message);

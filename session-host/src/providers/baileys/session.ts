@@ -16,6 +16,7 @@ import type { ConnectionStatus } from '@conversa/functions/contracts/whatsapp';
 import {
   type AuthenticationCreds,
   type ConnectionState,
+  type Contact,
   DisconnectReason,
   makeCacheableSignalKeyStore,
   type makeWASocket,
@@ -162,12 +163,11 @@ export class BaileysSession implements SessionHandle {
       'lid-mapping.update',
       on(({ lid, pn }) => this.resolver.learn(lid, pn)),
     );
-    sock.ev.on(
-      'contacts.upsert',
-      on((contacts) => {
-        for (const c of contacts) this.resolver.learn(c.lid ?? c.id, c.phoneNumber ?? c.id);
-      }),
-    );
+    const learnContacts = on((contacts: Partial<Contact>[]) => {
+      for (const c of contacts) this.resolver.learn(c.lid ?? c.id, c.phoneNumber ?? c.id);
+    });
+    sock.ev.on('contacts.upsert', learnContacts);
+    sock.ev.on('contacts.update', learnContacts);
     sock.ev.on(
       'messaging-history.set',
       on(({ lidPnMappings }) => {
