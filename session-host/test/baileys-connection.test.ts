@@ -208,6 +208,25 @@ describe('auth state in DynamoDB', () => {
     expect(await reread.keys.get('lid-mapping', ['5511977776666'])).toEqual({ '5511977776666': '123456789012345' });
   });
 
+  it('stores a large value (app-state hashes of a big account) gzipped, under the item size limit, and reads it back', async () => {
+    const fake = fakeSocketFactory();
+    const session = spec();
+    await provider(stores, { makeSocket: fake.makeSocket }).start(session, recorder().callbacks);
+    const { keys } = fake.last().config.auth;
+    const indexValueMap = Object.fromEntries(
+      Array.from({ length: 3000 }, (_, i) => [`index-${i}`.padEnd(44, '='), { valueMac: Buffer.alloc(32, i % 256) }]),
+    );
+    const state = { version: 42, hash: Buffer.alloc(128, 7), indexValueMap };
+    await keys.set({ 'app-state-sync-version': { regular_high: state } });
+
+    const item = (await authItems(session.companyId, session.connectionId)).get(
+      `WAAUTH#${session.connectionId}#app-state-sync-version#regular_high`,
+    );
+    expect(item?.data).toBeUndefined();
+    expect((item?.gz as Uint8Array).byteLength).toBeLessThan(100_000);
+    expect(await keys.get('app-state-sync-version', ['regular_high'])).toEqual({ regular_high: state });
+  });
+
   it('fresh start clears every WAAUTH item of the connection and only that connection', async () => {
     const fake = fakeSocketFactory();
     const session = spec();
