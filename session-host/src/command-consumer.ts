@@ -8,8 +8,9 @@
  * - Every receive counts towards the queue's maxReceiveCount; a command about to reach it by being
  *   deferred (not by failing) is re-enqueued as a fresh copy carrying its first-sent time, so waiting
  *   for an owner never dead-letters it.
- * - stop(): no new receives; in-flight commands finish (sends are never cut in half); commands held
- *   waiting for a session are handed back at once.
+ * - stop(): no new receives (the current long-poll runs out, at most receiveWaitSeconds); in-flight
+ *   commands finish (sends are never cut in half); commands held waiting for a session, or received
+ *   while stopping, are handed back at once.
  */
 import {
   ChangeMessageVisibilityCommand,
@@ -49,6 +50,8 @@ export function startCommandConsumer(opts: CommandConsumerOptions) {
     while (!abort.signal.aborted) {
       let messages: Message[];
       try {
+        // Not aborted on stop: a receive cut off client-side can still take messages server-side,
+        // leaving them invisible for a whole visibility timeout. Short long-polls bound the wait instead.
         const out = await opts.sqs.send(
           new ReceiveMessageCommand({
             QueueUrl: opts.queueUrl,
@@ -57,7 +60,6 @@ export function startCommandConsumer(opts: CommandConsumerOptions) {
             MessageSystemAttributeNames: ['ApproximateReceiveCount', 'SentTimestamp', 'MessageGroupId'],
             MessageAttributeNames: [FIRST_SENT_AT, GENERATION],
           }),
-          { abortSignal: abort.signal },
         );
         messages = out.Messages ?? [];
       } catch (error) {
@@ -67,6 +69,11 @@ export function startCommandConsumer(opts: CommandConsumerOptions) {
         continue;
       }
       if (!messages.length) continue;
+      if (abort.signal.aborted) {
+        // Received while stopping: hand them straight back for another host.
+        await Promise.all(messages.map((message) => changeVisibility(message, 0)));
+        return;
+      }
       const batch = handleBatch(messages);
       inFlight.add(batch);
       void batch.finally(() => inFlight.delete(batch));

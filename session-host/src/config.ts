@@ -14,7 +14,7 @@ export interface HostTimings {
   leaseMs: number;
   /** How often a host looks for wanted sessions nobody holds (a dead host's). */
   scanMs: number;
-  /** Long-poll wait of one ReceiveMessage on the commands queue (seconds, SQS caps it at 20). */
+  /** Long-poll wait of one ReceiveMessage on the commands queue (seconds, SQS caps it at 20); also bounds how long a shutdown waits for the poll. */
   receiveWaitSeconds: number;
   /** Visibility given back when another live host owns the session. */
   forwardDelaySeconds: number;
@@ -45,7 +45,7 @@ export const defaultTimings: HostTimings = {
   heartbeatMs: 15_000,
   leaseMs: 40_000,
   scanMs: 10_000,
-  receiveWaitSeconds: 20,
+  receiveWaitSeconds: 5,
   forwardDelaySeconds: 1,
   ownerlessDelaySeconds: 15,
   errorRetrySeconds: 5,

@@ -2,14 +2,7 @@
  * Real stand-ins for session-host tests: DynamoDB Local (in memory, the real table) and fauxqs with
  * the declared queues (FIFO, DLQs, redrive), plus helpers to build hosts on a compressed clock.
  */
-import {
-  DeleteMessageCommand,
-  type Message,
-  PurgeQueueCommand,
-  ReceiveMessageCommand,
-  SendMessageCommand,
-  SQSClient,
-} from '@aws-sdk/client-sqs';
+import { DeleteMessageCommand, type Message, ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { InboundEvent, SessionCommand } from '@conversa/functions/contracts/session-events';
 import { type DynamoDbLocal, startDynamoDbLocal } from '../../../functions/test/support/dynamodb-local.ts';
 import { freePort } from '../../../functions/test/support/processes.ts';
@@ -161,10 +154,6 @@ function toReceived(message: Message): ReceivedInbound {
     groupId: message.Attributes?.MessageGroupId,
     dedupeId: message.Attributes?.MessageDeduplicationId,
   };
-}
-
-export async function purge(backends: Backends): Promise<void> {
-  for (const url of [backends.inboundUrl, backends.commandsUrl]) await backends.client.send(new PurgeQueueCommand({ QueueUrl: url }));
 }
 
 export async function eventually<T>(probe: () => T | Promise<T>, what: string, timeoutMs = 10_000): Promise<NonNullable<T>> {
