@@ -18,10 +18,23 @@ export function extensionFor(mimetype: string, filename?: string): string {
   const fromName = filename?.match(/\.([A-Za-z0-9]{1,8})$/)?.[1];
   if (fromName) return fromName.toLowerCase();
   const base = mimetype.split(';')[0]?.trim().toLowerCase() ?? '';
-  return extensions[base] ?? base.split('/')[1]?.replace(/[^a-z0-9]/g, '').slice(0, 8) ?? 'bin';
+  return (
+    extensions[base] ??
+    base
+      .split('/')[1]
+      ?.replace(/[^a-z0-9]/g, '')
+      .slice(0, 8) ??
+    'bin'
+  );
 }
 
-export function inboundMediaKey(input: { companyId: number; connectionId: number; waMessageId: string; mimetype: string; filename?: string }): string {
+export function inboundMediaKey(input: {
+  companyId: number;
+  connectionId: number;
+  waMessageId: string;
+  mimetype: string;
+  filename?: string;
+}): string {
   const safeId = input.waMessageId.replace(/[^A-Za-z0-9_-]/g, '_');
   return `${input.companyId}/whatsapp/${input.connectionId}/${safeId}.${extensionFor(input.mimetype, input.filename)}`;
 }

@@ -10,7 +10,11 @@ export type DeleteCommand = Extract<SessionCommand, { kind: 'delete' }>;
 export type EditCommand = Extract<SessionCommand, { kind: 'edit' }>;
 
 /** Events without the tenant/connection fields, which the session manager adds. */
-export type ProviderInbound = InboundEvent extends infer E ? (E extends InboundEvent ? Omit<E, 'companyId' | 'connectionId'> : never) : never;
+export type ProviderInbound = InboundEvent extends infer E
+  ? E extends InboundEvent
+    ? Omit<E, 'companyId' | 'connectionId'>
+    : never
+  : never;
 
 export interface SessionCallbacks {
   /**
