@@ -16,7 +16,7 @@ export interface QueueDeclaration {
 
 export const queues: readonly QueueDeclaration[] = [
   /** WhatsApp events from the session-host; FIFO grouped per contact keeps per-contact order. */
-  { name: 'inbound', fifo: true, visibilityTimeoutSeconds: 60, maxReceiveCount: 5, batchSize: 10 },
+  { name: 'inbound', fifo: true, consumer: 'inbound', visibilityTimeoutSeconds: 60, maxReceiveCount: 5, batchSize: 10 },
   /** Commands (send, delete, edit, start, logout, new QR) to the session-host that owns the session. */
   { name: 'session-commands', fifo: true, visibilityTimeoutSeconds: 60, maxReceiveCount: 5 },
 ];

@@ -142,6 +142,8 @@ export function messageItems(message: MessageRecord, link: Omit<WaLink, 'message
           entity: 'waLink',
           messageId: message.id,
           ticketId: message.ticketId,
+          // Our own send: its echo has nothing left to do.
+          ...(message.waId ? {} : { botDone: true, dispatched: true }),
           ...link,
         },
         ConditionExpression: 'attribute_not_exists(pk)',

@@ -1,0 +1,118 @@
+/**
+ * Runs the rating reply or the chatbot for one stored inbound message and commits the outcome in
+ * ONE transaction: the ticket's state change (conditional on its revision), the replies as pending
+ * messages, and the `botDone` mark on the message's WhatsApp link (conditional on not being done).
+ * So a retried event never runs the bot twice, and a concurrent change to the ticket (an attendant
+ * accepting it) makes the bot decide again on the fresh state instead of overwriting it.
+ * Sending the replies happens after the commit (dispatchOutgoing), resumable from `replyIds`.
+ */
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { derivedMessageId } from '#domain/messages/message-id';
+import { buildOutgoingMessage } from '#domain/messages/send';
+import { getCompany } from '#storage/companies';
+import { db, transactionCancellationCodes } from '#storage/db';
+import { type MessageRecord, messageItems, waLinkBotDone } from '#storage/messages';
+import { listQueueTree, type QueueOptionRecord } from '#storage/queue-options';
+import type { QueueRecord } from '#storage/queues';
+import { getTicket, slotTransition, type TicketRecord, ticketStateUpdate } from '#storage/tickets';
+import type { ConnectionRecord } from '#storage/whatsapps';
+import { type BotDecision, botApplies, decide, decideRating } from './decide.ts';
+
+export interface ChatbotInput {
+  ticket: TicketRecord;
+  inbound: MessageRecord;
+  waId: string;
+  connection: ConnectionRecord;
+  queues: QueueRecord[];
+  settings: { sendGreetingMessageOneQueues: string; scheduleType: string; timezone: string };
+  now: Date;
+}
+
+export interface ChatbotOutcome {
+  ticket: TicketRecord;
+  replies: MessageRecord[];
+}
+
+const MAX_ATTEMPTS = 4;
+
+async function decideFor(
+  input: ChatbotInput,
+  ticket: TicketRecord,
+  loadTree: (queueId: number) => Promise<QueueOptionRecord[]>,
+): Promise<BotDecision | undefined> {
+  if (input.inbound.fromMe) return undefined;
+  if (ticket.awaitingRating) {
+    const queue = input.queues.find((q) => q.id === ticket.queueId);
+    return decideRating(input.inbound.body, queue?.complationMessage || input.connection.complationMessage, input.now);
+  }
+  if (!botApplies(ticket)) return undefined;
+  const companySchedules = input.settings.scheduleType === 'company' ? ((await getCompany(ticket.companyId))?.schedules ?? []) : [];
+  return decide({
+    ticket,
+    body: input.inbound.body,
+    now: input.now,
+    connection: input.connection,
+    queues: input.queues,
+    settings: input.settings,
+    companySchedules,
+    loadTree,
+  });
+}
+
+export async function runChatbot(input: ChatbotInput): Promise<ChatbotOutcome> {
+  const trees = new Map<number, Promise<QueueOptionRecord[]>>();
+  const loadTree = (queueId: number) => {
+    const known = trees.get(queueId);
+    if (known) return known;
+    const tree = listQueueTree(input.ticket.companyId, queueId);
+    trees.set(queueId, tree);
+    return tree;
+  };
+  const { companyId, whatsappId } = input.inbound;
+  let ticket = input.ticket;
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const decision = await decideFor(input, ticket, loadTree);
+    const replies: MessageRecord[] = [];
+    for (const [i, body] of (decision?.replies ?? []).entries()) {
+      // Replies sort just after the message they answer, in order.
+      const at = new Date(Math.max(input.now.getTime(), Date.parse(input.inbound.createdAt)) + i + 1);
+      replies.push(
+        await buildOutgoingMessage(
+          { companyId, ticket, body, bot: true, id: derivedMessageId(at.getTime(), `${input.inbound.id}:${i}`) },
+          at,
+        ),
+      );
+    }
+    const patch = { ...(decision?.patch ?? {}) };
+    const last = replies.at(-1);
+    if (last) Object.assign(patch, { lastMessage: last.body, lastMessageAt: Date.parse(last.createdAt) });
+    const done = waLinkBotDone(
+      companyId,
+      whatsappId,
+      input.waId,
+      replies.map((reply) => reply.id),
+    );
+    const items = [];
+    let next = ticket;
+    if (Object.keys(patch).length) {
+      const update = ticketStateUpdate(ticket, patch, input.now.toISOString());
+      next = update.next;
+      items.push(update.item, ...slotTransition(ticket, next));
+    }
+    items.push(...replies.flatMap((reply) => messageItems(reply)), done);
+    try {
+      await db().send(new TransactWriteCommand({ TransactItems: items }));
+      return { ticket: next, replies };
+    } catch (error) {
+      const codes = transactionCancellationCodes(error);
+      if (!codes) throw error;
+      // Another run already committed the bot for this message: nothing to do.
+      if (codes.at(-1) === 'ConditionalCheckFailed') return { ticket: (await getTicket(companyId, ticket.id)) ?? ticket, replies: [] };
+      if (codes[0] !== 'ConditionalCheckFailed') throw error;
+      const fresh = await getTicket(companyId, ticket.id);
+      if (!fresh) throw new Error(`Ticket ${ticket.id} vanished under the chatbot`);
+      ticket = fresh;
+    }
+  }
+  throw new Error(`Chatbot could not commit on ticket ${ticket.id} after ${MAX_ATTEMPTS} attempts`);
+}

@@ -1,0 +1,59 @@
+/**
+ * The contact of an inbound event, matched by (tenant, number digits) and created on first contact
+ * through the number guard (storage/contacts.ts), so concurrent first messages make one contact.
+ * pushName names a new contact; it also replaces a name that is only the number (a contact first
+ * seen without one). Our own messages never rename anyone: their pushName is ours.
+ */
+import { type Contact, numberDigits } from '#contracts/contacts';
+import type { Effects } from '#domain/messages/effects';
+import { contactSummary } from '#domain/tickets/present';
+import { publishContact } from '#domain/tickets/publish';
+import { createContact, getContact, getContactByNumber, newContactId, updateContact } from '#storage/contacts';
+import { refreshTicketContact } from '#storage/tickets';
+
+export interface ContactSource {
+  companyId: number;
+  connectionId: number;
+  number: string;
+  isGroup: boolean;
+  fromMe: boolean;
+  pushName?: string;
+}
+
+export const contactNumber = (source: Pick<ContactSource, 'number' | 'isGroup'>): string =>
+  source.isGroup ? source.number.trim() : numberDigits(source.number);
+
+export async function resolveContact(source: ContactSource, effects: Effects): Promise<Contact> {
+  const number = contactNumber(source);
+  const name = !source.fromMe && !source.isGroup ? source.pushName?.trim() : undefined;
+  const existing = await getContactByNumber(source.companyId, number);
+  if (existing) {
+    if (!name || existing.name !== existing.number || name === existing.name) return existing;
+    const renamed = await updateContact(source.companyId, existing.id, { name });
+    await refreshTicketContact(source.companyId, renamed.id, contactSummary(renamed));
+    await publishContact(effects, renamed);
+    return renamed;
+  }
+  const now = effects.now().toISOString();
+  const outcome = await createContact({
+    id: await newContactId(source.companyId),
+    companyId: source.companyId,
+    name: name || number,
+    number,
+    email: '',
+    profilePicUrl: '',
+    isGroup: source.isGroup,
+    extraInfo: [],
+    whatsappId: source.connectionId,
+    createdAt: now,
+    updatedAt: now,
+  });
+  if ('created' in outcome) {
+    await publishContact(effects, outcome.created);
+    return outcome.created;
+  }
+  // A concurrent first message created it a moment ago.
+  const winner = await getContact(source.companyId, outcome.existingId);
+  if (!winner) throw new Error(`Contact ${outcome.existingId} guards ${number} but is missing`);
+  return winner;
+}

@@ -1,0 +1,56 @@
+/**
+ * The inbound pipeline: one event from the session-host into the inbox. Idempotent per event (see
+ * message.ts and updates.ts), so the queue may deliver an event any number of times.
+ */
+import type { InboundEvent } from '#contracts/session-events';
+import { localTime } from '#domain/chatbot/hours';
+import { defaultEffects, type Effects } from '#domain/messages/effects';
+import { listSettings } from '#storage/settings';
+import { handleWaMessage } from './message.ts';
+import { handleAck, handleEdit, handleRevoke, handleSendFailed, handleSent } from './updates.ts';
+
+export type InboundOutcome = string;
+
+export async function processInboundEvent(event: InboundEvent, effects: Effects = defaultEffects): Promise<InboundOutcome> {
+  switch (event.kind) {
+    case 'message':
+      return handleWaMessage(event.companyId, event.connectionId, event.message, effects);
+    case 'ack':
+      return handleAck(event, effects);
+    case 'revoke':
+      return handleRevoke(event, effects);
+    case 'edit':
+      return handleEdit(event, effects);
+    case 'sent':
+      return handleSent(event, effects);
+    case 'sendFailed':
+      return handleSendFailed(event, effects);
+    case 'call':
+      return handleCall(event, effects);
+  }
+}
+
+/**
+ * BEHAVIOUR: a call rejected (setting `call` disabled) leaves a `call_log` message on the contact's
+ * ticket; the call id is its dedupe key. Calls that rang through leave nothing.
+ */
+async function handleCall(event: Extract<InboundEvent, { kind: 'call' }>, effects: Effects): Promise<InboundOutcome> {
+  if (!event.rejected) return 'ignored';
+  const timezone = (await listSettings(event.companyId)).find((s) => s.key === 'timezone')?.value ?? 'UTC';
+  const { minutes } = localTime(new Date(event.timestamp), timezone);
+  const hhmm = `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+  return handleWaMessage(
+    event.companyId,
+    event.connectionId,
+    {
+      id: `call:${event.callId}`,
+      fromMe: false,
+      number: event.number,
+      isGroup: false,
+      timestamp: event.timestamp,
+      body: `Chamada de voz/vídeo perdida às ${hhmm}`,
+      mediaType: 'call_log',
+    },
+    effects,
+  );
+}

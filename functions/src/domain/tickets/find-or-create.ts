@@ -1,0 +1,101 @@
+/**
+ * The ticket an inbound message belongs to (BEHAVIOUR "Inbound WhatsApp messages"): the contact's
+ * open or pending ticket on the connection; else its latest ticket there, if closed within
+ * `timeCreateNewTicket` hours, reopened as pending; else a new pending ticket. The (contact,
+ * connection) slot is claimed by a conditional write in the same transaction as the create or the
+ * reopen, so concurrent messages can race here and still make exactly one active ticket: the losers
+ * see SlotTakenError and read the winner's ticket.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Contact } from '#contracts/contacts';
+import { nextId } from '#storage/db';
+import { tenantPk } from '#storage/table';
+import {
+  createTicket,
+  getSlot,
+  getTicket,
+  isActive,
+  SlotTakenError,
+  StaleTicketError,
+  type TicketRecord,
+  updateTicketState,
+} from '#storage/tickets';
+import { contactSummary } from './present.ts';
+
+export interface FoundTicket {
+  ticket: TicketRecord;
+  outcome: 'existing' | 'reopened' | 'created';
+}
+
+const MAX_ATTEMPTS = 6;
+
+export const newTicketId = (companyId: number): Promise<number> => nextId(tenantPk(companyId), 'TICKET');
+
+export async function findOrCreateTicket(input: {
+  companyId: number;
+  connectionId: number;
+  contact: Contact;
+  /** Setting timeCreateNewTicket. */
+  reopenWithinHours: number;
+  now: Date;
+}): Promise<FoundTicket> {
+  const { companyId, connectionId, contact, now } = input;
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const slot = await getSlot(companyId, contact.id, connectionId);
+    const latest = slot ? await getTicket(companyId, slot.ticketId) : undefined;
+    if (slot?.active && latest && isActive(latest.status)) return { ticket: latest, outcome: 'existing' };
+
+    const reopenable = input.reopenWithinHours > 0 && latest?.status === 'closed';
+    if (latest && reopenable && now.getTime() - Date.parse(latest.updatedAt) <= input.reopenWithinHours * 3_600_000) {
+      try {
+        const reopened = await updateTicketState(latest, {
+          status: 'pending',
+          userId: null,
+          chatbot: false,
+          bot: null,
+          awaitingRating: false,
+        });
+        return { ticket: reopened, outcome: 'reopened' };
+      } catch (error) {
+        if (error instanceof SlotTakenError || error instanceof StaleTicketError) continue;
+        throw error;
+      }
+    }
+
+    const at = now.toISOString();
+    const ticket: TicketRecord = {
+      id: await newTicketId(companyId),
+      uuid: randomUUID(),
+      companyId,
+      status: 'pending',
+      userId: null,
+      queueId: null,
+      contactId: contact.id,
+      contact: contactSummary(contact),
+      whatsappId: connectionId,
+      isGroup: contact.isGroup,
+      lastMessage: '',
+      lastMessageAt: 0,
+      unreadMessages: 0,
+      chatbot: false,
+      bot: null,
+      outOfHoursAt: null,
+      awaitingRating: false,
+      rating: null,
+      ratedAt: null,
+      useIntegration: false,
+      promptId: null,
+      integrationId: null,
+      revision: 0,
+      createdAt: at,
+      updatedAt: at,
+    };
+    try {
+      return { ticket: await createTicket(ticket), outcome: 'created' };
+    } catch (error) {
+      if (error instanceof SlotTakenError) continue;
+      throw error;
+    }
+  }
+  throw new Error(`No ticket for contact ${contact.id} on connection ${connectionId} after ${MAX_ATTEMPTS} attempts`);
+}

@@ -1,0 +1,237 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queueOutgoingMessage } from '../src/domain/messages/send.ts';
+import { getContactByNumber } from '../src/storage/contacts.ts';
+import { getMessage, listMessagesPage } from '../src/storage/messages.ts';
+import { putSetting } from '../src/storage/settings.ts';
+import {
+  getSlot,
+  getTicket,
+  getTicketByUuid,
+  listContactTickets,
+  listTicketsPage,
+  ticketLists,
+  updateTicketState,
+} from '../src/storage/tickets.ts';
+import { deliver, recorder, tenant, waMessage } from './inbound-harness.ts';
+import { type DynamoDbLocal, startDynamoDbLocal } from './support/dynamodb-local.ts';
+
+let ddb: DynamoDbLocal;
+beforeAll(async () => {
+  ddb = await startDynamoDbLocal();
+}, 60_000);
+afterAll(async () => {
+  await ddb?.stop();
+});
+
+async function ticketOf(companyId: number, connectionId: number, number: string) {
+  const contact = await getContactByNumber(companyId, number);
+  const slot = contact ? await getSlot(companyId, contact.id, connectionId) : undefined;
+  return { contact, ticket: slot ? await getTicket(companyId, slot.ticketId) : undefined };
+}
+
+describe('inbound messages', () => {
+  it('stores one message when the same event arrives 3 times', async () => {
+    // Prepare
+    const { companyId, connectionId } = await tenant();
+    const effects = recorder();
+    const event = { kind: 'message' as const, companyId, connectionId, message: waMessage({ body: 'Oi' }) };
+
+    // Act: three deliveries, one of them in the same batch as another
+    const first = await deliver(effects, event);
+    await deliver(effects, event, event);
+
+    // Assess
+    expect(first.batchItemFailures).toEqual([]);
+    const { contact, ticket } = await ticketOf(companyId, connectionId, '5511988887777');
+    expect(contact?.name).toBe('Maria');
+    const page = await listMessagesPage(companyId, ticket!.id, { limit: 10 });
+    expect(page.messages.map((m) => m.body)).toEqual(['Oi']);
+    expect(ticket).toMatchObject({ status: 'pending', unreadMessages: 1, lastMessage: 'Oi', queueId: null });
+    expect(effects.events.filter((e) => e.event === `company-${companyId}-appMessage`)).toHaveLength(1);
+    const created = effects.events.find((e) => e.event === `company-${companyId}-appMessage`)!.data;
+    expect(created).toMatchObject({
+      action: 'create',
+      message: { body: 'Oi', fromMe: false, ticketId: ticket!.id },
+      ticket: { id: ticket!.id, contact: { name: 'Maria', number: '5511988887777' }, whatsapp: { name: 'Main' }, tags: [] },
+      contact: { name: 'Maria' },
+    });
+  });
+
+  it('makes one contact and one ticket from 50 concurrent first messages', async () => {
+    const { companyId, connectionId } = await tenant();
+    const effects = recorder();
+    const events = Array.from({ length: 50 }, (_, i) => ({
+      kind: 'message' as const,
+      companyId,
+      connectionId,
+      message: waMessage({ number: '+55 (11) 97777-0000', body: `m${i}` }),
+    }));
+
+    const results = await Promise.all(events.map((event) => deliver(effects, event)));
+
+    expect(results.flatMap((r) => r.batchItemFailures)).toEqual([]);
+    const { contact, ticket } = await ticketOf(companyId, connectionId, '5511977770000');
+    expect(contact).toBeDefined();
+    const tickets = await listContactTickets(companyId, contact!.id);
+    expect(tickets).toHaveLength(1);
+    expect(ticket?.unreadMessages).toBe(50);
+    const pending = await listTicketsPage('gsi3', ticketLists.byStatus(companyId, 'pending'), { limit: 40 });
+    expect(pending.tickets.map((t) => t.id)).toEqual([ticket!.id]);
+    expect((await listMessagesPage(companyId, ticket!.id, { limit: 100 })).messages).toHaveLength(50);
+    expect(await getTicketByUuid(companyId, ticket!.uuid)).toMatchObject({ id: ticket!.id });
+  }, 60_000);
+
+  it('ignores groups when CheckMsgIsGroup is enabled, and files them under the group otherwise', async () => {
+    const { companyId, connectionId } = await tenant();
+    const effects = recorder();
+    const group = waMessage({ isGroup: true, number: '120363000000000001', participantNumber: '5511911112222', pushName: 'Zé' });
+
+    await deliver(effects, { kind: 'message', companyId, connectionId, message: group });
+    expect(await getContactByNumber(companyId, '120363000000000001')).toBeUndefined();
+
+    await putSetting(companyId, 'CheckMsgIsGroup', 'disabled');
+    await deliver(effects, { kind: 'message', companyId, connectionId, message: { ...group, id: `${group.id}-2` } });
+    const { contact, ticket } = await ticketOf(companyId, connectionId, '120363000000000001');
+    expect(contact).toMatchObject({ isGroup: true, name: '120363000000000001' });
+    expect(ticket).toMatchObject({ isGroup: true, status: 'pending' });
+  });
+
+  it('reopens a ticket closed within timeCreateNewTicket hours, and opens a new one after', async () => {
+    const { companyId, connectionId } = await tenant();
+    const effects = recorder();
+    const number = '5511955554444';
+    await deliver(effects, { kind: 'message', companyId, connectionId, message: waMessage({ number }) });
+    const first = (await ticketOf(companyId, connectionId, number)).ticket!;
+    await updateTicketState(first, { status: 'closed' });
+
+    await deliver(effects, { kind: 'message', companyId, connectionId, message: waMessage({ number }) });
+    const reopened = (await ticketOf(companyId, connectionId, number)).ticket!;
+    expect(reopened).toMatchObject({ id: first.id, status: 'pending', unreadMessages: 2 });
+
+    await putSetting(companyId, 'timeCreateNewTicket', '0');
+    await updateTicketState(reopened, { status: 'closed' });
+    await deliver(effects, { kind: 'message', companyId, connectionId, message: waMessage({ number }) });
+    const fresh = (await ticketOf(companyId, connectionId, number)).ticket!;
+    expect(fresh.id).not.toBe(first.id);
+    expect(fresh).toMatchObject({ status: 'pending', unreadMessages: 1 });
+  });
+});
+
+describe('message updates', () => {
+  async function sentMessage() {
+    const { companyId, connectionId } = await tenant();
+    const effects = recorder();
+    const number = '5511933332222';
+    await deliver(effects, { kind: 'message', companyId, connectionId, message: waMessage({ number }) });
+    const ticket = (await ticketOf(companyId, connectionId, number)).ticket!;
+    const message = await queueOutgoingMessage({ companyId, ticket, body: 'Our reply', userId: 1 }, effects);
+    return { companyId, connectionId, number, ticket, message, effects };
+  }
+
+  it('stores our message as pending before sending it, then takes its WhatsApp id and only raises acks', async () => {
+    const { companyId, connectionId, number, ticket, message, effects } = await sentMessage();
+    expect(message).toMatchObject({ ack: 0, pending: true, fromMe: true });
+    expect(effects.commands).toEqual([
+      expect.objectContaining({ kind: 'send', commandId: message.id, messageId: message.id, number, body: 'Our reply' }),
+    ]);
+
+    await deliver(effects, {
+      kind: 'sent',
+      companyId,
+      connectionId,
+      messageId: message.id,
+      ticketId: ticket.id,
+      waMessageId: 'WA-OURS-1',
+      number,
+      timestamp: Date.now(),
+    });
+    expect(await getMessage(companyId, ticket.id, message.id)).toMatchObject({ ack: 1, pending: false, waId: 'WA-OURS-1' });
+
+    // Acks out of order: 3 then 2 -> stays 3
+    await deliver(effects, { kind: 'ack', companyId, connectionId, waMessageId: 'WA-OURS-1', number, ack: 3 });
+    await deliver(effects, { kind: 'ack', companyId, connectionId, waMessageId: 'WA-OURS-1', number, ack: 2 });
+    expect((await getMessage(companyId, ticket.id, message.id))?.ack).toBe(3);
+    const updates = effects.events.filter((e) => e.event === `company-${companyId}-appMessage` && e.data.action === 'update');
+    expect(updates.map((e) => e.data.message.ack)).toEqual([1, 3]);
+
+    // Our echo (fromMe, same WhatsApp id) links to the stored message instead of duplicating it
+    await deliver(effects, {
+      kind: 'message',
+      companyId,
+      connectionId,
+      message: waMessage({ id: 'WA-OURS-1', number, fromMe: true, body: 'Our reply' }),
+    });
+    const bodies = (await listMessagesPage(companyId, ticket.id, { limit: 10 })).messages.map((m) => m.body);
+    expect(bodies.filter((b) => b === 'Our reply')).toHaveLength(1);
+
+    // Edit and delete
+    await deliver(effects, { kind: 'edit', companyId, connectionId, waMessageId: 'WA-OURS-1', number, body: 'Our reply (edited)' });
+    await deliver(effects, { kind: 'revoke', companyId, connectionId, waMessageId: 'WA-OURS-1', number });
+    expect(await getMessage(companyId, ticket.id, message.id)).toMatchObject({
+      body: 'Our reply (edited)',
+      isEdited: true,
+      isDeleted: true,
+      ack: 3,
+    });
+  });
+
+  it('links the echo that arrives before the send result (WhatsApp id derived from ours)', async () => {
+    const { companyId, connectionId, number, ticket, message, effects } = await sentMessage();
+    const { waMessageIdFor } = await import('../src/contracts/wa-message-id.ts');
+    const waId = waMessageIdFor(companyId, connectionId, message.id);
+    await deliver(effects, {
+      kind: 'message',
+      companyId,
+      connectionId,
+      message: waMessage({ id: waId, number, fromMe: true, body: 'Our reply' }),
+    });
+    await deliver(effects, {
+      kind: 'sent',
+      companyId,
+      connectionId,
+      messageId: message.id,
+      ticketId: ticket.id,
+      waMessageId: waId,
+      number,
+      timestamp: Date.now(),
+    });
+    const mine = (await listMessagesPage(companyId, ticket.id, { limit: 10 })).messages.filter((m) => m.fromMe);
+    expect(mine).toHaveLength(1);
+    expect(mine[0]).toMatchObject({ id: message.id, ack: 1, waId });
+  });
+
+  it('marks a failed send with its error', async () => {
+    const { companyId, connectionId, number, ticket, message, effects } = await sentMessage();
+    await deliver(effects, {
+      kind: 'sendFailed',
+      companyId,
+      connectionId,
+      messageId: message.id,
+      ticketId: ticket.id,
+      number,
+      error: 'not on WhatsApp',
+    });
+    expect(await getMessage(companyId, ticket.id, message.id)).toMatchObject({ error: 'not on WhatsApp', pending: false, ack: 0 });
+    const update = effects.events.find((e) => e.event === `company-${companyId}-appMessage` && e.data.action === 'update');
+    expect(update?.data.message.error).toBe('not on WhatsApp');
+  });
+
+  it('stores a rejected call as a call_log message, once', async () => {
+    const { companyId, connectionId } = await tenant();
+    const effects = recorder();
+    const call = {
+      kind: 'call' as const,
+      companyId,
+      connectionId,
+      callId: 'CALL1',
+      number: '5511922221111',
+      timestamp: Date.parse('2030-01-07T13:05:00Z'),
+      rejected: true,
+    };
+    await deliver(effects, call, call);
+    const { ticket } = await ticketOf(companyId, connectionId, '5511922221111');
+    const messages = (await listMessagesPage(companyId, ticket!.id, { limit: 10 })).messages;
+    expect(messages).toHaveLength(1);
+    expect(messages[0]).toMatchObject({ mediaType: 'call_log', body: 'Chamada de voz/vídeo perdida às 10:05' });
+  });
+});
