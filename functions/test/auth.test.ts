@@ -10,7 +10,9 @@ import { type EventOptions, httpEvent, parseResponse } from './support/events.ts
 import { createTestUser, signIn, TEST_PASSWORD } from './support/tenants.ts';
 
 const call = async (key: string, options: EventOptions = {}) => parseResponse(await handler(httpEvent(key, options)));
-const iatOf = (token: string): number => JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString()).iat;
+const claimOf = (token: string, claim: string): unknown =>
+  JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString())[claim];
+const iatOf = (token: string): number => claimOf(token, 'iat') as number;
 /** Tokens carry whole-second `iat`s: a newer session must start in a later second. */
 const nextSecond = () => new Promise((r) => setTimeout(r, 1100 - (Date.now() % 1000)));
 
@@ -147,9 +149,25 @@ describe('single session', () => {
       connectionId: 'old-tab',
       body: {
         event: 'company-3-auth',
-        data: { action: 'update', user: { id: member.user.id }, sessionIat: iatOf(second.body.token as string) },
+        data: {
+          action: 'update',
+          user: { id: member.user.id },
+          sessionIat: iatOf(second.body.token as string),
+          sessionJti: claimOf(second.body.token as string, 'jti'),
+        },
       },
     });
+  });
+
+  it('two sign-ins within the same second: the later one wins, the earlier is refused', async () => {
+    const member = await createTestUser({ companyId: 3, signIn: false });
+    // Both logins land in one second often enough; the rule must hold either way.
+    const [first, second] = [
+      await call('POST /auth/login', { body: { email: member.email, password: TEST_PASSWORD } }),
+      await call('POST /auth/login', { body: { email: member.email, password: TEST_PASSWORD } }),
+    ];
+    expect(await call('GET /auth/me', { token: second.body.token as string })).toMatchObject({ status: 200 });
+    expect(await call('GET /auth/me', { token: first.body.token as string })).toMatchObject({ status: 401 });
   });
 
   it('POST /auth/session claims the session for a client that signed in to Cognito directly', async () => {

@@ -16,6 +16,8 @@ export interface TokenIdentity {
   authTime: number;
   /** `iat`: when this very token was issued. The single-session rule compares it with the user's sessionIat. */
   issuedAt: number;
+  /** Token id; with issuedAt it identifies the sign-in a session was claimed with. */
+  jti: string;
   expiresAt: number;
 }
 
@@ -71,6 +73,7 @@ export async function verifyIdToken(token: string | undefined | null): Promise<T
     userId,
     authTime: Number(payload.auth_time ?? payload.iat ?? 0),
     issuedAt: Number(payload.iat ?? 0),
+    jti: String(payload.jti ?? ''),
     expiresAt: Number(payload.exp ?? 0),
   };
 }

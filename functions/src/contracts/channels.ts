@@ -47,6 +47,8 @@ export interface AuthEventData {
   user: { id: number };
   /** `iat` of the newest session's ID token: a client whose token is older was logged out. */
   sessionIat: number;
+  /** Token id of the newest session's ID token, to tell two sign-ins within one second apart. */
+  sessionJti?: string;
 }
 
 /** Client keeps the socket alive well under API Gateway's 10-minute idle limit. */

@@ -7,6 +7,7 @@ export * from './helps.ts';
 export * from './plans.ts';
 export * from './queues.ts';
 export * from './schedules.ts';
+export * from './session.ts';
 export * from './session-events.ts';
 export * from './settings.ts';
 export * from './users.ts';

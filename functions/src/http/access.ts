@@ -8,6 +8,7 @@ import { CompanyExpiredError, ForbiddenError, UnauthorizedError } from '#commons
 import { verifyIdToken } from '#commons/jwt';
 import { expiredMessage } from '#contracts/auth';
 import { planFlags } from '#contracts/plans';
+import { isSupersededSession } from '#contracts/session';
 import { isExpired } from '#domain/auth/due-date-policy';
 import { type CompanyRecord, getCompany } from '#storage/companies';
 import { getPlan, type PlanRecord } from '#storage/plans';
@@ -47,7 +48,7 @@ export async function loadIdentity(rawToken: string | undefined): Promise<Identi
   // A Cognito user recreated with the same custom attributes must not inherit this record.
   if (user.cognitoSub && user.cognitoSub !== token.sub) throw new UnauthorizedError('ERR_SESSION_EXPIRED');
   // Single session: a newer login elsewhere ended every token issued before it.
-  if (token.issuedAt < (user.sessionIat ?? 0)) throw new UnauthorizedError('ERR_SESSION_EXPIRED');
+  if (isSupersededSession(token, user)) throw new UnauthorizedError('ERR_SESSION_EXPIRED');
   const company = await getCompany(token.companyId);
   if (!company) throw new UnauthorizedError('ERR_SESSION_EXPIRED');
   const plan = (await getPlan(company.planId)) ?? missingPlan(company);

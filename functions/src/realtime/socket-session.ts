@@ -4,6 +4,7 @@
  * management API come in as ports, so this reads as the protocol and is tested without AWS.
  */
 import { socketEvents } from '#contracts/channels';
+import { isSupersededSession } from '#contracts/session';
 import type { AllTicket, Profile } from '#contracts/users';
 import { CONNECTION_TTL_SECONDS, type ConnectionRecord, type NewConnection } from '#storage/ws-connections';
 import type { WsRouteKey } from '../routes.ts';
@@ -14,6 +15,7 @@ export interface SocketIdentity {
   companyId: number;
   userId: number;
   issuedAt: number;
+  jti?: string;
   expiresAt: number;
 }
 
@@ -26,6 +28,7 @@ export interface SocketUser {
   allTicket: AllTicket;
   /** `iat` of the newest sign-in: older tokens belong to a session that was replaced. */
   sessionIat?: number;
+  sessionJtis?: string[] | null;
 }
 
 export interface SocketSessionDeps {
@@ -92,7 +95,7 @@ export function createSocketSession(deps: SocketSessionDeps): SocketSession {
     const user = await deps.getUser(identity.companyId, identity.userId);
     if (!user || user.companyId !== identity.companyId) return { statusCode: 401 };
     // Single session: a sign-in elsewhere raised sessionIat; this token belongs to the older one.
-    if (user.sessionIat && identity.issuedAt < user.sessionIat) return { statusCode: 401 };
+    if (isSupersededSession(identity, user)) return { statusCode: 401 };
     await deps.connections.put({
       connectionId,
       companyId: identity.companyId,

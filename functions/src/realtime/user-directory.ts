@@ -17,6 +17,7 @@ export async function getSocketUser(companyId: number, userId: number): Promise<
     queueIds: user.queueIds ?? [],
     allTicket: user.allTicket,
     sessionIat: user.sessionIat,
+    sessionJtis: user.sessionJtis ?? null,
   };
 }
 

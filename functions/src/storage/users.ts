@@ -27,6 +27,8 @@ export type UserRecord = Omit<User, 'queues'> & {
   cognitoSub: string;
   /** `iat` of the ID token that claimed the newest session; older tokens are refused. */
   sessionIat: number;
+  /** Ids of the session's tokens minted in the sign-in's own second (sign-ins within one second differ by them). */
+  sessionJtis?: string[] | null;
   /** Refresh token of the newest session; null once logged out. */
   sessionRefreshToken?: string | null;
   lastSeenAt?: string;
@@ -175,15 +177,21 @@ export async function claimSession(
   userId: number,
   sessionIat: number,
   refreshToken: string | null,
+  sessionJti: string | null = null,
 ): Promise<{ previousRefreshToken: string | null } | false> {
   try {
     const out = await db().send(
       new UpdateCommand({
         TableName: table(),
         Key: userKey(companyId, userId),
-        UpdateExpression: 'SET sessionIat = :iat, sessionRefreshToken = :rt, updatedAt = :now',
+        UpdateExpression: 'SET sessionIat = :iat, sessionJtis = :jtis, sessionRefreshToken = :rt, updatedAt = :now',
         ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(sessionIat) OR sessionIat <= :iat)',
-        ExpressionAttributeValues: { ':iat': sessionIat, ':rt': refreshToken, ':now': new Date().toISOString() },
+        ExpressionAttributeValues: {
+          ':iat': sessionIat,
+          ':jtis': sessionJti ? [sessionJti] : null,
+          ':rt': refreshToken,
+          ':now': new Date().toISOString(),
+        },
         ReturnValues: 'ALL_OLD',
       }),
     );
@@ -192,6 +200,32 @@ export async function claimSession(
   } catch (error) {
     if (isConditionalCheckFailed(error)) return false;
     throw error;
+  }
+}
+
+/**
+ * A token refreshed within the sign-in's own second joins the session's accepted ids, so both it
+ * and the sign-in token stay valid. Only for the session's current refresh token; a no-op otherwise.
+ */
+export async function addSessionToken(
+  companyId: number,
+  userId: number,
+  sessionIat: number,
+  refreshToken: string,
+  jti: string,
+): Promise<void> {
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: userKey(companyId, userId),
+        UpdateExpression: 'SET sessionJtis = list_append(sessionJtis, :jti)',
+        ConditionExpression: 'sessionIat = :iat AND sessionRefreshToken = :rt AND attribute_type(sessionJtis, :list)',
+        ExpressionAttributeValues: { ':jti': [jti], ':iat': sessionIat, ':rt': refreshToken, ':list': 'L' },
+      }),
+    );
+  } catch (error) {
+    if (!isConditionalCheckFailed(error)) throw error;
   }
 }
 

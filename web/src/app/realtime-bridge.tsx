@@ -1,4 +1,4 @@
-import { type AuthEventData, channels } from '@conversa/functions/contracts';
+import { type AuthEventData, channels, isSupersededSession } from '@conversa/functions/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useConnectionsWatch } from '../features/connections/hooks/use-connections-live.ts';
@@ -23,7 +23,14 @@ export function RealtimeBridge() {
   // SPEC 4: a sign-in elsewhere on this account ends this (older) session.
   useRealtimeEvent<Partial<AuthEventData>>(companyId ? channels.auth(companyId) : undefined, async (data) => {
     const token = await currentIdToken();
-    if (!data?.sessionIat || !token?.issuedAt || data.sessionIat <= token.issuedAt) return;
+    if (!data?.sessionIat || !token?.issuedAt) return;
+    if (
+      !isSupersededSession(
+        { issuedAt: token.issuedAt, jti: token.jti },
+        { sessionIat: data.sessionIat, sessionJtis: data.sessionJti ? [data.sessionJti] : null },
+      )
+    )
+      return;
     toast.warning(t('auth.sessionElsewhere'));
     setTimeout(() => {
       window.localStorage.clear();

@@ -6,7 +6,7 @@ import { CompanyExpiredError, ForbiddenError, NotFoundError, UnauthorizedError }
 import { type TokenIdentity, verifyIdToken } from '#commons/jwt';
 import { expiredMessage, type LoginResponse } from '#contracts/auth';
 import { type CompanyRecord, getCompany } from '#storage/companies';
-import { getUser, getUserByEmail, type UserRecord, updateUser } from '#storage/users';
+import { addSessionToken, getUser, getUserByEmail, type UserRecord, updateUser } from '#storage/users';
 import { confirmReset, passwordSignIn, refreshSignIn, revokeRefreshToken, sendResetCode } from './cognito-auth.ts';
 import { dueDateWarning, isExpired } from './due-date-policy.ts';
 import { startSession } from './session.ts';
@@ -48,7 +48,7 @@ export async function login(input: { email: string; password: string }): Promise
     await revokeRefreshToken(tokens.refreshToken);
     throw error;
   }
-  await startSession(user.companyId, user.id, token.issuedAt, tokens.refreshToken);
+  await startSession(user.companyId, user.id, token, tokens.refreshToken);
   const fresh = (await getUser(user.companyId, user.id)) ?? user;
   return sessionResponse(fresh, company, tokens.idToken, tokens.refreshToken);
 }
@@ -59,7 +59,7 @@ export async function claimWebSession(
   refreshToken: string | undefined,
 ): Promise<LoginResponse> {
   assertCompanyCanSignIn(account.user, account.company);
-  await startSession(account.user.companyId, account.user.id, account.token.issuedAt, refreshToken ?? null);
+  await startSession(account.user.companyId, account.user.id, account.token, refreshToken ?? null);
   return sessionResponse(account.user, account.company, account.rawToken);
 }
 
@@ -70,6 +70,9 @@ export async function refreshSession(refreshToken: string): Promise<Pick<LoginRe
   const { user, company } = await loadAccount(token, 'ERR_SESSION_EXPIRED');
   if (!user.sessionRefreshToken || user.sessionRefreshToken !== refreshToken) throw new UnauthorizedError('ERR_SESSION_EXPIRED');
   assertCompanyCanSignIn(user, company);
+  // A token minted within the sign-in's own second must not look like another sign-in's.
+  if (token.issuedAt === user.sessionIat && token.jti)
+    await addSessionToken(user.companyId, user.id, token.issuedAt, refreshToken, token.jti);
   return { token: idToken, user: await sessionUser(user, company) };
 }
 

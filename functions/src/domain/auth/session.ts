@@ -21,14 +21,20 @@ async function loadPublisher(): Promise<PublishToUser | undefined> {
   }
 }
 
-export async function startSession(companyId: number, userId: number, issuedAt: number, refreshToken: string | null): Promise<void> {
-  const claimed = await claimSession(companyId, userId, issuedAt, refreshToken);
+export async function startSession(
+  companyId: number,
+  userId: number,
+  token: { issuedAt: number; jti: string },
+  refreshToken: string | null,
+): Promise<void> {
+  const { issuedAt } = token;
+  const claimed = await claimSession(companyId, userId, issuedAt, refreshToken, token.jti || null);
   // A sign-in elsewhere that happened after this one already owns the session.
   if (!claimed) throw new UnauthorizedError('ERR_SESSION_EXPIRED');
   await revokeRefreshToken(claimed.previousRefreshToken);
   const publishToUser = await loadPublisher();
   if (!publishToUser) return;
-  const data: AuthEventData = { action: 'update', user: { id: userId }, sessionIat: issuedAt };
+  const data: AuthEventData = { action: 'update', user: { id: userId }, sessionIat: issuedAt, sessionJti: token.jti };
   try {
     await publishToUser(companyId, userId, channels.auth(companyId), data);
   } catch (error) {

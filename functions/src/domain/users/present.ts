@@ -3,9 +3,10 @@ import type { User } from '#contracts/users';
 import type { UserRecord } from '#storage/users';
 
 export function toUser(record: UserRecord): User {
-  const { cognitoSub, sessionIat, sessionRefreshToken, ...user } = record as UserRecord & {
+  const { cognitoSub, sessionIat, sessionJtis, sessionRefreshToken, ...user } = record as UserRecord & {
     cognitoSub?: unknown;
     sessionIat?: unknown;
+    sessionJtis?: unknown;
     sessionRefreshToken?: unknown;
   };
   // Queue names and colours live with the queues; until a queue lookup is wired in, the ids are

@@ -6,6 +6,8 @@ export interface IdToken {
   expiresAt: number | undefined;
   /** `iat`: the single-session rule compares it with the newest session's (the server does the same). */
   issuedAt: number | undefined;
+  /** Token id: tells apart two sign-ins within the same second. */
+  jti: string | undefined;
 }
 
 /** The Cognito ID token is the API's bearer (the tenant and user ids are claims in it). */
@@ -14,7 +16,12 @@ export async function currentIdToken(forceRefresh = false): Promise<IdToken | un
     const session = await fetchAuthSession(forceRefresh ? { forceRefresh: true } : undefined);
     const token = session.tokens?.idToken;
     if (!token) return undefined;
-    return { jwt: token.toString(), expiresAt: token.payload.exp, issuedAt: token.payload.iat };
+    return {
+      jwt: token.toString(),
+      expiresAt: token.payload.exp,
+      issuedAt: token.payload.iat,
+      jti: typeof token.payload.jti === 'string' ? token.payload.jti : undefined,
+    };
   } catch {
     // No session, or a refresh the pool refused: both mean "signed out" to the caller.
     return undefined;

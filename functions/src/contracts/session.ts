@@ -1,0 +1,16 @@
+// No zod here: the realtime Lambda imports this and keeps its bundle small.
+
+/**
+ * Single session (SPEC 4 "Session and sockets"): a token belongs to a replaced session when it was
+ * issued before the newest sign-in, or within that sign-in's second by a different sign-in (`iat`
+ * has a one-second grain, so the ids of the session's tokens minted in that second break the tie).
+ */
+export function isSupersededSession(
+  token: { issuedAt: number; jti?: string },
+  session: { sessionIat?: number | null; sessionJtis?: readonly string[] | null },
+): boolean {
+  const sessionIat = session.sessionIat ?? 0;
+  if (token.issuedAt < sessionIat) return true;
+  if (token.issuedAt > sessionIat || !session.sessionJtis?.length) return false;
+  return !session.sessionJtis.includes(token.jti ?? '');
+}
