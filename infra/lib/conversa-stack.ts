@@ -25,6 +25,8 @@ const extraAccess: Partial<Record<string, ExtraAccess>> = {
   auth: { cognitoAdmin: true },
   companies: { cognitoAdmin: true },
   users: { cognitoAdmin: true },
+  // The chatbot's replies go to the session-host as `send` commands.
+  inbound: { send: ['session-commands'] },
 };
 
 export interface ConversaStackProps extends StackProps {
