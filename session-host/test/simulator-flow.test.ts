@@ -7,25 +7,11 @@
 import { createConnection, getConnection } from '@conversa/functions/storage/whatsapps';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Host, startHost } from '../src/host.ts';
-import { createSimulatorProvider, type MediaStore } from '../src/providers/simulator.ts';
+import { createSimulatorProvider } from '../src/providers/simulator.ts';
 import { type Simulator, startSimulator } from '../src/simulator/server.ts';
 import { getLease } from '../src/storage/leases.ts';
 import { type Backends, eventually, quietLog, sendCommand, startBackends, testConfig } from './support/backends.ts';
-
-export const memoryMedia = (): MediaStore & { objects: Map<string, Buffer> } => {
-  const objects = new Map<string, Buffer>();
-  return {
-    objects,
-    async put(key, body) {
-      objects.set(key, body);
-    },
-    async get(key) {
-      const found = objects.get(key);
-      if (!found) throw new Error(`no media ${key}`);
-      return found;
-    },
-  };
-};
+import { memoryMedia } from './support/memory-media.ts';
 
 async function newConnection(companyId: number, id: number) {
   const now = new Date().toISOString();

@@ -1,0 +1,140 @@
+/**
+ * Exactly-once sends against the simulator (which, like WhatsApp, treats one WhatsApp id as one
+ * message): a crash between the provider's send and the `sent` record, and a redelivered command
+ * after the record, each leave the contact with one message and the pipeline with a `sent` report.
+ */
+import type { SessionCommand } from '@conversa/functions/contracts/session-events';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Host, startHost } from '../src/host.ts';
+import { createSimulatorProvider } from '../src/providers/simulator.ts';
+import type { ChatEntry } from '../src/simulator/network.ts';
+import { type Simulator, startSimulator } from '../src/simulator/server.ts';
+import { waMessageIdFor } from '../src/wa-message-id.ts';
+import {
+  type Backends,
+  drainInbound,
+  eventually,
+  memoryStatus,
+  quietLog,
+  sendCommand,
+  startBackends,
+  testConfig,
+} from './support/backends.ts';
+import { memoryMedia } from './support/memory-media.ts';
+
+const CONTACT = '5511977776666';
+
+const send = (messageId: string, commandId: string, extra: Partial<Extract<SessionCommand, { kind: 'send' }>> = {}): SessionCommand => ({
+  kind: 'send',
+  companyId: 41,
+  connectionId: 1,
+  commandId,
+  messageId,
+  ticketId: 7,
+  number: CONTACT,
+  isGroup: false,
+  body: `body of ${messageId}`,
+  ...extra,
+});
+
+describe('exactly-once sends', () => {
+  let backends: Backends;
+  let simulator: Simulator;
+  let host: Host;
+  const media = memoryMedia();
+  let crashNext = new Set<string>();
+
+  const chat = async (): Promise<ChatEntry[]> =>
+    ((await (await fetch(`${simulator.url}/api/connections/41.1/contacts/${CONTACT}/messages`)).json()) as { messages: ChatEntry[] })
+      .messages;
+
+  beforeAll(async () => {
+    backends = await startBackends();
+    simulator = await startSimulator({ scanMs: 50 });
+    host = startHost({
+      config: testConfig(backends, 'host-send'),
+      provider: createSimulatorProvider({ url: simulator.url, media }),
+      sqs: backends.client,
+      log: quietLog,
+      status: memoryStatus(),
+      sendHooks: {
+        afterProviderSend(command) {
+          if (crashNext.delete(command.messageId)) throw new Error('simulated crash between send and record');
+        },
+      },
+    });
+    await sendCommand(backends, { kind: 'start', companyId: 41, connectionId: 1, commandId: 'start' });
+    await eventually(() => host.manager.statusOf({ companyId: 41, connectionId: 1 }) === 'CONNECTED', 'CONNECTED');
+  }, 60_000);
+
+  afterAll(async () => {
+    await host?.shutdown();
+    await simulator?.close();
+    await backends?.stop();
+  });
+
+  it('a crash between the provider send and the record resends the same WhatsApp id: one message, one sent report', async () => {
+    // Prepare
+    crashNext = new Set(['msg-crash']);
+    // Act
+    await sendCommand(backends, send('msg-crash', 'cmd-crash'));
+    const events = await drainInbound(backends, (all) => all.some((e) => e.event.kind === 'sent'), 15_000);
+    // Assess
+    expect(crashNext.size).toBe(0); // the crash did happen
+    const received = (await chat()).filter((m) => m.body === 'body of msg-crash');
+    expect(received).toHaveLength(1);
+    expect(received[0]?.waMessageId).toBe(waMessageIdFor(41, 1, 'msg-crash'));
+    expect(events.map((e) => e.event)).toEqual([
+      expect.objectContaining({ kind: 'sent', messageId: 'msg-crash', waMessageId: waMessageIdFor(41, 1, 'msg-crash'), ticketId: 7 }),
+    ]);
+    expect(events[0]?.dedupeId).toBe('1:s:msg-crash');
+  });
+
+  it('a command redelivered after the send was recorded re-reports sent without sending', async () => {
+    // Prepare
+    await sendCommand(backends, send('msg-twice', 'cmd-twice-1'));
+    const first = await drainInbound(backends, (all) => all.some((e) => e.event.kind === 'sent'), 15_000);
+    const reports: unknown[] = [];
+    backends.client.middlewareStack.add(
+      (next) => async (args) => {
+        const input = args.input as { QueueUrl?: string; MessageBody?: string };
+        if (input.QueueUrl === backends.inboundUrl && input.MessageBody) reports.push(JSON.parse(input.MessageBody));
+        return next(args);
+      },
+      { step: 'initialize', name: 'inboundSpy' },
+    );
+    // Act: the same send again (a producer retry, or SQS delivering it twice), under a new command id
+    await sendCommand(backends, send('msg-twice', 'cmd-twice-2'));
+    await eventually(() => reports.length > 0, 'the outcome re-reported');
+    backends.client.middlewareStack.remove('inboundSpy');
+    // Assess: reported again (SQS then drops it as a duplicate within its 5-minute window; the
+    // pipeline dedupes later ones), and the contact still has one message.
+    expect(reports).toEqual([first[0]?.event]);
+    expect((await chat()).filter((m) => m.body === 'body of msg-twice')).toHaveLength(1);
+  });
+
+  it('media is read from the bucket and delivered; a refused number is reported as sendFailed, not retried', async () => {
+    // Prepare
+    media.objects.set('41/outbound/photo.png', Buffer.from('png-bytes'));
+    // Act
+    await sendCommand(
+      backends,
+      send('msg-media', 'cmd-media', { media: { key: '41/outbound/photo.png', mimetype: 'image/png', filename: 'photo.png' } }),
+    );
+    await sendCommand(backends, send('msg-bad', 'cmd-bad', { number: 'not-a-number' }));
+    const events = await drainInbound(backends, (all) => all.length >= 2, 15_000);
+    // Assess
+    const delivered = (await chat()).find((m) => m.waMessageId === waMessageIdFor(41, 1, 'msg-media'));
+    expect(delivered?.media).toMatchObject({
+      mimetype: 'image/png',
+      filename: 'photo.png',
+      base64: Buffer.from('png-bytes').toString('base64'),
+    });
+    expect(events.map((e) => e.event)).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ kind: 'sent', messageId: 'msg-media' }),
+        expect.objectContaining({ kind: 'sendFailed', messageId: 'msg-bad', error: 'ERR_WAPP_INVALID_CONTACT' }),
+      ]),
+    );
+  });
+});
