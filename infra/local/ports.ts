@@ -15,6 +15,8 @@ export interface Ports {
   dynamodb: number;
   s3: number;
   sqs: number;
+  /** The WhatsApp simulator (phone network, control API, chat page). */
+  simulator: number;
 }
 
 export const defaultPorts: Ports = {
@@ -26,6 +28,7 @@ export const defaultPorts: Ports = {
   dynamodb: 8000,
   s3: 4568,
   sqs: 4566,
+  simulator: 3003,
 };
 
 /** `CONVERSA_PORT_WEB=8080 npm start` and so on; the env var name is the upper-cased key. */

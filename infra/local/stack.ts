@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TABLE_LOGICAL_NAME } from '@conversa/functions/storage/table';
+import { startSimulator } from '@conversa/session-host/simulator/server';
 import { type Child, spawnChild, stripAnsi } from './child-process.ts';
 import { ensurePoolAndClient, startCognitoLocal } from './cognito/cognito-local.ts';
 import { startCognitoProxy } from './cognito/cognito-proxy.ts';
@@ -35,6 +36,8 @@ export interface LocalStack {
   apiUrl: string;
   wsUrl: string;
   webUrl?: string;
+  /** The WhatsApp simulator: its page (chat as a contact) and the control API tests drive. */
+  simulatorUrl: string;
   admin: { email: string; password: string };
   /** The environment the handlers run with (also applied to this process while the stack runs). */
   env: Record<string, string>;
@@ -189,7 +192,19 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
     await seed(admin, log);
     mark('seeded');
 
-    const sessionHost = startSessionHost(env, log);
+    // The simulated WhatsApp network lives in this process so it outlives session-host restarts.
+    const simulator = await startSimulator({ port: ports.simulator });
+    stoppers.push({ name: 'simulator', stop: simulator.close });
+    const sessionHost = startSessionHost(
+      // A stable HOST_ID lets a restarted session-host reclaim its sessions at once instead of after the lease.
+      {
+        ...env,
+        SESSION_PROVIDER: process.env.SESSION_PROVIDER ?? 'simulator',
+        SIMULATOR_URL: simulator.url,
+        HOST_ID: 'local-session-host',
+      },
+      log,
+    );
     if (sessionHost) children.push(sessionHost);
 
     let webUrl: string | undefined;
@@ -208,6 +223,7 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
       apiUrl: api.url,
       wsUrl: ws.url,
       webUrl,
+      simulatorUrl: simulator.url,
       admin,
       env,
       cognito: { endpoint: proxy.url, userPoolId, clientId },

@@ -70,6 +70,7 @@ async function main(): Promise<void> {
       `  Web app:    ${stack.webUrl}`,
       `  API:        ${stack.apiUrl}`,
       `  WebSocket:  ${stack.wsUrl}`,
+      `  WhatsApp:   ${stack.simulatorUrl}  (simulator: chat as a contact with your connections)`,
       `  Admin:      ${stack.admin.email}`,
       `  Password:   ${stack.admin.password}`,
       `  (also in ${localJson}; password reset codes appear in this log)`,
