@@ -8,10 +8,10 @@
  * the redelivered command only re-reports.
  */
 import type { InboundEvent } from '@conversa/functions/contracts/session-events';
+import { waMessageIdFor } from '@conversa/functions/contracts/wa-message-id';
 import type { InboundPublisher } from './inbound-publisher.ts';
 import type { SendCommand, SessionHandle } from './provider.ts';
 import { claimSend, recordFailed, recordSent, type SendRecord } from './storage/send-records.ts';
-import { waMessageIdFor } from './wa-message-id.ts';
 
 /** A provider error that retrying cannot fix (bad number, missing media): reported, not retried. */
 export class PermanentSendError extends Error {

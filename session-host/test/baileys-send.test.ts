@@ -3,9 +3,9 @@
  * WhatsApp ids derived from our message ids.
  */
 import { PutObjectCommand } from '@aws-sdk/client-s3';
+import { waMessageIdFor } from '@conversa/functions/contracts/wa-message-id';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { SendCommand } from '../src/provider.ts';
-import { waMessageIdFor } from '../src/wa-message-id.ts';
 import { fakeSocketFactory, provider, recorder, type Stores, startStores } from './fixtures/baileys/harness.ts';
 
 let stores: Stores;

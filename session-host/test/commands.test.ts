@@ -5,10 +5,10 @@
  */
 import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import type { SessionCommand } from '@conversa/functions/contracts/session-events';
+import { waMessageIdFor } from '@conversa/functions/contracts/wa-message-id';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Host, startHost } from '../src/host.ts';
 import { getLease } from '../src/storage/leases.ts';
-import { waMessageIdFor } from '../src/wa-message-id.ts';
 import {
   type Backends,
   drainInbound,

@@ -5,11 +5,11 @@
  * does (history), and nothing is lost when a host dies mid-stream.
  */
 import { inboundDedupeId, inboundEventSchema, inboundGroupId } from '@conversa/functions/contracts/session-events';
+import { waMessageIdFor } from '@conversa/functions/contracts/wa-message-id';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Host, startHost } from '../src/host.ts';
 import { createSimulatorProvider } from '../src/providers/simulator.ts';
 import { type Simulator, startSimulator } from '../src/simulator/server.ts';
-import { waMessageIdFor } from '../src/wa-message-id.ts';
 import {
   type Backends,
   drainInbound,

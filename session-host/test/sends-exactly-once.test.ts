@@ -4,12 +4,12 @@
  * after the record, each leave the contact with one message and the pipeline with a `sent` report.
  */
 import type { SessionCommand } from '@conversa/functions/contracts/session-events';
+import { waMessageIdFor } from '@conversa/functions/contracts/wa-message-id';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Host, startHost } from '../src/host.ts';
 import { createSimulatorProvider } from '../src/providers/simulator.ts';
 import type { ChatEntry } from '../src/simulator/network.ts';
 import { type Simulator, startSimulator } from '../src/simulator/server.ts';
-import { waMessageIdFor } from '../src/wa-message-id.ts';
 import {
   type Backends,
   drainInbound,

@@ -1,6 +1,7 @@
 /**
- * The WhatsApp id of one of our sends, derived from our messageId (the session-host sends with it;
- * see session-host/src/wa-message-id.ts, which must compute the same). Knowing it when the message
+ * The WhatsApp id of one of our sends, derived from our messageId. The session-host sends with it,
+ * so a resend after a crash between the send and its record carries the same id and WhatsApp treats
+ * it as the same message. Knowing it when the message
  * is queued lets the inbound pipeline map the id before the send, so our own echo (a `fromMe`
  * message event) links to the stored message whichever arrives first: the echo or the `sent` result.
  * Not exported from contracts/index.ts: it needs node:crypto, and the web never computes it.
