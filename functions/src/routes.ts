@@ -8,7 +8,7 @@
 import { ClientActions } from '#contracts/channels';
 import type { PlanFlag } from '#contracts/plans';
 
-export const httpFunctions = ['auth', 'companies', 'plans', 'users', 'settings', 'helps', 'whatsapp', 'queues'] as const;
+export const httpFunctions = ['auth', 'companies', 'plans', 'users', 'settings', 'helps', 'whatsapp', 'queues', 'tickets'] as const;
 export type HttpFunctionName = (typeof httpFunctions)[number];
 
 /**
@@ -107,6 +107,15 @@ export const httpRoutes: readonly HttpRoute[] = [
   r('POST', '/queue-options', 'queues', 'admin'),
   r('PUT', '/queue-options/{id}', 'queues', 'admin'),
   r('DELETE', '/queue-options/{id}', 'queues', 'admin'),
+
+  // Tickets (SPEC 7 "Tickets and messages"); visibility per SPEC 6 is decided inside (domain/tickets/access).
+  r('GET', '/tickets', 'tickets', 'user'),
+  r('GET', '/tickets/u/{uuid}', 'tickets', 'user'),
+  r('GET', '/tickets/{id}', 'tickets', 'user'),
+  r('POST', '/tickets', 'tickets', 'user'),
+  r('PUT', '/tickets/{id}', 'tickets', 'user'),
+  r('DELETE', '/tickets/{id}', 'tickets', 'admin'),
+  r('GET', '/ticket/kanban', 'tickets', 'user', { plan: 'useKanban' }),
 
   // Help videos (platform-wide, edited by super users)
   r('GET', '/helps/list', 'helps', 'user'),

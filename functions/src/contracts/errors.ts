@@ -52,6 +52,8 @@ export const ErrorCodes = [
   'ERR_PAYLOAD_TOO_LARGE',
   'ERR_TOO_MANY_REQUESTS',
   'ERR_INTERNAL',
+  /** The ticket changed since the caller read it (a concurrent accept, transfer...): re-read and decide again. */
+  'ERR_TICKET_CHANGED',
 ] as const;
 
 export type ErrorCode = (typeof ErrorCodes)[number];

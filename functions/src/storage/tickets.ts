@@ -197,7 +197,7 @@ const releaseSlot = (ticket: TicketRecord): TransactItem => ({
  * A new ticket with its uuid lookup and contact link, claiming the (contact, connection) slot when
  * it is open or pending. SlotTakenError when another active ticket holds it.
  */
-export async function createTicket(ticket: TicketRecord): Promise<TicketRecord> {
+export async function createTicket(ticket: TicketRecord, extra: TransactItem[] = []): Promise<TicketRecord> {
   const items: TransactItem[] = [
     {
       Put: {
@@ -220,6 +220,8 @@ export async function createTicket(ticket: TicketRecord): Promise<TicketRecord> 
     },
   ];
   if (isActive(ticket.status)) items.push(claimSlot(ticket));
+  // Writes committed with the ticket (its history event), after the slot so its index stays 3.
+  items.push(...extra);
   try {
     await db().send(new TransactWriteCommand({ TransactItems: items }));
   } catch (error) {
