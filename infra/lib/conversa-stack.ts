@@ -96,6 +96,8 @@ export class ConversaStack extends Stack {
     messaging.bind(container);
     media.bind(container);
     media.grantReadWrite(taskRole);
+    // Session status and acks reach the browsers as realtime events published from the host itself.
+    wsApi?.bindPublisher(container, taskRole);
     for (const { declaration } of messaging.queues) {
       // It produces every queue's events (inbound, acks) and consumes the ones no Lambda does (commands).
       messaging.grantSend(taskRole, declaration.name);

@@ -170,6 +170,30 @@ describe('session host', () => {
     expect((container!.LogConfiguration as Json).LogDriver).toBe('awslogs');
   });
 
+  it("grants the task what the host calls: the table, the media bucket, both queues' sends, the commands' visibility, the @connections API", () => {
+    // Prepare: every action the task role's policies allow, by the resource they name
+    const policies = props('AWS::IAM::Policy').filter(([, p]) =>
+      (p.Roles as { Ref?: string }[] | undefined)?.some((r) => r.Ref?.startsWith('SessionHostTaskTaskRole')),
+    );
+    const statements = policies.flatMap(([, p]) => (p.PolicyDocument as { Statement: Json[] }).Statement);
+    const actions = (resourcePrefix: string) =>
+      statements
+        .filter((s) => JSON.stringify(s.Resource).includes(resourcePrefix))
+        .flatMap((s) => (Array.isArray(s.Action) ? s.Action : [s.Action]) as string[]);
+    const [[, task]] = props('AWS::ECS::TaskDefinition') as [[string, Json]];
+    const [container] = task.ContainerDefinitions as Json[];
+    const names = (container!.Environment as { Name: string }[]).map((e) => e.Name);
+    // Assess
+    expect(names).toContain('WS_MANAGEMENT_URL');
+    expect(actions('Queuessessioncommands')).toEqual(
+      expect.arrayContaining(['sqs:SendMessage', 'sqs:ReceiveMessage', 'sqs:ChangeMessageVisibility', 'sqs:DeleteMessage']),
+    );
+    expect(actions('Queuesinbound')).toContain('sqs:SendMessage');
+    expect(actions('DataTable')).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query']));
+    expect(actions('MediaBucket')).toEqual(expect.arrayContaining(['s3:GetObject*', 's3:PutObject']));
+    expect(actions('@connections')).toContain('execute-api:ManageConnections');
+  });
+
   it('stages an image context with the Dockerfile and the workspace sources, without node_modules', () => {
     // Prepare: the image asset's staged directory in the cloud assembly
     const manifest = JSON.parse(readFileSync(join(assembly.directory, `${stack.stackName}.assets.json`), 'utf8'));
