@@ -1,0 +1,158 @@
+/**
+ * Issue 4's cost rule: a page of the ticket lists costs the same DynamoDB requests and items read
+ * whether the tenant has 40 or 400 tickets (a wrapped client counts them), and walking the pages by
+ * cursor or by pageNumber returns every ticket once, newest first.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { documentClient } from '../src/commons/clients.ts';
+import { FILTERED_LIMIT, FILTERED_READS } from '../src/domain/tickets/list.ts';
+import type { TicketRecord } from '../src/storage/tickets.ts';
+import { type Inbox, seedInbox } from './tickets-harness.ts';
+import { call, type Stack, startStack } from './users-harness.ts';
+
+let stack: Stack;
+let small: Inbox;
+let large: Inbox;
+let largeTickets: TicketRecord[] = [];
+const meter = { requests: 0, itemsRead: 0 };
+
+async function seedMany(inbox: Inbox, count: number): Promise<TicketRecord[]> {
+  const base = Date.parse('2030-01-01T00:00:00Z');
+  const out: TicketRecord[] = [];
+  for (let i = 0; i < count; i += 25) {
+    const batch = Array.from({ length: Math.min(25, count - i) }, (_, j) => {
+      const n = i + j;
+      const status = n % 4 === 0 ? 'open' : 'pending';
+      return inbox.seedTicket({
+        status,
+        queueId: n % 2 === 0 ? inbox.q1.id : inbox.q2.id,
+        userId: status === 'open' ? inbox.inQueue.id : null,
+        updatedAt: new Date(base + n * 1000).toISOString(),
+        contactName: n % 50 === 7 ? `Needle ${n}` : undefined,
+        unreadMessages: n % 10 === 3 ? 2 : 0,
+      });
+    });
+    out.push(...(await Promise.all(batch)));
+  }
+  return out;
+}
+
+beforeAll(async () => {
+  stack = await startStack();
+  [small, large] = await Promise.all([seedInbox(stack), seedInbox(stack)]);
+  await seedMany(small, 40);
+  largeTickets = await seedMany(large, 400);
+  documentClient().middlewareStack.add(
+    (next) => async (args) => {
+      meter.requests++;
+      const result = await next(args);
+      const output = result.output as { ScannedCount?: number; Item?: unknown; Responses?: Record<string, unknown[]> };
+      meter.itemsRead +=
+        output.ScannedCount ?? (output.Item ? 1 : 0) + Object.values(output.Responses ?? {}).reduce((n, r) => n + r.length, 0);
+      return result;
+    },
+    { step: 'initialize', name: 'ticketsPageMeter' },
+  );
+}, 240_000);
+afterAll(async () => {
+  documentClient().middlewareStack.remove('ticketsPageMeter');
+  await stack?.stop();
+});
+
+async function measured(token: string, query: Record<string, string>) {
+  meter.requests = 0;
+  meter.itemsRead = 0;
+  const res = await call('GET /tickets', { token, query });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return { ...meter, rows: res.body.tickets.length as number, body: res.body };
+}
+
+/** Auth (user, company, plan) and page refs (queues, connections, attendants): the same for any tenant size. */
+const OVERHEAD_REQUESTS = 8;
+
+const lists: [string, (i: Inbox) => string, Record<string, string>, number][] = [
+  ['admin show-all pending', (i) => i.admin.token, { status: 'pending', showAll: 'true' }, 1],
+  ['admin show-all open with queueIds', (i) => i.admin.token, { status: 'open', showAll: 'true', queueIds: '[1,2]' }, 3],
+  ['user pending of their queue', (i) => i.inQueue.token, { status: 'pending' }, 1],
+  ['user assigned (open)', (i) => i.inQueue.token, { status: 'open' }, 1],
+  ['search by contact name', (i) => i.admin.token, { showAll: 'true', searchParam: 'needle' }, 3],
+  ['unread only', (i) => i.admin.token, { showAll: 'true', status: 'pending', withUnreadMessages: 'true' }, 1],
+];
+
+describe('page cost does not grow with the tenant', () => {
+  for (const [name, token, query, partitions] of lists) {
+    it(`${name}: requests and items read bounded by the partitions, not the tenant`, async () => {
+      const q = (inbox: Inbox) => (query.queueIds ? { ...query, queueIds: JSON.stringify([inbox.q1.id, inbox.q2.id]) } : query);
+      const at40 = await measured(token(small), q(small));
+      const at400 = await measured(token(large), q(large));
+      console.log(
+        `${name}: 40 -> ${at40.requests} requests / ${at40.itemsRead} items (${at40.rows} rows); 400 -> ${at400.requests} requests / ${at400.itemsRead} items (${at400.rows} rows)`,
+      );
+      const filtered = Boolean(query.searchParam || query.withUnreadMessages);
+      if (filtered) {
+        // Filtered rows: at most FILTERED_READS Queries of FILTERED_LIMIT rows per partition.
+        expect(at400.requests).toBeLessThanOrEqual(OVERHEAD_REQUESTS + partitions * FILTERED_READS);
+        expect(at400.itemsRead).toBeLessThanOrEqual(OVERHEAD_REQUESTS + partitions * FILTERED_READS * FILTERED_LIMIT);
+      } else {
+        // Plain lists: one Query of pageSize + 1 rows per partition, at any size.
+        expect(at400.requests).toBe(at40.requests);
+        expect(at400.requests).toBeLessThanOrEqual(OVERHEAD_REQUESTS + partitions);
+        expect(at400.itemsRead).toBeLessThanOrEqual(OVERHEAD_REQUESTS + partitions * 41);
+      }
+    });
+  }
+
+  it('a plain list reads at most pageSize + 1 rows per partition', async () => {
+    const page = await measured(large.admin.token, { status: 'pending', showAll: 'true' });
+    expect(page.rows).toBe(40);
+    // 41 rows from gsi3 + the identity and the page's refs (user, company, plan, queues, connections).
+    expect(page.itemsRead).toBeLessThan(41 * 2);
+  });
+});
+
+describe('paging', () => {
+  it('walks every pending ticket once, newest first, by cursor; pageNumber gives the same pages', async () => {
+    const expected = largeTickets
+      .filter((t) => t.status === 'pending')
+      .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt))
+      .map((t) => t.id);
+    const seen: number[] = [];
+    let cursor: string | undefined;
+    for (let page = 1; page <= 20; page++) {
+      const res = await call('GET /tickets', {
+        token: large.admin.token,
+        query: { status: 'pending', showAll: 'true', queueIds: JSON.stringify([large.q1.id, large.q2.id]), ...(cursor ? { cursor } : {}) },
+      });
+      seen.push(...res.body.tickets.map((t: { id: number }) => t.id));
+      if (page === 3) {
+        const byNumber = await call('GET /tickets', {
+          token: large.admin.token,
+          query: { status: 'pending', showAll: 'true', queueIds: JSON.stringify([large.q1.id, large.q2.id]), pageNumber: '3' },
+        });
+        expect(byNumber.body.tickets.map((t: { id: number }) => t.id)).toEqual(res.body.tickets.map((t: { id: number }) => t.id));
+      }
+      if (!res.body.hasMore) break;
+      cursor = res.body.nextCursor;
+    }
+    expect(seen).toEqual(expected);
+  });
+
+  it('a filtered list (search) pages through its bounded reads to every match', async () => {
+    const expected = largeTickets
+      .filter((t) => t.contact.name.startsWith('Needle'))
+      .map((t) => t.id)
+      .reverse();
+    const seen: number[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < 20; page++) {
+      const res = await call('GET /tickets', {
+        token: large.admin.token,
+        query: { showAll: 'true', searchParam: 'needle', ...(cursor ? { cursor } : {}) },
+      });
+      seen.push(...res.body.tickets.map((t: { id: number }) => t.id));
+      if (!res.body.hasMore) break;
+      cursor = res.body.nextCursor;
+    }
+    expect(seen).toEqual(expected);
+  });
+});
