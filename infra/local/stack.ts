@@ -38,6 +38,8 @@ export interface LocalStack {
   webUrl?: string;
   /** The WhatsApp simulator: its page (chat as a contact) and the control API tests drive. */
   simulatorUrl: string;
+  /** The session-host child (absent before session-host/src/main.ts exists): crash and restart it (tests, benches). */
+  sessionHost?: SessionHostControl;
   admin: { email: string; password: string };
   /** The environment the handlers run with (also applied to this process while the stack runs). */
   env: Record<string, string>;
@@ -47,6 +49,18 @@ export interface LocalStack {
   /** Milliseconds each phase took, for the start-time report. */
   timings: Record<string, number>;
   stop(): Promise<void>;
+}
+
+/**
+ * The session-host child process, for crash tests: kill it the way a Fargate task dies, start it again
+ * with the same environment (the same HOST_ID, so it retakes its leases at once).
+ */
+export interface SessionHostControl {
+  readonly pid: number | undefined;
+  /** Signals its process group (SIGKILL by default: nothing released, nothing flushed); resolves once it exited. */
+  kill(signal?: NodeJS.Signals): Promise<void>;
+  /** Starts it again if it is not running; resolves once it logged that it started. */
+  start(): Promise<void>;
 }
 
 export const REGION = 'us-east-1';
@@ -195,7 +209,7 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
     // The simulated WhatsApp network lives in this process so it outlives session-host restarts.
     const simulator = await startSimulator({ port: ports.simulator });
     stoppers.push({ name: 'simulator', stop: simulator.close });
-    const sessionHost = startSessionHost(
+    const sessionHost = sessionHostControl(
       // A stable HOST_ID lets a restarted session-host reclaim its sessions at once instead of after the lease.
       {
         ...env,
@@ -205,7 +219,7 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
       },
       log,
     );
-    if (sessionHost) children.push(sessionHost);
+    if (sessionHost) children.push(sessionHost.child);
 
     let webUrl: string | undefined;
     if (opts.web) {
@@ -224,6 +238,7 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
       wsUrl: ws.url,
       webUrl,
       simulatorUrl: simulator.url,
+      sessionHost: sessionHost?.control,
       admin,
       env,
       cognito: { endpoint: proxy.url, userPoolId, clientId },
@@ -304,15 +319,68 @@ async function seed(admin: { email: string; password: string }, log: (line: stri
   log(`[seed] ${result.created ? 'created' : 'found'} company ${result.companyId} with super admin ${admin.email} (user ${result.userId})`);
 }
 
-function startSessionHost(env: Record<string, string>, log: (line: string) => void): Child | undefined {
-  const main = join(repoRoot, 'session-host', 'src', 'main.ts');
-  if (!existsSync(main)) return undefined;
+function startSessionHost(env: Record<string, string>, log: (line: string) => void, onLine?: (line: string) => boolean | undefined): Child {
   return spawnChild({
     name: 'session-host',
     command: process.execPath,
-    args: ['--import', 'tsx', main],
+    args: ['--import', 'tsx', join(repoRoot, 'session-host', 'src', 'main.ts')],
     cwd: repoRoot,
     env: { ...process.env, ...env },
     log,
+    onLine,
   });
+}
+
+/**
+ * The session-host child behind a stable Child (what stop() ends is whichever process runs now) and
+ * the control tests use to kill and restart it.
+ */
+function sessionHostControl(
+  env: Record<string, string>,
+  log: (line: string) => void,
+): { child: Child; control: SessionHostControl } | undefined {
+  if (!existsSync(join(repoRoot, 'session-host', 'src', 'main.ts'))) return undefined;
+  let startedWaiters: (() => void)[] = [];
+  const onLine = (line: string) => {
+    if (line.includes('session-host started')) {
+      for (const wake of startedWaiters) wake();
+      startedWaiters = [];
+    }
+    return undefined;
+  };
+  let current = startSessionHost(env, log, onLine);
+  const running = () => current.process.exitCode === null && current.process.signalCode === null;
+  const child: Child = {
+    name: 'session-host',
+    get process() {
+      return current.process;
+    },
+    get exited() {
+      return current.exited;
+    },
+    stop: () => current.stop(),
+  };
+  const control: SessionHostControl = {
+    get pid() {
+      return running() ? current.process.pid : undefined;
+    },
+    async kill(signal = 'SIGKILL') {
+      const pid = current.process.pid;
+      if (!running() || !pid) return;
+      try {
+        process.kill(-pid, signal);
+      } catch {
+        // Already gone.
+      }
+      await current.exited;
+    },
+    async start() {
+      if (running()) return;
+      const started = new Promise<void>((resolve) => startedWaiters.push(resolve));
+      current = startSessionHost(env, log, onLine);
+      const outcome = await Promise.race([started.then(() => 'started' as const), current.exited]);
+      if (outcome !== 'started') throw new Error(`session-host exited (code ${outcome}) before it started; see the stack log`);
+    },
+  };
+  return { child, control };
 }

@@ -5,15 +5,25 @@
  * (the test output stays readable; the file says what a handler threw).
  */
 import { createWriteStream, mkdirSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { repoRoot } from '../../infra/local/lambda-runtime.ts';
-import { startLocalStack } from '../../infra/local/stack.ts';
+import { type SessionHostControl, startLocalStack } from '../../infra/local/stack.ts';
 
 export interface ProvidedStack {
   apiUrl: string;
   wsUrl: string;
   webUrl: string;
+  /** The WhatsApp simulator's control API (session-host/src/simulator/server.ts). */
+  simulatorUrl: string;
+  /**
+   * Test-only control of the stack, which lives in this (the main) process while tests run in workers:
+   *   POST /session-host/kill {signal?}   (SIGKILL by default; answers once it exited)
+   *   POST /session-host/start            (answers once it logged that it started)
+   */
+  controlUrl: string;
   admin: { email: string; password: string };
   cognito: { endpoint: string; userPoolId: string; clientId: string };
   env: Record<string, string>;
@@ -40,10 +50,13 @@ export default async function setup(project: TestProject): Promise<() => Promise
     throw new Error(`The local stack did not start (log: ${stackLogFile}): ${error instanceof Error ? error.message : String(error)}`);
   }
   log(`[stack] ready in ${Date.now() - started} ms ${JSON.stringify(stack.timings)}`);
+  const control = await startControlServer(stack.sessionHost, log);
   const provided: ProvidedStack = {
     apiUrl: stack.apiUrl,
     wsUrl: stack.wsUrl,
     webUrl: stack.webUrl ?? '',
+    simulatorUrl: stack.simulatorUrl,
+    controlUrl: control.url,
     admin: stack.admin,
     cognito: stack.cognito,
     env: stack.env,
@@ -52,7 +65,49 @@ export default async function setup(project: TestProject): Promise<() => Promise
     project.provide(key, value as never);
   }
   return async () => {
+    await control.close();
     await stack.stop();
     await new Promise<void>((resolve) => logFile.end(resolve));
+  };
+}
+
+async function startControlServer(
+  sessionHost: SessionHostControl | undefined,
+  log: (line: string) => void,
+): Promise<{ url: string; close(): Promise<void> }> {
+  const server = createServer((req, res) => {
+    const reply = (status: number, body: unknown) =>
+      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    let text = '';
+    req.on('data', (chunk: Buffer) => {
+      text += chunk.toString('utf8');
+    });
+    req.on('end', () => {
+      void (async () => {
+        if (!sessionHost) return reply(404, { error: 'no session-host in this stack' });
+        if (req.method === 'POST' && req.url === '/session-host/kill') {
+          const signal = ((text ? JSON.parse(text) : {}) as { signal?: NodeJS.Signals }).signal ?? 'SIGKILL';
+          const pid = sessionHost.pid;
+          log(`[control] session-host ${pid ?? '(not running)'} <- ${signal}`);
+          await sessionHost.kill(signal);
+          return reply(200, { killed: pid ?? null });
+        }
+        if (req.method === 'POST' && req.url === '/session-host/start') {
+          await sessionHost.start();
+          log(`[control] session-host started again as ${sessionHost.pid}`);
+          return reply(200, { pid: sessionHost.pid ?? null });
+        }
+        reply(404, { error: 'not found' });
+      })().catch((error: unknown) => reply(500, { error: error instanceof Error ? error.message : String(error) }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
