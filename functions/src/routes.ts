@@ -8,7 +8,20 @@
 import { ClientActions } from '#contracts/channels';
 import type { PlanFlag } from '#contracts/plans';
 
-export const httpFunctions = ['auth', 'companies', 'plans', 'users', 'settings', 'helps', 'whatsapp', 'queues', 'tickets'] as const;
+export const httpFunctions = [
+  'auth',
+  'companies',
+  'plans',
+  'users',
+  'settings',
+  'helps',
+  'whatsapp',
+  'queues',
+  'messages',
+  'media',
+  'external-api',
+  'tickets',
+] as const;
 export type HttpFunctionName = (typeof httpFunctions)[number];
 
 /**
@@ -32,7 +45,16 @@ export interface HttpRoute {
   plan?: PlanFlag;
   /** Still callable when the company is past its due date (billing, session management). */
   allowExpired?: boolean;
+  /** Body size limit when larger than the default JSON limit (multipart media uploads). */
+  maxBodyBytes?: number;
 }
+
+/**
+ * Multipart sends: up to 10 MB per file (the product's limit), within API Gateway's 10 MB payload.
+ * Deployed, a Lambda request is capped at 6 MB (base64 included), so larger files need a presigned
+ * upload; the local gateway lets the full 10 MB through.
+ */
+export const MEDIA_REQUEST_BYTES = 10 * 1024 * 1024;
 
 export const routeKey = (r: Pick<HttpRoute, 'method' | 'path'>): string => `${r.method} ${r.path}`;
 
@@ -116,6 +138,16 @@ export const httpRoutes: readonly HttpRoute[] = [
   r('PUT', '/tickets/{id}', 'tickets', 'user'),
   r('DELETE', '/tickets/{id}', 'tickets', 'admin'),
   r('GET', '/ticket/kanban', 'tickets', 'user', { plan: 'useKanban' }),
+
+  // Messages of a ticket (SPEC 7 "Tickets and messages"). API Gateway allows one parameter name per
+  // path level, so `{id}` is the ticket id for GET/POST and the message id for DELETE.
+  r('GET', '/messages/{id}', 'messages', 'user'),
+  r('POST', '/messages/{id}', 'messages', 'user', { maxBodyBytes: MEDIA_REQUEST_BYTES }),
+  r('DELETE', '/messages/{id}', 'messages', 'user'),
+  // Private media: the caller's tenant must own the key (`<companyId>/...`); answers a presigned redirect.
+  r('GET', '/public/{path+}', 'media', 'user'),
+  // External messages API: authenticated by a connection token, not a user session (BEHAVIOUR).
+  r('POST', '/api/messages/send', 'external-api', 'public', { maxBodyBytes: MEDIA_REQUEST_BYTES }),
 
   // Help videos (platform-wide, edited by super users)
   r('GET', '/helps/list', 'helps', 'user'),

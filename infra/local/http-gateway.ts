@@ -32,10 +32,11 @@ export function compileRoutes(routes: readonly HttpRoute[]): CompiledRoute[] {
       const segments = route.path.split('/').filter(Boolean);
       const source = segments
         .map((segment) => {
-          const param = /^\{(\w+)\}$/.exec(segment);
+          const param = /^\{(\w+)(\+?)\}$/.exec(segment);
           if (param?.[1]) {
             params.push(param[1]);
-            return '/([^/]+)';
+            // `{name+}` is API Gateway's greedy parameter: the rest of the path, slashes included.
+            return param[2] ? '/(.+)' : '/([^/]+)';
           }
           return `/${segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`;
         })

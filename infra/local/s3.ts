@@ -7,6 +7,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import S3rver from 's3rver';
+import AWSAccount from 's3rver/lib/models/account.js';
+
+// s3rver knows one access key (S3RVER); the stack and the tests sign every SDK call with `local`
+// (DynamoDB Local keys its data by access key, so it must stay one value for all stand-ins).
+AWSAccount.DUMMY_ACCOUNT.createKeyPair('local', 'local');
 
 export interface LocalS3 {
   endpoint: string;

@@ -51,6 +51,9 @@ export const ErrorCodes = [
   'ERR_WEAK_PASSWORD',
   'ERR_PAYLOAD_TOO_LARGE',
   'ERR_TOO_MANY_REQUESTS',
+  // Sending (issue 3): a message goes out only on an open ticket; unknown message ids.
+  'ERR_TICKET_NOT_OPEN',
+  'ERR_NO_MESSAGE_FOUND',
   'ERR_INTERNAL',
   /** The ticket changed since the caller read it (a concurrent accept, transfer...): re-read and decide again. */
   'ERR_TICKET_CHANGED',

@@ -20,14 +20,15 @@ export interface ParsedBody {
   rawBody: Buffer | undefined;
 }
 
-export function parseBody(event: APIGatewayProxyEventV2): ParsedBody {
+/** `maxBytes`: the route's own limit (multipart media routes), MAX_BODY_BYTES otherwise. */
+export function parseBody(event: APIGatewayProxyEventV2, maxBytes = MAX_BODY_BYTES): ParsedBody {
   if (event.body === undefined || event.body === null || event.body === '') return { body: undefined, rawBody: undefined };
   // Cheap pre-check: base64 is 4/3 of the bytes, so this never under-counts.
-  if (event.body.length > (event.isBase64Encoded ? Math.ceil((MAX_BODY_BYTES * 4) / 3) + 4 : MAX_BODY_BYTES * 4)) {
+  if (event.body.length > (event.isBase64Encoded ? Math.ceil((maxBytes * 4) / 3) + 4 : maxBytes * 4)) {
     throw new PayloadTooLargeError();
   }
   const rawBody = Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8');
-  if (rawBody.length > MAX_BODY_BYTES) throw new PayloadTooLargeError();
+  if (rawBody.length > maxBytes) throw new PayloadTooLargeError();
 
   const contentType = (event.headers?.['content-type'] ?? '').toLowerCase();
   const isJson = contentType === '' || contentType.includes('application/json') || contentType.includes('+json');

@@ -54,7 +54,7 @@ export function httpHandler(fn: HttpFunctionName, actions: Record<string, Action
     const action = actions[event.routeKey];
     if (!route || !action) throw new RouteNotFoundError();
     const identity = await authenticate(event, route);
-    const { body, rawBody } = parseBody(event);
+    const { body, rawBody } = parseBody(event, route.maxBodyBytes);
     const ctx: RequestContext = {
       event,
       params: definedOnly(event.pathParameters),

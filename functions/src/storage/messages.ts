@@ -75,6 +75,10 @@ export interface MessagePage {
   cursor?: string;
 }
 
+/** The listMessagesPage cursor that continues after (older than) message `id` of the ticket. */
+export const messageCursor = (companyId: number, ticketId: number, id: string): string =>
+  encodeCursor(messageKey(companyId, ticketId, id)) as string;
+
 export async function listMessagesPage(
   companyId: number,
   ticketId: number,

@@ -299,6 +299,28 @@ export async function updateTicketState(ticket: TicketRecord, patch: TicketState
   return next;
 }
 
+/**
+ * Unread back to 0 when an attendant opens the ticket (BEHAVIOUR). A counter, not a state change:
+ * no revision bump. False when there was nothing to reset (or no such ticket).
+ */
+export async function resetUnread(companyId: number, ticketId: number): Promise<boolean> {
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: ticketKey(companyId, ticketId),
+        UpdateExpression: 'SET unreadMessages = :zero',
+        ConditionExpression: 'attribute_exists(pk) AND unreadMessages > :zero',
+        ExpressionAttributeValues: { ':zero': 0 },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionalCheckFailed(error)) return false;
+    throw error;
+  }
+}
+
 /** Refreshes the contact copy on every ticket of the contact (after a contact edit). */
 export async function refreshTicketContact(companyId: number, contactId: number, contact: TicketContactSummary): Promise<number> {
   let refreshed = 0;

@@ -90,7 +90,12 @@ export async function sendCommandFor(message: MessageRecord, ticket: TicketRecor
     body: message.body,
     media:
       message.mediaPath && message.mediaType
-        ? { key: message.mediaPath, mimetype: mimetypeHint(message), filename: message.mediaName ?? undefined, asVoice: media?.asVoice }
+        ? {
+            key: message.mediaPath,
+            mimetype: mimetypeHint(message),
+            filename: message.mediaName ?? undefined,
+            asVoice: media?.asVoice ?? (message as { asVoice?: boolean }).asVoice,
+          }
         : undefined,
     quotedWaId: quoted?.waId ?? undefined,
     quotedFromMe: quoted?.fromMe,
@@ -124,7 +129,8 @@ export async function dispatchOutgoing(
 /** Stores `body` as our pending message on the ticket, then sends it. Returns the stored message. */
 export async function queueOutgoingMessage(input: OutgoingMessageInput, effects: Effects = defaultEffects): Promise<MessageRecord> {
   const built = await buildOutgoingMessage(input, effects.now());
-  const media = input.media ? { ...built, mimetype: input.media.mimetype } : built;
+  // Stored with the message (like mimetype) so a resend after a crash is still a voice note.
+  const media = input.media ? { ...built, mimetype: input.media.mimetype, ...(input.media.asVoice ? { asVoice: true } : {}) } : built;
   const outcome = await storeMessage(media, input.ticket, { unread: false, requireActive: false });
   // A retry with the same id finds its message stored: send what is still pending, store nothing new.
   const message = outcome === 'duplicate' ? ((await getMessage(input.companyId, input.ticket.id, built.id)) ?? media) : media;

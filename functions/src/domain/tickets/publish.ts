@@ -10,7 +10,7 @@ import type { Ticket, TicketEvent } from '#contracts/tickets';
 import type { Effects } from '#domain/messages/effects';
 import { audience, rooms, ticketViewers } from '#realtime/publisher';
 
-const ticketAudience = (ticket: Ticket) =>
+export const ticketAudience = (ticket: Pick<Ticket, 'id' | 'uuid' | 'status' | 'queueId' | 'userId'>) =>
   audience.anyOf(
     ticketViewers({ status: ticket.status, queueId: ticket.queueId, userId: ticket.userId }),
     audience.room(rooms.ticket(ticket.id)),

@@ -1,0 +1,89 @@
+/**
+ * POST /api/messages/send (BEHAVIOUR "External messages API"): a connection token instead of a user
+ * session. The token picks the connection and so the tenant; the company must be usable (active,
+ * not expired) and its plan must have useExternalApi, checked here on the server. Each token gets
+ * EXTERNAL_API_LIMIT requests per window. The number is unmasked to digits (country code, area
+ * code, number); the contact and its ticket on that connection are found or created, then the
+ * message goes out like an attendant's (stored pending first, then the `send` command).
+ */
+import { createHash } from 'node:crypto';
+import { AppError, CompanyExpiredError, ForbiddenError, UnauthorizedError, ValidationError } from '#commons/errors';
+import { expiredMessage } from '#contracts/auth';
+import { numberDigits } from '#contracts/contacts';
+import { isExpired } from '#domain/auth/due-date-policy';
+import { resolveContact } from '#domain/contacts/resolve';
+import { defaultEffects, type Effects } from '#domain/messages/effects';
+import { assertSendable, type OutgoingFile, sendOnTicket } from '#domain/outbound/send';
+import { getCompanySetting } from '#domain/settings/settings';
+import { findOrCreateTicket } from '#domain/tickets/find-or-create';
+import { type CompanyRecord, getCompany } from '#storage/companies';
+import { getPlan } from '#storage/plans';
+import { hitWindow } from '#storage/rate-limits';
+import { type ConnectionRecord, getConnectionByToken } from '#storage/whatsapps';
+
+export const EXTERNAL_API_LIMIT = 60;
+export const EXTERNAL_API_WINDOW_SECONDS = 60;
+export const SENT_ANSWER = { mensagem: 'Mensagem enviada' } as const;
+
+export class TooManyRequestsError extends AppError {
+  constructor(readonly retryAfterSeconds: number) {
+    super('ERR_TOO_MANY_REQUESTS', 429, { retryAfter: retryAfterSeconds });
+  }
+}
+
+export interface ExternalSender {
+  connection: ConnectionRecord;
+  company: CompanyRecord;
+}
+
+const tokenDigest = (token: string) => createHash('sha256').update(token).digest('hex').slice(0, 32);
+
+/** 401 bad token -> 429 over the limit -> 403 inactive -> 402 expired -> 403 plan without the API. */
+export async function authorizeExternalSender(token: string | undefined, nowMs = Date.now()): Promise<ExternalSender> {
+  const connection = token ? await getConnectionByToken(token) : undefined;
+  const company = connection ? await getCompany(connection.companyId) : undefined;
+  if (!token || !connection || !company) throw new UnauthorizedError('ERR_UNAUTHORIZED');
+  // Counted once the token is known to be real: junk tokens never create counters.
+  const hit = await hitWindow(company.id, `EXTAPI#${tokenDigest(token)}`, EXTERNAL_API_WINDOW_SECONDS, nowMs);
+  if (hit.count > EXTERNAL_API_LIMIT) throw new TooManyRequestsError(hit.resetInSeconds);
+  if (company.status === false) throw new ForbiddenError('ERR_COMPANY_INACTIVE');
+  if (company.dueDate && isExpired(company.dueDate)) throw new CompanyExpiredError(company.dueDate, expiredMessage(company.dueDate));
+  const plan = await getPlan(company.planId);
+  if (!plan?.useExternalApi) throw new ForbiddenError('ERR_PLAN_FEATURE_DISABLED', { flag: 'useExternalApi' });
+  return { connection, company };
+}
+
+/** Digits with the country and area codes: 10 to 15 of them (E.164's maximum). */
+export function externalNumber(raw: string): string {
+  const digits = numberDigits(raw);
+  if (!/^[1-9]\d{9,14}$/.test(digits)) throw new ValidationError('number', 'Invalid WhatsApp number', 'ERR_WAPP_INVALID_CONTACT');
+  return digits;
+}
+
+export interface ExternalSend {
+  number: string;
+  bodies: string[];
+  files: OutgoingFile[];
+}
+
+export async function sendExternalMessage(
+  sender: ExternalSender,
+  request: ExternalSend,
+  effects: Effects = defaultEffects,
+): Promise<typeof SENT_ANSWER> {
+  const number = externalNumber(request.number);
+  // Before the contact and ticket exist: a refused request leaves nothing behind.
+  assertSendable(request.bodies, request.files);
+  const companyId = sender.company.id;
+  const connectionId = sender.connection.id;
+  const contact = await resolveContact({ companyId, connectionId, number, isGroup: false, fromMe: true }, effects);
+  const { ticket } = await findOrCreateTicket({
+    companyId,
+    connectionId,
+    contact,
+    reopenWithinHours: Number(await getCompanySetting(companyId, 'timeCreateNewTicket')) || 0,
+    now: effects.now(),
+  });
+  await sendOnTicket({ companyId, ticket, userId: null, bodies: request.bodies, files: request.files }, effects);
+  return SENT_ANSWER;
+}

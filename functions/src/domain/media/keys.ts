@@ -1,0 +1,72 @@
+/**
+ * Media object keys in the private media bucket. Every key starts with its tenant (`<companyId>/`),
+ * inbound (the session-host's `<companyId>/whatsapp/...`) and ours (`<companyId>/tickets/...`), so
+ * the media route refuses another tenant's key by its prefix alone. Clients never see bucket URLs:
+ * a message's `mediaUrl` is the API's `/public/<key>` route, which checks the tenant and redirects
+ * to a short-lived presigned GET.
+ */
+import { randomUUID } from 'node:crypto';
+
+export const MEDIA_ROUTE_PREFIX = '/public/';
+const MAX_KEY_LENGTH = 1024;
+const MAX_NAME_LENGTH = 120;
+
+/**
+ * True when `key` is a plain object key of `companyId`: its prefix, no empty, `.` or `..` segment,
+ * no backslash or control character. A key of another tenant is simply not ours.
+ */
+export function isTenantKey(companyId: number, key: string): boolean {
+  if (!key.startsWith(`${companyId}/`) || key.length > MAX_KEY_LENGTH) return false;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
+  if (/[\\\u0000-\u001f\u007f]/.test(key)) return false;
+  return key.split('/').every((segment) => segment !== '' && segment !== '.' && segment !== '..');
+}
+
+/** File names as WhatsApp and S3 see them: spaces become underscores, separators and controls go. */
+export function safeFileName(name: string | undefined): string {
+  const cleaned = (name ?? '')
+    .normalize('NFC')
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping control characters is the point
+    .replace(/[/\\\u0000-\u001f\u007f]/g, '')
+    .replace(/\s+/g, '_')
+    .replace(/^\.+/, '');
+  const trimmed = cleaned.length > MAX_NAME_LENGTH ? shorten(cleaned) : cleaned;
+  return trimmed || 'file';
+}
+
+/** Keeps the extension when a long name is cut. */
+function shorten(name: string): string {
+  const ext = /\.[A-Za-z0-9]{1,8}$/.exec(name)?.[0] ?? '';
+  return `${name.slice(0, MAX_NAME_LENGTH - ext.length)}${ext}`;
+}
+
+/** Where an attendant's (or the external API's) upload goes: unique per upload, named for the download. */
+export function outboundMediaKey(companyId: number, ticketId: number, fileName: string): string {
+  return `${companyId}/tickets/${ticketId}/${randomUUID()}/${safeFileName(fileName)}`;
+}
+
+/** The API route that serves a key (relative to the API base URL, as the web's client resolves it). */
+export function mediaRoute(key: string): string {
+  return `${MEDIA_ROUTE_PREFIX}${key.split('/').map(encodeURIComponent).join('/')}`;
+}
+
+/** A key given back to us as a key or as its media route (`/public/<key>`, absolute or relative). */
+export function keyFromMediaUrl(value: string): string {
+  let path = value.trim();
+  try {
+    if (/^https?:\/\//i.test(path)) path = new URL(path).pathname;
+  } catch {
+    return '';
+  }
+  const at = path.indexOf(MEDIA_ROUTE_PREFIX);
+  if (at === -1) return path;
+  try {
+    return path
+      .slice(at + MEDIA_ROUTE_PREFIX.length)
+      .split('/')
+      .map(decodeURIComponent)
+      .join('/');
+  } catch {
+    return '';
+  }
+}

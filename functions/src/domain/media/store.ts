@@ -1,0 +1,31 @@
+/**
+ * The private media bucket: uploads of our sends, existence checks, and short-lived presigned GETs.
+ * Callers check the tenant prefix (keys.ts) before any of these.
+ */
+import { GetObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { s3Client } from '#commons/clients';
+import { env } from '#commons/env';
+
+/** Long enough for the browser to follow the redirect, short enough that a leaked URL soon dies. */
+export const PRESIGNED_GET_SECONDS = 300;
+
+export async function putMedia(key: string, body: Buffer, contentType: string): Promise<void> {
+  await s3Client().send(new PutObjectCommand({ Bucket: env.mediaBucket, Key: key, Body: body, ContentType: contentType }));
+}
+
+/** The object's content type and size, or undefined when there is no such object. */
+export async function headMedia(key: string): Promise<{ contentType: string; size: number } | undefined> {
+  try {
+    const out = await s3Client().send(new HeadObjectCommand({ Bucket: env.mediaBucket, Key: key }));
+    return { contentType: out.ContentType ?? 'application/octet-stream', size: out.ContentLength ?? 0 };
+  } catch (error) {
+    const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+    if (status === 404 || (error as { name?: string }).name === 'NotFound') return undefined;
+    throw error;
+  }
+}
+
+export function presignedGet(key: string, expiresIn = PRESIGNED_GET_SECONDS): Promise<string> {
+  return getSignedUrl(s3Client(), new GetObjectCommand({ Bucket: env.mediaBucket, Key: key }), { expiresIn });
+}

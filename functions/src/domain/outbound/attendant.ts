@@ -1,0 +1,105 @@
+/**
+ * The attendant's side of the conversation: POST /messages/{ticketId} and DELETE /messages/{id}.
+ * Both act only on tickets the caller may see (tickets/access.ts); another tenant's ids are not found.
+ */
+import { AppError, NotFoundError, ValidationError } from '#commons/errors';
+import { logger } from '#commons/logger';
+import type { Message } from '#contracts/messages';
+import { waMessageIdFor } from '#contracts/wa-message-id';
+import { isTenantKey, keyFromMediaUrl } from '#domain/media/keys';
+import { headMedia } from '#domain/media/store';
+import { defaultEffects, type Effects } from '#domain/messages/effects';
+import { loadVisibleTicket, type Viewer } from '#domain/tickets/access';
+import { loadTicketRefs, presentTicket } from '#domain/tickets/present';
+import { publishMessage } from '#domain/tickets/publish';
+import { getContact } from '#storage/contacts';
+import { getMessageById, markDeleted } from '#storage/messages';
+import { presentMessage } from './present.ts';
+import { assertOpen, type OutgoingFile, type StoredMedia, sendOnTicket, signBody } from './send.ts';
+
+export interface AttendantSend {
+  bodies: string[];
+  files: OutgoingFile[];
+  mediaUrl?: string | null;
+  quotedMessageId?: string;
+  signMessage?: boolean;
+  asVoice?: boolean;
+}
+
+/** A media key the caller's company owns and that exists (JSON `mediaUrl`). */
+async function storedMedia(companyId: number, mediaUrl: string): Promise<StoredMedia> {
+  const key = keyFromMediaUrl(mediaUrl);
+  const head = isTenantKey(companyId, key) ? await headMedia(key) : undefined;
+  if (!head) throw new ValidationError('mediaUrl', 'Media not found');
+  return { key, mimetype: head.contentType, filename: key.split('/').at(-1) ?? 'file' };
+}
+
+export async function sendAttendantMessage(
+  viewer: Viewer,
+  ticketId: number,
+  request: AttendantSend,
+  effects: Effects = defaultEffects,
+): Promise<Message[]> {
+  const ticket = await loadVisibleTicket(viewer, ticketId);
+  assertOpen(ticket);
+  const bodies = request.signMessage
+    ? request.bodies.map((body) => (body.trim() ? signBody(body, viewer.user.name) : body))
+    : request.bodies;
+  const stored = request.mediaUrl && !request.files.length ? await storedMedia(viewer.companyId, request.mediaUrl) : undefined;
+  const sent = await sendOnTicket(
+    {
+      companyId: viewer.companyId,
+      ticket,
+      userId: viewer.userId,
+      bodies,
+      files: request.files,
+      stored,
+      quotedMessageId: request.quotedMessageId,
+      asVoice: request.asVoice,
+    },
+    effects,
+  );
+  return sent.map(presentMessage);
+}
+
+export class DeleteMessageError extends AppError {
+  constructor(status: number, reason: string) {
+    super('ERR_DELETE_WAPP_MSG', status, { reason });
+  }
+}
+
+/**
+ * Deletes one of our messages for everyone: the `delete` command goes to the session first (same
+ * FIFO group as the send, so it follows a send still in flight), then the message is marked. A
+ * send that failed never reached WhatsApp: it is only marked.
+ */
+export async function deleteAttendantMessage(viewer: Viewer, messageId: string, effects: Effects = defaultEffects): Promise<Message> {
+  const message = await getMessageById(viewer.companyId, messageId);
+  if (!message) throw new NotFoundError('ERR_NO_MESSAGE_FOUND');
+  const ticket = await loadVisibleTicket(viewer, message.ticketId);
+  if (!message.fromMe) throw new DeleteMessageError(400, 'Only our own messages can be deleted');
+  if (message.isDeleted) return presentMessage(message);
+
+  const neverSent = !message.pending && message.ack === 0 && Boolean(message.error);
+  if (!neverSent) {
+    try {
+      await effects.sendCommand({
+        kind: 'delete',
+        companyId: message.companyId,
+        connectionId: message.whatsappId,
+        commandId: `delete-${message.id}`,
+        waMessageId: message.waId ?? waMessageIdFor(message.companyId, message.whatsappId, message.id),
+        number: ticket.contact.number,
+        isGroup: ticket.isGroup,
+        fromMe: true,
+      });
+    } catch (error) {
+      logger.warn('Delete command not sent', { messageId: message.id, error: error instanceof Error ? error : String(error) });
+      throw new DeleteMessageError(503, 'The session could not be reached');
+    }
+  }
+  const deleted = presentMessage((await markDeleted(message.companyId, message.ticketId, message.id)) ?? { ...message, isDeleted: true });
+  const contact = await getContact(ticket.companyId, ticket.contactId);
+  if (contact) await publishMessage(effects, 'update', deleted, presentTicket(ticket, await loadTicketRefs(ticket)), contact);
+  return deleted;
+}

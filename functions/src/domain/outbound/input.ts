@@ -1,0 +1,44 @@
+/**
+ * What the web (and API clients) send to the messages routes. Shared with the web through
+ * `@conversa/functions/domain/outbound/input`.
+ *
+ * Signing: the web used to prefix `*<user name>:*\n` itself when its local sign option is on. The
+ * server now does it when the request says `signMessage: true` (JSON boolean, or the multipart field
+ * `signMessage=true`), with the user's name as stored; a body that already starts with that exact
+ * prefix is not signed twice. Without the flag the body is sent as given.
+ * Voice: `asVoice: true` (multipart field `asVoice=true`) sends audio files as a voice note.
+ */
+import * as z from 'zod';
+
+export const MESSAGE_BODY_MAX = 65_536;
+export const MESSAGES_PAGE_SIZE = 20;
+/** Page numbers walk from the newest message; past this, follow `cursor` (one Query per page). */
+export const MAX_MESSAGES_PAGE_NUMBER = 100;
+
+const uuid = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'Invalid id');
+
+export const messageIdSchema = uuid;
+
+export const listMessagesQuerySchema = z.object({
+  pageNumber: z.coerce.number().int().min(1).max(MAX_MESSAGES_PAGE_NUMBER).optional().default(1),
+  /** The `cursor` of the previous (newer) page: the id of its oldest message. Wins over pageNumber. */
+  cursor: uuid.optional(),
+});
+export type ListMessagesQuery = z.output<typeof listMessagesQuerySchema>;
+
+export const sendMessageJsonSchema = z.object({
+  body: z.string().max(MESSAGE_BODY_MAX).optional().default(''),
+  /** The web sends the whole quoted message; only its id matters. */
+  quotedMsg: z.object({ id: uuid }).loose().nullish(),
+  /** A media key of the caller's company already in the bucket (or its `/public/...` URL): sent as media. */
+  mediaUrl: z.string().max(2048).nullish(),
+  signMessage: z.boolean().optional(),
+  asVoice: z.boolean().optional(),
+  /** Sent by the web; ours are always fromMe and read. */
+  read: z.unknown().optional(),
+  fromMe: z.unknown().optional(),
+});
+
+/** Multipart text fields that are flags. */
+export const formFlag = (values: string[] | undefined): boolean =>
+  ['true', '1', 'on'].includes((values?.at(-1) ?? '').trim().toLowerCase());

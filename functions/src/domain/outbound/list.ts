@@ -1,0 +1,73 @@
+/**
+ * GET /messages/{ticketId}: a page of the conversation, newest page first (page 1 = the latest 20),
+ * each page in reading order (oldest to newest) for the web to prepend as the user scrolls up.
+ * Opening the conversation sets the ticket's unread count back to 0 (BEHAVIOUR) and tells the
+ * ticket's viewers with `company-{id}-ticket` updateUnread.
+ *
+ * Cost: a cursor page is one Query of 21 items; `pageNumber` N reads N pages' worth from the newest
+ * (capped at MAX_MESSAGES_PAGE_NUMBER), which is why every answer also carries the cursor.
+ */
+import { channels } from '#contracts/channels';
+import type { Message } from '#contracts/messages';
+import type { Ticket, TicketEvent } from '#contracts/tickets';
+import { defaultEffects, type Effects } from '#domain/messages/effects';
+import { loadVisibleTicket, type Viewer } from '#domain/tickets/access';
+import { loadTicketRefs, presentTicket } from '#domain/tickets/present';
+import { ticketAudience } from '#domain/tickets/publish';
+import { listMessagesPage, type MessageRecord, messageCursor } from '#storage/messages';
+import { resetUnread } from '#storage/tickets';
+import { type ListMessagesQuery, MESSAGES_PAGE_SIZE } from './input.ts';
+import { presentMessage } from './present.ts';
+
+export interface MessagesPage {
+  /** Oldest to newest within the page. */
+  messages: Message[];
+  ticket: Ticket;
+  hasMore: boolean;
+  /** Pass as `cursor` for the next (older) page; null when there is none. */
+  cursor: string | null;
+}
+
+/** Up to `count` messages older than `afterId` (newest first), and whether more remain. */
+async function readNewest(companyId: number, ticketId: number, count: number, afterId?: string) {
+  const found: MessageRecord[] = [];
+  let cursor = afterId ? messageCursor(companyId, ticketId, afterId) : undefined;
+  // One more than asked tells whether an older page exists; a 1 MB Query page may return fewer.
+  while (found.length <= count) {
+    const page = await listMessagesPage(companyId, ticketId, { limit: count + 1 - found.length, cursor });
+    found.push(...page.messages);
+    if (!page.cursor) break;
+    cursor = page.cursor;
+  }
+  return { messages: found.slice(0, count), hasMore: found.length > count };
+}
+
+export async function listTicketMessages(
+  viewer: Viewer,
+  ticketId: number,
+  query: ListMessagesQuery,
+  effects: Effects = defaultEffects,
+): Promise<MessagesPage> {
+  const ticket = await loadVisibleTicket(viewer, ticketId);
+  const skip = query.cursor ? 0 : (query.pageNumber - 1) * MESSAGES_PAGE_SIZE;
+  const read = await readNewest(viewer.companyId, ticket.id, skip + MESSAGES_PAGE_SIZE, query.cursor);
+  const newestFirst = read.messages.slice(skip);
+
+  let current = ticket;
+  if (ticket.unreadMessages > 0 && (await resetUnread(ticket.companyId, ticket.id))) {
+    current = { ...ticket, unreadMessages: 0 };
+    await effects.publish(
+      ticket.companyId,
+      channels.ticket(ticket.companyId),
+      { action: 'updateUnread', ticketId: ticket.id } satisfies TicketEvent,
+      ticketAudience(ticket),
+    );
+  }
+  const oldest = newestFirst.at(-1);
+  return {
+    messages: newestFirst.reverse().map(presentMessage),
+    ticket: presentTicket(current, await loadTicketRefs(current)),
+    hasMore: read.hasMore,
+    cursor: read.hasMore && oldest ? oldest.id : null,
+  };
+}

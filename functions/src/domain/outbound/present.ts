@@ -1,0 +1,23 @@
+/**
+ * Messages as the API answers them: media points at the private media route (`/public/<key>`),
+ * never at the bucket, and the internal send hints (mimetype, asVoice) stay inside.
+ */
+import type { Message } from '#contracts/messages';
+import { mediaRoute } from '#domain/media/keys';
+import type { MessageRecord } from '#storage/messages';
+
+const routed = (mediaPath: string | null, mediaUrl: string | null): string | null => {
+  const key = mediaPath ?? mediaUrl;
+  if (!key) return null;
+  // Location cards and the like may carry a real URL rather than a key.
+  return /^[a-z][a-z0-9+.-]*:/i.test(key) ? key : mediaRoute(key);
+};
+
+export function presentMessage(record: MessageRecord): Message {
+  const { mimetype: _mimetype, asVoice: _asVoice, ...message } = record as MessageRecord & { mimetype?: string; asVoice?: boolean };
+  return {
+    ...message,
+    mediaUrl: routed(message.mediaPath, message.mediaUrl),
+    quotedMsg: message.quotedMsg ? { ...message.quotedMsg, mediaUrl: routed(null, message.quotedMsg.mediaUrl) } : null,
+  };
+}
