@@ -11,7 +11,7 @@ let call: Call;
 let a: Tenant;
 let b: Tenant;
 /** B's connection, queue and queue option: ids per company, so B makes several and keeps ids A never reaches. */
-const bOwn = { connectionId: 0, queueId: 0, optionId: 0 };
+const bOwn = { connectionId: 0, queueId: 0, optionId: 0, contactId: 0, ticketId: 0, ticketUuid: '' };
 
 /**
  * How A's admin attacks B through a route:
@@ -99,6 +99,13 @@ const fixtures: Record<string, Fixture> = {
   'POST /queue-options': { body: () => ({ queueId: bOwn.queueId, parentId: bOwn.optionId, title: 'Intruder' }) },
   'PUT /queue-options/{id}': { params: () => ({ id: String(bOwn.optionId) }), body: () => ({ title: 'Hijacked' }) },
   'DELETE /queue-options/{id}': { params: () => ({ id: String(bOwn.optionId) }) },
+  'GET /tickets': {},
+  'GET /tickets/u/{uuid}': { params: () => ({ uuid: bOwn.ticketUuid }) },
+  'GET /tickets/{id}': { params: () => ({ id: String(bOwn.ticketId) }) },
+  'POST /tickets': { body: () => ({ contactId: bOwn.contactId, queueId: bOwn.queueId, whatsappId: bOwn.connectionId }) },
+  'PUT /tickets/{id}': { params: () => ({ id: String(bOwn.ticketId) }), body: () => ({ status: 'closed' }) },
+  'DELETE /tickets/{id}': { params: () => ({ id: String(bOwn.ticketId) }) },
+  'GET /ticket/kanban': {},
   'GET /helps/list': { platform: true },
   'GET /helps': { platform: true },
   'POST /helps': { platform: true, body: () => ({ title: 'hijack' }) },
@@ -120,6 +127,8 @@ async function snapshotOfB(): Promise<string> {
     call('GET', '/whatsapp', { token: b.admin.token }),
     call('GET', '/queue', { token: b.admin.token }),
     call('GET', '/queue-options', { token: b.admin.token, query: { queueId: String(bOwn.queueId), parentId: '-1' } }),
+    call('GET', '/tickets', { token: b.admin.token, query: { showAll: 'true' } }),
+    call('GET', `/tickets/${bOwn.ticketId}`, { token: b.admin.token }),
   ]);
   for (const p of parts) expect(p.status, p.text).toBe(200);
   // A connection's session state is the session-host's to change at any time: compare what A could touch.
@@ -154,6 +163,36 @@ beforeAll(async () => {
     });
     expect(option.status, option.text).toBe(201);
     bOwn.optionId = (option.body as { id: number }).id;
+  }
+  // B's tickets: contacts have no route yet, so B's contacts (named with B's marker) go straight into
+  // the local stack's table; B's admin opens the tickets through the API. Several, so B's ticket ids
+  // run past any A could have.
+  Object.assign(process.env, inject('env'));
+  const { createContact, newContactId } = await import('@conversa/functions/storage/contacts');
+  for (let i = 1; i <= 3; i++) {
+    const id = await newContactId(b.companyId);
+    const at = new Date().toISOString();
+    await createContact({
+      id,
+      companyId: b.companyId,
+      name: `${b.marker} contact ${i}`,
+      number: `5511977${String(b.companyId).padStart(3, '0')}${i}`,
+      email: '',
+      profilePicUrl: '',
+      isGroup: false,
+      extraInfo: [],
+      whatsappId: bOwn.connectionId,
+      createdAt: at,
+      updatedAt: at,
+    });
+    const ticket = await call('POST', '/tickets', {
+      token: b.admin.token,
+      body: { contactId: id, queueId: bOwn.queueId, whatsappId: bOwn.connectionId, status: 'open' },
+    });
+    expect(ticket.status, ticket.text).toBe(201);
+    bOwn.contactId = id;
+    bOwn.ticketId = (ticket.body as { id: number }).id;
+    bOwn.ticketUuid = (ticket.body as { uuid: string }).uuid;
   }
   // Give B a setting value that differs from A's default so a leak would show.
   const put = await call('PUT', '/settings/userRating', { token: b.admin.token, body: { value: 'enabled' } });
