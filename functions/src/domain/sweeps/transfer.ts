@@ -1,0 +1,26 @@
+/**
+ * timeToTransfer (BEHAVIOUR "Tickets"): a pending ticket with no queue, idle for the connection's
+ * minutes, moves to the connection's transferQueueId. It then leaves the "no queue" list
+ * (gsi1 Q#0) for the queue's pending list, and the realtime update/delete move it in open lists.
+ */
+import type { Effects } from '#domain/messages/effects';
+import type { TicketRecord } from '#storage/tickets';
+import type { ConnectionRecord } from '#storage/whatsapps';
+import { commitIfUnchanged } from './commit.ts';
+import { publishSweptTicket } from './publish.ts';
+
+/** True when it moved the ticket. `queueId` is the connection's transferQueueId, known to exist. */
+export async function transferTicket(
+  ticket: TicketRecord,
+  connection: ConnectionRecord,
+  queueId: number,
+  now: Date,
+  effects: Effects,
+): Promise<boolean> {
+  if (ticket.status !== 'pending' || ticket.queueId !== null || ticket.whatsappId !== connection.id) return false;
+  // As the chatbot's enterQueue: the menu is over, the ticket waits for the queue's attendants.
+  const next = await commitIfUnchanged(ticket, { queueId, chatbot: false, bot: null }, [], now);
+  if (!next) return false;
+  await publishSweptTicket(effects, ticket, next);
+  return true;
+}

@@ -1,0 +1,20 @@
+/**
+ * Scheduled jobs, declared once (like queues.ts): the CDK stack turns each into an EventBridge rule
+ * (Schedule.rate) that invokes its Lambda, and the local stack runs each on a timer.
+ */
+export interface ScheduleDeclaration {
+  /** Logical name; the handler is functions/src/handlers/scheduled/<name>.ts. */
+  name: string;
+  /** Minutes between runs (EventBridge's finest rate is 1 minute). */
+  rateMinutes: number;
+  /**
+   * Lambda timeout. Kept under the rate so runs rarely overlap; when they do (a slow run), the job
+   * must be safe anyway: every write it makes is conditional.
+   */
+  timeoutSeconds: number;
+}
+
+export const schedules: readonly ScheduleDeclaration[] = [
+  /** BEHAVIOUR "Tickets": expiresTicket (close idle open tickets) and timeToTransfer (pending, no queue -> transferQueueId). */
+  { name: 'ticket-sweeps', rateMinutes: 1, timeoutSeconds: 55 },
+];
