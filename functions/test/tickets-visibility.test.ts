@@ -101,6 +101,16 @@ describe('GET /tickets visibility', () => {
   });
 });
 
+describe('GET /ticket/kanban', () => {
+  it("holds the open and pending tickets of the caller's queues, narrowed by queueIds", async () => {
+    const kanban = async (token: string, query: Record<string, string> = {}) =>
+      ((await call('GET /ticket/kanban', { token, query })).body.tickets as { id: number }[]).map((ticket) => ticket.id);
+    expect(await kanban(inbox.inQueue.token)).toEqual([t.pendingQ1!.id, t.openInQueue!.id, t.openAdminQ1!.id]);
+    expect(await kanban(inbox.otherQueue.token)).toEqual([t.pendingQ2!.id, t.openOther!.id]);
+    expect(await kanban(inbox.inQueue.token, { queueIds: JSON.stringify([inbox.q2.id]) })).toEqual([]);
+  });
+});
+
 describe('GET /tickets/{id} and /tickets/u/{uuid}', () => {
   it('403 ERR_NO_PERMISSION when the user may not see it, 200 when they may', async () => {
     const get = (token: string, ticket: TicketRecord) => call('GET /tickets/{id}', { token, params: { id: ticket.id } });
