@@ -63,6 +63,15 @@ export class MediaBucket extends Construct {
     target.addEnvironment('MEDIA_BUCKET', this.bucket.bucketName);
   }
 
+  /** Presigned GETs of existing objects (the private media route): no writes, no deletes. */
+  grantRead(grantee: IGrantable): void {
+    this.bucket.grantRead(grantee);
+    const principal = policyOwnerOf(grantee);
+    const reason = 'Media object keys are made at run time (tenant/ticket/message); the grant is S3 object read on this one bucket.';
+    acknowledge(principal, `IAM5[Resource::${nagArnOf(this.bucket.node.defaultChild as CfnBucket)}/*]`, reason);
+    for (const action of ['GetBucket*', 'GetObject*', 'List*']) acknowledge(principal, `IAM5[Action::s3:${action}]`, reason);
+  }
+
   grantReadWrite(grantee: IGrantable): void {
     this.bucket.grantReadWrite(grantee);
     const principal = policyOwnerOf(grantee);

@@ -18,6 +18,8 @@ interface ExtraAccess {
   cognitoAdmin?: boolean;
   /** Read/write on the media bucket (uploads, presigned URLs). */
   media?: boolean;
+  /** Read-only on the media bucket (presigned GETs of existing objects). */
+  mediaRead?: boolean;
   /** Queues the function sends to. */
   send?: string[];
 }
@@ -27,6 +29,10 @@ const extraAccess: Partial<Record<string, ExtraAccess>> = {
   users: { cognitoAdmin: true },
   // The chatbot's replies go to the session-host as `send` commands.
   inbound: { send: ['session-commands'] },
+  // Sends upload media, then queue `send`/`delete` commands; the media route only reads.
+  messages: { media: true, send: ['session-commands'] },
+  'external-api': { media: true, send: ['session-commands'] },
+  media: { mediaRead: true },
 };
 
 export interface ConversaStackProps extends StackProps {
@@ -87,6 +93,7 @@ export class ConversaStack extends Stack {
       const extra = extraAccess[name] ?? {};
       if (extra.cognitoAdmin) identity.grantAdmin(fn);
       if (extra.media) media.grantReadWrite(fn);
+      else if (extra.mediaRead) media.grantRead(fn);
       for (const queue of extra.send ?? []) messaging.grantSend(fn, queue);
     }
 

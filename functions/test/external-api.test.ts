@@ -1,0 +1,149 @@
+/**
+ * POST /api/messages/send over DynamoDB Local, fauxqs and s3rver: the connection token is the only
+ * credential (401 otherwise), the plan flag and the due date are enforced here (403, 402), each token
+ * has 60 requests a minute (429 with Retry-After), and a send finds or creates the contact and its
+ * ticket on that connection and leaves a pending message plus a `send` command.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { EXTERNAL_API_LIMIT, externalNumber } from '#domain/external-api/send';
+import { updateCompany } from '#storage/companies';
+import { getContactByNumber } from '#storage/contacts';
+import { listMessagesPage } from '#storage/messages';
+import { getSlot, getTicket } from '#storage/tickets';
+import { createConnection, type Env, invoke, multipart, readObject, startEnv } from './messages-harness.ts';
+import { seedTenant, type Tenant } from './users-harness.ts';
+
+let env: Env;
+let tenant: Tenant;
+let connection: { id: number; token: string };
+
+beforeAll(async () => {
+  env = await startEnv();
+  tenant = await seedTenant(env.stack);
+  connection = await createConnection(tenant);
+  await env.commands.drain();
+}, 120_000);
+afterAll(async () => {
+  await env?.stop();
+});
+afterEach(async () => {
+  await env.commands.drain();
+});
+
+const sendApi = (token: string | undefined, json: unknown) => invoke('POST /api/messages/send', { token, json });
+
+describe('authentication and gates', () => {
+  it('refuses a missing or unknown token with 401 and a user session token too', async () => {
+    for (const token of [undefined, 'nope', `${connection.token}x`, tenant.admin.token]) {
+      const res = await sendApi(token, { number: '5511988887777', body: 'hi' });
+      expect(res.status).toBe(401);
+      expect(res.body.error).toBe('ERR_UNAUTHORIZED');
+    }
+  });
+
+  it('answers 403 when the plan lacks useExternalApi and 402 when the company is expired, sending nothing', async () => {
+    const noApi = await seedTenant(env.stack, { plan: { useExternalApi: false } });
+    const expired = await seedTenant(env.stack);
+    const [c1, c2] = await Promise.all([createConnection(noApi), createConnection(expired)]);
+    // The connection was made while the company was current; its due date has passed since.
+    await updateCompany(expired.companyId, { dueDate: '2020-01-15' });
+    await env.commands.drain();
+    const forbidden = await sendApi(c1.token, { number: '5511988887777', body: 'hi' });
+    expect(forbidden.status).toBe(403);
+    expect(forbidden.body).toMatchObject({ error: 'ERR_PLAN_FEATURE_DISABLED', flag: 'useExternalApi' });
+    expect(await getContactByNumber(noApi.companyId, '5511988887777')).toBeUndefined();
+    const late = await sendApi(c2.token, { number: '5511988887777', body: 'hi' });
+    expect(late.status).toBe(402);
+    expect(late.body).toMatchObject({ error: 'ERR_COMPANY_EXPIRED', dueDate: '2020-01-15' });
+    expect(await getContactByNumber(expired.companyId, '5511988887777')).toBeUndefined();
+    expect(await env.commands.drain()).toEqual([]);
+  });
+});
+
+describe('sending', () => {
+  it('unmasks the number, creates the contact and a pending ticket on the connection, stores and queues the message', async () => {
+    // Act
+    const res = await sendApi(connection.token, { number: '+55 (11) 97777-1234', body: 'Seu pedido saiu para entrega' });
+    // Assess
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toEqual({ mensagem: 'Mensagem enviada' });
+    const contact = await getContactByNumber(tenant.companyId, '5511977771234');
+    expect(contact).toMatchObject({ number: '5511977771234', isGroup: false });
+    const slot = await getSlot(tenant.companyId, contact?.id ?? 0, connection.id);
+    const ticket = await getTicket(tenant.companyId, slot?.ticketId ?? 0);
+    expect(ticket).toMatchObject({ status: 'pending', whatsappId: connection.id, contactId: contact?.id });
+    const { messages } = await listMessagesPage(tenant.companyId, ticket?.id ?? 0, { limit: 10 });
+    expect(messages).toHaveLength(1);
+    expect(messages[0]).toMatchObject({ body: 'Seu pedido saiu para entrega', fromMe: true, pending: true, ack: 0, userId: null });
+    const commands = await env.commands.drain();
+    expect(commands).toHaveLength(1);
+    expect(commands[0]).toMatchObject({ kind: 'send', messageId: messages[0]?.id, number: '5511977771234', connectionId: connection.id });
+
+    // A second send reuses the contact and its open ticket.
+    const again = await sendApi(connection.token, { number: 5511977771234, body: 'Chegou?' });
+    expect(again.status).toBe(200);
+    expect((await listMessagesPage(tenant.companyId, ticket?.id ?? 0, { limit: 10 })).messages).toHaveLength(2);
+  });
+
+  it('sends multipart medias uploaded under the tenant prefix', async () => {
+    const form = multipart([
+      { name: 'number', value: '5511966665555' },
+      { name: 'body', value: 'boleto' },
+      { name: 'medias', value: Buffer.from('%PDF-1.4 fake'), filename: 'boleto março.pdf', contentType: 'application/pdf' },
+    ]);
+    const res = await invoke('POST /api/messages/send', { token: connection.token, raw: form });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const [command] = await env.commands.drain();
+    expect(command?.kind).toBe('send');
+    if (command?.kind !== 'send') return;
+    expect(command.body).toBe('boleto');
+    expect(command.media).toMatchObject({ mimetype: 'application/pdf', filename: 'boleto_março.pdf' });
+    expect(command.media?.key.startsWith(`${tenant.companyId}/tickets/${command.ticketId}/`)).toBe(true);
+    expect(await readObject(command.media?.key ?? '')).toEqual(Buffer.from('%PDF-1.4 fake'));
+  });
+
+  it('refuses invalid numbers (ERR_WAPP_INVALID_CONTACT) and blank bodies before creating anything', async () => {
+    for (const number of ['123', 'abc', '', '0011988887777', '1'.repeat(16)]) {
+      const res = await sendApi(connection.token, { number, body: 'hi' });
+      expect(res.status, number).toBe(400);
+      expect(res.body.error).toBe('ERR_WAPP_INVALID_CONTACT');
+    }
+    const blank = await sendApi(connection.token, { number: '5511955554444', body: '   ' });
+    expect(blank.status).toBe(400);
+    expect(blank.body).toMatchObject({ error: 'ERR_VALIDATION', field: 'body' });
+    expect(await getContactByNumber(tenant.companyId, '5511955554444')).toBeUndefined();
+    const malformed = await invoke('POST /api/messages/send', {
+      token: connection.token,
+      raw: { contentType: 'multipart/form-data; boundary=x', body: Buffer.from('--x\r\nbroken') },
+    });
+    expect(malformed.status).toBe(400);
+    expect(await env.commands.drain()).toEqual([]);
+  });
+
+  it('keeps numbers to digits with country and area code', () => {
+    expect(externalNumber('+55 (11) 98888-7777')).toBe('5511988887777');
+    expect(externalNumber('1 (415) 555-2671')).toBe('14155552671');
+    expect(() => externalNumber('8888-7777')).toThrow();
+  });
+});
+
+describe('rate limit', () => {
+  it(`allows ${EXTERNAL_API_LIMIT} requests a minute per token, then 429 with Retry-After`, async () => {
+    const own = await createConnection(tenant);
+    // Stay inside one fixed window.
+    const second = new Date().getUTCSeconds();
+    if (second > 45) await new Promise((resolve) => setTimeout(resolve, (61 - second) * 1000));
+    // Refused bodies still count: the limit guards the token, whatever it sends.
+    const answers = await Promise.all(Array.from({ length: EXTERNAL_API_LIMIT }, () => sendApi(own.token, { number: '1', body: 'x' })));
+    expect(answers.map((r) => r.status)).toEqual(Array(EXTERNAL_API_LIMIT).fill(400));
+    const limited = await sendApi(own.token, { number: '5511944443333', body: 'one too many' });
+    expect(limited.status).toBe(429);
+    expect(limited.body.error).toBe('ERR_TOO_MANY_REQUESTS');
+    const retryAfter = Number(limited.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    // Another token of the same company has its own budget.
+    const other = await sendApi(connection.token, { number: '5511944443333', body: 'fine' });
+    expect(other.status).toBe(200);
+  }, 60_000);
+});
