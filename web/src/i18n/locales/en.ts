@@ -1,8 +1,10 @@
 import { connectionsLocales } from './connections.ts';
 import type { LocaleShape } from './es.ts';
+import { inboxLocales } from './inbox.ts';
 
 const en: LocaleShape = {
   ...connectionsLocales.en,
+  ...inboxLocales.en,
   app: { name: 'Conversa' },
   languages: { pt: 'Português', en: 'English', es: 'Español' },
   common: {

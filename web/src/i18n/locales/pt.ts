@@ -1,9 +1,11 @@
 import { connectionsLocales } from './connections.ts';
 import type { LocaleShape } from './es.ts';
+import { inboxLocales } from './inbox.ts';
 
 /** Portuguese (Brazil): the stored `ptBR` selects it (SPEC 1). */
 const pt: LocaleShape = {
   ...connectionsLocales.pt,
+  ...inboxLocales.pt,
   app: { name: 'Conversa' },
   languages: { pt: 'Português', en: 'English', es: 'Español' },
   common: {

@@ -1,31 +1,64 @@
 import ForumOutlined from '@mui/icons-material/ForumOutlined';
-import { Box, Paper, Tab, Tabs } from '@mui/material';
-import { useState } from 'react';
+import { Box, Button, Stack, Tab, Tabs, useMediaQuery, useTheme } from '@mui/material';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useNavigate, useParams } from 'react-router-dom';
 import { EmptyState } from '../../../components/empty-state.tsx';
+import { useTicketsLive } from '../hooks/use-tickets-live.ts';
+import { Conversation } from './conversation/conversation.tsx';
+import { TicketsManager } from './tickets-manager.tsx';
 
-/** The inbox shell (/tickets/:ticketId?): the lists and the conversation arrive with the inbox issue. */
+/** The inbox fills the viewport under the top bar (64 px, 56 px on phones) and the page padding. */
+const pageHeight = { xs: 'calc(100dvh - 56px - 32px)', sm: 'calc(100dvh - 64px - 48px)' };
+
+/**
+ * /tickets/:ticketId? (SPEC 2 "Ticket manager"): wide screens show the list and the conversation side
+ * by side; narrow ones two tabs, Ticket and Atendimentos. The URL (the ticket's uuid) drives both.
+ */
 export function TicketsPage() {
   const { t } = useTranslation();
-  const [tab, setTab] = useState<'open' | 'closed' | 'search'>('open');
+  const theme = useTheme();
+  const narrow = useMediaQuery(theme.breakpoints.down('md'), { noSsr: true });
+  const { ticketId } = useParams();
+  const navigate = useNavigate();
+  const [pane, setPane] = useState<'ticket' | 'tickets'>(ticketId ? 'ticket' : 'tickets');
+  useTicketsLive();
+
+  // Choosing a ticket in the list shows it; closing it goes back to the list.
+  useEffect(() => setPane(ticketId ? 'ticket' : 'tickets'), [ticketId]);
+
+  const conversation = ticketId ? (
+    <Conversation key={ticketId} uuid={ticketId} onBack={narrow ? () => navigate('/tickets') : undefined} />
+  ) : (
+    <Stack spacing={2} sx={{ height: '100%', justifyContent: 'center', alignItems: 'stretch' }}>
+      <EmptyState icon={<ForumOutlined sx={{ fontSize: 48 }} />} title={t('inbox.emptyTitle')} description={t('inbox.emptyDescription')} />
+      {narrow && (
+        <Button variant="contained" onClick={() => setPane('tickets')} sx={{ alignSelf: 'center' }}>
+          {t('inbox.selectTicket')}
+        </Button>
+      )}
+    </Stack>
+  );
+
+  if (narrow) {
+    return (
+      <Box sx={{ height: pageHeight, display: 'flex', flexDirection: 'column', gap: 1 }} data-testid="tickets-page" data-layout="narrow">
+        <Tabs value={pane} onChange={(_, value: 'ticket' | 'tickets') => setPane(value)} variant="fullWidth">
+          <Tab value="ticket" label={t('inbox.narrowTabs.ticket')} />
+          <Tab value="tickets" label={t('inbox.narrowTabs.tickets')} />
+        </Tabs>
+        <Box sx={{ flex: 1, minHeight: 0 }}>{pane === 'ticket' ? conversation : <TicketsManager />}</Box>
+      </Box>
+    );
+  }
   return (
     <Box
-      sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: '360px 1fr' }, minHeight: 'calc(100vh - 140px)' }}
+      sx={{ display: 'grid', gap: 2, gridTemplateColumns: { md: '380px 1fr', lg: '420px 1fr' }, height: pageHeight }}
       data-testid="tickets-page"
+      data-layout="wide"
     >
-      <Paper variant="outlined">
-        <Tabs value={tab} onChange={(_, value) => setTab(value)} variant="fullWidth">
-          <Tab value="open" label={t('tickets.tabs.open')} />
-          <Tab value="closed" label={t('tickets.tabs.closed')} />
-          <Tab value="search" label={t('tickets.tabs.search')} />
-        </Tabs>
-        <Box sx={{ p: 3, color: 'text.secondary', textAlign: 'center' }}>{t('tickets.noTickets')}</Box>
-      </Paper>
-      <EmptyState
-        icon={<ForumOutlined sx={{ fontSize: 48 }} />}
-        title={t('tickets.emptyTitle')}
-        description={t('tickets.emptyDescription')}
-      />
+      <TicketsManager />
+      {conversation}
     </Box>
   );
 }

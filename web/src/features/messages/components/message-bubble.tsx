@@ -1,0 +1,177 @@
+import type { Message, QuotedMessage } from '@conversa/functions/contracts/messages';
+import AccessTime from '@mui/icons-material/AccessTime';
+import BlockOutlined from '@mui/icons-material/BlockOutlined';
+import Done from '@mui/icons-material/Done';
+import DoneAll from '@mui/icons-material/DoneAll';
+import ErrorOutline from '@mui/icons-material/ErrorOutlineOutlined';
+import ExpandMore from '@mui/icons-material/ExpandMore';
+import { alpha, Box, IconButton, Menu, MenuItem, Stack, type Theme, Tooltip, Typography } from '@mui/material';
+import { format } from 'date-fns';
+import { type MouseEvent, type ReactNode, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { MessageBody } from './message-body.tsx';
+import { bodyIsCaption, MessageMedia } from './message-media.tsx';
+
+/** SPEC 4 "Message ack": 1 one tick, 2 and 3 double ticks, 4 or 5 highlighted (read); 0 still ours only. */
+export function AckIcon({ message }: { message: Pick<Message, 'ack' | 'error' | 'pending'> }) {
+  const { t } = useTranslation();
+  const sx = { fontSize: 16, verticalAlign: 'middle' };
+  if (message.error)
+    return (
+      <Tooltip title={t('conversation.messages.failed')}>
+        <ErrorOutline color="error" sx={sx} data-ack="error" />
+      </Tooltip>
+    );
+  if (message.pending || message.ack <= 0) return <AccessTime sx={{ ...sx, color: 'text.disabled' }} data-ack="0" />;
+  if (message.ack === 1) return <Done sx={{ ...sx, color: 'text.secondary' }} data-ack="1" />;
+  if (message.ack === 2) return <DoneAll sx={{ ...sx, color: 'text.disabled' }} data-ack="2" />;
+  if (message.ack === 3) return <DoneAll sx={{ ...sx, color: 'text.secondary' }} data-ack="3" />;
+  return <DoneAll sx={{ ...sx, color: 'info.main' }} data-ack={String(message.ack)} />;
+}
+
+export function QuotedBlock({ quoted, action }: { quoted: QuotedMessage | Message; action?: ReactNode }) {
+  const { t } = useTranslation();
+  const author = quoted.fromMe ? t('conversation.input.you') : (quoted.contact?.name ?? '');
+  const text = quoted.body || (quoted.mediaType ? `[${quoted.mediaType}]` : '');
+  return (
+    <Box
+      sx={{
+        borderLeft: 4,
+        borderColor: quoted.fromMe ? 'primary.main' : 'secondary.main',
+        bgcolor: 'action.hover',
+        borderRadius: 1,
+        px: 1,
+        py: 0.5,
+        mb: 0.5,
+        display: 'flex',
+        gap: 1,
+        alignItems: 'flex-start',
+      }}
+    >
+      <Box sx={{ minWidth: 0, flex: 1 }}>
+        <Typography variant="caption" sx={{ fontWeight: 600, color: quoted.fromMe ? 'primary.main' : 'secondary.dark' }}>
+          {author}
+        </Typography>
+        <Typography
+          variant="body2"
+          sx={{
+            color: 'text.secondary',
+            display: '-webkit-box',
+            WebkitLineClamp: 3,
+            WebkitBoxOrient: 'vertical',
+            overflow: 'hidden',
+            whiteSpace: 'pre-wrap',
+          }}
+        >
+          {text}
+        </Typography>
+      </Box>
+      {action}
+    </Box>
+  );
+}
+
+/** Our bubbles: the brand colour, light enough to read on (derived from the theme, both modes). */
+const outgoingColor = (theme: Theme) =>
+  theme.palette.mode === 'dark' ? alpha(theme.palette.primary.main, 0.35) : alpha(theme.palette.primary.light, 0.22);
+
+interface BubbleProps {
+  message: Message;
+  /** Group tickets show who wrote each incoming message. */
+  showAuthor?: boolean;
+  onReply?: (message: Message) => void;
+  onDelete?: (message: Message) => void;
+}
+
+/** One message (SPEC 2 "Conversation"): ours right, theirs left, bubble at most 600 px wide. */
+export function MessageBubble({ message, showAuthor, onReply, onDelete }: BubbleProps) {
+  const { t } = useTranslation();
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const canDelete = Boolean(onDelete) && message.fromMe && !message.isDeleted && !message.pending;
+  const hasOptions = (Boolean(onReply) && !message.pending) || canDelete;
+  const sticker = message.mediaType === 'stickerMessage';
+  const call = message.mediaType === 'call_log';
+  const choose = (action: (m: Message) => void) => () => {
+    setAnchor(null);
+    action(message);
+  };
+
+  return (
+    <Box
+      data-testid="message"
+      data-from-me={message.fromMe}
+      sx={{ display: 'flex', justifyContent: call ? 'center' : message.fromMe ? 'flex-end' : 'flex-start', px: 2, py: 0.5 }}
+    >
+      <Box
+        sx={{
+          position: 'relative',
+          maxWidth: 'min(600px, 85%)',
+          minWidth: 90,
+          px: 1.25,
+          pt: 0.75,
+          pb: 0.5,
+          borderRadius: 2,
+          boxShadow: sticker ? 0 : 1,
+          bgcolor: sticker ? 'transparent' : message.fromMe ? outgoingColor : 'background.paper',
+          opacity: message.pending ? 0.7 : 1,
+          '&:hover .message-options': { opacity: 1 },
+        }}
+      >
+        {hasOptions && (
+          <IconButton
+            className="message-options"
+            size="small"
+            aria-label={t('conversation.messages.options')}
+            onClick={(event: MouseEvent<HTMLElement>) => setAnchor(event.currentTarget)}
+            sx={{ position: 'absolute', top: 0, right: 0, opacity: 0, p: 0.25, '&:focus-visible': { opacity: 1 } }}
+          >
+            <ExpandMore fontSize="small" />
+          </IconButton>
+        )}
+        <Menu anchorEl={anchor} open={Boolean(anchor)} onClose={() => setAnchor(null)}>
+          {onReply && <MenuItem onClick={choose(onReply)}>{t('conversation.messages.reply')}</MenuItem>}
+          {canDelete && onDelete && <MenuItem onClick={choose(onDelete)}>{t('conversation.messages.delete')}</MenuItem>}
+        </Menu>
+        {showAuthor && !message.fromMe && message.contact?.name && (
+          <Typography variant="caption" sx={{ display: 'block', fontWeight: 600, color: 'secondary.dark' }}>
+            {message.contact.name}
+          </Typography>
+        )}
+        {message.quotedMsg && <QuotedBlock quoted={message.quotedMsg} />}
+        {message.isDeleted && (
+          <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center', color: 'text.secondary', fontStyle: 'italic' }}>
+            <BlockOutlined sx={{ fontSize: 16 }} />
+            <Typography variant="body2">{t('conversation.messages.deleted')}</Typography>
+          </Stack>
+        )}
+        {message.mediaType && <MessageMedia message={message} />}
+        {(message.mediaType ? bodyIsCaption(message) : Boolean(message.body)) && (
+          <Typography
+            variant="body2"
+            component="div"
+            sx={{
+              whiteSpace: 'pre-wrap',
+              overflowWrap: 'anywhere',
+              pr: hasOptions ? 2 : 0,
+              mt: message.mediaType ? 0.5 : 0,
+              color: message.isDeleted ? 'text.secondary' : undefined,
+            }}
+          >
+            <MessageBody text={message.body} />
+          </Typography>
+        )}
+        <Stack direction="row" spacing={0.5} sx={{ justifyContent: 'flex-end', alignItems: 'center', mt: 0.25 }}>
+          {message.isEdited && (
+            <Typography variant="caption" sx={{ color: 'text.secondary', fontStyle: 'italic' }}>
+              {t('conversation.messages.edited')}
+            </Typography>
+          )}
+          <Typography variant="caption" sx={{ color: 'text.secondary' }}>
+            {format(new Date(message.createdAt), 'HH:mm')}
+          </Typography>
+          {message.fromMe && <AckIcon message={message} />}
+        </Stack>
+      </Box>
+    </Box>
+  );
+}

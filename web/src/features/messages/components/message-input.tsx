@@ -1,0 +1,265 @@
+import type { Message, QuotedMessage } from '@conversa/functions/contracts/messages';
+import type { TicketStatus } from '@conversa/functions/contracts/tickets';
+import AttachFile from '@mui/icons-material/AttachFile';
+import Close from '@mui/icons-material/Close';
+import InsertEmoticonOutlined from '@mui/icons-material/InsertEmoticonOutlined';
+import Send from '@mui/icons-material/Send';
+import {
+  Box,
+  Chip,
+  FormControlLabel,
+  IconButton,
+  LinearProgress,
+  List,
+  ListItemButton,
+  ListItemText,
+  Paper,
+  Stack,
+  Switch,
+  TextField,
+  Tooltip,
+} from '@mui/material';
+import { useQueryClient } from '@tanstack/react-query';
+import { type ClipboardEvent, type KeyboardEvent, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useAuth } from '../../../lib/auth/auth-provider.tsx';
+import { readStorage, storageKeys, writeStorage } from '../../../lib/storage.ts';
+import { useErrorToast } from '../../../lib/use-api-error.ts';
+import { sendMediaMessage } from '../api/media.ts';
+import { dropMessage, LOCAL_ID_PREFIX, putMessage, sendTextMessage } from '../api/messages.ts';
+import { matchQuickMessages, quickMessageLabel, useQuickMessages } from '../api/quick-messages.ts';
+import { EmojiPicker } from './emoji-picker.tsx';
+import { QuotedBlock } from './message-bubble.tsx';
+
+/** SPEC 9: the sign-message option is stored locally and on by default. */
+const readSign = () => readStorage(storageKeys.signMessage) !== 'false';
+
+const toQuoted = (message: Message): QuotedMessage => ({
+  id: message.id,
+  body: message.body,
+  fromMe: message.fromMe,
+  mediaType: message.mediaType,
+  mediaUrl: message.mediaUrl,
+  contact: message.contact,
+});
+
+interface MessageInputProps {
+  ticket: { id: number; status: TicketStatus; contactId: number; whatsappId: number };
+  replyTo: Message | null;
+  onClearReply: () => void;
+}
+
+export function MessageInput({ ticket, replyTo, onClearReply }: MessageInputProps) {
+  const { t } = useTranslation();
+  const { user } = useAuth();
+  const queryClient = useQueryClient();
+  const showError = useErrorToast();
+  const [text, setText] = useState('');
+  const [files, setFiles] = useState<File[]>([]);
+  const [sending, setSending] = useState(false);
+  const [progress, setProgress] = useState<number | null>(null);
+  const [sign, setSign] = useState(readSign);
+  const [emojiAnchor, setEmojiAnchor] = useState<HTMLElement | null>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const textInput = useRef<HTMLTextAreaElement>(null);
+  const quick = useQuickMessages(user?.companyId, user?.id);
+  const suggestions = matchQuickMessages(quick.data, text);
+  // SPEC 4: input, attachment and emoji are disabled unless the ticket is open, or while sending.
+  const disabled = ticket.status !== 'open' || sending;
+
+  const toggleSign = (on: boolean) => {
+    setSign(on);
+    writeStorage(storageKeys.signMessage, String(on));
+  };
+  const signed = (body: string) => (sign && user ? `*${user.name}:*\n${body}` : body);
+
+  const sendText = async (raw: string) => {
+    const now = new Date().toISOString();
+    const body = signed(raw);
+    const local: Message = {
+      id: `${LOCAL_ID_PREFIX}${Date.now()}`,
+      ticketId: ticket.id,
+      contactId: ticket.contactId,
+      companyId: user?.companyId ?? 0,
+      whatsappId: ticket.whatsappId,
+      waId: null,
+      body,
+      fromMe: true,
+      read: true,
+      mediaType: null,
+      mediaPath: null,
+      mediaUrl: null,
+      mediaName: null,
+      ack: 0,
+      isDeleted: false,
+      isEdited: false,
+      quotedMsgId: replyTo?.id ?? null,
+      quotedMsg: replyTo ? toQuoted(replyTo) : null,
+      contact: null,
+      pending: true,
+      error: null,
+      bot: false,
+      userId: user?.id ?? null,
+      createdAt: now,
+      updatedAt: now,
+    };
+    putMessage(queryClient, local);
+    setText('');
+    onClearReply();
+    try {
+      const saved = await sendTextMessage(ticket.id, body, replyTo ? toQuoted(replyTo) : null);
+      if (saved && typeof saved === 'object' && 'id' in saved) putMessage(queryClient, saved);
+    } catch (error) {
+      dropMessage(queryClient, ticket.id, local.id);
+      setText(raw);
+      showError(error);
+    }
+  };
+
+  const sendFiles = async (raw: string) => {
+    setProgress(0);
+    try {
+      const saved = await sendMediaMessage(ticket.id, files, raw.trim() ? signed(raw) : '', setProgress);
+      if (saved && typeof saved === 'object' && 'id' in saved) putMessage(queryClient, saved);
+      setFiles([]);
+      setText('');
+    } catch (error) {
+      showError(error);
+    } finally {
+      setProgress(null);
+    }
+  };
+
+  const submit = async () => {
+    if (disabled) return;
+    const raw = text;
+    // SPEC 5: a message with only blank text is ignored.
+    if (files.length === 0 && !raw.trim()) return;
+    setSending(true);
+    try {
+      if (files.length > 0) await sendFiles(raw);
+      else await sendText(raw.trim());
+    } finally {
+      setSending(false);
+      setTimeout(() => textInput.current?.focus());
+    }
+  };
+
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
+      event.preventDefault();
+      void submit();
+    }
+  };
+
+  const onPaste = (event: ClipboardEvent) => {
+    const pasted = Array.from(event.clipboardData.files);
+    if (pasted.length > 0 && !disabled) {
+      event.preventDefault();
+      setFiles((current) => [...current, ...pasted]);
+    }
+  };
+
+  const addEmoji = (emoji: string) => {
+    setText((current) => current + emoji);
+    setEmojiAnchor(null);
+    textInput.current?.focus();
+  };
+
+  return (
+    <Box sx={{ borderTop: 1, borderColor: 'divider', p: 1, bgcolor: 'background.paper', position: 'relative' }} data-testid="message-input">
+      {suggestions.length > 0 && !disabled && (
+        <Paper elevation={4} sx={{ position: 'absolute', bottom: '100%', left: 8, right: 8, maxHeight: 240, overflowY: 'auto', zIndex: 2 }}>
+          <List dense aria-label={t('conversation.input.quickReplies')}>
+            {suggestions.map((option) => (
+              <ListItemButton
+                key={option.id ?? option.shortcode}
+                onClick={() => {
+                  setText(option.message);
+                  textInput.current?.focus();
+                }}
+              >
+                <ListItemText primary={quickMessageLabel(option)} />
+              </ListItemButton>
+            ))}
+          </List>
+        </Paper>
+      )}
+      {replyTo && (
+        <QuotedBlock
+          quoted={replyTo}
+          action={
+            <IconButton size="small" aria-label={t('conversation.input.cancelReply')} onClick={onClearReply}>
+              <Close fontSize="small" />
+            </IconButton>
+          }
+        />
+      )}
+      {files.length > 0 && (
+        <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', gap: 1, mb: 1 }}>
+          {files.map((file, index) => (
+            <Chip
+              key={`${file.name}-${file.size}-${file.lastModified}`}
+              label={file.name}
+              onDelete={sending ? undefined : () => setFiles((current) => current.filter((_, i) => i !== index))}
+              deleteIcon={<Close aria-label={t('conversation.input.removeFile')} />}
+            />
+          ))}
+        </Stack>
+      )}
+      {progress !== null && (
+        <Tooltip title={t('conversation.input.uploading', { percent: Math.round(progress * 100) })}>
+          <LinearProgress variant="determinate" value={progress * 100} sx={{ mb: 1 }} />
+        </Tooltip>
+      )}
+      <Stack direction="row" spacing={0.5} sx={{ alignItems: 'flex-end' }}>
+        <IconButton aria-label={t('conversation.input.emoji')} disabled={disabled} onClick={(event) => setEmojiAnchor(event.currentTarget)}>
+          <InsertEmoticonOutlined />
+        </IconButton>
+        <IconButton aria-label={t('conversation.input.attach')} disabled={disabled} onClick={() => fileInput.current?.click()}>
+          <AttachFile />
+        </IconButton>
+        <input
+          ref={fileInput}
+          type="file"
+          multiple
+          hidden
+          data-testid="attach-input"
+          onChange={(event) => {
+            const chosen = Array.from(event.target.files ?? []);
+            if (chosen.length > 0) setFiles((current) => [...current, ...chosen]);
+            event.target.value = '';
+          }}
+        />
+        <FormControlLabel
+          sx={{ mx: 0.5, display: { xs: 'none', sm: 'inline-flex' } }}
+          control={<Switch size="small" checked={sign} onChange={(event) => toggleSign(event.target.checked)} />}
+          label={t('conversation.input.sign')}
+        />
+        <TextField
+          inputRef={textInput}
+          value={text}
+          onChange={(event) => setText(event.target.value)}
+          onKeyDown={onKeyDown}
+          onPaste={onPaste}
+          disabled={disabled}
+          placeholder={ticket.status === 'open' ? t('conversation.input.placeholder') : t('conversation.input.placeholderClosed')}
+          multiline
+          maxRows={5}
+          size="small"
+          fullWidth
+          slotProps={{ htmlInput: { 'aria-label': t('conversation.input.placeholder') } }}
+        />
+        <IconButton
+          color="primary"
+          aria-label={t('conversation.input.send')}
+          disabled={disabled || (!text.trim() && files.length === 0)}
+          onClick={() => void submit()}
+        >
+          <Send />
+        </IconButton>
+      </Stack>
+      <EmojiPicker anchor={emojiAnchor} onClose={() => setEmojiAnchor(null)} onPick={addEmoji} />
+    </Box>
+  );
+}

@@ -1,0 +1,123 @@
+import type { Message } from '@conversa/functions/contracts/messages';
+import { Box, Chip, CircularProgress, Typography } from '@mui/material';
+import { useQueryClient } from '@tanstack/react-query';
+import { format, isSameDay } from 'date-fns';
+import { Fragment, useLayoutEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
+import { useErrorToast } from '../../../lib/use-api-error.ts';
+import { deleteMessage, flattenMessages, putMessage, useMessages } from '../api/messages.ts';
+import { useMessagesLive } from '../hooks/use-messages-live.ts';
+import { MessageBubble } from './message-bubble.tsx';
+
+/** SPEC 9: older messages load when the list is scrolled to 50 px from the top. */
+const LOAD_OLDER_PX = 50;
+/** A new message scrolls the list down only when the reader is already near the bottom. */
+const STICK_TO_BOTTOM_PX = 150;
+
+interface MessageListProps {
+  ticketId: number;
+  isGroup?: boolean;
+  /** The spy dialog shows the conversation without reply or delete. */
+  readOnly?: boolean;
+  onReply?: (message: Message) => void;
+}
+
+export function MessageList({ ticketId, isGroup, readOnly, onReply }: MessageListProps) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const showError = useErrorToast();
+  const query = useMessages(ticketId);
+  useMessagesLive(ticketId);
+  const messages = flattenMessages(query.data);
+  const scroller = useRef<HTMLDivElement>(null);
+  /** Distance from the bottom kept while older messages are prepended. */
+  const keepFromBottom = useRef<number | null>(null);
+  const lastSeen = useRef<string | undefined>(undefined);
+  const [deleting, setDeleting] = useState<Message | null>(null);
+  const [busy, setBusy] = useState(false);
+  const lastId = messages.at(-1)?.id;
+
+  useLayoutEffect(() => {
+    const box = scroller.current;
+    if (!box || messages.length === 0) return;
+    if (keepFromBottom.current !== null && !query.isFetchingNextPage) {
+      box.scrollTop = box.scrollHeight - keepFromBottom.current;
+      keepFromBottom.current = null;
+    }
+    if (lastId !== lastSeen.current) {
+      const first = lastSeen.current === undefined;
+      const mine = messages.at(-1)?.fromMe;
+      lastSeen.current = lastId;
+      const nearBottom = box.scrollHeight - box.scrollTop - box.clientHeight < STICK_TO_BOTTOM_PX + box.clientHeight / 2;
+      if (first || mine || nearBottom) box.scrollTop = box.scrollHeight;
+    }
+  });
+
+  const onScroll = () => {
+    const box = scroller.current;
+    if (!box || box.scrollTop > LOAD_OLDER_PX || !query.hasNextPage || query.isFetchingNextPage) return;
+    keepFromBottom.current = box.scrollHeight - box.scrollTop;
+    void query.fetchNextPage();
+  };
+
+  const confirmDelete = async () => {
+    if (!deleting) return;
+    setBusy(true);
+    try {
+      await deleteMessage(deleting.id);
+      putMessage(queryClient, { ...deleting, isDeleted: true });
+      setDeleting(null);
+    } catch (error) {
+      showError(error);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Box
+      ref={scroller}
+      onScroll={onScroll}
+      data-testid="message-list"
+      sx={{ flex: 1, minHeight: 0, overflowY: 'auto', py: 1, bgcolor: 'background.default' }}
+    >
+      {(query.isPending || query.isFetchingNextPage) && (
+        <Box sx={{ display: 'flex', justifyContent: 'center', py: 1 }}>
+          <CircularProgress size={24} />
+        </Box>
+      )}
+      {!query.isPending && messages.length === 0 && (
+        <Typography sx={{ textAlign: 'center', color: 'text.secondary', py: 4 }}>{t('conversation.messages.noMessages')}</Typography>
+      )}
+      {messages.map((message, index) => {
+        const previous = messages[index - 1];
+        const day = new Date(message.createdAt);
+        const newDay = !previous || !isSameDay(new Date(previous.createdAt), day);
+        return (
+          <Fragment key={message.id}>
+            {newDay && (
+              <Box sx={{ display: 'flex', justifyContent: 'center', my: 1 }} data-testid="date-separator">
+                <Chip size="small" label={format(day, 'dd/MM/yyyy')} />
+              </Box>
+            )}
+            <MessageBubble
+              message={message}
+              showAuthor={isGroup}
+              onReply={readOnly ? undefined : onReply}
+              onDelete={readOnly ? undefined : setDeleting}
+            />
+          </Fragment>
+        );
+      })}
+      <ConfirmDialog
+        open={Boolean(deleting)}
+        title={t('conversation.messages.deleteTitle')}
+        message={t('conversation.messages.deleteMessage')}
+        busy={busy}
+        onConfirm={confirmDelete}
+        onClose={() => setDeleting(null)}
+      />
+    </Box>
+  );
+}

@@ -1,0 +1,129 @@
+import type { Ticket, TicketStatus } from '@conversa/functions/contracts/tickets';
+import { infiniteQueryOptions, queryOptions, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client.ts';
+import { useAuth } from '../../../lib/auth/auth-provider.tsx';
+import { putTicket, removeTicket } from './ticket-cache.ts';
+
+/** GET /tickets answer (SPEC 7); `nextCursor` lets the next page continue cheaply where this one stopped. */
+export interface TicketPage {
+  tickets: Ticket[];
+  hasMore: boolean;
+  nextCursor?: string;
+}
+
+/** The filters of one list (a tab of the ticket manager). Lists of ids go out as JSON, as SPEC 7 says. */
+export interface TicketFilters {
+  status?: TicketStatus;
+  searchParam?: string;
+  showAll?: boolean;
+  queueIds?: number[];
+  tags?: number[];
+  users?: number[];
+  withUnreadMessages?: boolean;
+}
+
+/** Body of ERR_OTHER_OPEN_TICKET (SPEC 8): who already attends the contact, and where. */
+export interface OtherOpenTicket {
+  error: 'ERR_OTHER_OPEN_TICKET';
+  ticketId?: number;
+  uuid?: string;
+  userId: number | null;
+  user: { name: string } | null;
+  queue: { name: string } | null;
+}
+
+export const ticketsKey = ['tickets'] as const;
+export const ticketListsKey = [...ticketsKey, 'list'] as const;
+export const ticketListKey = (filters: TicketFilters) => [...ticketListsKey, filters] as const;
+export const ticketByUuidKey = (uuid: string) => [...ticketsKey, 'uuid', uuid] as const;
+
+const jsonList = (ids: number[] | undefined) => (ids && ids.length > 0 ? JSON.stringify(ids) : undefined);
+
+interface PageParam {
+  pageNumber: number;
+  cursor?: string;
+}
+
+export const fetchTickets = (filters: TicketFilters, page: PageParam) =>
+  api<TicketPage>('/tickets', {
+    query: {
+      status: filters.status,
+      searchParam: filters.searchParam,
+      showAll: filters.showAll ? 'true' : undefined,
+      withUnreadMessages: filters.withUnreadMessages ? 'true' : undefined,
+      queueIds: filters.queueIds ? JSON.stringify(filters.queueIds) : undefined,
+      tags: jsonList(filters.tags),
+      users: jsonList(filters.users),
+      pageNumber: page.pageNumber,
+      cursor: page.cursor,
+    },
+  });
+
+export const ticketListQueryOptions = (filters: TicketFilters) =>
+  infiniteQueryOptions({
+    queryKey: ticketListKey(filters),
+    queryFn: ({ pageParam }) => fetchTickets(filters, pageParam),
+    initialPageParam: { pageNumber: 1 } as PageParam,
+    getNextPageParam: (last, pages): PageParam | undefined =>
+      last.hasMore ? { pageNumber: pages.length + 1, cursor: last.nextCursor } : undefined,
+  });
+
+export const useTicketList = (filters: TicketFilters, enabled = true) => useInfiniteQuery({ ...ticketListQueryOptions(filters), enabled });
+
+/** GET /tickets/u/{uuid}: the conversation's ticket (the route parameter is the uuid, SPEC 2). */
+export const fetchTicketByUuid = (uuid: string) => api<Ticket>(`/tickets/u/${encodeURIComponent(uuid)}`);
+export const ticketByUuidQueryOptions = (uuid: string) =>
+  queryOptions({ queryKey: ticketByUuidKey(uuid), queryFn: () => fetchTicketByUuid(uuid), retry: false });
+export const useTicketByUuid = (uuid: string | undefined) => useQuery({ ...ticketByUuidQueryOptions(uuid ?? ''), enabled: Boolean(uuid) });
+
+/** PUT /tickets/{id} (SPEC 4 "Ticket"): the body says which transition it is. */
+export interface TicketUpdate {
+  status?: TicketStatus;
+  userId?: number | null;
+  queueId?: number | null;
+  whatsappId?: number | null;
+  useIntegration?: boolean;
+  promptId?: number | null | false;
+  integrationId?: number | null | false;
+}
+
+export const updateTicket = (id: number, input: TicketUpdate) => api<Ticket>(`/tickets/${id}`, { method: 'PUT', body: input });
+export const deleteTicket = (id: number) => api<unknown>(`/tickets/${id}`, { method: 'DELETE' });
+
+export interface NewTicketInput {
+  contactId: number;
+  queueId: number | null;
+  whatsappId: number;
+  userId: number;
+}
+/** POST /tickets: creating a ticket sends status open (SPEC 4). */
+export const createTicket = (input: NewTicketInput) => api<Ticket>('/tickets', { method: 'POST', body: { ...input, status: 'open' } });
+
+/** Every change writes the answer into the lists and the detail at once; realtime confirms it later. */
+export function useUpdateTicket() {
+  const queryClient = useQueryClient();
+  const { user } = useAuth();
+  return useMutation({
+    mutationFn: (args: { id: number; input: TicketUpdate }) => updateTicket(args.id, args.input),
+    onSuccess: (ticket) => {
+      if (ticket && typeof ticket === 'object' && 'id' in ticket) putTicket(queryClient, ticket, user?.id);
+    },
+  });
+}
+
+export function useDeleteTicket() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: deleteTicket,
+    onSuccess: (_data, id) => removeTicket(queryClient, id),
+  });
+}
+
+export function useCreateTicket() {
+  const queryClient = useQueryClient();
+  const { user } = useAuth();
+  return useMutation({
+    mutationFn: createTicket,
+    onSuccess: (ticket) => putTicket(queryClient, ticket, user?.id),
+  });
+}

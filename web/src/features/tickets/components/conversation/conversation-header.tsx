@@ -1,0 +1,147 @@
+import type { Ticket } from '@conversa/functions/contracts/tickets';
+import ArrowBack from '@mui/icons-material/ArrowBack';
+import MoreVert from '@mui/icons-material/MoreVert';
+import { Avatar, Box, Button, IconButton, Menu, MenuItem, Stack, Typography } from '@mui/material';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router-dom';
+import { ConfirmDialog } from '../../../../components/confirm-dialog.tsx';
+import { isAdmin, useAuth } from '../../../../lib/auth/auth-provider.tsx';
+import { useErrorToast } from '../../../../lib/use-api-error.ts';
+import { type TicketUpdate, useDeleteTicket, useUpdateTicket } from '../../api/tickets.ts';
+import { TransferDialog } from './transfer-dialog.tsx';
+
+type Action = 'accept' | 'return' | 'resolve' | 'reopen';
+
+/** SPEC 2 "Conversation" header: the contact and the actions the ticket's status allows (SPEC 4). */
+export function ConversationHeader({ ticket, onBack }: { ticket: Ticket; onBack?: () => void }) {
+  const { t } = useTranslation();
+  const { user } = useAuth();
+  const admin = isAdmin(user);
+  const navigate = useNavigate();
+  const showError = useErrorToast();
+  const update = useUpdateTicket();
+  const remove = useDeleteTicket();
+  const [running, setRunning] = useState<Action | null>(null);
+  const [menu, setMenu] = useState<HTMLElement | null>(null);
+  const [transferring, setTransferring] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+
+  const run = async (action: Action) => {
+    if (!user) return;
+    const inputs: Record<Action, TicketUpdate> = {
+      accept: { status: 'open', userId: user.id, queueId: ticket.queueId },
+      return: { status: 'pending', userId: null },
+      // SPEC 4 "Resolve": user and queue, and integration, prompt and integration id as false.
+      resolve: { status: 'closed', userId: user.id, queueId: ticket.queueId, useIntegration: false, promptId: false, integrationId: false },
+      reopen: { status: 'open', userId: user.id, queueId: ticket.queueId },
+    };
+    setRunning(action);
+    try {
+      await update.mutateAsync({ id: ticket.id, input: inputs[action] });
+      if (action === 'return' || action === 'resolve') navigate('/tickets');
+    } catch (error) {
+      showError(error);
+    } finally {
+      setRunning(null);
+    }
+  };
+
+  const confirmDelete = async () => {
+    try {
+      await remove.mutateAsync(ticket.id);
+      setDeleting(false);
+      navigate('/tickets');
+    } catch (error) {
+      showError(error);
+    }
+  };
+
+  const button = (action: Action, variant: 'contained' | 'outlined' = 'outlined', color: 'primary' | 'success' | 'inherit' = 'primary') => (
+    <Button
+      size="small"
+      variant={variant}
+      color={color}
+      loading={running === action}
+      disabled={running !== null}
+      onClick={() => void run(action)}
+    >
+      {t(`conversation.actions.${action}`)}
+    </Button>
+  );
+  const canTransfer = ticket.status !== 'closed';
+
+  return (
+    <Stack
+      direction="row"
+      spacing={1}
+      sx={{ alignItems: 'center', px: 1.5, py: 1, borderBottom: 1, borderColor: 'divider', minHeight: 64 }}
+      data-testid="conversation-header"
+    >
+      {onBack && (
+        <IconButton aria-label={t('conversation.actions.back')} onClick={onBack} size="small">
+          <ArrowBack />
+        </IconButton>
+      )}
+      <Avatar src={ticket.contact.profilePicUrl || undefined} alt={ticket.contact.name}>
+        {ticket.contact.name.slice(0, 1).toUpperCase()}
+      </Avatar>
+      <Box sx={{ flex: 1, minWidth: 0 }}>
+        <Typography variant="subtitle1" noWrap sx={{ fontWeight: 600 }}>
+          {ticket.contact.name}{' '}
+          <Typography component="span" variant="caption" sx={{ color: 'text.secondary' }}>
+            #{ticket.id}
+          </Typography>
+        </Typography>
+        {ticket.user && (
+          <Typography variant="caption" noWrap sx={{ color: 'text.secondary', display: 'block' }}>
+            {t('conversation.assignedTo', { name: ticket.user.name })}
+          </Typography>
+        )}
+      </Box>
+      <Stack direction="row" spacing={1} sx={{ flexShrink: 0, alignItems: 'center' }}>
+        {ticket.status === 'pending' && button('accept', 'contained', 'success')}
+        {ticket.status === 'open' && button('return', 'outlined', 'inherit')}
+        {ticket.status !== 'closed' && button('resolve', 'contained')}
+        {ticket.status === 'closed' && button('reopen', 'contained')}
+        {(canTransfer || admin) && (
+          <IconButton aria-label={t('conversation.actions.more')} onClick={(event) => setMenu(event.currentTarget)} size="small">
+            <MoreVert />
+          </IconButton>
+        )}
+      </Stack>
+      <Menu anchorEl={menu} open={Boolean(menu)} onClose={() => setMenu(null)}>
+        {canTransfer && (
+          <MenuItem
+            onClick={() => {
+              setMenu(null);
+              setTransferring(true);
+            }}
+          >
+            {t('conversation.actions.transfer')}
+          </MenuItem>
+        )}
+        {admin && (
+          <MenuItem
+            onClick={() => {
+              setMenu(null);
+              setDeleting(true);
+            }}
+            sx={{ color: 'error.main' }}
+          >
+            {t('conversation.actions.delete')}
+          </MenuItem>
+        )}
+      </Menu>
+      <TransferDialog ticket={ticket} open={transferring} onClose={() => setTransferring(false)} />
+      <ConfirmDialog
+        open={deleting}
+        title={t('conversation.deleteTitle', { name: ticket.contact.name })}
+        message={t('conversation.deleteMessage')}
+        busy={remove.isPending}
+        onConfirm={() => void confirmDelete()}
+        onClose={() => setDeleting(false)}
+      />
+    </Stack>
+  );
+}

@@ -1,0 +1,66 @@
+import { channels } from '@conversa/functions/contracts/channels';
+import type { Message } from '@conversa/functions/contracts/messages';
+import type { TicketEvent } from '@conversa/functions/contracts/tickets';
+import { Box, CircularProgress, Paper } from '@mui/material';
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router-dom';
+import { ApiError } from '../../../../lib/api-client.ts';
+import { useAuth } from '../../../../lib/auth/auth-provider.tsx';
+import { useRealtimeEvent } from '../../../../lib/realtime/realtime-provider.tsx';
+import { DENIAL_REDIRECT_MS, toast } from '../../../../lib/toast.ts';
+import { MessageInput } from '../../../messages/components/message-input.tsx';
+import { MessageList } from '../../../messages/components/message-list.tsx';
+import { useTicketByUuid } from '../../api/tickets.ts';
+import { ConversationHeader } from './conversation-header.tsx';
+
+/**
+ * The conversation of /tickets/:uuid (SPEC 2 "Conversation"). A ticket outside the user's queues
+ * answers 403: 'Acesso não permitido', then back to /tickets after 1 s (SPEC 5).
+ */
+export function Conversation({ uuid, onBack }: { uuid: string; onBack?: () => void }) {
+  const { t } = useTranslation();
+  const { user } = useAuth();
+  const navigate = useNavigate();
+  const query = useTicketByUuid(uuid);
+  const ticket = query.data;
+  const [replyTo, setReplyTo] = useState<Message | null>(null);
+  const reported = useRef<unknown>(null);
+
+  useEffect(() => {
+    if (!query.isError || reported.current === query.error) return;
+    reported.current = query.error;
+    const denied = query.error instanceof ApiError && query.error.status === 403;
+    toast.error(denied ? t('conversation.accessDenied') : t('conversation.loadError'));
+    const timer = setTimeout(() => navigate('/tickets', { replace: true }), DENIAL_REDIRECT_MS);
+    return () => clearTimeout(timer);
+  }, [query.isError, query.error, navigate, t]);
+
+  // A ticket deleted elsewhere closes its conversation.
+  useRealtimeEvent<TicketEvent>(user?.companyId ? channels.ticket(user.companyId) : undefined, (data) => {
+    if (data?.action === 'delete' && ticket && data.ticketId === ticket.id) navigate('/tickets', { replace: true });
+  });
+
+  return (
+    <Paper
+      variant="outlined"
+      sx={{ height: '100%', display: 'flex', flexDirection: 'column', overflow: 'hidden' }}
+      data-testid="conversation"
+    >
+      {!ticket ? (
+        <Box sx={{ flex: 1, display: 'grid', placeItems: 'center' }}>{query.isPending && <CircularProgress />}</Box>
+      ) : (
+        <>
+          <ConversationHeader ticket={ticket} onBack={onBack} />
+          <MessageList
+            key={ticket.id}
+            ticketId={ticket.id}
+            isGroup={ticket.isGroup}
+            onReply={ticket.status === 'open' ? setReplyTo : undefined}
+          />
+          <MessageInput key={`input-${ticket.id}`} ticket={ticket} replyTo={replyTo} onClearReply={() => setReplyTo(null)} />
+        </>
+      )}
+    </Paper>
+  );
+}

@@ -1,0 +1,98 @@
+import type { Ticket } from '@conversa/functions/contracts/tickets';
+import { Box, CircularProgress, List, Typography } from '@mui/material';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useParams } from 'react-router-dom';
+import { isAdmin, useAuth } from '../../../lib/auth/auth-provider.tsx';
+import { toast } from '../../../lib/toast.ts';
+import { useErrorToast } from '../../../lib/use-api-error.ts';
+import { type TicketFilters, useTicketList, useUpdateTicket } from '../api/tickets.ts';
+import { TicketRow } from './ticket-row.tsx';
+
+/** SPEC 9: the next page loads within 100 px of the bottom. */
+const NEXT_PAGE_PX = 100;
+
+interface TicketListProps {
+  filters: TicketFilters;
+  onSpy: (ticket: Ticket) => void;
+}
+
+export function TicketList({ filters, onSpy }: TicketListProps) {
+  const { t } = useTranslation();
+  const { user } = useAuth();
+  const admin = isAdmin(user);
+  const navigate = useNavigate();
+  const { ticketId: selectedUuid } = useParams();
+  const showError = useErrorToast();
+  const query = useTicketList(filters);
+  const update = useUpdateTicket();
+  const [accepting, setAccepting] = useState<number | null>(null);
+  const tickets = query.data?.pages.flatMap((page) => page.tickets) ?? [];
+
+  useEffect(() => {
+    if (query.isError) toast.error(t('inbox.loadError'));
+  }, [query.isError, t]);
+
+  const onScroll = (event: React.UIEvent<HTMLElement>) => {
+    const box = event.currentTarget;
+    if (box.scrollHeight - box.scrollTop - box.clientHeight > NEXT_PAGE_PX) return;
+    if (query.hasNextPage && !query.isFetchingNextPage) void query.fetchNextPage();
+  };
+
+  /** SPEC 4 "Accept": the ticket becomes the current user's, opens, and stays open in view. */
+  const accept = async (ticket: Ticket) => {
+    if (!user) return;
+    setAccepting(ticket.id);
+    try {
+      const accepted = await update.mutateAsync({ id: ticket.id, input: { status: 'open', userId: user.id, queueId: ticket.queueId } });
+      navigate(`/tickets/${accepted?.uuid ?? ticket.uuid}`);
+    } catch (error) {
+      showError(error);
+    } finally {
+      setAccepting(null);
+    }
+  };
+
+  return (
+    <Box
+      onScroll={onScroll}
+      sx={{ flex: 1, minHeight: 0, overflowY: 'auto' }}
+      data-testid="ticket-list"
+      data-status={filters.status ?? 'search'}
+    >
+      <List disablePadding>
+        {tickets.map((ticket) => (
+          <TicketRow
+            key={ticket.id}
+            ticket={ticket}
+            selected={ticket.uuid === selectedUuid}
+            admin={admin}
+            accepting={accepting === ticket.id}
+            onOpen={(row) => navigate(`/tickets/${row.uuid}`)}
+            onAccept={accept}
+            onSpy={onSpy}
+          />
+        ))}
+      </List>
+      {(query.isPending || query.isFetchingNextPage) && (
+        <Box sx={{ display: 'flex', justifyContent: 'center', py: 2 }}>
+          <CircularProgress size={24} />
+        </Box>
+      )}
+      {!query.isPending && tickets.length === 0 && (
+        <Box sx={{ p: 3, textAlign: 'center' }}>
+          <Typography variant="subtitle1">{t('inbox.noTicketsTitle')}</Typography>
+          <Typography variant="body2" sx={{ color: 'text.secondary' }}>
+            {t('inbox.noTicketsMessage')}
+          </Typography>
+        </Box>
+      )}
+    </Box>
+  );
+}
+
+/** Badge count of a list: the rows it holds (loaded pages, kept live by the realtime events). */
+export function useTicketCount(filters: TicketFilters): number {
+  const query = useTicketList(filters);
+  return query.data?.pages.reduce((sum, page) => sum + page.tickets.length, 0) ?? 0;
+}

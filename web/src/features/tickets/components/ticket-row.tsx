@@ -1,0 +1,141 @@
+import type { Ticket } from '@conversa/functions/contracts/tickets';
+import SmartToyOutlined from '@mui/icons-material/SmartToyOutlined';
+import VisibilityOutlined from '@mui/icons-material/VisibilityOutlined';
+import { Avatar, Badge, Box, Button, Chip, IconButton, ListItemButton, Stack, type Theme, Tooltip, Typography } from '@mui/material';
+import { format, isToday } from 'date-fns';
+import { useTranslation } from 'react-i18next';
+
+/** SPEC 2: HH:mm when the ticket moved today, otherwise dd/MM/yyyy. */
+export const rowTime = (iso: string) => {
+  const date = new Date(iso);
+  return isToday(date) ? format(date, 'HH:mm') : format(date, 'dd/MM/yyyy');
+};
+
+/** Readable text on a queue's or tag's colour; a colour MUI cannot parse falls back to the theme's text. */
+export function contrastOn(theme: Theme, color: string): string {
+  try {
+    return theme.palette.getContrastText(color);
+  } catch {
+    return theme.palette.text.primary;
+  }
+}
+
+/** The list shows the last message as plain text (markdown marks dropped, one line). */
+const plain = (text: string) =>
+  text
+    .replace(/[*~_`]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+
+interface TicketRowProps {
+  ticket: Ticket;
+  selected: boolean;
+  admin: boolean;
+  accepting: boolean;
+  onOpen: (ticket: Ticket) => void;
+  onAccept: (ticket: Ticket) => void;
+  onSpy: (ticket: Ticket) => void;
+}
+
+/** SPEC 2 "Ticket row". Pending tickets are accepted with the button, not opened by a click. */
+export function TicketRow({ ticket, selected, admin, accepting, onOpen, onAccept, onSpy }: TicketRowProps) {
+  const { t } = useTranslation();
+  const pending = ticket.status === 'pending';
+  const queueColor = ticket.queue?.color ?? '#7c7c7c';
+  const small = { height: 20, fontSize: 11 };
+  return (
+    <ListItemButton
+      data-testid="ticket-row"
+      data-ticket-id={ticket.id}
+      data-status={ticket.status}
+      selected={selected}
+      onClick={() => !pending && onOpen(ticket)}
+      disableRipple={pending}
+      sx={{
+        alignItems: 'flex-start',
+        gap: 1.5,
+        py: 1,
+        pl: 1.5,
+        borderLeft: 6,
+        borderLeftColor: queueColor,
+        borderBottom: 1,
+        borderBottomColor: 'divider',
+        cursor: pending ? 'default' : 'pointer',
+      }}
+    >
+      <Avatar src={ticket.contact.profilePicUrl || undefined} alt={ticket.contact.name} sx={{ mt: 0.5 }}>
+        {ticket.contact.name.slice(0, 1).toUpperCase()}
+      </Avatar>
+      <Box sx={{ flex: 1, minWidth: 0 }}>
+        <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center' }}>
+          <Typography variant="subtitle2" noWrap sx={{ flex: 1, minWidth: 0 }}>
+            {ticket.contact.name}
+          </Typography>
+          {ticket.chatbot && (
+            <Tooltip title={t('inbox.chatbot')}>
+              <SmartToyOutlined fontSize="small" color="action" data-testid="chatbot-icon" />
+            </Tooltip>
+          )}
+          {admin && (
+            <Tooltip title={t('inbox.spy')}>
+              <IconButton
+                size="small"
+                aria-label={t('inbox.spy')}
+                onClick={(event) => {
+                  event.stopPropagation();
+                  onSpy(ticket);
+                }}
+                sx={{ p: 0.25 }}
+              >
+                <VisibilityOutlined fontSize="small" />
+              </IconButton>
+            </Tooltip>
+          )}
+          <Typography variant="caption" sx={{ color: ticket.unreadMessages > 0 ? 'success.main' : 'text.secondary', flexShrink: 0 }}>
+            {rowTime(ticket.updatedAt)}
+          </Typography>
+        </Stack>
+        <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+          <Typography variant="body2" noWrap sx={{ color: 'text.secondary', flex: 1, minWidth: 0 }}>
+            {plain(ticket.lastMessage ?? '')}
+          </Typography>
+          {ticket.unreadMessages > 0 && (
+            <Badge badgeContent={ticket.unreadMessages} color="success" max={99} sx={{ mr: 1.5 }} data-testid="unread-badge" />
+          )}
+        </Stack>
+        <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 0.5, mt: 0.5, alignItems: 'center' }}>
+          {ticket.whatsapp?.name && <Chip size="small" variant="outlined" label={ticket.whatsapp.name} sx={small} />}
+          {ticket.user?.name && <Chip size="small" variant="outlined" color="primary" label={ticket.user.name} sx={small} />}
+          <Chip
+            size="small"
+            label={ticket.queue?.name ?? t('inbox.noQueue')}
+            sx={{ ...small, bgcolor: queueColor, color: (theme) => contrastOn(theme, queueColor) }}
+          />
+          {ticket.tags.map((tag) => (
+            <Chip
+              key={tag.id}
+              size="small"
+              label={tag.name}
+              sx={{ ...small, bgcolor: tag.color, color: (theme) => contrastOn(theme, tag.color) }}
+            />
+          ))}
+          {pending && (
+            <Button
+              size="small"
+              variant="contained"
+              color="success"
+              loading={accepting}
+              onClick={(event) => {
+                event.stopPropagation();
+                onAccept(ticket);
+              }}
+              sx={{ ml: 'auto', py: 0, minHeight: 24 }}
+            >
+              {t('inbox.accept')}
+            </Button>
+          )}
+        </Stack>
+      </Box>
+    </ListItemButton>
+  );
+}

@@ -1,0 +1,128 @@
+import type { Ticket } from '@conversa/functions/contracts/tickets';
+import Add from '@mui/icons-material/Add';
+import CheckCircleOutlined from '@mui/icons-material/CheckCircleOutlined';
+import MoveToInbox from '@mui/icons-material/MoveToInbox';
+import Search from '@mui/icons-material/Search';
+import { Badge, Box, Button, FormControlLabel, Paper, Stack, Switch, Tab, Tabs } from '@mui/material';
+import { useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useDebouncedValue } from '../../../hooks/use-debounced-value.ts';
+import { isAdmin, useAuth } from '../../../lib/auth/auth-provider.tsx';
+import { useCompanyQueues } from '../api/lookups.ts';
+import type { TicketFilters } from '../api/tickets.ts';
+import { NewTicketDialog } from './new-ticket-dialog.tsx';
+import { type QueueChoice, QueueSelect } from './queue-select.tsx';
+import { SearchFilters } from './search-filters.tsx';
+import { SpyDialog } from './spy-dialog.tsx';
+import { TicketList, useTicketCount } from './ticket-list.tsx';
+
+type TopTab = 'open' | 'closed' | 'search';
+type OpenTab = 'assigned' | 'pending';
+
+function CountLabel({ label, count }: { label: string; count: number }) {
+  return (
+    <Badge badgeContent={count} color="secondary" max={999} sx={{ '& .MuiBadge-badge': { right: -14 } }}>
+      {label}
+    </Badge>
+  );
+}
+
+/** SPEC 2 "Ticket manager": Open (Assigned / Pending), Closed and Search lists with their filters. */
+export function TicketsManager() {
+  const { t } = useTranslation();
+  const { user } = useAuth();
+  const admin = isAdmin(user);
+  const companyQueues = useCompanyQueues(admin);
+  const queues: QueueChoice[] = useMemo(
+    () => (admin ? (companyQueues.data ?? []) : (user?.queues ?? [])),
+    [admin, companyQueues.data, user?.queues],
+  );
+  const [tab, setTab] = useState<TopTab>('open');
+  const [openTab, setOpenTab] = useState<OpenTab>('assigned');
+  const [showAll, setShowAll] = useState(false);
+  const [selectedQueues, setSelectedQueues] = useState<number[] | null>(null);
+  const [search, setSearch] = useState('');
+  const searchParam = useDebouncedValue(search.trim());
+  const [tags, setTags] = useState<number[]>([]);
+  const [users, setUsers] = useState<number[]>([]);
+  const [creating, setCreating] = useState(false);
+  const [spying, setSpying] = useState<Ticket | null>(null);
+
+  // Every queue is selected at first; later changes to the queue list keep the user's choice.
+  useEffect(() => {
+    if (selectedQueues === null && (!admin || companyQueues.isSuccess)) setSelectedQueues(queues.map((q) => q.id));
+  }, [selectedQueues, admin, companyQueues.isSuccess, queues]);
+
+  const queueIds = queues.length > 0 ? (selectedQueues ?? queues.map((q) => q.id)) : undefined;
+  const base = { showAll: admin && showAll, queueIds };
+  const assigned: TicketFilters = { ...base, status: 'open' };
+  const pending: TicketFilters = { ...base, status: 'pending' };
+  const closed: TicketFilters = { ...base, status: 'closed' };
+  const searching: TicketFilters = { searchParam, tags, users: admin ? users : [], showAll: admin, queueIds };
+  const assignedCount = useTicketCount(assigned);
+  const pendingCount = useTicketCount(pending);
+
+  return (
+    <Paper
+      variant="outlined"
+      sx={{ height: '100%', display: 'flex', flexDirection: 'column', overflow: 'hidden' }}
+      data-testid="tickets-manager"
+    >
+      <Tabs value={tab} onChange={(_, value: TopTab) => setTab(value)} variant="fullWidth" sx={{ borderBottom: 1, borderColor: 'divider' }}>
+        <Tab
+          value="open"
+          icon={<MoveToInbox fontSize="small" />}
+          iconPosition="start"
+          label={t('inbox.tabs.open')}
+          sx={{ minHeight: 48 }}
+        />
+        <Tab
+          value="closed"
+          icon={<CheckCircleOutlined fontSize="small" />}
+          iconPosition="start"
+          label={t('inbox.tabs.closed')}
+          sx={{ minHeight: 48 }}
+        />
+        <Tab value="search" icon={<Search fontSize="small" />} iconPosition="start" label={t('inbox.tabs.search')} sx={{ minHeight: 48 }} />
+      </Tabs>
+      <Stack direction="row" spacing={1} sx={{ alignItems: 'center', px: 1, py: 1, borderBottom: 1, borderColor: 'divider' }}>
+        <Button variant="outlined" size="small" startIcon={<Add />} onClick={() => setCreating(true)}>
+          {t('inbox.newTicket')}
+        </Button>
+        {admin && (
+          <FormControlLabel
+            control={<Switch size="small" checked={showAll} onChange={(event) => setShowAll(event.target.checked)} />}
+            label={t('inbox.showAll')}
+            sx={{ ml: 0.5 }}
+          />
+        )}
+        <Box sx={{ flex: 1 }} />
+        {queues.length > 0 && <QueueSelect queues={queues} selected={selectedQueues ?? []} onChange={setSelectedQueues} />}
+      </Stack>
+      {tab === 'search' && (
+        <SearchFilters search={search} onSearch={setSearch} tags={tags} onTags={setTags} users={users} onUsers={setUsers} admin={admin} />
+      )}
+      {tab === 'open' && (
+        <Tabs
+          value={openTab}
+          onChange={(_, value: OpenTab) => setOpenTab(value)}
+          variant="fullWidth"
+          sx={{ borderBottom: 1, borderColor: 'divider' }}
+        >
+          <Tab
+            value="assigned"
+            label={<CountLabel label={t('inbox.subTabs.assigned')} count={assignedCount} />}
+            data-testid="tab-assigned"
+          />
+          <Tab value="pending" label={<CountLabel label={t('inbox.subTabs.pending')} count={pendingCount} />} data-testid="tab-pending" />
+        </Tabs>
+      )}
+      {tab === 'open' && openTab === 'assigned' && <TicketList filters={assigned} onSpy={setSpying} />}
+      {tab === 'open' && openTab === 'pending' && <TicketList filters={pending} onSpy={setSpying} />}
+      {tab === 'closed' && <TicketList filters={closed} onSpy={setSpying} />}
+      {tab === 'search' && <TicketList filters={searching} onSpy={setSpying} />}
+      <NewTicketDialog open={creating} queues={queues} onClose={() => setCreating(false)} />
+      <SpyDialog ticket={spying} onClose={() => setSpying(null)} />
+    </Paper>
+  );
+}
