@@ -11,7 +11,7 @@ let call: Call;
 let a: Tenant;
 let b: Tenant;
 /** B's connection, queue and queue option: ids per company, so B makes several and keeps ids A never reaches. */
-const bOwn = { connectionId: 0, queueId: 0, optionId: 0, contactId: 0, ticketId: 0, ticketUuid: '' };
+const bOwn = { connectionId: 0, queueId: 0, optionId: 0, contactId: 0, ticketId: 0, ticketUuid: '', messageId: '', mediaKey: '' };
 
 /**
  * How A's admin attacks B through a route:
@@ -106,6 +106,12 @@ const fixtures: Record<string, Fixture> = {
   'PUT /tickets/{id}': { params: () => ({ id: String(bOwn.ticketId) }), body: () => ({ status: 'closed' }) },
   'DELETE /tickets/{id}': { params: () => ({ id: String(bOwn.ticketId) }) },
   'GET /ticket/kanban': {},
+  'GET /messages/{id}': { params: () => ({ id: String(bOwn.ticketId) }) },
+  'POST /messages/{id}': { params: () => ({ id: String(bOwn.ticketId) }), body: () => ({ body: 'intrusion' }) },
+  'DELETE /messages/{id}': { params: () => ({ id: bOwn.messageId }) },
+  'GET /public/{path+}': { params: () => ({ path: bOwn.mediaKey }) },
+  // Its own credential (a connection token): a user's session token is refused, nothing reaches B.
+  'POST /api/messages/send': { body: () => ({ number: '5511977000001', body: 'intrusion' }) },
   'GET /helps/list': { platform: true },
   'GET /helps': { platform: true },
   'POST /helps': { platform: true, body: () => ({ title: 'hijack' }) },
@@ -114,8 +120,22 @@ const fixtures: Record<string, Fixture> = {
 };
 
 function pathFor(route: HttpRoute, params: Record<string, string>): string {
-  return route.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? '1'));
+  // `{name+}` (greedy) takes a path with its slashes: each segment is encoded, not the slashes.
+  return route.path.replace(/\{(\w+)(\+?)\}/g, (_, name: string, greedy: string) =>
+    greedy ? (params[name] ?? '1').split('/').map(encodeURIComponent).join('/') : encodeURIComponent(params[name] ?? '1'),
+  );
 }
+
+/** B's messages as B sees them, less what the session-host settles on its own (acks, send results). */
+const stableMessages = (body: unknown) =>
+  (body as { messages: Record<string, unknown>[] }).messages.map(({ id, body: text, fromMe, isDeleted, mediaPath, mediaUrl }) => ({
+    id,
+    text,
+    fromMe,
+    isDeleted,
+    mediaPath,
+    mediaUrl,
+  }));
 
 /** What B's own admin sees of B: must be identical before and after A's attempts. */
 async function snapshotOfB(): Promise<string> {
@@ -129,6 +149,7 @@ async function snapshotOfB(): Promise<string> {
     call('GET', '/queue-options', { token: b.admin.token, query: { queueId: String(bOwn.queueId), parentId: '-1' } }),
     call('GET', '/tickets', { token: b.admin.token, query: { showAll: 'true' } }),
     call('GET', `/tickets/${bOwn.ticketId}`, { token: b.admin.token }),
+    call('GET', `/messages/${bOwn.ticketId}`, { token: b.admin.token }).then((res) => ({ ...res, body: stableMessages(res.body) })),
   ]);
   for (const p of parts) expect(p.status, p.text).toBe(200);
   // A connection's session state is the session-host's to change at any time: compare what A could touch.
@@ -194,6 +215,23 @@ beforeAll(async () => {
     bOwn.ticketId = (ticket.body as { id: number }).id;
     bOwn.ticketUuid = (ticket.body as { uuid: string }).uuid;
   }
+  // B's messages on its last ticket: a text (the one A tries to delete) and a media file (the key A
+  // tries to fetch), both carrying B's marker.
+  const text = await call('POST', `/messages/${bOwn.ticketId}`, { token: b.admin.token, body: { body: `${b.marker} message` } });
+  expect(text.status, text.text).toBe(200);
+  bOwn.messageId = (text.body as { messages: { id: string }[] }).messages[0]?.id ?? '';
+  const form = new FormData();
+  form.append('body', `${b.marker} photo`);
+  form.append('medias', new Blob([`${b.marker} image bytes`], { type: 'image/png' }), 'b photo.png');
+  const media = await fetch(`${inject('apiUrl').replace(/\/$/, '')}/messages/${bOwn.ticketId}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${b.admin.token}` },
+    body: form,
+  });
+  const sent = (await media.json()) as { messages: { mediaUrl: string }[] };
+  expect(media.status, JSON.stringify(sent)).toBe(200);
+  bOwn.mediaKey = (sent.messages[0]?.mediaUrl ?? '').replace(/^\/public\//, '');
+  expect(bOwn.mediaKey.startsWith(`${b.companyId}/`)).toBe(true);
   // Give B a setting value that differs from A's default so a leak would show.
   const put = await call('PUT', '/settings/userRating', { token: b.admin.token, body: { value: 'enabled' } });
   expect(put.status, put.text).toBe(200);

@@ -45,7 +45,14 @@ export function parseMultipart(body: Buffer, contentType: string, maxFileBytes =
     try {
       parser = busboy({
         headers: { 'content-type': contentType },
-        limits: { fileSize: maxFileBytes, files: MAX_FILES, fields: MAX_FIELDS, fieldSize: MAX_FIELD_BYTES, parts: MAX_FILES + MAX_FIELDS },
+        // busboy flags a file on reaching fileSize: one byte more lets exactly maxFileBytes through.
+        limits: {
+          fileSize: maxFileBytes + 1,
+          files: MAX_FILES,
+          fields: MAX_FIELDS,
+          fieldSize: MAX_FIELD_BYTES,
+          parts: MAX_FILES + MAX_FIELDS,
+        },
         defParamCharset: 'utf8',
       });
     } catch {

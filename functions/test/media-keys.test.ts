@@ -1,0 +1,58 @@
+/** Pure rules of media keys and multipart parsing (no network). */
+import { describe, expect, it } from 'vitest';
+import { isTenantKey, keyFromMediaUrl, mediaRoute, outboundMediaKey, safeFileName } from '#domain/media/keys';
+import { FileTooLargeError, parseMultipart } from '#domain/media/multipart';
+import { multipart } from './messages-harness.ts';
+
+describe('tenant keys', () => {
+  it("accepts only plain keys under the company's own prefix", () => {
+    expect(isTenantKey(7, '7/whatsapp/1/ABC.jpg')).toBe(true);
+    for (const key of ['77/x.jpg', '8/x.jpg', '7', '7/', '7/../8/x', '7/./x', '7//x', '7/a\\b', '7/a\u0000b', `7/${'a'.repeat(1100)}`]) {
+      expect(isTenantKey(7, key), key).toBe(false);
+    }
+  });
+
+  it('names uploads for download: spaces to underscores, no separators, extension kept when cut', () => {
+    expect(safeFileName('my holiday  photo.png')).toBe('my_holiday_photo.png');
+    expect(safeFileName('../../etc/passwd')).toBe('etcpasswd');
+    expect(safeFileName('')).toBe('file');
+    expect(safeFileName(`${'x'.repeat(300)}.pdf`)).toMatch(/^x{116}\.pdf$/);
+    expect(outboundMediaKey(3, 9, 'a b.ogg')).toMatch(/^3\/tickets\/9\/[0-9a-f-]{36}\/a_b\.ogg$/);
+  });
+
+  it('maps keys to the media route and back', () => {
+    const key = '3/tickets/9/id/ação ü.png';
+    expect(mediaRoute(key)).toBe('/public/3/tickets/9/id/a%C3%A7%C3%A3o%20%C3%BC.png');
+    expect(keyFromMediaUrl(mediaRoute(key))).toBe(key);
+    expect(keyFromMediaUrl(`https://api.example.com${mediaRoute(key)}`)).toBe(key);
+    expect(keyFromMediaUrl('3/quick/x.png')).toBe('3/quick/x.png');
+    expect(keyFromMediaUrl('/public/%E0%A4%A')).toBe('');
+  });
+});
+
+describe('multipart', () => {
+  it('reads repeated fields and files', async () => {
+    const form = multipart([
+      { name: 'body', value: 'one' },
+      { name: 'body', value: 'two' },
+      { name: 'medias', value: Buffer.from([0, 1, 2]), filename: 'a b.bin', contentType: 'application/x-test' },
+    ]);
+    const parsed = await parseMultipart(form.body, form.contentType);
+    expect(parsed.fields.body).toEqual(['one', 'two']);
+    expect(parsed.files).toEqual([{ field: 'medias', filename: 'a b.bin', mimetype: 'application/x-test', data: Buffer.from([0, 1, 2]) }]);
+  });
+
+  it('refuses a file over the per-file limit with 413, whatever the body limit', async () => {
+    const form = multipart([{ name: 'medias', value: Buffer.alloc(11), filename: 'big.bin' }]);
+    const error = await parseMultipart(form.body, form.contentType, 10).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(FileTooLargeError);
+    expect(error).toMatchObject({ status: 413, code: 'ERR_PAYLOAD_TOO_LARGE' });
+    await expect(parseMultipart(form.body, form.contentType, 11)).resolves.toMatchObject({ files: [{ filename: 'big.bin' }] });
+  });
+
+  it('refuses more than 10 files', async () => {
+    const parts = Array.from({ length: 11 }, (_, i) => ({ name: 'medias', value: 'x', filename: `${i}.txt` }));
+    const form = multipart(parts);
+    await expect(parseMultipart(form.body, form.contentType)).rejects.toMatchObject({ status: 400, extra: { field: 'medias' } });
+  });
+});
