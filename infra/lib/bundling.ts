@@ -6,7 +6,8 @@
 
 import { queues } from '@conversa/functions/queues';
 import { httpFunctions, wsRouteKeys } from '@conversa/functions/routes';
-import { httpEntry, queueEntry, wsEntry } from './paths.ts';
+import { schedules } from '@conversa/functions/schedules';
+import { httpEntry, queueEntry, scheduledEntry, wsEntry } from './paths.ts';
 
 export const LAMBDA_NODE_TARGET = 'node22';
 
@@ -28,15 +29,16 @@ export interface LambdaEntry {
   /** Construct id and bench label. */
   name: string;
   entry: string;
-  kind: 'http' | 'ws' | 'queue';
+  kind: 'http' | 'ws' | 'queue' | 'scheduled';
 }
 
-/** Every Lambda the stack deploys, derived from the shared declarations (routes.ts, queues.ts). */
+/** Every Lambda the stack deploys, derived from the shared declarations (routes.ts, queues.ts, schedules.ts). */
 export function lambdaEntries(): LambdaEntry[] {
   const entries: LambdaEntry[] = httpFunctions.map((fn) => ({ name: fn, entry: httpEntry(fn), kind: 'http' }));
   if (wsRouteKeys.length > 0) entries.push({ name: 'realtime', entry: wsEntry(), kind: 'ws' });
   for (const queue of queues) {
     if (queue.consumer) entries.push({ name: queue.consumer, entry: queueEntry(queue.consumer), kind: 'queue' });
   }
+  for (const schedule of schedules) entries.push({ name: schedule.name, entry: scheduledEntry(schedule.name), kind: 'scheduled' });
   return entries;
 }

@@ -1,5 +1,8 @@
 import { type HttpFunctionName, httpFunctions } from '@conversa/functions/routes';
+import { schedules } from '@conversa/functions/schedules';
 import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import type { Construct } from 'constructs';
 import { LogsBucket, MediaBucket } from './buckets.ts';
 import { lambdaEntries } from './bundling.ts';
@@ -24,6 +27,8 @@ interface ExtraAccess {
   send?: string[];
 }
 const extraAccess: Partial<Record<string, ExtraAccess>> = {
+  // expiresTicket closes with expiresInactiveMessage: a `send` command to the session-host.
+  'ticket-sweeps': { send: ['session-commands'] },
   auth: { cognitoAdmin: true },
   companies: { cognitoAdmin: true },
   users: { cognitoAdmin: true },
@@ -61,16 +66,33 @@ export class ConversaStack extends Stack {
     const functions = new Map<string, ConversaFunction>();
     for (const { name, entry, kind } of lambdaEntries()) {
       const consumed = kind === 'queue' ? messaging.queues.find((q) => q.declaration.consumer === name) : undefined;
+      const scheduled = kind === 'scheduled' ? schedules.find((s) => s.name === name) : undefined;
       const fn = new ConversaFunction(this, functionConstructId(name), {
         entry,
         description: `Conversa ${kind} handler: ${name}`,
         // A consumer must finish well inside its queue's visibility timeout or messages are redelivered mid-run.
-        timeout: consumed ? Duration.seconds(Math.max(3, Math.floor(consumed.declaration.visibilityTimeoutSeconds / 6))) : undefined,
+        timeout: consumed
+          ? Duration.seconds(Math.max(3, Math.floor(consumed.declaration.visibilityTimeoutSeconds / 6)))
+          : scheduled
+            ? Duration.seconds(scheduled.timeoutSeconds)
+            : undefined,
       });
       if (consumed) messaging.attachConsumer(fn, consumed.declaration.name);
       functions.set(name, fn);
     }
     this.functions = functions;
+
+    // Scheduled jobs (schedules.ts): an EventBridge rate rule each. No async retries: a failed run
+    // is covered by the next one, and a retry would only overlap it.
+    for (const { name, rateMinutes } of schedules) {
+      const fn = functions.get(name)!;
+      fn.configureAsyncInvoke({ retryAttempts: 0 });
+      new Rule(this, `${functionConstructId(name)}Schedule`, {
+        description: `Conversa scheduled job: ${name}`,
+        schedule: Schedule.rate(Duration.minutes(rateMinutes)),
+        targets: [new LambdaFunction(fn)],
+      });
+    }
 
     const httpHandlers = Object.fromEntries(httpFunctions.map((fn) => [fn, functions.get(fn)!])) as Record<
       HttpFunctionName,

@@ -1,0 +1,54 @@
+/**
+ * Scheduled jobs: every declaration of functions/src/schedules.ts is an EventBridge rate rule that
+ * invokes its own Lambda (allowed by a resource policy), with the declared timeout and no async
+ * retries; the ticket sweeps may send `send` commands to the session-host.
+ */
+import { schedules } from '@conversa/functions/schedules';
+import type { Template } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { functionConstructId } from '../lib/conversa-stack.ts';
+import { logicalIdOf, resourcesOf, synthesize } from './synth.ts';
+
+let template: Template;
+beforeAll(() => {
+  ({ template } = synthesize());
+});
+
+type Json = Record<string, unknown>;
+const props = (type: string) => resourcesOf(template, type).map(([id, r]) => [id, r.Properties ?? {}] as [string, Json]);
+const functionId = (name: string) => logicalIdOf(template, 'AWS::Lambda::Function', functionConstructId(name));
+const rate = (minutes: number) => `rate(${minutes} ${minutes === 1 ? 'minute' : 'minutes'})`;
+
+describe('scheduled jobs', () => {
+  it.each(schedules.map((s) => [s.name, s] as const))(
+    '%s: a rate rule targets its Lambda, which may be invoked by it',
+    (name, declaration) => {
+      // Prepare
+      const fn = functionId(name);
+      const rules = props('AWS::Events::Rule').filter(([, p]) => JSON.stringify(p.Targets).includes(fn));
+      // Assess
+      expect(rules).toHaveLength(1);
+      const [ruleId, rule] = rules[0]!;
+      expect(rule).toMatchObject({ ScheduleExpression: rate(declaration.rateMinutes), State: 'ENABLED' });
+      const permission = props('AWS::Lambda::Permission').find(
+        ([, p]) => p.Principal === 'events.amazonaws.com' && JSON.stringify(p.SourceArn).includes(ruleId),
+      );
+      expect(JSON.stringify(permission?.[1].FunctionName)).toContain(fn);
+      expect(template.toJSON().Resources[fn].Properties.Timeout).toBe(declaration.timeoutSeconds);
+      const invokeConfig = props('AWS::Lambda::EventInvokeConfig').find(([, p]) => JSON.stringify(p.FunctionName).includes(fn));
+      expect(invokeConfig?.[1].MaximumRetryAttempts).toBe(0);
+    },
+  );
+
+  it('ticket-sweeps may send to session-commands (the expiry message) and nothing else', () => {
+    // Prepare
+    const role = logicalIdOf(template, 'AWS::IAM::Role', `${functionConstructId('ticket-sweeps')}Role`);
+    const statements = props('AWS::IAM::Policy')
+      .filter(([, p]) => (p.Roles as Json[]).some((r) => r.Ref === role))
+      .flatMap(([, p]) => (p.PolicyDocument as { Statement: Json[] }).Statement);
+    const sqsSends = statements.filter((s) => [s.Action].flat().some((a) => String(a).startsWith('sqs:SendMessage')));
+    // Assess
+    expect(sqsSends).toHaveLength(1);
+    expect(JSON.stringify(sqsSends[0]!.Resource)).toMatch(/Queuessessioncommands/);
+  });
+});
