@@ -16,6 +16,7 @@ import { startHttpGateway } from './http-gateway.ts';
 import { handlerFile, lambdaContext, loadHandler, repoRoot } from './lambda-runtime.ts';
 import { assertPortFree, type Ports, resolvePorts } from './ports.ts';
 import { startS3 } from './s3.ts';
+import { startSchedules } from './scheduler.ts';
 import { startQueuePollers, startSqs } from './sqs.ts';
 import { ensureWebBuild, startWebServer } from './web-server.ts';
 import { startWsGateway } from './ws-gateway.ts';
@@ -200,6 +201,9 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
     stoppers.push({ name: 'http-gateway', stop: api.close });
     const pollers = startQueuePollers({ sqs, region: REGION, log });
     stoppers.push({ name: 'queue-pollers', stop: pollers.stop });
+    // The EventBridge rules of functions/src/schedules.ts (ticket sweeps), on timers.
+    const scheduled = startSchedules({ region: REGION, log });
+    stoppers.push({ name: 'schedules', stop: scheduled.stop });
     mark('gateways');
 
     const admin = opts.seedAdmin ?? DEFAULT_ADMIN;
