@@ -56,3 +56,24 @@ describe('multipart', () => {
     await expect(parseMultipart(form.body, form.contentType)).rejects.toMatchObject({ status: 400, extra: { field: 'medias' } });
   });
 });
+
+describe('presented messages', () => {
+  it('route media keys once, keep real URLs, and drop the send hints', async () => {
+    const { presentMessage } = await import('#domain/outbound/present');
+    const record = {
+      mediaPath: '3/whatsapp/1/A.jpg',
+      mediaUrl: '3/whatsapp/1/A.jpg',
+      mimetype: 'image/jpeg',
+      asVoice: true,
+      quotedMsg: { id: 'q', body: '', fromMe: false, mediaType: 'image', mediaUrl: '3/whatsapp/1/Q.jpg', contact: null },
+    } as never;
+    const once = presentMessage(record);
+    expect(once).toMatchObject({ mediaUrl: '/public/3/whatsapp/1/A.jpg', quotedMsg: { mediaUrl: '/public/3/whatsapp/1/Q.jpg' } });
+    expect(once).not.toHaveProperty('mimetype');
+    expect(once).not.toHaveProperty('asVoice');
+    expect(presentMessage(once as never)).toEqual(once);
+    expect(presentMessage({ mediaPath: null, mediaUrl: 'https://maps.example/x', quotedMsg: null } as never).mediaUrl).toBe(
+      'https://maps.example/x',
+    );
+  });
+});

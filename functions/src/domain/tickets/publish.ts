@@ -8,6 +8,7 @@ import type { Contact, ContactEvent } from '#contracts/contacts';
 import type { AppMessageEvent, Message } from '#contracts/messages';
 import type { Ticket, TicketEvent } from '#contracts/tickets';
 import type { Effects } from '#domain/messages/effects';
+import { presentMessage } from '#domain/outbound/present';
 import { audience, rooms, ticketViewers } from '#realtime/publisher';
 
 export const ticketAudience = (ticket: Pick<Ticket, 'id' | 'uuid' | 'status' | 'queueId' | 'userId'>) =>
@@ -29,7 +30,8 @@ export const publishMessage = (effects: Effects, action: 'create' | 'update', me
   effects.publish(
     ticket.companyId,
     channels.appMessage(ticket.companyId),
-    { action, message, ticket, contact } satisfies AppMessageEvent,
+    // As the API answers it: media through the private route, never the bucket key (outbound/present).
+    { action, message: presentMessage(message), ticket, contact } satisfies AppMessageEvent,
     ticketAudience(ticket),
   );
 
