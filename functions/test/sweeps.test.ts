@@ -17,6 +17,7 @@ import { matches } from '../src/realtime/audience.ts';
 import { getContactByNumber } from '../src/storage/contacts.ts';
 import { table } from '../src/storage/db.ts';
 import { listMessagesPage } from '../src/storage/messages.ts';
+import { listTicketHistory } from '../src/storage/ticket-history.ts';
 import { getSlot, getTicket, listTicketsPage, type TicketRecord, ticketLists, updateTicketState } from '../src/storage/tickets.ts';
 import { listConnections, updateConnection } from '../src/storage/whatsapps.ts';
 import type { ConnectionRecord as SocketRecord } from '../src/storage/ws-connections.ts';
@@ -113,6 +114,10 @@ describe('expiresTicket', () => {
       true,
     );
     expect(await listTicketsPage('gsi3', ticketLists.byStatus(companyId, 'open'), { limit: 10 })).toMatchObject({ tickets: [] });
+    // The dashboard's "finished at", by the system.
+    expect((await listTicketHistory(companyId, ticket.id)).filter((e) => e.kind === 'finished')).toEqual([
+      expect.objectContaining({ actorUserId: null, status: 'closed', fromStatus: 'open', at: at(ticket, 30).toISOString() }),
+    ]);
 
     // Later runs leave it alone.
     const again = effects();
@@ -162,6 +167,7 @@ describe('expiresTicket', () => {
     for (const ticket of tickets) {
       expect((await getTicket(companyId, ticket.id))!).toMatchObject({ status: 'closed', revision: ticket.revision + 1 });
       expect((await messagesOf(ticket)).filter((m) => m.body === GOODBYE)).toHaveLength(1);
+      expect((await listTicketHistory(companyId, ticket.id)).filter((e) => e.kind === 'finished')).toHaveLength(1);
       expect([...one.commands, ...two.commands].filter((c) => c.kind === 'send' && c.ticketId === ticket.id)).toHaveLength(1);
     }
   });
@@ -210,6 +216,12 @@ describe('timeToTransfer', () => {
     });
     expect(await ids(noQueue)).toEqual([]);
     expect(await ids(inQueue)).toEqual([ticket.id]);
+    expect((await listTicketHistory(companyId, ticket.id)).filter((e) => e.actorUserId === null && e.queueId === queueId)).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ kind: 'transferred', fromQueueId: null }),
+        expect.objectContaining({ kind: 'queued', fromQueueId: null }),
+      ]),
+    );
 
     // Realtime: the update reaches the queue's members; an allTicket user outside the queue gets a delete.
     const update = run.events.find((e) => e.data.action === 'update');

@@ -18,6 +18,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Effects } from '#domain/messages/effects';
 import { derivedMessageId } from '#domain/messages/message-id';
 import { buildOutgoingMessage, dispatchOutgoing } from '#domain/messages/send';
+import { historyItems } from '#domain/tickets/history';
 import { db, table } from '#storage/db';
 import { messageItems } from '#storage/messages';
 import { type TicketRecord, type TicketStatePatch, ticketPk } from '#storage/tickets';
@@ -71,7 +72,9 @@ export async function expireTicket(ticket: TicketRecord, connection: ConnectionR
     integrationId: null,
     ...(message ? { lastMessage: message.body, lastMessageAt: Date.parse(message.createdAt) } : {}),
   };
-  const next = await commitIfUnchanged(ticket, patch, message ? messageItems(message) : [], now);
+  // History: `finished` (derived from the close) by the system (actor null), for the dashboard.
+  const history = historyItems([], ticket, { ...ticket, ...patch }, null, now.toISOString());
+  const next = await commitIfUnchanged(ticket, patch, [...history, ...(message ? messageItems(message) : [])], now);
   if (!next) return false;
   // The send command, the message and the ticket update (to the same viewers: closing keeps queue and user).
   if (message) await dispatchOutgoing([message], next, effects);

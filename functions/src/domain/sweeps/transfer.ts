@@ -4,7 +4,8 @@
  * (gsi1 Q#0) for the queue's pending list, and the realtime update/delete move it in open lists.
  */
 import type { Effects } from '#domain/messages/effects';
-import type { TicketRecord } from '#storage/tickets';
+import { historyItems } from '#domain/tickets/history';
+import type { TicketRecord, TicketStatePatch } from '#storage/tickets';
 import type { ConnectionRecord } from '#storage/whatsapps';
 import { commitIfUnchanged } from './commit.ts';
 import { publishSweptTicket } from './publish.ts';
@@ -19,7 +20,10 @@ export async function transferTicket(
 ): Promise<boolean> {
   if (ticket.status !== 'pending' || ticket.queueId !== null || ticket.whatsappId !== connection.id) return false;
   // As the chatbot's enterQueue: the menu is over, the ticket waits for the queue's attendants.
-  const next = await commitIfUnchanged(ticket, { queueId, chatbot: false, bot: null }, [], now);
+  const patch: TicketStatePatch = { queueId, chatbot: false, bot: null };
+  // History: `transferred` by the system (actor null); `queued` (entered the queue's list) is derived.
+  const history = historyItems(['transferred'], ticket, { ...ticket, ...patch }, null, now.toISOString());
+  const next = await commitIfUnchanged(ticket, patch, history, now);
   if (!next) return false;
   await publishSweptTicket(effects, ticket, next);
   return true;
