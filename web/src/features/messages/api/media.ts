@@ -89,19 +89,28 @@ function postForm(ticketId: number, form: FormData, token: string | undefined, o
   });
 }
 
+export interface MediaSend {
+  files: File[];
+  /** Caption of the first file. */
+  body: string;
+  quotedMsgId?: string;
+  signMessage: boolean;
+}
+
 /** POST /messages/{ticketId} as form data (SPEC 7: medias, body, fromMe), reporting upload progress. */
 export async function sendMediaMessage(
   ticketId: number,
-  files: File[],
-  body: string,
+  send: MediaSend,
   onProgress?: (ratio: number) => void,
-): Promise<Message | undefined> {
+): Promise<{ messages: Message[] } | undefined> {
   const form = new FormData();
-  for (const file of files) form.append('medias', file, file.name);
-  form.append('body', body);
+  for (const file of send.files) form.append('medias', file, file.name);
+  form.append('body', send.body);
   form.append('fromMe', 'true');
+  form.append('signMessage', String(send.signMessage));
+  if (send.quotedMsgId) form.append('quotedMsgId', send.quotedMsgId);
   let answer = await postForm(ticketId, form, (await currentIdToken())?.jwt, onProgress);
   if (answer.status === 403) answer = await postForm(ticketId, form, (await currentIdToken(true))?.jwt, onProgress);
-  if (answer.status >= 200 && answer.status < 300) return answer.body as Message | undefined;
+  if (answer.status >= 200 && answer.status < 300) return answer.body as { messages: Message[] } | undefined;
   throw new ApiError(answer.status, answer.body as never);
 }

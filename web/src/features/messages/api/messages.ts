@@ -4,9 +4,11 @@ import { api } from '../../../lib/api-client.ts';
 
 /** GET /messages/{ticketId} answer (SPEC 7): page 1 holds the newest messages. */
 export interface MessagePage {
+  /** Oldest to newest within the page. */
   messages: Message[];
   hasMore: boolean;
-  nextCursor?: string;
+  /** The next (older) page's cursor: cheaper than its page number. */
+  cursor?: string | null;
 }
 type Pages = InfiniteData<MessagePage>;
 
@@ -27,7 +29,7 @@ export const messagesQueryOptions = (ticketId: number) =>
     queryFn: ({ pageParam }) => fetchMessages(ticketId, pageParam),
     initialPageParam: { pageNumber: 1 } as PageParam,
     getNextPageParam: (last, pages): PageParam | undefined =>
-      last.hasMore ? { pageNumber: pages.length + 1, cursor: last.nextCursor } : undefined,
+      last.hasMore ? { pageNumber: pages.length + 1, cursor: last.cursor ?? undefined } : undefined,
     // Live events keep it current while mounted; reopening a conversation reads it again.
     staleTime: 0,
   });
@@ -81,12 +83,25 @@ export function dropMessage(queryClient: QueryClient, ticketId: number, messageI
   );
 }
 
-/** DELETE /messages/{id}: the message stays, marked deleted (the update event brings the mark). */
-export const deleteMessage = (messageId: string) => api<unknown>(`/messages/${encodeURIComponent(messageId)}`, { method: 'DELETE' });
+/** DELETE /messages/{id}: the message stays, marked deleted, and comes back so. */
+export const deleteMessage = (messageId: string) => api<Message>(`/messages/${encodeURIComponent(messageId)}`, { method: 'DELETE' });
 
-/** POST /messages/{ticketId} with text (SPEC 7): a reply carries the quoted message. */
-export const sendTextMessage = (ticketId: number, body: string, quotedMsg: QuotedMessage | Message | null) =>
-  api<Message | undefined>(`/messages/${ticketId}`, {
+/** What POST /messages/{ticketId} answers: the stored messages (still pending until the session sends). */
+export interface SentMessages {
+  messages: Message[];
+}
+
+/**
+ * POST /messages/{ticketId} with text (SPEC 7): a reply carries the quoted message; `signMessage`
+ * asks the server to prefix the user's name in bold (it knows the name as stored).
+ */
+export const sendTextMessage = (ticketId: number, body: string, quotedMsg: QuotedMessage | null, signMessage: boolean) =>
+  api<SentMessages>(`/messages/${ticketId}`, {
     method: 'POST',
-    body: { body, fromMe: true, read: true, mediaUrl: '', quotedMsg: quotedMsg ?? undefined },
+    body: { body, fromMe: true, read: true, quotedMsg: quotedMsg ?? undefined, signMessage },
   });
+
+/** Writes the answer of a send into the cache (replacing the local pending copy). */
+export function putSent(queryClient: QueryClient, sent: SentMessages | undefined): void {
+  for (const message of sent?.messages ?? []) putMessage(queryClient, message);
+}

@@ -26,7 +26,7 @@ import { useAuth } from '../../../lib/auth/auth-provider.tsx';
 import { readStorage, storageKeys, writeStorage } from '../../../lib/storage.ts';
 import { useErrorToast } from '../../../lib/use-api-error.ts';
 import { sendMediaMessage } from '../api/media.ts';
-import { dropMessage, LOCAL_ID_PREFIX, putMessage, sendTextMessage } from '../api/messages.ts';
+import { dropMessage, LOCAL_ID_PREFIX, putMessage, putSent, sendTextMessage } from '../api/messages.ts';
 import { matchQuickMessages, quickMessageLabel, useQuickMessages } from '../api/quick-messages.ts';
 import { EmojiPicker } from './emoji-picker.tsx';
 import { QuotedBlock } from './message-bubble.tsx';
@@ -71,6 +71,7 @@ export function MessageInput({ ticket, replyTo, onClearReply }: MessageInputProp
     setSign(on);
     writeStorage(storageKeys.signMessage, String(on));
   };
+  // The server signs (signMessage); the local copy shows what it will store until it arrives.
   const signed = (body: string) => (sign && user ? `*${user.name}:*\n${body}` : body);
 
   const sendText = async (raw: string) => {
@@ -107,8 +108,8 @@ export function MessageInput({ ticket, replyTo, onClearReply }: MessageInputProp
     setText('');
     onClearReply();
     try {
-      const saved = await sendTextMessage(ticket.id, body, replyTo ? toQuoted(replyTo) : null);
-      if (saved && typeof saved === 'object' && 'id' in saved) putMessage(queryClient, saved);
+      const sent = await sendTextMessage(ticket.id, raw, replyTo ? toQuoted(replyTo) : null, sign);
+      putSent(queryClient, sent);
     } catch (error) {
       dropMessage(queryClient, ticket.id, local.id);
       setText(raw);
@@ -119,10 +120,11 @@ export function MessageInput({ ticket, replyTo, onClearReply }: MessageInputProp
   const sendFiles = async (raw: string) => {
     setProgress(0);
     try {
-      const saved = await sendMediaMessage(ticket.id, files, raw.trim() ? signed(raw) : '', setProgress);
-      if (saved && typeof saved === 'object' && 'id' in saved) putMessage(queryClient, saved);
+      const sent = await sendMediaMessage(ticket.id, { files, body: raw.trim(), quotedMsgId: replyTo?.id, signMessage: sign }, setProgress);
+      putSent(queryClient, sent);
       setFiles([]);
       setText('');
+      onClearReply();
     } catch (error) {
       showError(error);
     } finally {
@@ -212,7 +214,7 @@ export function MessageInput({ ticket, replyTo, onClearReply }: MessageInputProp
           <LinearProgress variant="determinate" value={progress * 100} sx={{ mb: 1 }} />
         </Tooltip>
       )}
-      <Stack direction="row" spacing={0.5} sx={{ alignItems: 'flex-end' }}>
+      <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center' }}>
         <IconButton aria-label={t('conversation.input.emoji')} disabled={disabled} onClick={(event) => setEmojiAnchor(event.currentTarget)}>
           <InsertEmoticonOutlined />
         </IconButton>

@@ -65,8 +65,8 @@ export function MessageList({ ticketId, isGroup, readOnly, onReply }: MessageLis
     if (!deleting) return;
     setBusy(true);
     try {
-      await deleteMessage(deleting.id);
-      putMessage(queryClient, { ...deleting, isDeleted: true });
+      const deleted = await deleteMessage(deleting.id);
+      putMessage(queryClient, deleted?.id ? deleted : { ...deleting, isDeleted: true });
       setDeleting(null);
     } catch (error) {
       showError(error);

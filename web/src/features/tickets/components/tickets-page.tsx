@@ -44,8 +44,8 @@ export function TicketsPage() {
     return (
       <Box sx={{ height: pageHeight, display: 'flex', flexDirection: 'column', gap: 1 }} data-testid="tickets-page" data-layout="narrow">
         <Tabs value={pane} onChange={(_, value: 'ticket' | 'tickets') => setPane(value)} variant="fullWidth">
-          <Tab value="ticket" label={t('inbox.narrowTabs.ticket')} />
-          <Tab value="tickets" label={t('inbox.narrowTabs.tickets')} />
+          <Tab value="ticket" label={t('inbox.narrowTabs.ticket')} data-testid="pane-ticket" />
+          <Tab value="tickets" label={t('inbox.narrowTabs.tickets')} data-testid="pane-tickets" />
         </Tabs>
         <Box sx={{ flex: 1, minHeight: 0 }}>{pane === 'ticket' ? conversation : <TicketsManager />}</Box>
       </Box>

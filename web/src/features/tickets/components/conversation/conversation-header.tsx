@@ -1,7 +1,11 @@
 import type { Ticket } from '@conversa/functions/contracts/tickets';
 import ArrowBack from '@mui/icons-material/ArrowBack';
+import CheckCircleOutlined from '@mui/icons-material/CheckCircleOutlined';
+import DoneOutlined from '@mui/icons-material/DoneOutlined';
 import MoreVert from '@mui/icons-material/MoreVert';
-import { Avatar, Box, Button, IconButton, Menu, MenuItem, Stack, Typography } from '@mui/material';
+import ReplayOutlined from '@mui/icons-material/ReplayOutlined';
+import UndoOutlined from '@mui/icons-material/UndoOutlined';
+import { Avatar, Box, Button, IconButton, Menu, MenuItem, Stack, Tooltip, Typography, useMediaQuery, useTheme } from '@mui/material';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
@@ -13,11 +17,16 @@ import { TransferDialog } from './transfer-dialog.tsx';
 
 type Action = 'accept' | 'return' | 'resolve' | 'reopen';
 
+/** Narrow screens show the actions as icons so the contact's name keeps its room. */
+const actionIcons = { accept: DoneOutlined, return: UndoOutlined, resolve: CheckCircleOutlined, reopen: ReplayOutlined };
+
 /** SPEC 2 "Conversation" header: the contact and the actions the ticket's status allows (SPEC 4). */
 export function ConversationHeader({ ticket, onBack }: { ticket: Ticket; onBack?: () => void }) {
   const { t } = useTranslation();
   const { user } = useAuth();
   const admin = isAdmin(user);
+  const theme = useTheme();
+  const compact = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
   const navigate = useNavigate();
   const showError = useErrorToast();
   const update = useUpdateTicket();
@@ -57,18 +66,33 @@ export function ConversationHeader({ ticket, onBack }: { ticket: Ticket; onBack?
     }
   };
 
-  const button = (action: Action, variant: 'contained' | 'outlined' = 'outlined', color: 'primary' | 'success' | 'inherit' = 'primary') => (
-    <Button
-      size="small"
-      variant={variant}
-      color={color}
-      loading={running === action}
-      disabled={running !== null}
-      onClick={() => void run(action)}
-    >
-      {t(`conversation.actions.${action}`)}
-    </Button>
-  );
+  const button = (action: Action, variant: 'contained' | 'outlined' = 'outlined', color: 'primary' | 'success' | 'inherit' = 'primary') => {
+    const label = t(`conversation.actions.${action}`);
+    if (compact) {
+      const Icon = actionIcons[action];
+      return (
+        <Tooltip title={label}>
+          <span>
+            <IconButton aria-label={label} color={color} disabled={running !== null} onClick={() => void run(action)} size="small">
+              <Icon />
+            </IconButton>
+          </span>
+        </Tooltip>
+      );
+    }
+    return (
+      <Button
+        size="small"
+        variant={variant}
+        color={color}
+        loading={running === action}
+        disabled={running !== null}
+        onClick={() => void run(action)}
+      >
+        {label}
+      </Button>
+    );
+  };
   const canTransfer = ticket.status !== 'closed';
 
   return (
@@ -99,7 +123,7 @@ export function ConversationHeader({ ticket, onBack }: { ticket: Ticket; onBack?
           </Typography>
         )}
       </Box>
-      <Stack direction="row" spacing={1} sx={{ flexShrink: 0, alignItems: 'center' }}>
+      <Stack direction="row" spacing={compact ? 0 : 1} sx={{ flexShrink: 0, alignItems: 'center' }}>
         {ticket.status === 'pending' && button('accept', 'contained', 'success')}
         {ticket.status === 'open' && button('return', 'outlined', 'inherit')}
         {ticket.status !== 'closed' && button('resolve', 'contained')}
