@@ -3,6 +3,16 @@
  * redrive policy, as the CDK stack declares them), and a poller per queue that has a Lambda
  * consumer, doing what the Lambda event source mapping does: long-poll, invoke with an SQS event,
  * delete what succeeded, leave `batchItemFailures` to come back after the visibility timeout.
+ *
+ * Like the mapping (which starts with five concurrent batches and, on a FIFO queue, runs as many
+ * message groups at once as it has pollers), each queue has several poll loops: one loop would make
+ * every message wait for the whole previous batch, whoever it came from. Order within a FIFO group
+ * still holds: a group with a message in flight is not handed to another receive (fauxqs does this too).
+ *
+ * Stopping aborts the long-polls. A receive cut off client-side can still take messages in fauxqs,
+ * leaving them invisible for the visibility timeout (the quirk the session-host avoids by not
+ * aborting); here it costs nothing: the pollers stop only with the whole stack, and fauxqs keeps its
+ * queues in memory, so they end together. A session-host restart does not touch these pollers.
  */
 import { createHash } from 'node:crypto';
 import { DeleteMessageBatchCommand, type Message, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
@@ -62,12 +72,16 @@ export interface QueuePollers {
   stop(): Promise<void>;
 }
 
+const DEFAULT_POLLERS = 5;
+
 export function startQueuePollers(opts: {
   sqs: LocalSqs;
   region: string;
   log: (line: string) => void;
   /** Handlers by consumer name instead of functions/src/handlers/queues/<consumer>.ts (tests). */
   consumers?: Record<string, LambdaHandler>;
+  /** Concurrent poll loops per queue (the event source mapping's initial concurrency). */
+  concurrency?: number;
 }): QueuePollers {
   const client = new SQSClient({
     endpoint: opts.sqs.endpoint,
@@ -90,7 +104,9 @@ export function startQueuePollers(opts: {
     }
     polling.push(consumer);
     const load = given ? () => Promise.resolve(given) : () => loadHandler(file as string);
-    loops.push(pollLoop({ client, queue, load, consumer, region: opts.region, signal: abort.signal, log: opts.log }));
+    for (let i = 0; i < (opts.concurrency ?? DEFAULT_POLLERS); i++) {
+      loops.push(pollLoop({ client, queue, load, consumer, region: opts.region, signal: abort.signal, log: opts.log }));
+    }
   }
   return {
     polling,
