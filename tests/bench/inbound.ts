@@ -1,0 +1,127 @@
+/**
+ * Inbound bench (issue 3): simulated contacts write to one connection at a steady rate against a
+ * local stack this script starts; an attendant of the connection's queue listens on the socket.
+ * Prints the latency from the contact's send (the simulator's POST) to the attendant's
+ * `appMessage` create event (p50/p90/p99/max), the throughput, and the messages lost (never seen on
+ * the socket within the drain time). Goals: p50 <= 150 ms, p99 <= 500 ms, 0 lost.
+ *
+ *   npm run bench:inbound                          (50 msg/s for 60 s)
+ *   npm run bench:inbound -- --seconds 10 --rate 20 --contacts 50
+ *
+ * The stack's log goes to tests/artifacts/bench-inbound.log.
+ */
+import { randomInt } from 'node:crypto';
+import { createWriteStream, mkdirSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { channels } from '@conversa/functions/contracts/channels';
+import type { AppMessageEvent } from '@conversa/functions/contracts/messages';
+import { repoRoot } from '../../infra/local/lambda-runtime.ts';
+import { startLocalStack } from '../../infra/local/stack.ts';
+import { client, createTenant, firstPlanId, PASSWORD, superLogin } from '../integration/tenants.ts';
+import { connectedConnection, connectSocket, ok, percentile, simulator, sleep } from '../integration/whatsapp-kit.ts';
+
+const { values } = parseArgs({
+  options: {
+    seconds: { type: 'string', default: '60' },
+    rate: { type: 'string', default: '50' },
+    contacts: { type: 'string', default: '100' },
+    drain: { type: 'string', default: '30' },
+  },
+});
+const seconds = Number(values.seconds);
+const rate = Number(values.rate);
+const contactCount = Number(values.contacts);
+const drainMs = Number(values.drain) * 1000;
+
+mkdirSync(join(repoRoot, 'tests', 'artifacts'), { recursive: true });
+const logFile = createWriteStream(join(repoRoot, 'tests', 'artifacts', 'bench-inbound.log'), { flags: 'w' });
+const log = (line: string) => logFile.write(`${new Date().toISOString()} ${line}\n`);
+const say = (line: string) => process.stdout.write(`${line}\n`);
+
+const admin = { email: 'bench@conversa.test', password: 'Bench-Admin-1' };
+say('starting the local stack...');
+const stack = await startLocalStack({ ports: 'auto', log, seedAdmin: admin });
+let exitCode = 0;
+try {
+  const call = client(stack.apiUrl);
+  const sim = simulator(stack.simulatorUrl);
+  const tenant = await createTenant(call, await superLogin(call, admin), await firstPlanId(call), 'bench');
+  // One queue: every ticket takes it at once (no menu), so its attendant sees every message.
+  const setup = await connectedConnection(call, sim, { token: tenant.admin.token, companyId: tenant.companyId, queues: ['Support'] });
+  const email = `attendant@${tenant.marker}.test`;
+  await ok(call, 'POST', '/users', {
+    token: tenant.admin.token,
+    body: { name: 'Attendant', email, password: PASSWORD, profile: 'user', queueIds: setup.queueIds },
+  });
+  const session = await ok<{ token: string }>(call, 'POST', '/auth/login', { body: { email, password: PASSWORD } });
+  const socket = await connectSocket(stack.wsUrl, session.token);
+
+  const sentAt = new Map<string, number>();
+  const latencies: number[] = [];
+  const channel = channels.appMessage(tenant.companyId);
+  socket.onFrame = (frame) => {
+    if (frame.event !== channel) return;
+    const event = frame.data as AppMessageEvent;
+    if (event.action !== 'create' || event.message.fromMe) return;
+    const started = sentAt.get(event.message.body);
+    if (started === undefined) return;
+    sentAt.delete(event.message.body);
+    latencies.push(frame.at - started);
+  };
+  socket.frames.length = 0;
+
+  const numbers = Array.from({ length: contactCount }, () => `55419${randomInt(10_000_000, 99_999_999)}`);
+  const total = Math.round(seconds * rate);
+  say(`driving ${total} messages at ${rate}/s from ${contactCount} contacts for ${seconds} s...`);
+  const t0 = Date.now();
+  const sends: Promise<unknown>[] = [];
+  let failedSends = 0;
+  for (let i = 0; i < total; i++) {
+    const due = t0 + (i * 1000) / rate;
+    if (due > Date.now()) await sleep(due - Date.now());
+    const body = `bench ${i}`;
+    sentAt.set(body, Date.now());
+    sends.push(
+      sim.send(setup.simId, numbers[i % contactCount] as string, body).catch(() => {
+        failedSends++;
+        sentAt.delete(body);
+      }),
+    );
+    socket.frames.length = 0; // the bench keeps latencies, not frames
+  }
+  await Promise.all(sends);
+  const drivenMs = Date.now() - t0;
+  const drainUntil = Date.now() + drainMs;
+  while (sentAt.size && Date.now() < drainUntil) await sleep(200);
+  const lastAt = Date.now();
+  socket.close();
+
+  const lost = sentAt.size;
+  const fmt = (ms: number) => `${Math.round(ms)} ms`;
+  say('');
+  say(`inbound bench: ${total} messages at ${rate}/s over ${(drivenMs / 1000).toFixed(1)} s from ${contactCount} contacts`);
+  say(`  latency contact send -> attendant socket event (n=${latencies.length}):`);
+  say(
+    `    p50 ${fmt(percentile(latencies, 50))}  p90 ${fmt(percentile(latencies, 90))}  p99 ${fmt(percentile(latencies, 99))}  max ${fmt(Math.max(...latencies))}`,
+  );
+  say(
+    `  delivered ${latencies.length}/${total}, lost ${lost} (not on the socket ${drainMs / 1000} s after the last send), sends refused ${failedSends}`,
+  );
+  say(`  machine load average (1 min) at the end: ${loadavg()[0]?.toFixed(1)} on ${navigator.hardwareConcurrency} cores`);
+  say(`  throughput ${(latencies.length / ((lastAt - t0) / 1000)).toFixed(1)} msg/s end to end`);
+  const p50Ok = percentile(latencies, 50) <= 150;
+  const p99Ok = percentile(latencies, 99) <= 500;
+  say(
+    `  goals: p50 <= 150 ms ${p50Ok ? 'met' : 'MISSED'}, p99 <= 500 ms ${p99Ok ? 'met' : 'MISSED'}, 0 lost ${lost === 0 ? 'met' : 'MISSED'}`,
+  );
+  if (!p50Ok || !p99Ok || lost) exitCode = 1;
+} catch (error) {
+  say(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  exitCode = 2;
+} finally {
+  await stack.stop();
+  logFile.end();
+}
+process.exit(exitCode);
