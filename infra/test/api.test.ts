@@ -6,6 +6,7 @@ import { env } from '@conversa/functions/commons/env';
 import { queues } from '@conversa/functions/queues';
 import { httpRoutes, routeKey, wsRouteKeys } from '@conversa/functions/routes';
 import type { Template } from 'aws-cdk-lib/assertions';
+import { build } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { lambdaEntries } from '../lib/bundling.ts';
 import { functionConstructId } from '../lib/conversa-stack.ts';
@@ -164,4 +165,42 @@ describe('Cognito', () => {
     expect(client).toMatchObject({ EnableTokenRevocation: true, IdTokenValidity: 60, RefreshTokenValidity: 43200 });
     expect(client.GenerateSecret).toBeFalsy();
   });
+});
+
+describe('grants follow the code', () => {
+  /** The repo files a Lambda's bundle is made of, from esbuild's metafile (no guessing from names). */
+  async function inputsOf(entry: string): Promise<{ files: string[]; importers: (module: string) => string[] }> {
+    const out = await build({
+      entryPoints: [entry],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      write: false,
+      metafile: true,
+      external: ['@aws-sdk/*'],
+      logLevel: 'silent',
+    });
+    const inputs = out.metafile.inputs;
+    return {
+      files: Object.keys(inputs),
+      importers: (module) => Object.keys(inputs).filter((file) => inputs[file]!.imports.some((i) => i.path === module)),
+    };
+  }
+
+  it('every Lambda that can send a session command may send to session-commands; every one that can touch media has the bucket', async () => {
+    const missing: string[] = [];
+    for (const { name, entry } of lambdaEntries()) {
+      const { files, importers } = await inputsOf(entry);
+      const statements = statementsOf(name);
+      const allowed = (action: string, resource: string) =>
+        statements.some((s) => [s.Action].flat().includes(action) && JSON.stringify(s.Resource).includes(resource));
+      if (files.some((f) => f.endsWith('domain/whatsapps/session-commands.ts')) && !allowed('sqs:SendMessage', 'Queuessessioncommands')) {
+        missing.push(`${name}: sqs:SendMessage on session-commands`);
+      }
+      // S3 commands are imported where they are used; commons/clients.ts only builds the client.
+      const s3Callers = importers('@aws-sdk/client-s3').filter((f) => !f.endsWith('commons/clients.ts'));
+      if (s3Callers.length && !allowed('s3:GetObject*', 'MediaBucket')) missing.push(`${name}: the media bucket (${s3Callers.join(', ')})`);
+    }
+    expect(missing).toEqual([]);
+  }, 120_000);
 });
