@@ -63,7 +63,7 @@ export function QuotedBlock({ quoted, action }: { quoted: QuotedMessage | Messag
             whiteSpace: 'pre-wrap',
           }}
         >
-          {text}
+          <MessageBody text={text} />
         </Typography>
       </Box>
       {action}

@@ -28,7 +28,7 @@ export function MessageList({ ticketId, isGroup, readOnly, onReply }: MessageLis
   const queryClient = useQueryClient();
   const showError = useErrorToast();
   const query = useMessages(ticketId);
-  useMessagesLive(ticketId);
+  useMessagesLive(ticketId, !readOnly);
   const messages = flattenMessages(query.data);
   const scroller = useRef<HTMLDivElement>(null);
   /** Distance from the bottom kept while older messages are prepended. */

@@ -14,17 +14,19 @@ const NEXT_PAGE_PX = 100;
 
 interface TicketListProps {
   filters: TicketFilters;
+  /** False until the queue selection is known, so the first read already has its filter. */
+  enabled?: boolean;
   onSpy: (ticket: Ticket) => void;
 }
 
-export function TicketList({ filters, onSpy }: TicketListProps) {
+export function TicketList({ filters, enabled = true, onSpy }: TicketListProps) {
   const { t } = useTranslation();
   const { user } = useAuth();
   const admin = isAdmin(user);
   const navigate = useNavigate();
   const { ticketId: selectedUuid } = useParams();
   const showError = useErrorToast();
-  const query = useTicketList(filters);
+  const query = useTicketList(filters, enabled);
   const update = useUpdateTicket();
   const [accepting, setAccepting] = useState<number | null>(null);
   const tickets = query.data?.pages.flatMap((page) => page.tickets) ?? [];
@@ -92,7 +94,7 @@ export function TicketList({ filters, onSpy }: TicketListProps) {
 }
 
 /** Badge count of a list: the rows it holds (loaded pages, kept live by the realtime events). */
-export function useTicketCount(filters: TicketFilters): number {
-  const query = useTicketList(filters);
+export function useTicketCount(filters: TicketFilters, enabled = true): number {
+  const query = useTicketList(filters, enabled);
   return query.data?.pages.reduce((sum, page) => sum + page.tickets.length, 0) ?? 0;
 }

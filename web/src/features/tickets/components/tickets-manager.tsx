@@ -32,11 +32,14 @@ export function TicketsManager() {
   const { t } = useTranslation();
   const { user } = useAuth();
   const admin = isAdmin(user);
-  const companyQueues = useCompanyQueues(admin);
-  const queues: QueueChoice[] = useMemo(
-    () => (admin ? (companyQueues.data ?? []) : (user?.queues ?? [])),
-    [admin, companyQueues.data, user?.queues],
-  );
+  const companyQueues = useCompanyQueues(true);
+  // Admins choose among every queue; a user among their own (by id: the session may carry ids only).
+  const queues: QueueChoice[] = useMemo(() => {
+    const all = companyQueues.data ?? [];
+    if (admin) return all;
+    const own = new Set(user?.queueIds ?? user?.queues?.map((q) => q.id) ?? []);
+    return all.length > 0 ? all.filter((q) => own.has(q.id)) : (user?.queues ?? []);
+  }, [admin, companyQueues.data, user?.queueIds, user?.queues]);
   const [tab, setTab] = useState<TopTab>('open');
   const [openTab, setOpenTab] = useState<OpenTab>('assigned');
   const [showAll, setShowAll] = useState(false);
@@ -50,8 +53,8 @@ export function TicketsManager() {
 
   // Every queue is selected at first; later changes to the queue list keep the user's choice.
   useEffect(() => {
-    if (selectedQueues === null && (!admin || companyQueues.isSuccess)) setSelectedQueues(queues.map((q) => q.id));
-  }, [selectedQueues, admin, companyQueues.isSuccess, queues]);
+    if (selectedQueues === null && !companyQueues.isPending) setSelectedQueues(queues.map((q) => q.id));
+  }, [selectedQueues, companyQueues.isPending, queues]);
 
   const queueIds = queues.length > 0 ? (selectedQueues ?? queues.map((q) => q.id)) : undefined;
   const base = { showAll: admin && showAll, queueIds };
@@ -59,8 +62,9 @@ export function TicketsManager() {
   const pending: TicketFilters = { ...base, status: 'pending' };
   const closed: TicketFilters = { ...base, status: 'closed' };
   const searching: TicketFilters = { searchParam, tags, users: admin ? users : [], showAll: admin, queueIds };
-  const assignedCount = useTicketCount(assigned);
-  const pendingCount = useTicketCount(pending);
+  const ready = !companyQueues.isPending;
+  const assignedCount = useTicketCount(assigned, ready);
+  const pendingCount = useTicketCount(pending, ready);
 
   return (
     <Paper
@@ -93,6 +97,7 @@ export function TicketsManager() {
           <FormControlLabel
             control={<Switch size="small" checked={showAll} onChange={(event) => setShowAll(event.target.checked)} />}
             label={t('inbox.showAll')}
+            slotProps={{ typography: { variant: 'body2' } }}
             sx={{ ml: 0.5 }}
           />
         )}
@@ -117,10 +122,10 @@ export function TicketsManager() {
           <Tab value="pending" label={<CountLabel label={t('inbox.subTabs.pending')} count={pendingCount} />} data-testid="tab-pending" />
         </Tabs>
       )}
-      {tab === 'open' && openTab === 'assigned' && <TicketList filters={assigned} onSpy={setSpying} />}
-      {tab === 'open' && openTab === 'pending' && <TicketList filters={pending} onSpy={setSpying} />}
-      {tab === 'closed' && <TicketList filters={closed} onSpy={setSpying} />}
-      {tab === 'search' && <TicketList filters={searching} onSpy={setSpying} />}
+      {tab === 'open' && openTab === 'assigned' && <TicketList filters={assigned} enabled={ready} onSpy={setSpying} />}
+      {tab === 'open' && openTab === 'pending' && <TicketList filters={pending} enabled={ready} onSpy={setSpying} />}
+      {tab === 'closed' && <TicketList filters={closed} enabled={ready} onSpy={setSpying} />}
+      {tab === 'search' && <TicketList filters={searching} enabled={ready} onSpy={setSpying} />}
       <NewTicketDialog open={creating} queues={queues} onClose={() => setCreating(false)} />
       <SpyDialog ticket={spying} onClose={() => setSpying(null)} />
     </Paper>

@@ -1,0 +1,133 @@
+/**
+ * The inbox in headless Chromium over the local stack (issue 4 "Done means", web part): a simulated
+ * contact writes and picks a queue; the ticket appears under Pending without a reload for that
+ * queue's attendant, who accepts it, replies (the phone receives it and the ticks move), sees the
+ * contact's answer arrive live, and resolves it. Screenshots of the wide and narrow layouts go to
+ * tests/artifacts/.
+ */
+import { randomInt } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { repoRoot } from '../../infra/local/lambda-runtime.ts';
+import { type Call, client, createTenant, firstPlanId, PASSWORD, superLogin, type Tenant } from '../integration/tenants.ts';
+import { type ConnectionSetup, connectedConnection, ok, type Simulator, simulator, waitUntil } from '../integration/whatsapp-kit.ts';
+import { type LaunchedBrowser, launchBrowser } from '../support/browser.ts';
+
+const artifacts = join(repoRoot, 'tests', 'artifacts');
+const shot = (page: Page, name: string) => page.screenshot({ path: join(artifacts, `inbox-${name}.png`) });
+const number = `55119${randomInt(10_000_000, 99_999_999)}`;
+const contactName = `Maria ${randomInt(1000, 9999)}`;
+
+let call: Call;
+let sim: Simulator;
+let tenant: Tenant;
+let setup: ConnectionSetup;
+let launched: LaunchedBrowser;
+let context: BrowserContext;
+let page: Page;
+let attendant: { email: string };
+
+/** Messages our side sent that the contact's phone shows. */
+const phoneFromUs = async () => (await sim.chat(setup.simId, number)).filter((m) => m.from === 'us');
+
+beforeAll(async () => {
+  mkdirSync(artifacts, { recursive: true });
+  call = client(inject('apiUrl'));
+  sim = simulator(inject('simulatorUrl'));
+  tenant = await createTenant(call, await superLogin(call, inject('admin')), await firstPlanId(call), 'inbox-web');
+  setup = await connectedConnection(call, sim, {
+    token: tenant.admin.token,
+    companyId: tenant.companyId,
+    queues: ['Vendas', 'Suporte'],
+    greeting: 'Bem-vindo!',
+  });
+  attendant = { email: `vendas@${tenant.marker}.test` };
+  await ok(call, 'POST', '/users', {
+    token: tenant.admin.token,
+    body: { name: 'Vera Vendas', email: attendant.email, password: PASSWORD, profile: 'user', queueIds: [setup.queueIds[0]] },
+  });
+  launched = await launchBrowser();
+  context = await launched.browser.newContext({
+    baseURL: inject('webUrl'),
+    locale: 'pt-BR',
+    colorScheme: 'light',
+    viewport: { width: 1366, height: 800 },
+  });
+  page = await context.newPage();
+});
+
+afterAll(async () => {
+  await context?.close();
+  await launched?.close();
+});
+
+describe('the inbox', () => {
+  it("shows a contact's new ticket under Pending, without a reload, to the attendant of its queue", async () => {
+    // Prepare: the attendant has the inbox open before the contact writes.
+    await page.goto('/login');
+    await page.fill('input[name=email]', attendant.email);
+    await page.fill('input[name=password]', PASSWORD);
+    await page.click('button[type=submit]');
+    await page.waitForURL('**/tickets');
+    await page.getByTestId('tab-pending').click();
+    // Act: the contact writes, gets the queue menu and picks Vendas.
+    await sim.send(setup.simId, number, 'Olá, quero comprar', contactName);
+    await waitUntil('the queue menu on the phone', async () => (await phoneFromUs()).length >= 1);
+    await sim.send(setup.simId, number, '1', contactName);
+    // Assess
+    const row = page.getByTestId('ticket-row').filter({ hasText: contactName });
+    await row.waitFor({ timeout: 20_000 });
+    await expect(row.getByRole('button', { name: 'Aceitar' }).isVisible()).resolves.toBe(true);
+    await expect(row.textContent()).resolves.toContain('Vendas');
+  });
+
+  it('accepts the ticket, replies, and sees the ticks and the contact answer live', async () => {
+    // Prepare
+    const row = page.getByTestId('ticket-row').filter({ hasText: contactName });
+    const before = (await phoneFromUs()).length;
+    // Act
+    await row.getByRole('button', { name: 'Aceitar' }).click();
+    await page.waitForURL(/\/tickets\/[0-9a-f-]{36}$/);
+    const input = page.getByRole('textbox', { name: 'Digite uma mensagem' });
+    await input.fill('Olá! Seu *pedido* foi recebido');
+    await input.press('Enter');
+    // Assess: our bubble, then the phone has it, then the tick shows it left.
+    const ours = page.getByTestId('message').filter({ hasText: 'foi recebido' });
+    await ours.waitFor();
+    // Markdown bold, and the signature (on by default) in bold before the text.
+    await expect(ours.locator('strong').allTextContents()).resolves.toEqual(['Vera Vendas:', 'pedido']);
+    const received = await waitUntil('the reply on the phone', async () => {
+      const list = await phoneFromUs();
+      return list.length > before ? list.at(-1) : undefined;
+    });
+    expect(received.body).toBe('*Vera Vendas:*\nOlá! Seu *pedido* foi recebido');
+    await ours
+      .locator('[data-ack="1"], [data-ack="2"], [data-ack="3"], [data-ack="4"], [data-ack="5"]')
+      .first()
+      .waitFor({ timeout: 15_000 });
+    await sim.send(setup.simId, number, 'Obrigada pela ajuda!', contactName);
+    await page.getByTestId('message').filter({ hasText: 'Obrigada pela ajuda!' }).waitFor({ timeout: 15_000 });
+    await shot(page, 'wide');
+    await page.setViewportSize({ width: 420, height: 820 });
+    await page.getByTestId('tickets-page').and(page.locator('[data-layout="narrow"]')).waitFor();
+    await shot(page, 'narrow');
+    await page.setViewportSize({ width: 1366, height: 800 });
+    await page.getByTestId('tickets-page').and(page.locator('[data-layout="wide"]')).waitFor();
+  });
+
+  it('resolves the ticket: back to /tickets, gone from Assigned, listed under Closed', async () => {
+    // Act
+    await page.getByTestId('conversation-header').getByRole('button', { name: 'Resolver' }).click();
+    // Assess
+    await page.waitForURL('**/tickets');
+    await page.getByTestId('tab-assigned').click();
+    await waitUntil(
+      'the row leaves Assigned',
+      async () => (await page.getByTestId('ticket-row').filter({ hasText: contactName }).count()) === 0,
+    );
+    await page.getByRole('tab', { name: 'Resolvidos' }).click();
+    await page.getByTestId('ticket-row').filter({ hasText: contactName }).waitFor();
+  });
+});
