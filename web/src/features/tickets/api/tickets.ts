@@ -1,3 +1,4 @@
+import type { OtherOpenTicketError, TicketPageResponse, UpdateTicketInput } from '@conversa/functions/contracts/ticket-requests';
 import type { Ticket, TicketStatus } from '@conversa/functions/contracts/tickets';
 import { infiniteQueryOptions, queryOptions, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
@@ -5,11 +6,7 @@ import { useAuth } from '../../../lib/auth/auth-provider.tsx';
 import { putTicket, removeTicket } from './ticket-cache.ts';
 
 /** GET /tickets answer (SPEC 7); `nextCursor` lets the next page continue cheaply where this one stopped. */
-export interface TicketPage {
-  tickets: Ticket[];
-  hasMore: boolean;
-  nextCursor?: string;
-}
+export type TicketPage = TicketPageResponse;
 
 /** The filters of one list (a tab of the ticket manager). Lists of ids go out as JSON, as SPEC 7 says. */
 export interface TicketFilters {
@@ -23,14 +20,7 @@ export interface TicketFilters {
 }
 
 /** Body of ERR_OTHER_OPEN_TICKET (SPEC 8): who already attends the contact, and where. */
-export interface OtherOpenTicket {
-  error: 'ERR_OTHER_OPEN_TICKET';
-  ticketId?: number;
-  uuid?: string;
-  userId: number | null;
-  user: { name: string } | null;
-  queue: { name: string } | null;
-}
+export type OtherOpenTicket = OtherOpenTicketError;
 
 export const ticketsKey = ['tickets'] as const;
 export const ticketListsKey = [...ticketsKey, 'list'] as const;
@@ -77,15 +67,7 @@ export const ticketByUuidQueryOptions = (uuid: string) =>
 export const useTicketByUuid = (uuid: string | undefined) => useQuery({ ...ticketByUuidQueryOptions(uuid ?? ''), enabled: Boolean(uuid) });
 
 /** PUT /tickets/{id} (SPEC 4 "Ticket"): the body says which transition it is. */
-export interface TicketUpdate {
-  status?: TicketStatus;
-  userId?: number | null;
-  queueId?: number | null;
-  whatsappId?: number | null;
-  useIntegration?: boolean;
-  promptId?: number | null | false;
-  integrationId?: number | null | false;
-}
+export type TicketUpdate = UpdateTicketInput;
 
 export const updateTicket = (id: number, input: TicketUpdate) => api<Ticket>(`/tickets/${id}`, { method: 'PUT', body: input });
 export const deleteTicket = (id: number) => api<unknown>(`/tickets/${id}`, { method: 'DELETE' });
