@@ -21,6 +21,7 @@ export const httpFunctions = [
   'media',
   'external-api',
   'tickets',
+  'contacts',
 ] as const;
 export type HttpFunctionName = (typeof httpFunctions)[number];
 
@@ -148,6 +149,14 @@ export const httpRoutes: readonly HttpRoute[] = [
   r('GET', '/public/{path+}', 'media', 'user'),
   // External messages API: authenticated by a connection token, not a user session (BEHAVIOUR).
   r('POST', '/api/messages/send', 'external-api', 'public', { maxBodyBytes: MEDIA_REQUEST_BYTES }),
+
+  // Contacts (SPEC 7 "Contacts, tags, users, queues"); delete refuses a contact with an open ticket.
+  r('GET', '/contacts', 'contacts', 'user'),
+  r('GET', '/contacts/list', 'contacts', 'user'),
+  r('GET', '/contacts/{id}', 'contacts', 'user'),
+  r('POST', '/contacts', 'contacts', 'user'),
+  r('PUT', '/contacts/{id}', 'contacts', 'user'),
+  r('DELETE', '/contacts/{id}', 'contacts', 'admin'),
 
   // Help videos (platform-wide, edited by super users)
   r('GET', '/helps/list', 'helps', 'user'),

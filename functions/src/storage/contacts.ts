@@ -158,3 +158,57 @@ export async function updateContact(companyId: number, contactId: number, patch:
 function definedOnly<T extends object>(patch: T): Partial<T> {
   return Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined)) as Partial<T>;
 }
+
+/** Search key of a name prefix: the same normalisation as the name index's sort key. */
+export const nameSearchKey = (text: string): string =>
+  text
+    .normalize('NFD')
+    .replace(/\p{Diacritic}/gu, '')
+    .toLowerCase()
+    .trim();
+
+export const contactIndexPartitions = (companyId: number) => ({
+  byName: `${tenantPk(companyId)}#CONTACTS`,
+  byNumber: `${tenantPk(companyId)}#CONTACTS#NUM`,
+});
+
+/**
+ * Deletes the contact and its number guard in one transaction, on condition that every ticket slot
+ * of the contact listed in `slotSks` is still released (`active = false`): a ticket opened since the
+ * caller looked makes this fail with ERR_OTHER_OPEN_TICKET instead of orphaning it. The guard goes
+ * only if it still names this contact. Items left in the contact partition (released slots, ticket
+ * links) are removed by the caller afterwards; they name no live contact.
+ */
+export async function deleteContact(companyId: number, contact: Pick<ContactRecord, 'id' | 'number'>, slotSks: string[]): Promise<void> {
+  const pk = contactPk(companyId, contact.id);
+  try {
+    await db().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          { Delete: { TableName: table(), Key: contactKey(companyId, contact.id), ConditionExpression: 'attribute_exists(pk)' } },
+          {
+            Delete: {
+              TableName: table(),
+              Key: numberGuardKey(companyId, contact.number),
+              ConditionExpression: 'attribute_not_exists(pk) OR contactId = :id',
+              ExpressionAttributeValues: { ':id': contact.id },
+            },
+          },
+          ...slotSks.map((sk) => ({
+            ConditionCheck: {
+              TableName: table(),
+              Key: { pk, sk },
+              ConditionExpression: 'active = :released',
+              ExpressionAttributeValues: { ':released': false },
+            },
+          })),
+        ],
+      }),
+    );
+  } catch (error) {
+    const codes = transactionCancellationCodes(error);
+    if (codes?.[0] === 'ConditionalCheckFailed') throw new NotFoundError('ERR_NO_CONTACT_FOUND');
+    if (codes?.some((code) => code === 'ConditionalCheckFailed')) throw new ConflictError('ERR_OTHER_OPEN_TICKET');
+    throw error;
+  }
+}

@@ -1,0 +1,70 @@
+/** Requests of the contacts API (SPEC 5 "Contact", SPEC 7 "Contacts, tags, users, queues"). */
+import * as z from 'zod';
+import { messages } from './common.ts';
+
+const digits = (value: string) => value.replace(/\D/g, '');
+
+export const contactNumberSchema = z
+  .string({ error: messages.required })
+  .transform(digits)
+  .pipe(z.string().min(1, messages.required).min(8, messages.tooShort).max(50, messages.tooLong));
+
+const contactNameSchema = z
+  .string({ error: messages.required })
+  .trim()
+  .min(1, messages.required)
+  .min(2, messages.tooShort)
+  .max(50, messages.tooLong);
+
+/** Empty string allowed (no email); otherwise a valid address. */
+const optionalEmailSchema = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(200, messages.tooLong)
+  .refine((value) => value === '' || z.email().safeParse(value).success, messages.invalidEmail);
+
+const extraInfoSchema = z
+  .array(z.object({ name: z.string().trim().min(1, messages.required).max(100), value: z.string().max(1000) }).strip())
+  .max(50);
+
+export const createContactSchema = z
+  .object({
+    name: contactNameSchema,
+    number: contactNumberSchema,
+    email: optionalEmailSchema.optional().default(''),
+    extraInfo: extraInfoSchema.optional().default([]),
+  })
+  .strip();
+export type CreateContactInput = z.output<typeof createContactSchema>;
+
+export const updateContactSchema = z
+  .object({
+    name: contactNameSchema.optional(),
+    number: contactNumberSchema.optional(),
+    email: optionalEmailSchema.optional(),
+    extraInfo: extraInfoSchema.optional(),
+  })
+  .strip();
+export type UpdateContactInput = z.output<typeof updateContactSchema>;
+
+const isoDate = z
+  .string()
+  .trim()
+  .refine((value) => !Number.isNaN(Date.parse(value)), 'Invalid date')
+  .optional();
+
+export const CONTACTS_PAGE_SIZE = 20;
+
+export const listContactsQuerySchema = z.object({
+  /** Searches from 3 characters (SPEC 5); shorter is the unfiltered list. */
+  searchParam: z.string().trim().max(100).optional().default(''),
+  /** 1-based; deep pages walk the pages before them: prefer `cursor`. */
+  pageNumber: z.coerce.number().int().min(1).max(100).optional().default(1),
+  cursor: z.string().max(4000).optional(),
+  /** A day (YYYY-MM-DD): contacts created that day. */
+  date: isoDate,
+  dateStart: isoDate,
+  dateEnd: isoDate,
+});
+export type ListContactsQuery = z.output<typeof listContactsQuerySchema>;

@@ -1,0 +1,32 @@
+/** Contacts of the caller's company (SPEC 7 "Contacts, tags, users, queues"). */
+import * as z from 'zod';
+import { createContactSchema, listContactsQuerySchema, updateContactSchema } from '#contracts/contact-requests';
+import {
+  createContactFor,
+  deleteContactFor,
+  getContactFor,
+  listAllContactsFor,
+  listContactsFor,
+  updateContactFor,
+} from '#domain/contacts/manage';
+import { requireIdentity } from '#http/access';
+import { httpHandler } from '#http/handler';
+import { created, noContent } from '#http/result';
+import { parseId, parseInput } from '#http/validate';
+
+const listQuery = z.object({ searchParam: z.string().trim().max(100).optional().default('') });
+
+export const handler = httpHandler('contacts', {
+  'GET /contacts': async (ctx) => listContactsFor(requireIdentity(ctx).companyId, parseInput(listContactsQuerySchema, ctx.query, 'query')),
+  'GET /contacts/list': async (ctx) =>
+    listAllContactsFor(requireIdentity(ctx).companyId, parseInput(listQuery, ctx.query, 'query').searchParam),
+  'GET /contacts/{id}': async (ctx) => getContactFor(requireIdentity(ctx).companyId, parseId(ctx.params)),
+  'POST /contacts': async (ctx) =>
+    created(await createContactFor(requireIdentity(ctx).companyId, parseInput(createContactSchema, ctx.body ?? {}))),
+  'PUT /contacts/{id}': async (ctx) =>
+    updateContactFor(requireIdentity(ctx).companyId, parseId(ctx.params), parseInput(updateContactSchema, ctx.body ?? {})),
+  'DELETE /contacts/{id}': async (ctx) => {
+    await deleteContactFor(requireIdentity(ctx).companyId, parseId(ctx.params));
+    return noContent();
+  },
+});
