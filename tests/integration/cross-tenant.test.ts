@@ -112,6 +112,13 @@ const fixtures: Record<string, Fixture> = {
   'GET /public/{path+}': { params: () => ({ path: bOwn.mediaKey }) },
   // Its own credential (a connection token): a user's session token is refused, nothing reaches B.
   'POST /api/messages/send': { body: () => ({ number: '5511977000001', body: 'intrusion' }) },
+  // Contact ids count per tenant: B has three, A at most the two its own POSTs make here.
+  'GET /contacts': {},
+  'GET /contacts/list': {},
+  'GET /contacts/{id}': { params: () => ({ id: String(bOwn.contactId) }) },
+  'POST /contacts': { body: (t) => ({ name: 'Intruder contact', number: `5511977${String(t.companyId).padStart(3, '0')}1` }) },
+  'PUT /contacts/{id}': { params: () => ({ id: String(bOwn.contactId) }), body: () => ({ name: 'Hijacked' }) },
+  'DELETE /contacts/{id}': { params: () => ({ id: String(bOwn.contactId) }) },
   'GET /helps/list': { platform: true },
   'GET /helps': { platform: true },
   'POST /helps': { platform: true, body: () => ({ title: 'hijack' }) },
@@ -149,6 +156,7 @@ async function snapshotOfB(): Promise<string> {
     call('GET', '/queue-options', { token: b.admin.token, query: { queueId: String(bOwn.queueId), parentId: '-1' } }),
     call('GET', '/tickets', { token: b.admin.token, query: { showAll: 'true' } }),
     call('GET', `/tickets/${bOwn.ticketId}`, { token: b.admin.token }),
+    call('GET', '/contacts', { token: b.admin.token }),
     call('GET', `/messages/${bOwn.ticketId}`, { token: b.admin.token }).then((res) => ({ ...res, body: stableMessages(res.body) })),
   ]);
   for (const p of parts) expect(p.status, p.text).toBe(200);
