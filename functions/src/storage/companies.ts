@@ -6,21 +6,12 @@
  * The guard makes company names unique platform-wide inside the same transaction as the write,
  * so two concurrent creates of one name cannot both succeed.
  */
-import { DeleteCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { ConflictError, NotFoundError } from '#commons/errors';
 import type { Company } from '#contracts/companies';
-import {
-  db,
-  getItem,
-  isConditionalCheckFailed,
-  nextId,
-  queryAll,
-  stripKeys,
-  table,
-  transactionCancellationCodes,
-  updateExpression,
-} from './db.ts';
+import { db, getItem, nextId, queryAll, table, transactionCancellationCodes } from './db.ts';
 import { PLATFORM_PK, pad, tenantPk } from './table.ts';
+import { putGuarded, type UniqueGuard, updateGuarded } from './unique-guard.ts';
 
 /** The stored company: no joined plan or settings; `dueDate` is `YYYY-MM-DD` or null (no due date). */
 export type CompanyRecord = Omit<Company, 'plan' | 'settings'>;
@@ -43,96 +34,31 @@ export function listCompanies(): Promise<CompanyRecord[]> {
   });
 }
 
-function nameTaken(error: unknown, guardIndex: number): boolean {
-  return transactionCancellationCodes(error)?.[guardIndex] === 'ConditionalCheckFailed';
-}
+const nameGuard = (companyId: number): UniqueGuard<CompanyRecord> => ({
+  field: 'name',
+  keyOf: nameGuardKey,
+  item: { entity: 'companyNameGuard', companyId },
+  conflict: () => new ConflictError('ERR_COMPANY_NAME_EXISTS'),
+});
 
 export async function createCompany(record: CompanyRecord): Promise<CompanyRecord> {
-  try {
-    await db().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Put: {
-              TableName: table(),
-              Item: { ...companyKey(record.id), ...listKeys(record.id), entity: 'company', ...record },
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
-          },
-          {
-            Put: {
-              TableName: table(),
-              Item: { ...nameGuardKey(record.name), entity: 'companyNameGuard', companyId: record.id },
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
-          },
-        ],
-      }),
-    );
-  } catch (error) {
-    if (nameTaken(error, 1)) throw new ConflictError('ERR_COMPANY_NAME_EXISTS');
-    throw error;
-  }
+  await putGuarded({
+    item: { ...companyKey(record.id), ...listKeys(record.id), entity: 'company', ...record },
+    guards: [nameGuard(record.id)],
+  });
   return record;
 }
 
 export async function updateCompany(id: number, patch: CompanyPatch): Promise<CompanyRecord> {
   const current = await getCompany(id);
   if (!current) throw new NotFoundError('ERR_NO_COMPANY_FOUND');
-  const changes = { ...patch, updatedAt: patch.updatedAt ?? new Date().toISOString() };
-  const update = updateExpression(changes);
-  const renamed = patch.name !== undefined && patch.name.trim().toLowerCase() !== current.name.trim().toLowerCase();
-
-  if (!renamed) {
-    try {
-      const out = await db().send(
-        new UpdateCommand({
-          TableName: table(),
-          Key: companyKey(id),
-          ...update,
-          ConditionExpression: 'attribute_exists(pk)',
-          ReturnValues: 'ALL_NEW',
-        }),
-      );
-      return stripKeys<CompanyRecord>(out.Attributes ?? {});
-    } catch (error) {
-      if (isConditionalCheckFailed(error)) throw new NotFoundError('ERR_NO_COMPANY_FOUND');
-      throw error;
-    }
-  }
-
-  try {
-    await db().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: {
-              TableName: table(),
-              Key: companyKey(id),
-              ...update,
-              // The name we move the guard from must still be the stored one.
-              ConditionExpression: 'attribute_exists(pk) AND #oldName = :oldName',
-              ExpressionAttributeNames: { ...update.ExpressionAttributeNames, '#oldName': 'name' },
-              ExpressionAttributeValues: { ...update.ExpressionAttributeValues, ':oldName': current.name },
-            },
-          },
-          { Delete: { TableName: table(), Key: nameGuardKey(current.name) } },
-          {
-            Put: {
-              TableName: table(),
-              Item: { ...nameGuardKey(patch.name as string), entity: 'companyNameGuard', companyId: id },
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
-          },
-        ],
-      }),
-    );
-  } catch (error) {
-    if (nameTaken(error, 2)) throw new ConflictError('ERR_COMPANY_NAME_EXISTS');
-    if (transactionCancellationCodes(error)?.[0] === 'ConditionalCheckFailed') throw new NotFoundError('ERR_NO_COMPANY_FOUND');
-    throw error;
-  }
-  return { ...current, ...(Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)) as CompanyPatch) };
+  return updateGuarded({
+    key: companyKey(id),
+    current,
+    changes: { ...patch, updatedAt: patch.updatedAt ?? new Date().toISOString() },
+    guards: [nameGuard(id)],
+    notFound: () => new NotFoundError('ERR_NO_COMPANY_FOUND'),
+  });
 }
 
 /** Removes the company record and frees its name. Tenant data under C#<id> is the caller's to clear. */

@@ -4,21 +4,12 @@
  *   name guard    pk = PLATFORM#PLAN_NAME#<lower name>  sk = GUARD   { planId }
  * Listing is one query on the PLATFORM partition; plans are few.
  */
-import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { ConflictError, NotFoundError } from '#commons/errors';
 import type { Plan } from '#contracts/plans';
-import {
-  db,
-  getItem,
-  isConditionalCheckFailed,
-  nextId,
-  queryAll,
-  stripKeys,
-  table,
-  transactionCancellationCodes,
-  updateExpression,
-} from './db.ts';
+import { db, getItem, nextId, queryAll, table } from './db.ts';
 import { PLATFORM_PK, pad } from './table.ts';
+import { putGuarded, type UniqueGuard, updateGuarded } from './unique-guard.ts';
 
 export type PlanRecord = Plan;
 export type PlanPatch = Partial<Omit<PlanRecord, 'id' | 'createdAt'>>;
@@ -38,92 +29,28 @@ export function listPlans(): Promise<PlanRecord[]> {
   });
 }
 
+const nameGuard = (planId: number): UniqueGuard<PlanRecord> => ({
+  field: 'name',
+  keyOf: nameGuardKey,
+  item: { entity: 'planNameGuard', planId },
+  conflict: () => new ConflictError('ERR_PLAN_NAME_EXISTS'),
+});
+
 export async function createPlan(record: PlanRecord): Promise<PlanRecord> {
-  try {
-    await db().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Put: {
-              TableName: table(),
-              Item: { ...planKey(record.id), entity: 'plan', ...record },
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
-          },
-          {
-            Put: {
-              TableName: table(),
-              Item: { ...nameGuardKey(record.name), entity: 'planNameGuard', planId: record.id },
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
-          },
-        ],
-      }),
-    );
-  } catch (error) {
-    if (transactionCancellationCodes(error)?.[1] === 'ConditionalCheckFailed') throw new ConflictError('ERR_PLAN_NAME_EXISTS');
-    throw error;
-  }
+  await putGuarded({ item: { ...planKey(record.id), entity: 'plan', ...record }, guards: [nameGuard(record.id)] });
   return record;
 }
 
 export async function updatePlan(id: number, patch: PlanPatch): Promise<PlanRecord> {
   const current = await getPlan(id);
   if (!current) throw new NotFoundError('ERR_NO_PLAN_FOUND');
-  const changes = { ...patch, updatedAt: patch.updatedAt ?? new Date().toISOString() };
-  const update = updateExpression(changes);
-  const renamed = patch.name !== undefined && patch.name.trim().toLowerCase() !== current.name.trim().toLowerCase();
-
-  if (!renamed) {
-    try {
-      const out = await db().send(
-        new UpdateCommand({
-          TableName: table(),
-          Key: planKey(id),
-          ...update,
-          ConditionExpression: 'attribute_exists(pk)',
-          ReturnValues: 'ALL_NEW',
-        }),
-      );
-      return stripKeys<PlanRecord>(out.Attributes ?? {});
-    } catch (error) {
-      if (isConditionalCheckFailed(error)) throw new NotFoundError('ERR_NO_PLAN_FOUND');
-      throw error;
-    }
-  }
-
-  try {
-    await db().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: {
-              TableName: table(),
-              Key: planKey(id),
-              ...update,
-              ConditionExpression: 'attribute_exists(pk) AND #oldName = :oldName',
-              ExpressionAttributeNames: { ...update.ExpressionAttributeNames, '#oldName': 'name' },
-              ExpressionAttributeValues: { ...update.ExpressionAttributeValues, ':oldName': current.name },
-            },
-          },
-          { Delete: { TableName: table(), Key: nameGuardKey(current.name) } },
-          {
-            Put: {
-              TableName: table(),
-              Item: { ...nameGuardKey(patch.name as string), entity: 'planNameGuard', planId: id },
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
-          },
-        ],
-      }),
-    );
-  } catch (error) {
-    const codes = transactionCancellationCodes(error);
-    if (codes?.[2] === 'ConditionalCheckFailed') throw new ConflictError('ERR_PLAN_NAME_EXISTS');
-    if (codes?.[0] === 'ConditionalCheckFailed') throw new NotFoundError('ERR_NO_PLAN_FOUND');
-    throw error;
-  }
-  return { ...current, ...(Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)) as PlanPatch) };
+  return updateGuarded({
+    key: planKey(id),
+    current,
+    changes: { ...patch, updatedAt: patch.updatedAt ?? new Date().toISOString() },
+    guards: [nameGuard(id)],
+    notFound: () => new NotFoundError('ERR_NO_PLAN_FOUND'),
+  });
 }
 
 /** Whether companies still use the plan is the caller's rule (ERR_PLAN_IN_USE); this only removes it. */

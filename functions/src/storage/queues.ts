@@ -9,8 +9,9 @@
 import { QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { ConflictError, NotFoundError } from '#commons/errors';
 import type { Queue } from '#contracts/queues';
-import { db, getItem, nextId, queryAll, table, transactionCancellationCodes, updateExpression } from './db.ts';
+import { db, getItem, nextId, queryAll, table } from './db.ts';
 import { pad, tenantPk } from './table.ts';
+import { putGuarded, type UniqueGuard, updateGuarded } from './unique-guard.ts';
 
 export type QueueRecord = Queue;
 export type QueuePatch = Partial<Omit<QueueRecord, 'id' | 'companyId' | 'createdAt'>>;
@@ -19,12 +20,11 @@ const queueKey = (companyId: number, id: number) => ({ pk: tenantPk(companyId), 
 const normaliseColor = (color: string) => color.trim().toLowerCase();
 const colorGuardKey = (companyId: number, color: string) => ({ pk: tenantPk(companyId), sk: `QUEUECOLOR#${normaliseColor(color)}` });
 
-const colorGuardPut = (companyId: number, color: string, queueId: number) => ({
-  Put: {
-    TableName: table(),
-    Item: { ...colorGuardKey(companyId, color), entity: 'queueColorGuard', companyId, queueId },
-    ConditionExpression: 'attribute_not_exists(pk)',
-  },
+const colorGuard = (companyId: number, queueId: number): UniqueGuard<QueueRecord> => ({
+  field: 'color',
+  keyOf: (color) => colorGuardKey(companyId, color),
+  item: { entity: 'queueColorGuard', companyId, queueId },
+  conflict: () => new ConflictError('ERR_QUEUE_COLOR_ALREADY_EXISTS'),
 });
 
 export const newQueueId = (companyId: number): Promise<number> => nextId(tenantPk(companyId), 'QUEUE');
@@ -63,61 +63,25 @@ export async function countQueues(companyId: number): Promise<number> {
 }
 
 export async function createQueue(record: QueueRecord): Promise<QueueRecord> {
-  try {
-    await db().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Put: {
-              TableName: table(),
-              Item: { ...queueKey(record.companyId, record.id), entity: 'queue', ...record },
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
-          },
-          colorGuardPut(record.companyId, record.color, record.id),
-        ],
-      }),
-    );
-  } catch (error) {
-    if (transactionCancellationCodes(error)?.[1] === 'ConditionalCheckFailed') throw new ConflictError('ERR_QUEUE_COLOR_ALREADY_EXISTS');
-    throw error;
-  }
+  await putGuarded({
+    item: { ...queueKey(record.companyId, record.id), entity: 'queue', ...record },
+    guards: [colorGuard(record.companyId, record.id)],
+  });
   return record;
 }
 
 export async function updateQueue(companyId: number, id: number, patch: QueuePatch): Promise<QueueRecord> {
   const current = await getQueue(companyId, id);
   if (!current) throw new NotFoundError('ERR_NOT_FOUND');
-  const changes: QueuePatch = { ...patch, updatedAt: patch.updatedAt ?? new Date().toISOString() };
-  const update = updateExpression(changes);
-  const colorMoved = changes.color !== undefined && normaliseColor(changes.color) !== normaliseColor(current.color);
-
-  const items: NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']> = [
-    {
-      Update: {
-        TableName: table(),
-        Key: queueKey(companyId, id),
-        ...update,
-        // The colour whose guard we move must still be the stored one (a concurrent edit loses).
-        ConditionExpression: 'attribute_exists(pk) AND #oldColor = :oldColor',
-        ExpressionAttributeNames: { ...update.ExpressionAttributeNames, '#oldColor': 'color' },
-        ExpressionAttributeValues: { ...update.ExpressionAttributeValues, ':oldColor': current.color },
-      },
-    },
-  ];
-  if (colorMoved) {
-    items.push({ Delete: { TableName: table(), Key: colorGuardKey(companyId, current.color) } });
-    items.push(colorGuardPut(companyId, changes.color as string, id));
-  }
-  try {
-    await db().send(new TransactWriteCommand({ TransactItems: items }));
-  } catch (error) {
-    const codes = transactionCancellationCodes(error);
-    if (codes?.[2] === 'ConditionalCheckFailed') throw new ConflictError('ERR_QUEUE_COLOR_ALREADY_EXISTS');
-    if (codes?.[0] === 'ConditionalCheckFailed') throw new NotFoundError('ERR_NOT_FOUND');
-    throw error;
-  }
-  return { ...current, ...(Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)) as QueuePatch) };
+  return updateGuarded({
+    key: queueKey(companyId, id),
+    current,
+    changes: { ...patch, updatedAt: patch.updatedAt ?? new Date().toISOString() },
+    guards: [colorGuard(companyId, id)],
+    notFound: () => new NotFoundError('ERR_NOT_FOUND'),
+    // Even an edit that keeps the colour is pinned to the stored colour (a concurrent edit loses).
+    pinGuardedValues: 'always',
+  });
 }
 
 export async function deleteQueue(companyId: number, id: number): Promise<QueueRecord> {

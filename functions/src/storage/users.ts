@@ -10,18 +10,9 @@
 import { QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConflictError, NotFoundError } from '#commons/errors';
 import type { User } from '#contracts/users';
-import {
-  db,
-  getItem,
-  isConditionalCheckFailed,
-  nextId,
-  queryAll,
-  stripKeys,
-  table,
-  transactionCancellationCodes,
-  updateExpression,
-} from './db.ts';
+import { db, getItem, isConditionalCheckFailed, nextId, queryAll, table } from './db.ts';
 import { PLATFORM_PK, pad, tenantPk } from './table.ts';
+import { putGuarded, type UniqueGuard, updateGuarded } from './unique-guard.ts';
 
 export type UserRecord = Omit<User, 'queues'> & {
   cognitoSub: string;
@@ -78,33 +69,19 @@ export async function countUsers(companyId: number): Promise<number> {
   return count;
 }
 
+const emailGuard = (companyId: number, userId: number): UniqueGuard<UserRecord> => ({
+  field: 'email',
+  keyOf: emailGuardKey,
+  item: { entity: 'userEmailGuard', companyId, userId },
+  conflict: () => new ConflictError('ERR_EMAIL_ALREADY_EXISTS'),
+});
+
 export async function createUser(record: UserRecord): Promise<UserRecord> {
   const stored = { ...record, email: normaliseEmail(record.email) };
-  try {
-    await db().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Put: {
-              TableName: table(),
-              Item: { ...userKey(record.companyId, record.id), entity: 'user', ...stored },
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
-          },
-          {
-            Put: {
-              TableName: table(),
-              Item: { ...emailGuardKey(stored.email), entity: 'userEmailGuard', companyId: record.companyId, userId: record.id },
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
-          },
-        ],
-      }),
-    );
-  } catch (error) {
-    if (transactionCancellationCodes(error)?.[1] === 'ConditionalCheckFailed') throw new ConflictError('ERR_EMAIL_ALREADY_EXISTS');
-    throw error;
-  }
+  await putGuarded({
+    item: { ...userKey(record.companyId, record.id), entity: 'user', ...stored },
+    guards: [emailGuard(record.companyId, record.id)],
+  });
   return stored;
 }
 
@@ -113,59 +90,13 @@ export async function updateUser(companyId: number, userId: number, patch: UserP
   if (!current) throw new NotFoundError('ERR_NO_USER_FOUND');
   const changes: UserPatch = { ...patch, updatedAt: patch.updatedAt ?? new Date().toISOString() };
   if (changes.email !== undefined) changes.email = normaliseEmail(changes.email);
-  const update = updateExpression(changes);
-  const emailMoved = changes.email !== undefined && changes.email !== current.email;
-
-  if (!emailMoved) {
-    try {
-      const out = await db().send(
-        new UpdateCommand({
-          TableName: table(),
-          Key: userKey(companyId, userId),
-          ...update,
-          ConditionExpression: 'attribute_exists(pk)',
-          ReturnValues: 'ALL_NEW',
-        }),
-      );
-      return stripKeys<UserRecord>(out.Attributes ?? {});
-    } catch (error) {
-      if (isConditionalCheckFailed(error)) throw new NotFoundError('ERR_NO_USER_FOUND');
-      throw error;
-    }
-  }
-
-  try {
-    await db().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: {
-              TableName: table(),
-              Key: userKey(companyId, userId),
-              ...update,
-              ConditionExpression: 'attribute_exists(pk) AND #oldEmail = :oldEmail',
-              ExpressionAttributeNames: { ...update.ExpressionAttributeNames, '#oldEmail': 'email' },
-              ExpressionAttributeValues: { ...update.ExpressionAttributeValues, ':oldEmail': current.email },
-            },
-          },
-          { Delete: { TableName: table(), Key: emailGuardKey(current.email) } },
-          {
-            Put: {
-              TableName: table(),
-              Item: { ...emailGuardKey(changes.email as string), entity: 'userEmailGuard', companyId, userId },
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
-          },
-        ],
-      }),
-    );
-  } catch (error) {
-    const codes = transactionCancellationCodes(error);
-    if (codes?.[2] === 'ConditionalCheckFailed') throw new ConflictError('ERR_EMAIL_ALREADY_EXISTS');
-    if (codes?.[0] === 'ConditionalCheckFailed') throw new NotFoundError('ERR_NO_USER_FOUND');
-    throw error;
-  }
-  return { ...current, ...(Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)) as UserPatch) };
+  return updateGuarded({
+    key: userKey(companyId, userId),
+    current,
+    changes,
+    guards: [emailGuard(companyId, userId)],
+    notFound: () => new NotFoundError('ERR_NO_USER_FOUND'),
+  });
 }
 
 /**

@@ -12,18 +12,9 @@ import { createHash } from 'node:crypto';
 import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { NotFoundError, ValidationError } from '#commons/errors';
 import type { Connection } from '#contracts/whatsapp';
-import {
-  db,
-  getItem,
-  isConditionalCheckFailed,
-  nextId,
-  queryAll,
-  stripKeys,
-  table,
-  transactionCancellationCodes,
-  updateExpression,
-} from './db.ts';
+import { db, getItem, isConditionalCheckFailed, nextId, queryAll, stripKeys, table, updateExpression } from './db.ts';
 import { PLATFORM_PK, pad, tenantPk } from './table.ts';
+import { putGuarded, type UniqueGuard, updateGuarded } from './unique-guard.ts';
 
 export type ConnectionRecord = Omit<Connection, 'queues'>;
 export type ConnectionPatch = Partial<Omit<ConnectionRecord, 'id' | 'companyId' | 'createdAt'>>;
@@ -36,12 +27,12 @@ const connectionKey = (companyId: number, id: number) => ({ pk: tenantPk(company
 const tokenDigest = (token: string) => createHash('sha256').update(token).digest('hex');
 const tokenGuardKey = (token: string) => ({ pk: `${PLATFORM_PK}#WATOKEN#${tokenDigest(token)}`, sk: 'GUARD' });
 
-const tokenGuardPut = (token: string, companyId: number, connectionId: number) => ({
-  Put: {
-    TableName: table(),
-    Item: { ...tokenGuardKey(token), entity: 'connectionTokenGuard', companyId, connectionId },
-    ConditionExpression: 'attribute_not_exists(pk)',
-  },
+/** An empty token (the connection has none) has no guard. */
+const tokenGuard = (companyId: number, connectionId: number): UniqueGuard<ConnectionRecord> => ({
+  field: 'token',
+  keyOf: (token) => (token ? tokenGuardKey(token) : undefined),
+  item: { entity: 'connectionTokenGuard', companyId, connectionId },
+  conflict: () => new ValidationError('token', TOKEN_IN_USE),
 });
 
 export const newConnectionId = (companyId: number): Promise<number> => nextId(tenantPk(companyId), 'WAPP');
@@ -73,22 +64,10 @@ export async function getConnectionByToken(token: string): Promise<ConnectionRec
 }
 
 export async function createConnection(record: ConnectionRecord): Promise<ConnectionRecord> {
-  const items: NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']> = [
-    {
-      Put: {
-        TableName: table(),
-        Item: { ...connectionKey(record.companyId, record.id), entity: 'connection', ...record },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      },
-    },
-  ];
-  if (record.token) items.push(tokenGuardPut(record.token, record.companyId, record.id));
-  try {
-    await db().send(new TransactWriteCommand({ TransactItems: items }));
-  } catch (error) {
-    if (transactionCancellationCodes(error)?.[1] === 'ConditionalCheckFailed') throw new ValidationError('token', TOKEN_IN_USE);
-    throw error;
-  }
+  await putGuarded({
+    item: { ...connectionKey(record.companyId, record.id), entity: 'connection', ...record },
+    guards: [tokenGuard(record.companyId, record.id)],
+  });
   return record;
 }
 
@@ -96,54 +75,13 @@ export async function createConnection(record: ConnectionRecord): Promise<Connec
 export async function updateConnection(companyId: number, id: number, patch: ConnectionPatch): Promise<ConnectionRecord> {
   const current = await getConnection(companyId, id);
   if (!current) throw new NotFoundError('ERR_NO_WAPP_FOUND');
-  const changes: ConnectionPatch = { ...patch, updatedAt: patch.updatedAt ?? new Date().toISOString() };
-  const update = updateExpression(changes);
-  const tokenMoved = changes.token !== undefined && changes.token !== current.token;
-
-  if (!tokenMoved) {
-    try {
-      const out = await db().send(
-        new UpdateCommand({
-          TableName: table(),
-          Key: connectionKey(companyId, id),
-          ...update,
-          ConditionExpression: 'attribute_exists(pk)',
-          ReturnValues: 'ALL_NEW',
-        }),
-      );
-      return stripKeys<ConnectionRecord>(out.Attributes ?? {});
-    } catch (error) {
-      if (isConditionalCheckFailed(error)) throw new NotFoundError('ERR_NO_WAPP_FOUND');
-      throw error;
-    }
-  }
-
-  const newToken = changes.token as string;
-  const items: NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']> = [
-    {
-      Update: {
-        TableName: table(),
-        Key: connectionKey(companyId, id),
-        ...update,
-        // The token we move the guard away from must still be the stored one.
-        ConditionExpression: 'attribute_exists(pk) AND #oldToken = :oldToken',
-        ExpressionAttributeNames: { ...update.ExpressionAttributeNames, '#oldToken': 'token' },
-        ExpressionAttributeValues: { ...update.ExpressionAttributeValues, ':oldToken': current.token },
-      },
-    },
-  ];
-  if (current.token) items.push({ Delete: { TableName: table(), Key: tokenGuardKey(current.token) } });
-  const guardIndex = items.length;
-  if (newToken) items.push(tokenGuardPut(newToken, companyId, id));
-  try {
-    await db().send(new TransactWriteCommand({ TransactItems: items }));
-  } catch (error) {
-    const codes = transactionCancellationCodes(error);
-    if (newToken && codes?.[guardIndex] === 'ConditionalCheckFailed') throw new ValidationError('token', TOKEN_IN_USE);
-    if (codes?.[0] === 'ConditionalCheckFailed') throw new NotFoundError('ERR_NO_WAPP_FOUND');
-    throw error;
-  }
-  return { ...current, ...(Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)) as ConnectionPatch) };
+  return updateGuarded({
+    key: connectionKey(companyId, id),
+    current,
+    changes: { ...patch, updatedAt: patch.updatedAt ?? new Date().toISOString() },
+    guards: [tokenGuard(companyId, id)],
+    notFound: () => new NotFoundError('ERR_NO_WAPP_FOUND'),
+  });
 }
 
 /**

@@ -1,8 +1,9 @@
 /**
- * The user as the API shows it: stored record minus session secrets, with queues and (for the
- * session) the company's due date and settings (SPEC 7 "Auth and session").
+ * The session user: the user as the API shows it (users/present, never the session secrets), with
+ * its queues and the company's due date and settings (SPEC 7 "Auth and session").
  */
-import type { SessionUser, User, UserQueue } from '#contracts/users';
+import type { SessionUser, UserQueue } from '#contracts/users';
+import { publicUser } from '#domain/users/present';
 import type { CompanyRecord } from '#storage/companies';
 import { listSettings } from '#storage/settings';
 import type { UserRecord } from '#storage/users';
@@ -13,25 +14,6 @@ import type { UserRecord } from '#storage/users';
  */
 export async function resolveQueues(_companyId: number, _queueIds: number[]): Promise<UserQueue[]> {
   return [];
-}
-
-/** Never leaks cognitoSub, sessionIat or the refresh token. */
-export function publicUser(record: UserRecord, queues: UserQueue[]): User {
-  return {
-    id: record.id,
-    name: record.name,
-    email: record.email,
-    profile: record.profile,
-    super: Boolean(record.super),
-    companyId: record.companyId,
-    allTicket: record.allTicket,
-    whatsappId: record.whatsappId ?? null,
-    queueIds: record.queueIds ?? [],
-    queues,
-    online: Boolean(record.online),
-    createdAt: record.createdAt,
-    updatedAt: record.updatedAt,
-  };
 }
 
 export async function sessionUser(record: UserRecord, company: CompanyRecord): Promise<SessionUser> {
