@@ -76,13 +76,26 @@ export async function updateGuarded<T extends object>(input: {
   });
 
   if (!moved.length && input.pinGuardedValues !== 'always') {
+    // A guarded value re-sent unchanged (a full-form PUT) must not undo a rename made meanwhile,
+    // which would leave the record out of step with its guard: pin what we read.
+    const resent = guards.filter((guard) => guardedValue(changes, guard) !== undefined);
+    const names = { ...update.ExpressionAttributeNames };
+    const values = { ...update.ExpressionAttributeValues };
+    const conditions = ['attribute_exists(pk)'];
+    resent.forEach((guard, i) => {
+      names[`#resent${i}`] = guard.field;
+      values[`:resent${i}`] = current[guard.field];
+      conditions.push(`#resent${i} = :resent${i}`);
+    });
     try {
       const out = await db().send(
         new UpdateCommand({
           TableName: table(),
           Key: key,
           ...update,
-          ConditionExpression: 'attribute_exists(pk)',
+          ConditionExpression: conditions.join(' AND '),
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
           ReturnValues: 'ALL_NEW',
         }),
       );
