@@ -22,6 +22,8 @@ export const httpFunctions = [
   'external-api',
   'tickets',
   'contacts',
+  'tags',
+  'ticket-notes',
 ] as const;
 export type HttpFunctionName = (typeof httpFunctions)[number];
 
@@ -157,6 +159,23 @@ export const httpRoutes: readonly HttpRoute[] = [
   r('POST', '/contacts', 'contacts', 'user'),
   r('PUT', '/contacts/{id}', 'contacts', 'user'),
   r('DELETE', '/contacts/{id}', 'contacts', 'admin'),
+
+  // Tags and the tags of tickets; only admins and supervisors set the kanban flag (decided inside).
+  r('GET', '/tags', 'tags', 'user'),
+  r('GET', '/tags/list', 'tags', 'user'),
+  r('GET', '/tags/kanban', 'tags', 'user'),
+  r('GET', '/tags/{id}', 'tags', 'user'),
+  r('POST', '/tags', 'tags', 'user'),
+  r('PUT', '/tags/{id}', 'tags', 'user'),
+  r('DELETE', '/tags/{id}', 'tags', 'user'),
+  r('POST', '/tags/sync', 'tags', 'user'),
+  r('PUT', '/ticket-tags/{ticketId}/{tagId}', 'tags', 'user'),
+  r('DELETE', '/ticket-tags/{ticketId}', 'tags', 'user'),
+
+  // Notes on tickets the caller may see; delete by the author or an admin.
+  r('POST', '/ticket-notes', 'ticket-notes', 'user'),
+  r('GET', '/ticket-notes/list', 'ticket-notes', 'user'),
+  r('DELETE', '/ticket-notes/{id}', 'ticket-notes', 'user'),
 
   // Help videos (platform-wide, edited by super users)
   r('GET', '/helps/list', 'helps', 'user'),

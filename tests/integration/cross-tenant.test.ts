@@ -11,7 +11,18 @@ let call: Call;
 let a: Tenant;
 let b: Tenant;
 /** B's connection, queue and queue option: ids per company, so B makes several and keeps ids A never reaches. */
-const bOwn = { connectionId: 0, queueId: 0, optionId: 0, contactId: 0, ticketId: 0, ticketUuid: '', messageId: '', mediaKey: '' };
+const bOwn = {
+  connectionId: 0,
+  queueId: 0,
+  optionId: 0,
+  contactId: 0,
+  ticketId: 0,
+  ticketUuid: '',
+  messageId: '',
+  mediaKey: '',
+  tagId: 0,
+  noteId: 0,
+};
 
 /**
  * How A's admin attacks B through a route:
@@ -119,6 +130,20 @@ const fixtures: Record<string, Fixture> = {
   'POST /contacts': { body: (t) => ({ name: 'Intruder contact', number: `5511977${String(t.companyId).padStart(3, '0')}1` }) },
   'PUT /contacts/{id}': { params: () => ({ id: String(bOwn.contactId) }), body: () => ({ name: 'Hijacked' }) },
   'DELETE /contacts/{id}': { params: () => ({ id: String(bOwn.contactId) }) },
+  // Tag ids count per tenant: B has three, A at most the two its own POSTs make here.
+  'GET /tags': {},
+  'GET /tags/list': {},
+  'GET /tags/kanban': {},
+  'GET /tags/{id}': { params: () => ({ id: String(bOwn.tagId) }) },
+  'POST /tags': { body: () => ({ name: 'Intruder tag' }) },
+  'PUT /tags/{id}': { params: () => ({ id: String(bOwn.tagId) }), body: () => ({ name: 'Hijacked' }) },
+  'DELETE /tags/{id}': { params: () => ({ id: String(bOwn.tagId) }) },
+  'POST /tags/sync': { body: () => ({ ticketId: bOwn.ticketId, tags: [] }) },
+  'PUT /ticket-tags/{ticketId}/{tagId}': { params: () => ({ ticketId: String(bOwn.ticketId), tagId: String(bOwn.tagId) }) },
+  'DELETE /ticket-tags/{ticketId}': { params: () => ({ ticketId: String(bOwn.ticketId) }) },
+  'POST /ticket-notes': { body: () => ({ note: 'intrusion', ticketId: bOwn.ticketId }) },
+  'GET /ticket-notes/list': {},
+  'DELETE /ticket-notes/{id}': { params: () => ({ id: String(bOwn.noteId) }) },
   'GET /helps/list': { platform: true },
   'GET /helps': { platform: true },
   'POST /helps': { platform: true, body: () => ({ title: 'hijack' }) },
@@ -157,6 +182,8 @@ async function snapshotOfB(): Promise<string> {
     call('GET', '/tickets', { token: b.admin.token, query: { showAll: 'true' } }),
     call('GET', `/tickets/${bOwn.ticketId}`, { token: b.admin.token }),
     call('GET', '/contacts', { token: b.admin.token }),
+    call('GET', '/tags', { token: b.admin.token }),
+    call('GET', '/ticket-notes/list', { token: b.admin.token, query: { ticketId: String(bOwn.ticketId) } }),
     call('GET', `/messages/${bOwn.ticketId}`, { token: b.admin.token }).then((res) => ({ ...res, body: stableMessages(res.body) })),
   ]);
   for (const p of parts) expect(p.status, p.text).toBe(200);
@@ -240,6 +267,22 @@ beforeAll(async () => {
   expect(media.status, JSON.stringify(sent)).toBe(200);
   bOwn.mediaKey = (sent.messages[0]?.mediaUrl ?? '').replace(/^\/public\//, '');
   expect(bOwn.mediaKey.startsWith(`${b.companyId}/`)).toBe(true);
+  // B's tags (marker-named), the last one on B's last ticket.
+  for (let i = 1; i <= 3; i++) {
+    const tag = await call('POST', '/tags', { token: b.admin.token, body: { name: `${b.marker} tag ${i}`, kanban: 1 } });
+    expect(tag.status, tag.text).toBe(201);
+    bOwn.tagId = (tag.body as { id: number }).id;
+  }
+  const synced = await call('POST', '/tags/sync', { token: b.admin.token, body: { ticketId: bOwn.ticketId, tags: [bOwn.tagId] } });
+  expect(synced.status, synced.text).toBe(200);
+  for (let i = 1; i <= 3; i++) {
+    const note = await call('POST', '/ticket-notes', {
+      token: b.admin.token,
+      body: { note: `${b.marker} note ${i}`, ticketId: bOwn.ticketId },
+    });
+    expect(note.status, note.text).toBe(201);
+    bOwn.noteId = (note.body as { id: number }).id;
+  }
   // Give B a setting value that differs from A's default so a leak would show.
   const put = await call('PUT', '/settings/userRating', { token: b.admin.token, body: { value: 'enabled' } });
   expect(put.status, put.text).toBe(200);

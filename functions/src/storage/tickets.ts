@@ -81,6 +81,8 @@ export interface TicketRecord {
   revision: number;
   createdAt: string;
   updatedAt: string;
+  /** Copy of the ticket's tags, kept by the tags feature (storage/ticket-tags.ts); absent = none. */
+  tags?: { id: number; name: string; color: string }[];
 }
 
 /** Fields a state change may set (not the message counters). */

@@ -28,7 +28,7 @@ export async function loadTicketRefs(ticket: TicketRecord, known: TicketRefs = {
   };
 }
 
-export function presentTicket(ticket: TicketRecord, refs: TicketRefs, tags: Ticket['tags'] = []): Ticket {
+export function presentTicket(ticket: TicketRecord, refs: TicketRefs, tags: Ticket['tags'] = ticket.tags ?? []): Ticket {
   return {
     id: ticket.id,
     uuid: ticket.uuid,

@@ -1,0 +1,177 @@
+/**
+ * Tags of a company and the tags of its tickets.
+ *
+ *   tag          pk = C#<cid>                 sk = TAG#<padded id>    { id, name, color, kanban, userId, ticketsCount }
+ *                -> a tenant's tags are a small set (one Query); ticketsCount is kept by the writes below
+ *   tag link     pk = C#<cid>#TG#<tagId>       sk = TICKET#<padded ticketId>
+ *                -> the tickets of a tag (to take a deleted tag off them, or refresh a renamed one),
+ *                   bounded by that tag's tickets
+ *   ticket copy  the ticket item's `tags[]` ({id, name, color}), so a ticket page needs no tag reads
+ *
+ * A change of a ticket's tags is ONE transaction: the ticket's `tags` (conditional on the value the
+ * caller read, so two concurrent edits cannot lose each other), +1/-1 on each tag's ticketsCount and
+ * the tag links. A tag deleted meanwhile fails the transaction (the count update requires the tag).
+ */
+import { DeleteCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ConflictError, NotFoundError } from '#commons/errors';
+import {
+  db,
+  getItem,
+  isConditionalCheckFailed,
+  nextId,
+  queryAll,
+  stripKeys,
+  table,
+  transactionCancellationCodes,
+  updateExpression,
+} from './db.ts';
+import { pad, tenantPk } from './table.ts';
+import { ticketKey } from './tickets.ts';
+
+export interface TagRecord {
+  id: number;
+  companyId: number;
+  name: string;
+  color: string;
+  kanban: 0 | 1;
+  userId: number | null;
+  ticketsCount: number;
+  createdAt: string;
+  updatedAt: string;
+}
+export type TicketTag = { id: number; name: string; color: string };
+
+/** At most this many tags on one ticket (keeps a tag change within one transaction). */
+export const MAX_TICKET_TAGS = 30;
+
+const tagKey = (companyId: number, id: number) => ({ pk: tenantPk(companyId), sk: `TAG#${pad(id)}` });
+const linkKey = (companyId: number, tagId: number, ticketId: number) => ({
+  pk: `${tenantPk(companyId)}#TG#${tagId}`,
+  sk: `TICKET#${pad(ticketId)}`,
+});
+
+export const newTagId = (companyId: number): Promise<number> => nextId(tenantPk(companyId), 'TAG');
+
+export const getTag = (companyId: number, id: number): Promise<TagRecord | undefined> =>
+  getItem<TagRecord>(tagKey(companyId, id).pk, tagKey(companyId, id).sk);
+
+export const listTags = (companyId: number): Promise<TagRecord[]> =>
+  queryAll<TagRecord>({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': tenantPk(companyId), ':prefix': 'TAG#' },
+  });
+
+export async function createTag(tag: TagRecord): Promise<TagRecord> {
+  await db().send(
+    new PutCommand({
+      TableName: table(),
+      Item: { ...tagKey(tag.companyId, tag.id), entity: 'tag', ...tag },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    }),
+  );
+  return tag;
+}
+
+export async function updateTag(
+  companyId: number,
+  id: number,
+  patch: Partial<Pick<TagRecord, 'name' | 'color' | 'kanban'>>,
+): Promise<TagRecord> {
+  try {
+    const out = await db().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: tagKey(companyId, id),
+        ...updateExpression({ ...patch, updatedAt: new Date().toISOString() }),
+        ConditionExpression: 'attribute_exists(pk)',
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return stripKeys<TagRecord>(out.Attributes ?? {});
+  } catch (error) {
+    if (isConditionalCheckFailed(error)) throw new NotFoundError('ERR_NOT_FOUND');
+    throw error;
+  }
+}
+
+export async function deleteTag(companyId: number, id: number): Promise<void> {
+  await db().send(new DeleteCommand({ TableName: table(), Key: tagKey(companyId, id) }));
+}
+
+/** Ticket ids carrying the tag (its links). */
+export async function tagTicketIds(companyId: number, tagId: number): Promise<number[]> {
+  const ids: number[] = [];
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const out = await db().send(
+      new QueryCommand({
+        TableName: table(),
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': linkKey(companyId, tagId, 0).pk },
+        ExclusiveStartKey,
+      }),
+    );
+    for (const item of out.Items ?? []) ids.push(Number(item.ticketId));
+    ExclusiveStartKey = out.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+  return ids;
+}
+
+/** Thrown when the ticket's tags changed since they were read (re-read and apply again). */
+export class TicketTagsChangedError extends Error {}
+
+/**
+ * Sets a ticket's tags from `before` (what the caller read) to `after`, with the counts and links of
+ * the tags added and removed. `countRemoved`: false when the removed tag is being deleted (its item
+ * is gone, nothing to decrement).
+ */
+export async function setTicketTags(
+  companyId: number,
+  ticketId: number,
+  before: TicketTag[],
+  after: TicketTag[],
+  options: { countRemoved?: boolean } = {},
+): Promise<void> {
+  const beforeIds = new Set(before.map((tag) => tag.id));
+  const afterIds = new Set(after.map((tag) => tag.id));
+  const added = after.filter((tag) => !beforeIds.has(tag.id));
+  const removed = before.filter((tag) => !afterIds.has(tag.id));
+  const countRemoved = options.countRemoved ?? true;
+  const ticketUpdate = {
+    Update: {
+      TableName: table(),
+      Key: ticketKey(companyId, ticketId),
+      UpdateExpression: 'SET tags = :after',
+      ConditionExpression: before.length ? 'tags = :before' : 'attribute_exists(pk) AND (attribute_not_exists(tags) OR size(tags) = :zero)',
+      ExpressionAttributeValues: before.length ? { ':after': after, ':before': before } : { ':after': after, ':zero': 0 },
+    },
+  };
+  const counts = (tags: TicketTag[], delta: number) =>
+    tags.map((tag) => ({
+      Update: {
+        TableName: table(),
+        Key: tagKey(companyId, tag.id),
+        UpdateExpression: 'ADD ticketsCount :delta',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':delta': delta },
+      },
+    }));
+  const items = [
+    ticketUpdate,
+    ...counts(added, 1),
+    ...(countRemoved ? counts(removed, -1) : []),
+    ...added.map((tag) => ({
+      Put: { TableName: table(), Item: { ...linkKey(companyId, tag.id, ticketId), entity: 'tagLink', ticketId } },
+    })),
+    ...removed.map((tag) => ({ Delete: { TableName: table(), Key: linkKey(companyId, tag.id, ticketId) } })),
+  ];
+  try {
+    await db().send(new TransactWriteCommand({ TransactItems: items }));
+  } catch (error) {
+    const codes = transactionCancellationCodes(error);
+    if (codes?.[0] === 'ConditionalCheckFailed') throw new TicketTagsChangedError();
+    if (codes?.some((code) => code === 'ConditionalCheckFailed')) throw new NotFoundError('ERR_NOT_FOUND');
+    if (codes?.some((code) => code === 'TransactionConflict')) throw new ConflictError('ERR_TICKET_CHANGED');
+    throw error;
+  }
+}
