@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { type Audience, audience, matches, ticketViewers } from '../src/realtime/audience.ts';
 import { mapWithConcurrency } from '../src/realtime/concurrency.ts';
 import type { PostOutcome } from '../src/realtime/management.ts';
-import { createPublisher, PUBLISH_CONCURRENCY } from '../src/realtime/publisher.ts';
+import { createPublisher, createSnapshotPublisher, PUBLISH_CONCURRENCY } from '../src/realtime/publisher.ts';
 import { rooms } from '../src/realtime/rooms.ts';
 import type { ConnectionRecord } from '../src/storage/ws-connections.ts';
 
@@ -173,6 +173,42 @@ describe('publisher', () => {
     await createPublisher(deps).publishToCompany(1, 'company-1-ticket', {});
     expect(posted).toHaveLength(100);
     expect(maxInFlight()).toBe(PUBLISH_CONCURRENCY);
+  });
+});
+
+describe('createSnapshotPublisher (one unit of work, e.g. an inbound batch)', () => {
+  it('queries each tenant once and still targets each event by its own audience', async () => {
+    // Prepare
+    const { deps, posted } = fakeDeps();
+    const queried: number[] = [];
+    const counted = {
+      ...deps,
+      listCompanyConnections: (companyId: number) => {
+        queried.push(companyId);
+        return deps.listCompanyConnections(companyId);
+      },
+    };
+    const publisher = createSnapshotPublisher(counted);
+    // Act
+    await Promise.all([publisher.publish(1, 'e1', {}, audience.queue(2)), publisher.publish(1, 'e2', {}, audience.user(11))]);
+    await publisher.publish(2, 'e3', {}, audience.company);
+    // Assess
+    expect(queried).toEqual([1, 2]);
+    expect(recipients(posted)).toEqual(['other-tenant', 'sales-a', 'sales-a-phone', 'support']);
+  });
+
+  it('forgets a failed query so the next event queries again', async () => {
+    let calls = 0;
+    const { deps } = fakeDeps();
+    const publisher = createSnapshotPublisher({
+      ...deps,
+      listCompanyConnections: async (companyId: number) => {
+        if (++calls === 1) throw new Error('DynamoDB down');
+        return deps.listCompanyConnections(companyId);
+      },
+    });
+    expect(await publisher.publish(1, 'e', {}, audience.company)).toEqual({ sent: 0, gone: 0, failed: 1 });
+    expect((await publisher.publish(1, 'e', {}, audience.company)).sent).toBe(6);
   });
 });
 

@@ -4,7 +4,7 @@
  *
  * One publish = one Query of the tenant's connections (pk C#<id>, sk begins_with WSCONN#), an
  * in-memory audience filter, then PostToConnection with bounded concurrency. Connections that
- * answer 410 Gone are deleted. Publishing never throws: a socket problem must not fail the request
+ * answer 410 Gone are deleted (createSnapshotPublisher: one Query per tenant per unit of work). Publishing never throws: a socket problem must not fail the request
  * that already wrote its change; the outcome is returned for logs and tests.
  */
 
@@ -84,12 +84,37 @@ export function createPublisher(deps: PublisherDeps): Publisher {
   };
 }
 
-const defaultPublisher = createPublisher({
+const defaultDeps: PublisherDeps = {
   listCompanyConnections: connections.listCompanyConnections,
   listAllConnections: connections.listAllConnections,
   deleteConnection: connections.deleteConnection,
   post: postToConnection,
-});
+};
+
+const defaultPublisher = createPublisher(defaultDeps);
+
+/**
+ * A publisher for one short unit of work (an SQS batch of the inbound pipeline) that queries each
+ * tenant's socket connections once and reuses that list for every event it publishes: an inbound
+ * message publishes two or more events, and a batch up to ten messages. A socket that connects
+ * while the unit runs (well under a second) misses its events, as it would had the Query run just
+ * before it connected; a socket that went away answers 410 and is deleted as usual. Not for
+ * long-lived use: build one per unit.
+ */
+export function createSnapshotPublisher(deps: PublisherDeps = defaultDeps): Publisher {
+  const known = new Map<number, Promise<ConnectionRecord[]>>();
+  return createPublisher({
+    ...deps,
+    listCompanyConnections(companyId) {
+      const hit = known.get(companyId);
+      if (hit) return hit;
+      const read = deps.listCompanyConnections(companyId);
+      known.set(companyId, read);
+      read.catch(() => known.delete(companyId));
+      return read;
+    },
+  });
+}
 
 /** To an audience within one tenant (see audience.ts; `ticketViewers(ticket)` for ticket events). */
 export const publish = defaultPublisher.publish;

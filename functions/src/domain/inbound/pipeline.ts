@@ -5,16 +5,21 @@
 import type { InboundEvent } from '#contracts/session-events';
 import { localTime } from '#domain/chatbot/hours';
 import { defaultEffects, type Effects } from '#domain/messages/effects';
-import { listSettings } from '#storage/settings';
+import { type BatchReferences, batchReferences } from './batch-references.ts';
 import { handleWaMessage } from './message.ts';
 import { handleAck, handleEdit, handleRevoke, handleSendFailed, handleSent } from './updates.ts';
 
 export type InboundOutcome = string;
 
-export async function processInboundEvent(event: InboundEvent, effects: Effects = defaultEffects): Promise<InboundOutcome> {
+/** `refs`: the batch's shared reads of settings, connections and queues (batch-references.ts). */
+export async function processInboundEvent(
+  event: InboundEvent,
+  effects: Effects = defaultEffects,
+  refs: BatchReferences = batchReferences(),
+): Promise<InboundOutcome> {
   switch (event.kind) {
     case 'message':
-      return handleWaMessage(event.companyId, event.connectionId, event.message, effects);
+      return handleWaMessage(event.companyId, event.connectionId, event.message, effects, refs);
     case 'ack':
       return handleAck(event, effects);
     case 'revoke':
@@ -26,7 +31,7 @@ export async function processInboundEvent(event: InboundEvent, effects: Effects 
     case 'sendFailed':
       return handleSendFailed(event, effects);
     case 'call':
-      return handleCall(event, effects);
+      return handleCall(event, effects, refs);
   }
 }
 
@@ -34,9 +39,13 @@ export async function processInboundEvent(event: InboundEvent, effects: Effects 
  * BEHAVIOUR: a call rejected (setting `call` disabled) leaves a `call_log` message on the contact's
  * ticket; the call id is its dedupe key. Calls that rang through leave nothing.
  */
-async function handleCall(event: Extract<InboundEvent, { kind: 'call' }>, effects: Effects): Promise<InboundOutcome> {
+async function handleCall(
+  event: Extract<InboundEvent, { kind: 'call' }>,
+  effects: Effects,
+  refs: BatchReferences,
+): Promise<InboundOutcome> {
   if (!event.rejected) return 'ignored';
-  const timezone = (await listSettings(event.companyId)).find((s) => s.key === 'timezone')?.value ?? 'UTC';
+  const timezone = (await refs.settings(event.companyId)).find((s) => s.key === 'timezone')?.value ?? 'UTC';
   const { minutes } = localTime(new Date(event.timestamp), timezone);
   const hhmm = `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
   return handleWaMessage(
@@ -52,5 +61,6 @@ async function handleCall(event: Extract<InboundEvent, { kind: 'call' }>, effect
       mediaType: 'call_log',
     },
     effects,
+    refs,
   );
 }
