@@ -222,8 +222,9 @@ describe('auth state in DynamoDB', () => {
     const item = (await authItems(session.companyId, session.connectionId)).get(
       `WAAUTH#${session.connectionId}#app-state-sync-version#regular_high`,
     );
-    expect(item?.data).toBeUndefined();
-    expect((item?.gz as Uint8Array).byteLength).toBeLessThan(100_000);
+    expect(item).toBeDefined();
+    expect(item!.data).toBeUndefined();
+    expect((item!.gz as Uint8Array).byteLength).toBeLessThan(100_000);
     expect(await keys.get('app-state-sync-version', ['regular_high'])).toEqual({ regular_high: state });
   });
 
