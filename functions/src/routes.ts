@@ -24,6 +24,7 @@ export const httpFunctions = [
   'contacts',
   'tags',
   'ticket-notes',
+  'quick-messages',
 ] as const;
 export type HttpFunctionName = (typeof httpFunctions)[number];
 
@@ -176,6 +177,16 @@ export const httpRoutes: readonly HttpRoute[] = [
   r('POST', '/ticket-notes', 'ticket-notes', 'user'),
   r('GET', '/ticket-notes/list', 'ticket-notes', 'user'),
   r('DELETE', '/ticket-notes/{id}', 'ticket-notes', 'user'),
+
+  // Quick messages: the caller's own and the geral ones; changed by the author or an admin (decided inside).
+  r('GET', '/quick-messages', 'quick-messages', 'user'),
+  r('GET', '/quick-messages/list', 'quick-messages', 'user'),
+  r('GET', '/quick-messages/{id}', 'quick-messages', 'user'),
+  r('POST', '/quick-messages', 'quick-messages', 'user'),
+  r('PUT', '/quick-messages/{id}', 'quick-messages', 'user'),
+  r('DELETE', '/quick-messages/{id}', 'quick-messages', 'user'),
+  r('POST', '/quick-messages/{id}/media-upload', 'quick-messages', 'user', { maxBodyBytes: MEDIA_REQUEST_BYTES }),
+  r('DELETE', '/quick-messages/{id}/media-upload', 'quick-messages', 'user'),
 
   // Help videos (platform-wide, edited by super users)
   r('GET', '/helps/list', 'helps', 'user'),

@@ -42,6 +42,8 @@ const extraAccess: Partial<Record<string, ExtraAccess>> = {
   messages: { media: true, send: ['session-commands'] },
   'external-api': { media: true, send: ['session-commands'] },
   media: { mediaRead: true },
+  // Quick messages' attachments: upload and delete in the media bucket.
+  'quick-messages': { media: true },
 };
 
 export interface ConversaStackProps extends StackProps {

@@ -144,6 +144,15 @@ const fixtures: Record<string, Fixture> = {
   'POST /ticket-notes': { body: () => ({ note: 'intrusion', ticketId: bOwn.ticketId }) },
   'GET /ticket-notes/list': {},
   'DELETE /ticket-notes/{id}': { params: () => ({ id: String(bOwn.noteId) }) },
+  // Quick message ids count per tenant: B has three, A at most the two its own POSTs make here.
+  'GET /quick-messages': {},
+  'GET /quick-messages/list': {},
+  'GET /quick-messages/{id}': { params: () => ({ id: String(bOwn.quickMessageId) }) },
+  'POST /quick-messages': { body: () => ({ shortcode: 'intruder', message: 'intrusion' }) },
+  'PUT /quick-messages/{id}': { params: () => ({ id: String(bOwn.quickMessageId) }), body: () => ({ message: 'Hijacked' }) },
+  'DELETE /quick-messages/{id}': { params: () => ({ id: String(bOwn.quickMessageId) }) },
+  'POST /quick-messages/{id}/media-upload': { params: () => ({ id: String(bOwn.quickMessageId) }) },
+  'DELETE /quick-messages/{id}/media-upload': { params: () => ({ id: String(bOwn.quickMessageId) }) },
   'GET /helps/list': { platform: true },
   'GET /helps': { platform: true },
   'POST /helps': { platform: true, body: () => ({ title: 'hijack' }) },
@@ -183,6 +192,7 @@ async function snapshotOfB(): Promise<string> {
     call('GET', `/tickets/${bOwn.ticketId}`, { token: b.admin.token }),
     call('GET', '/contacts', { token: b.admin.token }),
     call('GET', '/tags', { token: b.admin.token }),
+    call('GET', '/quick-messages', { token: b.admin.token }),
     call('GET', '/ticket-notes/list', { token: b.admin.token, query: { ticketId: String(bOwn.ticketId) } }),
     call('GET', `/messages/${bOwn.ticketId}`, { token: b.admin.token }).then((res) => ({ ...res, body: stableMessages(res.body) })),
   ]);
@@ -282,6 +292,14 @@ beforeAll(async () => {
     });
     expect(note.status, note.text).toBe(201);
     bOwn.noteId = (note.body as { id: number }).id;
+  }
+  for (let i = 1; i <= 3; i++) {
+    const quick = await call('POST', '/quick-messages', {
+      token: b.admin.token,
+      body: { shortcode: `${b.marker}-q${i}`, message: `${b.marker} reply ${i}`, geral: true },
+    });
+    expect(quick.status, quick.text).toBe(201);
+    bOwn.quickMessageId = (quick.body as { id: number }).id;
   }
   // Give B a setting value that differs from A's default so a leak would show.
   const put = await call('PUT', '/settings/userRating', { token: b.admin.token, body: { value: 'enabled' } });

@@ -6,14 +6,23 @@
  */
 import { ConflictError, NotFoundError, ValidationError } from '#commons/errors';
 import type { Ticket } from '#contracts/tickets';
-import { defaultEffects } from '#domain/messages/effects';
+import type { Effects } from '#domain/messages/effects';
 import { loadVisibleTicket, type Viewer } from '#domain/tickets/access';
 import { publishTicketChange } from '#domain/tickets/notify';
 import { presentTickets } from '#domain/tickets/present-page';
+import { publish as publishEvent } from '#realtime/publisher';
 import { listTags, MAX_TICKET_TAGS, setTicketTags, type TicketTag, TicketTagsChangedError } from '#storage/tags';
 import { getTicket } from '#storage/tickets';
 
 const ATTEMPTS = 8;
+/** Tag changes only publish: this Lambda sends no session commands (and has no grant to). */
+const effects: Effects = {
+  publish: publishEvent,
+  now: () => new Date(),
+  sendCommand: async () => {
+    throw new Error('tags send no session commands');
+  },
+};
 const copyOf = (tag: TicketTag): TicketTag => ({ id: tag.id, name: tag.name, color: tag.color });
 
 /** Applies `change` to the ticket's current tags; false when the ticket is gone. */
@@ -42,7 +51,7 @@ async function changeTags(
 
 async function publish(companyId: number, ticket: NonNullable<Awaited<ReturnType<typeof changeTags>>>): Promise<Ticket> {
   const presented = (await presentTickets(companyId, [ticket]))[0] as Ticket;
-  await publishTicketChange(defaultEffects, undefined, presented);
+  await publishTicketChange(effects, undefined, presented);
   return presented;
 }
 
