@@ -4,7 +4,7 @@
  * clear, rename, delete), concurrent adds not lost, visibility of the ticket, tenant isolation.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getTag } from '#storage/tags';
+import { getTag, tagTicketIds } from '#storage/tags';
 import { getTicket } from '#storage/tickets';
 import { updateUser } from '#storage/users';
 import { type Inbox, seedInbox } from './tickets-harness.ts';
@@ -102,6 +102,19 @@ describe('tags', () => {
     const hidden = await call('DELETE /ticket-tags/{ticketId}', { token: inbox.otherQueue.token, params: { ticketId: ticket.id } });
     expect(hidden.status).toBe(403);
     expect((await getTicket(inbox.companyId, ticket.id))?.tags).toHaveLength(6);
+  });
+
+  it('deleting a ticket takes its tags with it (counts and links)', async () => {
+    const [kept, gone] = [await tagOf('Kept tag'), await tagOf('Gone tag')];
+    const ticket = await inbox.seedTicket({ status: 'open', userId: inbox.inQueue.id, queueId: inbox.q1.id });
+    const other = await inbox.seedTicket({ status: 'open', userId: inbox.inQueue.id, queueId: inbox.q1.id });
+    await call('POST /tags/sync', { token: inbox.admin.token, body: { ticketId: ticket.id, tags: [kept.id, gone.id] } });
+    await call('POST /tags/sync', { token: inbox.admin.token, body: { ticketId: other.id, tags: [kept.id] } });
+    expect([await count(kept.id), await count(gone.id)]).toEqual([2, 1]);
+    expect((await call('DELETE /tickets/{id}', { token: inbox.admin.token, params: { id: ticket.id } })).status).toBe(204);
+    expect([await count(kept.id), await count(gone.id)]).toEqual([1, 0]);
+    expect(await tagTicketIds(inbox.companyId, kept.id)).toEqual([other.id]);
+    expect(await tagTicketIds(inbox.companyId, gone.id)).toEqual([]);
   });
 
   it("never reaches another tenant's tags", async () => {

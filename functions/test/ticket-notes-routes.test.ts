@@ -3,6 +3,7 @@
  * see (SPEC 6), the ticket's own contact, delete by the author or an admin, tenant isolation.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getTicketNote, listTicketNotes } from '#storage/ticket-notes';
 import { type Inbox, seedInbox } from './tickets-harness.ts';
 import { call, type Stack, seedTenant, startStack } from './users-harness.ts';
 
@@ -52,6 +53,14 @@ describe('ticket notes', () => {
     expect((await call('DELETE /ticket-notes/{id}', { token: inbox.admin.token, params: { id: second.body.id } })).status).toBe(204);
     expect((await call('GET /ticket-notes/list', { token, query: { ticketId: String(ticket.id) } })).body).toEqual([]);
     expect((await call('DELETE /ticket-notes/{id}', { token, params: { id: first.body.id } })).status).toBe(404);
+  });
+
+  it('deleting the ticket deletes its notes', async () => {
+    const ticket = await inbox.seedTicket({ status: 'open', userId: inbox.inQueue.id, queueId: inbox.q1.id });
+    const note = await call('POST /ticket-notes', { token: inbox.admin.token, body: { note: 'bye', ticketId: ticket.id } });
+    expect((await call('DELETE /tickets/{id}', { token: inbox.admin.token, params: { id: ticket.id } })).status).toBe(204);
+    expect(await listTicketNotes(inbox.companyId, ticket.id)).toEqual([]);
+    expect(await getTicketNote(inbox.companyId, note.body.id)).toBeUndefined();
   });
 
   it('refuses tickets the caller may not see, and other tenants', async () => {

@@ -175,3 +175,36 @@ export async function setTicketTags(
     throw error;
   }
 }
+
+/**
+ * What deleting a ticket must also write for its tags (storage/ticket-removal commits these with the
+ * ticket's delete): each tag's ticketsCount -1 (only while the tag exists) and its link removed.
+ * Paired with `ticketTagsUnchanged`, the delete's condition that the tags are still those.
+ */
+export async function ticketTagsRemovalItems(companyId: number, ticketId: number, tags: TicketTag[]) {
+  // A tag deleted meanwhile has no count to decrement (and ADD would recreate a bare item).
+  const live = await Promise.all(tags.map((tag) => getTag(companyId, tag.id)));
+  return tags.flatMap((tag, i) => [
+    ...(live[i]
+      ? [
+          {
+            Update: {
+              TableName: table(),
+              Key: tagKey(companyId, tag.id),
+              UpdateExpression: 'ADD ticketsCount :minus',
+              ConditionExpression: 'attribute_exists(pk)',
+              ExpressionAttributeValues: { ':minus': -1 },
+            },
+          },
+        ]
+      : []),
+    { Delete: { TableName: table(), Key: linkKey(companyId, tag.id, ticketId) } },
+  ]);
+}
+
+/** Condition (and its values) that the ticket item still carries exactly `tags`. */
+export function ticketTagsUnchanged(tags: TicketTag[]): { condition: string; values: Record<string, unknown> } {
+  return tags.length
+    ? { condition: 'tags = :tagsBefore', values: { ':tagsBefore': tags } }
+    : { condition: '(attribute_not_exists(tags) OR size(tags) = :noTags)', values: { ':noTags': 0 } };
+}

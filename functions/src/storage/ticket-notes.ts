@@ -85,3 +85,9 @@ export async function deleteTicketNote(companyId: number, note: Pick<TicketNoteR
     throw error;
   }
 }
+
+/** Keys of a ticket's notes and their lookups (deleted with the ticket, storage/ticket-removal). */
+export async function ticketNoteKeys(companyId: number, ticketId: number): Promise<{ pk: string; sk: string }[]> {
+  const notes = await listTicketNotes(companyId, ticketId);
+  return notes.flatMap((note) => [noteKey(companyId, ticketId, note.id), lookupKey(companyId, note.id)]);
+}

@@ -14,7 +14,9 @@ import { waMessageIdFor } from '#contracts/wa-message-id';
 import { contactPk } from './contacts.ts';
 import { db, isConditionalCheckFailed, table, transactionCancellationCodes } from './db.ts';
 import { pad, tenantPk } from './table.ts';
-import { TICKET_SK, type TicketRecord, ticketKey, ticketPk } from './tickets.ts';
+import { ticketTagsRemovalItems, ticketTagsUnchanged } from './tags.ts';
+import { ticketNoteKeys } from './ticket-notes.ts';
+import { getTicket, TICKET_SK, type TicketRecord, ticketKey, ticketPk } from './tickets.ts';
 
 type Key = { pk: string; sk: string };
 
@@ -68,19 +70,38 @@ export async function deleteTicketData(ticket: TicketRecord): Promise<boolean> {
     ExclusiveStartKey = page.LastEvaluatedKey;
   } while (ExclusiveStartKey);
 
-  try {
-    await db().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          { Delete: { TableName: table(), Key: ticketKey(companyId, id), ConditionExpression: 'attribute_exists(pk)' } },
-          { Delete: { TableName: table(), Key: { pk: `${tenantPk(companyId)}#TKU#${ticket.uuid}`, sk: 'LOOKUP' } } },
-          { Delete: { TableName: table(), Key: { pk: contactPk(companyId, ticket.contactId), sk: `TICKET#${pad(id)}` } } },
-        ],
-      }),
-    );
-  } catch (error) {
-    if (transactionCancellationCodes(error)?.[0] === 'ConditionalCheckFailed') return false;
-    throw error;
+  // Its notes (their own partition, storage/ticket-notes.ts), before the ticket like its messages.
+  await batchDelete(await ticketNoteKeys(companyId, id));
+
+  // The ticket's tags go with it (counts and links, storage/tags.ts), on condition that they are still
+  // the ones read: a tag change in between re-reads the ticket and tries again.
+  for (let attempt = 0, current: TicketRecord | undefined = ticket; ; attempt++) {
+    if (!current) return false;
+    const tags = current.tags ?? [];
+    const unchanged = ticketTagsUnchanged(tags);
+    try {
+      await db().send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Delete: {
+                TableName: table(),
+                Key: ticketKey(companyId, id),
+                ConditionExpression: `attribute_exists(pk) AND ${unchanged.condition}`,
+                ExpressionAttributeValues: unchanged.values,
+              },
+            },
+            { Delete: { TableName: table(), Key: { pk: `${tenantPk(companyId)}#TKU#${ticket.uuid}`, sk: 'LOOKUP' } } },
+            { Delete: { TableName: table(), Key: { pk: contactPk(companyId, ticket.contactId), sk: `TICKET#${pad(id)}` } } },
+            ...(await ticketTagsRemovalItems(companyId, id, tags)),
+          ],
+        }),
+      );
+      break;
+    } catch (error) {
+      if (!transactionCancellationCodes(error)?.includes('ConditionalCheckFailed') || attempt >= 4) throw error;
+      current = await getTicket(companyId, id);
+    }
   }
   // The slot is the contact's, shared by its tickets on the connection: drop it only while it names this one.
   await db()
