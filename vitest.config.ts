@@ -28,7 +28,7 @@ export default defineConfig({
           name: 'integration',
           include: ['tests/integration/**/*.test.ts', 'tests/browser/**/*.test.ts'],
           globalSetup: ['tests/support/global-setup.ts'],
-          testTimeout: 60_000,
+          testTimeout: 120_000,
           hookTimeout: 120_000,
           fileParallelism: false,
         },

@@ -132,7 +132,8 @@ export function connectSocket(wsUrl: string, token: string): Promise<Socket> {
 export async function waitUntil<T>(
   what: string,
   probe: () => Promise<T | undefined | false>,
-  timeoutMs = 20_000,
+  // Generous: the suite runs its projects side by side on 2 cores; a wait ends as soon as the state is reached.
+  timeoutMs = 45_000,
   everyMs = 100,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
