@@ -126,6 +126,8 @@ const fixtures: Record<string, Fixture> = {
   // Contact ids count per tenant: B has three, A at most the two its own POSTs make here.
   'GET /contacts': {},
   'GET /contacts/list': {},
+  // A JSON body: refused before any read, so nothing of B is in reach.
+  'POST /contacts/import': { body: () => ({}) },
   'GET /contacts/{id}': { params: () => ({ id: String(bOwn.contactId) }) },
   'POST /contacts': { body: (t) => ({ name: 'Intruder contact', number: `5511977${String(t.companyId).padStart(3, '0')}1` }) },
   'PUT /contacts/{id}': { params: () => ({ id: String(bOwn.contactId) }), body: () => ({ name: 'Hijacked' }) },

@@ -1,0 +1,111 @@
+/**
+ * POST /contacts/import over DynamoDB Local + cognito-local with real .xlsx and .xls files written by
+ * the same reader (and JSON rows): rows imported with digits-only numbers, taken numbers counted as duplicated and
+ * left alone, bad rows reported by line and field, other formats and headerless sheets refused.
+ */
+import { utils, write } from '@e965/xlsx';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getContactByNumber } from '#storage/contacts';
+import { invoke, multipart } from './messages-harness.ts';
+import { call, type Stack, seedTenant, startStack, type Tenant } from './users-harness.ts';
+
+let stack: Stack;
+let t: Tenant;
+
+beforeAll(async () => {
+  stack = await startStack();
+  t = await seedTenant(stack);
+}, 90_000);
+afterAll(async () => stack?.stop());
+
+function sheet(rows: unknown[][], bookType: 'xlsx' | 'biff8'): Buffer {
+  const book = utils.book_new();
+  utils.book_append_sheet(book, utils.aoa_to_sheet(rows), 'Contatos');
+  return write(book, { type: 'buffer', bookType }) as Buffer;
+}
+
+const upload = (data: Buffer, filename: string, token = t.admin.token) =>
+  invoke('POST /contacts/import', {
+    token,
+    raw: multipart([{ name: 'file', value: data, filename, contentType: 'application/octet-stream' }]),
+  });
+
+describe('contacts import', () => {
+  it('imports an .xlsx, skips taken numbers and reports bad rows', async () => {
+    const taken = await call('POST /contacts', { token: t.admin.token, body: { name: 'Já existe', number: '5511955550001' } });
+    expect(taken.status).toBe(201);
+    const file = sheet(
+      [
+        ['Nome', 'Número', 'E-mail'],
+        ['Ana Lima', '+55 (11) 95555-0002', 'ana@x.com'],
+        ['Bruno', '5511955550003', ''],
+        ['Duplicado', '5511955550001', ''],
+        ['X', '5511955550004', ''],
+        ['Carla', '123', ''],
+        ['', '', ''],
+        ['Davi', '5511955550005', 'not-an-email'],
+      ],
+      'xlsx',
+    );
+    const res = await upload(file, 'contatos planilha.xlsx', (await t.addUser('user')).token);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      imported: 2,
+      duplicated: 1,
+      invalid: [
+        { row: 5, field: 'name', message: 'Too Short!' },
+        { row: 6, field: 'number', message: 'Too Short!' },
+        { row: 8, field: 'email', message: 'Invalid email' },
+      ],
+    });
+    expect(await getContactByNumber(t.companyId, '5511955550002')).toMatchObject({ name: 'Ana Lima', email: 'ana@x.com' });
+    expect((await getContactByNumber(t.companyId, '5511955550001'))?.name).toBe('Já existe');
+    expect(await getContactByNumber(t.companyId, '5511955550004')).toBeUndefined();
+  });
+
+  it('takes .xls as JSON rows read by the client, and refuses the .xls file itself with a 400', async () => {
+    const xls = await upload(
+      sheet(
+        [
+          ['name', 'number'],
+          ['Eva Xls', '5511955550010'],
+        ],
+        'biff8',
+      ),
+      'old.xls',
+    );
+    expect(xls.body).toMatchObject({ error: 'ERR_VALIDATION', field: 'file' });
+    const rows = await invoke('POST /contacts/import', {
+      token: t.admin.token,
+      json: {
+        contacts: [
+          { nome: 'Eva Xls', telefone: '55 11 95555-0010' },
+          { nome: 'E', telefone: '5511955550011' },
+        ],
+      },
+    });
+    expect(rows.body).toEqual({ imported: 1, duplicated: 0, invalid: [{ row: 3, field: 'name', message: 'Too Short!' }] });
+    expect((await getContactByNumber(t.companyId, '5511955550010'))?.name).toBe('Eva Xls');
+    expect((await invoke('POST /contacts/import', { token: t.admin.token, json: { contacts: 'x' } })).status).toBe(400);
+  });
+
+  it('refuses other formats, unreadable files, missing columns and JSON bodies with a 400', async () => {
+    expect((await upload(Buffer.from('name;number\nA;1'), 'contatos.csv')).body).toMatchObject({ error: 'ERR_VALIDATION', field: 'file' });
+    expect((await upload(Buffer.from('garbage'), 'broken.xlsx')).status).toBe(400);
+    expect(
+      (
+        await upload(
+          sheet(
+            [
+              ['foo', 'bar'],
+              ['a', 'b'],
+            ],
+            'xlsx',
+          ),
+          'x.xlsx',
+        )
+      ).status,
+    ).toBe(400);
+    expect((await invoke('POST /contacts/import', { token: t.admin.token, json: {} })).status).toBe(400);
+  });
+});
