@@ -123,7 +123,7 @@ export async function deleteQuickMessageFor(identity: Identity, id: number): Pro
 export async function uploadQuickMessageMedia(identity: Identity, id: number, files: UploadedFile[]): Promise<QuickMessage> {
   const record = await findChangeable(identity, id);
   const file = files.find((f) => f.field === 'file') ?? files[0];
-  if (!file || !file.data.length) throw new ValidationError('file', 'Required');
+  if (!file?.data.length) throw new ValidationError('file', 'Required');
   if (files.length > 1) throw new ValidationError('file', 'One file only');
   const name = safeFileName(file.filename);
   const key = `${identity.companyId}/quick-messages/${id}/${randomUUID()}/${name}`;
