@@ -22,6 +22,7 @@ const bOwn = {
   mediaKey: '',
   tagId: 0,
   noteId: 0,
+  quickMessageId: 0,
 };
 
 /**
