@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import IntegrationSequencer from './tests/support/integration-sequencer.ts';
 
 /**
  * Three rings (STYLE 9): unit (no network), cdk (template assertions), integration + browser (one
@@ -31,6 +32,7 @@ export default defineConfig({
           testTimeout: 120_000,
           hookTimeout: 120_000,
           fileParallelism: false,
+          sequence: { sequencer: IntegrationSequencer },
         },
       },
     ],

@@ -41,7 +41,7 @@ describe('web shell', () => {
     await page.goto('/users');
     // Assess
     await page.waitForURL('**/login');
-    await expect(page.getByRole('button', { name: 'Entrar' }).isVisible()).resolves.toBe(true);
+    await page.getByRole('button', { name: 'Entrar' }).waitFor({ state: 'visible' });
   });
 
   it('signs the admin in and lands on /tickets with the drawer', async () => {
