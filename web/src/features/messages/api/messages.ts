@@ -49,6 +49,16 @@ export const LOCAL_ID_PREFIX = 'local-';
 export const isLocalMessage = (message: Pick<Message, 'id'>) => message.id.startsWith(LOCAL_ID_PREFIX);
 
 /**
+ * Copies of one message arrive out of order: a send's HTTP answer (ack 0) can land after the socket
+ * already delivered its ack update. The later write wins, and an ack never goes back (SPEC 4).
+ */
+function newerOf(known: Message, incoming: Message): Message {
+  const latest = incoming.updatedAt >= known.updatedAt ? incoming : known;
+  const ack = Math.max(known.ack, incoming.ack);
+  return latest.ack === ack ? latest : { ...latest, ack };
+}
+
+/**
  * Writes a message into its ticket's first page. A server message replaces the pending local one
  * with the same body and sender (SPEC 4 "Message ack"), or the stored copy with the same id.
  */
@@ -59,7 +69,7 @@ export function putMessage(queryClient: QueryClient, message: Message): void {
     if (known) {
       return {
         ...data,
-        pages: data.pages.map((page) => ({ ...page, messages: page.messages.map((m) => (m.id === message.id ? message : m)) })),
+        pages: data.pages.map((page) => ({ ...page, messages: page.messages.map((m) => (m.id === message.id ? newerOf(m, message) : m)) })),
       };
     }
     let replaced = false;

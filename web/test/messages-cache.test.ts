@@ -1,0 +1,50 @@
+/** The conversation's message cache under out-of-order copies (SPEC 4 "Message ack"). */
+import type { Message } from '@conversa/functions/contracts/messages';
+import { type InfiniteData, QueryClient } from '@tanstack/react-query';
+import { describe, expect, it } from 'vitest';
+import { type MessagePage, putMessage, ticketMessagesKey } from '../src/features/messages/api/messages.ts';
+
+const message = (overrides: Partial<Message>): Message =>
+  ({
+    id: 'm1',
+    ticketId: 7,
+    body: 'Olá',
+    fromMe: true,
+    ack: 0,
+    pending: true,
+    isDeleted: false,
+    isEdited: false,
+    createdAt: '2030-01-01T10:00:00.000Z',
+    updatedAt: '2030-01-01T10:00:00.000Z',
+    ...overrides,
+  }) as Message;
+
+function cacheWith(messages: Message[]) {
+  const client = new QueryClient();
+  client.setQueryData<InfiniteData<MessagePage>>(ticketMessagesKey(7), { pages: [{ messages, hasMore: false }], pageParams: [{}] });
+  const read = () => client.getQueryData<InfiniteData<MessagePage>>(ticketMessagesKey(7))?.pages[0]?.messages ?? [];
+  return { client, read };
+}
+
+describe('putMessage', () => {
+  it("keeps the socket's ack when the send's HTTP answer (ack 0) lands after it", () => {
+    // Prepare: the ack update arrived first.
+    const { client, read } = cacheWith([message({ ack: 2, pending: false, updatedAt: '2030-01-01T10:00:01.000Z' })]);
+    // Act: the POST answer, written when the message was stored.
+    putMessage(client, message({}));
+    // Assess
+    expect(read()).toMatchObject([{ id: 'm1', ack: 2, pending: false }]);
+  });
+
+  it('takes a later change (an edit) and never lowers the ack', () => {
+    const { client, read } = cacheWith([message({ ack: 3, pending: false, updatedAt: '2030-01-01T10:00:02.000Z' })]);
+    putMessage(client, message({ ack: 1, pending: false, isDeleted: true, updatedAt: '2030-01-01T10:00:03.000Z' }));
+    expect(read()).toMatchObject([{ id: 'm1', ack: 3, isDeleted: true }]);
+  });
+
+  it('replaces the local pending copy with the stored one', () => {
+    const { client, read } = cacheWith([message({ id: 'local-1' })]);
+    putMessage(client, message({ id: 'm9', ack: 1, pending: false }));
+    expect(read().map((m) => m.id)).toEqual(['m9']);
+  });
+});
