@@ -15,8 +15,17 @@ export const channels = {
   payment: (companyId: number) => `company-${companyId}-payment`,
   settings: (companyId: number) => `company-${companyId}-settings`,
   company: (companyId: number) => `company-${companyId}-company`,
+  /** SPEC 7 "Realtime": company-scoped channel for quick messages; carries ids only (some are private to their author). */
+  quickMessage: (companyId: number) => `company-${companyId}-quickmessage`,
+  tag: (companyId: number) => `company-${companyId}-tag`,
   announcement: () => 'company-announcement',
 } as const;
+
+/** `company-{id}-quickmessage` payload: the web refetches what it may see. */
+export type QuickMessageEvent = { action: 'create' | 'update' | 'delete'; id: number };
+
+/** `company-{id}-tag` payload. */
+export type TagEvent = { action: 'create' | 'update' | 'delete'; id: number };
 
 /** What the web client may send over the socket (routed on `$request.body.action`). */
 export const ClientActions = [

@@ -4,22 +4,29 @@
  * sees them all (GET /quick-messages narrowed by userId when given). The set per company is small,
  * read in one Query. Media (one file per quick message) lives in the private bucket under
  * `<companyId>/quick-messages/<id>/...`; the API answers its `/public/...` route, never the key.
+ *
+ * Every change is published on `company-{id}-quickmessage` (SPEC 7 "Realtime") with the id only: a
+ * private quick message must not reach the other attendants' sockets, so screens refetch their list.
  */
 import { randomUUID } from 'node:crypto';
 import { DeleteObjectCommand } from '@aws-sdk/client-s3';
 import { s3Client } from '#commons/clients';
 import { env } from '#commons/env';
 import { ForbiddenError, NotFoundError, ValidationError } from '#commons/errors';
+import { channels, type QuickMessageEvent } from '#contracts/channels';
 import type { CreateQuickMessageInput, ListQuickMessagesQuery, UpdateQuickMessageInput } from '#contracts/quick-message-requests';
 import { mediaRoute, safeFileName } from '#domain/media/keys';
 import type { UploadedFile } from '#domain/media/multipart';
 import { putMedia } from '#domain/media/store';
 import type { Identity } from '#http/types';
+import { publishToCompany } from '#realtime/publisher';
 import * as store from '#storage/quick-messages';
 
 export const QUICK_MESSAGES_PAGE_SIZE = 20;
 
 export type QuickMessage = Omit<store.QuickMessageRecord, 'mediaPath'> & { mediaPath: string | null };
+
+const publishChange = (companyId: number, event: QuickMessageEvent) => publishToCompany(companyId, channels.quickMessage(companyId), event);
 
 const isAdmin = (identity: Identity) => identity.profile === 'admin' || identity.super;
 const canUse = (identity: Identity, record: store.QuickMessageRecord) => record.geral || record.userId === identity.userId;
@@ -99,6 +106,7 @@ export async function createQuickMessageFor(identity: Identity, input: CreateQui
     createdAt: at,
     updatedAt: at,
   });
+  await publishChange(identity.companyId, { action: 'create', id: record.id });
   return present(record);
 }
 
@@ -106,7 +114,9 @@ export async function updateQuickMessageFor(identity: Identity, id: number, inpu
   const before = await findChangeable(identity, id);
   const patch = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined));
   if (!Object.keys(patch).length) return present(before);
-  return present(await store.updateQuickMessage(identity.companyId, id, patch));
+  const updated = await store.updateQuickMessage(identity.companyId, id, patch);
+  await publishChange(identity.companyId, { action: 'update', id });
+  return present(updated);
 }
 
 async function removeObject(key: string): Promise<void> {
@@ -118,6 +128,7 @@ export async function deleteQuickMessageFor(identity: Identity, id: number): Pro
   const record = await findChangeable(identity, id);
   await store.deleteQuickMessage(identity.companyId, id);
   await removeObject(record.mediaPath);
+  await publishChange(identity.companyId, { action: 'delete', id });
 }
 
 export async function uploadQuickMessageMedia(identity: Identity, id: number, files: UploadedFile[]): Promise<QuickMessage> {
@@ -130,6 +141,7 @@ export async function uploadQuickMessageMedia(identity: Identity, id: number, fi
   await putMedia(key, file.data, file.mimetype || 'application/octet-stream');
   const updated = await store.updateQuickMessage(identity.companyId, id, { isMedia: true, mediaPath: key, mediaName: name });
   await removeObject(record.mediaPath);
+  await publishChange(identity.companyId, { action: 'update', id });
   return present(updated);
 }
 
@@ -137,5 +149,6 @@ export async function deleteQuickMessageMedia(identity: Identity, id: number): P
   const record = await findChangeable(identity, id);
   const updated = await store.updateQuickMessage(identity.companyId, id, { isMedia: false, mediaPath: '', mediaName: '' });
   await removeObject(record.mediaPath);
+  await publishChange(identity.companyId, { action: 'update', id });
   return present(updated);
 }

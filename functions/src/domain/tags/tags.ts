@@ -3,14 +3,19 @@
  * list's search (case and accents ignored, anywhere in the name) and pages are done on that set.
  * Only admins and supervisors may set the kanban flag (SPEC 5 "Tag Kanban switch"). Renaming or
  * recolouring refreshes the copy on the tag's tickets; deleting takes the tag off them first.
+ * Changes are published on `company-{id}-tag` (the tags screen refetches).
  */
 import { ForbiddenError, NotFoundError } from '#commons/errors';
+import { channels, type TagEvent } from '#contracts/channels';
 import type { CreateTagInput, UpdateTagInput } from '#contracts/tag-requests';
 import type { Identity } from '#http/types';
+import { publishToCompany } from '#realtime/publisher';
 import * as store from '#storage/tags';
 import { rewriteTicketTags } from './ticket-tags.ts';
 
 export const TAGS_PAGE_SIZE = 20;
+
+const publishTagChange = (companyId: number, event: TagEvent) => publishToCompany(companyId, channels.tag(companyId), event);
 
 const fold = (text: string) =>
   text
@@ -45,7 +50,7 @@ export const listKanbanTags = async (companyId: number) => ({ lista: (await list
 export async function createTagFor(identity: Identity, input: CreateTagInput): Promise<store.TagRecord> {
   if (input.kanban === 1 && !canSetKanban(identity)) throw new ForbiddenError('ERR_NO_PERMISSION');
   const at = new Date().toISOString();
-  return store.createTag({
+  const tag = await store.createTag({
     id: await store.newTagId(identity.companyId),
     companyId: identity.companyId,
     name: input.name,
@@ -56,6 +61,8 @@ export async function createTagFor(identity: Identity, input: CreateTagInput): P
     createdAt: at,
     updatedAt: at,
   });
+  await publishTagChange(identity.companyId, { action: 'create', id: tag.id });
+  return tag;
 }
 
 export async function updateTagFor(identity: Identity, id: number, input: UpdateTagInput): Promise<store.TagRecord> {
@@ -71,6 +78,7 @@ export async function updateTagFor(identity: Identity, id: number, input: Update
       tags.map((t) => (t.id === id ? copy : t)),
     );
   }
+  await publishTagChange(identity.companyId, { action: 'update', id });
   return tag;
 }
 
@@ -81,4 +89,5 @@ export async function deleteTagFor(companyId: number, id: number): Promise<void>
   await store.deleteTag(companyId, id);
   // A tag added to a ticket while the first pass ran: its link is there now (the tag is gone, so no more can come).
   await rewriteTicketTags(companyId, await store.tagTicketIds(companyId, id), drop, { countRemoved: false });
+  await publishTagChange(companyId, { action: 'delete', id });
 }
