@@ -8,6 +8,8 @@ import IntegrationSequencer from './tests/support/integration-sequencer.ts';
 export default defineConfig({
   test: {
     reporters: ['default', './tests/support/summary-reporter.ts'],
+    // Vitest reads the sequencer from the root config only (a project's `sequence.sequencer` is ignored).
+    sequence: { sequencer: IntegrationSequencer },
     projects: [
       {
         test: {
@@ -32,7 +34,6 @@ export default defineConfig({
           testTimeout: 120_000,
           hookTimeout: 120_000,
           fileParallelism: false,
-          sequence: { sequencer: IntegrationSequencer },
         },
       },
     ],
