@@ -3,15 +3,17 @@
  * "Tickets"), decided from the stored ticket and the request, then committed in ONE transaction:
  * the state change (conditional on the revision read, so a concurrent change is a 409 and never a
  * lost update), the (contact, connection) slot transition, the history events and the automatic
- * messages as pending outgoing messages. The messages are sent and the realtime events published
- * after the commit (dispatchOutgoing, resumable as for the chatbot's replies).
+ * messages as pending outgoing messages. After the commit the messages are sent (one `send`
+ * command each, safe to repeat: commandId = messageId) and the change is published once, messages
+ * first (notify.ts publishTicketChange): the ticket's `update` is not repeated for each message.
  */
 import { ConflictError, NotFoundError, ValidationError } from '#commons/errors';
 import type { UpdateTicketInput } from '#contracts/ticket-requests';
 import type { Ticket, TicketStatus } from '#contracts/tickets';
 import { defaultEffects, type Effects } from '#domain/messages/effects';
-import { buildOutgoingMessage, dispatchOutgoing } from '#domain/messages/send';
+import { buildOutgoingMessage, sendCommandFor } from '#domain/messages/send';
 import { getCompanySetting } from '#domain/settings/settings';
+import { getContact } from '#storage/contacts';
 import { type MessageRecord, messageItems } from '#storage/messages';
 import { getQueue } from '#storage/queues';
 import type { TicketHistoryKind } from '#storage/ticket-history';
@@ -75,7 +77,8 @@ async function decide(viewer: Viewer, ticket: TicketRecord, input: UpdateTicketI
       const greet = notGroup && (await getCompanySetting(companyId, 'sendGreetingAccepted')) === 'enabled';
       return {
         action,
-        patch: { ...integration, status: 'open', userId: viewer.userId, chatbot: false, bot: null },
+        // BEHAVIOUR: the unread count goes back to 0 when an attendant takes the ticket.
+        patch: { ...integration, status: 'open', userId: viewer.userId, chatbot: false, bot: null, unreadMessages: 0 },
         kinds: [],
         messages: greet ? [{ body: acceptedGreeting(ticket.contact.name, viewer.user.name), userId: viewer.userId }] : [],
       };
@@ -188,8 +191,9 @@ export async function applyTicketUpdate(
     throw error;
   }
   const presented = (await presentTickets(next.companyId, [next]))[0] as Ticket;
-  if (messages.length) await dispatchOutgoing(messages, next, effects);
-  await publishTicketChange(effects, ticket, presented);
+  for (const message of messages) await effects.sendCommand(await sendCommandFor(message, next));
+  const contact = messages.length ? await getContact(next.companyId, next.contactId) : undefined;
+  await publishTicketChange(effects, ticket, presented, contact ? { messages, contact } : undefined);
   return presented;
 }
 

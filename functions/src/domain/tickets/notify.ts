@@ -1,28 +1,42 @@
 /**
- * Realtime for the tickets API: the update goes to the ticket's viewers through P's publishTicket;
- * sockets that saw the ticket before the change and may not see it after get `delete`, so their
- * lists drop it (SPEC 4: "A ticket leaves a list when its status no longer matches, when its queue
- * is not among the selected queues, or when it is deleted").
+ * Realtime for a ticket change (tickets API, tags, sweeps), as one unit: the messages the change
+ * posted (`appMessage` create), then ONE ticket `update` to everyone who may see the ticket now, then
+ * `delete` to the sockets that saw it before and may not any more, so their lists drop it (SPEC 4:
+ * "A ticket leaves a list when its status no longer matches, when its queue is not among the
+ * selected queues, or when it is deleted"). The audiences are publish.ts's ticketAudience, the rule
+ * written down in realtime/publisher.ts.
  */
 import { channels } from '#contracts/channels';
+import type { Contact } from '#contracts/contacts';
+import type { Message } from '#contracts/messages';
 import type { Ticket, TicketEvent } from '#contracts/tickets';
 import type { Effects } from '#domain/messages/effects';
 import { matches } from '#realtime/audience';
-import { audience, rooms, ticketViewers } from '#realtime/publisher';
 import type { TicketRecord } from '#storage/tickets';
-import { publishTicket } from './publish.ts';
+import { publishMessage, publishTicket, type TicketVisibility, ticketAudience } from './publish.ts';
 
-type Visibility = Pick<TicketRecord, 'id' | 'uuid' | 'status' | 'queueId' | 'userId'>;
+export interface PostedMessages {
+  messages: Message[];
+  contact: Contact;
+}
 
-/** The same audience as publish.ts's ticket events: viewers plus the sockets in the ticket's chat box. */
-const ticketAudience = (ticket: Visibility) =>
-  audience.anyOf(ticketViewers(ticket), audience.room(rooms.ticket(ticket.id)), audience.room(rooms.ticket(ticket.uuid)));
-
-export async function publishTicketChange(effects: Effects, before: Visibility | undefined, after: Ticket): Promise<void> {
+export async function publishTicketChange(
+  effects: Effects,
+  before: TicketVisibility | undefined,
+  after: Ticket,
+  posted?: PostedMessages,
+): Promise<void> {
+  for (const message of posted?.messages ?? []) await publishMessage(effects, 'create', message, after, posted!.contact);
   await publishTicket(effects, after);
-  if (!before) return;
+  if (before) await publishTicketLost(effects, before, after);
+}
+
+/** `delete` to the sockets that could see `before` and cannot see `after`; nothing when nobody lost it. */
+export async function publishTicketLost(effects: Effects, before: TicketVisibility, after: TicketVisibility & { companyId: number }) {
   const was = ticketAudience(before);
   const now = ticketAudience(after);
+  const unchanged = before.status === after.status && before.queueId === after.queueId && before.userId === after.userId;
+  if (unchanged) return;
   await effects.publish(
     after.companyId,
     channels.ticket(after.companyId),

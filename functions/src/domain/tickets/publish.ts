@@ -1,7 +1,9 @@
 /**
  * Realtime for the inbox (SPEC 7 "Realtime"): ticket and message events go to the ticket's viewers
  * (admins, its queue's members, its attendant, allTicket users for pending no-queue tickets) and to
- * the sockets that joined its chat box; contact events to the whole tenant.
+ * nobody else; contact events to the whole tenant. Joining a ticket's chat box never widens that
+ * (see the rule in realtime/publisher.ts): a socket that joined the room of a ticket it may not see,
+ * or that it stopped seeing, gets nothing of it.
  */
 import { channels } from '#contracts/channels';
 import type { Contact, ContactEvent } from '#contracts/contacts';
@@ -9,14 +11,13 @@ import type { AppMessageEvent, Message } from '#contracts/messages';
 import type { Ticket, TicketEvent } from '#contracts/tickets';
 import type { Effects } from '#domain/messages/effects';
 import { presentMessage } from '#domain/outbound/present';
-import { audience, rooms, ticketViewers } from '#realtime/publisher';
+import { audience, ticketViewers } from '#realtime/publisher';
 
-export const ticketAudience = (ticket: Pick<Ticket, 'id' | 'uuid' | 'status' | 'queueId' | 'userId'>) =>
-  audience.anyOf(
-    ticketViewers({ status: ticket.status, queueId: ticket.queueId, userId: ticket.userId }),
-    audience.room(rooms.ticket(ticket.id)),
-    audience.room(rooms.ticket(ticket.uuid)),
-  );
+/** What decides who sees a ticket (ticketViewers), plus its ids. */
+export type TicketVisibility = Pick<Ticket, 'id' | 'status' | 'queueId' | 'userId'>;
+
+export const ticketAudience = (ticket: TicketVisibility) =>
+  ticketViewers({ status: ticket.status, queueId: ticket.queueId, userId: ticket.userId });
 
 export const publishTicket = (effects: Effects, ticket: Ticket) =>
   effects.publish(
