@@ -46,6 +46,7 @@ const en: LocaleShape = {
     ERR_INVALID_CREDENTIALS: 'Authentication error. Please try again.',
     ERR_SENDING_WAPP_MSG: 'Error sending the WhatsApp message. Check the connections page.',
     ERR_DELETE_WAPP_MSG: 'Could not delete the WhatsApp message.',
+    ERR_TICKET_CHANGED: 'The ticket changed in the meantime: it has been refreshed, check it and try again.',
     ERR_OTHER_OPEN_TICKET: 'There is already an open ticket for this contact.',
     ERR_SESSION_EXPIRED: 'Session expired. Please log in.',
     ERR_USER_CREATION_DISABLED: 'User creation was disabled by the administrator.',

@@ -46,6 +46,7 @@ const es = {
     ERR_INVALID_CREDENTIALS: 'Error de autenticación. Por favor, inténtelo de nuevo.',
     ERR_SENDING_WAPP_MSG: 'Error al enviar el mensaje de WhatsApp. Verifique la página de conexiones.',
     ERR_DELETE_WAPP_MSG: 'No se pudo eliminar el mensaje de WhatsApp.',
+    ERR_TICKET_CHANGED: 'El ticket cambió mientras tanto: se actualizó, revíselo e inténtelo de nuevo.',
     ERR_OTHER_OPEN_TICKET: 'Ya existe un ticket abierto para este contacto.',
     ERR_SESSION_EXPIRED: 'Sesión expirada. Por favor, inicie sesión.',
     ERR_USER_CREATION_DISABLED: 'La creación de usuarios fue deshabilitada por el administrador.',

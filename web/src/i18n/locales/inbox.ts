@@ -41,6 +41,12 @@ const es = {
       message: 'Este contacto ya está siendo atendido por {{user}} en la cola {{queue}}.',
     },
   },
+  notifications: {
+    title: 'Notificaciones',
+    open: 'Mensajes no leídos',
+    empty: 'No hay mensajes sin leer.',
+    newMessage: 'Nuevo mensaje de {{name}}',
+  },
   conversation: {
     actions: {
       accept: 'Aceptar',
@@ -57,6 +63,17 @@ const es = {
     deleteMessage: '¡Atención! Todos los mensajes de este ticket se perderán.',
     accessDenied: 'Acesso não permitido',
     loadError: 'Erro ao obter informações da conversa',
+    tags: { label: 'Etiquetas', placeholder: 'Etiquetas', none: 'Ninguna etiqueta' },
+    contact: { title: 'Datos del contacto', open: 'Datos del contacto', edit: 'Editar contacto', extraInfo: 'Información adicional' },
+    notes: {
+      title: 'Observaciones',
+      placeholder: 'Agregar una observación',
+      save: 'Guardar',
+      added: 'Observação adicionada com sucesso!',
+      deleted: 'Observação excluída com sucesso!',
+      deleteTitle: 'Eliminar observación',
+      deleteConfirm: '¿Está seguro que desea eliminar este registro?',
+    },
     transfer: {
       title: 'Transferir ticket',
       user: 'Usuario',
@@ -93,6 +110,11 @@ const es = {
       uploading: 'Enviando {{percent}} %',
       removeFile: 'Quitar archivo',
       quickReplies: 'Respuestas rápidas',
+      record: 'Grabar audio',
+      stopRecording: 'Enviar audio',
+      cancelRecording: 'Cancelar grabación',
+      recording: 'Grabando {{time}}',
+      audioTooShort: 'Audio muy corto: grabe al menos un segundo.',
     },
   },
 };
@@ -136,6 +158,12 @@ const en: typeof es = {
       message: 'This contact is already being attended by {{user}} in the queue {{queue}}.',
     },
   },
+  notifications: {
+    title: 'Notifications',
+    open: 'Unread messages',
+    empty: 'No unread messages.',
+    newMessage: 'New message from {{name}}',
+  },
   conversation: {
     actions: {
       accept: 'Accept',
@@ -152,6 +180,17 @@ const en: typeof es = {
     deleteMessage: 'Warning! Every message of this ticket will be lost.',
     accessDenied: 'Acesso não permitido',
     loadError: 'Erro ao obter informações da conversa',
+    tags: { label: 'Tags', placeholder: 'Tags', none: 'No tags' },
+    contact: { title: 'Contact details', open: 'Contact details', edit: 'Edit contact', extraInfo: 'Extra information' },
+    notes: {
+      title: 'Notes',
+      placeholder: 'Add a note',
+      save: 'Save',
+      added: 'Observação adicionada com sucesso!',
+      deleted: 'Observação excluída com sucesso!',
+      deleteTitle: 'Delete note',
+      deleteConfirm: '¿Está seguro que desea eliminar este registro?',
+    },
     transfer: {
       title: 'Transfer ticket',
       user: 'User',
@@ -188,6 +227,11 @@ const en: typeof es = {
       uploading: 'Sending {{percent}}%',
       removeFile: 'Remove file',
       quickReplies: 'Quick replies',
+      record: 'Record audio',
+      stopRecording: 'Send audio',
+      cancelRecording: 'Cancel recording',
+      recording: 'Recording {{time}}',
+      audioTooShort: 'Audio too short: record at least a second.',
     },
   },
 };
@@ -231,6 +275,12 @@ const pt: typeof es = {
       message: 'Este contato já está em atendimento com {{user}} na fila {{queue}}.',
     },
   },
+  notifications: {
+    title: 'Notificações',
+    open: 'Mensagens não lidas',
+    empty: 'Nenhuma mensagem não lida.',
+    newMessage: 'Nova mensagem de {{name}}',
+  },
   conversation: {
     actions: {
       accept: 'Aceitar',
@@ -247,6 +297,17 @@ const pt: typeof es = {
     deleteMessage: 'Atenção! Todas as mensagens relacionadas ao ticket serão perdidas.',
     accessDenied: 'Acesso não permitido',
     loadError: 'Erro ao obter informações da conversa',
+    tags: { label: 'Tags', placeholder: 'Tags', none: 'Nenhuma tag' },
+    contact: { title: 'Dados do contato', open: 'Dados do contato', edit: 'Editar contato', extraInfo: 'Informações adicionais' },
+    notes: {
+      title: 'Observações',
+      placeholder: 'Adicionar uma observação',
+      save: 'Salvar',
+      added: 'Observação adicionada com sucesso!',
+      deleted: 'Observação excluída com sucesso!',
+      deleteTitle: 'Excluir observação',
+      deleteConfirm: '¿Está seguro que desea eliminar este registro?',
+    },
     transfer: {
       title: 'Transferir ticket',
       user: 'Usuário',
@@ -283,6 +344,11 @@ const pt: typeof es = {
       uploading: 'Enviando {{percent}}%',
       removeFile: 'Remover arquivo',
       quickReplies: 'Respostas rápidas',
+      record: 'Gravar áudio',
+      stopRecording: 'Enviar áudio',
+      cancelRecording: 'Cancelar gravação',
+      recording: 'Gravando {{time}}',
+      audioTooShort: 'Áudio muito curto: grave ao menos um segundo.',
     },
   },
 };

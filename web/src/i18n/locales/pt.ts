@@ -47,6 +47,7 @@ const pt: LocaleShape = {
     ERR_INVALID_CREDENTIALS: 'Erro de autenticação. Por favor, tente novamente.',
     ERR_SENDING_WAPP_MSG: 'Erro ao enviar a mensagem do WhatsApp. Verifique a página de conexões.',
     ERR_DELETE_WAPP_MSG: 'Não foi possível excluir a mensagem do WhatsApp.',
+    ERR_TICKET_CHANGED: 'O ticket foi alterado nesse meio tempo: ele foi atualizado, confira e tente novamente.',
     ERR_OTHER_OPEN_TICKET: 'Já existe um ticket aberto para este contato.',
     ERR_SESSION_EXPIRED: 'Sessão expirada. Por favor, entre novamente.',
     ERR_USER_CREATION_DISABLED: 'A criação de usuários foi desabilitada pelo administrador.',

@@ -54,3 +54,8 @@ export const useContactSearch = (searchParam: string) =>
     enabled: searchParam.trim().length >= CONTACT_SEARCH_MIN,
     retry: false,
   });
+
+/** GET /contacts/{id}: the contact drawer's details (number, email, extra info). Key shared with the contacts screens. */
+export const contactKey = (contactId: number) => ['contacts', 'detail', contactId] as const;
+export const useContact = (contactId: number, enabled: boolean) =>
+  useQuery({ queryKey: contactKey(contactId), queryFn: () => api<Contact>(`/contacts/${contactId}`), enabled });

@@ -1,7 +1,15 @@
 import type { OtherOpenTicketError, TicketPageResponse, UpdateTicketInput } from '@conversa/functions/contracts/ticket-requests';
 import type { Ticket, TicketStatus } from '@conversa/functions/contracts/tickets';
-import { infiniteQueryOptions, queryOptions, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client.ts';
+import {
+  infiniteQueryOptions,
+  type QueryClient,
+  queryOptions,
+  useInfiniteQuery,
+  useMutation,
+  useQuery,
+  useQueryClient,
+} from '@tanstack/react-query';
+import { ApiError, api } from '../../../lib/api-client.ts';
 import { useAuth } from '../../../lib/auth/auth-provider.tsx';
 import { putTicket, removeTicket } from './ticket-cache.ts';
 
@@ -81,6 +89,17 @@ export interface NewTicketInput {
 /** POST /tickets: creating a ticket sends status open (SPEC 4). */
 export const createTicket = (input: NewTicketInput) => api<Ticket>('/tickets', { method: 'POST', body: { ...input, status: 'open' } });
 
+/** A 409 ERR_TICKET_CHANGED: someone changed the ticket between our read and our write. */
+export const isTicketChanged = (error: unknown) => error instanceof ApiError && error.code === 'ERR_TICKET_CHANGED';
+
+/**
+ * After ERR_TICKET_CHANGED what the screen shows is stale: every ticket list and detail is read again,
+ * so the user decides on the ticket as it is now (the caller still shows the error's toast).
+ */
+export function refetchChangedTickets(queryClient: QueryClient, error: unknown): void {
+  if (isTicketChanged(error)) void queryClient.invalidateQueries({ queryKey: ticketsKey });
+}
+
 /** Every change writes the answer into the lists and the detail at once; realtime confirms it later. */
 export function useUpdateTicket() {
   const queryClient = useQueryClient();
@@ -90,6 +109,7 @@ export function useUpdateTicket() {
     onSuccess: (ticket) => {
       if (ticket && typeof ticket === 'object' && 'id' in ticket) putTicket(queryClient, ticket, user?.id);
     },
+    onError: (error) => refetchChangedTickets(queryClient, error),
   });
 }
 
@@ -98,6 +118,7 @@ export function useDeleteTicket() {
   return useMutation({
     mutationFn: deleteTicket,
     onSuccess: (_data, id) => removeTicket(queryClient, id),
+    onError: (error) => refetchChangedTickets(queryClient, error),
   });
 }
 

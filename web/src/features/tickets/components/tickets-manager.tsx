@@ -4,7 +4,7 @@ import CheckCircleOutlined from '@mui/icons-material/CheckCircleOutlined';
 import MoveToInbox from '@mui/icons-material/MoveToInbox';
 import Search from '@mui/icons-material/Search';
 import { Badge, Box, Button, FormControlLabel, Paper, Stack, Switch, Tab, Tabs } from '@mui/material';
-import { useEffect, useMemo, useState } from 'react';
+import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDebouncedValue } from '../../../hooks/use-debounced-value.ts';
 import { isAdmin, useAuth } from '../../../lib/auth/auth-provider.tsx';
@@ -28,7 +28,7 @@ function CountLabel({ label, count }: { label: string; count: number }) {
 }
 
 /** SPEC 2 "Ticket manager": Open (Assigned / Pending), Closed and Search lists with their filters. */
-export function TicketsManager() {
+export function TicketsManager({ renderSpy }: { renderSpy: (ticket: Ticket) => ReactNode }) {
   const { t } = useTranslation();
   const { user } = useAuth();
   const admin = isAdmin(user);
@@ -127,7 +127,9 @@ export function TicketsManager() {
       {tab === 'closed' && <TicketList filters={closed} enabled={ready} onSpy={setSpying} />}
       {tab === 'search' && <TicketList filters={searching} enabled={ready} onSpy={setSpying} />}
       <NewTicketDialog open={creating} queues={queues} onClose={() => setCreating(false)} />
-      <SpyDialog ticket={spying} onClose={() => setSpying(null)} />
+      <SpyDialog ticket={spying} onClose={() => setSpying(null)}>
+        {renderSpy}
+      </SpyDialog>
     </Paper>
   );
 }

@@ -1,11 +1,11 @@
+import type { Ticket } from '@conversa/functions/contracts/tickets';
 import ForumOutlined from '@mui/icons-material/ForumOutlined';
 import { Box, Button, Stack, Tab, Tabs, useMediaQuery, useTheme } from '@mui/material';
-import { useEffect, useState } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
 import { EmptyState } from '../../../components/empty-state.tsx';
 import { useTicketsLive } from '../hooks/use-tickets-live.ts';
-import { Conversation } from './conversation/conversation.tsx';
 import { TicketsManager } from './tickets-manager.tsx';
 
 /** The inbox fills the viewport under the top bar (64 px, 56 px on phones) and the page padding. */
@@ -15,7 +15,14 @@ const pageHeight = { xs: 'calc(100dvh - 56px - 32px)', sm: 'calc(100dvh - 64px -
  * /tickets/:ticketId? (SPEC 2 "Ticket manager"): wide screens show the list and the conversation side
  * by side; narrow ones two tabs, Ticket and Atendimentos. The URL (the ticket's uuid) drives both.
  */
-export function TicketsPage() {
+interface TicketsPageProps {
+  /** The open ticket's conversation; the app composes it from the tickets and messages features. */
+  renderConversation: (uuid: string, onBack: (() => void) | undefined) => ReactNode;
+  /** The admin's read-only view of a ticket's messages (spy dialog). */
+  renderSpy: (ticket: Ticket) => ReactNode;
+}
+
+export function TicketsPage({ renderConversation, renderSpy }: TicketsPageProps) {
   const { t } = useTranslation();
   const theme = useTheme();
   const narrow = useMediaQuery(theme.breakpoints.down('md'), { noSsr: true });
@@ -28,7 +35,9 @@ export function TicketsPage() {
   useEffect(() => setPane(ticketId ? 'ticket' : 'tickets'), [ticketId]);
 
   const conversation = ticketId ? (
-    <Conversation key={ticketId} uuid={ticketId} onBack={narrow ? () => navigate('/tickets') : undefined} />
+    <Box key={ticketId} sx={{ height: '100%', minHeight: 0 }}>
+      {renderConversation(ticketId, narrow ? () => navigate('/tickets') : undefined)}
+    </Box>
   ) : (
     <Stack spacing={2} sx={{ height: '100%', justifyContent: 'center', alignItems: 'stretch' }}>
       <EmptyState icon={<ForumOutlined sx={{ fontSize: 48 }} />} title={t('inbox.emptyTitle')} description={t('inbox.emptyDescription')} />
@@ -47,7 +56,7 @@ export function TicketsPage() {
           <Tab value="ticket" label={t('inbox.narrowTabs.ticket')} data-testid="pane-ticket" />
           <Tab value="tickets" label={t('inbox.narrowTabs.tickets')} data-testid="pane-tickets" />
         </Tabs>
-        <Box sx={{ flex: 1, minHeight: 0 }}>{pane === 'ticket' ? conversation : <TicketsManager />}</Box>
+        <Box sx={{ flex: 1, minHeight: 0 }}>{pane === 'ticket' ? conversation : <TicketsManager renderSpy={renderSpy} />}</Box>
       </Box>
     );
   }
@@ -57,7 +66,7 @@ export function TicketsPage() {
       data-testid="tickets-page"
       data-layout="wide"
     >
-      <TicketsManager />
+      <TicketsManager renderSpy={renderSpy} />
       {conversation}
     </Box>
   );

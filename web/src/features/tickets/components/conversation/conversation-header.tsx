@@ -5,7 +5,20 @@ import DoneOutlined from '@mui/icons-material/DoneOutlined';
 import MoreVert from '@mui/icons-material/MoreVert';
 import ReplayOutlined from '@mui/icons-material/ReplayOutlined';
 import UndoOutlined from '@mui/icons-material/UndoOutlined';
-import { Avatar, Box, Button, IconButton, Menu, MenuItem, Stack, Tooltip, Typography, useMediaQuery, useTheme } from '@mui/material';
+import {
+  Avatar,
+  Box,
+  Button,
+  ButtonBase,
+  IconButton,
+  Menu,
+  MenuItem,
+  Stack,
+  Tooltip,
+  Typography,
+  useMediaQuery,
+  useTheme,
+} from '@mui/material';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
@@ -21,7 +34,14 @@ type Action = 'accept' | 'return' | 'resolve' | 'reopen';
 const actionIcons = { accept: DoneOutlined, return: UndoOutlined, resolve: CheckCircleOutlined, reopen: ReplayOutlined };
 
 /** SPEC 2 "Conversation" header: the contact and the actions the ticket's status allows (SPEC 4). */
-export function ConversationHeader({ ticket, onBack }: { ticket: Ticket; onBack?: () => void }) {
+interface ConversationHeaderProps {
+  ticket: Ticket;
+  onBack?: () => void;
+  /** Opens the contact drawer (the avatar and the name are its button). */
+  onOpenContact: () => void;
+}
+
+export function ConversationHeader({ ticket, onBack, onOpenContact }: ConversationHeaderProps) {
   const { t } = useTranslation();
   const { user } = useAuth();
   const admin = isAdmin(user);
@@ -107,22 +127,29 @@ export function ConversationHeader({ ticket, onBack }: { ticket: Ticket; onBack?
           <ArrowBack />
         </IconButton>
       )}
-      <Avatar src={ticket.contact.profilePicUrl || undefined} alt={ticket.contact.name}>
-        {ticket.contact.name.slice(0, 1).toUpperCase()}
-      </Avatar>
-      <Box sx={{ flex: 1, minWidth: 0 }}>
-        <Typography variant="subtitle1" noWrap sx={{ fontWeight: 600 }}>
-          {ticket.contact.name}{' '}
-          <Typography component="span" variant="caption" sx={{ color: 'text.secondary' }}>
-            #{ticket.id}
+      <ButtonBase
+        onClick={onOpenContact}
+        aria-label={t('conversation.contact.open')}
+        data-testid="open-contact"
+        sx={{ flex: 1, minWidth: 0, gap: 1, justifyContent: 'flex-start', textAlign: 'left', borderRadius: 1, py: 0.5 }}
+      >
+        <Avatar src={ticket.contact.profilePicUrl || undefined} alt={ticket.contact.name}>
+          {ticket.contact.name.slice(0, 1).toUpperCase()}
+        </Avatar>
+        <Box sx={{ flex: 1, minWidth: 0 }}>
+          <Typography variant="subtitle1" noWrap sx={{ fontWeight: 600 }}>
+            {ticket.contact.name}{' '}
+            <Typography component="span" variant="caption" sx={{ color: 'text.secondary' }}>
+              #{ticket.id}
+            </Typography>
           </Typography>
-        </Typography>
-        {ticket.user && (
-          <Typography variant="caption" noWrap sx={{ color: 'text.secondary', display: 'block' }}>
-            {t('conversation.assignedTo', { name: ticket.user.name })}
-          </Typography>
-        )}
-      </Box>
+          {ticket.user && (
+            <Typography variant="caption" noWrap sx={{ color: 'text.secondary', display: 'block' }}>
+              {t('conversation.assignedTo', { name: ticket.user.name })}
+            </Typography>
+          )}
+        </Box>
+      </ButtonBase>
       <Stack direction="row" spacing={compact ? 0 : 1} sx={{ flexShrink: 0, alignItems: 'center' }}>
         {ticket.status === 'pending' && button('accept', 'contained', 'success')}
         {ticket.status === 'open' && button('return', 'outlined', 'inherit')}

@@ -1,30 +1,39 @@
 import { channels } from '@conversa/functions/contracts/channels';
-import type { Message } from '@conversa/functions/contracts/messages';
-import type { TicketEvent } from '@conversa/functions/contracts/tickets';
+import type { Ticket, TicketEvent } from '@conversa/functions/contracts/tickets';
 import { Box, CircularProgress, Paper } from '@mui/material';
-import { useEffect, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { ApiError } from '../../../../lib/api-client.ts';
 import { useAuth } from '../../../../lib/auth/auth-provider.tsx';
 import { useRealtimeEvent } from '../../../../lib/realtime/realtime-provider.tsx';
 import { DENIAL_REDIRECT_MS, toast } from '../../../../lib/toast.ts';
-import { MessageInput } from '../../../messages/components/message-input.tsx';
-import { MessageList } from '../../../messages/components/message-list.tsx';
 import { useTicketByUuid } from '../../api/tickets.ts';
+import { ContactDrawer } from './contact-drawer.tsx';
 import { ConversationHeader } from './conversation-header.tsx';
+import { TagPicker } from './tag-picker.tsx';
+
+interface ConversationProps {
+  uuid: string;
+  onBack?: () => void;
+  /** The contact's edit dialog (contacts feature), composed by the app. */
+  onEditContact?: (contactId: number) => void;
+  /** The messages and the input (messages feature), composed by the app under the header. */
+  children: (ticket: Ticket) => ReactNode;
+}
 
 /**
- * The conversation of /tickets/:uuid (SPEC 2 "Conversation"). A ticket outside the user's queues
- * answers 403: 'Acesso não permitido', then back to /tickets after 1 s (SPEC 5).
+ * The conversation of /tickets/:uuid (SPEC 2 "Conversation"): header, tag picker and contact drawer;
+ * the app puts the messages in. A ticket outside the user's queues answers 403: 'Acesso não
+ * permitido', then back to /tickets after 1 s (SPEC 5).
  */
-export function Conversation({ uuid, onBack }: { uuid: string; onBack?: () => void }) {
+export function Conversation({ uuid, onBack, onEditContact, children }: ConversationProps) {
   const { t } = useTranslation();
   const { user } = useAuth();
   const navigate = useNavigate();
   const query = useTicketByUuid(uuid);
   const ticket = query.data;
-  const [replyTo, setReplyTo] = useState<Message | null>(null);
+  const [contactOpen, setContactOpen] = useState(false);
   const reported = useRef<unknown>(null);
 
   useEffect(() => {
@@ -51,14 +60,10 @@ export function Conversation({ uuid, onBack }: { uuid: string; onBack?: () => vo
         <Box sx={{ flex: 1, display: 'grid', placeItems: 'center' }}>{query.isPending && <CircularProgress />}</Box>
       ) : (
         <>
-          <ConversationHeader ticket={ticket} onBack={onBack} />
-          <MessageList
-            key={ticket.id}
-            ticketId={ticket.id}
-            isGroup={ticket.isGroup}
-            onReply={ticket.status === 'open' ? setReplyTo : undefined}
-          />
-          <MessageInput key={`input-${ticket.id}`} ticket={ticket} replyTo={replyTo} onClearReply={() => setReplyTo(null)} />
+          <ConversationHeader ticket={ticket} onBack={onBack} onOpenContact={() => setContactOpen(true)} />
+          <TagPicker ticket={ticket} />
+          {children(ticket)}
+          <ContactDrawer ticket={ticket} open={contactOpen} onClose={() => setContactOpen(false)} onEditContact={onEditContact} />
         </>
       )}
     </Paper>

@@ -1,0 +1,45 @@
+import type { Message } from '@conversa/functions/contracts/messages';
+import type { Ticket } from '@conversa/functions/contracts/tickets';
+import { useState } from 'react';
+import { MessageInput } from '../../features/messages/components/message-input.tsx';
+import { MessageList } from '../../features/messages/components/message-list.tsx';
+import { Conversation } from '../../features/tickets/components/conversation/conversation.tsx';
+import { TicketsPage } from '../../features/tickets/components/tickets-page.tsx';
+
+/** The messages of the open ticket: the list and the input share the message being replied to. */
+function TicketMessages({ ticket }: { ticket: Ticket }) {
+  const [replyTo, setReplyTo] = useState<Message | null>(null);
+  return (
+    <>
+      <MessageList
+        key={ticket.id}
+        ticketId={ticket.id}
+        isGroup={ticket.isGroup}
+        onReply={ticket.status === 'open' ? setReplyTo : undefined}
+      />
+      <MessageInput key={`input-${ticket.id}`} ticket={ticket} replyTo={replyTo} onClearReply={() => setReplyTo(null)} />
+    </>
+  );
+}
+
+function ConversationPane({ uuid, onBack }: { uuid: string; onBack?: () => void }) {
+  return (
+    <Conversation uuid={uuid} onBack={onBack}>
+      {(ticket) => <TicketMessages ticket={ticket} />}
+    </Conversation>
+  );
+}
+
+/**
+ * /tickets/:ticketId? (SPEC 2 "Ticket manager", "Conversation"). The tickets feature owns the page
+ * and the conversation's frame, the messages feature the messages, the contacts feature the contact
+ * dialog: they meet here, so no feature imports another (STYLE, bulletproof-react).
+ */
+export function InboxPage() {
+  return (
+    <TicketsPage
+      renderConversation={(uuid, onBack) => <ConversationPane uuid={uuid} onBack={onBack} />}
+      renderSpy={(ticket) => <MessageList ticketId={ticket.id} isGroup={ticket.isGroup} readOnly />}
+    />
+  );
+}
