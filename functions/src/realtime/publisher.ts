@@ -6,6 +6,24 @@
  * in-memory audience filter, then PostToConnection with bounded concurrency. Connections that
  * answer 410 Gone are deleted (createSnapshotPublisher: one Query per tenant per unit of work). Publishing never throws: a socket problem must not fail the request
  * that already wrote its change; the outcome is returned for logs and tests.
+ *
+ * Who gets a ticket's events (`company-{id}-ticket`, `company-{id}-appMessage`), the rule every
+ * publisher of them follows (domain/tickets/publish.ts ticketAudience, notify.ts):
+ *   - the ticket's viewers as it is AFTER the change, `ticketViewers` (SPEC 6, the same rule as
+ *     domain/tickets/access.ts canSeeTicket): admins and super users; members of its queue; its
+ *     attendant; for a pending ticket without a queue, users with allTicket enabled. Nobody else,
+ *     and never another tenant. Rooms never widen this: a socket that joined a ticket's chat box
+ *     (joinChatBox) or a list (joinTickets) gets nothing of a ticket its user may not see.
+ *   - `update` carries the whole ticket once per change (an action that also posts messages sends
+ *     their `appMessage` create first, then the one `update`); the client places it in or out of
+ *     each list by status, queue selection and owner (SPEC 4 "A ticket leaves a list when its
+ *     status no longer matches, when its queue is not among the selected queues").
+ *   - `delete` goes to the sockets that could see the ticket BEFORE the change and cannot after it
+ *     (transferred to a queue they are not in, given a queue while they saw it as allTicket, taken
+ *     from them), and to all its viewers when it is deleted: they never receive the `update`, so
+ *     this is what drops it from their lists and closes its conversation.
+ *   - `updateUnread` goes to the ticket's viewers when someone opens it.
+ * A socket's entitlement (profile, queues, allTicket) is the one recorded at $connect.
  */
 
 import { logger } from '#commons/logger';
