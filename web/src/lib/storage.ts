@@ -29,3 +29,10 @@ export function writeStorage(key: string, value: string): void {
 export function isCshowSet(): boolean {
   return readStorage(storageKeys.cshow) !== null;
 }
+
+/** SPEC 2: the notification volume, 0 to 1, stored as `volume`; 1 until the user moves the slider. */
+export function readVolume(): number {
+  const stored = readStorage(storageKeys.volume);
+  const value = Number(stored);
+  return stored !== null && Number.isFinite(value) && value >= 0 && value <= 1 ? value : 1;
+}

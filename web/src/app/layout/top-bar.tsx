@@ -5,6 +5,7 @@ import Refresh from '@mui/icons-material/Refresh';
 import { AppBar, IconButton, Toolbar, Tooltip, Typography, useMediaQuery, useTheme } from '@mui/material';
 import { format, parseISO } from 'date-fns';
 import { useTranslation } from 'react-i18next';
+import { NotificationsBell } from '../../features/notifications/components/notifications-bell.tsx';
 import { isAdmin, useAuth } from '../../lib/auth/auth-provider.tsx';
 import { useColorMode } from '../../theme/color-mode.tsx';
 import { AccountMenu } from './account-menu.tsx';
@@ -58,6 +59,7 @@ export function TopBar({ onToggleDrawer }: { onToggleDrawer: () => void }) {
             <Refresh />
           </IconButton>
         </Tooltip>
+        <NotificationsBell />
         <LanguageMenu />
         <AccountMenu />
       </Toolbar>

@@ -3,18 +3,13 @@ import VolumeUp from '@mui/icons-material/VolumeUp';
 import { Box, IconButton, Popover, Slider, Tooltip } from '@mui/material';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { readStorage, storageKeys, writeStorage } from '../../lib/storage.ts';
-
-function storedVolume(): number {
-  const value = Number(readStorage(storageKeys.volume));
-  return Number.isFinite(value) && value >= 0 && value <= 1 && readStorage(storageKeys.volume) !== null ? value : 1;
-}
+import { readVolume, storageKeys, writeStorage } from '../../lib/storage.ts';
 
 /** SPEC 2: notification volume 0 to 1, step 0.1, stored as `volume` for the sound players to read. */
 export function VolumeControl() {
   const { t } = useTranslation();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
-  const [volume, setVolume] = useState(storedVolume);
+  const [volume, setVolume] = useState(readVolume);
   return (
     <>
       <Tooltip title={t('layout.volume')}>

@@ -1,0 +1,79 @@
+import NotificationsOutlined from '@mui/icons-material/NotificationsOutlined';
+import { Avatar, Badge, IconButton, List, ListItemAvatar, ListItemButton, ListItemText, Popover, Tooltip, Typography } from '@mui/material';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router-dom';
+import { askNotificationPermission } from '../api/alert-sound.ts';
+import { useUnreadNotifications } from '../hooks/use-unread-notifications.ts';
+
+/** SPEC 2 "Top bar": the unread-ticket bell with its count and a popover listing them. */
+export function NotificationsBell() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const tickets = useUnreadNotifications();
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  return (
+    <>
+      <Tooltip title={t('notifications.title')}>
+        <IconButton
+          color="inherit"
+          aria-label={t('notifications.title')}
+          data-testid="notifications-bell"
+          data-count={tickets.length}
+          onClick={(event) => {
+            // Asking on a click, not on load: browsers ignore (or punish) unprompted permission requests.
+            askNotificationPermission();
+            setAnchor(event.currentTarget);
+          }}
+        >
+          <Badge badgeContent={tickets.length} color="error" max={99}>
+            <NotificationsOutlined />
+          </Badge>
+        </IconButton>
+      </Tooltip>
+      <Popover
+        anchorEl={anchor}
+        open={Boolean(anchor)}
+        onClose={() => setAnchor(null)}
+        anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
+        transformOrigin={{ vertical: 'top', horizontal: 'right' }}
+        slotProps={{ paper: { sx: { width: 340, maxHeight: 420 } } }}
+      >
+        <Typography variant="subtitle2" sx={{ px: 2, pt: 1.5, pb: 0.5 }}>
+          {t('notifications.open')}
+        </Typography>
+        {tickets.length === 0 ? (
+          <Typography variant="body2" sx={{ px: 2, pb: 2, color: 'text.secondary' }}>
+            {t('notifications.empty')}
+          </Typography>
+        ) : (
+          <List dense data-testid="notifications-list">
+            {tickets.map((ticket) => (
+              <ListItemButton
+                key={ticket.id}
+                data-testid="notification"
+                onClick={() => {
+                  setAnchor(null);
+                  navigate(`/tickets/${ticket.uuid}`);
+                }}
+              >
+                <ListItemAvatar>
+                  <Badge badgeContent={ticket.unreadMessages} color="success" max={99}>
+                    <Avatar src={ticket.contact.profilePicUrl || undefined} alt={ticket.contact.name}>
+                      {ticket.contact.name.slice(0, 1).toUpperCase()}
+                    </Avatar>
+                  </Badge>
+                </ListItemAvatar>
+                <ListItemText
+                  primary={ticket.contact.name}
+                  secondary={ticket.lastMessage}
+                  slotProps={{ primary: { noWrap: true }, secondary: { noWrap: true } }}
+                />
+              </ListItemButton>
+            ))}
+          </List>
+        )}
+      </Popover>
+    </>
+  );
+}

@@ -1,0 +1,120 @@
+/** The inbox's pure rules (issue 4): paging, cache updates, notifications, notes. Prepare / Act / Assess. */
+import type { TicketPageResponse } from '@conversa/functions/contracts/ticket-requests';
+import type { Ticket } from '@conversa/functions/contracts/tickets';
+import { type InfiniteData, QueryClient } from '@tanstack/react-query';
+import { describe, expect, it } from 'vitest';
+import { applyTicket, notifies, withoutTicket } from '../src/features/notifications/api/unread-tickets.ts';
+import { putTicket } from '../src/features/tickets/api/ticket-cache.ts';
+import { noteProblem } from '../src/features/tickets/api/ticket-notes.ts';
+import { refetchChangedTickets, ticketListKey, ticketListQueryOptions } from '../src/features/tickets/api/tickets.ts';
+import { ApiError } from '../src/lib/api-client.ts';
+
+const ticket = (id: number, over: Partial<Ticket> = {}): Ticket => ({
+  id,
+  uuid: `00000000-0000-4000-8000-${String(id).padStart(12, '0')}`,
+  companyId: 1,
+  status: 'open',
+  userId: 7,
+  user: { id: 7, name: 'Ana' },
+  queueId: 1,
+  queue: { id: 1, name: 'Vendas', color: '#123456' },
+  contactId: id,
+  contact: { id, name: `Contact ${id}`, number: '5511999990000', profilePicUrl: '' },
+  whatsappId: 1,
+  whatsapp: { id: 1, name: 'Phone' },
+  tags: [],
+  lastMessage: 'hi',
+  unreadMessages: 0,
+  isGroup: false,
+  chatbot: false,
+  awaitingRating: false,
+  rating: null,
+  useIntegration: false,
+  promptId: null,
+  integrationId: null,
+  createdAt: '2026-01-01T10:00:00.000Z',
+  updatedAt: `2026-01-01T10:00:${String(id).padStart(2, '0')}.000Z`,
+  ...over,
+});
+
+describe('ticket list paging (SPEC 9 infinite scroll)', () => {
+  it("asks for the next page with the server's nextCursor, and stops when hasMore is false", () => {
+    // Prepare
+    const options = ticketListQueryOptions({ status: 'open' });
+    const first: TicketPageResponse = { tickets: [ticket(1)], hasMore: true, nextCursor: 'opaque-1' };
+    const last: TicketPageResponse = { tickets: [ticket(2)], hasMore: false };
+    // Act
+    const next = options.getNextPageParam(first, [first], { pageNumber: 1 }, [{ pageNumber: 1 }]);
+    const end = options.getNextPageParam(last, [first, last], { pageNumber: 2, cursor: 'opaque-1' }, [{ pageNumber: 1 }]);
+    // Assess
+    expect(next).toEqual({ pageNumber: 2, cursor: 'opaque-1' });
+    expect(end).toBeUndefined();
+  });
+});
+
+describe('ticket cache', () => {
+  it("a tag change (the sync's answer or its realtime update) shows on the row it already holds", () => {
+    // Prepare
+    const queryClient = new QueryClient();
+    const filters = { status: 'open' as const, queueIds: [1] };
+    queryClient.setQueryData<InfiniteData<TicketPageResponse>>(ticketListKey(filters), {
+      pages: [{ tickets: [ticket(2), ticket(1)], hasMore: false }],
+      pageParams: [{ pageNumber: 1 }],
+    });
+    // Act
+    putTicket(queryClient, ticket(1, { tags: [{ id: 3, name: 'VIP', color: '#ff0000' }] }), 7);
+    // Assess
+    const rows = queryClient.getQueryData<InfiniteData<TicketPageResponse>>(ticketListKey(filters))?.pages[0]?.tickets;
+    expect(rows?.map((t) => t.id)).toEqual([2, 1]);
+    expect(rows?.[1]?.tags).toEqual([{ id: 3, name: 'VIP', color: '#ff0000' }]);
+  });
+
+  it('ERR_TICKET_CHANGED marks every ticket list stale (they are read again); other errors do not', () => {
+    // Prepare
+    const queryClient = new QueryClient();
+    queryClient.setQueryData(ticketListKey({ status: 'open' }), { pages: [], pageParams: [] });
+    const state = () => queryClient.getQueryState(ticketListKey({ status: 'open' }))?.isInvalidated;
+    // Act / Assess
+    refetchChangedTickets(queryClient, new ApiError(400, { error: 'ERR_VALIDATION' }));
+    expect(state()).toBe(false);
+    refetchChangedTickets(queryClient, new ApiError(409, { error: 'ERR_TICKET_CHANGED' }));
+    expect(state()).toBe(true);
+  });
+});
+
+describe('unread-ticket notifications (SPEC 2 "Top bar", 4 "Session and sockets")', () => {
+  const me = { id: 7, allTicket: 'desabled' as const };
+  const all = { id: 7, allTicket: 'enabled' as const };
+
+  it("counts the user's own open tickets with unread messages; pending ones only with allTicket enabled", () => {
+    expect(notifies(ticket(1, { unreadMessages: 2 }), me)).toBe(true);
+    expect(notifies(ticket(1, { unreadMessages: 0 }), me)).toBe(false);
+    expect(notifies(ticket(1, { unreadMessages: 2, userId: 8 }), me)).toBe(false);
+    expect(notifies(ticket(1, { unreadMessages: 2, status: 'pending', userId: null }), me)).toBe(false);
+    expect(notifies(ticket(1, { unreadMessages: 2, status: 'pending', userId: null }), all)).toBe(true);
+    expect(notifies(ticket(1, { unreadMessages: 2, status: 'closed' }), all)).toBe(false);
+  });
+
+  it('a live update adds a ticket once (newest first), and a read or resolved ticket leaves the list', () => {
+    // Prepare
+    let list = applyTicket([], ticket(1, { unreadMessages: 1 }), me);
+    // Act
+    list = applyTicket(list, ticket(2, { unreadMessages: 1 }), me);
+    list = applyTicket(list, ticket(1, { unreadMessages: 3, updatedAt: '2026-01-01T11:00:00.000Z' }), me);
+    // Assess
+    expect(list.map((t) => [t.id, t.unreadMessages])).toEqual([
+      [1, 3],
+      [2, 1],
+    ]);
+    expect(applyTicket(list, ticket(2, { unreadMessages: 1, status: 'closed' }), me).map((t) => t.id)).toEqual([1]);
+    expect(withoutTicket(list, 1).map((t) => t.id)).toEqual([2]);
+  });
+});
+
+describe('ticket notes (SPEC 5)', () => {
+  it('are required and at least 2 characters, blanks not counted', () => {
+    expect(noteProblem('   ')).toBe('required');
+    expect(noteProblem(' a ')).toBe('tooShort');
+    expect(noteProblem('ok')).toBeUndefined();
+  });
+});
