@@ -14,3 +14,6 @@ export const UsersPage = page(() => import('../../features/users/components/user
 export const SettingsPage = lazy(() => import('./settings-route.tsx'));
 export const ConnectionsPage = page(() => import('../../features/connections/components/connections-page.tsx'), 'ConnectionsPage');
 export const QueuesPage = page(() => import('../../features/queues/components/queues-page.tsx'), 'QueuesPage');
+export const ContactsPage = page(() => import('../../features/contacts/components/contacts-page.tsx'), 'ContactsPage');
+export const TagsPage = page(() => import('../../features/tags/components/tags-page.tsx'), 'TagsPage');
+export const QuickMessagesPage = page(() => import('../../features/quick-messages/components/quick-messages-page.tsx'), 'QuickMessagesPage');

@@ -6,12 +6,15 @@ import { AppLayout } from '../layout/app-layout.tsx';
 import { AdminOnly, CshowGate, FullPageLoader, PlanGate, PrivateOnly, PublicOnly, SuperOnly } from './guards.tsx';
 import {
   ConnectionsPage,
+  ContactsPage,
   DashboardPage,
   ForgetPasswordPage,
   LoginPage,
   QueuesPage,
+  QuickMessagesPage,
   SettingsPage,
   SignupPage,
+  TagsPage,
   TicketsPage,
   UsersPage,
 } from './lazy-pages.ts';
@@ -35,11 +38,8 @@ function gated(element: ReactNode, gates: Gates = {}): ReactNode {
 
 /** Routes of later issues: they exist, are gated as they will be, and say they are not ready. */
 const upcoming: Array<{ path: string; titleKey: string; gates?: Gates }> = [
-  { path: 'quick-messages', titleKey: 'menu.quickMessages' },
   { path: 'todolist', titleKey: 'menu.todolist' },
   { path: 'schedules', titleKey: 'menu.schedules', gates: { plan: 'useSchedules' } },
-  { path: 'tags', titleKey: 'menu.tags' },
-  { path: 'contacts', titleKey: 'menu.contacts' },
   { path: 'helps', titleKey: 'menu.helps' },
   { path: 'files', titleKey: 'menu.files', gates: { admin: true } },
   { path: 'prompts', titleKey: 'menu.prompts', gates: { admin: true, plan: 'useOpenAi' } },
@@ -91,6 +91,9 @@ const routes: RouteObject[] = [
           { path: 'connections', element: <ConnectionsPage /> },
           { path: 'queues', element: gated(<QueuesPage />, { admin: true }) },
           { path: 'settings', element: <SettingsPage /> },
+          { path: 'contacts', element: <ContactsPage /> },
+          { path: 'tags', element: <TagsPage /> },
+          { path: 'quick-messages', element: <QuickMessagesPage /> },
           ...upcoming.map(({ path, titleKey, gates }) => ({ path, element: gated(<NotAvailablePage titleKey={titleKey} />, gates) })),
           { path: '*', element: <Navigate to="/" replace /> },
         ],

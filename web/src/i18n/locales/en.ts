@@ -1,9 +1,11 @@
 import { connectionsLocales } from './connections.ts';
+import { directoryLocales } from './directory.ts';
 import type { LocaleShape } from './es.ts';
 import { inboxLocales } from './inbox.ts';
 
 const en: LocaleShape = {
   ...connectionsLocales.en,
+  ...directoryLocales.en,
   ...inboxLocales.en,
   app: { name: 'Conversa' },
   languages: { pt: 'Português', en: 'English', es: 'Español' },

@@ -1,9 +1,11 @@
 import { connectionsLocales } from './connections.ts';
+import { directoryLocales } from './directory.ts';
 import { inboxLocales } from './inbox.ts';
 
 /** Spanish: the fallback language (SPEC 1) and the shape every other locale must match. */
 const es = {
   ...connectionsLocales.es,
+  ...directoryLocales.es,
   ...inboxLocales.es,
   app: { name: 'Conversa' },
   languages: { pt: 'Português', en: 'English', es: 'Español' },

@@ -1,10 +1,12 @@
 import { connectionsLocales } from './connections.ts';
+import { directoryLocales } from './directory.ts';
 import type { LocaleShape } from './es.ts';
 import { inboxLocales } from './inbox.ts';
 
 /** Portuguese (Brazil): the stored `ptBR` selects it (SPEC 1). */
 const pt: LocaleShape = {
   ...connectionsLocales.pt,
+  ...directoryLocales.pt,
   ...inboxLocales.pt,
   app: { name: 'Conversa' },
   languages: { pt: 'Português', en: 'English', es: 'Español' },

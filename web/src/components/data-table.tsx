@@ -1,0 +1,117 @@
+import {
+  CircularProgress,
+  Paper,
+  Table,
+  TableBody,
+  TableCell,
+  type TableCellProps,
+  TableContainer,
+  TableHead,
+  TableRow,
+} from '@mui/material';
+import type { Key, ReactNode, UIEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useApiErrorMessage } from '../lib/use-api-error.ts';
+
+/** SPEC 9: the next page loads within 100 px of the bottom. */
+export const LOAD_MORE_THRESHOLD_PX = 100;
+
+export interface Column<T> {
+  id: string;
+  label: ReactNode;
+  align?: TableCellProps['align'];
+  /** Cell styles of the column (width, ellipsis...). */
+  sx?: TableCellProps['sx'];
+  render: (row: T) => ReactNode;
+}
+
+interface DataTableProps<T> {
+  columns: Column<T>[];
+  rows: T[];
+  rowKey: (row: T) => Key;
+  /** The first page is loading. */
+  pending: boolean;
+  error?: unknown;
+  /** Infinite scroll: called near the bottom while there is more to load. */
+  hasMore?: boolean;
+  loadingMore?: boolean;
+  onLoadMore?: () => void;
+  /** A bounded height scrolls inside the table (infinite lists); without it the page scrolls. */
+  maxHeight?: string;
+  'data-testid'?: string;
+}
+
+/**
+ * The list screens' table: a header, the rows, and one full-width row for loading, error or
+ * "no records". With `onLoadMore` it is an infinite list that asks for the next page near the end.
+ */
+export function DataTable<T>({
+  columns,
+  rows,
+  rowKey,
+  pending,
+  error,
+  hasMore,
+  loadingMore,
+  onLoadMore,
+  maxHeight = 'calc(100vh - 220px)',
+  'data-testid': testId,
+}: DataTableProps<T>) {
+  const { t } = useTranslation();
+  const errorText = useApiErrorMessage();
+  const span = columns.length;
+
+  const onScroll = (event: UIEvent<HTMLDivElement>) => {
+    const el = event.currentTarget;
+    if (!onLoadMore || !hasMore || loadingMore) return;
+    if (el.scrollHeight - el.scrollTop - el.clientHeight < LOAD_MORE_THRESHOLD_PX) onLoadMore();
+  };
+
+  return (
+    <TableContainer component={Paper} variant="outlined" sx={{ maxHeight }} onScroll={onScroll} data-testid={testId}>
+      <Table stickyHeader size="small">
+        <TableHead>
+          <TableRow>
+            {columns.map((column) => (
+              <TableCell key={column.id} align={column.align}>
+                {column.label}
+              </TableCell>
+            ))}
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {rows.map((row) => (
+            <TableRow key={rowKey(row)} hover>
+              {columns.map((column) => (
+                <TableCell key={column.id} align={column.align} sx={column.sx}>
+                  {column.render(row)}
+                </TableCell>
+              ))}
+            </TableRow>
+          ))}
+          {(pending || loadingMore) && (
+            <TableRow>
+              <TableCell colSpan={span} align="center">
+                <CircularProgress size={24} />
+              </TableCell>
+            </TableRow>
+          )}
+          {Boolean(error) && !pending && (
+            <TableRow>
+              <TableCell colSpan={span} align="center" sx={{ color: 'error.main' }}>
+                {errorText(error)}
+              </TableCell>
+            </TableRow>
+          )}
+          {!pending && !error && rows.length === 0 && (
+            <TableRow>
+              <TableCell colSpan={span} align="center" sx={{ color: 'text.secondary' }}>
+                {t('common.noRecords')}
+              </TableCell>
+            </TableRow>
+          )}
+        </TableBody>
+      </Table>
+    </TableContainer>
+  );
+}

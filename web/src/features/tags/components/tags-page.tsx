@@ -1,0 +1,112 @@
+import Add from '@mui/icons-material/Add';
+import DeleteOutline from '@mui/icons-material/DeleteOutlined';
+import EditOutlined from '@mui/icons-material/EditOutlined';
+import { Button, Chip, type Theme } from '@mui/material';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
+import { type Column, DataTable } from '../../../components/data-table.tsx';
+import { PageHeader } from '../../../components/page-header.tsx';
+import { RowAction } from '../../../components/row-actions.tsx';
+import { SearchField } from '../../../components/search-field.tsx';
+import { useConfirmedDelete } from '../../../components/use-confirmed-delete.ts';
+import { useDebouncedValue } from '../../../hooks/use-debounced-value.ts';
+import { isAdmin, useAuth } from '../../../lib/auth/auth-provider.tsx';
+import { type Tag, useDeleteTag, useTags } from '../api/tags.ts';
+import { useTagsLive } from '../hooks/use-tags-live.ts';
+import { TagDialog } from './tag-dialog.tsx';
+
+/** Text colour readable on a tag's colour (free text, so an unknown colour keeps the theme's). */
+function readableOn(theme: Theme, color: string): string {
+  try {
+    return theme.palette.getContrastText(color);
+  } catch {
+    return theme.palette.text.primary;
+  }
+}
+
+/** SPEC 2 "Tags": searchable list with ticket counts; add, edit, delete. */
+export function TagsPage() {
+  const { t } = useTranslation();
+  const { user } = useAuth();
+  useTagsLive(user?.companyId);
+  const [search, setSearch] = useState('');
+  const searchParam = useDebouncedValue(search.trim());
+  const tags = useTags(searchParam);
+  const remove = useDeleteTag();
+  const deletion = useConfirmedDelete((tag: Tag) => remove.mutateAsync(tag.id), t('tags.deleted'));
+  const [editing, setEditing] = useState<{ tag: Tag | undefined } | undefined>(undefined);
+  const rows = tags.data?.pages.flatMap((page) => page.tags) ?? [];
+  // SPEC 5/6: only admins and supervisors set the kanban flag (the server checks it too).
+  const canSetKanban = isAdmin(user) || (user?.profile as string | undefined) === 'supervisor';
+
+  const columns: Column<Tag>[] = [
+    {
+      id: 'name',
+      label: t('tags.fields.name'),
+      render: (tag) => (
+        <Chip
+          label={tag.name}
+          size="small"
+          sx={(theme) => ({ bgcolor: tag.color, color: readableOn(theme, tag.color), fontWeight: 500 })}
+        />
+      ),
+    },
+    { id: 'tickets', label: t('tags.fields.tickets'), align: 'center', render: (tag) => tag.ticketsCount },
+    {
+      id: 'kanban',
+      label: t('tags.fields.kanban'),
+      align: 'center',
+      render: (tag) => (tag.kanban === 1 ? t('common.yes') : t('common.no')),
+    },
+    {
+      id: 'actions',
+      label: t('common.actions'),
+      align: 'right',
+      sx: { whiteSpace: 'nowrap' },
+      render: (tag) => (
+        <>
+          <RowAction label={t('common.edit')} onClick={() => setEditing({ tag })}>
+            <EditOutlined fontSize="small" />
+          </RowAction>
+          <RowAction label={t('common.delete')} onClick={() => deletion.ask(tag)}>
+            <DeleteOutline fontSize="small" />
+          </RowAction>
+        </>
+      ),
+    },
+  ];
+
+  return (
+    <>
+      <PageHeader
+        title={t('tags.title')}
+        actions={
+          <>
+            <SearchField value={search} onChange={setSearch} />
+            <Button variant="contained" startIcon={<Add />} onClick={() => setEditing({ tag: undefined })} sx={{ flexShrink: 0 }}>
+              {t('tags.add')}
+            </Button>
+          </>
+        }
+      />
+      <DataTable
+        data-testid="tags-table"
+        columns={columns}
+        rows={rows}
+        rowKey={(tag) => tag.id}
+        pending={tags.isPending}
+        error={tags.error}
+        hasMore={tags.hasNextPage}
+        loadingMore={tags.isFetchingNextPage}
+        onLoadMore={() => void tags.fetchNextPage()}
+      />
+      {editing && <TagDialog tag={editing.tag} canSetKanban={canSetKanban} onClose={() => setEditing(undefined)} />}
+      <ConfirmDialog
+        {...deletion.dialog}
+        title={t('tags.deleteTitle', { name: deletion.target?.name ?? '' })}
+        message={t('tags.deleteMessage')}
+      />
+    </>
+  );
+}
