@@ -10,6 +10,7 @@ import { DeleteCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { ConflictError, NotFoundError } from '#commons/errors';
 import type { Company } from '#contracts/companies';
 import { db, getItem, nextId, queryAll, table, transactionCancellationCodes } from './db.ts';
+import { REFERENCE_TTL_MS, readCache } from './read-cache.ts';
 import { PLATFORM_PK, pad, tenantPk } from './table.ts';
 import { putGuarded, type UniqueGuard, updateGuarded } from './unique-guard.ts';
 
@@ -25,6 +26,11 @@ const listKeys = (id: number) => ({ gsi1pk: `${PLATFORM_PK}#COMPANIES`, gsi1sk: 
 export const newCompanyId = (): Promise<number> => nextId(PLATFORM_PK, 'COMPANY');
 
 export const getCompany = (id: number): Promise<CompanyRecord | undefined> => getItem<CompanyRecord>(tenantPk(id), COMPANY_SK);
+
+const companyCache = readCache((id: number) => getCompany(id), { ttlMs: REFERENCE_TTL_MS });
+
+/** getCompany through this container's read cache (read-cache.ts): a hot path's read, up to 5 s stale. */
+export const getCompanyCached = (id: number): Promise<CompanyRecord | undefined> => companyCache.get(id);
 
 export function listCompanies(): Promise<CompanyRecord[]> {
   return queryAll<CompanyRecord>({
@@ -52,13 +58,15 @@ export async function createCompany(record: CompanyRecord): Promise<CompanyRecor
 export async function updateCompany(id: number, patch: CompanyPatch): Promise<CompanyRecord> {
   const current = await getCompany(id);
   if (!current) throw new NotFoundError('ERR_NO_COMPANY_FOUND');
-  return updateGuarded({
+  const updated = await updateGuarded({
     key: companyKey(id),
     current,
     changes: { ...patch, updatedAt: patch.updatedAt ?? new Date().toISOString() },
     guards: [nameGuard(id)],
     notFound: () => new NotFoundError('ERR_NO_COMPANY_FOUND'),
   });
+  companyCache.forget(id);
+  return updated;
 }
 
 /** Removes the company record and frees its name. Tenant data under C#<id> is the caller's to clear. */
@@ -86,4 +94,5 @@ export async function deleteCompany(id: number): Promise<void> {
       if (!transactionCancellationCodes(error)) throw error;
       await db().send(new DeleteCommand({ TableName: table(), Key: companyKey(id) }));
     });
+  companyCache.forget(id);
 }

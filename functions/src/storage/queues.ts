@@ -10,6 +10,7 @@ import { QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { ConflictError, NotFoundError } from '#commons/errors';
 import type { Queue } from '#contracts/queues';
 import { db, getItem, nextId, queryAll, table } from './db.ts';
+import { REFERENCE_TTL_MS, readCache } from './read-cache.ts';
 import { pad, tenantPk } from './table.ts';
 import { putGuarded, type UniqueGuard, updateGuarded } from './unique-guard.ts';
 
@@ -49,6 +50,11 @@ export async function listQueues(companyId: number): Promise<QueueRecord[]> {
   return queues.sort(compareQueues);
 }
 
+const queuesCache = readCache((companyId: number) => listQueues(companyId), { ttlMs: REFERENCE_TTL_MS });
+
+/** listQueues through this container's read cache (read-cache.ts): a hot path's read, up to 5 s stale. */
+export const listQueuesCached = (companyId: number): Promise<QueueRecord[]> => queuesCache.get(companyId);
+
 export async function countQueues(companyId: number): Promise<number> {
   const out = await db().send(
     new QueryCommand({
@@ -67,13 +73,14 @@ export async function createQueue(record: QueueRecord): Promise<QueueRecord> {
     item: { ...queueKey(record.companyId, record.id), entity: 'queue', ...record },
     guards: [colorGuard(record.companyId, record.id)],
   });
+  queuesCache.forget(record.companyId);
   return record;
 }
 
 export async function updateQueue(companyId: number, id: number, patch: QueuePatch): Promise<QueueRecord> {
   const current = await getQueue(companyId, id);
   if (!current) throw new NotFoundError('ERR_NOT_FOUND');
-  return updateGuarded({
+  const updated = await updateGuarded({
     key: queueKey(companyId, id),
     current,
     changes: { ...patch, updatedAt: patch.updatedAt ?? new Date().toISOString() },
@@ -82,6 +89,8 @@ export async function updateQueue(companyId: number, id: number, patch: QueuePat
     // Even an edit that keeps the colour is pinned to the stored colour (a concurrent edit loses).
     pinGuardedValues: 'always',
   });
+  queuesCache.forget(companyId);
+  return updated;
 }
 
 export async function deleteQueue(companyId: number, id: number): Promise<QueueRecord> {
@@ -95,5 +104,6 @@ export async function deleteQueue(companyId: number, id: number): Promise<QueueR
       ],
     }),
   );
+  queuesCache.forget(companyId);
   return current;
 }

@@ -6,6 +6,7 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { type Setting, type SettingKey, settingDefaults, settingKeys } from '#contracts/settings';
 import { db, getItem, queryAll, table } from './db.ts';
+import { REFERENCE_TTL_MS, readCache } from './read-cache.ts';
 import { tenantPk } from './table.ts';
 
 const settingSk = (key: SettingKey) => `SETTING#${key}`;
@@ -21,6 +22,11 @@ export async function listSettings(companyId: number): Promise<Setting[]> {
   return settingKeys.map((key) => ({ key, value: values.get(key) ?? settingDefaults[key] }));
 }
 
+const settingsCache = readCache((companyId: number) => listSettings(companyId), { ttlMs: REFERENCE_TTL_MS });
+
+/** listSettings through this container's read cache (read-cache.ts): a hot path's read, up to 5 s stale. */
+export const listSettingsCached = (companyId: number): Promise<Setting[]> => settingsCache.get(companyId);
+
 export async function getSetting(companyId: number, key: SettingKey): Promise<string> {
   const item = await getItem<Setting>(tenantPk(companyId), settingSk(key));
   return item?.value ?? settingDefaults[key];
@@ -33,5 +39,6 @@ export async function putSetting(companyId: number, key: SettingKey, value: stri
       Item: { pk: tenantPk(companyId), sk: settingSk(key), entity: 'setting', key, value, updatedAt: new Date().toISOString() },
     }),
   );
+  settingsCache.forget(companyId);
   return { key, value };
 }

@@ -13,6 +13,7 @@ import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { NotFoundError, ValidationError } from '#commons/errors';
 import type { Connection } from '#contracts/whatsapp';
 import { db, getItem, isConditionalCheckFailed, nextId, queryAll, stripKeys, table, updateExpression } from './db.ts';
+import { REFERENCE_TTL_MS, readCache } from './read-cache.ts';
 import { PLATFORM_PK, pad, tenantPk } from './table.ts';
 import { putGuarded, type UniqueGuard, updateGuarded } from './unique-guard.ts';
 
@@ -39,6 +40,19 @@ export const newConnectionId = (companyId: number): Promise<number> => nextId(te
 
 export const getConnection = (companyId: number, id: number): Promise<ConnectionRecord | undefined> =>
   getItem<ConnectionRecord>(tenantPk(companyId), `WAPP#${pad(id)}`);
+
+const connectionCache = readCache(
+  (key: string) => {
+    const [companyId, id] = key.split(':').map(Number);
+    return getConnection(companyId as number, id as number);
+  },
+  { ttlMs: REFERENCE_TTL_MS },
+);
+const forgetConnection = (companyId: number, id: number) => connectionCache.forget(`${companyId}:${id}`);
+
+/** getConnection through this container's read cache (read-cache.ts): a hot path's read, up to 5 s stale. */
+export const getConnectionCached = (companyId: number, id: number): Promise<ConnectionRecord | undefined> =>
+  connectionCache.get(`${companyId}:${id}`);
 
 /** A company's connections, by id. Bounded by the plan's connection limit. */
 export function listConnections(companyId: number): Promise<ConnectionRecord[]> {
@@ -68,6 +82,7 @@ export async function createConnection(record: ConnectionRecord): Promise<Connec
     item: { ...connectionKey(record.companyId, record.id), entity: 'connection', ...record },
     guards: [tokenGuard(record.companyId, record.id)],
   });
+  forgetConnection(record.companyId, record.id);
   return record;
 }
 
@@ -75,13 +90,15 @@ export async function createConnection(record: ConnectionRecord): Promise<Connec
 export async function updateConnection(companyId: number, id: number, patch: ConnectionPatch): Promise<ConnectionRecord> {
   const current = await getConnection(companyId, id);
   if (!current) throw new NotFoundError('ERR_NO_WAPP_FOUND');
-  return updateGuarded({
+  const updated = await updateGuarded({
     key: connectionKey(companyId, id),
     current,
     changes: { ...patch, updatedAt: patch.updatedAt ?? new Date().toISOString() },
     guards: [tokenGuard(companyId, id)],
     notFound: () => new NotFoundError('ERR_NO_WAPP_FOUND'),
   });
+  forgetConnection(companyId, id);
+  return updated;
 }
 
 /**
@@ -104,6 +121,7 @@ export async function updateConnectionSession(
         ReturnValues: 'ALL_NEW',
       }),
     );
+    forgetConnection(companyId, id);
     return stripKeys<ConnectionRecord>(out.Attributes ?? {});
   } catch (error) {
     if (isConditionalCheckFailed(error)) return undefined;
@@ -122,5 +140,6 @@ export async function deleteConnection(companyId: number, id: number): Promise<C
       ],
     }),
   );
+  forgetConnection(companyId, id);
   return current;
 }

@@ -5,11 +5,14 @@
  * So a retried event never runs the bot twice, and a concurrent change to the ticket (an attendant
  * accepting it) makes the bot decide again on the fresh state instead of overwriting it.
  * Sending the replies happens after the commit (dispatchOutgoing), resumable from `replyIds`.
+ * When the bot has nothing to do (no state change, no reply: most messages of a ticket already in
+ * a queue or with an attendant) nothing is committed here; the caller marks `botDone` with its own
+ * last write to the link, and a retry before that simply decides again.
  */
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { derivedMessageId } from '#domain/messages/message-id';
 import { buildOutgoingMessage } from '#domain/messages/send';
-import { getCompany } from '#storage/companies';
+import { getCompanyCached } from '#storage/companies';
 import { db, transactionCancellationCodes } from '#storage/db';
 import { type MessageRecord, messageItems, waLinkBotDone } from '#storage/messages';
 import { listQueueTree, type QueueOptionRecord } from '#storage/queue-options';
@@ -31,6 +34,8 @@ export interface ChatbotInput {
 export interface ChatbotOutcome {
   ticket: TicketRecord;
   replies: MessageRecord[];
+  /** False when there was nothing to commit: `botDone` is the caller's to record. */
+  committed: boolean;
 }
 
 const MAX_ATTEMPTS = 4;
@@ -46,7 +51,7 @@ async function decideFor(
     return decideRating(input.inbound.body, queue?.complationMessage || input.connection.complationMessage, input.now);
   }
   if (!botApplies(ticket)) return undefined;
-  const companySchedules = input.settings.scheduleType === 'company' ? ((await getCompany(ticket.companyId))?.schedules ?? []) : [];
+  const companySchedules = input.settings.scheduleType === 'company' ? ((await getCompanyCached(ticket.companyId))?.schedules ?? []) : [];
   return decide({
     ticket,
     body: input.inbound.body,
@@ -72,6 +77,7 @@ export async function runChatbot(input: ChatbotInput): Promise<ChatbotOutcome> {
   let ticket = input.ticket;
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const decision = await decideFor(input, ticket, loadTree);
+    if (!decision?.replies.length && !Object.keys(decision?.patch ?? {}).length) return { ticket, replies: [], committed: false };
     const replies: MessageRecord[] = [];
     for (const [i, body] of (decision?.replies ?? []).entries()) {
       // Replies sort just after the message they answer, in order.
@@ -102,12 +108,13 @@ export async function runChatbot(input: ChatbotInput): Promise<ChatbotOutcome> {
     items.push(...replies.flatMap((reply) => messageItems(reply)), done);
     try {
       await db().send(new TransactWriteCommand({ TransactItems: items }));
-      return { ticket: next, replies };
+      return { ticket: next, replies, committed: true };
     } catch (error) {
       const codes = transactionCancellationCodes(error);
       if (!codes) throw error;
       // Another run already committed the bot for this message: nothing to do.
-      if (codes.at(-1) === 'ConditionalCheckFailed') return { ticket: (await getTicket(companyId, ticket.id)) ?? ticket, replies: [] };
+      if (codes.at(-1) === 'ConditionalCheckFailed')
+        return { ticket: (await getTicket(companyId, ticket.id)) ?? ticket, replies: [], committed: true };
       if (codes[0] !== 'ConditionalCheckFailed') throw error;
       const fresh = await getTicket(companyId, ticket.id);
       if (!fresh) throw new Error(`Ticket ${ticket.id} vanished under the chatbot`);

@@ -3,8 +3,9 @@
  *   1. store   the message, its WhatsApp link (the dedupe guard) and the ticket's activity in one
  *              transaction; a replay finds the link and stores nothing new (our own echo finds the
  *              link written when we queued the send);
- *   2. bot     rating reply or chatbot, committed with its replies and the link's `botDone`;
- *   3. send    the replies' commands and the realtime events, then the link's `dispatched`.
+ *   2. bot     rating reply or chatbot, committed with its replies and the link's `botDone`
+ *              (nothing to do: `botDone` waits for step 3's write);
+ *   3. send    the realtime events and the replies' commands, then the link's `dispatched`.
  * A retry after a crash at any point resumes at the first step not recorded on the link.
  */
 import { logger } from '#commons/logger';
@@ -12,15 +13,17 @@ import type { Contact } from '#contracts/contacts';
 import type { MediaType, WaMessage } from '#contracts/session-events';
 import type { settingDefaults } from '#contracts/settings';
 import { runChatbot } from '#domain/chatbot/run';
-import { resolveContact } from '#domain/contacts/resolve';
+import { contactNumber, resolveContact } from '#domain/contacts/resolve';
 import type { Effects } from '#domain/messages/effects';
 import { messageIdAt } from '#domain/messages/message-id';
 import { dispatchOutgoing } from '#domain/messages/send';
-import { findOrCreateTicket } from '#domain/tickets/find-or-create';
+import { findOrCreateTicket, readHintedTicket } from '#domain/tickets/find-or-create';
 import { loadTicketRefs, presentTicket, type TicketRefs } from '#domain/tickets/present';
 import { publishMessage, publishTicket } from '#domain/tickets/publish';
 import { getContact } from '#storage/contacts';
 import { getMessage, getMessageByWaId, getWaLink, type MessageRecord, storeMessage, updateWaLink, type WaLink } from '#storage/messages';
+import type { QueueRecord } from '#storage/queues';
+import { hints } from '#storage/read-cache';
 import { getTicket, type TicketRecord } from '#storage/tickets';
 import type { ConnectionRecord } from '#storage/whatsapps';
 import { type BatchReferences, batchReferences } from './batch-references.ts';
@@ -39,6 +42,21 @@ function locationBody(message: WaMessage): string {
   return [message.media?.key ?? '', `https://maps.google.com/maps?q=${latitude}%2C${longitude}&z=17`, description ?? ''].join('|');
 }
 
+/**
+ * Per container: the contact id last resolved for a number (see storage/read-cache.ts `hints`).
+ * A contact read through it counts only while it still has that number (the number guard makes a
+ * number one contact's), and only when resolveContact would return it unchanged: a contact whose
+ * name is just its number may be renamed by the pushName, so it goes through resolveContact.
+ */
+const contactHints = hints<number>();
+
+async function readHintedContact(companyId: number, number: string): Promise<Contact | undefined> {
+  const id = contactHints.get(`${companyId}:${number}`);
+  if (id === undefined) return undefined;
+  const contact = await getContact(companyId, id);
+  return contact && contact.number === number && contact.name !== contact.number ? contact : undefined;
+}
+
 export async function handleWaMessage(
   companyId: number,
   connectionId: number,
@@ -46,11 +64,19 @@ export async function handleWaMessage(
   effects: Effects,
   refs: BatchReferences = batchReferences(),
 ): Promise<MessageOutcome> {
-  // Independent reads side by side; settings and connection are shared by the batch anyway.
-  const [link, settings, connection] = await Promise.all([
+  // One round of independent reads: the dedupe link, the cached references, and (for a contact
+  // this container has seen) the contact and its active ticket through the hints.
+  const source = { companyId, connectionId, number: wa.number, isGroup: wa.isGroup, fromMe: wa.fromMe, pushName: wa.pushName };
+  const number = contactNumber(source);
+  const hintedContactId = contactHints.get(`${companyId}:${number}`);
+  const [link, settings, connection, allQueues, hintedContact, hintedTicket, quoted] = await Promise.all([
     getWaLink(companyId, connectionId, wa.id),
     loadSettings(companyId, refs),
     refs.connection(companyId, connectionId),
+    refs.queues(companyId),
+    readHintedContact(companyId, number),
+    hintedContactId === undefined ? undefined : readHintedTicket(companyId, hintedContactId, connectionId),
+    wa.quotedId ? getMessageByWaId(companyId, connectionId, wa.quotedId) : undefined,
   ]);
   if (link) return (await resume(companyId, connectionId, wa.id, link, effects, refs)) ? 'resumed' : 'duplicate';
 
@@ -59,10 +85,8 @@ export async function handleWaMessage(
     logger.warn('inbound message for an unknown connection', { companyId, connectionId });
     return 'ignored';
   }
-  const [contact, quoted] = await Promise.all([
-    resolveContact({ companyId, connectionId, number: wa.number, isGroup: wa.isGroup, fromMe: wa.fromMe, pushName: wa.pushName }, effects),
-    wa.quotedId ? getMessageByWaId(companyId, connectionId, wa.quotedId) : undefined,
-  ]);
+  const contact = hintedContact ?? (await resolveContact(source, effects));
+  contactHints.set(`${companyId}:${number}`, contact.id);
   const now = effects.now();
   const createdAt = new Date(wa.timestamp || now.getTime()).toISOString();
   const mediaType: MediaType | null = wa.location ? 'locationMessage' : (wa.mediaType ?? null);
@@ -74,6 +98,8 @@ export async function handleWaMessage(
       contact,
       reopenWithinHours: Number(settings.timeCreateNewTicket) || 0,
       now,
+      // Only on the first attempt: after 'ticketClosed' the slot is read again.
+      ...(attempt === 0 && hintedTicket ? { current: hintedTicket } : {}),
     });
     const message: MessageRecord = {
       id: messageIdAt(Date.parse(createdAt)),
@@ -111,6 +137,10 @@ export async function handleWaMessage(
       createdAt,
       updatedAt: now.toISOString(),
     };
+    // The names the events show, read beside the store (they do not depend on it).
+    const ticketRefs = loadTicketRefs(ticket, knownRefs(ticket, connection, allQueues));
+    ticketRefs.catch(() => undefined); // awaited only after a successful store; its failure surfaces there
+    const storedAt = new Date().toISOString();
     const stored = await storeMessage(message, ticket, {
       unread: !wa.fromMe,
       requireActive: true,
@@ -128,7 +158,7 @@ export async function handleWaMessage(
       connectionId,
       waId: wa.id,
       message,
-      ticket: afterActivity(ticket, message, !wa.fromMe),
+      stored: { ticket: afterActivity(ticket, message, !wa.fromMe, storedAt), refs: ticketRefs },
       contact,
       connection,
       settings,
@@ -141,19 +171,28 @@ export async function handleWaMessage(
   throw new Error(`Ticket of contact ${contact.id} kept closing under message ${wa.id}`);
 }
 
+/** The queue and connection of the ticket from the cached references, so presenting it reads only its user. */
+function knownRefs(ticket: TicketRecord, connection: ConnectionRecord, queues: QueueRecord[]): TicketRefs {
+  const queue = ticket.queueId === null ? undefined : queues.find((q) => q.id === ticket.queueId);
+  return { connection, ...(queue ? { queue } : {}) };
+}
+
 /**
- * The ticket as the store's transaction left it, without reading it back: the chatbot only decides
- * on its state fields (status, queue, bot, rating), which the store does not touch, and commits
- * conditionally on `revision` (also untouched), so a concurrent change still makes it re-read and
- * decide again. The events are built from a fresh read (publishStored, dispatchOutgoing).
+ * The ticket as the store's transaction left it, without reading it back: the message's activity
+ * applied to the ticket read a moment before the store. The chatbot decides only on the state
+ * fields (status, queue, bot, rating), which the store does not touch, and commits conditionally on
+ * `revision` (also untouched), so a concurrent change still makes it re-read and decide again. The
+ * events show this ticket too; a counter moved by someone else within that moment (an attendant
+ * opening the ticket resets unread) is published by that change's own event.
  */
-function afterActivity(ticket: TicketRecord, message: MessageRecord, unread: boolean): TicketRecord {
-  const at = Date.parse(message.createdAt);
-  const newest = at >= (ticket.lastMessageAt ?? 0);
+function afterActivity(ticket: TicketRecord, message: MessageRecord, unread: boolean, at: string): TicketRecord {
+  const sentAt = Date.parse(message.createdAt);
+  const newest = sentAt >= (ticket.lastMessageAt ?? 0);
   return {
     ...ticket,
-    ...(newest ? { lastMessage: message.body, lastMessageAt: at } : {}),
+    ...(newest ? { lastMessage: message.body, lastMessageAt: sentAt } : {}),
     unreadMessages: ticket.unreadMessages + (unread ? 1 : 0),
+    updatedAt: at,
   };
 }
 
@@ -163,8 +202,8 @@ async function afterStore(input: {
   connectionId: number;
   waId: string;
   message: MessageRecord;
-  /** Undefined when resuming: read it. */
-  ticket?: TicketRecord;
+  /** The ticket as the store left it and its names (undefined when resuming: read them). */
+  stored?: { ticket: TicketRecord; refs: Promise<TicketRefs> };
   contact?: Contact;
   connection: ConnectionRecord;
   settings: Settings;
@@ -173,11 +212,15 @@ async function afterStore(input: {
   botDone: boolean;
 }): Promise<void> {
   const { companyId, connectionId, waId, message, connection, effects } = input;
-  const [stored, allQueues] = await Promise.all([input.ticket ?? getTicket(companyId, message.ticketId), input.refs.queues(companyId)]);
-  let ticket = stored;
-  if (!ticket) return;
+  const [read, allQueues] = await Promise.all([
+    input.stored?.ticket ?? getTicket(companyId, message.ticketId),
+    input.refs.queues(companyId),
+  ]);
+  if (!read) return;
+  let ticket = read;
   const queues = allQueues.filter((queue) => connection.queueIds.includes(queue.id));
   let replies: MessageRecord[] = [];
+  let botRecorded = input.botDone;
   if (!input.botDone) {
     const outcome = await runChatbot({
       ticket,
@@ -190,17 +233,43 @@ async function afterStore(input: {
     });
     replies = outcome.replies;
     ticket = outcome.ticket;
+    botRecorded = outcome.committed;
   }
-  await publishStored(message, effects, { connection, queues: allQueues, contact: input.contact });
+  // The names as read beside the store, unless the bot moved the ticket to another queue or user.
+  const names =
+    input.stored && ticket.queueId === read.queueId && ticket.userId === read.userId
+      ? await input.stored.refs
+      : await loadTicketRefs(ticket, knownRefs(ticket, connection, allQueues));
+  const presented = presentTicket(ticket, names);
+  const contact = input.contact?.id === message.contactId ? input.contact : await getContact(companyId, message.contactId);
+  if (contact) await publishMessage(effects, 'create', message, presented, contact);
+  await publishTicket(effects, presented);
   if (replies.length) await dispatchOutgoing(replies, ticket, effects, { connection });
+  await markDispatched(companyId, connectionId, waId, botRecorded);
+}
+
+/**
+ * Step 3's record on the link, with step 2's when the bot committed nothing (one write instead of
+ * two). botDone is set only if no other run of this event committed bot replies meanwhile.
+ */
+async function markDispatched(companyId: number, connectionId: number, waId: string, botRecorded: boolean): Promise<void> {
+  if (
+    !botRecorded &&
+    (await updateWaLink(
+      companyId,
+      connectionId,
+      waId,
+      { botDone: true, replyIds: [], dispatched: true },
+      'attribute_exists(pk) AND attribute_not_exists(botDone)',
+    ))
+  )
+    return;
   await updateWaLink(companyId, connectionId, waId, { dispatched: true });
 }
 
 /**
- * The message's create event and the ticket's update, from a fresh read of the ticket (its counters
- * may have moved since the store). The contact is the one this event resolved, when there is one
- * (a rename after that is published as its own contact event); queue and connection names come
- * from the batch's references.
+ * The message's create event and the ticket's update for a resumed event, from a fresh read of the
+ * ticket. The contact is read unless known; queue and connection names come from the references.
  */
 async function publishStored(
   message: MessageRecord,

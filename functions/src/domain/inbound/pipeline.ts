@@ -21,15 +21,15 @@ export async function processInboundEvent(
     case 'message':
       return handleWaMessage(event.companyId, event.connectionId, event.message, effects, refs);
     case 'ack':
-      return handleAck(event, effects);
+      return handleAck(event, effects, refs);
     case 'revoke':
-      return handleRevoke(event, effects);
+      return handleRevoke(event, effects, refs);
     case 'edit':
-      return handleEdit(event, effects);
+      return handleEdit(event, effects, refs);
     case 'sent':
-      return handleSent(event, effects);
+      return handleSent(event, effects, refs);
     case 'sendFailed':
-      return handleSendFailed(event, effects);
+      return handleSendFailed(event, effects, refs);
     case 'call':
       return handleCall(event, effects, refs);
   }

@@ -1,7 +1,8 @@
 /**
  * Events about messages already stored: acks (only ever upwards), deletes, edits, and the results
  * of our sends (`sent` gives the pending message its WhatsApp id, `sendFailed` marks it with the
- * error: never silently lost). Each publishes the message's `appMessage` update.
+ * error: never silently lost). Each publishes the message's `appMessage` update, naming the
+ * ticket's queue and connection from the cached references (batch-references.ts).
  */
 import type { InboundEvent } from '#contracts/session-events';
 import type { Effects } from '#domain/messages/effects';
@@ -10,17 +11,23 @@ import { publishMessage } from '#domain/tickets/publish';
 import { getContact } from '#storage/contacts';
 import { editBody, getWaLink, type MessageRecord, markDeleted, markFailed, markSent, raiseAck } from '#storage/messages';
 import { getTicket } from '#storage/tickets';
+import { type BatchReferences, batchReferences } from './batch-references.ts';
 
 type Event<K extends InboundEvent['kind']> = Extract<InboundEvent, { kind: K }>;
 export type UpdateOutcome = 'updated' | 'unchanged' | 'unknown';
 
-async function publishUpdate(message: MessageRecord | undefined, effects: Effects): Promise<UpdateOutcome> {
+async function publishUpdate(message: MessageRecord | undefined, effects: Effects, refs: BatchReferences): Promise<UpdateOutcome> {
   if (!message) return 'unchanged';
-  const [ticket, contact] = await Promise.all([
+  const [ticket, contact, connection, queues] = await Promise.all([
     getTicket(message.companyId, message.ticketId),
     getContact(message.companyId, message.contactId),
+    refs.connection(message.companyId, message.whatsappId),
+    refs.queues(message.companyId),
   ]);
-  if (ticket && contact) await publishMessage(effects, 'update', message, presentTicket(ticket, await loadTicketRefs(ticket)), contact);
+  if (!ticket || !contact) return 'updated';
+  const queue = queues.find((q) => q.id === ticket.queueId);
+  const names = await loadTicketRefs(ticket, { ...(connection ? { connection } : {}), ...(queue ? { queue } : {}) });
+  await publishMessage(effects, 'update', message, presentTicket(ticket, names), contact);
   return 'updated';
 }
 
@@ -28,24 +35,25 @@ async function onLinked(
   event: { companyId: number; connectionId: number; waMessageId: string },
   update: (ticketId: number, messageId: string) => Promise<MessageRecord | undefined>,
   effects: Effects,
+  refs: BatchReferences,
 ): Promise<UpdateOutcome> {
   const link = await getWaLink(event.companyId, event.connectionId, event.waMessageId);
   // An ack or delete of a message we never stored (sent before the connection was ours, or ignored).
   if (!link) return 'unknown';
-  return publishUpdate(await update(link.ticketId, link.messageId), effects);
+  return publishUpdate(await update(link.ticketId, link.messageId), effects, refs);
 }
 
-export const handleAck = (event: Event<'ack'>, effects: Effects) =>
-  onLinked(event, (ticketId, id) => raiseAck(event.companyId, ticketId, id, event.ack), effects);
+export const handleAck = (event: Event<'ack'>, effects: Effects, refs = batchReferences()) =>
+  onLinked(event, (ticketId, id) => raiseAck(event.companyId, ticketId, id, event.ack), effects, refs);
 
-export const handleRevoke = (event: Event<'revoke'>, effects: Effects) =>
-  onLinked(event, (ticketId, id) => markDeleted(event.companyId, ticketId, id), effects);
+export const handleRevoke = (event: Event<'revoke'>, effects: Effects, refs = batchReferences()) =>
+  onLinked(event, (ticketId, id) => markDeleted(event.companyId, ticketId, id), effects, refs);
 
-export const handleEdit = (event: Event<'edit'>, effects: Effects) =>
-  onLinked(event, (ticketId, id) => editBody(event.companyId, ticketId, id, event.body), effects);
+export const handleEdit = (event: Event<'edit'>, effects: Effects, refs = batchReferences()) =>
+  onLinked(event, (ticketId, id) => editBody(event.companyId, ticketId, id, event.body), effects, refs);
 
-export const handleSent = async (event: Event<'sent'>, effects: Effects) =>
-  publishUpdate(await markSent(event.companyId, event.connectionId, event.ticketId, event.messageId, event.waMessageId), effects);
+export const handleSent = async (event: Event<'sent'>, effects: Effects, refs = batchReferences()) =>
+  publishUpdate(await markSent(event.companyId, event.connectionId, event.ticketId, event.messageId, event.waMessageId), effects, refs);
 
-export const handleSendFailed = async (event: Event<'sendFailed'>, effects: Effects) =>
-  publishUpdate(await markFailed(event.companyId, event.ticketId, event.messageId, event.error), effects);
+export const handleSendFailed = async (event: Event<'sendFailed'>, effects: Effects, refs = batchReferences()) =>
+  publishUpdate(await markFailed(event.companyId, event.ticketId, event.messageId, event.error), effects, refs);

@@ -9,6 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Contact } from '#contracts/contacts';
 import { nextId } from '#storage/db';
+import { hints } from '#storage/read-cache';
 import { tenantPk } from '#storage/table';
 import {
   createTicket,
@@ -31,6 +32,32 @@ const MAX_ATTEMPTS = 6;
 
 export const newTicketId = (companyId: number): Promise<number> => nextId(tenantPk(companyId), 'TICKET');
 
+/**
+ * Per container: the ticket last found active in a (contact, connection) slot, so a contact's next
+ * message reads its ticket at once instead of the slot and then the ticket. Only a hint: a ticket
+ * read through it counts only while it is still active on that contact and connection, which makes
+ * it the slot's ticket (one active ticket per slot, claimed in the ticket's own transaction).
+ */
+const slotHints = hints<number>();
+const slotHintKey = (companyId: number, contactId: number, connectionId: number) => `${companyId}:${contactId}:${connectionId}`;
+
+const holdsSlot = (ticket: TicketRecord, contactId: number, connectionId: number): boolean =>
+  isActive(ticket.status) && ticket.contactId === contactId && ticket.whatsappId === connectionId;
+
+/** The slot's active ticket through this container's hint (one Get), or undefined: then findOrCreateTicket reads the slot. */
+export async function readHintedTicket(companyId: number, contactId: number, connectionId: number): Promise<TicketRecord | undefined> {
+  const id = slotHints.get(slotHintKey(companyId, contactId, connectionId));
+  if (id === undefined) return undefined;
+  const ticket = await getTicket(companyId, id);
+  return ticket && holdsSlot(ticket, contactId, connectionId) ? ticket : undefined;
+}
+
+function found(result: FoundTicket): FoundTicket {
+  const { ticket } = result;
+  slotHints.set(slotHintKey(ticket.companyId, ticket.contactId, ticket.whatsappId), ticket.id);
+  return result;
+}
+
 export async function findOrCreateTicket(input: {
   companyId: number;
   connectionId: number;
@@ -38,12 +65,15 @@ export async function findOrCreateTicket(input: {
   /** Setting timeCreateNewTicket. */
   reopenWithinHours: number;
   now: Date;
+  /** A ticket the caller read a moment ago (readHintedTicket): taken when it still holds the slot. */
+  current?: TicketRecord;
 }): Promise<FoundTicket> {
   const { companyId, connectionId, contact, now } = input;
+  if (input.current && holdsSlot(input.current, contact.id, connectionId)) return found({ ticket: input.current, outcome: 'existing' });
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const slot = await getSlot(companyId, contact.id, connectionId);
     const latest = slot ? await getTicket(companyId, slot.ticketId) : undefined;
-    if (slot?.active && latest && isActive(latest.status)) return { ticket: latest, outcome: 'existing' };
+    if (slot?.active && latest && isActive(latest.status)) return found({ ticket: latest, outcome: 'existing' });
 
     const reopenable = input.reopenWithinHours > 0 && latest?.status === 'closed';
     if (latest && reopenable && now.getTime() - Date.parse(latest.updatedAt) <= input.reopenWithinHours * 3_600_000) {
@@ -55,7 +85,7 @@ export async function findOrCreateTicket(input: {
           bot: null,
           awaitingRating: false,
         });
-        return { ticket: reopened, outcome: 'reopened' };
+        return found({ ticket: reopened, outcome: 'reopened' });
       } catch (error) {
         if (error instanceof SlotTakenError || error instanceof StaleTicketError) continue;
         throw error;
@@ -91,7 +121,7 @@ export async function findOrCreateTicket(input: {
       updatedAt: at,
     };
     try {
-      return { ticket: await createTicket(ticket), outcome: 'created' };
+      return found({ ticket: await createTicket(ticket), outcome: 'created' });
     } catch (error) {
       if (error instanceof SlotTakenError) continue;
       throw error;
