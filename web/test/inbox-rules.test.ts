@@ -3,6 +3,7 @@ import type { TicketPageResponse } from '@conversa/functions/contracts/ticket-re
 import type { Ticket } from '@conversa/functions/contracts/tickets';
 import { type InfiniteData, QueryClient } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
+import { encodeMp3, MIN_AUDIO_BYTES } from '../src/features/messages/api/voice.ts';
 import { applyTicket, notifies, withoutTicket } from '../src/features/notifications/api/unread-tickets.ts';
 import { putTicket } from '../src/features/tickets/api/ticket-cache.ts';
 import { noteProblem } from '../src/features/tickets/api/ticket-notes.ts';
@@ -116,5 +117,23 @@ describe('ticket notes (SPEC 5)', () => {
     expect(noteProblem('   ')).toBe('required');
     expect(noteProblem(' a ')).toBe('tooShort');
     expect(noteProblem('ok')).toBeUndefined();
+  });
+});
+
+describe('voice messages (SPEC 9: mp3 at 128 kbps, at least 10000 bytes)', () => {
+  const tone = (seconds: number, rate = 44_100) =>
+    Float32Array.from({ length: seconds * rate }, (_, i) => 0.5 * Math.sin((2 * Math.PI * 440 * i) / rate));
+
+  it('encodes PCM to mp3 frames at 128 kbps: two seconds pass the minimum, a click does not', async () => {
+    // Act
+    const long = await encodeMp3(tone(2), 44_100);
+    const click = await encodeMp3(tone(0.2), 44_100);
+    // Assess: an MPEG-1 Layer III frame header (sync 0xFFF, bitrate index 9 = 128 kbps), ~16 KB a second.
+    expect(long[0]).toBe(0xff);
+    expect((long[1] ?? 0) & 0xe0).toBe(0xe0);
+    expect((long[2] ?? 0) >> 4).toBe(9);
+    expect(long.length).toBeGreaterThan(MIN_AUDIO_BYTES);
+    expect(long.length).toBeGreaterThan(30_000);
+    expect(click.length).toBeLessThan(MIN_AUDIO_BYTES);
   });
 });

@@ -95,6 +95,8 @@ export interface MediaSend {
   body: string;
   quotedMsgId?: string;
   signMessage: boolean;
+  /** Audio files go out as a voice note (the recorder's mp3). */
+  asVoice?: boolean;
 }
 
 /** POST /messages/{ticketId} as form data (SPEC 7: medias, body, fromMe), reporting upload progress. */
@@ -109,6 +111,7 @@ export async function sendMediaMessage(
   form.append('fromMe', 'true');
   form.append('signMessage', String(send.signMessage));
   if (send.quotedMsgId) form.append('quotedMsgId', send.quotedMsgId);
+  if (send.asVoice) form.append('asVoice', 'true');
   let answer = await postForm(ticketId, form, (await currentIdToken())?.jwt, onProgress);
   if (answer.status === 403) answer = await postForm(ticketId, form, (await currentIdToken(true))?.jwt, onProgress);
   if (answer.status >= 200 && answer.status < 300) return answer.body as { messages: Message[] } | undefined;

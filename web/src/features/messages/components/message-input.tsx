@@ -30,6 +30,7 @@ import { dropMessage, LOCAL_ID_PREFIX, putMessage, putSent, sendTextMessage } fr
 import { matchQuickMessages, quickMessageLabel, useQuickMessages } from '../api/quick-messages.ts';
 import { EmojiPicker } from './emoji-picker.tsx';
 import { QuotedBlock } from './message-bubble.tsx';
+import { VoiceRecorder } from './voice-recorder.tsx';
 
 /** SPEC 9: the sign-message option is stored locally and on by default. */
 const readSign = () => readStorage(storageKeys.signMessage) !== 'false';
@@ -57,6 +58,7 @@ export function MessageInput({ ticket, replyTo, onClearReply }: MessageInputProp
   const [text, setText] = useState('');
   const [files, setFiles] = useState<File[]>([]);
   const [sending, setSending] = useState(false);
+  const [recording, setRecording] = useState(false);
   const [progress, setProgress] = useState<number | null>(null);
   const [sign, setSign] = useState(readSign);
   const [emojiAnchor, setEmojiAnchor] = useState<HTMLElement | null>(null);
@@ -64,8 +66,8 @@ export function MessageInput({ ticket, replyTo, onClearReply }: MessageInputProp
   const textInput = useRef<HTMLTextAreaElement>(null);
   const quick = useQuickMessages(user?.companyId, user?.id);
   const suggestions = matchQuickMessages(quick.data, text);
-  // SPEC 4: input, attachment and emoji are disabled unless the ticket is open, or while sending.
-  const disabled = ticket.status !== 'open' || sending;
+  // SPEC 4: input, attachment and emoji are disabled unless the ticket is open, or while sending or recording.
+  const disabled = ticket.status !== 'open' || sending || recording;
 
   const toggleSign = (on: boolean) => {
     setSign(on);
@@ -129,6 +131,26 @@ export function MessageInput({ ticket, replyTo, onClearReply }: MessageInputProp
       showError(error);
     } finally {
       setProgress(null);
+    }
+  };
+
+  /** A voice note: the mp3 alone, unsigned (a caption would not show under a voice note). */
+  const sendVoice = async (file: File) => {
+    setSending(true);
+    try {
+      const sent = await sendMediaMessage(ticket.id, {
+        files: [file],
+        body: '',
+        quotedMsgId: replyTo?.id,
+        signMessage: false,
+        asVoice: true,
+      });
+      putSent(queryClient, sent);
+      onClearReply();
+    } catch (error) {
+      showError(error);
+    } finally {
+      setSending(false);
     }
   };
 
@@ -252,14 +274,13 @@ export function MessageInput({ ticket, replyTo, onClearReply }: MessageInputProp
           fullWidth
           slotProps={{ htmlInput: { 'aria-label': t('conversation.input.placeholder') } }}
         />
-        <IconButton
-          color="primary"
-          aria-label={t('conversation.input.send')}
-          disabled={disabled || (!text.trim() && files.length === 0)}
-          onClick={() => void submit()}
-        >
-          <Send />
-        </IconButton>
+        {recording || (!text.trim() && files.length === 0) ? (
+          <VoiceRecorder disabled={ticket.status !== 'open' || sending} onRecordingChange={setRecording} onRecorded={sendVoice} />
+        ) : (
+          <IconButton color="primary" aria-label={t('conversation.input.send')} disabled={disabled} onClick={() => void submit()}>
+            <Send />
+          </IconButton>
+        )}
       </Stack>
       <EmojiPicker anchor={emojiAnchor} onClose={() => setEmojiAnchor(null)} onPick={addEmoji} />
     </Box>
