@@ -3,15 +3,8 @@ import { queueOutgoingMessage } from '../src/domain/messages/send.ts';
 import { getContactByNumber } from '../src/storage/contacts.ts';
 import { getMessage, listMessagesPage } from '../src/storage/messages.ts';
 import { putSetting } from '../src/storage/settings.ts';
-import {
-  getSlot,
-  getTicket,
-  getTicketByUuid,
-  listContactTickets,
-  listTicketsPage,
-  ticketLists,
-  updateTicketState,
-} from '../src/storage/tickets.ts';
+import { listContactTickets, listTicketsPage } from '../src/storage/ticket-lists.ts';
+import { getSlot, getTicket, getTicketByUuid, ticketLists, updateTicketState } from '../src/storage/tickets.ts';
 import { deliver, recorder, tenant, waMessage } from './inbound-harness.ts';
 import { type DynamoDbLocal, startDynamoDbLocal } from './support/dynamodb-local.ts';
 

@@ -1,12 +1,15 @@
 /**
  * Pages of a tenant's contacts for the contacts page (GET /contacts), over the indexes contacts.ts
- * keeps: name order (gsi1) with name-prefix search, and number-prefix search (gsi2). A page is one
- * Query of `limit` items; a date filter reads at most FILTERED_READS batches before answering with
- * what it found and a cursor, so a page's cost never grows with the tenant.
+ * keeps: name order (gsi1), and the search index (search-index.ts C items: any word of the name, or
+ * the number, by prefix). A page is one Query of `limit` items (plus, for a search, one BatchGet of
+ * the contacts it names); a date filter or a multi-word term reads at most FILTERED_READS batches
+ * before answering with what it found and a cursor, so a page's cost never grows with the tenant.
  */
-import { BatchWriteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { type ContactRecord, contactIndexPartitions, contactPk } from './contacts.ts';
+import { BatchGetCommand, BatchWriteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { type ContactRecord, contactIndexPartitions, contactKey, contactPk } from './contacts.ts';
 import { db, decodeCursor, encodeCursor, stripKeys, table } from './db.ts';
+import { contactWords, termWords } from './search-index.ts';
+import { readSearchHits } from './search-reads.ts';
 
 export const FILTERED_READS = 5;
 
@@ -25,7 +28,49 @@ export interface ContactPage {
   cursor?: string;
 }
 
+async function getContacts(companyId: number, ids: number[]): Promise<ContactRecord[]> {
+  if (!ids.length) return [];
+  const found = new Map<number, ContactRecord>();
+  let keys: Record<string, unknown>[] = [...new Set(ids)].map((id) => contactKey(companyId, id));
+  for (let attempt = 0; keys.length; attempt++) {
+    if (attempt > 8) throw new Error('BatchGet left unprocessed keys');
+    if (attempt) await new Promise((resolve) => setTimeout(resolve, 25 * 2 ** attempt));
+    const out = await db().send(new BatchGetCommand({ RequestItems: { [table()]: { Keys: keys } } }));
+    for (const item of out.Responses?.[table()] ?? []) {
+      const contact = stripKeys<ContactRecord>(item);
+      found.set(contact.id, contact);
+    }
+    keys = out.UnprocessedKeys?.[table()]?.Keys ?? [];
+  }
+  return ids.flatMap((id) => (found.has(id) ? [found.get(id) as ContactRecord] : []));
+}
+
+/** A search page: the term's longest word through the index, the other words and dates on the contacts read. */
+async function searchContactsPage(companyId: number, term: string, query: ContactPageQuery): Promise<ContactPage> {
+  const [primary, ...others] = termWords(term) as [string, ...string[]];
+  const narrowed = others.length > 0 || Boolean(query.createdFrom || query.createdTo);
+  const wanted = (contact: ContactRecord) =>
+    (!query.createdFrom || contact.createdAt >= query.createdFrom) &&
+    (!query.createdTo || contact.createdAt <= query.createdTo) &&
+    others.every((word) => contactWords(contact).some((own) => own.startsWith(word)));
+  const contacts: ContactRecord[] = [];
+  let afterSk = decodeCursor(query.cursor)?.sk as string | undefined;
+  let more = true;
+  for (let read = 0; more && contacts.length < query.limit && read < (narrowed ? FILTERED_READS : 1); read++) {
+    const hits = await readSearchHits(companyId, 'C', primary, { limit: query.limit - contacts.length, afterSk });
+    for (const contact of await getContacts(
+      companyId,
+      hits.items.map((hit) => hit.id),
+    ))
+      if (wanted(contact) && !contacts.some((listed) => listed.id === contact.id)) contacts.push(contact);
+    afterSk = hits.items.at(-1)?.sk ?? afterSk;
+    more = !hits.exhausted;
+  }
+  return { contacts, cursor: more ? encodeCursor({ sk: afterSk }) : undefined };
+}
+
 export async function listContactsPage(companyId: number, query: ContactPageQuery): Promise<ContactPage> {
+  if (query.prefix?.value && termWords(query.prefix.value).length) return searchContactsPage(companyId, query.prefix.value, query);
   const partitions = contactIndexPartitions(companyId);
   const byNumber = query.prefix?.by === 'number';
   const index = byNumber ? 'gsi2' : 'gsi1';

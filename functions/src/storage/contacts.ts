@@ -12,6 +12,8 @@
  *                         transaction as the contact, so 50 concurrent first messages from one
  *                         number make one contact; it is also the strongly consistent
  *                         number -> contact lookup the inbound pipeline reads (a GSI could lag).
+ *   search words   search-index.ts C items, one per word of the name and one for the number:
+ *                      written, moved and deleted in the contact's own transactions
  *
  * Denormalisation: tickets copy the contact's {name, number, profilePicUrl} so a ticket page needs no
  * contact reads; `updateContact` refreshes that copy on the contact's tickets (its ticket links).
@@ -20,6 +22,7 @@ import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConflictError, NotFoundError } from '#commons/errors';
 import type { Contact } from '#contracts/contacts';
 import { db, getItem, isConditionalCheckFailed, nextId, stripKeys, table, transactionCancellationCodes, updateExpression } from './db.ts';
+import { contactSearchItems, contactSearchKey, contactWords } from './search-index.ts';
 import { pad, tenantPk } from './table.ts';
 
 export type ContactRecord = Contact;
@@ -27,7 +30,7 @@ export type ContactPatch = Partial<Pick<ContactRecord, 'name' | 'email' | 'profi
 
 export const contactPk = (companyId: number, contactId: number): string => `${tenantPk(companyId)}#CT#${pad(contactId)}`;
 const CONTACT_SK = 'CONTACT';
-const contactKey = (companyId: number, contactId: number) => ({ pk: contactPk(companyId, contactId), sk: CONTACT_SK });
+export const contactKey = (companyId: number, contactId: number) => ({ pk: contactPk(companyId, contactId), sk: CONTACT_SK });
 const numberGuardKey = (companyId: number, digits: string) => ({ pk: `${tenantPk(companyId)}#CTNUM#${digits}`, sk: 'GUARD' });
 
 /** Name order ignores case and accents, as the contacts page sorts. */
@@ -58,6 +61,13 @@ export async function getContactByNumber(companyId: number, digits: string): Pro
   return guard ? getContact(companyId, guard.contactId) : undefined;
 }
 
+/** Every item a created contact stores (createContact's writes, without their conditions), for direct loaders. */
+export const contactStoredItems = (record: ContactRecord): Record<string, unknown>[] => [
+  { ...numberGuardKey(record.companyId, record.number), entity: 'contactNumberGuard', contactId: record.id },
+  { ...contactKey(record.companyId, record.id), ...indexKeys(record), entity: 'contact', ...record },
+  ...contactSearchItems(record.companyId, record),
+];
+
 /**
  * Creates the contact unless its number is taken. Returns the stored contact, or `{ existing }`
  * with the contact id that holds the number (the caller decides: reuse, or ERR_DUPLICATED_CONTACT).
@@ -81,6 +91,7 @@ export async function createContact(record: ContactRecord): Promise<{ created: C
               ConditionExpression: 'attribute_not_exists(pk)',
             },
           },
+          ...contactSearchItems(record.companyId, record).map((Item) => ({ Put: { TableName: table(), Item } })),
         ],
       }),
     );
@@ -99,11 +110,49 @@ export async function createContact(record: ContactRecord): Promise<{ created: C
  * when taken). The tickets' copy of {name, number, profilePicUrl} is refreshed by the caller through
  * tickets.refreshTicketContact (the contact's ticket links bound that work).
  */
-export async function updateContact(companyId: number, contactId: number, patch: ContactPatch): Promise<ContactRecord> {
+export async function updateContact(companyId: number, contactId: number, patch: ContactPatch, attempt = 0): Promise<ContactRecord> {
   const current = await getContact(companyId, contactId);
   if (!current) throw new NotFoundError('ERR_NO_CONTACT_FOUND');
   const next: ContactRecord = { ...current, ...definedOnly(patch), updatedAt: new Date().toISOString() };
   const update = updateExpression({ ...definedOnly(patch), updatedAt: next.updatedAt, ...indexKeys(next) });
+  const wordsBefore = contactWords(current);
+  const wordsAfter = contactWords(next);
+  const wordWrites = [
+    ...wordsBefore
+      .filter((word) => !wordsAfter.includes(word))
+      .map((word) => ({ Delete: { TableName: table(), Key: contactSearchKey(companyId, word, contactId) } })),
+    ...contactSearchItems(companyId, next)
+      .filter((item) => !wordsBefore.some((word) => item.sk === contactSearchKey(companyId, word, contactId).sk))
+      .map((Item) => ({ Put: { TableName: table(), Item } })),
+  ];
+  if (next.number === current.number && wordWrites.length) {
+    // A rename: the contact and its search words in one transaction, on condition the name read is current.
+    try {
+      await db().send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Update: {
+                TableName: table(),
+                Key: contactKey(companyId, contactId),
+                ...update,
+                ConditionExpression: 'attribute_exists(pk) AND #name = :oldName',
+                ExpressionAttributeNames: { ...update.ExpressionAttributeNames, '#name': 'name' },
+                ExpressionAttributeValues: { ...update.ExpressionAttributeValues, ':oldName': current.name },
+              },
+            },
+            ...wordWrites,
+          ],
+        }),
+      );
+    } catch (error) {
+      // Renamed meanwhile: its words moved too, start again from the current name.
+      if (transactionCancellationCodes(error)?.[0] === 'ConditionalCheckFailed' && attempt < 3)
+        return updateContact(companyId, contactId, patch, attempt + 1);
+      throw error;
+    }
+    return next;
+  }
   if (next.number === current.number) {
     try {
       const out = await db().send(
@@ -143,6 +192,7 @@ export async function updateContact(companyId: number, contactId: number, patch:
               ConditionExpression: 'attribute_not_exists(pk)',
             },
           },
+          ...wordWrites,
         ],
       }),
     );
@@ -179,7 +229,11 @@ export const contactIndexPartitions = (companyId: number) => ({
  * only if it still names this contact. Items left in the contact partition (released slots, ticket
  * links) are removed by the caller afterwards; they name no live contact.
  */
-export async function deleteContact(companyId: number, contact: Pick<ContactRecord, 'id' | 'number'>, slotSks: string[]): Promise<void> {
+export async function deleteContact(
+  companyId: number,
+  contact: Pick<ContactRecord, 'id' | 'name' | 'number'>,
+  slotSks: string[],
+): Promise<void> {
   const pk = contactPk(companyId, contact.id);
   try {
     await db().send(
@@ -194,6 +248,7 @@ export async function deleteContact(companyId: number, contact: Pick<ContactReco
               ExpressionAttributeValues: { ':id': contact.id },
             },
           },
+          ...contactWords(contact).map((word) => ({ Delete: { TableName: table(), Key: contactSearchKey(companyId, word, contact.id) } })),
           ...slotSks.map((sk) => ({
             ConditionCheck: {
               TableName: table(),

@@ -24,13 +24,21 @@
  * media) at store time; `contact.name` is the author's name at the time (group members have no
  * contact of their own). The ticket's lastMessage/unreadMessages are updated in the same
  * transaction as the message (ticketActivity).
+ *
+ * Writes of a stored message (storeMessage), in one transaction: the message, its id lookup, its
+ * WhatsApp link (when it has a WhatsApp id), the ticket's activity, plus the list indexes' share:
+ * one Update per tag of the ticket (its tag links' sort keys follow updatedAt, tickets.ts "tag
+ * link") and one Put per indexed word of the body (search-index.ts, at most MAX_MESSAGE_WORDS).
+ * Messages committed by other paths (chatbot replies, automatic messages: messageItems) are not
+ * word-indexed: the same text on every ticket would make those words match everything.
  */
-import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Message } from '#contracts/messages';
 import { waMessageIdFor } from '#contracts/wa-message-id';
 import { db, decodeCursor, encodeCursor, getItem, isConditionalCheckFailed, stripKeys, table, transactionCancellationCodes } from './db.ts';
+import { messageWords, ticketSearchItems } from './search-index.ts';
 import { pad, tenantPk } from './table.ts';
-import { listSortKey, type TicketRecord, ticketKey, ticketPk } from './tickets.ts';
+import { listSortKey, type TicketRecord, tagLinkKey, tagsUnchanged, ticketKey, ticketPk } from './tickets.ts';
 
 export type MessageRecord = Message;
 type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
@@ -100,16 +108,20 @@ export async function listMessagesPage(
 /**
  * The ticket side of a new message: lastMessage (only if this message is the newest, history may
  * arrive late), updatedAt and the list sort keys, unread +1 for inbound. Never bumps revision.
+ * The first item is the ticket's; then one per tag link (their sort keys follow the ticket's, on
+ * condition that the ticket's tags are still those read). Only sort keys move: the partitions
+ * (status, queue, user) are a state change's, whose transaction moves them.
  */
 export function ticketActivity(
   ticket: TicketRecord,
   message: { body: string; at: number; unread: boolean; newest: boolean; requireActive: boolean },
   now = new Date().toISOString(),
-): TransactItem {
+): TransactItem[] {
   const sk = listSortKey(now, ticket.id);
   const sets = ['updatedAt = :now', 'gsi1sk = :sk', 'gsi3sk = :sk', 'gsi2sk = :sk'];
-  const values: Record<string, unknown> = { ':now': now, ':sk': sk, ':inc': message.unread ? 1 : 0 };
-  const conditions = ['attribute_exists(pk)'];
+  const tags = tagsUnchanged(ticket.tags);
+  const values: Record<string, unknown> = { ':now': now, ':sk': sk, ':inc': message.unread ? 1 : 0, ...tags.values };
+  const conditions = ['attribute_exists(pk)', tags.condition];
   if (message.newest) {
     sets.push('lastMessage = :body', 'lastMessageAt = :at');
     values[':body'] = message.body;
@@ -120,17 +132,36 @@ export function ticketActivity(
     conditions.push('#status <> :closed');
     values[':closed'] = 'closed';
   }
-  return {
+  const linkMoves: TransactItem[] = (ticket.tags ?? []).map((tag) => ({
     Update: {
       TableName: table(),
-      Key: ticketKey(ticket.companyId, ticket.id),
-      UpdateExpression: `SET ${sets.join(', ')} ADD unreadMessages :inc`,
-      ConditionExpression: conditions.join(' AND '),
-      ExpressionAttributeValues: values,
-      ...(message.requireActive ? { ExpressionAttributeNames: { '#status': 'status' } } : {}),
+      Key: tagLinkKey(ticket.companyId, tag.id, ticket.id),
+      UpdateExpression: 'SET gsi1sk = :sk, gsi2sk = :sk, gsi3sk = :sk',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: { ':sk': sk },
     },
-  };
+  }));
+  return [
+    {
+      Update: {
+        TableName: table(),
+        Key: ticketKey(ticket.companyId, ticket.id),
+        UpdateExpression: `SET ${sets.join(', ')} ADD unreadMessages :inc`,
+        ConditionExpression: conditions.join(' AND '),
+        ExpressionAttributeValues: values,
+        ...(message.requireActive ? { ExpressionAttributeNames: { '#status': 'status' } } : {}),
+      },
+    },
+    ...linkMoves,
+  ];
 }
+
+/** The search index items of a message's words (search-index.ts). */
+export const messageSearchItems = (message: MessageRecord) =>
+  ticketSearchItems(message.companyId, 'M', message.ticketId, messageWords(message.body ?? ''));
+
+const messageSearchPuts = (message: MessageRecord): TransactItem[] =>
+  messageSearchItems(message).map((Item) => ({ Put: { TableName: table(), Item } }));
 
 /** The message, its id lookup and (when it has one) its WhatsApp link, each only if new. */
 export function messageItems(message: MessageRecord, link: Omit<WaLink, 'messageId' | 'ticketId'> = {}): TransactItem[] {
@@ -185,10 +216,12 @@ export async function storeMessage(
   options: { unread: boolean; requireActive: boolean; link?: Omit<WaLink, 'messageId' | 'ticketId'> },
 ): Promise<StoreOutcome> {
   const at = Date.parse(message.createdAt);
+  let current = ticket;
   let newest = at >= (ticket.lastMessageAt ?? 0);
+  const words = messageSearchPuts(message);
   for (let attempt = 0; attempt < 3; attempt++) {
     const items = messageItems(message, options.link);
-    const activity = ticketActivity(ticket, {
+    const activity = ticketActivity(current, {
       body: message.body,
       at,
       unread: options.unread,
@@ -196,17 +229,18 @@ export async function storeMessage(
       requireActive: options.requireActive,
     });
     try {
-      await db().send(new TransactWriteCommand({ TransactItems: [...items, activity] }));
+      await db().send(new TransactWriteCommand({ TransactItems: [...items, ...activity, ...words] }));
       return 'stored';
     } catch (error) {
       const codes = transactionCancellationCodes(error);
       if (!codes) throw error;
       if (codes.slice(0, items.length).includes('ConditionalCheckFailed')) return 'duplicate';
       if (codes[items.length] !== 'ConditionalCheckFailed') throw error;
-      // The ticket failed its condition: closed, or a newer message is already its lastMessage.
-      const current = await getItem<TicketRecord>(ticketPk(ticket.companyId, ticket.id), 'TICKET');
-      if (!current || (options.requireActive && current.status === 'closed')) return 'ticketClosed';
-      newest = at >= (current.lastMessageAt ?? 0);
+      // The ticket failed its condition: closed, its tags changed, or a newer message is already its lastMessage.
+      const reread = await getItem<TicketRecord>(ticketPk(ticket.companyId, ticket.id), 'TICKET');
+      if (!reread || (options.requireActive && reread.status === 'closed')) return 'ticketClosed';
+      current = reread;
+      newest = at >= (reread.lastMessageAt ?? 0);
     }
   }
   throw new Error(`Could not store message ${message.id} on ticket ${ticket.id}`);
@@ -289,8 +323,18 @@ export const raiseAck = (companyId: number, ticketId: number, id: string, ack: n
 
 export const markDeleted = (companyId: number, ticketId: number, id: string) => updateMessage(companyId, ticketId, id, { isDeleted: true });
 
-export const editBody = (companyId: number, ticketId: number, id: string, body: string) =>
-  updateMessage(companyId, ticketId, id, { body, isEdited: true });
+/** An edited body; its new words join the ticket's search words (the old ones stay, see search-index.ts). */
+export async function editBody(companyId: number, ticketId: number, id: string, body: string): Promise<MessageRecord | undefined> {
+  const edited = await updateMessage(companyId, ticketId, id, { body, isEdited: true });
+  const words = messageWords(body);
+  if (edited && words.length)
+    await db().send(
+      new BatchWriteCommand({
+        RequestItems: { [table()]: ticketSearchItems(companyId, 'M', ticketId, words).map((Item) => ({ PutRequest: { Item } })) },
+      }),
+    );
+  return edited;
+}
 
 /** Our pending message got its WhatsApp id: ack 1 (or higher if an ack raced ahead), error cleared. */
 export async function markSent(

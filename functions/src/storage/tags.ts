@@ -6,6 +6,8 @@
  *   tag link     pk = C#<cid>#TG#<tagId>       sk = TICKET#<padded ticketId>
  *                -> the tickets of a tag (to take a deleted tag off them, or refresh a renamed one),
  *                   bounded by that tag's tickets
+ *                gsi1..3: the ticket's list keys scoped to the tag (tickets.ts "tag link"): the
+ *                   tag filter of the ticket list reads the tag's partition of the list it filters
  *   ticket copy  the ticket item's `tags[]` ({id, name, color}), so a ticket page needs no tag reads
  *
  * A change of a ticket's tags is ONE transaction: the ticket's `tags` (conditional on the value the
@@ -26,7 +28,7 @@ import {
   updateExpression,
 } from './db.ts';
 import { pad, tenantPk } from './table.ts';
-import { ticketKey } from './tickets.ts';
+import { type TicketRecord, tagLinkKey, tagLinkListKeys, tagsUnchanged, ticketKey } from './tickets.ts';
 
 export interface TagRecord {
   id: number;
@@ -45,10 +47,7 @@ export type TicketTag = { id: number; name: string; color: string };
 export const MAX_TICKET_TAGS = 30;
 
 const tagKey = (companyId: number, id: number) => ({ pk: tenantPk(companyId), sk: `TAG#${pad(id)}` });
-const linkKey = (companyId: number, tagId: number, ticketId: number) => ({
-  pk: `${tenantPk(companyId)}#TG#${tagId}`,
-  sk: `TICKET#${pad(ticketId)}`,
-});
+const linkKey = tagLinkKey;
 
 export const newTagId = (companyId: number): Promise<number> => nextId(tenantPk(companyId), 'TAG');
 
@@ -121,29 +120,28 @@ export async function tagTicketIds(companyId: number, tagId: number): Promise<nu
 export class TicketTagsChangedError extends Error {}
 
 /**
- * Sets a ticket's tags from `before` (what the caller read) to `after`, with the counts and links of
- * the tags added and removed. `countRemoved`: false when the removed tag is being deleted (its item
- * is gone, nothing to decrement).
+ * Sets a ticket's tags from `ticket.tags` (what the caller read) to `after`, with the counts and
+ * links of the tags added and removed. A new link takes the ticket's list position as read, so the
+ * write also requires that position unchanged (updatedAt, revision): TicketTagsChangedError
+ * otherwise. `countRemoved`: false when the removed tag is being deleted (its item is gone, nothing
+ * to decrement).
  */
-export async function setTicketTags(
-  companyId: number,
-  ticketId: number,
-  before: TicketTag[],
-  after: TicketTag[],
-  options: { countRemoved?: boolean } = {},
-): Promise<void> {
+export async function setTicketTags(ticket: TicketRecord, after: TicketTag[], options: { countRemoved?: boolean } = {}): Promise<void> {
+  const { companyId, id: ticketId } = ticket;
+  const before = ticket.tags ?? [];
   const beforeIds = new Set(before.map((tag) => tag.id));
   const afterIds = new Set(after.map((tag) => tag.id));
   const added = after.filter((tag) => !beforeIds.has(tag.id));
   const removed = before.filter((tag) => !afterIds.has(tag.id));
   const countRemoved = options.countRemoved ?? true;
+  const unchanged = tagsUnchanged(before);
   const ticketUpdate = {
     Update: {
       TableName: table(),
       Key: ticketKey(companyId, ticketId),
       UpdateExpression: 'SET tags = :after',
-      ConditionExpression: before.length ? 'tags = :before' : 'attribute_exists(pk) AND (attribute_not_exists(tags) OR size(tags) = :zero)',
-      ExpressionAttributeValues: before.length ? { ':after': after, ':before': before } : { ':after': after, ':zero': 0 },
+      ConditionExpression: `attribute_exists(pk) AND ${unchanged.condition} AND updatedAt = :updatedAt AND revision = :revision`,
+      ExpressionAttributeValues: { ':after': after, ':updatedAt': ticket.updatedAt, ':revision': ticket.revision, ...unchanged.values },
     },
   };
   const counts = (tags: TicketTag[], delta: number) =>
@@ -161,7 +159,10 @@ export async function setTicketTags(
     ...counts(added, 1),
     ...(countRemoved ? counts(removed, -1) : []),
     ...added.map((tag) => ({
-      Put: { TableName: table(), Item: { ...linkKey(companyId, tag.id, ticketId), entity: 'tagLink', ticketId } },
+      Put: {
+        TableName: table(),
+        Item: { ...linkKey(companyId, tag.id, ticketId), ...tagLinkListKeys(ticket, tag.id), entity: 'tagLink', ticketId },
+      },
     })),
     ...removed.map((tag) => ({ Delete: { TableName: table(), Key: linkKey(companyId, tag.id, ticketId) } })),
   ];
@@ -203,8 +204,4 @@ export async function ticketTagsRemovalItems(companyId: number, ticketId: number
 }
 
 /** Condition (and its values) that the ticket item still carries exactly `tags`. */
-export function ticketTagsUnchanged(tags: TicketTag[]): { condition: string; values: Record<string, unknown> } {
-  return tags.length
-    ? { condition: 'tags = :tagsBefore', values: { ':tagsBefore': tags } }
-    : { condition: '(attribute_not_exists(tags) OR size(tags) = :noTags)', values: { ':noTags': 0 } };
-}
+export const ticketTagsUnchanged = (tags: TicketTag[]): { condition: string; values: Record<string, unknown> } => tagsUnchanged(tags);

@@ -1,15 +1,17 @@
 /**
  * Reading the ticket list partitions of tickets.ts (gsi1 status x queue, gsi2 status x user, gsi3
- * status) by position, for the inbox's merged, filtered pages (domain/tickets/list.ts).
+ * status, and the same three scoped to a tag on the tag links) by position, for the inbox's merged,
+ * filtered pages (domain/tickets/list.ts), and a contact's tickets.
  *
  * A position is the list sort key (`<updatedAt>#<padded id>`) of the last row consumed: the
  * ExclusiveStartKey is rebuilt from it, so a cursor is a short string per partition instead of a
  * DynamoDB key blob, and it only ever points inside partitions the caller is allowed to read
  * (the domain derives the partitions from the caller, never from the cursor).
  */
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { db, stripKeys, table } from './db.ts';
-import { TICKET_SK, type TicketRecord, ticketPk } from './tickets.ts';
+import { BatchGetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { contactPk } from './contacts.ts';
+import { db, decodeCursor, encodeCursor, stripKeys, table } from './db.ts';
+import { TICKET_SK, type TicketRecord, tagLinkKey, ticketKey, ticketPk } from './tickets.ts';
 
 export type ListIndex = 'gsi1' | 'gsi2' | 'gsi3';
 
@@ -23,15 +25,38 @@ export interface ListSlice {
 
 const idOfSortKey = (sk: string): number => Number(sk.slice(sk.lastIndexOf('#') + 1));
 
+/** Tickets by id, in the order of `ids`; ids whose ticket is gone are left out. At most 100 ids. */
+export async function getTickets(companyId: number, ids: number[], consistent = false): Promise<TicketRecord[]> {
+  if (!ids.length) return [];
+  const found = new Map<number, TicketRecord>();
+  let keys: Record<string, unknown>[] = [...new Set(ids)].map((id) => ticketKey(companyId, id));
+  for (let attempt = 0; keys.length; attempt++) {
+    if (attempt > 8) throw new Error('BatchGet left unprocessed keys');
+    if (attempt) await new Promise((resolve) => setTimeout(resolve, 25 * 2 ** attempt));
+    const out = await db().send(new BatchGetCommand({ RequestItems: { [table()]: { Keys: keys, ConsistentRead: consistent } } }));
+    for (const item of out.Responses?.[table()] ?? []) {
+      const ticket = stripKeys<TicketRecord>(item);
+      found.set(ticket.id, ticket);
+    }
+    keys = out.UnprocessedKeys?.[table()]?.Keys ?? [];
+  }
+  return ids.flatMap((id) => {
+    const ticket = found.get(id);
+    return ticket ? [ticket] : [];
+  });
+}
+
 /**
  * One Query, newest first, `limit` rows read, continuing after `afterSk`. `range` bounds the sort
- * key (an updatedAt day: `from` = '2030-01-07', `to` = '2030-01-07~').
+ * key (an updatedAt day: `from` = '2030-01-07', `to` = '2030-01-07~'). With `tagId` the partition is
+ * a tag's (tickets.ts tagListPartition): its rows are tag links, and the tickets follow in one
+ * BatchGet (a page of a tag costs its links plus its tickets).
  */
 export async function readListSlice(
   companyId: number,
   index: ListIndex,
   partition: string,
-  options: { limit: number; afterSk?: string; range?: { from: string; to: string } },
+  options: { limit: number; afterSk?: string; range?: { from: string; to: string }; tagId?: number },
 ): Promise<ListSlice> {
   const values: Record<string, unknown> = { ':pk': partition };
   let condition = `${index}pk = :pk`;
@@ -40,6 +65,8 @@ export async function readListSlice(
     values[':from'] = options.range.from;
     values[':to'] = options.range.to;
   }
+  const tagId = options.tagId;
+  const baseKey = (id: number) => (tagId === undefined ? { pk: ticketPk(companyId, id), sk: TICKET_SK } : tagLinkKey(companyId, tagId, id));
   const out = await db().send(
     new QueryCommand({
       TableName: table(),
@@ -49,20 +76,61 @@ export async function readListSlice(
       ScanIndexForward: false,
       Limit: options.limit,
       ExclusiveStartKey: options.afterSk
-        ? {
-            pk: ticketPk(companyId, idOfSortKey(options.afterSk)),
-            sk: TICKET_SK,
-            [`${index}pk`]: partition,
-            [`${index}sk`]: options.afterSk,
-          }
+        ? { ...baseKey(idOfSortKey(options.afterSk)), [`${index}pk`]: partition, [`${index}sk`]: options.afterSk }
         : undefined,
     }),
   );
   const items = out.Items ?? [];
-  const tickets = items.map((item) => ({ ...stripKeys<TicketRecord>(item), listSk: String(item[`${index}sk`]) }));
-  return {
-    tickets,
-    lastSk: tickets.at(-1)?.listSk ?? options.afterSk,
-    exhausted: !out.LastEvaluatedKey,
-  };
+  const lastSk = items.length ? String(items.at(-1)?.[`${index}sk`]) : options.afterSk;
+  let tickets: Array<TicketRecord & { listSk: string }>;
+  if (tagId === undefined) {
+    tickets = items.map((item) => ({ ...stripKeys<TicketRecord>(item), listSk: String(item[`${index}sk`]) }));
+  } else {
+    const listSk = new Map(items.map((item) => [Number(item.ticketId), String(item[`${index}sk`])]));
+    tickets = (await getTickets(companyId, [...listSk.keys()])).map((ticket) => ({ ...ticket, listSk: listSk.get(ticket.id) as string }));
+  }
+  return { tickets, lastSk, exhausted: !out.LastEvaluatedKey };
+}
+
+/** A contact's tickets, newest first (contact links, then one BatchGet). */
+export async function listContactTickets(companyId: number, contactId: number, limit = 40): Promise<TicketRecord[]> {
+  const links = await db().send(
+    new QueryCommand({
+      TableName: table(),
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': contactPk(companyId, contactId), ':prefix': 'TICKET#' },
+      ScanIndexForward: false,
+      Limit: Math.min(limit, 100),
+    }),
+  );
+  return getTickets(
+    companyId,
+    (links.Items ?? []).map((link) => link.ticketId as number),
+    true,
+  );
+}
+
+export interface TicketPage {
+  tickets: TicketRecord[];
+  cursor?: string;
+}
+
+/** One page of a list partition (tickets.ts ticketLists), newest first: one Query, `limit` items read. */
+export async function listTicketsPage(
+  index: ListIndex,
+  partition: string,
+  options: { limit: number; cursor?: string },
+): Promise<TicketPage> {
+  const out = await db().send(
+    new QueryCommand({
+      TableName: table(),
+      IndexName: index,
+      KeyConditionExpression: `${index}pk = :pk`,
+      ExpressionAttributeValues: { ':pk': partition },
+      ScanIndexForward: false,
+      Limit: options.limit,
+      ExclusiveStartKey: decodeCursor(options.cursor),
+    }),
+  );
+  return { tickets: (out.Items ?? []).map((item) => stripKeys<TicketRecord>(item)), cursor: encodeCursor(out.LastEvaluatedKey) };
 }

@@ -13,6 +13,7 @@ import { BatchWriteCommand, DeleteCommand, QueryCommand, TransactWriteCommand } 
 import { waMessageIdFor } from '#contracts/wa-message-id';
 import { contactPk } from './contacts.ts';
 import { db, isConditionalCheckFailed, table, transactionCancellationCodes } from './db.ts';
+import { contactWords, messageWords, ticketSearchKey } from './search-index.ts';
 import { pad, tenantPk } from './table.ts';
 import { ticketTagsRemovalItems, ticketTagsUnchanged } from './tags.ts';
 import { ticketNoteKeys } from './ticket-notes.ts';
@@ -47,6 +48,8 @@ function messageSideKeys(companyId: number, item: Record<string, unknown>): Key[
 /** Deletes the ticket and everything that belongs to it. False when it was already gone. */
 export async function deleteTicketData(ticket: TicketRecord): Promise<boolean> {
   const { companyId, id } = ticket;
+  // Its search words (search-index.ts): the message words met below and its contact's words.
+  const searchKeys = new Map(contactWords(ticket.contact).map((word) => [`N#${word}`, ticketSearchKey(companyId, 'N', word, id)]));
   let ExclusiveStartKey: Record<string, unknown> | undefined;
   do {
     const page = await db().send(
@@ -54,7 +57,7 @@ export async function deleteTicketData(ticket: TicketRecord): Promise<boolean> {
         TableName: table(),
         KeyConditionExpression: 'pk = :pk',
         ExpressionAttributeValues: { ':pk': ticketPk(companyId, id) },
-        ProjectionExpression: 'pk, sk, id, waId, fromMe, whatsappId',
+        ProjectionExpression: 'pk, sk, id, waId, fromMe, whatsappId, body',
         ExclusiveStartKey,
         Limit: 500,
       }),
@@ -65,6 +68,8 @@ export async function deleteTicketData(ticket: TicketRecord): Promise<boolean> {
       if (sk === TICKET_SK) continue;
       keys.push({ pk: String(item.pk), sk });
       if (sk.startsWith('MSG#')) keys.push(...messageSideKeys(companyId, item));
+      if (sk.startsWith('MSG#'))
+        for (const word of messageWords(String(item.body ?? ''))) searchKeys.set(`M#${word}`, ticketSearchKey(companyId, 'M', word, id));
     }
     await batchDelete(keys);
     ExclusiveStartKey = page.LastEvaluatedKey;
@@ -72,6 +77,7 @@ export async function deleteTicketData(ticket: TicketRecord): Promise<boolean> {
 
   // Its notes (their own partition, storage/ticket-notes.ts), before the ticket like its messages.
   await batchDelete(await ticketNoteKeys(companyId, id));
+  await batchDelete([...searchKeys.values()]);
 
   // The ticket's tags go with it (counts and links, storage/tags.ts), on condition that they are still
   // the ones read: a tag change in between re-reads the ticket and tries again.

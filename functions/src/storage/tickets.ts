@@ -25,6 +25,15 @@
  *                     candidate (one GetItem instead of a search)
  *   contact link   pk = C#<cid>#CT#<contactId>      sk = TICKET#<padded id>   { ticketId, whatsappId }
  *                  -> a contact's tickets, and the tickets whose contact copy to refresh
+ *   tag link       pk = C#<cid>#TG#<tagId>          sk = TICKET#<padded id>   { ticketId }
+ *                  (written by tags.ts) carries the ticket's three list keys scoped to the tag
+ *                  (gsiNpk = C#<cid>#TG#<tagId>#TS#..., same gsiNsk): a tag-filtered list reads the
+ *                  tag's partition of exactly the list it filters, newest first. Every write that
+ *                  moves the ticket in its lists (state change, message activity) rewrites its tag
+ *                  links' keys in the same transaction, on condition that the ticket's tags are still
+ *                  the ones it read (tagsUnchanged), so the links never lag or miss a tag.
+ *   search words   see search-index.ts: the contact's words (N items) are written with the ticket and
+ *                  rewritten by refreshTicketContact
  *
  * Denormalisations (each saves reads on every list page):
  *   - contact {name, number, profilePicUrl}: copied at creation, refreshed by refreshTicketContact
@@ -37,10 +46,11 @@
  * change is a conditional Update on it. Message activity (lastMessage, unread, updatedAt) is an
  * Update of its own fields only and never bumps it, so routing and traffic never lose each other.
  */
-import { BatchGetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { TicketContactSummary, TicketStatus } from '#contracts/tickets';
 import { contactPk } from './contacts.ts';
-import { db, decodeCursor, encodeCursor, getItem, isConditionalCheckFailed, stripKeys, table, transactionCancellationCodes } from './db.ts';
+import { db, getItem, isConditionalCheckFailed, table, transactionCancellationCodes } from './db.ts';
+import { contactWords, ticketSearchItems, ticketSearchKey } from './search-index.ts';
 import { pad, tenantPk } from './table.ts';
 
 /** Where the chatbot is with this ticket (domain/chatbot). */
@@ -133,16 +143,61 @@ export const ticketLists = {
   byStatus: (companyId: number, status: TicketStatus) => `${tenantPk(companyId)}#TS#${status}`,
 };
 
-function indexKeys(ticket: Pick<TicketRecord, 'companyId' | 'id' | 'status' | 'queueId' | 'userId' | 'updatedAt'>) {
+/** A list partition of `ticketLists` narrowed to the tickets carrying `tagId` (their tag links). */
+export const tagListPartition = (companyId: number, tagId: number, partition: string): string =>
+  `${tenantPk(companyId)}#TG#${tagId}${partition.slice(tenantPk(companyId).length)}`;
+
+export const tagLinkKey = (companyId: number, tagId: number, ticketId: number) => ({
+  pk: `${tenantPk(companyId)}#TG#${tagId}`,
+  sk: `TICKET#${pad(ticketId)}`,
+});
+
+type ListPosition = Pick<TicketRecord, 'companyId' | 'id' | 'status' | 'queueId' | 'userId' | 'updatedAt'>;
+
+function indexKeys(ticket: ListPosition, tagId?: number) {
   const sk = listSortKey(ticket.updatedAt, ticket.id);
+  const scoped = (partition: string) => (tagId === undefined ? partition : tagListPartition(ticket.companyId, tagId, partition));
   return {
-    gsi1pk: ticketLists.byStatusAndQueue(ticket.companyId, ticket.status, ticket.queueId),
+    gsi1pk: scoped(ticketLists.byStatusAndQueue(ticket.companyId, ticket.status, ticket.queueId)),
     gsi1sk: sk,
-    gsi2pk: ticket.userId ? ticketLists.byStatusAndUser(ticket.companyId, ticket.status, ticket.userId) : undefined,
+    gsi2pk: ticket.userId ? scoped(ticketLists.byStatusAndUser(ticket.companyId, ticket.status, ticket.userId)) : undefined,
     gsi2sk: ticket.userId ? sk : undefined,
-    gsi3pk: ticketLists.byStatus(ticket.companyId, ticket.status),
+    gsi3pk: scoped(ticketLists.byStatus(ticket.companyId, ticket.status)),
     gsi3sk: sk,
   };
+}
+
+/** The list keys of the ticket's link to `tagId` (a tag link item's gsi attributes). */
+export const tagLinkListKeys = (ticket: ListPosition, tagId: number) => indexKeys(ticket, tagId);
+
+/** Condition (and its values) that the ticket item still carries exactly `tags`. */
+export function tagsUnchanged(tags: TicketRecord['tags']): { condition: string; values: Record<string, unknown> } {
+  return tags?.length
+    ? { condition: 'tags = :tagsBefore', values: { ':tagsBefore': tags } }
+    : { condition: '(attribute_not_exists(tags) OR size(tags) = :noTags)', values: { ':noTags': 0 } };
+}
+
+/** Moves each tag link of `next` to the ticket's new list position (see "tag link" above). */
+export function tagLinkMoves(next: TicketRecord): TransactItem[] {
+  return (next.tags ?? []).map((tag) => {
+    const keys = tagLinkListKeys(next, tag.id);
+    return {
+      Update: {
+        TableName: table(),
+        Key: tagLinkKey(next.companyId, tag.id, next.id),
+        UpdateExpression: keys.gsi2pk
+          ? 'SET gsi1pk = :g1, gsi1sk = :sk, gsi2pk = :g2, gsi2sk = :sk, gsi3pk = :g3, gsi3sk = :sk'
+          : 'SET gsi1pk = :g1, gsi1sk = :sk, gsi3pk = :g3, gsi3sk = :sk REMOVE gsi2pk, gsi2sk',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: {
+          ':g1': keys.gsi1pk,
+          ':g3': keys.gsi3pk,
+          ':sk': keys.gsi1sk,
+          ...(keys.gsi2pk ? { ':g2': keys.gsi2pk } : {}),
+        },
+      },
+    };
+  });
 }
 
 export const getTicket = (companyId: number, ticketId: number): Promise<TicketRecord | undefined> =>
@@ -196,6 +251,27 @@ const releaseSlot = (ticket: TicketRecord): TransactItem => ({
 });
 
 /**
+ * Every item a created ticket stores (createTicket's writes, without their conditions): for loaders
+ * that write straight into the table (tests/bench/ticket-list.ts), so their data has every index.
+ */
+export function ticketStoredItems(ticket: TicketRecord): Record<string, unknown>[] {
+  return [
+    { ...ticketKey(ticket.companyId, ticket.id), ...indexKeys(ticket), entity: 'ticket', ...ticket },
+    { ...uuidKey(ticket.companyId, ticket.uuid), entity: 'ticketUuid', ticketId: ticket.id },
+    {
+      ...linkKey(ticket.companyId, ticket.contactId, ticket.id),
+      entity: 'contactTicket',
+      ticketId: ticket.id,
+      whatsappId: ticket.whatsappId,
+    },
+    ...(isActive(ticket.status)
+      ? [{ ...slotKey(ticket.companyId, ticket.contactId, ticket.whatsappId), entity: 'ticketSlot', ticketId: ticket.id, active: true }]
+      : []),
+    ...ticketSearchItems(ticket.companyId, 'N', ticket.id, contactWords(ticket.contact)),
+  ];
+}
+
+/**
  * A new ticket with its uuid lookup and contact link, claiming the (contact, connection) slot when
  * it is open or pending. SlotTakenError when another active ticket holds it.
  */
@@ -224,6 +300,8 @@ export async function createTicket(ticket: TicketRecord, extra: TransactItem[] =
   if (isActive(ticket.status)) items.push(claimSlot(ticket));
   // Writes committed with the ticket (its history event), after the slot so its index stays 3.
   items.push(...extra);
+  for (const Item of ticketSearchItems(ticket.companyId, 'N', ticket.id, contactWords(ticket.contact)))
+    items.push({ Put: { TableName: table(), Item } });
   try {
     await db().send(new TransactWriteCommand({ TransactItems: items }));
   } catch (error) {
@@ -260,6 +338,8 @@ export function ticketStateUpdate(
     }
   });
   names['#rev'] = 'revision';
+  // The tag links move with the ticket (slotTransition): only valid for the tags read.
+  const tags = tagsUnchanged(ticket.tags);
   return {
     next,
     item: {
@@ -267,19 +347,27 @@ export function ticketStateUpdate(
         TableName: table(),
         Key: ticketKey(ticket.companyId, ticket.id),
         UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
-        ConditionExpression: '#rev = :expected',
+        ConditionExpression: `#rev = :expected AND ${tags.condition}`,
         ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
+        ExpressionAttributeValues: { ...values, ...tags.values },
       },
     },
   };
 }
 
-/** The slot writes a status change needs (claim on closed -> active, release on active -> closed). */
-export function slotTransition(ticket: TicketRecord, next: TicketRecord): TransactItem[] {
+function slotWrites(ticket: TicketRecord, next: TicketRecord): TransactItem[] {
   if (isActive(ticket.status) && !isActive(next.status)) return [releaseSlot(ticket)];
   if (!isActive(ticket.status) && isActive(next.status)) return [claimSlot(next)];
   return [];
+}
+
+/**
+ * The writes a state change needs beside the ticket's own, in its transaction: the slot (claim on
+ * closed -> active, release on active -> closed), first, then the tag links' move to the ticket's
+ * new list position. Every caller of ticketStateUpdate commits these.
+ */
+export function slotTransition(ticket: TicketRecord, next: TicketRecord): TransactItem[] {
+  return [...slotWrites(ticket, next), ...tagLinkMoves(next)];
 }
 
 /**
@@ -289,9 +377,9 @@ export function slotTransition(ticket: TicketRecord, next: TicketRecord): Transa
  */
 export async function updateTicketState(ticket: TicketRecord, patch: TicketStatePatch, extra: TransactItem[] = []): Promise<TicketRecord> {
   const { item, next } = ticketStateUpdate(ticket, patch);
-  const slotItems = slotTransition(ticket, next);
+  const slotItems = slotWrites(ticket, next);
   try {
-    await db().send(new TransactWriteCommand({ TransactItems: [item, ...slotItems, ...extra] }));
+    await db().send(new TransactWriteCommand({ TransactItems: [item, ...slotItems, ...tagLinkMoves(next), ...extra] }));
   } catch (error) {
     const codes = transactionCancellationCodes(error);
     if (codes?.[0] === 'ConditionalCheckFailed') throw new StaleTicketError();
@@ -323,7 +411,36 @@ export async function resetUnread(companyId: number, ticketId: number): Promise<
   }
 }
 
-/** Refreshes the contact copy on every ticket of the contact (after a contact edit). */
+/** Rewrites a ticket's contact-word search items from the old contact copy's words to the new one's. */
+async function moveContactWords(companyId: number, ticketId: number, before: TicketContactSummary, after: TicketContactSummary) {
+  const old = new Set(contactWords(before));
+  const now = contactWords(after);
+  const requests = [
+    ...[...old]
+      .filter((word) => !now.includes(word))
+      .map((word) => ({ DeleteRequest: { Key: ticketSearchKey(companyId, 'N', word, ticketId) } })),
+    ...ticketSearchItems(
+      companyId,
+      'N',
+      ticketId,
+      now.filter((word) => !old.has(word)),
+    ).map((Item) => ({ PutRequest: { Item } })),
+  ];
+  for (let i = 0; i < requests.length; i += 25) {
+    let batch = requests.slice(i, i + 25);
+    for (let attempt = 0; batch.length; attempt++) {
+      if (attempt > 8) throw new Error('BatchWrite left unprocessed search items');
+      if (attempt) await new Promise((resolve) => setTimeout(resolve, 50 * 2 ** attempt));
+      const out = await db().send(new BatchWriteCommand({ RequestItems: { [table()]: batch } }));
+      batch = (out.UnprocessedItems?.[table()] ?? []) as typeof batch;
+    }
+  }
+}
+
+/**
+ * Refreshes the contact copy on every ticket of the contact (after a contact edit), and the
+ * tickets' contact-word search items with it (a renamed contact stops matching its old name).
+ */
 export async function refreshTicketContact(companyId: number, contactId: number, contact: TicketContactSummary): Promise<number> {
   let refreshed = 0;
   let ExclusiveStartKey: Record<string, unknown> | undefined;
@@ -337,70 +454,31 @@ export async function refreshTicketContact(companyId: number, contactId: number,
       }),
     );
     for (const link of page.Items ?? []) {
-      await db()
+      const ticketId = link.ticketId as number;
+      const before = await db()
         .send(
           new UpdateCommand({
             TableName: table(),
-            Key: ticketKey(companyId, link.ticketId as number),
+            Key: ticketKey(companyId, ticketId),
             UpdateExpression: 'SET contact = :contact',
             ConditionExpression: 'attribute_exists(pk)',
             ExpressionAttributeValues: { ':contact': contact },
+            ReturnValues: 'UPDATED_OLD',
           }),
         )
         .then(
-          () => refreshed++,
+          (out) => out.Attributes?.contact as TicketContactSummary | undefined,
           (error: unknown) => {
             // A link whose ticket was deleted: nothing to refresh.
             if (!isConditionalCheckFailed(error)) throw error;
+            return null;
           },
         );
+      if (before === null) continue;
+      refreshed++;
+      await moveContactWords(companyId, ticketId, before ?? { name: '', number: '', profilePicUrl: '' }, contact);
     }
     ExclusiveStartKey = page.LastEvaluatedKey;
   } while (ExclusiveStartKey);
   return refreshed;
-}
-
-export interface TicketPage {
-  tickets: TicketRecord[];
-  cursor?: string;
-}
-
-/** One page of a list partition (see ticketLists), newest first: one Query, `limit` items read. */
-export async function listTicketsPage(
-  index: 'gsi1' | 'gsi2' | 'gsi3',
-  partition: string,
-  options: { limit: number; cursor?: string },
-): Promise<TicketPage> {
-  const out = await db().send(
-    new QueryCommand({
-      TableName: table(),
-      IndexName: index,
-      KeyConditionExpression: `${index}pk = :pk`,
-      ExpressionAttributeValues: { ':pk': partition },
-      ScanIndexForward: false,
-      Limit: options.limit,
-      ExclusiveStartKey: decodeCursor(options.cursor),
-    }),
-  );
-  return { tickets: (out.Items ?? []).map((item) => stripKeys<TicketRecord>(item)), cursor: encodeCursor(out.LastEvaluatedKey) };
-}
-
-/** A contact's tickets, newest first (contact links, then one BatchGet). */
-export async function listContactTickets(companyId: number, contactId: number, limit = 40): Promise<TicketRecord[]> {
-  const links = await db().send(
-    new QueryCommand({
-      TableName: table(),
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': contactPk(companyId, contactId), ':prefix': 'TICKET#' },
-      ScanIndexForward: false,
-      Limit: Math.min(limit, 100),
-    }),
-  );
-  const ids = (links.Items ?? []).map((link) => link.ticketId as number);
-  if (!ids.length) return [];
-  const out = await db().send(
-    new BatchGetCommand({ RequestItems: { [table()]: { Keys: ids.map((id) => ticketKey(companyId, id)), ConsistentRead: true } } }),
-  );
-  const tickets = (out.Responses?.[table()] ?? []).map((item) => stripKeys<TicketRecord>(item));
-  return tickets.sort((a, b) => b.id - a.id);
 }

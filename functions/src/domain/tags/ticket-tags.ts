@@ -39,7 +39,7 @@ async function changeTags(
     const after = change(before);
     if (JSON.stringify(after) === JSON.stringify(before)) return ticket;
     try {
-      await setTicketTags(companyId, ticketId, before, after, options);
+      await setTicketTags(ticket, after, options);
       return { ...ticket, tags: after };
     } catch (error) {
       if (!(error instanceof TicketTagsChangedError)) throw error;

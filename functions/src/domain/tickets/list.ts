@@ -11,8 +11,9 @@
  *   - admin user filter: gsi2 per (status, user).
  * Sources are read newest first and k-way merged on the shared sort key (updatedAt#id).
  *
- * Cost of a page (the issue 4 rule): plain lists read `pageSize + 1` rows per source in one Query.
- * Lists with a predicate (text search, unread only, created day, queue narrowing of one's own
+ * Cost of a page (the issue 4 rule): a plain list of one source reads `pageSize + 1` rows in one
+ * Query; with k sources each first reads about pageSize / k rows and only a source whose rows are
+ * still the newest reads on, so a merged page reads about a page, not k pages. Lists with a predicate (text search, unread only, created day, queue narrowing of one's own
  * tickets) read at most FILTERED_READS x FILTERED_LIMIT rows per source and return what matched
  * with hasMore; the next page continues where the reads stopped. Either way a page costs at most
  * sources x FILTERED_READS Queries plus the presentation reads, whatever the tenant's size.
@@ -21,24 +22,32 @@
  * a client passes back as `cursor`. The spec's `pageNumber` alone is honoured by walking the pages
  * before it (cost grows with the page number, capped at 100, never with the tenant's size).
  *
- * Text search: until issue 4's search index exists, `searchParam` is (a) an exact contact-number
- * lookup when it holds 8+ digits (one GetItem + the contact's tickets) and (b) otherwise a predicate
- * over the newest rows of the visible lists (contact name, number, last message), bounded as above.
- * The index plugs in at `searchByNumber`'s place: term -> ticket ids -> BatchGet -> same filters.
+ * Tag filter (tags=[..], a ticket must carry them all): the plan's sources are narrowed to the tag
+ * links of the tag with the fewest tickets (tickets.ts tagListPartition: the same lists scoped to
+ * the tag), and the other tags are a row predicate. So the tag filter costs what the list costs.
+ *
+ * Text search (searchParam with a word of 3+ characters): the search index (search-index.ts). The
+ * term's longest word is looked up as a prefix among the words of the tickets' contacts (name and
+ * number) first, then among the words of their messages; the other words of the term must prefix a
+ * word of the contact's name or number. Hits are newest ticket first within a word; each read is one
+ * Query of the index and one BatchGet of its tickets, filtered by visibility and the other filters,
+ * at most SEARCH_READS reads a page. Shorter terms keep the bounded predicate over the lists.
  */
 import { ValidationError } from '#commons/errors';
-import { numberDigits } from '#contracts/contacts';
 import type { ListTicketsQuery, TicketPageResponse } from '#contracts/ticket-requests';
 import type { TicketStatus } from '#contracts/tickets';
-import { getContactByNumber } from '#storage/contacts';
-import { type ListIndex, readListSlice } from '#storage/ticket-lists';
-import { listContactTickets, type TicketRecord, ticketLists } from '#storage/tickets';
+import { contactWords, MIN_WORD, termWords } from '#storage/search-index';
+import { readSearchHits } from '#storage/search-reads';
+import { listTags } from '#storage/tags';
+import { getTickets, type ListIndex, readListSlice } from '#storage/ticket-lists';
+import { type TicketRecord, tagListPartition, ticketLists } from '#storage/tickets';
 import { canSeeTicket, type Viewer, viewerIsAdmin } from './access.ts';
 import { presentTickets } from './present-page.ts';
 
 export const PAGE_SIZE = 40;
 export const FILTERED_READS = 3;
 export const FILTERED_LIMIT = 100;
+export const SEARCH_READS = 4;
 const KANBAN_PAGE_SIZE = 200;
 const END = 1;
 
@@ -50,6 +59,8 @@ interface Source {
   partition: string;
   /** Extra row filter of this source (queue narrowing of one's own tickets). */
   predicate?: Predicate;
+  /** The partition is this tag's (its rows are tag links). */
+  tagId?: number;
 }
 
 export interface ListPlan {
@@ -64,21 +75,28 @@ export interface ListPlan {
 type Position = string | null | typeof END;
 
 const allStatuses: TicketStatus[] = ['open', 'pending', 'closed'];
-const fold = (text: string) =>
-  text
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase();
 
-function searchPredicate(term: string): Predicate | undefined {
-  const folded = fold(term.trim());
-  if (!folded) return undefined;
-  const digits = numberDigits(term);
-  return (ticket) =>
-    fold(ticket.contact.name).includes(folded) ||
-    (digits.length > 0 && ticket.contact.number.includes(digits)) ||
-    fold(ticket.lastMessage ?? '').includes(folded);
+/** Every word of `words` starts a word of the ticket's contact (name or number). */
+const contactHasWords = (ticket: TicketRecord, words: string[]): boolean => {
+  const own = contactWords(ticket.contact);
+  return words.every((word) => own.some((candidate) => candidate.startsWith(word)));
+};
+
+/** Terms the index cannot serve (no word of MIN_WORD+ characters): a predicate over the rows read. */
+function shortTermPredicate(term: string): Predicate | undefined {
+  const words = termWords(term);
+  if (!words.length) return undefined;
+  const fold = (text: string) => termWords(text).join(' ');
+  return (ticket) => {
+    const haystack = `${fold(ticket.contact.name)} ${ticket.contact.number} ${fold(ticket.lastMessage ?? '')}`;
+    return words.every((word) => haystack.includes(word));
+  };
 }
+
+const indexedTerm = (term: string): string[] | undefined => {
+  const words = termWords(term);
+  return words[0] && words[0].length >= MIN_WORD ? words : undefined;
+};
 
 const allOf = (predicates: (Predicate | undefined)[]): Predicate | undefined => {
   const active = predicates.filter((p): p is Predicate => Boolean(p));
@@ -86,8 +104,16 @@ const allOf = (predicates: (Predicate | undefined)[]): Predicate | undefined => 
   return (ticket) => active.every((p) => p(ticket));
 };
 
-/** The partitions and filters that answer `query` for `viewer` (see the header). */
-export function planList(viewer: Viewer, query: ListTicketsQuery, statuses?: TicketStatus[]): ListPlan {
+const hasTags =
+  (tagIds: number[]): Predicate =>
+  (ticket) =>
+    tagIds.every((id) => (ticket.tags ?? []).some((tag) => tag.id === id));
+
+/**
+ * The partitions and filters that answer `query` for `viewer` (see the header). `tagId`: read the
+ * lists of that tag (the caller picks the query's most selective tag).
+ */
+export function planList(viewer: Viewer, query: ListTicketsQuery, statuses?: TicketStatus[], tagId?: number): ListPlan {
   const { companyId } = viewer;
   const admin = viewerIsAdmin(viewer);
   const wanted = statuses ?? (query.status ? [query.status] : allStatuses);
@@ -123,12 +149,18 @@ export function planList(viewer: Viewer, query: ListTicketsQuery, statuses?: Tic
   }
 
   const date = query.date;
+  const tags = query.tags?.length ? query.tags : undefined;
   return {
-    sources,
+    sources:
+      tagId === undefined
+        ? sources
+        : sources.map((source) => ({ ...source, tagId, partition: tagListPartition(companyId, tagId, source.partition) })),
     rowFilter: allOf([
       date ? (t) => t.createdAt.startsWith(date) : undefined,
       query.withUnreadMessages ? (t) => t.unreadMessages > 0 : undefined,
-      searchPredicate(query.searchParam),
+      // The tag read is the partition's; the others must be carried too.
+      tags && (tags.length > 1 || tagId === undefined) ? hasTags(tags) : undefined,
+      indexedTerm(query.searchParam) ? undefined : shortTermPredicate(query.searchParam),
       users && !admin ? (t) => t.userId !== null && users.includes(t.userId) : undefined,
     ]),
     visible: (t) => canSeeTicket(viewer, t),
@@ -162,12 +194,19 @@ interface SourceState {
   /** Where the next read continues (sort key of the last row read). */
   readSk: string | undefined;
   exhausted: boolean;
+  reads: number;
   buffer: Row[];
   lastTaken?: string;
   start: Position;
 }
 
-/** One merged page from `positions` (one per source). */
+/**
+ * One merged page from `positions` (one per source). Sources are read lazily: a source is read
+ * (again) only while it may hold the newest row not yet taken, i.e. its buffer is empty and where
+ * it stopped is newer than the best row buffered elsewhere. A filtered source reads FILTERED_LIMIT
+ * rows at a time, at most FILTERED_READS times a page; a source out of budget that may still hold
+ * newer rows ends the page there (the cursor resumes it).
+ */
 export async function readPage(
   companyId: number,
   plan: ListPlan,
@@ -182,46 +221,54 @@ export async function readPage(
       filtered: Boolean(plan.rowFilter || source.predicate),
       readSk: typeof start === 'string' ? start : undefined,
       exhausted: start === END,
+      reads: 0,
       buffer: [],
       start,
     };
   });
-
-  await Promise.all(
-    states.map(async (state) => {
-      const limit = state.filtered ? FILTERED_LIMIT : pageSize + 1;
-      const maxReads = state.filtered ? FILTERED_READS : 1;
-      for (let reads = 0; !state.exhausted && state.buffer.length < pageSize && reads < maxReads; reads++) {
-        const slice = await readListSlice(companyId, state.source.index, state.source.partition, {
-          limit,
-          afterSk: state.readSk,
-          range: plan.range,
-        });
-        state.readSk = slice.lastSk;
-        state.exhausted = slice.exhausted;
-        state.buffer.push(...slice.tickets.filter(state.predicate));
-      }
-    }),
-  );
-
-  const page: TicketRecord[] = [];
-  const seen = new Set<number>();
-  while (page.length < pageSize) {
+  const share = states.length > 1 ? Math.ceil(pageSize / states.length) + 1 : pageSize + 1;
+  const read = async (state: SourceState, wanted: number) => {
+    const slice = await readListSlice(companyId, state.source.index, state.source.partition, {
+      limit: state.filtered ? FILTERED_LIMIT : Math.max(2, Math.min(share, wanted + 1)),
+      afterSk: state.readSk,
+      range: plan.range,
+      tagId: state.source.tagId,
+    });
+    state.reads++;
+    state.readSk = slice.lastSk;
+    state.exhausted = slice.exhausted;
+    state.buffer.push(...slice.tickets.filter(state.predicate));
+  };
+  const canRead = (state: SourceState) => !state.exhausted && (!state.filtered || state.reads < FILTERED_READS);
+  const newestHead = () => {
     let best: SourceState | undefined;
     for (const state of states) {
       const head = state.buffer[0];
       if (head && (!best || head.listSk > (best.buffer[0] as Row).listSk)) best = state;
     }
+    return best;
+  };
+
+  const page: TicketRecord[] = [];
+  const seen = new Set<number>();
+  while (page.length < pageSize) {
+    // Sources that may hold a row newer than every buffered head: read them (in parallel) first.
+    const head = newestHead()?.buffer[0];
+    const behind = states.filter((s) => !s.buffer.length && !s.exhausted && (s.readSk === undefined || !head || s.readSk > head.listSk));
+    const readable = behind.filter(canRead);
+    if (readable.length) {
+      await Promise.all(readable.map((state) => read(state, pageSize - page.length)));
+      continue;
+    }
+    // A source out of budget may still hold rows newer than the best head: stop there.
+    if (behind.length) break;
+    const best = newestHead();
     if (!best) break;
-    const head = best.buffer[0] as Row;
-    // A source that stopped reading (budget) may still hold rows newer than `head`: stop there.
-    const blocked = states.some((s) => !s.buffer.length && !s.exhausted && s.readSk !== undefined && s.readSk > head.listSk);
-    if (blocked) break;
-    best.buffer.shift();
-    best.lastTaken = head.listSk;
-    if (!seen.has(head.id)) {
-      seen.add(head.id);
-      const { listSk, ...ticket } = head;
+    const row = best.buffer.shift() as Row;
+    best.lastTaken = row.listSk;
+    if (!seen.has(row.id)) {
+      seen.add(row.id);
+      const { listSk, ...ticket } = row;
       page.push(ticket);
     }
   }
@@ -234,32 +281,117 @@ export async function readPage(
   return { tickets: page, positions: next, hasMore: next.some((p) => p !== END) };
 }
 
-async function searchByNumber(viewer: Viewer, query: ListTicketsQuery, plan: ListPlan): Promise<TicketRecord[] | undefined> {
-  const digits = numberDigits(query.searchParam);
-  if (digits.length < 8 || /[a-z]/i.test(query.searchParam)) return undefined;
-  const contact = await getContactByNumber(viewer.companyId, digits);
-  if (!contact) return undefined;
+/** The tag of `tagIds` with the fewest tickets (its lists are the smallest to read); undefined when one does not exist. */
+async function mostSelectiveTag(companyId: number, tagIds: number[]): Promise<number | undefined> {
+  const tags = new Map((await listTags(companyId)).map((tag) => [tag.id, tag]));
+  let best: { id: number; count: number } | undefined;
+  for (const id of tagIds) {
+    const tag = tags.get(id);
+    if (!tag) return undefined;
+    if (!best || tag.ticketsCount < best.count) best = { id, count: tag.ticketsCount };
+  }
+  return best?.id;
+}
+
+/** Search cursor: the phase (0 contact words, 1 message words) and the last index key consumed. */
+type SearchPosition = { phase: 0 | 1 | 2; afterSk?: string };
+
+function decodeSearchCursor(cursor: string | undefined): SearchPosition {
+  if (!cursor) return { phase: 0 };
+  try {
+    const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (value && (value.p === 0 || value.p === 1) && (value.k === undefined || (typeof value.k === 'string' && value.k.length < 200)))
+      return { phase: value.p, afterSk: value.k };
+  } catch {
+    // reported below
+  }
+  throw new ValidationError('cursor', 'Invalid cursor');
+}
+
+const encodeSearchCursor = (position: SearchPosition): string =>
+  Buffer.from(JSON.stringify({ p: position.phase, k: position.afterSk })).toString('base64url');
+
+/**
+ * One page of a text search through the index (see the header): contact-word hits, then
+ * message-word hits (a ticket found by its contact is not listed again for its messages).
+ */
+async function searchPage(
+  viewer: Viewer,
+  query: ListTicketsQuery,
+  words: string[],
+  position: SearchPosition,
+  tagIds: number[] | undefined,
+): Promise<{ tickets: TicketRecord[]; position: SearchPosition }> {
   const statuses = query.status ? [query.status] : allStatuses;
-  const tickets = await listContactTickets(viewer.companyId, contact.id, PAGE_SIZE);
-  return tickets.filter(
-    (t) =>
-      statuses.includes(t.status) &&
-      plan.visible(t) &&
-      (!plan.rowFilter || plan.rowFilter(t)) &&
-      (!plan.range || (t.updatedAt >= plan.range.from && t.updatedAt <= plan.range.to)),
-  );
+  const admin = viewerIsAdmin(viewer);
+  const selected = query.queueIds?.length ? query.queueIds : undefined;
+  const users = query.users?.length ? query.users : undefined;
+  const [primary, ...others] = words as [string, ...string[]];
+  const wanted = allOf([
+    (t) => canSeeTicket(viewer, t),
+    (t) => statuses.includes(t.status),
+    // Without showAll, the caller's own view as the lists have it: pending, and what is assigned to them.
+    admin && query.showAll ? undefined : (t) => t.status === 'pending' || t.userId === viewer.userId,
+    selected ? (t) => t.queueId === null || selected.includes(t.queueId) : undefined,
+    users ? (t) => t.userId !== null && users.includes(t.userId) : undefined,
+    tagIds ? hasTags(tagIds) : undefined,
+    query.date ? (t) => t.createdAt.startsWith(query.date as string) : undefined,
+    query.updatedAt ? (t) => t.updatedAt.startsWith(query.updatedAt as string) : undefined,
+    query.withUnreadMessages ? (t) => t.unreadMessages > 0 : undefined,
+  ]) as Predicate;
+  const byContact = (t: TicketRecord) => contactHasWords(t, words);
+
+  const page: TicketRecord[] = [];
+  let { phase, afterSk } = position;
+  for (let reads = 0; phase < 2 && page.length < PAGE_SIZE && reads < SEARCH_READS; reads++) {
+    const limit = reads === 0 ? PAGE_SIZE - page.length : FILTERED_LIMIT;
+    const hits = await readSearchHits(viewer.companyId, phase === 0 ? 'N' : 'M', primary, { limit, afterSk });
+    const tickets = new Map(
+      (
+        await getTickets(
+          viewer.companyId,
+          hits.items.map((hit) => hit.id),
+        )
+      ).map((t) => [t.id, t]),
+    );
+    let consumed = 0;
+    for (const hit of hits.items) {
+      consumed++;
+      afterSk = hit.sk;
+      const ticket = tickets.get(hit.id);
+      const fits = ticket && wanted(ticket) && (phase === 0 ? others.length === 0 || byContact(ticket) : !byContact(ticket));
+      // Two words of one ticket may share the prefix ("ana", "anabel"): list it once.
+      if (fits && !page.some((listed) => listed.id === ticket.id)) page.push(ticket);
+      if (page.length >= PAGE_SIZE) break;
+    }
+    if (consumed === hits.items.length && hits.exhausted) {
+      phase = phase === 0 ? 1 : 2;
+      afterSk = undefined;
+    }
+  }
+  return { tickets: page, position: { phase, afterSk } };
 }
 
 export async function listTickets(viewer: Viewer, query: ListTicketsQuery): Promise<TicketPageResponse> {
-  // Tag filter seam: no ticket carries tags until the tags feature stores them, so a tag filter matches nothing.
-  if (query.tags?.length) return { tickets: [], hasMore: false };
-  const plan = planList(viewer, query);
-
-  if (query.searchParam && !query.cursor && query.pageNumber === 1) {
-    const found = await searchByNumber(viewer, query, plan);
-    if (found) return { tickets: await presentTickets(viewer.companyId, found), hasMore: false };
+  const tagIds = query.tags?.length ? query.tags : undefined;
+  const words = indexedTerm(query.searchParam);
+  if (words) {
+    let position = decodeSearchCursor(query.cursor);
+    for (let page = 1; !query.cursor && page < query.pageNumber && position.phase < 2; page++)
+      position = (await searchPage(viewer, query, words, position, tagIds)).position;
+    if (position.phase === 2) return { tickets: [], hasMore: false };
+    const found = await searchPage(viewer, query, words, position, tagIds);
+    const hasMore = found.position.phase < 2;
+    return {
+      tickets: await presentTickets(viewer.companyId, found.tickets),
+      hasMore,
+      nextCursor: hasMore ? encodeSearchCursor(found.position) : undefined,
+    };
   }
 
+  const tagId = tagIds ? await mostSelectiveTag(viewer.companyId, tagIds) : undefined;
+  if (tagIds && tagId === undefined) return { tickets: [], hasMore: false };
+  const plan = planList(viewer, query, undefined, tagId);
   let positions: Position[] = query.cursor ? decodePositions(query.cursor, plan.sources.length) : plan.sources.map(() => null);
   // pageNumber without a cursor: walk the pages before it.
   for (let page = 1; !query.cursor && page < query.pageNumber; page++) {
