@@ -1,0 +1,314 @@
+/**
+ * Ticket list bench (issue 4): two tenants on one local stack, a small one (1k tickets, 1k contacts,
+ * 5k messages) and a large one (100k tickets, 100k contacts, 500k messages), written straight into
+ * the table (parallel BatchWriteItem) with the storage modules' own item builders, so every list,
+ * tag and search index item exists as the API would have written it. For each scenario it prints
+ * the DynamoDB requests and items read of one request (a middleware on the handlers' client: the
+ * Lambda handlers run in this process) and p50/p95 over 50 requests through the local HTTP gateway
+ * with the tenant admin's token, then checks: requests and items at 100k within 10% of 1k, and
+ * items read within 2x the rows returned.
+ *
+ *   npm run bench:ticket-list                       (1k and 100k)
+ *   npm run bench:ticket-list -- --large 20000      (a quicker run)
+ *
+ * The stack's log goes to tests/artifacts/bench-ticket-list.log.
+ */
+import { randomUUID } from 'node:crypto';
+import { createWriteStream, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { documentClient } from '@conversa/functions/commons/clients';
+import { contactStoredItems } from '@conversa/functions/storage/contacts';
+import { messageItems, messageSearchItems } from '@conversa/functions/storage/messages';
+import { type TicketRecord, ticketStoredItems } from '@conversa/functions/storage/tickets';
+import { repoRoot } from '../../infra/local/lambda-runtime.ts';
+import { startLocalStack } from '../../infra/local/stack.ts';
+import { type Call, client, createTenant, firstPlanId, superLogin, type Tenant } from '../integration/tenants.ts';
+import { ok, percentile } from '../integration/whatsapp-kit.ts';
+
+const { values } = parseArgs({ options: { small: { type: 'string', default: '1000' }, large: { type: 'string', default: '100000' } } });
+const SIZES = [Number(values.small), Number(values.large)];
+const MESSAGES_PER_TICKET = 5;
+const RUNS = 50;
+
+mkdirSync(join(repoRoot, 'tests', 'artifacts'), { recursive: true });
+const logFile = createWriteStream(join(repoRoot, 'tests', 'artifacts', 'bench-ticket-list.log'), { flags: 'w' });
+const say = (line: string) => process.stdout.write(`${line}\n`);
+
+const FIRST =
+  'Maria Ana Jose Joao Antonio Francisca Carlos Paulo Pedro Lucas Luiz Marcos Luis Gabriel Rafael Daniel Marcelo Bruno Eduardo Felipe'.split(
+    ' ',
+  );
+const LAST =
+  'Silva Santos Oliveira Souza Rodrigues Ferreira Alves Pereira Lima Gomes Costa Ribeiro Martins Carvalho Almeida Lopes Soares Fernandes Vieira Barbosa'.split(
+    ' ',
+  );
+const WORDS =
+  'pedido entrega boleto atraso produto troca cancelamento pagamento cartao pix frete endereco prazo nota fiscal garantia defeito tamanho cor estoque cupom desconto compra site aplicativo senha cadastro conta retirada loja horario atendimento reembolso devolucao'.split(
+    ' ',
+  );
+// A deterministic generator: both tenants get the same shape of data.
+let seed = 42;
+const rand = () => {
+  seed = (seed * 1_103_515_245 + 12_345) & 0x7fffffff;
+  return seed / 0x7fffffff;
+};
+const pick = <T>(list: T[]): T => list[Math.floor(rand() * list.length)] as T;
+
+interface Scenario {
+  name: string;
+  path: (ctx: Loaded) => string;
+  rows: (body: unknown) => number;
+}
+interface Loaded {
+  tenant: Tenant;
+  queueIds: number[];
+  messagesTicketId: number;
+}
+
+const ticketsOf = (body: unknown) => (body as { tickets: unknown[] }).tickets.length;
+const scenarios: Scenario[] = [
+  { name: 'open list (showAll)', path: () => '/tickets?status=open&showAll=true&pageNumber=1', rows: ticketsOf },
+  {
+    name: 'pending, queueIds',
+    path: (c) => `/tickets?status=pending&queueIds=${encodeURIComponent(JSON.stringify(c.queueIds.slice(0, 2)))}`,
+    rows: ticketsOf,
+  },
+  { name: 'search contact name', path: () => '/tickets?showAll=true&searchParam=marcos', rows: ticketsOf },
+  { name: 'contacts search', path: () => '/contacts?searchParam=oliveira', rows: (b) => (b as { contacts: unknown[] }).contacts.length },
+  {
+    name: 'messages page',
+    path: (c) => `/messages/${c.messagesTicketId}?pageNumber=1`,
+    rows: (b) => (b as { messages: unknown[] }).messages.length,
+  },
+];
+
+async function writeAll(raw: DynamoDBDocumentClient, table: string, items: Record<string, unknown>[]): Promise<void> {
+  const batches: Record<string, unknown>[][] = [];
+  for (let i = 0; i < items.length; i += 25) batches.push(items.slice(i, i + 25));
+  let next = 0;
+  const worker = async () => {
+    while (next < batches.length) {
+      let requests = (batches[next++] as Record<string, unknown>[]).map((Item) => ({ PutRequest: { Item } }));
+      for (let attempt = 0; requests.length; attempt++) {
+        if (attempt) await new Promise((resolve) => setTimeout(resolve, 20 * attempt));
+        const out = await raw.send(new BatchWriteCommand({ RequestItems: { [table]: requests } }));
+        requests = (out.UnprocessedItems?.[table] ?? []) as typeof requests;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: 16 }, worker));
+}
+
+async function load(call: Call, raw: DynamoDBDocumentClient, table: string, tenant: Tenant, size: number): Promise<Loaded> {
+  const { companyId } = tenant;
+  const queueIds: number[] = [];
+  for (const name of ['Vendas', 'Suporte', 'Financeiro']) {
+    const queue = await ok<{ id: number }>(call, 'POST', '/queue', { token: tenant.admin.token, body: { name, color: '#336699' } });
+    queueIds.push(queue.id);
+  }
+  const users = [tenant.admin.id, tenant.user.id];
+  const base = Date.parse('2030-01-01T00:00:00Z');
+  let items: Record<string, unknown>[] = [];
+  let written = 0;
+  const flush = async (force = false) => {
+    if (items.length < 20_000 && !force) return;
+    const chunk = items;
+    items = [];
+    await writeAll(raw, table, chunk);
+    written += chunk.length;
+  };
+  let messagesTicketId = 0;
+  for (let i = 1; i <= size; i++) {
+    const name = `${pick(FIRST)} ${pick(LAST)}`;
+    const number = `55${11 + (i % 80)}9${String(10_000_000 + i).padStart(8, '0')}`;
+    const createdAt = new Date(base + i * 60_000).toISOString();
+    const contact = {
+      id: i,
+      companyId,
+      name,
+      number,
+      email: '',
+      profilePicUrl: '',
+      isGroup: false,
+      extraInfo: [],
+      createdAt,
+      updatedAt: createdAt,
+    };
+    items.push(...contactStoredItems(contact as never));
+    const roll = rand();
+    const status = roll < 0.3 ? 'open' : roll < 0.7 ? 'pending' : 'closed';
+    const updatedAt = new Date(base + i * 60_000 + Math.floor(rand() * 3_600_000)).toISOString();
+    const bodies = Array.from({ length: MESSAGES_PER_TICKET }, () => Array.from({ length: 3 }, () => pick(WORDS)).join(' '));
+    const ticket: TicketRecord = {
+      id: i,
+      uuid: randomUUID(),
+      companyId,
+      status,
+      userId: status === 'pending' ? null : pick(users),
+      queueId: rand() < 0.1 ? null : pick(queueIds),
+      contactId: i,
+      contact: { name, number, profilePicUrl: '' },
+      whatsappId: 1,
+      isGroup: false,
+      lastMessage: bodies.at(-1) as string,
+      lastMessageAt: Date.parse(updatedAt),
+      unreadMessages: status === 'pending' ? 1 : 0,
+      chatbot: false,
+      bot: null,
+      outOfHoursAt: null,
+      awaitingRating: false,
+      rating: null,
+      ratedAt: null,
+      useIntegration: false,
+      promptId: null,
+      integrationId: null,
+      revision: 1,
+      createdAt,
+      updatedAt,
+    };
+    items.push(...ticketStoredItems(ticket));
+    // One conversation long enough for a full messages page.
+    const count = i === 1 ? 120 : MESSAGES_PER_TICKET;
+    if (i === 1) messagesTicketId = i;
+    for (let m = 0; m < count; m++) {
+      const at = new Date(Date.parse(createdAt) + m * 1000).toISOString();
+      const message = {
+        id: `${(Date.parse(at) * 1000 + m).toString(16).padStart(16, '0')}-${i}`,
+        companyId,
+        ticketId: i,
+        contactId: i,
+        whatsappId: 1,
+        body: bodies[m % bodies.length] as string,
+        fromMe: m % 2 === 1,
+        read: true,
+        ack: 3,
+        mediaType: null,
+        mediaPath: null,
+        mediaUrl: null,
+        mediaName: null,
+        quotedMsgId: null,
+        quotedMsg: null,
+        contact: null,
+        waId: null,
+        pending: false,
+        isDeleted: false,
+        isEdited: false,
+        createdAt: at,
+        updatedAt: at,
+      };
+      for (const put of messageItems(message as never)) if (put.Put?.Item) items.push(put.Put.Item);
+      items.push(...messageSearchItems(message as never));
+    }
+    await flush();
+  }
+  await flush(true);
+  say(`  ${written} items`);
+  return { tenant, queueIds, messagesTicketId };
+}
+
+interface Figures {
+  requests: number;
+  items: number;
+  rows: number;
+  p50: number;
+  p95: number;
+}
+
+const meter = { requests: 0, items: 0 };
+async function measure(call: Call, loaded: Loaded, scenario: Scenario): Promise<Figures> {
+  const path = scenario.path(loaded);
+  const counts: { requests: number; items: number }[] = [];
+  const times: number[] = [];
+  let rows = 0;
+  for (let run = 0; run < RUNS; run++) {
+    meter.requests = 0;
+    meter.items = 0;
+    const started = performance.now();
+    const res = await call('GET', path, { token: loaded.tenant.admin.token });
+    times.push(performance.now() - started);
+    if (res.status !== 200) throw new Error(`${scenario.name}: ${res.status} ${res.text}`);
+    counts.push({ ...meter });
+    rows = scenario.rows(res.body);
+  }
+  // Median counts: a background job of the stack (sweeps) may share the client during a request.
+  return {
+    requests: percentile(
+      counts.map((c) => c.requests),
+      50,
+    ),
+    items: percentile(
+      counts.map((c) => c.items),
+      50,
+    ),
+    rows,
+    p50: percentile(times, 50),
+    p95: percentile(times, 95),
+  };
+}
+
+say('starting the local stack...');
+const admin = { email: 'bench@conversa.test', password: 'Bench-Admin-1' };
+const stack = await startLocalStack({ ports: 'auto', log: (line) => logFile.write(`${line}\n`), seedAdmin: admin });
+let exitCode = 0;
+try {
+  const call = client(stack.apiUrl);
+  const superToken = await superLogin(call, admin);
+  const planId = await firstPlanId(call);
+  const raw = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1', endpoint: stack.env.DYNAMODB_ENDPOINT }), {
+    marshallOptions: { removeUndefinedValues: true },
+  });
+  const table = stack.env.TABLE_NAME as string;
+  const loaded: Loaded[] = [];
+  for (const size of SIZES) {
+    const tenant = await createTenant(call, superToken, planId, `bench${size}`);
+    say(`loading ${size} tickets, ${size} contacts, ${size * MESSAGES_PER_TICKET} messages...`);
+    const t0 = Date.now();
+    loaded.push(await load(call, raw, table, tenant, size));
+    say(`  loaded in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  }
+  documentClient().middlewareStack.add(
+    (next) => async (args) => {
+      meter.requests++;
+      const result = await next(args);
+      const output = result.output as { ScannedCount?: number; Item?: unknown; Responses?: Record<string, unknown[]> };
+      meter.items += output.ScannedCount ?? (output.Item ? 1 : 0) + Object.values(output.Responses ?? {}).reduce((n, r) => n + r.length, 0);
+      return result;
+    },
+    { step: 'initialize', name: 'ticketListBenchMeter' },
+  );
+  const pad = (text: string | number, width: number) => String(text).padStart(width);
+  say(
+    `\n${'scenario'.padEnd(22)}${pad('size', 8)}${pad('requests', 10)}${pad('items', 8)}${pad('rows', 6)}${pad('p50 ms', 9)}${pad('p95 ms', 9)}`,
+  );
+  for (const scenario of scenarios) {
+    const [small, large] = [await measure(call, loaded[0] as Loaded, scenario), await measure(call, loaded[1] as Loaded, scenario)] as [
+      Figures,
+      Figures,
+    ];
+    for (const [size, f] of [
+      [SIZES[0], small],
+      [SIZES[1], large],
+    ] as const)
+      say(
+        `${scenario.name.padEnd(22)}${pad(size as number, 8)}${pad(f.requests, 10)}${pad(f.items, 8)}${pad(f.rows, 6)}${pad(f.p50.toFixed(1), 9)}${pad(f.p95.toFixed(1), 9)}`,
+      );
+    const requestRatio = large.requests / small.requests;
+    const itemRatio = large.items / small.items;
+    const perRow = large.items / Math.max(1, large.rows);
+    const verdict = Math.abs(requestRatio - 1) <= 0.1 && Math.abs(itemRatio - 1) <= 0.1 && perRow <= 2 ? 'ok' : 'FAIL';
+    if (verdict !== 'ok') exitCode = 1;
+    say(
+      `${''.padEnd(22)}ratios 100k/1k: requests ${requestRatio.toFixed(2)}, items ${itemRatio.toFixed(2)}; items/row ${perRow.toFixed(2)}  ${verdict}`,
+    );
+  }
+} catch (error) {
+  say(String(error instanceof Error ? error.stack : error));
+  exitCode = 1;
+} finally {
+  await stack.stop();
+  logFile.end();
+}
+process.exit(exitCode);
