@@ -149,14 +149,14 @@ describe('publishTicketChange', () => {
 
   it('publishes nothing but the update when nobody loses the ticket (no empty delete fan-out)', async () => {
     const { effects, received } = recording();
-    await publishTicketChange(effects, pendingQ1, ticket({ status: 'pending', queueId: 1, userId: null }));
+    await publishTicketChange(effects, ticket(pendingQ1), ticket({ status: 'pending', queueId: 1, userId: null }));
     expect(new Set(received.map((r) => r.action))).toEqual(new Set(['update']));
   });
 
   it("an action's messages go first as appMessage create, then ONE update, to the viewers after the change", async () => {
     const { effects, received } = recording();
     const messages = [{ id: 'm1' }, { id: 'm2' }] as unknown as Message[];
-    await publishTicketChange(effects, pendingQ1, ticket({ status: 'open', queueId: 1, userId: 12 }), {
+    await publishTicketChange(effects, ticket(pendingQ1), ticket({ status: 'open', queueId: 1, userId: 12 }), {
       messages,
       contact: { id: 7 } as Contact,
     });

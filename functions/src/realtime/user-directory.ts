@@ -1,9 +1,13 @@
 /**
- * The socket's view of users: who may connect (profile, queues, single-session `sessionIat`) and
- * their presence flag. Adapts the users entity so the socket session does not depend on its shape.
+ * The socket's view of users: who may connect (profile, queues, single-session `sessionIat`), their
+ * presence flag, and their open sockets' entitlement after an edit. Adapts the users entity so the
+ * socket session does not depend on its shape.
  */
 import { NotFoundError } from '#commons/errors';
+import { logger } from '#commons/logger';
+import type { AllTicket, Profile } from '#contracts/users';
 import { getUser, updateUser } from '#storage/users';
+import { listCompanyConnections, setConnectionViewer } from '#storage/ws-connections';
 import type { SocketUser } from './socket-session.ts';
 
 export async function getSocketUser(companyId: number, userId: number): Promise<SocketUser | undefined> {
@@ -27,5 +31,24 @@ export async function setPresence(companyId: number, userId: number, presence: {
   } catch (error) {
     // A user deleted while their socket was open: nothing to mark, and no reason to fail.
     if (!(error instanceof NotFoundError)) throw error;
+  }
+}
+
+/**
+ * After a user's profile, queues, allTicket or super flag changed: their open sockets take the new
+ * entitlement at once (the publisher filters on the socket's copy, written at $connect), so a user
+ * taken out of a queue stops receiving its tickets and a user put in starts, without reconnecting.
+ * Never throws: the user's change is already stored; a socket left stale is fixed by its reconnect.
+ */
+export async function refreshUserSockets(
+  companyId: number,
+  user: { id: number; profile: Profile; super: boolean; queueIds?: number[] | null; allTicket: AllTicket },
+): Promise<void> {
+  try {
+    const sockets = (await listCompanyConnections(companyId)).filter((socket) => socket.userId === user.id);
+    const viewer = { profile: user.profile, super: user.super, queueIds: user.queueIds ?? [], allTicket: user.allTicket };
+    await Promise.all(sockets.map((socket) => setConnectionViewer(companyId, socket.connectionId, viewer)));
+  } catch (error) {
+    logger.warn('could not refresh the sockets of a changed user', { companyId, userId: user.id, error: error as Error });
   }
 }

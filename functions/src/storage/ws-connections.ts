@@ -192,6 +192,38 @@ export async function changeRooms(
   return conditionalUpdate(companyId, connectionId, clauses.join(' '), values);
 }
 
+/**
+ * The user's profile, queues or allTicket changed: the socket's copy (what the publisher filters
+ * on) follows, so the socket's entitlement is the user's now, not the one at $connect.
+ */
+export async function setConnectionViewer(
+  companyId: number,
+  connectionId: string,
+  viewer: Pick<ConnectionRecord, 'profile' | 'super' | 'queueIds' | 'allTicket'>,
+): Promise<boolean> {
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: keyOf(companyId, connectionId),
+        UpdateExpression: 'SET #profile = :profile, #super = :super, #queueIds = :queueIds, #allTicket = :allTicket',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: { '#profile': 'profile', '#super': 'super', '#queueIds': 'queueIds', '#allTicket': 'allTicket' },
+        ExpressionAttributeValues: {
+          ':profile': viewer.profile,
+          ':super': viewer.super,
+          ':queueIds': viewer.queueIds,
+          ':allTicket': viewer.allTicket,
+        },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if ((error as { name?: string }).name === 'ConditionalCheckFailedException') return false;
+    throw error;
+  }
+}
+
 /** Ping / userStatus: extend the TTL window and remember the last activity. */
 export function touchConnection(companyId: number, connectionId: string): Promise<boolean> {
   return conditionalUpdate(companyId, connectionId, 'SET expiresAt = :exp, lastSeenAt = :seen', {

@@ -8,6 +8,7 @@ import type { CreateUserInput, UpdateUserInput, User } from '#contracts/users';
 import { deleteCognitoUser, setCognitoPassword, updateCognitoEmail } from '#domain/auth/cognito-users';
 import { publishToCompany } from '#domain/companies/publish';
 import { assertPlanLimit } from '#domain/plans/limits';
+import { refreshUserSockets } from '#realtime/user-directory';
 import * as users from '#storage/users';
 import { byName, matchesSearch, pageOf } from './paging.ts';
 import { type Actor, canReadUser, isAdmin, permittedUserPatch } from './permissions.ts';
@@ -75,6 +76,9 @@ export async function updateUserFor(actor: Actor, userId: number, input: UpdateU
     throw error;
   }
   const user = toUser(updated);
+  // What this user's open sockets may see (queues, allTicket, profile) follows the edit at once.
+  if (patch.queueIds !== undefined || patch.allTicket !== undefined || patch.profile !== undefined)
+    await refreshUserSockets(actor.companyId, updated);
   await publishToCompany(actor.companyId, channels.user(actor.companyId), { action: 'update', user });
   return user;
 }
