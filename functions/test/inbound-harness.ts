@@ -1,5 +1,5 @@
 /** Shared set-up of the inbound pipeline tests: a tenant with a connection, queues and options. */
-import type { InboundEvent, SessionCommand, WaMessage } from '../src/contracts/session-events.ts';
+import { type InboundEvent, inboundGroupId, type SessionCommand, type WaMessage } from '../src/contracts/session-events.ts';
 import type { Effects } from '../src/domain/messages/effects.ts';
 import { consume } from '../src/handlers/queues/inbound.ts';
 import { createOption, newOptionId } from '../src/storage/queue-options.ts';
@@ -133,7 +133,7 @@ export async function deliver(effects: Effects, ...events: InboundEvent[]) {
         messageId: `m-${sqsSeq++}`,
         receiptHandle: '',
         body: JSON.stringify(event),
-        attributes: { MessageGroupId: `${event.connectionId}:${event.kind === 'message' ? event.message.number : event.number}` } as never,
+        attributes: { MessageGroupId: inboundGroupId(event) } as never,
         messageAttributes: {},
         md5OfBody: '',
         eventSource: 'aws:sqs',

@@ -67,7 +67,7 @@ describe('POST /messages/{ticketId} (JSON)', () => {
       commandId: message.id,
       ticketId: ticket.id,
       connectionId: connectionA,
-      groupId: String(connectionA),
+      groupId: `${a.companyId}:${connectionA}`,
       number: ticket.contact.number,
       body: 'Olá, tudo bem?',
     });

@@ -56,8 +56,8 @@ describe('creating a connection', () => {
     expect(second.body.isDefault).toBe(false);
     const sent = await commands.drain();
     expect(sent.map((c) => [c.kind, c.connectionId, c.groupId, c.companyId])).toEqual([
-      ['start', first.body.id, String(first.body.id), tenant.companyId],
-      ['start', second.body.id, String(second.body.id), tenant.companyId],
+      ['start', first.body.id, `${tenant.companyId}:${first.body.id}`, tenant.companyId],
+      ['start', second.body.id, `${tenant.companyId}:${second.body.id}`, tenant.companyId],
     ]);
     expect(new Set(sent.map((c) => c.commandId)).size).toBe(2);
   });

@@ -94,7 +94,7 @@ describe('inbound events', () => {
       expect(groupId).toBe(inboundGroupId(event));
       expect(dedupeId).toBe(inboundDedupeId(event));
     }
-    const first = events.filter((e) => e.groupId === '1:5511900000001').map((e) => e.event);
+    const first = events.filter((e) => e.groupId === '51:1:5511900000001').map((e) => e.event);
     expect(first.map((e) => (e.kind === 'message' ? e.message.body : e.kind))).toEqual([
       'text 0',
       'text 1',
@@ -105,7 +105,7 @@ describe('inbound events', () => {
     ]);
     expect(first.slice(0, 5).map((e) => e.kind === 'message' && e.message.id)).toEqual(texts.map((t) => t.waMessageId));
     expect(first[5]).toMatchObject({ kind: 'ack', ack: 3, waMessageId: waMessageIdFor(51, 1, 'out-1'), companyId: 51, connectionId: 1 });
-    const second = events.filter((e) => e.groupId === '1:5511900000002').map((e) => e.event);
+    const second = events.filter((e) => e.groupId === '51:1:5511900000002').map((e) => e.event);
     expect(second[0]).toMatchObject({
       kind: 'message',
       message: { id: image.waMessageId, body: 'look', mediaType: 'image', media: { mimetype: 'image/jpeg', filename: 'cat.jpg', size: 5 } },

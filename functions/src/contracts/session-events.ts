@@ -2,11 +2,14 @@
  * What crosses the queues between the session-host (which owns WhatsApp sessions) and the Lambdas.
  *
  * inbound queue (FIFO, session-host -> inbound Lambda): WhatsApp events and send results.
- *   MessageGroupId = `${connectionId}:${contactNumber}` keeps per-contact order;
+ *   MessageGroupId = `${companyId}:${connectionId}:${contactNumber}` keeps per-contact order;
  *   MessageDeduplicationId = `inboundDedupeId(event)`; the pipeline dedupes again in DynamoDB on
  *   (connection, WhatsApp message id) for replays older than SQS's 5-minute window.
  * session-commands queue (FIFO, Lambdas -> the host that owns the session):
- *   MessageGroupId = `${connectionId}`; MessageDeduplicationId = commandId.
+ *   MessageGroupId = `sessionCommandGroupId(command)`; MessageDeduplicationId = commandId.
+ * Connection ids are per tenant, so every id starts with the company: without it, tenants' connection
+ * 1 would share one FIFO group (one tenant's stuck command holding another's) and SQS would drop one
+ * tenant's event as a duplicate of another's.
  */
 import * as z from 'zod';
 
@@ -87,27 +90,32 @@ export const inboundEventSchema = z.discriminatedUnion('kind', [
 export type InboundEvent = z.infer<typeof inboundEventSchema>;
 
 export function inboundDedupeId(event: InboundEvent): string {
+  const connection = `${event.companyId}:${event.connectionId}`;
   switch (event.kind) {
     case 'message':
-      return `${event.connectionId}:m:${event.message.id}`;
+      return `${connection}:m:${event.message.id}`;
     case 'ack':
-      return `${event.connectionId}:a:${event.waMessageId}:${event.ack}`;
+      return `${connection}:a:${event.waMessageId}:${event.ack}`;
     case 'revoke':
-      return `${event.connectionId}:r:${event.waMessageId}`;
+      return `${connection}:r:${event.waMessageId}`;
     case 'edit':
-      return `${event.connectionId}:e:${event.waMessageId}:${event.body.length}`;
+      return `${connection}:e:${event.waMessageId}:${event.body.length}`;
     case 'call':
-      return `${event.connectionId}:c:${event.callId}`;
+      return `${connection}:c:${event.callId}`;
     case 'sent':
     case 'sendFailed':
-      return `${event.connectionId}:s:${event.messageId}`;
+      return `${connection}:s:${event.messageId}`;
   }
 }
 
 export function inboundGroupId(event: InboundEvent): string {
   const number = event.kind === 'message' ? event.message.number : event.number;
-  return `${event.connectionId}:${number}`;
+  return `${event.companyId}:${event.connectionId}:${number}`;
 }
+
+/** One FIFO group per connection: a connection's commands in order (start before logout). */
+export const sessionCommandGroupId = (command: { companyId: number; connectionId: number }): string =>
+  `${command.companyId}:${command.connectionId}`;
 
 const commandBase = { ...base, commandId: z.string().min(1) };
 

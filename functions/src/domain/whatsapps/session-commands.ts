@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { sqsClient } from '#commons/clients';
 import { env } from '#commons/env';
-import { type SessionCommand, sessionCommandSchema } from '#contracts/session-events';
+import { type SessionCommand, sessionCommandGroupId, sessionCommandSchema } from '#contracts/session-events';
 
 export const SESSION_COMMANDS_QUEUE = 'session-commands';
 
@@ -19,7 +19,7 @@ async function sendToQueue(command: SessionCommand): Promise<void> {
     new SendMessageCommand({
       QueueUrl: env.queueUrl(SESSION_COMMANDS_QUEUE),
       MessageBody: JSON.stringify(command),
-      MessageGroupId: String(command.connectionId),
+      MessageGroupId: sessionCommandGroupId(command),
       MessageDeduplicationId: command.commandId,
     }),
   );
