@@ -1,5 +1,5 @@
 import { Box, Divider, Drawer, Toolbar, useMediaQuery, useTheme } from '@mui/material';
-import { Suspense, useEffect, useState } from 'react';
+import { Suspense, useState } from 'react';
 import { Outlet } from 'react-router-dom';
 import { useAuth } from '../../lib/auth/auth-provider.tsx';
 import { useCompanyPlan } from '../../lib/auth/session-api.ts';
@@ -11,6 +11,8 @@ import { VersionFooter } from './version-footer.tsx';
 
 const collapsedWidth = 64;
 
+type LayoutMode = 'mobile' | 'medium' | 'wide';
+
 /**
  * SPEC 2: the drawer opens by default above 1200 px, collapses to icons between 600 and 1200 px,
  * and becomes a temporary (overlay) drawer under 600 px.
@@ -19,11 +21,15 @@ export function AppLayout() {
   const theme = useTheme();
   const wide = useMediaQuery(theme.breakpoints.up('lg'), { noSsr: true });
   const mobile = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
-  const [open, setOpen] = useState(wide);
+  const mode: LayoutMode = mobile ? 'mobile' : wide ? 'wide' : 'medium';
+  // The user's open/close choice holds for the layout it was made in: crossing a breakpoint starts
+  // from that layout's default in the same render. (An effect resetting it one render later let a
+  // window shrunk below 600 px mount the temporary drawer open, its backdrop swallowing clicks.)
+  const [choice, setChoice] = useState<{ mode: LayoutMode; open: boolean } | null>(null);
+  const open = choice?.mode === mode ? choice.open : mode === 'wide';
+  const setOpen = (next: boolean) => setChoice({ mode, open: next });
   const { user } = useAuth();
   const plan = useCompanyPlan(user?.companyId);
-
-  useEffect(() => setOpen(wide), [wide]);
 
   const collapsed = !mobile && !open;
   const width = collapsed ? collapsedWidth : drawerWidth;
@@ -40,7 +46,7 @@ export function AppLayout() {
 
   return (
     <Box sx={{ display: 'flex', minHeight: '100vh' }}>
-      <TopBar onToggleDrawer={() => setOpen((o) => !o)} />
+      <TopBar onToggleDrawer={() => setOpen(!open)} />
       {mobile ? (
         <Drawer
           variant="temporary"

@@ -146,6 +146,8 @@ export function ContactDrawer({ ticket, open, onClose, onEditContact }: ContactD
       anchor="right"
       open={open}
       onClose={onClose}
+      // Above the fixed app bar (drawer + 1), or the bar would cover the drawer's close button and title.
+      sx={{ zIndex: (theme) => theme.zIndex.modal }}
       slotProps={{ paper: { sx: { width: CONTACT_DRAWER_WIDTH, maxWidth: '100vw' }, 'data-testid': 'contact-drawer' } as object }}
     >
       <Stack direction="row" sx={{ alignItems: 'center', px: 1, py: 1, borderBottom: 1, borderColor: 'divider' }}>

@@ -1,0 +1,201 @@
+/**
+ * The conversation and the top bar in headless Chromium over the local stack (issue 4, web): a
+ * simulated contact writes, the admin accepts, tags the ticket with the picker (the row shows the
+ * tag), adds and deletes an internal note in the contact drawer (toasts shown), watches the bell's
+ * count rise (and the alert sound play) when a second contact writes, opens that ticket from the
+ * bell, records a voice message (Chromium's fake microphone) that reaches the contact's phone as
+ * audio, and shrinks the window below 600 px without the menu's overlay swallowing clicks.
+ * Screenshots of the wide and narrow layouts go to tests/artifacts/.
+ */
+import { randomInt } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { repoRoot } from '../../infra/local/lambda-runtime.ts';
+import { type Call, client, createTenant, firstPlanId, superLogin, type Tenant } from '../integration/tenants.ts';
+import { type ConnectionSetup, connectedConnection, ok, type Simulator, simulator, waitUntil } from '../integration/whatsapp-kit.ts';
+import { CHROMIUM_PATH } from '../support/browser.ts';
+
+const artifacts = join(repoRoot, 'tests', 'artifacts');
+const shot = (page: Page, name: string) => page.screenshot({ path: join(artifacts, `conversation-${name}.png`) });
+const first = { number: `55119${randomInt(10_000_000, 99_999_999)}`, name: `Joana ${randomInt(1000, 9999)}` };
+const second = { number: `55219${randomInt(10_000_000, 99_999_999)}`, name: `Pedro ${randomInt(1000, 9999)}` };
+const tagName = `VIP ${randomInt(100, 999)}`;
+const note = 'Cliente prefere contato pela manhã';
+
+/** Crosses the whole pipeline (phone -> queue -> Lambda -> socket) on a loaded 2-core machine. */
+const PIPELINE_WAIT_MS = 45_000;
+
+let call: Call;
+let sim: Simulator;
+let tenant: Tenant;
+let setup: ConnectionSetup;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+
+interface RawChatEntry {
+  from: 'us' | 'contact';
+  body: string;
+  media?: { mimetype: string; base64: string };
+}
+/** The contact's chat as the phone shows it, media included (the kit's type leaves media out). */
+const phoneChat = async (number: string) => (await sim.chat(setup.simId, number)) as unknown as RawChatEntry[];
+
+const bellCount = async () => Number(await page.getByTestId('notifications-bell').getAttribute('data-count'));
+const row = (name: string) => page.getByTestId('ticket-row').filter({ hasText: name });
+
+beforeAll(async () => {
+  mkdirSync(artifacts, { recursive: true });
+  call = client(inject('apiUrl'));
+  sim = simulator(inject('simulatorUrl'));
+  tenant = await createTenant(call, await superLogin(call, inject('admin')), await firstPlanId(call), 'conversation-web');
+  setup = await connectedConnection(call, sim, { token: tenant.admin.token, companyId: tenant.companyId, queues: ['Vendas'] });
+  // Pending tickets notify only users with allTicket enabled (SPEC 4): the admin sees the second contact's.
+  await ok(call, 'PUT', `/users/${tenant.admin.id}`, { token: tenant.admin.token, body: { allTicket: 'enabled' } });
+  await ok(call, 'POST', '/tags', { token: tenant.admin.token, body: { name: tagName, color: '#8e24aa' } });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      // A fake microphone (a beeping tone) that needs no permission prompt, and sound without a gesture.
+      '--use-fake-device-for-media-stream',
+      '--use-fake-ui-for-media-stream',
+      '--autoplay-policy=no-user-gesture-required',
+    ],
+  });
+  context = await browser.newContext({
+    baseURL: inject('webUrl'),
+    locale: 'pt-BR',
+    colorScheme: 'light',
+    viewport: { width: 1366, height: 800 },
+  });
+  await context.grantPermissions(['microphone'], { origin: inject('webUrl') });
+  // Counts the alert sounds: every chime starts Web Audio oscillators.
+  await context.addInitScript(() => {
+    const w = window as unknown as { __alertNotes: number };
+    w.__alertNotes = 0;
+    const create = AudioContext.prototype.createOscillator;
+    AudioContext.prototype.createOscillator = function (this: AudioContext) {
+      w.__alertNotes += 1;
+      return create.call(this);
+    };
+  });
+  page = await context.newPage();
+});
+
+afterAll(async () => {
+  await context?.close();
+  await browser?.close().catch(() => undefined);
+});
+
+describe('the conversation and the top bar', { timeout: 180_000 }, () => {
+  it('the admin accepts a new ticket and tags it with the picker: the row and the header show the tag', async () => {
+    // Prepare
+    await page.goto('/login');
+    await page.fill('input[name=email]', tenant.admin.email);
+    await page.fill('input[name=password]', tenant.admin.password);
+    await page.click('button[type=submit]');
+    await page.waitForURL('**/tickets');
+    await page.getByTestId('tab-pending').click();
+    await sim.send(setup.simId, first.number, 'Oi, preciso de ajuda', first.name);
+    await row(first.name).waitFor({ timeout: PIPELINE_WAIT_MS });
+    await row(first.name).getByRole('button', { name: 'Aceitar' }).click();
+    await page.waitForURL(/\/tickets\/[0-9a-f-]{36}$/);
+    await page.getByTestId('tab-assigned').click();
+    await row(first.name).waitFor();
+    // Act
+    await page.getByRole('combobox', { name: 'Tags' }).click();
+    await page.getByRole('option', { name: tagName }).click();
+    // Assess
+    await row(first.name).getByText(tagName).waitFor();
+    await page.getByTestId('tag-picker').getByText(tagName).waitFor();
+  });
+
+  it('adds and deletes an internal note in the contact drawer, with the toasts of SPEC 8', async () => {
+    // Prepare
+    await page.getByTestId('open-contact').click();
+    const drawer = page.getByTestId('contact-drawer');
+    await drawer.waitFor();
+    await expect(drawer.getByRole('link', { name: first.number }).getAttribute('href')).resolves.toBe(`tel:${first.number}`);
+    // Act: add
+    await drawer.getByRole('textbox', { name: 'Adicionar uma observação' }).fill(note);
+    await drawer.getByRole('button', { name: 'Salvar' }).click();
+    // Assess
+    await page.getByText('Observação adicionada com sucesso!').waitFor();
+    await drawer.getByTestId('ticket-note').filter({ hasText: note }).waitFor();
+    await shot(page, 'contact-drawer');
+    // Act: delete, confirmed
+    await drawer.getByTestId('ticket-note').filter({ hasText: note }).getByRole('button', { name: 'Excluir' }).click();
+    await page.getByText('¿Está seguro que desea eliminar este registro?').waitFor();
+    await page.getByRole('button', { name: 'Confirmar' }).click();
+    // Assess
+    await page.getByText('Observação excluída com sucesso!').waitFor();
+    await waitUntil('the note leaves the drawer', async () => (await drawer.getByTestId('ticket-note').count()) === 0);
+    // The drawer's own close button is reachable (not under the app bar).
+    await drawer.getByRole('button', { name: 'Fechar' }).click({ timeout: 5000 });
+    await drawer.waitFor({ state: 'hidden' });
+  });
+
+  it("counts a second contact's unread ticket on the bell, plays the alert, and opens it from the popover", async () => {
+    // Prepare
+    const before = await bellCount();
+    const notesBefore = await page.evaluate(() => (window as unknown as { __alertNotes: number }).__alertNotes);
+    // Act
+    await sim.send(setup.simId, second.number, 'Bom dia, vocês entregam?', second.name);
+    // Assess
+    await waitUntil('the bell counts the new ticket', async () => (await bellCount()) > before, PIPELINE_WAIT_MS);
+    await expect(page.evaluate(() => (window as unknown as { __alertNotes: number }).__alertNotes)).resolves.toBeGreaterThan(notesBefore);
+    await page.getByTestId('notifications-bell').click();
+    const entry = page.getByTestId('notification').filter({ hasText: second.name });
+    await entry.waitFor();
+    await shot(page, 'bell');
+    await entry.click();
+    await page.getByTestId('conversation-header').getByText(second.name).waitFor();
+  });
+
+  it('records a voice message that reaches the contact as audio', async () => {
+    // Prepare: back to the first (open) ticket.
+    await page.getByTestId('tab-assigned').click();
+    await row(first.name).click();
+    await page.getByTestId('conversation-header').getByText(first.name).waitFor();
+    const audiosBefore = (await phoneChat(first.number)).filter((m) => m.from === 'us' && m.media?.mimetype.startsWith('audio/')).length;
+    // Act
+    await page.getByRole('button', { name: 'Gravar áudio' }).click();
+    await page.getByTestId('voice-recorder').waitFor();
+    await page.waitForTimeout(2500);
+    await page.getByRole('button', { name: 'Enviar áudio' }).click();
+    // Assess: the phone gets an mp3 over the 10,000-byte minimum, and the conversation shows it.
+    const audio = await waitUntil(
+      'the voice message on the phone',
+      async () => (await phoneChat(first.number)).filter((m) => m.from === 'us' && m.media?.mimetype.startsWith('audio/'))[audiosBefore],
+      PIPELINE_WAIT_MS,
+    );
+    expect(audio.media?.mimetype).toBe('audio/mpeg');
+    expect(Buffer.from(audio.media?.base64 ?? '', 'base64').length).toBeGreaterThan(10_000);
+    await page.getByTestId('message-list').locator('audio').first().waitFor({ timeout: PIPELINE_WAIT_MS });
+    await shot(page, 'wide');
+  });
+
+  it('shrinking a wide window below 600 px leaves no overlay over the page', async () => {
+    // Act
+    await page.setViewportSize({ width: 420, height: 820 });
+    await page.getByTestId('tickets-page').and(page.locator('[data-layout="narrow"]')).waitFor();
+    // Assess: a click on the page reaches it (a leftover drawer backdrop would intercept it).
+    await page.getByTestId('pane-tickets').click({ timeout: 5000 });
+    await page.getByTestId('tickets-manager').waitFor();
+    await shot(page, 'narrow-list');
+    await page.getByTestId('pane-ticket').click({ timeout: 5000 });
+    await page.getByTestId('conversation').waitFor();
+    await shot(page, 'narrow');
+  });
+});
