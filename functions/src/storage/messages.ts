@@ -56,7 +56,7 @@ export interface WaLink {
 
 const messageKey = (companyId: number, ticketId: number, id: string) => ({ pk: ticketPk(companyId, ticketId), sk: `MSG#${id}` });
 const lookupKey = (companyId: number, id: string) => ({ pk: `${tenantPk(companyId)}#MSG#${id}`, sk: 'LOOKUP' });
-const waLinkKey = (companyId: number, connectionId: number, waId: string) => ({
+export const waLinkKey = (companyId: number, connectionId: number, waId: string) => ({
   pk: `${tenantPk(companyId)}#W#${pad(connectionId)}#WA#${waId}`,
   sk: 'WAMSG',
 });

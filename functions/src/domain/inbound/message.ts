@@ -20,8 +20,18 @@ import { dispatchOutgoing } from '#domain/messages/send';
 import { findOrCreateTicket, readHintedTicket } from '#domain/tickets/find-or-create';
 import { loadTicketRefs, presentTicket, type TicketRefs } from '#domain/tickets/present';
 import { publishMessage, publishTicket } from '#domain/tickets/publish';
-import { getContact } from '#storage/contacts';
-import { getMessage, getMessageByWaId, getWaLink, type MessageRecord, storeMessage, updateWaLink, type WaLink } from '#storage/messages';
+import { getItemBatched } from '#storage/batch-get';
+import { contactKey, getContact } from '#storage/contacts';
+import {
+  getMessage,
+  getMessageByWaId,
+  getWaLink,
+  type MessageRecord,
+  storeMessage,
+  updateWaLink,
+  type WaLink,
+  waLinkKey,
+} from '#storage/messages';
 import type { QueueRecord } from '#storage/queues';
 import { hints } from '#storage/read-cache';
 import { getTicket, type TicketRecord } from '#storage/tickets';
@@ -53,7 +63,7 @@ const contactHints = hints<number>();
 async function readHintedContact(companyId: number, number: string): Promise<Contact | undefined> {
   const id = contactHints.get(`${companyId}:${number}`);
   if (id === undefined) return undefined;
-  const contact = await getContact(companyId, id);
+  const contact = await getItemBatched<Contact>(contactKey(companyId, id));
   return contact && contact.number === number && contact.name !== contact.number ? contact : undefined;
 }
 
@@ -65,12 +75,13 @@ export async function handleWaMessage(
   refs: BatchReferences = batchReferences(),
 ): Promise<MessageOutcome> {
   // One round of independent reads: the dedupe link, the cached references, and (for a contact
-  // this container has seen) the contact and its active ticket through the hints.
+  // this container has seen) the contact and its active ticket through the hints. The point reads
+  // go out with those of the batch's other messages as one BatchGetItem (storage/batch-get.ts).
   const source = { companyId, connectionId, number: wa.number, isGroup: wa.isGroup, fromMe: wa.fromMe, pushName: wa.pushName };
   const number = contactNumber(source);
   const hintedContactId = contactHints.get(`${companyId}:${number}`);
   const [link, settings, connection, allQueues, hintedContact, hintedTicket, quoted] = await Promise.all([
-    getWaLink(companyId, connectionId, wa.id),
+    getItemBatched<WaLink>(waLinkKey(companyId, connectionId, wa.id)),
     loadSettings(companyId, refs),
     refs.connection(companyId, connectionId),
     refs.queues(companyId),

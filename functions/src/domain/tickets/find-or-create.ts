@@ -8,6 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Contact } from '#contracts/contacts';
+import { getItemBatched } from '#storage/batch-get';
 import { nextId } from '#storage/db';
 import { hints } from '#storage/read-cache';
 import { tenantPk } from '#storage/table';
@@ -19,6 +20,7 @@ import {
   SlotTakenError,
   StaleTicketError,
   type TicketRecord,
+  ticketKey,
   updateTicketState,
 } from '#storage/tickets';
 import { contactSummary } from './present.ts';
@@ -44,11 +46,14 @@ const slotHintKey = (companyId: number, contactId: number, connectionId: number)
 const holdsSlot = (ticket: TicketRecord, contactId: number, connectionId: number): boolean =>
   isActive(ticket.status) && ticket.contactId === contactId && ticket.whatsappId === connectionId;
 
-/** The slot's active ticket through this container's hint (one Get), or undefined: then findOrCreateTicket reads the slot. */
+/**
+ * The slot's active ticket through this container's hint (one point read, batched with the reads
+ * beside it), or undefined: then findOrCreateTicket reads the slot.
+ */
 export async function readHintedTicket(companyId: number, contactId: number, connectionId: number): Promise<TicketRecord | undefined> {
   const id = slotHints.get(slotHintKey(companyId, contactId, connectionId));
   if (id === undefined) return undefined;
-  const ticket = await getTicket(companyId, id);
+  const ticket = await getItemBatched<TicketRecord>(ticketKey(companyId, id));
   return ticket && holdsSlot(ticket, contactId, connectionId) ? ticket : undefined;
 }
 
