@@ -23,7 +23,7 @@ const es = {
       addExtra: 'Agregar información',
       removeExtra: 'Quitar información',
     },
-    export: { button: 'Exportar CSV', done: '{{count}} contactos exportados.' },
+    export: { button: 'Exportar CSV', done_one: '{{count}} contacto exportado.', done_other: '{{count}} contactos exportados.' },
     import: {
       button: 'Importar',
       spreadsheet: 'Desde una planilla (.xls, .xlsx)',
@@ -104,7 +104,7 @@ const en: Shape = {
       addExtra: 'Add information',
       removeExtra: 'Remove information',
     },
-    export: { button: 'Export CSV', done: '{{count}} contacts exported.' },
+    export: { button: 'Export CSV', done_one: '{{count}} contact exported.', done_other: '{{count}} contacts exported.' },
     import: {
       button: 'Import',
       spreadsheet: 'From a spreadsheet (.xls, .xlsx)',
@@ -177,7 +177,7 @@ const pt: Shape = {
       addExtra: 'Adicionar informação',
       removeExtra: 'Remover informação',
     },
-    export: { button: 'Exportar CSV', done: '{{count}} contatos exportados.' },
+    export: { button: 'Exportar CSV', done_one: '{{count}} contato exportado.', done_other: '{{count}} contatos exportados.' },
     import: {
       button: 'Importar',
       spreadsheet: 'De uma planilha (.xls, .xlsx)',

@@ -85,8 +85,11 @@ function ContactForm({ contact, onClose, onSaved }: { contact: Contact | undefin
   const save = useSaveContact();
   const errorText = useApiErrorMessage();
 
-  const set = (field: 'name' | 'number' | 'email') => (event: { target: { value: string } }) =>
+  // Typing in a field clears its message; the next submit checks again.
+  const set = (field: 'name' | 'number' | 'email') => (event: { target: { value: string } }) => {
     setValues((v) => ({ ...v, [field]: event.target.value }));
+    setErrors((current) => ({ ...current, [field]: undefined }));
+  };
   const setExtra = (index: number, field: keyof ContactExtraInfo, value: string) =>
     setValues((v) => ({ ...v, extraInfo: v.extraInfo.map((info, i) => (i === index ? { ...info, [field]: value } : info)) }));
   const addExtra = () => setValues((v) => ({ ...v, extraInfo: [...v.extraInfo, { name: '', value: '' }] }));

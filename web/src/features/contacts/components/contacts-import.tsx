@@ -4,6 +4,7 @@ import { type ChangeEvent, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from '../../../lib/toast.ts';
 import { useErrorToast } from '../../../lib/use-api-error.ts';
+import { fieldErrors } from '../../../lib/validation.ts';
 import { type ImportResult, isSpreadsheet, type ParsedSheet, readSpreadsheet, useImportContacts } from '../api/import-contacts.ts';
 
 /** Invalid rows listed in the result; the rest is counted. */
@@ -96,7 +97,12 @@ export function ContactsImport() {
               {result.invalid.length > 0 && (
                 <List dense>
                   {result.invalid.slice(0, SHOWN_INVALID_ROWS).map((row) => (
-                    <ListItem key={`${row.row}-${row.field}`}>{t('contacts.import.invalidRow', row)}</ListItem>
+                    <ListItem key={`${row.row}-${row.field}`}>
+                      {t('contacts.import.invalidRow', {
+                        ...row,
+                        message: fieldErrors<{ row: string }>([{ path: ['row'], message: row.message }], t).row,
+                      })}
+                    </ListItem>
                   ))}
                   {result.invalid.length > SHOWN_INVALID_ROWS && <ListItem>…</ListItem>}
                 </List>

@@ -112,7 +112,10 @@ export function QuickMessageDialog({ quickMessage, canShare, onClose }: QuickMes
               label={t('quickMessages.fields.shortcode')}
               name="shortcode"
               value={shortcode}
-              onChange={(e) => setShortcode(e.target.value)}
+              onChange={(e) => {
+                setShortcode(e.target.value);
+                setErrors((current) => ({ ...current, shortcode: undefined }));
+              }}
               error={Boolean(errors.shortcode)}
               helperText={errors.shortcode}
               autoFocus

@@ -80,7 +80,10 @@ export function TagDialog({ tag, canSetKanban, onClose }: TagDialogProps) {
               label={t('tags.fields.name')}
               name="name"
               value={name}
-              onChange={(e) => setName(e.target.value)}
+              onChange={(e) => {
+                setName(e.target.value);
+                setErrors((current) => ({ ...current, name: undefined }));
+              }}
               error={Boolean(errors.name)}
               helperText={errors.name}
               autoFocus

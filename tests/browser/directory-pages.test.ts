@@ -1,0 +1,264 @@
+/**
+ * The Contacts, Tags and Quick messages screens in headless Chromium over the local stack, as the
+ * seeded admin: a contact is created (after the SPEC 5 messages on bad input), searched, edited and
+ * refused when its number is taken; the CSV export downloads contatos.csv with `;`; an .xlsx built
+ * here is imported and its rows show; a tag is created with its ticket count; a tag made elsewhere
+ * appears live; a quick message is saved with an attachment whose name shows in the table.
+ * Screenshots go to tests/artifacts/.
+ */
+import { randomInt } from 'node:crypto';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { utils, write } from '@e965/xlsx';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { repoRoot } from '../../infra/local/lambda-runtime.ts';
+import { type Call, client } from '../integration/tenants.ts';
+import { type LaunchedBrowser, launchBrowser } from '../support/browser.ts';
+
+const artifacts = join(repoRoot, 'tests', 'artifacts');
+const shot = (page: Page, name: string) => page.screenshot({ path: join(artifacts, `directory-${name}.png`) });
+
+/** The seeded company is shared with other tests: everything made here carries this run's marker. */
+const run = randomInt(100_000, 999_999);
+const contactName = `Dirtest ${run} Ana`;
+const editedName = `Dirtest ${run} Ana Paula`;
+const contactNumber = `55119${randomInt(10_000_000, 99_999_999)}`;
+const importNames = [`Dirimport ${run} Bruno`, `Dirimport ${run} Carla`];
+const tagName = `Dirtag ${run}`;
+const shortcode = `dir${run}`;
+
+let call: Call;
+let launched: LaunchedBrowser;
+let context: BrowserContext;
+let page: Page;
+
+const dialog = (testId: string) => page.getByTestId(testId);
+/**
+ * The browser session's own ID token (Amplify keeps it in localStorage): a second sign-in of the
+ * same account would end the browser's session (SPEC 4), so "another session" writes with this one.
+ */
+const browserToken = () =>
+  page.evaluate(() => {
+    const key = Object.keys(localStorage).find((k) => k.startsWith('CognitoIdentityServiceProvider.') && k.endsWith('.idToken'));
+    return key ? (localStorage.getItem(key) ?? '') : '';
+  });
+const tableRow = (table: string, text: string): Locator => page.getByTestId(table).locator('tbody tr', { hasText: text });
+
+beforeAll(async () => {
+  mkdirSync(artifacts, { recursive: true });
+  call = client(inject('apiUrl'));
+  launched = await launchBrowser();
+  context = await launched.browser.newContext({
+    baseURL: inject('webUrl'),
+    locale: 'en-US',
+    colorScheme: 'light',
+    viewport: { width: 1366, height: 800 },
+    acceptDownloads: true,
+  });
+  page = await context.newPage();
+  const admin = inject('admin');
+  await page.goto('/login');
+  await page.fill('input[name=email]', admin.email);
+  await page.fill('input[name=password]', admin.password);
+  await page.click('button[type=submit]');
+  await page.waitForURL('**/tickets');
+});
+
+afterAll(async () => {
+  await context?.close();
+  await launched?.close();
+});
+
+describe('contacts', { timeout: 120_000 }, () => {
+  it('shows the SPEC 5 messages on bad input, then creates the contact', async () => {
+    // Prepare
+    await page.goto('/contacts');
+    await page.getByRole('heading', { name: 'Contacts' }).waitFor();
+    await page.getByRole('button', { name: 'Add contact' }).click();
+    const form = dialog('contact-dialog');
+    // Act: nothing filled, then too short and a bad email.
+    await form.getByRole('button', { name: 'Add', exact: true }).click();
+    // Assess
+    await expect.poll(() => form.textContent()).toContain('Required');
+    await form.locator('input[name=name]').fill('A');
+    await form.locator('input[name=number]').fill('1234');
+    await form.locator('input[name=email]').fill('not-an-email');
+    await form.getByRole('button', { name: 'Add', exact: true }).click();
+    await expect.poll(() => form.textContent()).toContain('Too Short!');
+    await expect(form.textContent()).resolves.toContain('Invalid email');
+    await shot(page, '1-contact-validation');
+
+    // Act: valid input with one extra information row.
+    await form.locator('input[name=name]').fill(contactName);
+    await form.locator('input[name=number]').fill(contactNumber);
+    await form.locator('input[name=email]').fill(`ana${run}@example.com`);
+    await form.getByRole('button', { name: 'Add information' }).click();
+    await form.getByLabel('Field name').fill('CPF');
+    await form.getByLabel('Value').fill('123.456.789-00');
+    await form.getByRole('button', { name: 'Add', exact: true }).click();
+    // Assess
+    await form.waitFor({ state: 'hidden' });
+    await page.getByText('Contact saved successfully.').first().waitFor();
+  });
+
+  it('finds the contact with the search and edits it', async () => {
+    // Act
+    await page.getByPlaceholder('Search contacts (3 or more characters)').fill(`Dirtest ${run}`);
+    // Assess: the server's search leaves only this run's contact.
+    const row = tableRow('contacts-table', contactName);
+    await row.waitFor();
+    await expect.poll(() => page.getByTestId('contacts-table').locator('tbody tr').count()).toBe(1);
+    await expect(row.textContent()).resolves.toContain(contactNumber);
+
+    // Act: edit; the dialog loads the contact with its extra information.
+    await row.getByRole('button', { name: 'Edit' }).click();
+    const form = dialog('contact-dialog');
+    await expect.poll(() => form.locator('input[name=name]').inputValue()).toBe(contactName);
+    await expect(form.getByLabel('Value').inputValue()).resolves.toBe('123.456.789-00');
+    await form.locator('input[name=name]').fill(editedName);
+    await form.getByRole('button', { name: 'Save' }).click();
+    // Assess
+    await form.waitFor({ state: 'hidden' });
+    await tableRow('contacts-table', editedName).waitFor();
+    await shot(page, '2-contact-searched-edited');
+  });
+
+  it('refuses a second contact with the same number (ERR_DUPLICATED_CONTACT)', async () => {
+    await page.getByRole('button', { name: 'Add contact' }).click();
+    const form = dialog('contact-dialog');
+    await form.locator('input[name=name]').fill(`Dirtest ${run} Copy`);
+    await form.locator('input[name=number]').fill(`+${contactNumber}`);
+    await form.getByRole('button', { name: 'Add', exact: true }).click();
+    await expect.poll(() => form.textContent()).toContain('A contact with this number already exists.');
+    await shot(page, '3-contact-duplicated');
+    await form.getByRole('button', { name: 'Cancel' }).click();
+    await form.waitFor({ state: 'hidden' });
+  });
+
+  it('exports contatos.csv separated by ;', async () => {
+    // Act
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+    // Assess
+    expect(download.suggestedFilename()).toBe('contatos.csv');
+    const text = readFileSync((await download.path()) as string, 'utf8').replace(/^\uFEFF/, '');
+    const lines = text.split('\r\n');
+    expect(lines[0]).toBe('name;number;email');
+    expect(lines).toContain(`${editedName};${contactNumber};ana${run}@example.com`);
+  });
+
+  it('imports an .xlsx after a confirmation and shows the imported rows', async () => {
+    // Prepare: two good rows and one with a too short number.
+    const book = utils.book_new();
+    utils.book_append_sheet(
+      book,
+      utils.aoa_to_sheet([
+        ['Nome', 'Numero', 'Email'],
+        [importNames[0], `55218${randomInt(10_000_000, 99_999_999)}`, ''],
+        [importNames[1], `55218${randomInt(10_000_000, 99_999_999)}`, `carla${run}@example.com`],
+        [`Dirimport ${run} Bad`, '123', ''],
+      ]),
+      'Contatos',
+    );
+    const buffer = write(book, { bookType: 'xlsx', type: 'buffer' }) as Buffer;
+    // Act
+    await page.getByTestId('contacts-import-input').setInputFiles({
+      name: 'contatos.xlsx',
+      mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      buffer,
+    });
+    const confirm = page.getByRole('dialog', { name: 'Import contacts?' });
+    await expect.poll(() => confirm.textContent()).toContain('contatos.xlsx: 3 rows');
+    await shot(page, '4-import-confirm');
+    await confirm.getByRole('button', { name: 'Confirm' }).click();
+    // Assess
+    const result = page.getByTestId('contacts-import-result');
+    await expect.poll(() => result.textContent()).toContain('2 imported, 0 already existing, 1 with errors.');
+    await expect(result.textContent()).resolves.toContain('Row 4, number: Too Short!');
+    await shot(page, '5-import-result');
+    await result.getByRole('button', { name: 'Close' }).click();
+    await page.getByPlaceholder('Search contacts (3 or more characters)').fill(`Dirimport ${run}`);
+    for (const name of importNames) await tableRow('contacts-table', name).waitFor();
+    await expect.poll(() => page.getByTestId('contacts-table').locator('tbody tr').count()).toBe(2);
+    await shot(page, '6-imported-rows');
+  });
+});
+
+describe('tags', { timeout: 120_000 }, () => {
+  it('validates, creates a tag and lists it with its ticket count', async () => {
+    // Prepare
+    await page.goto('/tags');
+    await page.getByRole('heading', { name: 'Tags' }).waitFor();
+    await page.getByRole('button', { name: 'Add tag' }).click();
+    const form = dialog('tag-dialog');
+    // Act
+    await form.locator('input[name=name]').fill('ab');
+    await form.getByRole('button', { name: 'Add', exact: true }).click();
+    await expect.poll(() => form.textContent()).toContain('Message too short');
+    await form.locator('input[name=name]').fill(tagName);
+    await form.getByRole('button', { name: '#1273DE' }).click();
+    await form.getByRole('button', { name: 'Add', exact: true }).click();
+    // Assess: name, 0 tickets, and the colour on the chip.
+    await form.waitFor({ state: 'hidden' });
+    await page.getByRole('searchbox', { name: 'Search' }).fill(tagName);
+    const row = tableRow('tags-table', tagName);
+    await row.waitFor();
+    await expect(row.locator('td').nth(1).textContent()).resolves.toBe('0');
+    const chipColour = await row.locator('.MuiChip-root').evaluate((el) => getComputedStyle(el).backgroundColor);
+    expect(chipColour).toBe('rgb(18, 115, 222)');
+    await shot(page, '7-tag-created');
+  });
+
+  it('shows a tag created elsewhere without a reload (company-{id}-tag)', async () => {
+    // Act: another session creates a tag matching the current search.
+    const created = await call('POST', '/tags', { token: await browserToken(), body: { name: `${tagName} live`, color: '#008B02' } });
+    expect(created.status).toBe(201);
+    // Assess
+    await tableRow('tags-table', `${tagName} live`).waitFor({ timeout: 20_000 });
+  });
+});
+
+describe('quick messages', { timeout: 120_000 }, () => {
+  it('requires a shortcode, inserts a variable at the cursor and saves an attachment', async () => {
+    // Prepare
+    await page.goto('/quick-messages');
+    await page.getByRole('heading', { name: 'Quick replies' }).waitFor();
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    const form = dialog('quick-message-dialog');
+    // Act: no shortcode.
+    await form.getByRole('button', { name: 'Add', exact: true }).click();
+    await expect.poll(() => form.textContent()).toContain('Required');
+    // Act: fill, insert {{name}} between "Hello " and "!", attach a file with spaces in its name.
+    await form.locator('input[name=shortcode]').fill(shortcode);
+    const message = form.locator('textarea[name=message]');
+    await message.fill('Hello !');
+    await message.evaluate((el: HTMLTextAreaElement) => el.setSelectionRange(6, 6));
+    await form.getByRole('button', { name: 'Insert at the cursor' }).click();
+    await page.getByRole('menuitem', { name: /Contact name/ }).click();
+    await expect.poll(() => message.inputValue()).toBe('Hello {{name}}!');
+    await form.getByTestId('quick-message-file').setInputFiles({
+      name: 'price list.pdf',
+      mimeType: 'application/pdf',
+      buffer: Buffer.from('%PDF-1.4 price list'),
+    });
+    await expect(form.getByTestId('quick-message-attachment').textContent()).resolves.toBe('price list.pdf');
+    await shot(page, '8-quick-message-dialog');
+    await form.getByRole('button', { name: 'Add', exact: true }).click();
+    // Assess: the server stores the name with underscores (SPEC 5) and the table shows it.
+    await form.waitFor({ state: 'hidden' });
+    await page.getByRole('searchbox', { name: 'Search' }).fill(shortcode);
+    const row = tableRow('quick-messages-table', shortcode);
+    await row.waitFor();
+    await expect.poll(() => row.textContent()).toContain('price_list.pdf');
+    await shot(page, '9-quick-message-listed');
+  });
+
+  it('shows a quick message made elsewhere without a reload (company-{id}-quickmessage)', async () => {
+    const created = await call('POST', '/quick-messages', {
+      token: await browserToken(),
+      body: { shortcode: `${shortcode}live`, message: 'x' },
+    });
+    expect(created.status).toBe(201);
+    await tableRow('quick-messages-table', `${shortcode}live`).waitFor({ timeout: 20_000 });
+  });
+});
