@@ -105,8 +105,12 @@ async function writeAll(raw: DynamoDBDocumentClient, table: string, items: Recor
 async function load(call: Call, raw: DynamoDBDocumentClient, table: string, tenant: Tenant, size: number): Promise<Loaded> {
   const { companyId } = tenant;
   const queueIds: number[] = [];
-  for (const name of ['Vendas', 'Suporte', 'Financeiro']) {
-    const queue = await ok<{ id: number }>(call, 'POST', '/queue', { token: tenant.admin.token, body: { name, color: '#336699' } });
+  for (const [name, color] of [
+    ['Vendas', '#336699'],
+    ['Suporte', '#993366'],
+    ['Financeiro', '#669933'],
+  ]) {
+    const queue = await ok<{ id: number }>(call, 'POST', '/queue', { token: tenant.admin.token, body: { name, color } });
     queueIds.push(queue.id);
   }
   const users = [tenant.admin.id, tenant.user.id];
@@ -115,7 +119,8 @@ async function load(call: Call, raw: DynamoDBDocumentClient, table: string, tena
   let written = 0;
   const flush = async (force = false) => {
     if (items.length < 20_000 && !force) return;
-    const chunk = items;
+    // A word of several messages of one ticket is one index item (the API overwrites it): write it once.
+    const chunk = [...new Map(items.map((item) => [`${item.pk}|${item.sk}`, item])).values()];
     items = [];
     await writeAll(raw, table, chunk);
     written += chunk.length;
