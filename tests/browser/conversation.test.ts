@@ -121,7 +121,7 @@ describe('the conversation and the top bar', { timeout: 180_000 }, () => {
     await page.getByTestId('tag-picker').getByText(tagName).waitFor();
   });
 
-  it('adds and deletes an internal note in the contact drawer, with the toasts of SPEC 8', async () => {
+  it('adds and deletes an internal note in the contact drawer (toasts of SPEC 8) and edits the contact from it', async () => {
     // Prepare
     await page.getByTestId('open-contact').click();
     const drawer = page.getByTestId('contact-drawer');
@@ -141,6 +141,14 @@ describe('the conversation and the top bar', { timeout: 180_000 }, () => {
     // Assess
     await page.getByText('Observação excluída com sucesso!').waitFor();
     await waitUntil('the note leaves the drawer', async () => (await drawer.getByTestId('ticket-note').count()) === 0);
+    // Act: Edit opens the contacts feature's dialog; a saved name shows in the drawer and the header.
+    await drawer.getByRole('button', { name: 'Editar contato' }).click();
+    const dialog = page.getByTestId('contact-dialog');
+    await dialog.locator('input[name=name]').fill(`${first.name} Silva`);
+    await dialog.locator('button[type=submit]').click();
+    await dialog.waitFor({ state: 'hidden' });
+    await drawer.getByText(`${first.name} Silva`).waitFor();
+    await page.getByTestId('conversation-header').getByText(`${first.name} Silva`).waitFor({ timeout: PIPELINE_WAIT_MS });
     // The drawer's own close button is reachable (not under the app bar).
     await drawer.getByRole('button', { name: 'Fechar' }).click({ timeout: 5000 });
     await drawer.waitFor({ state: 'hidden' });

@@ -5,6 +5,7 @@ import { MessageInput } from '../../features/messages/components/message-input.t
 import { MessageList } from '../../features/messages/components/message-list.tsx';
 import { Conversation } from '../../features/tickets/components/conversation/conversation.tsx';
 import { TicketsPage } from '../../features/tickets/components/tickets-page.tsx';
+import { ContactEditor } from './contact-editor.tsx';
 
 /** The messages of the open ticket: the list and the input share the message being replied to. */
 function TicketMessages({ ticket }: { ticket: Ticket }) {
@@ -23,10 +24,14 @@ function TicketMessages({ ticket }: { ticket: Ticket }) {
 }
 
 function ConversationPane({ uuid, onBack }: { uuid: string; onBack?: () => void }) {
+  const [editing, setEditing] = useState<number | null>(null);
   return (
-    <Conversation uuid={uuid} onBack={onBack}>
-      {(ticket) => <TicketMessages ticket={ticket} />}
-    </Conversation>
+    <>
+      <Conversation uuid={uuid} onBack={onBack} onEditContact={setEditing}>
+        {(ticket) => <TicketMessages ticket={ticket} />}
+      </Conversation>
+      <ContactEditor contactId={editing} onClose={() => setEditing(null)} />
+    </>
   );
 }
 
