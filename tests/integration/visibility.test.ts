@@ -423,6 +423,28 @@ describe('the chatbot gives a queue-less ticket a queue', () => {
   });
 });
 
+describe('a ticket opened from the inbox (POST /tickets)', () => {
+  const subject: Subject = { number: `55114${randomInt(10_000_000, 99_999_999)}` };
+
+  it('reaches the admins and its queue, open for its creator', async () => {
+    const contact = await ok<{ id: number }>(call, 'POST', '/contacts', {
+      token: viewers.otherQueue.token,
+      body: { name: 'Joana Inbox', number: subject.number },
+    });
+    const body = {
+      contactId: contact.id,
+      queueId: q2,
+      whatsappId: inQueueConnection.connectionId,
+      userId: viewers.otherQueue.id,
+      status: 'open',
+    };
+    const created = await step(subject, () => ok(call, 'POST', '/tickets', { token: viewers.otherQueue.token, body }), {
+      'ticket:update': ['admin', 'otherQueue'],
+    });
+    expect(updated(created.otherQueue)).toMatchObject({ status: 'open', queueId: q2, userId: viewers.otherQueue.id });
+  });
+});
+
 describe("a user's edit moves what their open socket receives, without reconnecting", () => {
   const subject: Subject = { number: `55115${randomInt(10_000_000, 99_999_999)}` };
 
