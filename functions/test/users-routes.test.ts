@@ -83,6 +83,24 @@ describe('creating users', () => {
     expect(await signIn(stack, email)).toEqual(expect.any(String));
   });
 
+  it("shows a user's queues with their names and colours, in the user, the list and the session", async () => {
+    // Prepare
+    const queue = await call('POST /queue', { token: a.admin.token, body: { name: uniq('Vendas '), color: '#12AB34' } });
+    const email = `${uniq('queued')}@acme.test`;
+    // Act
+    const created = await call('POST /users', {
+      token: a.admin.token,
+      body: { name: 'Queued', email, password: PASSWORD, profile: 'user', queueIds: [queue.body.id] },
+    });
+    // Assess
+    const expected = [{ id: queue.body.id, name: queue.body.name, color: '#12AB34' }];
+    expect(created.body.queues).toEqual(expected);
+    const listed = await call('GET /users', { token: a.admin.token, query: { searchParam: 'Queued' } });
+    expect(listed.body.users.find((u: { id: number }) => u.id === created.body.id)?.queues).toEqual(expected);
+    const me = await call('GET /auth/me', { token: await signIn(stack, email) });
+    expect(me.body.queues).toEqual(expected);
+  });
+
   it('refuses an e-mail already used in another company with 409 and touches nothing', async () => {
     const before = (await call('GET /users/list', { token: a.admin.token })).body.length;
     const res = await call('POST /users', { token: a.admin.token, body: { name: 'Dup', email: b.admin.email, password: PASSWORD } });

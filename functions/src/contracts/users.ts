@@ -52,6 +52,8 @@ export interface User {
   queueIds: number[];
   queues: UserQueue[];
   online: boolean;
+  /** When the user's socket was last seen (presence); absent until it first connected. */
+  lastSeenAt?: string;
   createdAt: string;
   updatedAt: string;
 }

@@ -3,20 +3,17 @@
  * its queues and the company's due date and settings (SPEC 7 "Auth and session").
  */
 import type { SessionUser, UserQueue } from '#contracts/users';
+import { loadQueueDirectory, resolveQueues } from '#domain/queues/directory';
 import { publicUser } from '#domain/users/present';
 import type { CompanyRecord } from '#storage/companies';
 import { listSettings } from '#storage/settings';
 import type { UserRecord } from '#storage/users';
 
-/**
- * Queues of a user from its queueIds. Queues are stored by a later issue; until then a user has
- * none to show, and this is the one place that will read them.
- */
-export async function resolveQueues(_companyId: number, _queueIds: number[]): Promise<UserQueue[]> {
-  return [];
-}
+/** Queues of a user from its queueIds, with their names and colours. */
+export const userQueues = async (companyId: number, queueIds: number[]): Promise<UserQueue[]> =>
+  queueIds.length ? resolveQueues(queueIds, await loadQueueDirectory(companyId)) : [];
 
 export async function sessionUser(record: UserRecord, company: CompanyRecord): Promise<SessionUser> {
-  const [queues, settings] = await Promise.all([resolveQueues(record.companyId, record.queueIds ?? []), listSettings(company.id)]);
+  const [queues, settings] = await Promise.all([userQueues(record.companyId, record.queueIds ?? []), listSettings(company.id)]);
   return { ...publicUser(record, queues), company: { id: company.id, name: company.name, dueDate: company.dueDate ?? null, settings } };
 }

@@ -64,7 +64,7 @@ export async function deleteQueueFor(companyId: number, id: number): Promise<voi
   for (const user of await users.listUsers(companyId)) {
     if (!(user.queueIds ?? []).includes(id)) continue;
     const updated = await users.updateUser(companyId, user.id, { queueIds: user.queueIds.filter((queueId) => queueId !== id) });
-    await publishToCompany(companyId, channels.user(companyId), { action: 'update', user: toUser(updated) });
+    await publishToCompany(companyId, channels.user(companyId), { action: 'update', user: toUser(updated, directory) });
   }
   await deleteQueueTree(companyId, id);
 }

@@ -1,5 +1,6 @@
 /** The API shape of a user: never the Cognito subject or session bookkeeping. */
 import type { User, UserQueue } from '#contracts/users';
+import { type QueueDirectory, resolveQueues } from '#domain/queues/directory';
 import type { UserRecord } from '#storage/users';
 
 /** Picks the fields the API shows, so no stored secret (cognitoSub, sessionIat, the refresh token) can leak. */
@@ -16,17 +17,12 @@ export function publicUser(record: UserRecord, queues: UserQueue[]): User {
     queueIds: record.queueIds ?? [],
     queues,
     online: Boolean(record.online),
+    ...(record.lastSeenAt !== undefined ? { lastSeenAt: record.lastSeenAt } : {}),
     createdAt: record.createdAt,
     updatedAt: record.updatedAt,
   };
 }
 
-/** The user in the users list and the user events. */
-export function toUser(record: UserRecord): User {
-  // Queue names and colours live with the queues; until a queue lookup is wired in, the ids are
-  // the source of truth and `queues` lists none.
-  const user: User & { lastSeenAt?: string } = publicUser(record, []);
-  // These answers have always carried the presence's lastSeenAt once a socket has set it (the session user does not).
-  if (record.lastSeenAt !== undefined) user.lastSeenAt = record.lastSeenAt;
-  return user;
-}
+/** The user in the users list and the user events; `directory`: the company's queues (queues/directory). */
+export const toUser = (record: UserRecord, directory: QueueDirectory): User =>
+  publicUser(record, resolveQueues(record.queueIds ?? [], directory));

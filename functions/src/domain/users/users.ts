@@ -8,6 +8,7 @@ import type { CreateUserInput, UpdateUserInput, User } from '#contracts/users';
 import { deleteCognitoUser, setCognitoPassword, updateCognitoEmail } from '#domain/auth/cognito-users';
 import { publishToCompany } from '#domain/companies/publish';
 import { assertPlanLimit } from '#domain/plans/limits';
+import { loadQueueDirectory } from '#domain/queues/directory';
 import { refreshUserSockets } from '#realtime/user-directory';
 import * as users from '#storage/users';
 import { byName, matchesSearch, pageOf } from './paging.ts';
@@ -27,7 +28,8 @@ export async function listUsersPage(
 ): Promise<{ users: User[]; hasMore: boolean }> {
   const matching = (await users.listUsers(companyId)).filter((u) => matchesSearch(query.searchParam, [u.name, u.email])).sort(byName);
   const page = pageOf(matching, query.pageNumber);
-  return { users: page.items.map(toUser), hasMore: page.hasMore };
+  const directory = await loadQueueDirectory(companyId);
+  return { users: page.items.map((record) => toUser(record, directory)), hasMore: page.hasMore };
 }
 
 /** GET /users/list: the names every attendant needs (transfer dialog, filters). */
@@ -38,14 +40,14 @@ export async function listUserNames(companyId: number): Promise<Array<{ id: numb
 export async function getUserFor(actor: Actor, userId: number): Promise<User> {
   const record = await findInCompany(actor.companyId, userId);
   if (!canReadUser(actor, userId)) throw new ForbiddenError('ERR_NO_PERMISSION');
-  return toUser(record);
+  return toUser(record, await loadQueueDirectory(actor.companyId));
 }
 
 export async function createCompanyUser(companyId: number, usersLimit: number, input: CreateUserInput): Promise<User> {
   assertPlanLimit(usersLimit, await users.countUsers(companyId), 'ERR_PLAN_LIMIT_USERS');
   // Checked before Cognito is touched so the common case fails without a create-then-undo.
   if (await users.getUserByEmail(input.email)) throw new ConflictError('ERR_EMAIL_ALREADY_EXISTS');
-  const user = toUser(await provisionUser(companyId, input));
+  const user = toUser(await provisionUser(companyId, input), await loadQueueDirectory(companyId));
   await publishToCompany(companyId, channels.user(companyId), { action: 'create', user });
   return user;
 }
@@ -75,7 +77,7 @@ export async function updateUserFor(actor: Actor, userId: number, input: UpdateU
     if (emailChanged && password) await undo('restore Cognito email', () => updateCognitoEmail(patch.email as string, current.email));
     throw error;
   }
-  const user = toUser(updated);
+  const user = toUser(updated, await loadQueueDirectory(actor.companyId));
   // What this user's open sockets may see (queues, allTicket, profile) follows the edit at once.
   if (patch.queueIds !== undefined || patch.allTicket !== undefined || patch.profile !== undefined)
     await refreshUserSockets(actor.companyId, updated);

@@ -1,18 +1,9 @@
 /** The API shape of a connection: queues resolved, and the API token shown to admins only. */
-import type { Connection, ConnectionQueue, WhatsappSessionEvent } from '#contracts/whatsapp';
-import type { QueueRecord } from '#storage/queues';
+import type { Connection, WhatsappSessionEvent } from '#contracts/whatsapp';
+import { type QueueDirectory, resolveQueues } from '#domain/queues/directory';
 import type { ConnectionRecord } from '#storage/whatsapps';
 
-export type QueueDirectory = ReadonlyMap<number, QueueRecord>;
-
-export const queueDirectory = (queues: readonly QueueRecord[]): QueueDirectory => new Map(queues.map((queue) => [queue.id, queue]));
-
-export function resolveQueues(queueIds: readonly number[], directory: QueueDirectory): ConnectionQueue[] {
-  return queueIds.flatMap((id) => {
-    const queue = directory.get(id);
-    return queue ? [{ id: queue.id, name: queue.name, color: queue.color }] : [];
-  });
-}
+export { type QueueDirectory, queueDirectory, resolveQueues } from '#domain/queues/directory';
 
 /**
  * `withToken`: the token authenticates the external messages API as this connection, so only
