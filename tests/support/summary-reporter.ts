@@ -16,8 +16,9 @@ export default class SummaryReporter implements Reporter {
         else if (state === 'failed') failed++;
         else skipped++;
       }
-      // A file that failed to load has no test cases; count it so it cannot pass silently.
-      if (module.state() === 'failed' && [...module.children.allTests()].length === 0) failed++;
+      // A file that failed to load, or whose beforeAll threw (its tests then count as skipped), has
+      // no failed test case; count the file so it cannot pass silently.
+      if (module.state() === 'failed' && ![...module.children.allTests()].some((test) => test.result().state === 'failed')) failed++;
     }
     failed += unhandledErrors.length;
     process.stdout.write(`\nvitest: ${passed} passed, ${failed} failed, ${skipped} skipped\n`);

@@ -69,7 +69,7 @@ export async function startCognitoLocal(options: { setEnv?: boolean } = {}): Pro
   });
   const endpoint = `http://127.0.0.1:${port}`;
   try {
-    await waitUntil(async () => (await fetch(`${endpoint}/health`).catch(() => undefined)) !== undefined, 'cognito-local', 15_000);
+    await waitUntil(async () => (await fetch(`${endpoint}/health`).catch(() => undefined)) !== undefined, 'cognito-local', 60_000);
   } catch (error) {
     await proc.stop();
     throw new Error(`${(error as Error).message}\n${proc.output()}`);
