@@ -1,7 +1,8 @@
 /**
  * Rooms a socket joins with the client's emits (SPEC 7 "Realtime"). A connection receives its
- * company's events that its user may see without joining anything; rooms narrow or add to that,
- * as the spec's `socket.join` calls did.
+ * company's events that its user may see without joining anything. Rooms never add what the user
+ * may not see: ticket and message events go to the ticket's viewers whatever rooms a socket joined
+ * (publisher.ts header), so joining another queue's ticket is harmless and needs no check here.
  */
 import * as z from 'zod/mini';
 
