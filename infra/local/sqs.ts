@@ -4,10 +4,12 @@
  * consumer, doing what the Lambda event source mapping does: long-poll, invoke with an SQS event,
  * delete what succeeded, leave `batchItemFailures` to come back after the visibility timeout.
  *
- * Like the mapping (which starts with five concurrent batches and, on a FIFO queue, runs as many
- * message groups at once as it has pollers), each queue has several poll loops: one loop would make
- * every message wait for the whole previous batch, whoever it came from. Order within a FIFO group
- * still holds: a group with a message in flight is not handed to another receive (fauxqs does this too).
+ * Like the mapping, receiving and invoking are apart: a few long polls hand each batch to its own
+ * invocation, up to a concurrency limit (the mapping's; on a FIFO queue it grows with the message
+ * groups in the queue), and poll again at once, so a message never waits for an unrelated batch to
+ * finish. Order within a FIFO group still holds: a group with a message in flight is not handed to
+ * another receive (fauxqs does this too). Long polls are issued only while a slot is free: fauxqs
+ * wakes every waiting poll for each message sent, and only one of them gets it.
  *
  * Stopping aborts the long-polls. A receive cut off client-side can still take messages in fauxqs,
  * leaving them invisible for the visibility timeout (the quirk the session-host avoids by not
@@ -72,7 +74,10 @@ export interface QueuePollers {
   stop(): Promise<void>;
 }
 
-const DEFAULT_POLLERS = 5;
+/** Concurrent invocations per consumer (the mapping's concurrency; on a FIFO queue it scales with the message groups). */
+const DEFAULT_CONCURRENCY = 10;
+/** Long polls in flight per queue while an invocation slot is free (the mapping's pollers). */
+const RECEIVERS = 2;
 
 export function startQueuePollers(opts: {
   sqs: LocalSqs;
@@ -80,7 +85,7 @@ export function startQueuePollers(opts: {
   log: (line: string) => void;
   /** Handlers by consumer name instead of functions/src/handlers/queues/<consumer>.ts (tests). */
   consumers?: Record<string, LambdaHandler>;
-  /** Concurrent poll loops per queue (the event source mapping's initial concurrency). */
+  /** Concurrent invocations per consumer. */
   concurrency?: number;
 }): QueuePollers {
   const client = new SQSClient({
@@ -89,7 +94,7 @@ export function startQueuePollers(opts: {
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
   });
   const abort = new AbortController();
-  const loops: Promise<void>[] = [];
+  const mappings: Promise<void>[] = [];
   const polling: string[] = [];
   for (const queue of opts.sqs.queues) {
     const consumer = queue.declaration.consumer;
@@ -104,21 +109,30 @@ export function startQueuePollers(opts: {
     }
     polling.push(consumer);
     const load = given ? () => Promise.resolve(given) : () => loadHandler(file as string);
-    for (let i = 0; i < (opts.concurrency ?? DEFAULT_POLLERS); i++) {
-      loops.push(pollLoop({ client, queue, load, consumer, region: opts.region, signal: abort.signal, log: opts.log }));
-    }
+    mappings.push(
+      eventSourceMapping({
+        client,
+        queue,
+        load,
+        consumer,
+        region: opts.region,
+        signal: abort.signal,
+        log: opts.log,
+        concurrency: opts.concurrency ?? DEFAULT_CONCURRENCY,
+      }),
+    );
   }
   return {
     polling,
     async stop() {
       abort.abort();
-      await Promise.allSettled(loops);
+      await Promise.allSettled(mappings);
       client.destroy();
     },
   };
 }
 
-async function pollLoop(opts: {
+interface MappingOptions {
   client: SQSClient;
   queue: LocalQueue;
   load: () => Promise<LambdaHandler>;
@@ -126,43 +140,84 @@ async function pollLoop(opts: {
   region: string;
   signal: AbortSignal;
   log: (line: string) => void;
-}): Promise<void> {
-  const { client, queue, signal } = opts;
-  while (!signal.aborted) {
-    let messages: Message[];
-    try {
-      const out = await client.send(
-        new ReceiveMessageCommand({
-          QueueUrl: queue.url,
-          MaxNumberOfMessages: Math.min(queue.declaration.batchSize ?? 10, 10),
-          WaitTimeSeconds: 5,
-          MessageSystemAttributeNames: ['All'],
-          MessageAttributeNames: ['All'],
-        }),
-        { abortSignal: signal },
-      );
-      messages = out.Messages ?? [];
-    } catch (error) {
-      if (signal.aborted) return;
-      opts.log(`[sqs] receive from ${queue.declaration.name} failed: ${error instanceof Error ? error.message : String(error)}`);
-      await sleep(1000, signal);
-      continue;
+  concurrency: number;
+}
+
+/**
+ * One queue's mapping: receivers long-poll only while an invocation slot is free, and each batch
+ * received is invoked at once in its own slot, so one slow batch holds back only its own messages
+ * (on a FIFO queue, its own message groups). Stops when aborted, after the invocations in flight.
+ */
+async function eventSourceMapping(opts: MappingOptions): Promise<void> {
+  const running = new Set<Promise<void>>();
+  let freed: () => void = () => undefined;
+  const slotFreed = () => new Promise<void>((resolve) => (freed = resolve));
+  let nextSlot = slotFreed();
+  let receiving = 0;
+  const receiver = async () => {
+    while (!opts.signal.aborted) {
+      // A poll in flight may bring a batch too: count it against the slots.
+      if (running.size + receiving >= opts.concurrency) {
+        await Promise.race([nextSlot, aborted(opts.signal)]);
+        continue;
+      }
+      receiving++;
+      const messages = await receive(opts, Math.min(opts.queue.declaration.batchSize ?? 10, 10)).finally(() => receiving--);
+      if (!messages?.length) continue;
+      const invocation: Promise<void> = invokeAndDelete(opts, messages).finally(() => {
+        running.delete(invocation);
+        const wake = freed;
+        nextSlot = slotFreed();
+        wake();
+      });
+      running.add(invocation);
     }
-    if (!messages.length) continue;
-    const failed = await invokeConsumer(opts, messages);
-    const done = messages.filter((m) => m.MessageId && !failed.has(m.MessageId));
-    if (done.length) {
-      await client
-        .send(
-          new DeleteMessageBatchCommand({
-            QueueUrl: queue.url,
-            Entries: done.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle })),
-          }),
-        )
-        .catch((error: unknown) => opts.log(`[sqs] delete from ${queue.declaration.name} failed: ${String(error)}`));
-    }
+  };
+  await Promise.allSettled(Array.from({ length: RECEIVERS }, receiver));
+  await Promise.allSettled([...running]);
+}
+
+/** Undefined when aborted or after a failed receive (logged, then a pause). */
+async function receive(opts: MappingOptions, max: number): Promise<Message[] | undefined> {
+  try {
+    const out = await opts.client.send(
+      new ReceiveMessageCommand({
+        QueueUrl: opts.queue.url,
+        MaxNumberOfMessages: max,
+        WaitTimeSeconds: 5,
+        MessageSystemAttributeNames: ['All'],
+        MessageAttributeNames: ['All'],
+      }),
+      { abortSignal: opts.signal },
+    );
+    return out.Messages ?? [];
+  } catch (error) {
+    if (opts.signal.aborted) return undefined;
+    opts.log(`[sqs] receive from ${opts.queue.declaration.name} failed: ${error instanceof Error ? error.message : String(error)}`);
+    await sleep(1000, opts.signal);
+    return undefined;
   }
 }
+
+async function invokeAndDelete(opts: MappingOptions, messages: Message[]): Promise<void> {
+  const failed = await invokeConsumer(opts, messages);
+  const done = messages.filter((m) => m.MessageId && !failed.has(m.MessageId));
+  if (!done.length) return;
+  await opts.client
+    .send(
+      new DeleteMessageBatchCommand({
+        QueueUrl: opts.queue.url,
+        Entries: done.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle })),
+      }),
+    )
+    .then(
+      () => undefined,
+      (error: unknown) => opts.log(`[sqs] delete from ${opts.queue.declaration.name} failed: ${String(error)}`),
+    );
+}
+
+const aborted = (signal: AbortSignal) =>
+  new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
 
 /** Returns the ids of the messages that failed (all of them when the handler throws). */
 async function invokeConsumer(
