@@ -23,6 +23,8 @@ const first = { number: `55119${randomInt(10_000_000, 99_999_999)}`, name: `Joan
 const second = { number: `55219${randomInt(10_000_000, 99_999_999)}`, name: `Pedro ${randomInt(1000, 9999)}` };
 const tagName = `VIP ${randomInt(100, 999)}`;
 const note = 'Cliente prefere contato pela manhã';
+const QUICK_TEXT = 'Olá! Obrigado por falar com a nossa equipe de vendas hoje.';
+const PNG_1X1 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 
 /** Crosses the whole pipeline (phone -> queue -> Lambda -> socket) on a loaded 2-core machine. */
 const PIPELINE_WAIT_MS = 45_000;
@@ -55,6 +57,20 @@ beforeAll(async () => {
   // Pending tickets notify only users with allTicket enabled (SPEC 4): the admin sees the second contact's.
   await ok(call, 'PUT', `/users/${tenant.admin.id}`, { token: tenant.admin.token, body: { allTicket: 'enabled' } });
   await ok(call, 'POST', '/tags', { token: tenant.admin.token, body: { name: tagName, color: '#8e24aa' } });
+  // Quick replies, made now: the browser's sign-in below ends this API session (SPEC 4).
+  await ok(call, 'POST', '/quick-messages', { token: tenant.admin.token, body: { shortcode: 'saudacao', message: QUICK_TEXT } });
+  const withFile = await ok<{ id: number }>(call, 'POST', '/quick-messages', {
+    token: tenant.admin.token,
+    body: { shortcode: 'catalogo', message: 'Segue o nosso catálogo' },
+  });
+  const form = new FormData();
+  form.append('file', new Blob([Buffer.from(PNG_1X1, 'base64')], { type: 'image/png' }), 'catalogo.png');
+  const upload = await fetch(`${inject('apiUrl')}/quick-messages/${withFile.id}/media-upload`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${tenant.admin.token}` },
+    body: form,
+  });
+  if (upload.status >= 300) throw new Error(`quick message upload: ${upload.status} ${await upload.text()}`);
   browser = await chromium.launch({
     executablePath: CHROMIUM_PATH,
     headless: true,
@@ -192,6 +208,49 @@ describe('the conversation and the top bar', { timeout: 180_000 }, () => {
     expect(Buffer.from(audio.media?.base64 ?? '', 'base64').length).toBeGreaterThan(10_000);
     await page.getByTestId('message-list').locator('audio').first().waitFor({ timeout: PIPELINE_WAIT_MS });
     await shot(page, 'wide');
+  });
+
+  it("offers quick replies on '/' (label cut at 35 characters) and sends them signed; one with a file sends the file", async () => {
+    // Prepare (the quick replies were made before the admin signed in: that sign-in ends older sessions)
+    const input = page.getByRole('textbox', { name: 'Digite uma mensagem' });
+    const fromUs = async () => (await phoneChat(first.number)).filter((m) => m.from === 'us');
+    const sentBefore = (await fromUs()).length;
+    // Act: the text one fills the input, Enter sends it with the signature (on by default).
+    await input.fill('/sauda');
+    await page.getByRole('button', { name: `${`saudacao - ${QUICK_TEXT}`.slice(0, 35)}...` }).click();
+    await expect(input.inputValue()).resolves.toBe(QUICK_TEXT);
+    await input.press('Enter');
+    // Assess
+    const signed = await waitUntil('the quick reply on the phone', async () => (await fromUs())[sentBefore], PIPELINE_WAIT_MS);
+    expect(signed.body).toBe(`*${tenant.companyName}:*\n${QUICK_TEXT}`);
+    // Act: the one with a file is sent at once, its text as the caption.
+    await input.fill('/catal');
+    await page.getByRole('button', { name: /^catalogo - Segue o nosso catálogo/ }).click();
+    // Assess
+    const image = await waitUntil('the quick reply file on the phone', async () => (await fromUs())[sentBefore + 1], PIPELINE_WAIT_MS);
+    expect(image.media?.mimetype).toBe('image/png');
+    expect(image.body).toContain('Segue o nosso catálogo');
+  });
+
+  it("'Acesso não permitido' and back to /tickets for a user outside the ticket's queue (SPEC 5)", async () => {
+    // Prepare: the plain user belongs to no queue; the first ticket is in Vendas.
+    const uuid = new URL(page.url()).pathname.split('/').at(-1) ?? '';
+    const other = await browser.newContext({ baseURL: inject('webUrl'), locale: 'pt-BR', viewport: { width: 1280, height: 800 } });
+    try {
+      const userPage = await other.newPage();
+      await userPage.goto('/login');
+      await userPage.fill('input[name=email]', tenant.user.email);
+      await userPage.fill('input[name=password]', tenant.user.password);
+      await userPage.click('button[type=submit]');
+      await userPage.waitForURL('**/tickets');
+      // Act
+      await userPage.goto(`/tickets/${uuid}`);
+      // Assess
+      await userPage.getByText('Acesso não permitido').waitFor();
+      await userPage.waitForURL(/\/tickets$/);
+    } finally {
+      await other.close();
+    }
   });
 
   it('shrinking a wide window below 600 px leaves no overlay over the page', async () => {

@@ -111,6 +111,13 @@ export const sendTextMessage = (ticketId: number, body: string, quotedMsg: Quote
     body: { body, fromMe: true, read: true, quotedMsg: quotedMsg ?? undefined, signMessage },
   });
 
+/**
+ * POST /messages/{ticketId} with a file already stored (SPEC 7 `mediaUrl`): a quick reply's
+ * attachment goes out with its text as the caption, without a new upload.
+ */
+export const sendStoredMedia = (ticketId: number, mediaUrl: string, body: string, signMessage: boolean) =>
+  api<SentMessages>(`/messages/${ticketId}`, { method: 'POST', body: { body, mediaUrl, fromMe: true, read: true, signMessage } });
+
 /** Writes the answer of a send into the cache (replacing the local pending copy). */
 export function putSent(queryClient: QueryClient, sent: SentMessages | undefined): void {
   for (const message of sent?.messages ?? []) putMessage(queryClient, message);

@@ -5,7 +5,10 @@ export interface QuickMessageOption {
   id?: number;
   shortcode: string;
   message: string;
+  /** The attachment's `/public/...` route when the quick reply carries a file. */
   mediaPath?: string | null;
+  isMedia?: boolean;
+  mediaName?: string | null;
 }
 
 /**

@@ -26,8 +26,8 @@ import { useAuth } from '../../../lib/auth/auth-provider.tsx';
 import { readStorage, storageKeys, writeStorage } from '../../../lib/storage.ts';
 import { useErrorToast } from '../../../lib/use-api-error.ts';
 import { sendMediaMessage } from '../api/media.ts';
-import { dropMessage, LOCAL_ID_PREFIX, putMessage, putSent, sendTextMessage } from '../api/messages.ts';
-import { matchQuickMessages, quickMessageLabel, useQuickMessages } from '../api/quick-messages.ts';
+import { dropMessage, LOCAL_ID_PREFIX, putMessage, putSent, sendStoredMedia, sendTextMessage } from '../api/messages.ts';
+import { matchQuickMessages, type QuickMessageOption, quickMessageLabel, useQuickMessages } from '../api/quick-messages.ts';
 import { EmojiPicker } from './emoji-picker.tsx';
 import { QuotedBlock } from './message-bubble.tsx';
 import { VoiceRecorder } from './voice-recorder.tsx';
@@ -134,6 +134,24 @@ export function MessageInput({ ticket, replyTo, onClearReply }: MessageInputProp
     }
   };
 
+  /** A quick reply fills the input; one with an attachment is sent at once, its text as the caption. */
+  const pickQuick = async (option: QuickMessageOption) => {
+    if (!option.mediaPath) {
+      setText(option.message);
+      textInput.current?.focus();
+      return;
+    }
+    setText('');
+    setSending(true);
+    try {
+      putSent(queryClient, await sendStoredMedia(ticket.id, option.mediaPath, option.message, sign));
+    } catch (error) {
+      showError(error);
+    } finally {
+      setSending(false);
+    }
+  };
+
   /** A voice note: the mp3 alone, unsigned (a caption would not show under a voice note). */
   const sendVoice = async (file: File) => {
     setSending(true);
@@ -196,13 +214,7 @@ export function MessageInput({ ticket, replyTo, onClearReply }: MessageInputProp
         <Paper elevation={4} sx={{ position: 'absolute', bottom: '100%', left: 8, right: 8, maxHeight: 240, overflowY: 'auto', zIndex: 2 }}>
           <List dense aria-label={t('conversation.input.quickReplies')}>
             {suggestions.map((option) => (
-              <ListItemButton
-                key={option.id ?? option.shortcode}
-                onClick={() => {
-                  setText(option.message);
-                  textInput.current?.focus();
-                }}
-              >
+              <ListItemButton key={option.id ?? option.shortcode} onClick={() => void pickQuick(option)}>
                 <ListItemText primary={quickMessageLabel(option)} />
               </ListItemButton>
             ))}
