@@ -445,6 +445,14 @@ describe('a ticket opened from the inbox (POST /tickets)', () => {
   });
 });
 
+describe('sockets entitled to no ticket', () => {
+  it('received no ticket or message event at all so far, message acks (appMessage update) included', () => {
+    const ticketOrMessage = (f: Frame) => f.event === channels.ticket(companyId) || f.event === channels.appMessage(companyId);
+    expect(viewers.allTicketOff.socket.frames.filter(ticketOrMessage)).toEqual([]);
+    expect(viewers.otherTenant.socket.frames.filter(ticketOrMessage)).toEqual([]);
+  });
+});
+
 describe("a user's edit moves what their open socket receives, without reconnecting", () => {
   const subject: Subject = { number: `55115${randomInt(10_000_000, 99_999_999)}` };
 
