@@ -23,6 +23,8 @@ const first = { number: `55119${randomInt(10_000_000, 99_999_999)}`, name: `Joan
 const second = { number: `55219${randomInt(10_000_000, 99_999_999)}`, name: `Pedro ${randomInt(1000, 9999)}` };
 const tagName = `VIP ${randomInt(100, 999)}`;
 const note = 'Cliente prefere contato pela manhã';
+/** More than one page of the server's ticket list (40). */
+const FILLER_TICKETS = 42;
 const QUICK_TEXT = 'Olá! Obrigado por falar com a nossa equipe de vendas hoje.';
 const PNG_1X1 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 
@@ -57,6 +59,17 @@ beforeAll(async () => {
   // Pending tickets notify only users with allTicket enabled (SPEC 4): the admin sees the second contact's.
   await ok(call, 'PUT', `/users/${tenant.admin.id}`, { token: tenant.admin.token, body: { allTicket: 'enabled' } });
   await ok(call, 'POST', '/tags', { token: tenant.admin.token, body: { name: tagName, color: '#8e24aa' } });
+  // A full page of older open tickets for the admin, so the Assigned list has a second page to load.
+  for (let i = 0; i < FILLER_TICKETS; i++) {
+    const contact = await ok<{ id: number }>(call, 'POST', '/contacts', {
+      token: tenant.admin.token,
+      body: { name: `Antigo ${String(i).padStart(2, '0')}`, number: `55319${randomInt(10_000_000, 99_999_999)}` },
+    });
+    await ok(call, 'POST', '/tickets', {
+      token: tenant.admin.token,
+      body: { contactId: contact.id, queueId: setup.queueIds[0], whatsappId: setup.connectionId, userId: tenant.admin.id, status: 'open' },
+    });
+  }
   // Quick replies, made now: the browser's sign-in below ends this API session (SPEC 4).
   await ok(call, 'POST', '/quick-messages', { token: tenant.admin.token, body: { shortcode: 'saudacao', message: QUICK_TEXT } });
   const withFile = await ok<{ id: number }>(call, 'POST', '/quick-messages', {
@@ -251,6 +264,50 @@ describe('the conversation and the top bar', { timeout: 180_000 }, () => {
     } finally {
       await other.close();
     }
+  });
+
+  it('a ticket changed meanwhile (409 ERR_TICKET_CHANGED): the toast explains, and the ticket is read again', async () => {
+    // Prepare: the next PUT of this ticket answers as if another attendant had just changed it.
+    await page.route(/\/tickets\/\d+$/, (route) =>
+      route.request().method() === 'PUT'
+        ? route.fulfill({ status: 409, contentType: 'application/json', body: JSON.stringify({ error: 'ERR_TICKET_CHANGED' }) })
+        : route.fallback(),
+    );
+    const reread = page.waitForRequest((request) => request.method() === 'GET' && /\/tickets\/u\/[0-9a-f-]{36}$/.test(request.url()));
+    try {
+      // Act
+      await page.getByTestId('conversation-header').getByRole('button', { name: 'Devolver' }).click();
+      // Assess
+      await page.getByText('O ticket foi alterado nesse meio tempo').waitFor();
+      await reread;
+      await page.getByTestId('conversation-header').getByRole('button', { name: 'Resolver' }).waitFor();
+    } finally {
+      await page.unroute(/\/tickets\/\d+$/);
+    }
+  });
+
+  it("scrolling the ticket list to its end loads the next page with the server's cursor", async () => {
+    // Prepare
+    const cursors: string[] = [];
+    const onRequest = (request: { url(): string }) => {
+      const url = new URL(request.url());
+      if (url.pathname.endsWith('/tickets') && url.searchParams.get('status') === 'open' && url.searchParams.get('cursor'))
+        cursors.push(url.searchParams.get('cursor') ?? '');
+    };
+    page.on('request', onRequest);
+    await page.getByTestId('tab-assigned').click();
+    const list = page.getByTestId('ticket-list');
+    await waitUntil('the first page', async () => (await list.getByTestId('ticket-row').count()) >= 40);
+    const firstPage = await list.getByTestId('ticket-row').count();
+    // Act
+    await list.evaluate((box) => box.scrollTo({ top: box.scrollHeight }));
+    // Assess: every filler ticket, the accepted one, no row twice, and the request carried a cursor.
+    await waitUntil('the second page', async () => (await list.getByTestId('ticket-row').count()) >= FILLER_TICKETS + 1);
+    page.off('request', onRequest);
+    const ids = await list.getByTestId('ticket-row').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-ticket-id')));
+    expect(firstPage).toBeLessThan(FILLER_TICKETS + 1);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(cursors.length).toBeGreaterThan(0);
   });
 
   it('shrinking a wide window below 600 px leaves no overlay over the page', async () => {
