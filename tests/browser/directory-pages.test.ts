@@ -3,7 +3,9 @@
  * seeded admin: a contact is created (after the SPEC 5 messages on bad input), searched, edited and
  * refused when its number is taken; the CSV export downloads contatos.csv with `;`; an .xlsx built
  * here is imported and its rows show; a tag is created with its ticket count; a tag made elsewhere
- * appears live; a quick message is saved with an attachment whose name shows in the table.
+ * appears live; a quick message is saved with an attachment whose name shows in the table. In a
+ * tenant of its own, an attendant opens a ticket from a contact (and is told who already attends
+ * another one, ERR_OTHER_OPEN_TICKET).
  * Screenshots go to tests/artifacts/.
  */
 import { randomInt } from 'node:crypto';
@@ -13,7 +15,8 @@ import { utils, write } from '@e965/xlsx';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { repoRoot } from '../../infra/local/lambda-runtime.ts';
-import { type Call, client } from '../integration/tenants.ts';
+import { type Call, client, createTenant, firstPlanId, superLogin } from '../integration/tenants.ts';
+import { ok } from '../integration/whatsapp-kit.ts';
 import { type LaunchedBrowser, launchBrowser } from '../support/browser.ts';
 
 const artifacts = join(repoRoot, 'tests', 'artifacts');
@@ -182,6 +185,19 @@ describe('contacts', { timeout: 120_000 }, () => {
     await expect.poll(() => page.getByTestId('contacts-table').locator('tbody tr').count()).toBe(2);
     await shot(page, '6-imported-rows');
   });
+
+  it('deletes a contact after a confirmation', async () => {
+    // Act
+    await tableRow('contacts-table', importNames[0] as string)
+      .getByRole('button', { name: 'Delete' })
+      .click();
+    const confirm = page.getByRole('dialog', { name: `Delete ${importNames[0]}?` });
+    await confirm.getByRole('button', { name: 'Confirm' }).click();
+    // Assess
+    await page.getByText('Contact deleted successfully.').first().waitFor();
+    await expect.poll(() => page.getByTestId('contacts-table').locator('tbody tr').count()).toBe(1);
+    await expect(page.getByTestId('contacts-table').textContent()).resolves.toContain(importNames[1]);
+  });
 });
 
 describe('tags', { timeout: 120_000 }, () => {
@@ -260,5 +276,67 @@ describe('quick messages', { timeout: 120_000 }, () => {
     });
     expect(created.status).toBe(201);
     await tableRow('quick-messages-table', `${shortcode}live`).waitFor({ timeout: 20_000 });
+  });
+});
+
+describe('opening a ticket from a contact', { timeout: 150_000 }, () => {
+  let own: BrowserContext;
+
+  afterAll(async () => {
+    await own?.close();
+  });
+
+  it("opens the attendant's ticket, or says who already attends the contact", async () => {
+    // Prepare: a tenant with a connection and a queue; the attendant works in that queue; the
+    // admin already attends the second contact. Its admin and user never sign in in `page`.
+    const tenant = await createTenant(call, await superLogin(call, inject('admin')), await firstPlanId(call), 'directory-web');
+    const admin = { token: tenant.admin.token };
+    const queue = await ok<{ id: number }>(call, 'POST', '/queue', { ...admin, body: { name: 'Vendas', color: '#1273DE' } });
+    await ok(call, 'POST', '/whatsapp', {
+      ...admin,
+      body: { name: 'Phone', isDefault: true, queueIds: [queue.id], greetingMessage: 'Hi' },
+    });
+    await ok(call, 'PUT', `/users/${tenant.user.id}`, { ...admin, body: { queueIds: [queue.id] } });
+    const free = await ok<{ id: number }>(call, 'POST', '/contacts', { ...admin, body: { name: 'Livre Lima', number: '5511911110001' } });
+    const busy = await ok<{ id: number }>(call, 'POST', '/contacts', {
+      ...admin,
+      body: { name: 'Ocupado Orlando', number: '5511911110002' },
+    });
+    const ticket = await ok<{ id: number }>(call, 'POST', '/tickets', {
+      ...admin,
+      body: { contactId: busy.id, queueId: queue.id, status: 'open' },
+    });
+    const tag = await ok<{ id: number }>(call, 'POST', '/tags', { ...admin, body: { name: 'Urgente', color: '#B80000' } });
+    await ok(call, 'PUT', `/ticket-tags/${ticket.id}/${tag.id}`, admin);
+    expect(free.id).toBeGreaterThan(0);
+
+    own = await launched.browser.newContext({ baseURL: inject('webUrl'), locale: 'en-US', viewport: { width: 1366, height: 800 } });
+    const attendant = await own.newPage();
+    await attendant.goto('/login');
+    await attendant.fill('input[name=email]', tenant.user.email);
+    await attendant.fill('input[name=password]', tenant.user.password);
+    await attendant.click('button[type=submit]');
+    await attendant.waitForURL('**/tickets');
+    await attendant.goto('/contacts');
+    const row = (name: string) => attendant.getByTestId('contacts-table').locator('tbody tr', { hasText: name });
+
+    // Act: someone else's contact.
+    await row('Ocupado Orlando').getByRole('button', { name: 'Open ticket' }).click();
+    // Assess
+    const taken = attendant.getByRole('dialog', { name: 'This contact is already being attended' });
+    await expect.poll(() => taken.textContent()).toContain('in the queue Vendas');
+    await attendant.screenshot({ path: join(artifacts, 'directory-10-ticket-taken.png') });
+    await taken.getByRole('button', { name: 'Close' }).click();
+
+    // Act: a free contact.
+    await row('Livre Lima').getByRole('button', { name: 'Open ticket' }).click();
+    // Assess: the conversation opens by uuid.
+    await attendant.waitForURL(/\/tickets\/[0-9a-f-]{36}$/);
+
+    // Assess: the tag on the admin's ticket is counted.
+    await attendant.goto('/tags');
+    const tagRow = attendant.getByTestId('tags-table').locator('tbody tr', { hasText: 'Urgente' });
+    await expect.poll(() => tagRow.locator('td').nth(1).textContent()).toBe('1');
+    await attendant.screenshot({ path: join(artifacts, 'directory-11-tag-count.png') });
   });
 });

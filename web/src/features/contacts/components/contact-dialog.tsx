@@ -159,7 +159,7 @@ function ContactForm({ contact, onClose, onSaved }: { contact: Contact | undefin
               error={Boolean(errors.number)}
               helperText={errors.number ?? t('contacts.dialog.numberHint')}
               placeholder="5513912344321"
-              inputMode="tel"
+              slotProps={{ htmlInput: { inputMode: 'tel' } }}
               fullWidth
             />
           </Stack>

@@ -125,7 +125,7 @@ export function ContactsPage() {
         title={t('contacts.title')}
         actions={
           <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', rowGap: 1, alignItems: 'center' }}>
-            <SearchField value={search} onChange={setSearch} placeholder={t('contacts.searchPlaceholder')} />
+            <SearchField value={search} onChange={setSearch} placeholder={t('contacts.searchPlaceholder')} width={320} />
             <ContactsImport />
             <Button variant="outlined" startIcon={<Download />} onClick={exportCsv} loading={exporting} sx={{ flexShrink: 0 }}>
               {t('contacts.export.button')}
