@@ -239,7 +239,9 @@ export async function readPage(
     state.exhausted = slice.exhausted;
     state.buffer.push(...slice.tickets.filter(state.predicate));
   };
-  const canRead = (state: SourceState) => !state.exhausted && (!state.filtered || state.reads < FILTERED_READS);
+  // Unfiltered sources only drop rows their partition should not hold (visibility, defence in depth): a cap all the same.
+  const maxReads = (state: SourceState) => (state.filtered ? FILTERED_READS : Math.ceil(pageSize / share) + 2);
+  const canRead = (state: SourceState) => !state.exhausted && state.reads < maxReads(state);
   const newestHead = () => {
     let best: SourceState | undefined;
     for (const state of states) {
