@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queueOutgoingMessage } from '../src/domain/messages/send.ts';
 import { getContactByNumber } from '../src/storage/contacts.ts';
-import { getMessage, listMessagesPage } from '../src/storage/messages.ts';
+import { getMessage, getWaLink, listMessagesPage } from '../src/storage/messages.ts';
 import { putSetting } from '../src/storage/settings.ts';
 import { listContactTickets, listTicketsPage } from '../src/storage/ticket-lists.ts';
 import { getSlot, getTicket, getTicketByUuid, ticketLists, updateTicketState } from '../src/storage/tickets.ts';
@@ -48,6 +48,33 @@ describe('inbound messages', () => {
       ticket: { id: ticket!.id, contact: { name: 'Maria', number: '5511988887777' }, whatsapp: { name: 'Main' }, tags: [] },
       contact: { name: 'Maria' },
     });
+  });
+
+  it('publishes each message with the ticket as its store left it, and records the link done in one write', async () => {
+    // Prepare: a queue the first message takes the ticket into, so later messages give the bot nothing to do
+    const { companyId, connectionId } = await tenant({}, [{ name: 'Support' }]);
+    const effects = recorder();
+    const messages = ['one', 'two', 'three'].map((body) => waMessage({ number: '5511955554444', body }));
+
+    // Act: one message after another, as a contact's FIFO group delivers them
+    for (const message of messages) await deliver(effects, { kind: 'message', companyId, connectionId, message });
+
+    // Assess: the events' ticket counts every message, as the stored ticket does
+    const created = effects.events.filter((e) => e.event === `company-${companyId}-appMessage` && e.data.action === 'create');
+    expect(created.filter((e) => !e.data.message.fromMe).map((e) => [e.data.message.body, e.data.ticket.lastMessage])).toEqual([
+      ['one', expect.any(String)],
+      ['two', 'two'],
+      ['three', 'three'],
+    ]);
+    const inbound = created.filter((e) => !e.data.message.fromMe).map((e) => e.data.ticket.unreadMessages);
+    expect(inbound).toEqual([1, 2, 3]);
+    const { ticket } = await ticketOf(companyId, connectionId, '5511955554444');
+    expect(ticket).toMatchObject({ unreadMessages: 3, lastMessage: 'three', queueId: expect.any(Number) });
+    expect(await getWaLink(companyId, connectionId, messages[2]!.id)).toMatchObject({ botDone: true, replyIds: [], dispatched: true });
+    // A replay of a finished message publishes nothing again
+    const before = effects.events.length;
+    await deliver(effects, { kind: 'message', companyId, connectionId, message: messages[2]! });
+    expect(effects.events).toHaveLength(before);
   });
 
   it('makes one contact and one ticket from 50 concurrent first messages', async () => {

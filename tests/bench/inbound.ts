@@ -4,6 +4,9 @@
  * Prints the latency from the contact's send (the simulator's POST) to the attendant's
  * `appMessage` create event (p50/p90/p99/max), the throughput, and the messages lost (never seen on
  * the socket once arrivals stopped for the drain time). Goals: p50 <= 150 ms, p99 <= 500 ms, 0 lost.
+ * Also the CPU the stack's processes (this one with the handlers, DynamoDB Local, the session-host)
+ * spent per message from the first send to the end of the drain: on a machine shared with other
+ * work the latencies measure the machine too, this measures the product's cost.
  *
  *   npm run bench:inbound                          (50 msg/s for 60 s)
  *   npm run bench:inbound -- --seconds 10 --rate 20 --contacts 50
@@ -11,7 +14,7 @@
  * The stack's log goes to tests/artifacts/bench-inbound.log.
  */
 import { randomInt } from 'node:crypto';
-import { createWriteStream, mkdirSync } from 'node:fs';
+import { createWriteStream, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -39,6 +42,36 @@ mkdirSync(join(repoRoot, 'tests', 'artifacts'), { recursive: true });
 const logFile = createWriteStream(join(repoRoot, 'tests', 'artifacts', 'bench-inbound.log'), { flags: 'w' });
 const log = (line: string) => logFile.write(`${new Date().toISOString()} ${line}\n`);
 const say = (line: string) => process.stdout.write(`${line}\n`);
+
+/** CPU ms (user + system) of this process and its descendants, from /proc (Linux); undefined elsewhere. */
+function stackCpuMs(): number | undefined {
+  try {
+    const stats = readdirSync('/proc')
+      .filter((name) => /^\d+$/.test(name))
+      .flatMap((pid) => {
+        try {
+          // Fields after the command's closing parenthesis: state ppid ... utime(12th) stime(13th)
+          const fields = (readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1] ?? '').split(' ');
+          return [{ pid: Number(pid), ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) }];
+        } catch {
+          return []; // exited meanwhile
+        }
+      });
+    const mine = new Set([process.pid]);
+    for (let grew = true; grew; ) {
+      grew = false;
+      for (const stat of stats)
+        if (mine.has(stat.ppid) && !mine.has(stat.pid)) {
+          mine.add(stat.pid);
+          grew = true;
+        }
+    }
+    // Clock ticks are 1/100 s on Linux (USER_HZ).
+    return stats.filter((stat) => mine.has(stat.pid)).reduce((sum, stat) => sum + stat.ticks * 10, 0);
+  } catch {
+    return undefined;
+  }
+}
 
 const admin = { email: 'bench@conversa.test', password: 'Bench-Admin-1' };
 say('starting the local stack...');
@@ -76,6 +109,7 @@ try {
   const total = Math.round(seconds * rate);
   say(`driving ${total} messages at ${rate}/s from ${contactCount} contacts for ${seconds} s...`);
   const t0 = Date.now();
+  const cpuAtStart = stackCpuMs();
   const sends: Promise<unknown>[] = [];
   let failedSends = 0;
   for (let i = 0; i < total; i++) {
@@ -105,6 +139,7 @@ try {
     }
   }
   const lastAt = Date.now();
+  const cpuAtEnd = stackCpuMs();
   socket.close();
 
   const lost = sentAt.size;
@@ -120,6 +155,10 @@ try {
   );
   say(`  machine load average (1 min) at the end: ${loadavg()[0]?.toFixed(1)} on ${availableParallelism()} cores`);
   say(`  throughput ${(latencies.length / ((lastAt - t0) / 1000)).toFixed(1)} msg/s end to end`);
+  if (cpuAtStart !== undefined && cpuAtEnd !== undefined && latencies.length)
+    say(
+      `  stack CPU ${((cpuAtEnd - cpuAtStart) / latencies.length).toFixed(1)} ms per message delivered (this process, DynamoDB Local, session-host; ${((cpuAtEnd - cpuAtStart) / 1000).toFixed(1)} s in all)`,
+    );
   const p50Ok = percentile(latencies, 50) <= 150;
   const p99Ok = percentile(latencies, 99) <= 500;
   say(
