@@ -211,6 +211,9 @@ describe('refresh, me and logout', () => {
     const out = await handler(httpEvent('DELETE /auth/logout', { token: login.body.token as string }));
     expect(out.statusCode).toBe(204);
     expect((await getUser(5, member.user.id))?.sessionRefreshToken).toBeNull();
+    // Every ID token of the ended session is refused, though Cognito would still accept it.
+    for (const token of [login.body.token, refreshed.body.token] as string[])
+      expect(await call('GET /auth/me', { token })).toMatchObject({ status: 401, body: { error: 'ERR_SESSION_EXPIRED' } });
     expect(await call('POST /auth/refresh_token', { body: { refreshToken: login.body.refreshToken } })).toMatchObject({
       status: 401,
       body: { error: 'ERR_SESSION_EXPIRED' },

@@ -14,3 +14,9 @@ export function isSupersededSession(
   if (token.issuedAt > sessionIat || !session.sessionJtis?.length) return false;
   return !session.sessionJtis.includes(token.jti ?? '');
 }
+
+/**
+ * The token id a logged-out session ends with (DELETE /auth/logout): no token carries it, so every
+ * token issued up to the logout's second is superseded; the auth event with it means "signed out".
+ */
+export const ENDED_SESSION_JTI = 'session-ended';

@@ -80,7 +80,7 @@ export async function startDynamoDbLocal(options: { tableName?: string; setEnv?:
       if (proc.child.exitCode !== null) throw new Error(`DynamoDB Local exited: ${proc.output()}`);
       await client.send(new ListTablesCommand({}));
       return true;
-    }, 'DynamoDB Local');
+    }, 'DynamoDB Local', 90_000);
   } catch (error) {
     await proc.stop();
     throw new Error(`${(error as Error).message}\n${proc.output()}`);

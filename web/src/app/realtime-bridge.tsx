@@ -1,4 +1,4 @@
-import { type AuthEventData, channels, isSupersededSession } from '@conversa/functions/contracts';
+import { type AuthEventData, channels, ENDED_SESSION_JTI, isSupersededSession } from '@conversa/functions/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useConnectionsWatch } from '../features/connections/hooks/use-connections-live.ts';
@@ -31,7 +31,8 @@ export function RealtimeBridge() {
       )
     )
       return;
-    toast.warning(t('auth.sessionElsewhere'));
+    // The session was signed out (here or in another tab): no warning, just leave.
+    if (data.sessionJti !== ENDED_SESSION_JTI) toast.warning(t('auth.sessionElsewhere'));
     setTimeout(() => {
       window.localStorage.clear();
       window.location.reload();

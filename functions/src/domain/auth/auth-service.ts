@@ -6,10 +6,10 @@ import { CompanyExpiredError, ForbiddenError, NotFoundError, UnauthorizedError }
 import { type TokenIdentity, verifyIdToken } from '#commons/jwt';
 import { expiredMessage, type LoginResponse } from '#contracts/auth';
 import { type CompanyRecord, getCompany } from '#storage/companies';
-import { addSessionToken, getUser, getUserByEmail, type UserRecord, updateUser } from '#storage/users';
+import { addSessionToken, getUser, getUserByEmail, type UserRecord } from '#storage/users';
 import { confirmReset, passwordSignIn, refreshSignIn, revokeRefreshToken, sendResetCode } from './cognito-auth.ts';
 import { dueDateWarning, isExpired } from './due-date-policy.ts';
-import { startSession } from './session.ts';
+import { endSession, startSession } from './session.ts';
 import { sessionUser } from './session-user.ts';
 
 /** SPEC 5 "Login": inactive or expired companies cannot sign in; super users can, to repair them. */
@@ -76,9 +76,15 @@ export async function refreshSession(refreshToken: string): Promise<Pick<LoginRe
   return { token: idToken, user: await sessionUser(user, company) };
 }
 
-export async function logout(user: UserRecord): Promise<void> {
+/**
+ * Ends the session: its refresh token is revoked and every ID token it minted is refused from now on
+ * (REST and `$connect`), the caller's own included, though Cognito would accept them until expiry;
+ * the user's other tabs get the auth event and sign out. The next sign-in starts a new session.
+ */
+export async function logout(user: UserRecord, token: Pick<TokenIdentity, 'issuedAt'>): Promise<void> {
+  const endedAt = Math.max(Math.floor(Date.now() / 1000), token.issuedAt);
+  await endSession(user.companyId, user.id, endedAt);
   await revokeRefreshToken(user.sessionRefreshToken);
-  await updateUser(user.companyId, user.id, { sessionRefreshToken: null });
 }
 
 export async function requestPasswordReset(email: string): Promise<void> {

@@ -6,6 +6,7 @@
 import { UnauthorizedError } from '#commons/errors';
 import { logger } from '#commons/logger';
 import { type AuthEventData, channels } from '#contracts/channels';
+import { ENDED_SESSION_JTI } from '#contracts/session';
 import { claimSession } from '#storage/users';
 import { revokeRefreshToken } from './cognito-auth.ts';
 
@@ -40,4 +41,19 @@ export async function startSession(
   } catch (error) {
     logger.warn('session event not sent', { error: error as Error });
   }
+}
+
+/**
+ * No token of the session survives: `sessionIat` moves to `endedAt` with a token id no token has, so
+ * every token issued up to that second is superseded (contracts/session.ts). A sign-in in that same
+ * second still claims the session (claimSession accepts an equal iat).
+ */
+export async function endSession(companyId: number, userId: number, endedAt: number): Promise<void> {
+  // False when a newer sign-in already owns the session: nothing of this one is left to end.
+  if (!(await claimSession(companyId, userId, endedAt, null, ENDED_SESSION_JTI))) return;
+  const publishToUser = await loadPublisher();
+  const data: AuthEventData = { action: 'update', user: { id: userId }, sessionIat: endedAt, sessionJti: ENDED_SESSION_JTI };
+  await publishToUser?.(companyId, userId, channels.auth(companyId), data).catch((error: unknown) => {
+    logger.warn('session event not sent', { error: error as Error });
+  });
 }

@@ -32,7 +32,8 @@ export const handler = httpHandler('auth', {
   },
 
   'DELETE /auth/logout': async (ctx) => {
-    await logout(requireIdentity(ctx).user);
+    const identity = requireIdentity(ctx);
+    await logout(identity.user, identity.token);
     return noContent();
   },
 
