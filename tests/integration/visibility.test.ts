@@ -383,11 +383,7 @@ describe('a pending ticket without a queue', () => {
 describe('the chatbot gives a queue-less ticket a queue', () => {
   const subject: Subject = { number: `55116${randomInt(10_000_000, 99_999_999)}` };
 
-  // KNOWN BUG, left to the inbound pipeline's owner (domain/inbound/message.ts is being reworked):
-  // afterStore publishes only the update after the chatbot's queue choice, so allTicket users keep a
-  // stale row. The fix is one call there after the chatbot: publishTicketLost(effects, stored, ticket)
-  // (domain/tickets/notify.ts). `it.fails` keeps this executable; it turns red once fixed: make it `it`.
-  it.fails('allTicket users, who saw it during the menu, lose it; the chosen queue gains it', async () => {
+  it('allTicket users, who saw it during the menu, lose it; the chosen queue gains it', async () => {
     // Prepare: a connection with both queues, so a new ticket waits in the menu without a queue.
     const menu = await connectedConnection(call, sim, {
       token: tenant.admin.token,

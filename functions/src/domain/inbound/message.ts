@@ -18,6 +18,7 @@ import type { Effects } from '#domain/messages/effects';
 import { messageIdAt } from '#domain/messages/message-id';
 import { dispatchOutgoing } from '#domain/messages/send';
 import { findOrCreateTicket, readHintedTicket } from '#domain/tickets/find-or-create';
+import { publishTicketLost } from '#domain/tickets/notify';
 import { loadTicketRefs, presentTicket, type TicketRefs } from '#domain/tickets/present';
 import { publishMessage, publishTicket } from '#domain/tickets/publish';
 import { getItemBatched } from '#storage/batch-get';
@@ -255,6 +256,8 @@ async function afterStore(input: {
   const contact = input.contact?.id === message.contactId ? input.contact : await getContact(companyId, message.contactId);
   if (contact) await publishMessage(effects, 'create', message, presented, contact);
   await publishTicket(effects, presented);
+  // The bot gave the ticket a queue: allTicket users who saw it without one drop it (tickets/notify).
+  await publishTicketLost(effects, read, ticket);
   if (replies.length) await dispatchOutgoing(replies, ticket, effects, { connection });
   await markDispatched(companyId, connectionId, waId, botRecorded);
 }
