@@ -321,5 +321,11 @@ describe('the conversation and the top bar', { timeout: 180_000 }, () => {
     await page.getByTestId('pane-ticket').click({ timeout: 5000 });
     await page.getByTestId('conversation').waitFor();
     await shot(page, 'narrow');
+    // The sign option (on by default, stored locally) is reachable on a phone too.
+    const sign = page.getByRole('button', { name: 'Assinar' });
+    await expect(sign.getAttribute('aria-pressed')).resolves.toBe('true');
+    await sign.click();
+    await expect(sign.getAttribute('aria-pressed')).resolves.toBe('false');
+    await expect(page.evaluate(() => localStorage.getItem('signMessage'))).resolves.toBe('false');
   });
 });

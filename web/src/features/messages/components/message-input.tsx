@@ -2,6 +2,7 @@ import type { Message, QuotedMessage } from '@conversa/functions/contracts/messa
 import type { TicketStatus } from '@conversa/functions/contracts/tickets';
 import AttachFile from '@mui/icons-material/AttachFile';
 import Close from '@mui/icons-material/Close';
+import DriveFileRenameOutline from '@mui/icons-material/DriveFileRenameOutline';
 import InsertEmoticonOutlined from '@mui/icons-material/InsertEmoticonOutlined';
 import Send from '@mui/icons-material/Send';
 import {
@@ -272,6 +273,18 @@ export function MessageInput({ ticket, replyTo, onClearReply }: MessageInputProp
           control={<Switch size="small" checked={sign} onChange={(event) => toggleSign(event.target.checked)} />}
           label={t('conversation.input.sign')}
         />
+        {/* Phones have no room for the labelled switch: the same option as a toggle icon. */}
+        <Tooltip title={t('conversation.input.sign')}>
+          <IconButton
+            aria-label={t('conversation.input.sign')}
+            aria-pressed={sign}
+            color={sign ? 'primary' : 'default'}
+            onClick={() => toggleSign(!sign)}
+            sx={{ display: { xs: 'inline-flex', sm: 'none' } }}
+          >
+            <DriveFileRenameOutline />
+          </IconButton>
+        </Tooltip>
         <TextField
           inputRef={textInput}
           value={text}
