@@ -200,6 +200,7 @@ const en: LocaleShape = {
       profile: 'Profile',
       allTicket: 'See tickets without queue',
       connection: 'Default connection',
+      queues: 'Queues',
     },
     profiles: { admin: 'Admin', user: 'User', supervisor: 'Supervisor' },
   },

@@ -200,6 +200,7 @@ const es = {
       profile: 'Perfil',
       allTicket: 'Ver tickets sin cola',
       connection: 'Conexión predeterminada',
+      queues: 'Colas',
     },
     profiles: { admin: 'Administrador', user: 'Usuario', supervisor: 'Supervisor' },
   },

@@ -201,6 +201,7 @@ const pt: LocaleShape = {
       profile: 'Perfil',
       allTicket: 'Ver tickets sem fila',
       connection: 'Conexão padrão',
+      queues: 'Filas',
     },
     profiles: { admin: 'Administrador', user: 'Usuário', supervisor: 'Supervisor' },
   },

@@ -1,5 +1,5 @@
 import type { CreateUserInput, UpdateUserInput, User } from '@conversa/functions/contracts';
-import { infiniteQueryOptions, useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
+import { infiniteQueryOptions, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 
 export interface UsersPage {
@@ -47,4 +47,24 @@ export function useSaveUser() {
 export function useDeleteUser() {
   const invalidate = useInvalidateUsers();
   return useMutation({ mutationFn: deleteUser, onSuccess: invalidate });
+}
+
+export interface Choice {
+  id: number;
+  name: string;
+  color?: string;
+}
+
+/**
+ * What the user dialog offers: the company's queues and connections, read here (same keys as their
+ * own pages, so realtime invalidations of ['queues'] / ['connections'] refresh these too).
+ */
+export function useUserChoices(enabled: boolean): { queues: Choice[]; connections: Choice[] } {
+  const queues = useQuery({ queryKey: ['queues', 'list'] as const, queryFn: () => api<Choice[]>('/queue'), enabled });
+  const connections = useQuery({
+    queryKey: ['connections', 'list'] as const,
+    queryFn: () => api<Choice[]>('/whatsapp', { query: { session: 0 } }),
+    enabled,
+  });
+  return { queues: queues.data ?? [], connections: connections.data ?? [] };
 }

@@ -2,7 +2,9 @@ import { type AllTicket, createUserSchema, type Profile, type User, updateUserSc
 import Visibility from '@mui/icons-material/Visibility';
 import VisibilityOff from '@mui/icons-material/VisibilityOff';
 import {
+  Box,
   Button,
+  Chip,
   Dialog,
   DialogActions,
   DialogContent,
@@ -13,13 +15,12 @@ import {
   Stack,
   TextField,
 } from '@mui/material';
-import { skipToken, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from '../../../lib/toast.ts';
 import { useErrorToast } from '../../../lib/use-api-error.ts';
 import { type FieldErrors, fieldErrors } from '../../../lib/validation.ts';
-import { useSaveUser } from '../api/users.ts';
+import { useSaveUser, useUserChoices } from '../api/users.ts';
 
 interface FormValues {
   name: string;
@@ -28,6 +29,7 @@ interface FormValues {
   profile: Profile;
   allTicket: AllTicket;
   whatsappId: string;
+  queueIds: number[];
 }
 
 function initialValues(user: User | undefined): FormValues {
@@ -38,20 +40,15 @@ function initialValues(user: User | undefined): FormValues {
     profile: user?.profile ?? 'user',
     allTicket: user?.allTicket ?? 'desabled',
     whatsappId: user?.whatsappId ? String(user.whatsappId) : '',
+    queueIds: user?.queueIds ?? [],
   };
-}
-
-/** Connections are owned by the connections feature; the select offers whatever it has loaded. */
-function useKnownConnections(): Array<{ id: number; name: string }> {
-  const { data } = useQuery<unknown>({ queryKey: ['connections', 'list'], queryFn: skipToken });
-  return Array.isArray(data) ? (data as Array<{ id: number; name: string }>) : [];
 }
 
 interface UserDialogProps {
   open: boolean;
   /** The user to edit; none to create one. */
   user: User | undefined;
-  /** SPEC 6: only admins edit profile, allTicket and the default connection. */
+  /** SPEC 6: only admins edit profile, allTicket, queues and the default connection. */
   adminFields: boolean;
   onClose: () => void;
 }
@@ -63,14 +60,16 @@ export function UserDialog({ open, user, adminFields, onClose }: UserDialogProps
   const [showPassword, setShowPassword] = useState(false);
   const save = useSaveUser();
   const showError = useErrorToast();
-  const connections = useKnownConnections();
+  const { queues, connections } = useUserChoices(open && adminFields);
 
   const set = (field: keyof FormValues) => (event: { target: { value: string } }) =>
     setValues((v) => ({ ...v, [field]: event.target.value }));
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const admin = adminFields ? { profile: values.profile, allTicket: values.allTicket, whatsappId: values.whatsappId || null } : {};
+    const admin = adminFields
+      ? { profile: values.profile, allTicket: values.allTicket, whatsappId: values.whatsappId || null, queueIds: values.queueIds }
+      : {};
     const raw = { name: values.name, email: values.email, password: values.password, ...admin };
     const parsed = user ? updateUserSchema.safeParse(raw) : createUserSchema.safeParse(raw);
     if (!parsed.success) {
@@ -138,6 +137,7 @@ export function UserDialog({ open, user, adminFields, onClose }: UserDialogProps
               <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
                 <TextField select label={t('users.fields.profile')} value={values.profile} onChange={set('profile')}>
                   <MenuItem value="admin">{t('users.profiles.admin')}</MenuItem>
+                  <MenuItem value="supervisor">{t('users.profiles.supervisor')}</MenuItem>
                   <MenuItem value="user">{t('users.profiles.user')}</MenuItem>
                 </TextField>
                 <TextField select label={t('users.fields.allTicket')} value={values.allTicket} onChange={set('allTicket')}>
@@ -153,6 +153,39 @@ export function UserDialog({ open, user, adminFields, onClose }: UserDialogProps
                   ))}
                 </TextField>
               </Stack>
+            )}
+            {adminFields && (
+              <TextField
+                select
+                label={t('users.fields.queues')}
+                value={values.queueIds}
+                onChange={(event) => {
+                  const value = event.target.value as unknown as number[] | string;
+                  setValues((v) => ({ ...v, queueIds: typeof value === 'string' ? value.split(',').map(Number) : value }));
+                }}
+                slotProps={{
+                  select: {
+                    multiple: true,
+                    renderValue: (selected) => (
+                      <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5 }}>
+                        {(selected as number[]).map((id) => {
+                          const queue = queues.find((q) => q.id === id);
+                          return (
+                            <Chip key={id} size="small" label={queue?.name ?? id} sx={{ bgcolor: queue?.color, color: 'common.white' }} />
+                          );
+                        })}
+                      </Box>
+                    ),
+                  },
+                }}
+                data-testid="user-queues"
+              >
+                {queues.map((queue) => (
+                  <MenuItem key={queue.id} value={queue.id}>
+                    {queue.name}
+                  </MenuItem>
+                ))}
+              </TextField>
             )}
           </Stack>
         </DialogContent>
