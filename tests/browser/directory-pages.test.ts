@@ -186,6 +186,39 @@ describe('contacts', { timeout: 120_000 }, () => {
     await shot(page, '6-imported-rows');
   });
 
+  it('imports a legacy .xls too (read in the browser: the server takes .xlsx only)', async () => {
+    // Prepare
+    const book = utils.book_new();
+    utils.book_append_sheet(
+      book,
+      utils.aoa_to_sheet([
+        ['name', 'number'],
+        [`Dirimport ${run} Xavier`, `55218${randomInt(10_000_000, 99_999_999)}`],
+      ]),
+      'Plan1',
+    );
+    const buffer = write(book, { bookType: 'biff8', type: 'buffer' }) as Buffer;
+    // Act
+    await page.getByTestId('contacts-import-input').setInputFiles({ name: 'legado.xls', mimeType: 'application/vnd.ms-excel', buffer });
+    const confirm = page.getByRole('dialog', { name: 'Import contacts?' });
+    await expect.poll(() => confirm.textContent()).toContain('legado.xls: 1 row with the columns name, number');
+    await confirm.getByRole('button', { name: 'Confirm' }).click();
+    // Assess
+    const result = page.getByTestId('contacts-import-result');
+    await expect.poll(() => result.textContent()).toContain('1 imported, 0 already existing, 0 with errors.');
+    await result.getByRole('button', { name: 'Close' }).click();
+    await tableRow('contacts-table', `Dirimport ${run} Xavier`).waitFor();
+  });
+
+  it('shows a contact created elsewhere without a reload (company-{id}-contact)', async () => {
+    const created = await call('POST', '/contacts', {
+      token: await browserToken(),
+      body: { name: `Dirimport ${run} Zoe`, number: `55218${randomInt(10_000_000, 99_999_999)}` },
+    });
+    expect(created.status).toBe(201);
+    await tableRow('contacts-table', `Dirimport ${run} Zoe`).waitFor({ timeout: 20_000 });
+  });
+
   it('deletes a contact after a confirmation', async () => {
     // Act
     await tableRow('contacts-table', importNames[0] as string)
@@ -195,7 +228,7 @@ describe('contacts', { timeout: 120_000 }, () => {
     await confirm.getByRole('button', { name: 'Confirm' }).click();
     // Assess
     await page.getByText('Contact deleted successfully.').first().waitFor();
-    await expect.poll(() => page.getByTestId('contacts-table').locator('tbody tr').count()).toBe(1);
+    await tableRow('contacts-table', importNames[0] as string).waitFor({ state: 'detached' });
     await expect(page.getByTestId('contacts-table').textContent()).resolves.toContain(importNames[1]);
   });
 });
@@ -269,6 +302,19 @@ describe('quick messages', { timeout: 120_000 }, () => {
     await shot(page, '9-quick-message-listed');
   });
 
+  it('edits a quick message and removes its attachment', async () => {
+    // Act
+    await tableRow('quick-messages-table', shortcode).getByRole('button', { name: 'Edit' }).click();
+    const form = dialog('quick-message-dialog');
+    await expect.poll(() => form.locator('textarea[name=message]').inputValue()).toBe('Hello {{name}}!');
+    await expect(form.getByTestId('quick-message-attachment').textContent()).resolves.toBe('price_list.pdf');
+    await form.getByLabel('Remove attachment').click();
+    await form.getByRole('button', { name: 'Save' }).click();
+    // Assess
+    await form.waitFor({ state: 'hidden' });
+    await expect.poll(() => tableRow('quick-messages-table', shortcode).locator('td').nth(1).textContent()).toBe('-');
+  });
+
   it('shows a quick message made elsewhere without a reload (company-{id}-quickmessage)', async () => {
     const created = await call('POST', '/quick-messages', {
       token: await browserToken(),
@@ -276,6 +322,17 @@ describe('quick messages', { timeout: 120_000 }, () => {
     });
     expect(created.status).toBe(201);
     await tableRow('quick-messages-table', `${shortcode}live`).waitFor({ timeout: 20_000 });
+  });
+});
+
+describe('users page on the shared list scaffold', { timeout: 60_000 }, () => {
+  it('lists and searches users with the same search box and table', async () => {
+    await page.goto('/users');
+    await page.getByRole('heading', { name: 'Users' }).waitFor();
+    await page.getByRole('searchbox', { name: 'Search' }).fill(inject('admin').email);
+    const rows = page.locator('tbody tr', { hasText: inject('admin').email });
+    await rows.first().waitFor();
+    await expect(rows.first().getByRole('button', { name: 'Edit' }).isVisible()).resolves.toBe(true);
   });
 });
 
