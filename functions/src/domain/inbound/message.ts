@@ -255,7 +255,8 @@ async function afterStore(input: {
   const presented = presentTicket(ticket, names);
   const contact = input.contact?.id === message.contactId ? input.contact : await getContact(companyId, message.contactId);
   if (contact) await publishMessage(effects, 'create', message, presented, contact);
-  await publishTicket(effects, presented);
+  // With the bot's replies the ticket's one update follows them (dispatchOutgoing), not twice.
+  if (!replies.length) await publishTicket(effects, presented);
   // The bot gave the ticket a queue: allTicket users who saw it without one drop it (tickets/notify).
   await publishTicketLost(effects, read, ticket);
   if (replies.length) await dispatchOutgoing(replies, ticket, effects, { connection });
