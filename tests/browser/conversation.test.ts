@@ -109,10 +109,21 @@ beforeAll(async () => {
     viewport: { width: 1366, height: 800 },
   });
   await context.grantPermissions(['microphone'], { origin: inject('webUrl') });
-  // Counts the alert sounds: every chime starts Web Audio oscillators.
+  await context.grantPermissions(['notifications'], { origin: inject('webUrl') });
+  // Counts the alert sounds (every chime starts Web Audio oscillators) and records browser notifications.
   await context.addInitScript(() => {
-    const w = window as unknown as { __alertNotes: number };
+    const w = window as unknown as { __alertNotes: number; __notifications: string[] };
     w.__alertNotes = 0;
+    w.__notifications = [];
+    const Native = window.Notification;
+    if (Native) {
+      window.Notification = class extends Native {
+        constructor(title: string, options?: NotificationOptions) {
+          super(title, options);
+          w.__notifications.push(title);
+        }
+      } as typeof Notification;
+    }
     const create = AudioContext.prototype.createOscillator;
     AudioContext.prototype.createOscillator = function (this: AudioContext) {
       w.__alertNotes += 1;
@@ -178,6 +189,17 @@ describe('the conversation and the top bar', { timeout: 180_000 }, () => {
     await dialog.waitFor({ state: 'hidden' });
     await drawer.getByText(`${first.name} Silva`).waitFor();
     await page.getByTestId('conversation-header').getByText(`${first.name} Silva`).waitFor({ timeout: PIPELINE_WAIT_MS });
+    // Act: another attendant adds the contact's email; the open drawer shows it live, as a mailto: link.
+    const email = `joana.${randomInt(1000, 9999)}@example.com`;
+    const found = await ok<{ contacts: { id: number; name: string }[] }>(call, 'GET', '/contacts', {
+      token: tenant.user.token,
+      query: { searchParam: first.name },
+    });
+    const contactId = found.contacts.find((c) => c.name === `${first.name} Silva`)?.id;
+    await ok(call, 'PUT', `/contacts/${contactId}`, { token: tenant.user.token, body: { email } });
+    await expect(drawer.getByRole('link', { name: email }).getAttribute('href', { timeout: PIPELINE_WAIT_MS })).resolves.toBe(
+      `mailto:${email}`,
+    );
     // The drawer's own close button is reachable (not under the app bar).
     await drawer.getByRole('button', { name: 'Fechar' }).click({ timeout: 5000 });
     await drawer.waitFor({ state: 'hidden' });
@@ -192,6 +214,9 @@ describe('the conversation and the top bar', { timeout: 180_000 }, () => {
     // Assess
     await waitUntil('the bell counts the new ticket', async () => (await bellCount()) > before, PIPELINE_WAIT_MS);
     await expect(page.evaluate(() => (window as unknown as { __alertNotes: number }).__alertNotes)).resolves.toBeGreaterThan(notesBefore);
+    await expect(page.evaluate(() => (window as unknown as { __notifications: string[] }).__notifications)).resolves.toContain(
+      `Nova mensagem de ${second.name}`,
+    );
     await page.getByTestId('notifications-bell').click();
     const entry = page.getByTestId('notification').filter({ hasText: second.name });
     await entry.waitFor();
