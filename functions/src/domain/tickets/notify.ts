@@ -26,12 +26,15 @@ export async function publishTicketChange(
   after: Ticket,
   posted?: PostedMessages,
 ): Promise<void> {
-  for (const message of posted?.messages ?? []) await publishMessage(effects, 'create', message, after, posted!.contact);
+  if (posted) for (const message of posted.messages) await publishMessage(effects, 'create', message, after, posted.contact);
   await publishTicket(effects, after);
   if (before) await publishTicketLost(effects, before, after);
 }
 
-/** `delete` to the sockets that could see `before` and cannot see `after`; nothing when nobody lost it. */
+/**
+ * `delete` to the sockets that could see `before` and cannot see `after`. Publishes nothing (not
+ * even the connections Query) when what decides visibility (status, queue, attendant) is unchanged.
+ */
 export async function publishTicketLost(effects: Effects, before: TicketVisibility, after: TicketVisibility & { companyId: number }) {
   const was = ticketAudience(before);
   const now = ticketAudience(after);
