@@ -50,5 +50,3 @@ export function useDeleteTicketNote(ticketId: number, contactId: number) {
       queryClient.setQueryData<TicketNote[]>(ticketNotesKey(ticketId, contactId), (notes) => notes?.filter((n) => n.id !== id)),
   });
 }
-
-export { newestFirst as sortNotes };
