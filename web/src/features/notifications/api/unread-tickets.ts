@@ -30,7 +30,8 @@ export function applyTicket(list: Ticket[], ticket: Ticket, viewer: Viewer | und
 
 export const withoutTicket = (list: Ticket[], ticketId: number): Ticket[] => list.filter((t) => t.id !== ticketId);
 
-export const unreadTicketsKey = (userId: number | undefined) => ['notifications', 'unreadTickets', userId] as const;
+/** The rule depends on allTicket too: a change of it (a user event re-reads the session) reads the list again. */
+export const unreadTicketsKey = (viewer: Viewer | undefined) => ['notifications', 'unreadTickets', viewer?.id, viewer?.allTicket] as const;
 
 /** GET /tickets?withUnreadMessages=true: the first page of each status that may notify. */
 async function fetchUnreadTickets(viewer: Viewer): Promise<Ticket[]> {
@@ -43,7 +44,7 @@ async function fetchUnreadTickets(viewer: Viewer): Promise<Ticket[]> {
 
 export const unreadTicketsQueryOptions = (viewer: Viewer | undefined) =>
   queryOptions({
-    queryKey: unreadTicketsKey(viewer?.id),
+    queryKey: unreadTicketsKey(viewer),
     queryFn: () => fetchUnreadTickets(viewer as Viewer),
     enabled: Boolean(viewer),
     // Realtime events keep it current; a reconnect or a focus does not need a re-read.

@@ -24,7 +24,7 @@ export function useUnreadNotifications(): Ticket[] {
   const viewer = user ? { id: user.id, allTicket: user.allTicket } : undefined;
   const query = useQuery(unreadTicketsQueryOptions(viewer));
   const companyId = user?.companyId;
-  const key = unreadTicketsKey(user?.id);
+  const key = unreadTicketsKey(viewer);
   const update = (change: (list: Ticket[]) => Ticket[]) =>
     queryClient.setQueryData<Ticket[]>(key, (list) => (list === undefined ? list : change(list)));
 
