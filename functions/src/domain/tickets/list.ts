@@ -13,8 +13,8 @@
  *
  * Cost of a page (the issue 4 rule): a plain list of one source reads `pageSize + 1` rows in one
  * Query; with k sources each first reads about pageSize / k rows and only a source whose rows are
- * still the newest reads on, so a merged page reads about a page, not k pages. Lists with a predicate (text search, unread only, created day, queue narrowing of one's own
- * tickets) read at most FILTERED_READS x FILTERED_LIMIT rows per source and return what matched
+ * still the newest reads on, so a merged page reads about a page, not k pages. Lists with a
+ * predicate (short search terms, unread only, created day, queue narrowing of one's own tickets) read at most FILTERED_READS x FILTERED_LIMIT rows per source and return what matched
  * with hasMore; the next page continues where the reads stopped. Either way a page costs at most
  * sources x FILTERED_READS Queries plus the presentation reads, whatever the tenant's size.
  *
@@ -24,12 +24,14 @@
  *
  * Tag filter (tags=[..], a ticket must carry them all): the plan's sources are narrowed to the tag
  * links of the tag with the fewest tickets (tickets.ts tagListPartition: the same lists scoped to
- * the tag), and the other tags are a row predicate. So the tag filter costs what the list costs.
+ * the tag), and the other tags are a row predicate. A page costs the list's Queries over the tag's
+ * links plus one BatchGet of their tickets.
  *
  * Text search (searchParam with a word of 3+ characters): the search index (search-index.ts). The
  * term's longest word is looked up as a prefix among the words of the tickets' contacts (name and
- * number) first, then among the words of their messages; the other words of the term must prefix a
- * word of the contact's name or number. Hits are newest ticket first within a word; each read is one
+ * number) first, then among the words of their messages; a contact hit also needs the term's other
+ * words to prefix words of the contact (a message hit is on the longest word alone). Hits come
+ * newest ticket first within a word (prefix matches of several words: word by word); each read is one
  * Query of the index and one BatchGet of its tickets, filtered by visibility and the other filters,
  * at most SEARCH_READS reads a page. Shorter terms keep the bounded predicate over the lists.
  */
