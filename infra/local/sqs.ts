@@ -76,8 +76,12 @@ export interface QueuePollers {
 
 /** Concurrent invocations per consumer (the mapping's concurrency; on a FIFO queue it scales with the message groups). */
 const DEFAULT_CONCURRENCY = 10;
-/** Long polls in flight per queue while an invocation slot is free (the mapping's pollers). */
-const RECEIVERS = 2;
+/**
+ * Long polls in flight per queue while an invocation slot is free (the mapping's pollers). One is
+ * enough here: it polls again as soon as it has handed a batch over, and a second one only doubles
+ * the requests (fauxqs answers every waiting poll for each message sent, all but one empty).
+ */
+const RECEIVERS = 1;
 
 export function startQueuePollers(opts: {
   sqs: LocalSqs;
