@@ -225,13 +225,19 @@ describe('the conversation and the top bar', { timeout: 180_000 }, () => {
     await page.getByTestId('conversation-header').getByText(second.name).waitFor();
   });
 
-  it('records a voice message that reaches the contact as audio', async () => {
+  it('records a voice message that reaches the contact as audio (a too-short one is discarded)', async () => {
     // Prepare: back to the first (open) ticket.
     await page.getByTestId('tab-assigned').click();
     await row(first.name).click();
     await page.getByTestId('conversation-header').getByText(first.name).waitFor();
     const audiosBefore = (await phoneChat(first.number)).filter((m) => m.from === 'us' && m.media?.mimetype.startsWith('audio/')).length;
-    // Act
+    // Act: a click-length recording is discarded with a message (SPEC 5: under 10,000 bytes).
+    await page.getByRole('button', { name: 'Gravar áudio' }).click();
+    await page.getByTestId('voice-recorder').waitFor();
+    await page.waitForTimeout(200);
+    await page.getByRole('button', { name: 'Enviar áudio' }).click();
+    await page.getByText('Áudio muito curto').waitFor();
+    // Act: a real one.
     await page.getByRole('button', { name: 'Gravar áudio' }).click();
     await page.getByTestId('voice-recorder').waitFor();
     await page.waitForTimeout(2500);
@@ -244,6 +250,9 @@ describe('the conversation and the top bar', { timeout: 180_000 }, () => {
     );
     expect(audio.media?.mimetype).toBe('audio/mpeg');
     expect(Buffer.from(audio.media?.base64 ?? '', 'base64').length).toBeGreaterThan(10_000);
+    // Only the real one left: the short one never reached the phone.
+    const audios = (await phoneChat(first.number)).filter((m) => m.from === 'us' && m.media?.mimetype.startsWith('audio/'));
+    expect(audios.length).toBe(audiosBefore + 1);
     await page.getByTestId('message-list').locator('audio').first().waitFor({ timeout: PIPELINE_WAIT_MS });
     await shot(page, 'wide');
   });
