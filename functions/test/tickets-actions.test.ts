@@ -112,6 +112,33 @@ describe('PUT /tickets/{id}', () => {
     expect(sentBodies()).toEqual([]);
   });
 
+  it('accept with the greeting: unread back to 0; the greeting appMessage create, then ONE ticket update', async () => {
+    // Prepare: a pending ticket with unread messages, the greeting on
+    await inbox.setting('sendGreetingAccepted', 'enabled');
+    const ticket = await inbox.seedTicket({ queueId: inbox.q1.id, unreadMessages: 3 });
+    const effects = recorder();
+    const viewer = {
+      userId: inbox.inQueue.id,
+      companyId: inbox.companyId,
+      profile: 'user',
+      super: false,
+      user: { queueIds: [inbox.q1.id], allTicket: 'desabled', name: 'In Queue' },
+    };
+
+    // Act
+    const presented = await applyTicketUpdate(viewer, ticket, { status: 'open', userId: inbox.inQueue.id }, effects);
+
+    // Assess
+    expect(presented).toMatchObject({ status: 'open', userId: inbox.inQueue.id, unreadMessages: 0 });
+    expect(await getTicket(inbox.companyId, ticket.id)).toMatchObject({ unreadMessages: 0 });
+    expect(effects.events.map((e) => `${e.event.replace(/^company-\d+-/, '')}:${e.data.action}`)).toEqual([
+      'appMessage:create',
+      'ticket:update',
+    ]);
+    expect(effects.events[1]!.data.ticket).toMatchObject({ unreadMessages: 0, lastMessage: effects.sent()[0] });
+    await inbox.setting('sendGreetingAccepted', 'disabled');
+  });
+
   it('two attendants accepting at once: one wins, the other gets 409 ERR_TICKET_CHANGED; a stale read never overwrites', async () => {
     const ticket = await inbox.seedTicket({ queueId: inbox.q1.id });
     const results = await Promise.all([

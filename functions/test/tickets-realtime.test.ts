@@ -11,7 +11,7 @@ import type { Message } from '../src/contracts/messages.ts';
 import type { Ticket, TicketStatus } from '../src/contracts/tickets.ts';
 import type { Effects } from '../src/domain/messages/effects.ts';
 import { publishTicketChange, publishTicketDeleted } from '../src/domain/tickets/notify.ts';
-import { type AudienceFilter, matches } from '../src/realtime/audience.ts';
+import { type AudienceFilter, matches, ticketViewers, viewersMayShrink } from '../src/realtime/audience.ts';
 import { rooms } from '../src/realtime/rooms.ts';
 import type { TicketRecord } from '../src/storage/tickets.ts';
 import type { ConnectionRecord } from '../src/storage/ws-connections.ts';
@@ -163,6 +163,23 @@ describe('publishTicketChange', () => {
     const forQ1 = received.filter((r) => r.to === 'q1').map((r) => `${r.event}:${r.action}`);
     expect(forQ1).toEqual(['company-1-appMessage:create', 'company-1-appMessage:create', 'company-1-ticket:update']);
     expect(received.filter((r) => r.to === 'q2' || r.to === 'plain' || r.to === 'otherTenant')).toEqual([]);
+  });
+});
+
+describe('viewersMayShrink', () => {
+  it('is false only when every socket that saw the ticket before still sees it after (all transitions)', () => {
+    const states: State[] = [];
+    for (const status of ['pending', 'open', 'closed'] as const)
+      for (const queueId of [null, 1, 2]) for (const userId of [null, 12, 13, 14, 15]) states.push({ status, queueId, userId });
+    const losers = (before: State, after: State) =>
+      sockets.filter((s) => matches(ticketViewers(before), s) && !matches(ticketViewers(after), s)).map((s) => s.connectionId);
+    for (const before of states)
+      for (const after of states) {
+        if (!viewersMayShrink(before, after)) expect(losers(before, after), JSON.stringify({ before, after })).toEqual([]);
+      }
+    // And it does say so for the transitions that lose someone.
+    expect(viewersMayShrink(pendingNoQueue, pendingQ1)).toBe(true);
+    expect(viewersMayShrink({ status: 'open', queueId: 1, userId: 12 }, { status: 'pending', queueId: 1, userId: null })).toBe(true);
   });
 });
 

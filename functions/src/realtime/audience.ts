@@ -53,6 +53,17 @@ export function ticketViewers(ticket: TicketVisibility): Audience {
   return audience.anyOf(...parts);
 }
 
+/**
+ * Whether someone who saw the ticket as `before` may not see it as `after` (then they need a
+ * `delete`): its attendant changed, its queue changed, or a queue-less ticket stopped being pending
+ * (allTicket users see those only while pending). Otherwise `after`'s viewers include `before`'s.
+ */
+export function viewersMayShrink(before: TicketVisibility, after: TicketVisibility): boolean {
+  if (before.userId !== null && before.userId !== after.userId) return true;
+  if (before.queueId !== after.queueId) return true;
+  return before.queueId === null && before.status === 'pending' && after.status !== 'pending';
+}
+
 export const isAdmin = (connection: ConnectionRecord): boolean => connection.profile === 'admin' || connection.super;
 
 export function matches(target: AudienceFilter, connection: ConnectionRecord): boolean {

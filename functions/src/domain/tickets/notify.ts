@@ -11,7 +11,7 @@ import type { Contact } from '#contracts/contacts';
 import type { Message } from '#contracts/messages';
 import type { Ticket, TicketEvent } from '#contracts/tickets';
 import type { Effects } from '#domain/messages/effects';
-import { matches } from '#realtime/audience';
+import { matches, viewersMayShrink } from '#realtime/audience';
 import type { TicketRecord } from '#storage/tickets';
 import { publishMessage, publishTicket, type TicketVisibility, ticketAudience } from './publish.ts';
 
@@ -33,13 +33,12 @@ export async function publishTicketChange(
 
 /**
  * `delete` to the sockets that could see `before` and cannot see `after`. Publishes nothing (not
- * even the connections Query) when what decides visibility (status, queue, attendant) is unchanged.
+ * even the connections Query) when nobody can lose it (an accept, a resolve, a message).
  */
 export async function publishTicketLost(effects: Effects, before: TicketVisibility, after: TicketVisibility & { companyId: number }) {
   const was = ticketAudience(before);
   const now = ticketAudience(after);
-  const unchanged = before.status === after.status && before.queueId === after.queueId && before.userId === after.userId;
-  if (unchanged) return;
+  if (!viewersMayShrink(before, after)) return;
   await effects.publish(
     after.companyId,
     channels.ticket(after.companyId),
