@@ -6,40 +6,76 @@
  * applied ahead of it. A record that is not a valid event fails too: after maxReceiveCount it lands
  * in the DLQ, kept for inspection rather than dropped.
  *
- * Per batch, shared by its groups: the reads of settings, connections and queues
- * (domain/inbound/batch-references.ts) and the tenant's socket list (createSnapshotPublisher).
+ * Per batch, shared by its groups: the tenant's socket list (createSnapshotPublisher), read as the
+ * batch starts, beside the events' first reads rather than after them; settings, connections and
+ * queues come from the container's read caches (domain/inbound/batch-references.ts).
  */
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { logger } from '#commons/logger';
-import { inboundEventSchema } from '#contracts/session-events';
+import { type InboundEvent, inboundEventSchema } from '#contracts/session-events';
 import { batchReferences } from '#domain/inbound/batch-references';
 import { processInboundEvent } from '#domain/inbound/pipeline';
 import { defaultEffects, type Effects } from '#domain/messages/effects';
+import { postToConnection } from '#realtime/management';
 import { createSnapshotPublisher } from '#realtime/publisher';
+import * as sockets from '#storage/ws-connections';
+
+type Parsed = { record: SQSRecord; event?: InboundEvent; error?: string };
+
+function parse(record: SQSRecord): Parsed {
+  try {
+    const parsed = inboundEventSchema.safeParse(JSON.parse(record.body));
+    return parsed.success ? { record, event: parsed.data } : { record, error: parsed.error.message };
+  } catch (error) {
+    return { record, error: (error as Error).message };
+  }
+}
+
+/** The batch's publisher, its tenants' socket lists already being read. */
+function batchPublisher(companyIds: Set<number>): Effects['publish'] {
+  const lists = new Map<number, ReturnType<typeof sockets.listCompanyConnections>>();
+  const listCompanyConnections = (companyId: number) => {
+    let list = lists.get(companyId);
+    if (!list) {
+      list = sockets.listCompanyConnections(companyId);
+      lists.set(companyId, list);
+      list.catch(() => lists.delete(companyId)); // a failed read is retried by the publish that needs it
+    }
+    return list;
+  };
+  for (const companyId of companyIds) void listCompanyConnections(companyId).catch(() => undefined);
+  return createSnapshotPublisher({
+    listCompanyConnections,
+    listAllConnections: sockets.listAllConnections,
+    deleteConnection: sockets.deleteConnection,
+    post: postToConnection,
+  }).publish;
+}
 
 export async function consume(event: SQSEvent, given?: Effects): Promise<SQSBatchResponse> {
-  const effects = given ?? { ...defaultEffects, publish: createSnapshotPublisher().publish };
+  const parsed = event.Records.map(parse);
+  const companyIds = new Set(parsed.flatMap((p) => (p.event ? [p.event.companyId] : [])));
+  const effects = given ?? { ...defaultEffects, publish: batchPublisher(companyIds) };
   const refs = batchReferences();
-  const groups = new Map<string, SQSRecord[]>();
-  for (const record of event.Records) {
-    const group = record.attributes?.MessageGroupId ?? record.messageId;
-    groups.set(group, [...(groups.get(group) ?? []), record]);
+  const groups = new Map<string, Parsed[]>();
+  for (const item of parsed) {
+    const group = item.record.attributes?.MessageGroupId ?? item.record.messageId;
+    groups.set(group, [...(groups.get(group) ?? []), item]);
   }
   const failures: string[] = [];
   await Promise.all(
-    [...groups.values()].map(async (records) => {
+    [...groups.values()].map(async (items) => {
       let failed = false;
-      for (const record of records) {
+      for (const { record, event: inbound, error } of items) {
         if (failed) {
           failures.push(record.messageId);
           continue;
         }
         try {
-          const parsed = inboundEventSchema.safeParse(JSON.parse(record.body));
-          if (!parsed.success) throw new Error(`invalid inbound event: ${parsed.error.message}`);
-          await processInboundEvent(parsed.data, effects, refs);
-        } catch (error) {
-          logger.error('inbound event failed', { messageId: record.messageId, error: error as Error });
+          if (!inbound) throw new Error(`invalid inbound event: ${error}`);
+          await processInboundEvent(inbound, effects, refs);
+        } catch (failure) {
+          logger.error('inbound event failed', { messageId: record.messageId, error: failure as Error });
           failed = true;
           failures.push(record.messageId);
         }
