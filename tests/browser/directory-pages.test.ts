@@ -395,5 +395,13 @@ describe('opening a ticket from a contact', { timeout: 150_000 }, () => {
     const tagRow = attendant.getByTestId('tags-table').locator('tbody tr', { hasText: 'Urgente' });
     await expect.poll(() => tagRow.locator('td').nth(1).textContent()).toBe('1');
     await attendant.screenshot({ path: join(artifacts, 'directory-11-tag-count.png') });
+
+    // A phone-sized screen in Portuguese: the same page, translated, its actions wrapped.
+    await attendant.setViewportSize({ width: 390, height: 800 });
+    await attendant.evaluate(() => localStorage.setItem('language', 'pt'));
+    await attendant.goto('/contacts');
+    await attendant.getByRole('heading', { name: 'Contatos' }).waitFor();
+    await attendant.getByRole('button', { name: 'Adicionar contato' }).waitFor();
+    await attendant.screenshot({ path: join(artifacts, 'directory-12-contacts-narrow-pt.png') });
   });
 });

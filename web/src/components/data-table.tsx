@@ -23,7 +23,11 @@ export interface Column<T> {
   /** Cell styles of the column (width, ellipsis...). */
   sx?: TableCellProps['sx'];
   render: (row: T) => ReactNode;
+  /** Hidden on screens narrower than this breakpoint (secondary columns on phones). */
+  hideBelow?: 'sm' | 'md';
 }
+
+const visibility = <T,>(column: Column<T>) => (column.hideBelow ? { display: { xs: 'none', [column.hideBelow]: 'table-cell' } } : {});
 
 interface DataTableProps<T> {
   columns: Column<T>[];
@@ -73,7 +77,7 @@ export function DataTable<T>({
         <TableHead>
           <TableRow>
             {columns.map((column) => (
-              <TableCell key={column.id} align={column.align}>
+              <TableCell key={column.id} align={column.align} sx={visibility(column)}>
                 {column.label}
               </TableCell>
             ))}
@@ -83,7 +87,11 @@ export function DataTable<T>({
           {rows.map((row) => (
             <TableRow key={rowKey(row)} hover>
               {columns.map((column) => (
-                <TableCell key={column.id} align={column.align} sx={column.sx}>
+                <TableCell
+                  key={column.id}
+                  align={column.align}
+                  sx={[visibility(column), ...(Array.isArray(column.sx) ? column.sx : [column.sx])]}
+                >
                   {column.render(row)}
                 </TableCell>
               ))}

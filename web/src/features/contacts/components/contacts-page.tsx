@@ -81,6 +81,7 @@ export function ContactsPage() {
     {
       id: 'avatar',
       label: '',
+      hideBelow: 'sm',
       sx: { width: 56 },
       render: (contact) => (
         <Avatar src={contact.profilePicUrl || undefined} alt={contact.name} sx={{ width: 32, height: 32 }}>
@@ -90,7 +91,7 @@ export function ContactsPage() {
     },
     { id: 'name', label: t('contacts.fields.name'), render: (contact) => contact.name },
     { id: 'number', label: t('contacts.fields.number'), render: (contact) => contact.number },
-    { id: 'email', label: t('contacts.fields.email'), render: (contact) => contact.email },
+    { id: 'email', label: t('contacts.fields.email'), hideBelow: 'md', render: (contact) => contact.email },
     {
       id: 'actions',
       label: t('common.actions'),
@@ -124,7 +125,7 @@ export function ContactsPage() {
       <PageHeader
         title={t('contacts.title')}
         actions={
-          <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', rowGap: 1, alignItems: 'center' }}>
+          <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap', alignItems: 'center' }}>
             <SearchField value={search} onChange={setSearch} placeholder={t('contacts.searchPlaceholder')} width={320} />
             <ContactsImport />
             <Button variant="outlined" startIcon={<Download />} onClick={exportCsv} loading={exporting} sx={{ flexShrink: 0 }}>
