@@ -189,6 +189,7 @@ describe('the conversation and the top bar', { timeout: 180_000 }, () => {
     await dialog.waitFor({ state: 'hidden' });
     await drawer.getByText(`${first.name} Silva`).waitFor();
     await page.getByTestId('conversation-header').getByText(`${first.name} Silva`).waitFor({ timeout: PIPELINE_WAIT_MS });
+    await row(`${first.name} Silva`).waitFor({ timeout: PIPELINE_WAIT_MS });
     // Act: another attendant adds the contact's email; the open drawer shows it live, as a mailto: link.
     const email = `joana.${randomInt(1000, 9999)}@example.com`;
     const found = await ok<{ contacts: { id: number; name: string }[] }>(call, 'GET', '/contacts', {

@@ -5,7 +5,7 @@ import { type InfiniteData, QueryClient } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
 import { encodeMp3, MIN_AUDIO_BYTES } from '../src/features/messages/api/voice.ts';
 import { applyTicket, notifies, withoutTicket } from '../src/features/notifications/api/unread-tickets.ts';
-import { putTicket } from '../src/features/tickets/api/ticket-cache.ts';
+import { putContact, putTicket } from '../src/features/tickets/api/ticket-cache.ts';
 import { noteProblem } from '../src/features/tickets/api/ticket-notes.ts';
 import { refetchChangedTickets, ticketListKey, ticketListQueryOptions } from '../src/features/tickets/api/tickets.ts';
 import { ApiError } from '../src/lib/api-client.ts';
@@ -68,6 +68,23 @@ describe('ticket cache', () => {
     const rows = queryClient.getQueryData<InfiniteData<TicketPageResponse>>(ticketListKey(filters))?.pages[0]?.tickets;
     expect(rows?.map((t) => t.id)).toEqual([2, 1]);
     expect(rows?.[1]?.tags).toEqual([{ id: 3, name: 'VIP', color: '#ff0000' }]);
+  });
+
+  it("a contact's edit renames its rows and its open conversation, and no other", () => {
+    // Prepare
+    const queryClient = new QueryClient();
+    const filters = { status: 'open' as const };
+    queryClient.setQueryData<InfiniteData<TicketPageResponse>>(ticketListKey(filters), {
+      pages: [{ tickets: [ticket(2), ticket(1)], hasMore: false }],
+      pageParams: [{ pageNumber: 1 }],
+    });
+    queryClient.setQueryData(['tickets', 'uuid', ticket(1).uuid], ticket(1));
+    // Act
+    putContact(queryClient, { id: 1, name: 'Contact 1 Silva', number: '5511888887777', profilePicUrl: '' });
+    // Assess
+    const rows = queryClient.getQueryData<InfiniteData<TicketPageResponse>>(ticketListKey(filters))?.pages[0]?.tickets;
+    expect(rows?.map((t) => t.contact.name)).toEqual(['Contact 2', 'Contact 1 Silva']);
+    expect(queryClient.getQueryData<Ticket>(['tickets', 'uuid', ticket(1).uuid])?.contact.number).toBe('5511888887777');
   });
 
   it('ERR_TICKET_CHANGED marks every ticket list stale (they are read again); other errors do not', () => {

@@ -81,3 +81,20 @@ export function markTicketRead(queryClient: QueryClient, ticketId: number): void
   );
   queryClient.setQueriesData<Ticket>({ queryKey: uuidKey }, (old) => (old ? clear(old) : old));
 }
+
+/**
+ * A contact's edit (`company-{id}-contact`): the server refreshes its tickets' copy of the name,
+ * number and photo without publishing each ticket, so the rows and the open conversation follow here.
+ */
+export function putContact(queryClient: QueryClient, contact: Pick<Ticket['contact'], 'id' | 'name' | 'number' | 'profilePicUrl'>): void {
+  const copy = (t: Ticket): Ticket =>
+    t.contactId === contact.id
+      ? { ...t, contact: { ...t.contact, name: contact.name, number: contact.number, profilePicUrl: contact.profilePicUrl } }
+      : t;
+  queryClient.setQueriesData<Pages>({ queryKey: listsKey }, (data) =>
+    data?.pages.some((page) => page.tickets.some((t) => t.contactId === contact.id))
+      ? { ...data, pages: data.pages.map((page) => ({ ...page, tickets: page.tickets.map(copy) })) }
+      : data,
+  );
+  queryClient.setQueriesData<Ticket>({ queryKey: uuidKey }, (old) => (old ? copy(old) : old));
+}

@@ -1,15 +1,16 @@
 import { channels } from '@conversa/functions/contracts/channels';
+import type { ContactEvent } from '@conversa/functions/contracts/contacts';
 import type { AppMessageEvent } from '@conversa/functions/contracts/messages';
 import type { TicketEvent } from '@conversa/functions/contracts/tickets';
 import { useQueryClient } from '@tanstack/react-query';
 import { useAuth } from '../../../lib/auth/auth-provider.tsx';
 import { useRealtimeEvent } from '../../../lib/realtime/realtime-provider.tsx';
-import { markTicketRead, putTicket, removeTicket } from '../api/ticket-cache.ts';
+import { markTicketRead, putContact, putTicket, removeTicket } from '../api/ticket-cache.ts';
 
 /**
  * Keeps every ticket list and ticket detail live (SPEC 4 "Ticket", 7 "Realtime"): updates move a
  * ticket into, within or out of the cached lists; a delete removes it from all of them; a new
- * message carries the ticket's new last message, time and unread count.
+ * message carries the ticket's new last message, time and unread count; a contact's edit renames its rows.
  */
 export function useTicketsLive(): void {
   const queryClient = useQueryClient();
@@ -22,5 +23,8 @@ export function useTicketsLive(): void {
   });
   useRealtimeEvent<AppMessageEvent>(companyId ? channels.appMessage(companyId) : undefined, (data) => {
     if (data?.ticket) putTicket(queryClient, data.ticket, user?.id);
+  });
+  useRealtimeEvent<ContactEvent>(companyId ? channels.contact(companyId) : undefined, (data) => {
+    if (data?.action !== 'delete' && data?.contact) putContact(queryClient, data.contact);
   });
 }
