@@ -16,4 +16,7 @@ export const ConnectionsPage = page(() => import('../../features/connections/com
 export const QueuesPage = page(() => import('../../features/queues/components/queues-page.tsx'), 'QueuesPage');
 export const ContactsPage = page(() => import('../../features/contacts/components/contacts-page.tsx'), 'ContactsPage');
 export const TagsPage = page(() => import('../../features/tags/components/tags-page.tsx'), 'TagsPage');
-export const QuickMessagesPage = page(() => import('../../features/quick-messages/components/quick-messages-page.tsx'), 'QuickMessagesPage');
+export const QuickMessagesPage = page(
+  () => import('../../features/quick-messages/components/quick-messages-page.tsx'),
+  'QuickMessagesPage',
+);
