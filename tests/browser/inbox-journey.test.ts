@@ -200,6 +200,7 @@ describe('the inbox journey', { timeout: 180_000 }, () => {
     await anaPage.getByText('Observação adicionada com sucesso!').waitFor();
     await drawer.getByTestId('ticket-note').filter({ hasText: 'catálogo de verão' }).waitFor();
     await drawer.getByRole('button', { name: 'Fechar' }).click();
+    await drawer.waitFor({ state: 'hidden' });
     await shot(anaPage, 'wide');
     await anaPage.setViewportSize({ width: 420, height: 820 });
     await anaPage.getByTestId('tickets-page').and(anaPage.locator('[data-layout="narrow"]')).waitFor();

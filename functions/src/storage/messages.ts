@@ -32,7 +32,9 @@
  * Messages committed by other paths (chatbot replies, automatic messages: messageItems) are not
  * word-indexed: the same text on every ticket would make those words match everything.
  */
+
 import { BatchWriteCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { messagePreview } from '#contracts/message-preview';
 import type { Message } from '#contracts/messages';
 import { waMessageIdFor } from '#contracts/wa-message-id';
 import { db, decodeCursor, encodeCursor, getItem, isConditionalCheckFailed, stripKeys, table, transactionCancellationCodes } from './db.ts';
@@ -222,7 +224,7 @@ export async function storeMessage(
   for (let attempt = 0; attempt < 3; attempt++) {
     const items = messageItems(message, options.link);
     const activity = ticketActivity(current, {
-      body: message.body,
+      body: messagePreview(message),
       at,
       unread: options.unread,
       newest,

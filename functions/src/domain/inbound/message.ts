@@ -8,8 +8,10 @@
  *   3. send    the realtime events and the replies' commands, then the link's `dispatched`.
  * A retry after a crash at any point resumes at the first step not recorded on the link.
  */
+
 import { logger } from '#commons/logger';
 import type { Contact } from '#contracts/contacts';
+import { messagePreview } from '#contracts/message-preview';
 import type { MediaType, WaMessage } from '#contracts/session-events';
 import type { settingDefaults } from '#contracts/settings';
 import { runChatbot } from '#domain/chatbot/run';
@@ -202,7 +204,7 @@ function afterActivity(ticket: TicketRecord, message: MessageRecord, unread: boo
   const newest = sentAt >= (ticket.lastMessageAt ?? 0);
   return {
     ...ticket,
-    ...(newest ? { lastMessage: message.body, lastMessageAt: sentAt } : {}),
+    ...(newest ? { lastMessage: messagePreview(message), lastMessageAt: sentAt } : {}),
     unreadMessages: ticket.unreadMessages + (unread ? 1 : 0),
     updatedAt: at,
   };
