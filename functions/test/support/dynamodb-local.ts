@@ -76,11 +76,15 @@ export async function startDynamoDbLocal(options: { tableName?: string; setEnv?:
   const endpoint = `http://127.0.0.1:${port}`;
   const client = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
   try {
-    await waitUntil(async () => {
-      if (proc.child.exitCode !== null) throw new Error(`DynamoDB Local exited: ${proc.output()}`);
-      await client.send(new ListTablesCommand({}));
-      return true;
-    }, 'DynamoDB Local', 90_000);
+    await waitUntil(
+      async () => {
+        if (proc.child.exitCode !== null) throw new Error(`DynamoDB Local exited: ${proc.output()}`);
+        await client.send(new ListTablesCommand({}));
+        return true;
+      },
+      'DynamoDB Local',
+      90_000,
+    );
   } catch (error) {
     await proc.stop();
     throw new Error(`${(error as Error).message}\n${proc.output()}`);
