@@ -105,6 +105,8 @@ async function sentinel(): Promise<void> {
   await Promise.all(
     viewerNames.map(async (name) => {
       const { socket } = viewers[name];
+      // A socket the server closed (its user was deleted) answers nothing, and receives nothing.
+      if (socket.ws.readyState !== socket.ws.OPEN) return;
       const pongs = socket.frames.filter((f) => f.event === 'pong').length;
       socket.send('ping');
       await waitUntil(`${name} pong`, async () => socket.frames.filter((f) => f.event === 'pong').length > pongs, 15_000, 20);
@@ -453,6 +455,29 @@ describe("a user's edit moves what their open socket receives, without reconnect
       'appMessage:create': ['admin', 'allTicketOff'],
       'ticket:update': ['admin', 'allTicketOff'],
       'contact:update': wholeTenant,
+    });
+  });
+});
+
+describe('a deleted user', () => {
+  const subject: Subject = { number: `55116${randomInt(10_000_000, 99_999_999)}` };
+
+  it('is told the session ended, their socket is closed, and it receives nothing more', async () => {
+    // Act: the admin deletes a user of Q1 whose socket is open.
+    await ok(call, 'DELETE', `/users/${viewers.allTicketOff.id}`, { token: viewers.admin.token });
+    // Assess: the web signs out on this event; then the server closes the socket; after it, not even
+    // the tenant-wide contact event arrives.
+    const { socket } = viewers.allTicketOff;
+    await waitUntil('the session-ended event', async () =>
+      socket.frames.some(
+        (f) => f.event === `company-${companyId}-auth` && (f.data as { sessionJti?: string }).sessionJti === 'session-ended',
+      ),
+    );
+    await waitUntil('the socket closed by the server', async () => socket.ws.readyState === socket.ws.CLOSED);
+    await step(subject, contactSays(inQueueConnection, subject, 'Anyone there?'), {
+      'appMessage:create': ['admin'],
+      'ticket:update': ['admin'],
+      'contact:update': wholeTenant.filter((name) => name !== 'allTicketOff'),
     });
   });
 });

@@ -5,9 +5,13 @@
  */
 import { NotFoundError } from '#commons/errors';
 import { logger } from '#commons/logger';
+import { type AuthEventData, channels } from '#contracts/channels';
+import { ENDED_SESSION_JTI } from '#contracts/session';
 import type { AllTicket, Profile } from '#contracts/users';
 import { getUser, updateUser } from '#storage/users';
-import { listCompanyConnections, setConnectionViewer } from '#storage/ws-connections';
+import { deleteConnection, listCompanyConnections, setConnectionViewer } from '#storage/ws-connections';
+import { closeConnection } from './management.ts';
+import { publishToUser } from './publisher.ts';
 import type { SocketUser } from './socket-session.ts';
 
 export async function getSocketUser(companyId: number, userId: number): Promise<SocketUser | undefined> {
@@ -50,5 +54,31 @@ export async function refreshUserSockets(
     await Promise.all(sockets.map((socket) => setConnectionViewer(companyId, socket.connectionId, viewer)));
   } catch (error) {
     logger.warn('could not refresh the sockets of a changed user', { companyId, userId: user.id, error: error as Error });
+  }
+}
+
+/**
+ * After a user was deleted: their open sockets are told the session ended (the web signs out), then
+ * closed from the server side and forgotten, so no ticket or message event reaches them any more. Never throws: the user is
+ * already gone, and a socket left behind can no longer pass \$connect or call the API.
+ */
+export async function closeUserSockets(companyId: number, userId: number): Promise<void> {
+  try {
+    const ended: AuthEventData = {
+      action: 'update',
+      user: { id: userId },
+      sessionIat: Math.floor(Date.now() / 1000),
+      sessionJti: ENDED_SESSION_JTI,
+    };
+    await publishToUser(companyId, userId, channels.auth(companyId), ended);
+    const sockets = (await listCompanyConnections(companyId)).filter((socket) => socket.userId === userId);
+    await Promise.all(
+      sockets.map(async (socket) => {
+        await closeConnection(socket.connectionId);
+        await deleteConnection(companyId, socket.connectionId);
+      }),
+    );
+  } catch (error) {
+    logger.warn('could not close the sockets of a deleted user', { companyId, userId, error: error as Error });
   }
 }

@@ -9,7 +9,7 @@ import { deleteCognitoUser, setCognitoPassword, updateCognitoEmail } from '#doma
 import { publishToCompany } from '#domain/companies/publish';
 import { assertPlanLimit } from '#domain/plans/limits';
 import { loadQueueDirectory } from '#domain/queues/directory';
-import { refreshUserSockets } from '#realtime/user-directory';
+import { closeUserSockets, refreshUserSockets } from '#realtime/user-directory';
 import * as users from '#storage/users';
 import { byName, matchesSearch, pageOf } from './paging.ts';
 import { type Actor, canReadUser, isAdmin, permittedUserPatch } from './permissions.ts';
@@ -96,5 +96,6 @@ export async function deleteUserFor(actor: Actor, userId: number): Promise<void>
     await undo('restore user record', () => users.createUser(current));
     throw error;
   }
+  await closeUserSockets(actor.companyId, userId);
   await publishToCompany(actor.companyId, channels.user(actor.companyId), { action: 'delete', userId });
 }
