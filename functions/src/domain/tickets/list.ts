@@ -12,8 +12,8 @@
  * Sources are read newest first and k-way merged on the shared sort key (updatedAt#id).
  *
  * Cost of a page (the issue 4 rule): a plain list of one source reads `pageSize + 1` rows in one
- * Query; with k sources each first reads about pageSize / k rows and only a source whose rows are
- * still the newest reads on, so a merged page reads about a page, not k pages. Lists with a
+ * Query; with k sources each reads its share, about pageSize / k rows, once, and the page ends where
+ * a source ran dry (readPage's fixedCost): k Queries and about a page of rows, not k pages. Lists with a
  * predicate (short search terms, unread only, created day, queue narrowing of one's own tickets) read at most FILTERED_READS x FILTERED_LIMIT rows per source and return what matched
  * with hasMore; the next page continues where the reads stopped. Either way a page costs at most
  * sources x FILTERED_READS Queries plus the presentation reads, whatever the tenant's size.
@@ -208,12 +208,18 @@ interface SourceState {
  * it stopped is newer than the best row buffered elsewhere. A filtered source reads FILTERED_LIMIT
  * rows at a time, at most FILTERED_READS times a page; a source out of budget that may still hold
  * newer rows ends the page there (the cursor resumes it).
+ *
+ * `fixedCost` (the inbox list): an unfiltered source reads once, its share (pageSize / k + 1), so a
+ * page of k sources costs exactly k Queries and about a page of rows whatever the data; the page is
+ * then shorter than pageSize when one source held most of the newest rows (hasMore says go on).
+ * Without it (kanban, one page that must be full) a source that runs dry reads on.
  */
 export async function readPage(
   companyId: number,
   plan: ListPlan,
   positions: Position[],
   pageSize: number,
+  options: { fixedCost?: boolean } = {},
 ): Promise<{ tickets: TicketRecord[]; positions: Position[]; hasMore: boolean }> {
   const states: SourceState[] = plan.sources.map((source, i) => {
     const start = positions[i] ?? null;
@@ -242,7 +248,8 @@ export async function readPage(
     state.buffer.push(...slice.tickets.filter(state.predicate));
   };
   // Unfiltered sources only drop rows their partition should not hold (visibility, defence in depth): a cap all the same.
-  const maxReads = (state: SourceState) => (state.filtered ? FILTERED_READS : Math.ceil(pageSize / share) + 2);
+  // fixedCost: one read of its share per source, the page ends where a source that may hold newer rows ran dry.
+  const maxReads = (state: SourceState) => (state.filtered ? FILTERED_READS : options.fixedCost ? 1 : Math.ceil(pageSize / share) + 2);
   const canRead = (state: SourceState) => !state.exhausted && state.reads < maxReads(state);
   const newestHead = () => {
     let best: SourceState | undefined;
@@ -399,11 +406,11 @@ export async function listTickets(viewer: Viewer, query: ListTicketsQuery): Prom
   let positions: Position[] = query.cursor ? decodePositions(query.cursor, plan.sources.length) : plan.sources.map(() => null);
   // pageNumber without a cursor: walk the pages before it.
   for (let page = 1; !query.cursor && page < query.pageNumber; page++) {
-    const skipped = await readPage(viewer.companyId, plan, positions, PAGE_SIZE);
+    const skipped = await readPage(viewer.companyId, plan, positions, PAGE_SIZE, { fixedCost: true });
     if (!skipped.hasMore) return { tickets: [], hasMore: false };
     positions = skipped.positions;
   }
-  const page = await readPage(viewer.companyId, plan, positions, PAGE_SIZE);
+  const page = await readPage(viewer.companyId, plan, positions, PAGE_SIZE, { fixedCost: true });
   return {
     tickets: await presentTickets(viewer.companyId, page.tickets),
     hasMore: page.hasMore,
