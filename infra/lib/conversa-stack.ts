@@ -41,6 +41,8 @@ const extraAccess: Partial<Record<string, ExtraAccess>> = {
   // Sends upload media, then queue `send`/`delete` commands; the media route only reads.
   messages: { media: true, send: ['session-commands'] },
   'external-api': { media: true, send: ['session-commands'] },
+  // Importing the phone's contacts is an `importContacts` command to the session-host.
+  'contacts-import': { send: ['session-commands'] },
   media: { mediaRead: true },
   // Quick messages' attachments: upload and delete in the media bucket.
   'quick-messages': { media: true },

@@ -12,6 +12,7 @@
 import type { SessionCommand } from '@conversa/functions/contracts/session-events';
 import type { HostTimings } from './config.ts';
 import type { InboundPublisher } from './inbound-publisher.ts';
+import { publishPhoneContacts } from './phone-contacts.ts';
 import { executeSend, failSend, NOT_INITIALIZED, type SendHooks } from './send-executor.ts';
 import type { Logger, SessionManager } from './session-manager.ts';
 import { getLease, heldByOther, isFree } from './storage/leases.ts';
@@ -84,6 +85,29 @@ export function createCommandRouter(deps: RouterDeps) {
     return manager.owns(key) ? wait('session not connected') : wait('no host runs the session');
   }
 
+  /** Like a message command: only the holder, once CONNECTED; dropped when no session connects in time. */
+  async function importContacts(command: Extract<SessionCommand, { kind: 'importContacts' }>, meta: CommandMeta): Promise<Outcome> {
+    const key = { companyId: command.companyId, connectionId: command.connectionId };
+    if (!manager.owns(key)) {
+      const lease = await getLease(key);
+      if (heldByOther(lease, manager.hostId, now())) return forward('held by another host');
+      if (lease?.wanted && (isFree(lease, now()) || lease.owner === manager.hostId)) await manager.takeOver(key);
+    }
+    if (manager.owns(key) && (await manager.waitConnected(key, timings.readyWaitMs))) {
+      const handle = manager.handleOf(key);
+      if (handle) {
+        const count = await publishPhoneContacts(command, handle, deps.inbound);
+        deps.log.info('phone contacts published', { key, importId: command.commandId, count });
+        return done;
+      }
+    }
+    if (now() - meta.firstSentAt >= timings.sendDeadlineMs) {
+      deps.log.warn('importContacts dropped: no connected session for too long', { key, importId: command.commandId });
+      return done;
+    }
+    return manager.owns(key) ? wait('session not connected') : wait('no host runs the session');
+  }
+
   return {
     async route(command: SessionCommand, meta: CommandMeta): Promise<Outcome> {
       switch (command.kind) {
@@ -95,6 +119,8 @@ export function createCommandRouter(deps: RouterDeps) {
         case 'delete':
         case 'edit':
           return messageCommand(command, meta);
+        case 'importContacts':
+          return importContacts(command, meta);
       }
     },
   };

@@ -3,7 +3,7 @@
  * turns what it reports into stored status, realtime events and inbound events. Two providers:
  * `baileys` (the real WhatsApp Web protocol) and `simulator` (a fake phone for local mode and tests).
  */
-import type { ConnectionStatus, InboundEvent, SessionCommand } from '@conversa/functions/contracts';
+import type { ConnectionStatus, InboundEvent, PhoneContact, SessionCommand } from '@conversa/functions/contracts';
 
 export type SendCommand = Extract<SessionCommand, { kind: 'send' }>;
 export type DeleteCommand = Extract<SessionCommand, { kind: 'delete' }>;
@@ -40,6 +40,11 @@ export interface SessionHandle {
   send(command: SendCommand, options: SendOptions): Promise<{ waMessageId: string; timestamp: number }>;
   deleteMessage(command: DeleteCommand): Promise<void>;
   editMessage(command: EditCommand): Promise<void>;
+  /**
+   * The phone's contacts: individuals only (no groups, broadcasts or unresolved @lid ids), digits of
+   * the number and the best name known. Optional: a provider without it imports nothing.
+   */
+  listContacts?(): Promise<PhoneContact[]>;
   /** Log out on WhatsApp and forget the credentials. */
   logout(): Promise<void>;
   /** Close the socket, keeping the credentials (shutdown, lease lost). */

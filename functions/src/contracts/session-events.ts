@@ -13,6 +13,9 @@
  */
 import * as z from 'zod';
 
+export const PHONE_CONTACTS_BATCH = 100;
+export const PHONE_CONTACT_NAME_MAX = 200;
+
 export const mediaTypes = ['image', 'audio', 'video', 'application', 'stickerMessage', 'locationMessage', 'vcard', 'call_log'] as const;
 export type MediaType = (typeof mediaTypes)[number];
 
@@ -53,6 +56,15 @@ export const waMessageSchema = z.object({
 });
 export type WaMessage = z.infer<typeof waMessageSchema>;
 
+/** A contact of the connection's phone (its address book, or a chat it had). */
+export const phoneContactSchema = z.object({
+  /** Digits of the phone number. */
+  number: z.string().regex(/^\d{8,20}$/),
+  /** The address-book name, else the contact's own WhatsApp name; absent when neither is known. */
+  name: z.string().max(PHONE_CONTACT_NAME_MAX).optional(),
+});
+export type PhoneContact = z.infer<typeof phoneContactSchema>;
+
 export const ackValues = [0, 1, 2, 3, 4, 5] as const;
 
 export const inboundEventSchema = z.discriminatedUnion('kind', [
@@ -86,6 +98,18 @@ export const inboundEventSchema = z.discriminatedUnion('kind', [
     number: z.string(),
     error: z.string(),
   }),
+  /**
+   * One batch of the phone's contacts, answering an `importContacts` command (`importId` is its
+   * commandId). Individuals only, numbers already resolved from @lid. At most PHONE_CONTACTS_BATCH
+   * entries keeps a message far below SQS's 256 KB.
+   */
+  z.object({
+    kind: z.literal('contacts'),
+    ...base,
+    importId: z.string().min(1),
+    batch: z.number().int().nonnegative(),
+    contacts: z.array(phoneContactSchema).max(PHONE_CONTACTS_BATCH),
+  }),
 ]);
 export type InboundEvent = z.infer<typeof inboundEventSchema>;
 
@@ -105,10 +129,14 @@ export function inboundDedupeId(event: InboundEvent): string {
     case 'sent':
     case 'sendFailed':
       return `${connection}:s:${event.messageId}`;
+    case 'contacts':
+      return `${connection}:k:${event.importId}:${event.batch}`;
   }
 }
 
 export function inboundGroupId(event: InboundEvent): string {
+  // A phone import's batches share one group of their own: they never hold up a contact's messages.
+  if (event.kind === 'contacts') return `${event.companyId}:${event.connectionId}:contacts`;
   const number = event.kind === 'message' ? event.message.number : event.number;
   return `${event.companyId}:${event.connectionId}:${number}`;
 }
@@ -155,5 +183,7 @@ export const sessionCommandSchema = z.discriminatedUnion('kind', [
     isGroup: z.boolean(),
     body: z.string(),
   }),
+  /** List the phone's contacts and publish them to the inbound queue as `contacts` batches. */
+  z.object({ kind: z.literal('importContacts'), ...commandBase }),
 ]);
 export type SessionCommand = z.infer<typeof sessionCommandSchema>;

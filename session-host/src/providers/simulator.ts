@@ -153,7 +153,9 @@ async function startDevice(phoneUrl: string, media: MediaStore, spec: SessionSpe
     });
   }
 
-  async function mustSucceed(body: OutgoingRequest): Promise<{ waMessageId?: string; timestamp?: number }> {
+  async function mustSucceed(
+    body: OutgoingRequest,
+  ): Promise<{ waMessageId?: string; timestamp?: number; contacts?: { number: string; name?: string }[] }> {
     const result = await request(body);
     if (result.ok) return result;
     // Not connected (yet) is worth retrying; anything else the network refused is final.
@@ -204,6 +206,10 @@ async function startDevice(phoneUrl: string, media: MediaStore, spec: SessionSpe
     },
     async editMessage(command) {
       await mustSucceed({ type: 'edit', waMessageId: command.waMessageId, to: command.number, body: command.body });
+    },
+    async listContacts() {
+      const result = await mustSucceed({ type: 'listContacts' });
+      return result.contacts ?? [];
     },
     async logout() {
       await mustSucceed({ type: 'logout' }).catch(() => undefined);

@@ -7,7 +7,15 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { WebSocket } from 'ws';
-import { type DeviceToNetwork, type NetworkToDevice, type SimEvent, type SimLocation, type SimMedia, simSessionKey } from './protocol.ts';
+import {
+  type DeviceToNetwork,
+  type NetworkToDevice,
+  type SimEvent,
+  type SimLocation,
+  type SimMedia,
+  type SimPhoneContact,
+  simSessionKey,
+} from './protocol.ts';
 
 export interface ChatEntry {
   waMessageId: string;
@@ -41,6 +49,10 @@ interface SimSession {
   nextSeq: number;
   chats: Map<string, ChatEntry[]>;
   byWaId: Map<string, { number: string; entry: ChatEntry }>;
+  /** Saved contacts (number -> name), set through the control API. */
+  addressBook: Map<string, string>;
+  /** The name each contact that wrote gave itself (WhatsApp's push name). */
+  pushNames: Map<string, string>;
 }
 
 export interface NetworkOptions {
@@ -145,6 +157,13 @@ export class SimNetwork {
     switch (message.type) {
       case 'eventAck':
         session.outbox = session.outbox.filter((pending) => pending.seq !== message.seq);
+        return;
+      case 'listContacts':
+        if (!session.paired || session.status !== 'connected') {
+          reply({ type: 'result', reqId: message.reqId, ok: false, error: 'ERR_WAPP_NOT_INITIALIZED' });
+          return;
+        }
+        reply({ type: 'result', reqId: message.reqId, ok: true, contacts: this.phoneContacts(session) });
         return;
       case 'logout':
         session.paired = false;
@@ -274,6 +293,8 @@ export class SimNetwork {
       nextSeq: 1,
       chats: new Map(),
       byWaId: new Map(),
+      addressBook: new Map(),
+      pushNames: new Map(),
     };
     this.sessions.set(session.key, session);
     return session;
@@ -302,6 +323,7 @@ export class SimNetwork {
       timestamp: Date.now(),
     };
     this.addToChat(session, number, entry);
+    session.pushNames.set(number, input.pushName ?? `Contact ${number}`);
     this.emit(session, {
       kind: 'message',
       id: entry.waMessageId,
@@ -325,6 +347,25 @@ export class SimNetwork {
     if (ack <= found.entry.ack) return;
     found.entry.ack = ack;
     this.emit(session, { kind: 'ack', waMessageId, number: found.number, ack });
+  }
+
+  /** Saves contacts in the phone's address book (also before the device ever linked: `<companyId>.<connectionId>`). */
+  saveContacts(id: string, contacts: SimPhoneContact[]): void {
+    const session = this.resolveOrCreate(id);
+    for (const contact of contacts) session.addressBook.set(contact.number, contact.name ?? '');
+  }
+
+  /** Address book first, then everyone the phone chatted with; groups are not contacts. */
+  phoneContacts(session: SimSession): SimPhoneContact[] {
+    const numbers = new Set([...session.addressBook.keys(), ...[...session.chats.keys()].filter((n) => /^\d+$/.test(n))]);
+    return [...numbers].map((number) => {
+      const name = session.addressBook.get(number) || session.pushNames.get(number);
+      return name ? { number, name } : { number };
+    });
+  }
+
+  contactsOf(id: string): SimPhoneContact[] {
+    return this.phoneContacts(this.resolve(id));
   }
 
   chat(id: string, number: string): ChatEntry[] {

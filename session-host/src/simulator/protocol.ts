@@ -17,6 +17,12 @@ export interface SimLocation {
   description?: string;
 }
 
+/** A contact the simulated phone knows. */
+export interface SimPhoneContact {
+  number: string;
+  name?: string;
+}
+
 /** What a simulated contact did, as the network tells the linked device. */
 export type SimEvent =
   | {
@@ -48,6 +54,8 @@ export type DeviceToNetwork =
   | { type: 'delete'; reqId: number; waMessageId: string; to: string }
   | { type: 'edit'; reqId: number; waMessageId: string; to: string; body: string }
   | { type: 'logout'; reqId: number }
+  /** The phone's contacts: its address book and everyone it chatted with. */
+  | { type: 'listContacts'; reqId: number }
   /** The event with this sequence number is durably handled; the network forgets it. */
   | { type: 'eventAck'; seq: number };
 
@@ -56,7 +64,7 @@ export type NetworkToDevice =
   | { type: 'connected'; number: string }
   | { type: 'disconnected'; reason: 'qr-timeout' | 'logged-out' | 'replaced' }
   | { type: 'event'; seq: number; event: SimEvent }
-  | { type: 'result'; reqId: number; ok: true; waMessageId?: string; timestamp?: number }
+  | { type: 'result'; reqId: number; ok: true; waMessageId?: string; timestamp?: number; contacts?: SimPhoneContact[] }
   | { type: 'result'; reqId: number; ok: false; error: string };
 
 /** `<companyId>.<connectionId>`: connection ids are per tenant, so the pair names a session. */

@@ -10,6 +10,8 @@
  *   POST /api/connections/{id}/contacts/{number}/messages          {body?, media?, location?, quotedId?, pushName?}
  *   GET  /api/connections/{id}/contacts/{number}/messages          the chat, each entry `from: us | contact`
  *   POST /api/connections/{id}/contacts/{number}/messages/{waMessageId}/ack   {ack: 2|3|4}
+ *   GET  /api/connections/{id}/address-book                       the phone's contacts (saved + chats)
+ *   POST /api/connections/{id}/address-book        {contacts: [{number, name?}]}   save contacts on the phone
  * `{id}` is `<companyId>.<connectionId>`, or the bare connection id when one company has it.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -93,6 +95,22 @@ async function handle(network: SimNetwork, req: IncomingMessage, res: ServerResp
     const delay = body.delayMs;
     network.setAutoAck(id, typeof delay === 'number' && delay >= 0 ? delay : undefined);
     return json(res, 200, { ok: true });
+  }
+  if (sub === 'address-book' && parts.length === 4) {
+    if (method === 'GET') return json(res, 200, { contacts: network.contactsOf(id) });
+    if (method === 'POST') {
+      const body = await readJson(req);
+      const list = Array.isArray(body.contacts) ? (body.contacts as Record<string, unknown>[]) : undefined;
+      const valid = list?.every(
+        (c) => typeof c?.number === 'string' && /^\d+$/.test(c.number) && (c.name === undefined || typeof c.name === 'string'),
+      );
+      if (!list || !valid) return json(res, 400, { error: 'contacts: [{number (digits), name?}]' });
+      network.saveContacts(
+        id,
+        list.map((c) => ({ number: String(c.number), name: typeof c.name === 'string' ? c.name : undefined })),
+      );
+      return json(res, 200, { contacts: network.contactsOf(id) });
+    }
   }
   if (method === 'GET' && sub === 'qr.png' && parts.length === 4) {
     const code = network.qrCode(id);

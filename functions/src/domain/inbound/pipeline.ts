@@ -4,6 +4,7 @@
  */
 import type { InboundEvent } from '#contracts/session-events';
 import { localTime } from '#domain/chatbot/hours';
+import { importPhoneContacts } from '#domain/contacts/phone-import';
 import { defaultEffects, type Effects } from '#domain/messages/effects';
 import { type BatchReferences, batchReferences } from './batch-references.ts';
 import { handleWaMessage } from './message.ts';
@@ -32,6 +33,8 @@ export async function processInboundEvent(
       return handleSendFailed(event, effects, refs);
     case 'call':
       return handleCall(event, effects, refs);
+    case 'contacts':
+      return importPhoneContacts(event, effects);
   }
 }
 

@@ -1,13 +1,25 @@
-/** POST /contacts/import: contacts from an .xlsx file or JSON rows (domain/contacts/import). */
+/**
+ * POST /contacts/import: contacts from an .xlsx file or JSON rows (domain/contacts/import), or, with
+ * neither, from the default connection's phone (domain/contacts/phone-import-request): 202 at once,
+ * the contacts arrive through `company-{id}-contact` events as the session-host sends them.
+ */
 import { importContacts, rowsFromFiles, rowsFromJson } from '#domain/contacts/import';
+import { requestPhoneImport } from '#domain/contacts/phone-import-request';
 import { readMultipartForm } from '#domain/media/multipart';
 import { requireIdentity } from '#http/access';
 import { httpHandler } from '#http/handler';
+import { HttpResult } from '#http/result';
+
+/** No body, or `{}`: anything else is a file or rows, and a malformed one is still a 400. */
+const asksForPhone = (rawBody: Buffer | undefined, body: unknown): boolean =>
+  !rawBody?.length || (body !== null && typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0);
 
 export const handler = httpHandler('contacts-import', {
   'POST /contacts/import': async (ctx) => {
     const identity = requireIdentity(ctx);
     const form = await readMultipartForm(ctx.event.headers?.['content-type'], ctx.rawBody);
-    return importContacts(identity.companyId, form ? rowsFromFiles(form.files) : rowsFromJson(ctx.body));
+    if (form) return importContacts(identity.companyId, rowsFromFiles(form.files));
+    if (asksForPhone(ctx.rawBody, ctx.body)) return new HttpResult(202, await requestPhoneImport(identity.companyId));
+    return importContacts(identity.companyId, rowsFromJson(ctx.body));
   },
 });
