@@ -63,6 +63,15 @@ describe('POST /contacts/import without a file: the phone contacts', () => {
     expect(await allContacts()).toEqual([]);
   });
 
+  it('answers 409 ERR_WAPP_NOT_INITIALIZED while the default connection is not CONNECTED (its QR unscanned)', async () => {
+    const other = await createTenant(call, await superLogin(call, inject('admin')), await firstPlanId(call), 'phone-import-qr');
+    await sim.blockScan(`${other.companyId}.1`);
+    await ok(call, 'POST', '/whatsapp', { token: other.admin.token, body: { name: 'Unscanned', greetingMessage: 'Hello!', queueIds: [] } });
+    const res = await call('POST', '/contacts/import', { token: other.admin.token });
+    expect(res.status).toBe(409);
+    expect(res.body).toEqual({ error: 'ERR_WAPP_NOT_INITIALIZED' });
+  });
+
   describe('with a CONNECTED default connection', () => {
     let setup: ConnectionSetup;
     const saved = { number: phone(), name: 'Ana Agenda' };
@@ -129,10 +138,12 @@ describe('POST /contacts/import without a file: the phone contacts', () => {
       );
     });
 
-    it('refuses a body that is neither rows nor empty, without importing anything', async () => {
-      const res = await call('POST', '/contacts/import', { token: tenant.admin.token, body: { rows: [] } });
-      expect(res.status).toBe(400);
-      expect(res.body).toMatchObject({ error: 'ERR_VALIDATION' });
+    it('a JSON body without rows is still a 400, not a phone import', async () => {
+      for (const body of [{}, { rows: [] }]) {
+        const res = await call('POST', '/contacts/import', { token: tenant.admin.token, body });
+        expect(res.status).toBe(400);
+        expect(res.body).toMatchObject({ error: 'ERR_VALIDATION' });
+      }
     });
   });
 });

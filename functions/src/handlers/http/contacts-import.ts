@@ -10,16 +10,15 @@ import { requireIdentity } from '#http/access';
 import { httpHandler } from '#http/handler';
 import { HttpResult } from '#http/result';
 
-/** No body, or `{}`: anything else is a file or rows, and a malformed one is still a 400. */
-const asksForPhone = (rawBody: Buffer | undefined, body: unknown): boolean =>
-  !rawBody?.length || (body !== null && typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0);
+/** Only a request with no body at all: any body is a file or rows, and a malformed one (even `{}`) stays a 400. */
+const asksForPhone = (rawBody: Buffer | undefined): boolean => !rawBody?.length;
 
 export const handler = httpHandler('contacts-import', {
   'POST /contacts/import': async (ctx) => {
     const identity = requireIdentity(ctx);
     const form = await readMultipartForm(ctx.event.headers?.['content-type'], ctx.rawBody);
     if (form) return importContacts(identity.companyId, rowsFromFiles(form.files));
-    if (asksForPhone(ctx.rawBody, ctx.body)) return new HttpResult(202, await requestPhoneImport(identity.companyId));
+    if (asksForPhone(ctx.rawBody)) return new HttpResult(202, await requestPhoneImport(identity.companyId));
     return importContacts(identity.companyId, rowsFromJson(ctx.body));
   },
 });
