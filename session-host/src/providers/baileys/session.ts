@@ -12,6 +12,7 @@
  * session manager has queued it; chats do not wait for each other's media downloads.
  */
 
+import type { PhoneContact } from '@conversa/functions/contracts/session-events';
 import type { ConnectionStatus } from '@conversa/functions/contracts/whatsapp';
 import {
   type AuthenticationCreds,
@@ -33,7 +34,9 @@ import type {
   SessionHandle,
   SessionSpec,
 } from '../../provider.ts';
+import { clearPhoneContacts, listPhoneContacts, savePhoneContacts } from '../../storage/phone-contacts.ts';
 import { clearAuthState, loadAuthState, type StoredAuthState } from './auth-state.ts';
+import { phoneContactsOf, toPhoneContact } from './contacts.ts';
 import { callEvent, type DownloadMedia, type InboundContext, messageEvent, receiptEvents, updateEvents } from './inbound.ts';
 import { jidUser, LidResolver, toJid } from './jids.ts';
 import type { ILogger } from './logger.ts';
@@ -88,7 +91,10 @@ export class BaileysSession implements SessionHandle {
   }
 
   async start(): Promise<void> {
-    if (this.spec.fresh) await clearAuthState(this.spec.companyId, this.spec.connectionId);
+    if (this.spec.fresh) {
+      await clearAuthState(this.spec.companyId, this.spec.connectionId);
+      await clearPhoneContacts(this.spec.companyId, this.spec.connectionId); // a new QR may link another phone
+    }
     this.auth = await loadAuthState(this.spec.companyId, this.spec.connectionId);
     // The noise and identity keys of a new login are stored before the first QR shows them.
     if (this.auth.created) await this.auth.saveCreds();
@@ -174,6 +180,28 @@ export class BaileysSession implements SessionHandle {
         for (const { lid, pn } of lidPnMappings ?? []) this.resolver.learn(lid, pn);
       }),
     );
+    // The phone's contacts, for `importContacts`: stored after the LID pairs above are learned.
+    const rememberContacts = on((contacts: Partial<Contact>[]) => this.serial('@contacts', () => this.rememberContacts(contacts)));
+    sock.ev.on('contacts.upsert', rememberContacts);
+    sock.ev.on('contacts.update', rememberContacts);
+    sock.ev.on(
+      'messaging-history.set',
+      on(({ contacts }) => {
+        if (contacts?.length) rememberContacts(contacts);
+      }),
+    );
+  }
+
+  /** WhatsApp reports the address book once (after pairing), so it is stored, not kept in memory. */
+  private async rememberContacts(contacts: Partial<Contact>[]): Promise<void> {
+    const found = await phoneContactsOf(contacts, this.resolver);
+    if (found.length) await savePhoneContacts(this.spec.companyId, this.spec.connectionId, found);
+  }
+
+  /** The contacts reported so far, once the ones still being stored are in. */
+  async listContacts(): Promise<PhoneContact[]> {
+    await this.chains.get('@contacts');
+    return (await listPhoneContacts(this.spec.companyId, this.spec.connectionId)).map(toPhoneContact);
   }
 
   private context(sock: Socket): InboundContext {
@@ -267,6 +295,7 @@ export class BaileysSession implements SessionHandle {
       this.closed = true;
       this.settleOpenWaiters();
       await clearAuthState(this.spec.companyId, this.spec.connectionId);
+      await clearPhoneContacts(this.spec.companyId, this.spec.connectionId);
       await this.report({ status: 'DISCONNECTED', qrcode: '', retries: 0, number: '', reason: 'loggedOut' });
       return;
     }
@@ -338,6 +367,7 @@ export class BaileysSession implements SessionHandle {
     }
     await this.shutdown();
     await clearAuthState(this.spec.companyId, this.spec.connectionId);
+    await clearPhoneContacts(this.spec.companyId, this.spec.connectionId);
     await this.report({ status: 'DISCONNECTED', qrcode: '', retries: 0, number: '', reason: 'logout' });
   }
 
