@@ -36,6 +36,13 @@ const es = {
       invalidRow: 'Fila {{row}}, {{field}}: {{message}}',
       close: 'Cerrar',
     },
+    importPhone: {
+      button: 'Importar del teléfono',
+      confirmTitle: '¿Importar los contactos del teléfono?',
+      confirmMessage:
+        'Se importarán los contactos del teléfono de la conexión predeterminada. Los números ya registrados no se modifican. Puede tardar unos minutos; los contactos aparecen en la lista a medida que llegan.',
+      started: 'Importación de contactos del teléfono iniciada.',
+    },
     ticket: {
       chooseQueue: 'Elija la cola del ticket',
       takenTitle: 'Este contacto ya está siendo atendido',
@@ -118,6 +125,13 @@ const en: Shape = {
       invalidRow: 'Row {{row}}, {{field}}: {{message}}',
       close: 'Close',
     },
+    importPhone: {
+      button: 'Import from phone',
+      confirmTitle: 'Import the phone’s contacts?',
+      confirmMessage:
+        'The contacts of the default connection’s phone will be imported. Numbers already registered are left as they are. It may take a few minutes; contacts show in the list as they arrive.',
+      started: 'Importing the phone’s contacts started.',
+    },
     ticket: {
       chooseQueue: 'Choose the ticket’s queue',
       takenTitle: 'This contact is already being attended',
@@ -191,6 +205,13 @@ const pt: Shape = {
       result: '{{imported}} importados, {{duplicated}} já existentes, {{invalid}} com erros.',
       invalidRow: 'Linha {{row}}, {{field}}: {{message}}',
       close: 'Fechar',
+    },
+    importPhone: {
+      button: 'Importar do telefone',
+      confirmTitle: 'Importar os contatos do telefone?',
+      confirmMessage:
+        'Os contatos do telefone da conexão padrão serão importados. Números já cadastrados não são alterados. Pode levar alguns minutos; os contatos aparecem na lista conforme chegam.',
+      started: 'Importação dos contatos do telefone iniciada.',
     },
     ticket: {
       chooseQueue: 'Escolha a fila do ticket',

@@ -53,3 +53,17 @@ export function useImportContacts() {
     onSuccess: () => queryClient.invalidateQueries({ queryKey: contactsKey }),
   });
 }
+
+/** POST /contacts/import with no body: the default connection's phone (202; domain/contacts/phone-import-request.ts). */
+export interface PhoneImportStarted {
+  message: string;
+  whatsappId: number;
+  importId: string;
+}
+
+/** The contacts arrive later, one `company-{id}-contact` create event each (hooks/use-contacts-live.ts). */
+export function useImportPhoneContacts() {
+  return useMutation({
+    mutationFn: () => api<PhoneImportStarted>('/contacts/import', { method: 'POST' }),
+  });
+}

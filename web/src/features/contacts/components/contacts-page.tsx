@@ -25,6 +25,7 @@ import { useOpenTicket } from '../api/open-ticket.ts';
 import { useContactsLive } from '../hooks/use-contacts-live.ts';
 import { ContactDialog } from './contact-dialog.tsx';
 import { ContactsImport } from './contacts-import.tsx';
+import { ContactsPhoneImport } from './contacts-phone-import.tsx';
 
 /** SPEC 2 "Contacts": searchable infinite list, add, edit, delete, import, CSV export, open a ticket. */
 export function ContactsPage() {
@@ -128,6 +129,7 @@ export function ContactsPage() {
           <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap', alignItems: 'center' }}>
             <SearchField value={search} onChange={setSearch} placeholder={t('contacts.searchPlaceholder')} width={320} />
             <ContactsImport />
+            <ContactsPhoneImport />
             <Button variant="outlined" startIcon={<Download />} onClick={exportCsv} loading={exporting} sx={{ flexShrink: 0 }}>
               {t('contacts.export.button')}
             </Button>
