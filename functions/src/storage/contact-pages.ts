@@ -31,16 +31,20 @@ export interface ContactPage {
 async function getContacts(companyId: number, ids: number[]): Promise<ContactRecord[]> {
   if (!ids.length) return [];
   const found = new Map<number, ContactRecord>();
-  let keys: Record<string, unknown>[] = [...new Set(ids)].map((id) => contactKey(companyId, id));
-  for (let attempt = 0; keys.length; attempt++) {
-    if (attempt > 8) throw new Error('BatchGet left unprocessed keys');
-    if (attempt) await new Promise((resolve) => setTimeout(resolve, 25 * 2 ** attempt));
-    const out = await db().send(new BatchGetCommand({ RequestItems: { [table()]: { Keys: keys } } }));
-    for (const item of out.Responses?.[table()] ?? []) {
-      const contact = stripKeys<ContactRecord>(item);
-      found.set(contact.id, contact);
+  // BatchGetItem takes at most 100 keys a request.
+  const unique = [...new Set(ids)];
+  for (let i = 0; i < unique.length; i += 100) {
+    let keys: Record<string, unknown>[] = unique.slice(i, i + 100).map((id) => contactKey(companyId, id));
+    for (let attempt = 0; keys.length; attempt++) {
+      if (attempt > 8) throw new Error('BatchGet left unprocessed keys');
+      if (attempt) await new Promise((resolve) => setTimeout(resolve, 25 * 2 ** attempt));
+      const out = await db().send(new BatchGetCommand({ RequestItems: { [table()]: { Keys: keys } } }));
+      for (const item of out.Responses?.[table()] ?? []) {
+        const contact = stripKeys<ContactRecord>(item);
+        found.set(contact.id, contact);
+      }
+      keys = out.UnprocessedKeys?.[table()]?.Keys ?? [];
     }
-    keys = out.UnprocessedKeys?.[table()]?.Keys ?? [];
   }
   return ids.flatMap((id) => (found.has(id) ? [found.get(id) as ContactRecord] : []));
 }

@@ -25,20 +25,24 @@ export interface ListSlice {
 
 const idOfSortKey = (sk: string): number => Number(sk.slice(sk.lastIndexOf('#') + 1));
 
-/** Tickets by id, in the order of `ids`; ids whose ticket is gone are left out. At most 100 ids. */
+/** Tickets by id, in the order of `ids`; ids whose ticket is gone are left out. */
 export async function getTickets(companyId: number, ids: number[], consistent = false): Promise<TicketRecord[]> {
   if (!ids.length) return [];
   const found = new Map<number, TicketRecord>();
-  let keys: Record<string, unknown>[] = [...new Set(ids)].map((id) => ticketKey(companyId, id));
-  for (let attempt = 0; keys.length; attempt++) {
-    if (attempt > 8) throw new Error('BatchGet left unprocessed keys');
-    if (attempt) await new Promise((resolve) => setTimeout(resolve, 25 * 2 ** attempt));
-    const out = await db().send(new BatchGetCommand({ RequestItems: { [table()]: { Keys: keys, ConsistentRead: consistent } } }));
-    for (const item of out.Responses?.[table()] ?? []) {
-      const ticket = stripKeys<TicketRecord>(item);
-      found.set(ticket.id, ticket);
+  // BatchGetItem takes at most 100 keys a request.
+  const unique = [...new Set(ids)];
+  for (let i = 0; i < unique.length; i += 100) {
+    let keys: Record<string, unknown>[] = unique.slice(i, i + 100).map((id) => ticketKey(companyId, id));
+    for (let attempt = 0; keys.length; attempt++) {
+      if (attempt > 8) throw new Error('BatchGet left unprocessed keys');
+      if (attempt) await new Promise((resolve) => setTimeout(resolve, 25 * 2 ** attempt));
+      const out = await db().send(new BatchGetCommand({ RequestItems: { [table()]: { Keys: keys, ConsistentRead: consistent } } }));
+      for (const item of out.Responses?.[table()] ?? []) {
+        const ticket = stripKeys<TicketRecord>(item);
+        found.set(ticket.id, ticket);
+      }
+      keys = out.UnprocessedKeys?.[table()]?.Keys ?? [];
     }
-    keys = out.UnprocessedKeys?.[table()]?.Keys ?? [];
   }
   return ids.flatMap((id) => {
     const ticket = found.get(id);
