@@ -85,7 +85,7 @@ describe('session commands', () => {
     for (const id of ids) {
       const sent = events.find((e) => e.event.kind === 'sent' && e.event.messageId === id);
       expect(sent?.event).toMatchObject({ kind: 'sent', waMessageId: waMessageIdFor(31, 1, id), connectionId: 1, companyId: 31 });
-      expect(sent?.groupId).toBe('1:5511988887777');
+      expect(sent?.groupId).toBe('31:1:5511988887777');
     }
   });
 

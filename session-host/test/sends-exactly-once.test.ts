@@ -87,7 +87,7 @@ describe('exactly-once sends', () => {
     expect(events.map((e) => e.event)).toEqual([
       expect.objectContaining({ kind: 'sent', messageId: 'msg-crash', waMessageId: waMessageIdFor(41, 1, 'msg-crash'), ticketId: 7 }),
     ]);
-    expect(events[0]?.dedupeId).toBe('1:s:msg-crash');
+    expect(events[0]?.dedupeId).toBe('41:1:s:msg-crash');
   });
 
   it('a command redelivered after the send was recorded re-reports sent without sending', async () => {
