@@ -277,8 +277,15 @@ describe('ticket events reach exactly the viewers entitled to them', () => {
     );
     expect(updated(tagged.inQueue).tags.map((t) => t.id)).toEqual([tag.id]);
 
-    // The contact is renamed: contacts are the tenant's, every user of the tenant is told.
-    await step(subject, () => put('admin', `/contacts/${subject.contactId}`, { name: 'Maria Renamed' }), {
+    // The contact is renamed: contacts are the tenant's, every user of the tenant is told; the open
+    // ticket's rows show the contact's name, so its viewers (and only they) get its update too.
+    const renamed = await step(subject, () => put('admin', `/contacts/${subject.contactId}`, { name: 'Maria Renamed' }), {
+      'contact:update': wholeTenant,
+      'ticket:update': ['admin', 'inQueue'],
+    });
+    expect(updated(renamed.inQueue)).toMatchObject({ id: subject.ticketId, status: 'open', contact: { name: 'Maria Renamed' } });
+    // Extra info is not on the ticket: only the contact event.
+    await step(subject, () => put('admin', `/contacts/${subject.contactId}`, { extraInfo: [{ name: 'CPF', value: '123' }] }), {
       'contact:update': wholeTenant,
     });
 

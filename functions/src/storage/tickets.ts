@@ -49,7 +49,7 @@
 import { BatchWriteCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { TicketContactSummary, TicketStatus } from '#contracts/tickets';
 import { contactPk } from './contacts.ts';
-import { db, getItem, isConditionalCheckFailed, table, transactionCancellationCodes } from './db.ts';
+import { db, getItem, isConditionalCheckFailed, stripKeys, table, transactionCancellationCodes } from './db.ts';
 import { contactWords, ticketSearchItems, ticketSearchKey } from './search-index.ts';
 import { pad, tenantPk } from './table.ts';
 
@@ -440,9 +440,10 @@ async function moveContactWords(companyId: number, ticketId: number, before: Tic
 /**
  * Refreshes the contact copy on every ticket of the contact (after a contact edit), and the
  * tickets' contact-word search items with it (a renamed contact stops matching its old name).
+ * Returns the refreshed tickets as they are now, for the caller to publish.
  */
-export async function refreshTicketContact(companyId: number, contactId: number, contact: TicketContactSummary): Promise<number> {
-  let refreshed = 0;
+export async function refreshTicketContact(companyId: number, contactId: number, contact: TicketContactSummary): Promise<TicketRecord[]> {
+  const refreshed: TicketRecord[] = [];
   let ExclusiveStartKey: Record<string, unknown> | undefined;
   do {
     const page = await db().send(
@@ -463,20 +464,20 @@ export async function refreshTicketContact(companyId: number, contactId: number,
             UpdateExpression: 'SET contact = :contact',
             ConditionExpression: 'attribute_exists(pk)',
             ExpressionAttributeValues: { ':contact': contact },
-            ReturnValues: 'UPDATED_OLD',
+            ReturnValues: 'ALL_OLD',
           }),
         )
         .then(
-          (out) => out.Attributes?.contact as TicketContactSummary | undefined,
+          (out) => (out.Attributes ? stripKeys<TicketRecord>(out.Attributes) : undefined),
           (error: unknown) => {
             // A link whose ticket was deleted: nothing to refresh.
             if (!isConditionalCheckFailed(error)) throw error;
-            return null;
+            return undefined;
           },
         );
-      if (before === null) continue;
-      refreshed++;
-      await moveContactWords(companyId, ticketId, before ?? { name: '', number: '', profilePicUrl: '' }, contact);
+      if (!before) continue;
+      refreshed.push({ ...before, contact });
+      await moveContactWords(companyId, ticketId, before.contact ?? { name: '', number: '', profilePicUrl: '' }, contact);
     }
     ExclusiveStartKey = page.LastEvaluatedKey;
   } while (ExclusiveStartKey);

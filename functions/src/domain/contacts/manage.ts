@@ -1,7 +1,8 @@
 /**
  * The contacts API (SPEC 5 "Contact", 7 "Contacts, tags, users, queues"). Numbers are stored as
  * digits and unique per tenant (the number guard, storage/contacts.ts); a taken number is
- * ERR_DUPLICATED_CONTACT (409). Every change is published on `company-{id}-contact`.
+ * ERR_DUPLICATED_CONTACT (409). Every change is published on `company-{id}-contact`; an edit of
+ * what tickets show (name, number, photo) also publishes the contact's open/pending tickets.
  *
  * Search (from 3 characters): digits (a phone, mask characters ignored) search the number-prefix
  * index, anything else the name-prefix index (case and accents ignored). Both are one Query a page.
@@ -15,8 +16,9 @@ import { ConflictError, NotFoundError } from '#commons/errors';
 import { channels } from '#contracts/channels';
 import { CONTACTS_PAGE_SIZE, type CreateContactInput, type ListContactsQuery, type UpdateContactInput } from '#contracts/contact-requests';
 import type { Contact, ContactEvent } from '#contracts/contacts';
+import { publishContactTickets } from '#domain/tickets/notify';
 import { contactSummary } from '#domain/tickets/present';
-import { publishToCompany } from '#realtime/publisher';
+import { publish, publishToCompany } from '#realtime/publisher';
 import { contactPartitionItems, listContactsPage, purgeContactPartition } from '#storage/contact-pages';
 import * as store from '#storage/contacts';
 import { refreshTicketContact } from '#storage/tickets';
@@ -109,7 +111,10 @@ export async function updateContactFor(companyId: number, id: number, input: Upd
   const before = await getContactFor(companyId, id);
   const contact = Object.values(input).some((value) => value !== undefined) ? await store.updateContact(companyId, id, input) : before;
   const summary = contactSummary(contact);
-  if (JSON.stringify(summary) !== JSON.stringify(contactSummary(before))) await refreshTicketContact(companyId, id, summary);
+  // The tickets carry a copy of name, number and photo: when that copy changes, their viewers get
+  // each open/pending ticket's update (extra info and email are not on tickets: the contact event).
+  if (JSON.stringify(summary) !== JSON.stringify(contactSummary(before)))
+    await publishContactTickets({ publish }, companyId, await refreshTicketContact(companyId, id, summary));
   await publishContactEvent(companyId, { action: 'update', contact });
   return contact;
 }

@@ -12,7 +12,8 @@ import type { Message } from '#contracts/messages';
 import type { Ticket, TicketEvent } from '#contracts/tickets';
 import type { Effects } from '#domain/messages/effects';
 import { matches, viewersMayShrink } from '#realtime/audience';
-import type { TicketRecord } from '#storage/tickets';
+import { isActive, type TicketRecord } from '#storage/tickets';
+import { presentTickets } from './present-page.ts';
 import { publishMessage, publishTicket, type TicketVisibility, ticketAudience } from './publish.ts';
 
 export interface PostedMessages {
@@ -54,3 +55,14 @@ export const publishTicketDeleted = (effects: Effects, ticket: TicketRecord) =>
     { action: 'delete', ticketId: ticket.id } satisfies TicketEvent,
     ticketAudience(ticket),
   );
+
+/**
+ * A contact's edit shows on its tickets' rows (the lists show the contact's name): its open and
+ * pending tickets, as refreshed (storage/tickets.ts refreshTicketContact), each as one `update` to
+ * its viewers. Closed ones are not published: nobody works on them, and the contact event renames
+ * whatever row of them a list still shows.
+ */
+export async function publishContactTickets(effects: Pick<Effects, 'publish'>, companyId: number, refreshed: TicketRecord[]) {
+  const active = refreshed.filter((ticket) => isActive(ticket.status));
+  for (const ticket of await presentTickets(companyId, active)) await publishTicket(effects, ticket);
+}

@@ -19,7 +19,7 @@ export type TicketVisibility = Pick<Ticket, 'id' | 'status' | 'queueId' | 'userI
 export const ticketAudience = (ticket: TicketVisibility) =>
   ticketViewers({ status: ticket.status, queueId: ticket.queueId, userId: ticket.userId });
 
-export const publishTicket = (effects: Effects, ticket: Ticket) =>
+export const publishTicket = (effects: Pick<Effects, 'publish'>, ticket: Ticket) =>
   effects.publish(
     ticket.companyId,
     channels.ticket(ticket.companyId),

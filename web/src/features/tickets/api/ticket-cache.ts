@@ -83,8 +83,9 @@ export function markTicketRead(queryClient: QueryClient, ticketId: number): void
 }
 
 /**
- * A contact's edit (`company-{id}-contact`): the server refreshes its tickets' copy of the name,
- * number and photo without publishing each ticket, so the rows and the open conversation follow here.
+ * A contact's edit (`company-{id}-contact`): the server publishes the contact's open and pending
+ * tickets with their new copy of the name, number and photo, but not its closed ones (the Closed
+ * tab, a search), so every cached row and the open conversation follow here too.
  */
 export function putContact(queryClient: QueryClient, contact: Pick<Ticket['contact'], 'id' | 'name' | 'number' | 'profilePicUrl'>): void {
   const copy = (t: Ticket): Ticket =>
