@@ -442,6 +442,46 @@ describe('a ticket opened from the inbox (POST /tickets)', () => {
   });
 });
 
+describe('a contact writes again after their ticket was resolved', () => {
+  const subject: Subject = { number: `55113${randomInt(10_000_000, 99_999_999)}` };
+
+  it('the ticket reopens pending in its queue: an attendant who had it from outside the queue gets its delete', async () => {
+    // Prepare: a ticket of Q1, transferred to the allTicket user (not a member of Q1), who sees it
+    // as theirs; then resolved.
+    const created = await step(subject, contactSays(inQueueConnection, subject, 'Hello there'), {
+      'appMessage:create': ['admin', 'inQueue'],
+      'ticket:update': ['admin', 'inQueue'],
+      'contact:update': wholeTenant,
+    });
+    subject.ticketId = updated(created.admin).id;
+    joinEverything(subject.ticketId);
+    await sentinel();
+    const assigned = await step(
+      subject,
+      () => put('admin', `/tickets/${subject.ticketId}`, { queueId: q1, userId: viewers.allTicketOn.id, status: 'open' }),
+      {
+        'appMessage:create': ['admin', 'inQueue', 'allTicketOn'],
+        'ticket:update': ['admin', 'inQueue', 'allTicketOn'],
+      },
+    );
+    expect(updated(assigned.allTicketOn)).toMatchObject({ status: 'open', queueId: q1, userId: viewers.allTicketOn.id });
+    await step(subject, () => put('allTicketOn', `/tickets/${subject.ticketId}`, { status: 'closed' }), {
+      'appMessage:create': ['admin', 'inQueue', 'allTicketOn'],
+      'ticket:update': ['admin', 'inQueue', 'allTicketOn'],
+    });
+
+    // Act: the contact writes again within timeCreateNewTicket.
+    const reopened = await step(subject, contactSays(inQueueConnection, subject, 'One more question'), {
+      'appMessage:create': ['admin', 'inQueue'],
+      'ticket:update': ['admin', 'inQueue'],
+      'ticket:delete': ['allTicketOn'],
+    });
+
+    // Assess: the same ticket, pending in Q1 with no attendant; its former attendant's lists drop it.
+    expect(updated(reopened.inQueue)).toMatchObject({ id: subject.ticketId, status: 'pending', queueId: q1, userId: null });
+  });
+});
+
 describe('sockets entitled to no ticket', () => {
   it('received no ticket or message event at all so far, message acks (appMessage update) included', () => {
     const ticketOrMessage = (f: Frame) => f.event === channels.ticket(companyId) || f.event === channels.appMessage(companyId);

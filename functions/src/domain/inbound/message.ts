@@ -106,7 +106,7 @@ export async function handleWaMessage(
   const mediaType: MediaType | null = wa.location ? 'locationMessage' : (wa.mediaType ?? null);
 
   for (let attempt = 0; attempt < 3; attempt++) {
-    const { ticket } = await findOrCreateTicket({
+    const { ticket, previous } = await findOrCreateTicket({
       companyId,
       connectionId,
       contact,
@@ -172,7 +172,7 @@ export async function handleWaMessage(
       connectionId,
       waId: wa.id,
       message,
-      stored: { ticket: afterActivity(ticket, message, !wa.fromMe, storedAt), refs: ticketRefs },
+      stored: { ticket: afterActivity(ticket, message, !wa.fromMe, storedAt), refs: ticketRefs, previous },
       contact,
       connection,
       settings,
@@ -216,8 +216,8 @@ async function afterStore(input: {
   connectionId: number;
   waId: string;
   message: MessageRecord;
-  /** The ticket as the store left it and its names (undefined when resuming: read them). */
-  stored?: { ticket: TicketRecord; refs: Promise<TicketRefs> };
+  /** The ticket as the store left it and its names (undefined when resuming: read them); `previous`: a reopened ticket as it was. */
+  stored?: { ticket: TicketRecord; refs: Promise<TicketRefs>; previous?: TicketRecord };
   contact?: Contact;
   connection: ConnectionRecord;
   settings: Settings;
@@ -259,8 +259,8 @@ async function afterStore(input: {
   if (contact) await publishMessage(effects, 'create', message, presented, contact);
   // With the bot's replies the ticket's one update follows them (dispatchOutgoing), not twice.
   if (!replies.length) await publishTicket(effects, presented);
-  // The bot gave the ticket a queue: allTicket users who saw it without one drop it (tickets/notify).
-  await publishTicketLost(effects, read, ticket);
+  // The bot gave the ticket a queue, or the message reopened it without its attendant: who saw it before drops it (tickets/notify).
+  await publishTicketLost(effects, input.stored?.previous ?? read, ticket);
   if (replies.length) await dispatchOutgoing(replies, ticket, effects, { connection });
   await markDispatched(companyId, connectionId, waId, botRecorded);
 }

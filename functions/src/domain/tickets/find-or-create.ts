@@ -28,6 +28,13 @@ import { contactSummary } from './present.ts';
 export interface FoundTicket {
   ticket: TicketRecord;
   outcome: 'existing' | 'reopened' | 'created';
+  /**
+   * Reopened: the closed ticket as its viewers last saw it. Reopening clears its attendant, so an
+   * attendant who saw it only as theirs (outside its queue) must get its `delete`
+   * (notify.ts publishTicketLost from this to what the message leaves). A created ticket is a new
+   * one: the contact's previous ticket stays as it was, nobody loses anything.
+   */
+  previous?: TicketRecord;
 }
 
 const MAX_ATTEMPTS = 6;
@@ -90,7 +97,7 @@ export async function findOrCreateTicket(input: {
           bot: null,
           awaitingRating: false,
         });
-        return found({ ticket: reopened, outcome: 'reopened' });
+        return found({ ticket: reopened, outcome: 'reopened', previous: latest });
       } catch (error) {
         if (error instanceof SlotTakenError || error instanceof StaleTicketError) continue;
         throw error;
