@@ -17,4 +17,6 @@ export interface ScheduleDeclaration {
 export const schedules: readonly ScheduleDeclaration[] = [
   /** BEHAVIOUR "Tickets": expiresTicket (close idle open tickets) and timeToTransfer (pending, no queue -> transferQueueId). */
   { name: 'ticket-sweeps', rateMinutes: 1, timeoutSeconds: 55 },
+  /** BEHAVIOUR "Scheduled messages": the due scheduled messages, each sent within 60 s of its time, once. */
+  { name: 'schedule-sends', rateMinutes: 1, timeoutSeconds: 55 },
 ];

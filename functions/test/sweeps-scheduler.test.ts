@@ -21,6 +21,7 @@ describe('local schedules', () => {
     started = startSchedules({ region: 'us-east-1', log: (line) => log.push(line), intervalMs: () => 3_600_000 });
     expect(started.running).toEqual(schedules.map((s) => s.name));
     expect(started.running).toContain('ticket-sweeps');
+    expect(started.running).toContain('schedule-sends');
     expect(log).toEqual([]);
   });
 

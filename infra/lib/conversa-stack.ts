@@ -46,6 +46,10 @@ const extraAccess: Partial<Record<string, ExtraAccess>> = {
   media: { mediaRead: true },
   // Quick messages' attachments: upload and delete in the media bucket.
   'quick-messages': { media: true },
+  // Schedules' attachments: upload and delete in the media bucket.
+  schedules: { media: true },
+  // Due scheduled messages go out as `send` commands (their media is already in the bucket).
+  'schedule-sends': { send: ['session-commands'] },
 };
 
 export interface ConversaStackProps extends StackProps {

@@ -40,9 +40,12 @@ describe('scheduled jobs', () => {
     },
   );
 
-  it('ticket-sweeps may send to session-commands (the expiry message) and nothing else', () => {
+  it.each([
+    ['ticket-sweeps', 'the expiry message'],
+    ['schedule-sends', 'the scheduled messages'],
+  ])('%s may send to session-commands (%s) and nothing else', (name) => {
     // Prepare
-    const role = logicalIdOf(template, 'AWS::IAM::Role', `${functionConstructId('ticket-sweeps')}Role`);
+    const role = logicalIdOf(template, 'AWS::IAM::Role', `${functionConstructId(name)}Role`);
     const statements = props('AWS::IAM::Policy')
       .filter(([, p]) => (p.Roles as Json[]).some((r) => r.Ref === role))
       .flatMap(([, p]) => (p.PolicyDocument as { Statement: Json[] }).Statement);

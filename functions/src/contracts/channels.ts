@@ -18,11 +18,16 @@ export const channels = {
   /** SPEC 7 "Realtime": company-scoped channel for quick messages; carries ids only (some are private to their author). */
   quickMessage: (companyId: number) => `company-${companyId}-quickmessage`,
   tag: (companyId: number) => `company-${companyId}-tag`,
+  /** SPEC 7 "Realtime": company-scoped channel for scheduled messages; ids only, like quick messages. */
+  schedule: (companyId: number) => `company-${companyId}-schedule`,
   announcement: () => 'company-announcement',
 } as const;
 
 /** `company-{id}-quickmessage` payload: the web refetches what it may see. */
 export type QuickMessageEvent = { action: 'create' | 'update' | 'delete'; id: number };
+
+/** `company-{id}-schedule` payload: screens refetch the schedules they show. */
+export type ScheduleEvent = { action: 'create' | 'update' | 'delete'; id: number };
 
 /** `company-{id}-tag` payload. */
 export type TagEvent = { action: 'create' | 'update' | 'delete'; id: number };

@@ -40,6 +40,7 @@ export const ErrorCodes = [
   'ERR_PLAN_LIMIT_USERS',
   'ERR_PLAN_LIMIT_CONNECTIONS',
   'ERR_PLAN_LIMIT_QUEUES',
+  'ERR_PLAN_LIMIT_SCHEDULES',
   'ERR_EMAIL_ALREADY_EXISTS',
   'ERR_COMPANY_NAME_EXISTS',
   'ERR_PLAN_NAME_EXISTS',
@@ -57,6 +58,8 @@ export const ErrorCodes = [
   'ERR_INTERNAL',
   /** The ticket changed since the caller read it (a concurrent accept, transfer...): re-read and decide again. */
   'ERR_TICKET_CHANGED',
+  /** A scheduled message already sent, or being sent right now, is no longer edited. */
+  'ERR_SCHEDULE_NOT_EDITABLE',
 ] as const;
 
 export type ErrorCode = (typeof ErrorCodes)[number];

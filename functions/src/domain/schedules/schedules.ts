@@ -1,0 +1,232 @@
+/**
+ * Scheduled messages (SPEC 3 "Schedule message", 7 "Quick messages, schedules"): every user of the
+ * company sees and edits the company's schedules (the calendar is the company's). A schedule names a
+ * contact of the tenant and, when made from a conversation, that ticket (its connection sends it).
+ * It can be edited until the sender takes it; an edit of a failed one schedules it again. Media (one
+ * file) lives in the private bucket under `<companyId>/schedules/<id>/...`; the API answers its
+ * `/public/...` route, never the key.
+ *
+ * Every change is published on `company-{id}-schedule` with the id (like quick messages): screens
+ * refetch. The plan's `schedules` limit caps the schedules waiting to be sent (0 = no limit).
+ */
+import { randomUUID } from 'node:crypto';
+import { DeleteObjectCommand } from '@aws-sdk/client-s3';
+import { s3Client } from '#commons/clients';
+import { env } from '#commons/env';
+import { NotFoundError, ValidationError } from '#commons/errors';
+import { channels, type ScheduleEvent } from '#contracts/channels';
+import {
+  type CreateScheduleInput,
+  type ListSchedulesQuery,
+  SCHEDULES_PAGE_SIZE,
+  type Schedule,
+  type UpdateScheduleInput,
+} from '#contracts/schedule-requests';
+import { mediaRoute, safeFileName } from '#domain/media/keys';
+import type { UploadedFile } from '#domain/media/multipart';
+import { putMedia } from '#domain/media/store';
+import { assertPlanLimit } from '#domain/plans/limits';
+import type { Identity } from '#http/types';
+import { publishToCompany } from '#realtime/publisher';
+import { getItemBatched } from '#storage/batch-get';
+import { type ContactRecord, contactKey, getContact } from '#storage/contacts';
+import * as store from '#storage/schedules';
+import { getTicket } from '#storage/tickets';
+
+export const publishScheduleChange = (companyId: number, event: ScheduleEvent) =>
+  publishToCompany(companyId, channels.schedule(companyId), event);
+
+export const contactCopy = (contact: ContactRecord): store.ScheduleContactCopy => ({
+  id: contact.id,
+  name: contact.name,
+  number: contact.number,
+  profilePicUrl: contact.profilePicUrl,
+});
+
+export function present(record: store.ScheduleRecord, contact?: ContactRecord | null): Schedule {
+  return {
+    id: record.id,
+    companyId: record.companyId,
+    body: record.body,
+    contactId: record.contactId,
+    contact: contact ? contactCopy(contact) : contact === null ? null : record.contact,
+    ticketId: record.ticketId ?? null,
+    whatsappId: record.whatsappId ?? null,
+    sendAt: record.sendAt,
+    sentAt: record.sentAt ?? null,
+    status: record.status,
+    error: record.error ?? null,
+    mediaPath: record.mediaPath ? mediaRoute(record.mediaPath) : null,
+    mediaName: record.mediaName ?? '',
+    userId: record.userId,
+    createdAt: record.createdAt,
+    updatedAt: record.updatedAt,
+  };
+}
+
+/** The contacts' current names (one BatchGet), so a renamed contact shows renamed. */
+async function presentAll(records: store.ScheduleRecord[]): Promise<Schedule[]> {
+  const contacts = await Promise.all(
+    records.map((r) => getItemBatched<ContactRecord>(contactKey(r.companyId, r.contactId)).then((c) => c ?? null)),
+  );
+  return records.map((record, i) => present(record, contacts[i]));
+}
+
+const fold = (text: string) =>
+  text
+    .normalize('NFD')
+    .replace(/\p{Diacritic}/gu, '')
+    .toLowerCase();
+
+/** Search over the body, the contact's name and number; the calendar's order: by send time. */
+export function selectSchedules(records: store.ScheduleRecord[], query: ListSchedulesQuery): store.ScheduleRecord[] {
+  const needle = fold(query.searchParam);
+  return records
+    .filter((r) => query.contactId === undefined || r.contactId === query.contactId)
+    .filter(
+      (r) =>
+        !needle ||
+        fold(r.body).includes(needle) ||
+        fold(r.contact?.name ?? '').includes(needle) ||
+        (r.contact?.number ?? '').includes(needle),
+    )
+    .sort((a, b) => a.sendAt.localeCompare(b.sendAt) || a.id - b.id);
+}
+
+/** Waiting to be sent: what the plan's `schedules` limit counts. */
+export const isWaiting = (record: Pick<store.ScheduleRecord, 'status'>): boolean =>
+  record.status === 'PENDENTE' || record.status === 'AGENDADA';
+
+async function findSchedule(identity: Identity, id: number): Promise<store.ScheduleRecord> {
+  const record = await store.getSchedule(identity.companyId, id);
+  if (!record || record.companyId !== identity.companyId) throw new NotFoundError('ERR_NOT_FOUND');
+  return record;
+}
+
+async function findContact(companyId: number, contactId: number): Promise<ContactRecord> {
+  const contact = await getContact(companyId, contactId);
+  if (!contact || contact.companyId !== companyId) throw new NotFoundError('ERR_NO_CONTACT_FOUND');
+  return contact;
+}
+
+/** The conversation it was made from: the tenant's ticket of that same contact, else refused. */
+async function ticketConnection(companyId: number, ticketId: number | null | undefined, contactId: number) {
+  if (!ticketId) return { ticketId: null, whatsappId: null };
+  const ticket = await getTicket(companyId, ticketId);
+  if (!ticket || ticket.companyId !== companyId || ticket.contactId !== contactId) throw new NotFoundError('ERR_NO_TICKET_FOUND');
+  return { ticketId: ticket.id, whatsappId: ticket.whatsappId };
+}
+
+export async function listSchedulesFor(
+  identity: Identity,
+  query: ListSchedulesQuery,
+): Promise<{ schedules: Schedule[]; hasMore: boolean }> {
+  const all = selectSchedules(await store.listSchedules(identity.companyId), query);
+  const start = (query.pageNumber - 1) * SCHEDULES_PAGE_SIZE;
+  return {
+    schedules: await presentAll(all.slice(start, start + SCHEDULES_PAGE_SIZE)),
+    hasMore: all.length > start + SCHEDULES_PAGE_SIZE,
+  };
+}
+
+export async function getScheduleFor(identity: Identity, id: number): Promise<Schedule> {
+  const [record] = await presentAll([await findSchedule(identity, id)]);
+  return record as Schedule;
+}
+
+export async function createScheduleFor(identity: Identity, input: CreateScheduleInput): Promise<Schedule> {
+  const { companyId } = identity;
+  const contact = await findContact(companyId, input.contactId);
+  const origin = await ticketConnection(companyId, input.ticketId, contact.id);
+  if (identity.plan.schedules) {
+    const waiting = (await store.listSchedules(companyId)).filter(isWaiting).length;
+    assertPlanLimit(identity.plan.schedules, waiting, 'ERR_PLAN_LIMIT_SCHEDULES');
+  }
+  const at = new Date().toISOString();
+  const record = await store.createSchedule({
+    id: await store.newScheduleId(companyId),
+    companyId,
+    body: input.body,
+    contactId: contact.id,
+    contact: contactCopy(contact),
+    ...origin,
+    sendAt: input.sendAt,
+    sentAt: null,
+    status: 'PENDENTE',
+    error: null,
+    mediaPath: '',
+    mediaName: '',
+    mediaType: '',
+    userId: identity.userId,
+    createdAt: at,
+    updatedAt: at,
+  });
+  await publishScheduleChange(companyId, { action: 'create', id: record.id });
+  return present(record, contact);
+}
+
+export async function updateScheduleFor(identity: Identity, id: number, input: UpdateScheduleInput): Promise<Schedule> {
+  const { companyId } = identity;
+  const before = await findSchedule(identity, id);
+  const contact = await findContact(companyId, input.contactId ?? before.contactId);
+  const contactChanged = contact.id !== before.contactId;
+  // A new contact leaves the old conversation behind unless a ticket of the new one is given.
+  const origin =
+    input.ticketId !== undefined || contactChanged
+      ? await ticketConnection(companyId, input.ticketId, contact.id)
+      : { ticketId: before.ticketId, whatsappId: before.whatsappId };
+  const sendAt = input.sendAt ?? before.sendAt;
+  const updated = await store.updateSchedule(
+    companyId,
+    id,
+    { body: input.body, contactId: contact.id, contact: contactCopy(contact), ...origin, sendAt },
+    sendAt,
+  );
+  await publishScheduleChange(companyId, { action: 'update', id });
+  return present(updated, contact);
+}
+
+async function removeObject(key: string): Promise<void> {
+  if (!key) return;
+  await s3Client().send(new DeleteObjectCommand({ Bucket: env.mediaBucket, Key: key }));
+}
+
+export async function deleteScheduleFor(identity: Identity, id: number): Promise<void> {
+  const record = await findSchedule(identity, id);
+  await store.deleteSchedule(identity.companyId, id);
+  // A sent schedule's file is the sent message's media too: the message keeps it.
+  if (record.status !== 'ENVIADA') await removeObject(record.mediaPath);
+  await publishScheduleChange(identity.companyId, { action: 'delete', id });
+}
+
+export async function uploadScheduleMedia(identity: Identity, id: number, files: UploadedFile[]): Promise<Schedule> {
+  const record = await findSchedule(identity, id);
+  const file = files.find((f) => f.field === 'file') ?? files[0];
+  if (!file?.data.length) throw new ValidationError('file', 'Required');
+  if (files.length > 1) throw new ValidationError('file', 'One file only');
+  const name = safeFileName(file.filename);
+  const key = `${identity.companyId}/schedules/${id}/${randomUUID()}/${name}`;
+  await putMedia(key, file.data, file.mimetype || 'application/octet-stream');
+  let updated: store.ScheduleRecord;
+  try {
+    updated = await store.updateScheduleMedia(identity.companyId, id, {
+      mediaPath: key,
+      mediaName: name,
+      mediaType: file.mimetype || 'application/octet-stream',
+    });
+  } catch (error) {
+    await removeObject(key);
+    throw error;
+  }
+  await removeObject(record.mediaPath);
+  await publishScheduleChange(identity.companyId, { action: 'update', id });
+  return (await presentAll([updated]))[0] as Schedule;
+}
+
+export async function deleteScheduleMedia(identity: Identity, id: number): Promise<Schedule> {
+  const record = await findSchedule(identity, id);
+  const updated = await store.updateScheduleMedia(identity.companyId, id, { mediaPath: '', mediaName: '', mediaType: '' });
+  await removeObject(record.mediaPath);
+  await publishScheduleChange(identity.companyId, { action: 'update', id });
+  return (await presentAll([updated]))[0] as Schedule;
+}
