@@ -23,6 +23,7 @@ const bOwn = {
   tagId: 0,
   noteId: 0,
   quickMessageId: 0,
+  scheduleId: 0,
 };
 
 /**
@@ -156,6 +157,16 @@ const fixtures: Record<string, Fixture> = {
   'DELETE /quick-messages/{id}': { params: () => ({ id: String(bOwn.quickMessageId) }) },
   'POST /quick-messages/{id}/media-upload': { params: () => ({ id: String(bOwn.quickMessageId) }) },
   'DELETE /quick-messages/{id}/media-upload': { params: () => ({ id: String(bOwn.quickMessageId) }) },
+  'GET /schedules': {},
+  'GET /schedules/{id}': { params: () => ({ id: String(bOwn.scheduleId) }) },
+  // B's contact (and ticket) named in A's schedule: refused, nothing of B scheduled.
+  'POST /schedules': {
+    body: () => ({ body: 'intrusion message', contactId: bOwn.contactId, ticketId: bOwn.ticketId, sendAt: '2099-01-01T12:00:00.000Z' }),
+  },
+  'PUT /schedules/{id}': { params: () => ({ id: String(bOwn.scheduleId) }), body: () => ({ body: 'Hijacked schedule' }) },
+  'DELETE /schedules/{id}': { params: () => ({ id: String(bOwn.scheduleId) }) },
+  'POST /schedules/{id}/media-upload': { params: () => ({ id: String(bOwn.scheduleId) }) },
+  'DELETE /schedules/{id}/media-upload': { params: () => ({ id: String(bOwn.scheduleId) }) },
   'GET /helps/list': { platform: true },
   'GET /helps': { platform: true },
   'POST /helps': { platform: true, body: () => ({ title: 'hijack' }) },
@@ -196,6 +207,7 @@ async function snapshotOfB(): Promise<string> {
     call('GET', '/contacts', { token: b.admin.token }),
     call('GET', '/tags', { token: b.admin.token }),
     call('GET', '/quick-messages', { token: b.admin.token }),
+    call('GET', '/schedules', { token: b.admin.token }),
     call('GET', '/ticket-notes/list', { token: b.admin.token, query: { ticketId: String(bOwn.ticketId) } }),
     call('GET', `/messages/${bOwn.ticketId}`, { token: b.admin.token }).then((res) => ({ ...res, body: stableMessages(res.body) })),
   ]);
@@ -303,6 +315,15 @@ beforeAll(async () => {
     });
     expect(quick.status, quick.text).toBe(201);
     bOwn.quickMessageId = (quick.body as { id: number }).id;
+  }
+  // B's scheduled messages (far ahead, so the sender leaves them alone), to its contact, marker in the body.
+  for (let i = 1; i <= 3; i++) {
+    const schedule = await call('POST', '/schedules', {
+      token: b.admin.token,
+      body: { body: `${b.marker} scheduled ${i}`, contactId: bOwn.contactId, ticketId: bOwn.ticketId, sendAt: '2099-06-01T12:00:00.000Z' },
+    });
+    expect(schedule.status, schedule.text).toBe(201);
+    bOwn.scheduleId = (schedule.body as { id: number }).id;
   }
   // Give B a setting value that differs from A's default so a leak would show.
   const put = await call('PUT', '/settings/userRating', { token: b.admin.token, body: { value: 'enabled' } });
