@@ -28,16 +28,18 @@
  * Writes of a stored message (storeMessage), in one transaction: the message, its id lookup, its
  * WhatsApp link (when it has a WhatsApp id), the ticket's activity, plus the list indexes' share:
  * one Update per tag of the ticket (its tag links' sort keys follow updatedAt, tickets.ts "tag
- * link") and one Put per indexed word of the body (search-index.ts, at most MAX_MESSAGE_WORDS).
+ * link") and one counted Update per indexed word of the body (message-words.ts, at most
+ * MAX_MESSAGE_WORDS), which edits and deletes take back.
  * Messages committed by other paths (chatbot replies, automatic messages: messageItems) are not
  * word-indexed: the same text on every ticket would make those words match everything.
  */
 
-import { BatchWriteCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { messagePreview } from '#contracts/message-preview';
 import type { Message } from '#contracts/messages';
 import { waMessageIdFor } from '#contracts/wa-message-id';
 import { db, decodeCursor, encodeCursor, getItem, isConditionalCheckFailed, stripKeys, table, transactionCancellationCodes } from './db.ts';
+import { deleteIndexedMessage, editIndexedMessage, messageWordAdds } from './message-words.ts';
 import { messageWords, ticketSearchItems } from './search-index.ts';
 import { pad, tenantPk } from './table.ts';
 import { listSortKey, type TicketRecord, tagLinkKey, tagsUnchanged, ticketKey, ticketPk } from './tickets.ts';
@@ -158,12 +160,9 @@ export function ticketActivity(
   ];
 }
 
-/** The search index items of a message's words (search-index.ts). */
+/** The search index items of a message's words (search-index.ts), as plain items for a bulk load (the bench). */
 export const messageSearchItems = (message: MessageRecord) =>
   ticketSearchItems(message.companyId, 'M', message.ticketId, messageWords(message.body ?? ''));
-
-const messageSearchPuts = (message: MessageRecord): TransactItem[] =>
-  messageSearchItems(message).map((Item) => ({ Put: { TableName: table(), Item } }));
 
 /** The message, its id lookup and (when it has one) its WhatsApp link, each only if new. */
 export function messageItems(message: MessageRecord, link: Omit<WaLink, 'messageId' | 'ticketId'> = {}): TransactItem[] {
@@ -220,9 +219,12 @@ export async function storeMessage(
   const at = Date.parse(message.createdAt);
   let current = ticket;
   let newest = at >= (ticket.lastMessageAt ?? 0);
-  const words = messageSearchPuts(message);
+  // Its words, counted in the index (message-words.ts), and recorded on it for an edit or a delete.
+  const searchWords = messageWords(message.body ?? '');
+  const words = messageWordAdds(message);
+  const indexed = searchWords.length ? { ...message, searchWords } : message;
   for (let attempt = 0; attempt < 3; attempt++) {
-    const items = messageItems(message, options.link);
+    const items = messageItems(indexed, options.link);
     const activity = ticketActivity(current, {
       body: messagePreview(message),
       at,
@@ -323,20 +325,13 @@ async function updateMessage(
 export const raiseAck = (companyId: number, ticketId: number, id: string, ack: number) =>
   updateMessage(companyId, ticketId, id, { ack, pending: false }, 'attribute_exists(pk) AND #ack < :ackValue', { ':ackValue': ack });
 
-export const markDeleted = (companyId: number, ticketId: number, id: string) => updateMessage(companyId, ticketId, id, { isDeleted: true });
+/** Marked deleted, its words out of the search index (message-words.ts). Undefined if missing or already deleted. */
+export const markDeleted = (companyId: number, ticketId: number, id: string) =>
+  deleteIndexedMessage<MessageRecord>(companyId, ticketId, id);
 
-/** An edited body; its new words join the ticket's search words (the old ones stay, see search-index.ts). */
-export async function editBody(companyId: number, ticketId: number, id: string, body: string): Promise<MessageRecord | undefined> {
-  const edited = await updateMessage(companyId, ticketId, id, { body, isEdited: true });
-  const words = messageWords(body);
-  if (edited && words.length)
-    await db().send(
-      new BatchWriteCommand({
-        RequestItems: { [table()]: ticketSearchItems(companyId, 'M', ticketId, words).map((Item) => ({ PutRequest: { Item } })) },
-      }),
-    );
-  return edited;
-}
+/** An edited body; the search index drops the old body's words and takes the new one's (message-words.ts). */
+export const editBody = (companyId: number, ticketId: number, id: string, body: string) =>
+  editIndexedMessage<MessageRecord>(companyId, ticketId, id, body);
 
 /** Our pending message got its WhatsApp id: ack 1 (or higher if an ack raced ahead), error cleared. */
 export async function markSent(

@@ -13,11 +13,11 @@
  * words of MIN_WORD+ characters are indexed: shorter terms are not searched through the index.
  *
  * Who keeps it: contacts.ts (create, update, delete: C items), tickets.ts (create, contact refresh:
- * N items), messages.ts (storeMessage: M items, at most MAX_MESSAGE_WORDS per message, written in
- * the message's transaction; a word already indexed for the ticket is a plain overwrite). Message
- * words are additive: an edit adds its new words, a deleted message keeps its words (the ticket did
- * hold that text, and another message may share the word). Deleting a ticket removes its items
- * (ticket-removal.ts).
+ * N items), messages.ts + message-words.ts (M items, at most MAX_MESSAGE_WORDS per message, written
+ * in the message's transaction and counted: `refs` messages of the ticket hold the word). An edit
+ * replaces the message's words and a deleted message takes its words back; the item goes when no
+ * message of the ticket holds its word, so a search stops finding a ticket by text it no longer
+ * shows. Deleting a ticket removes its items (ticket-removal.ts).
  */
 import { pad, tenantPk } from './table.ts';
 

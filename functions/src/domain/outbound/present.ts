@@ -1,7 +1,8 @@
 /**
  * Messages as the API answers them: media points at the private media route (`/public/<key>`),
- * never at the bucket, and the internal send hints (mimetype, asVoice) stay inside. Idempotent, so
- * the realtime publisher can present what a caller already presented.
+ * never at the bucket, and the internal send hints (mimetype, asVoice) and the search index's words
+ * (searchWords) stay inside. Idempotent, so the realtime publisher can present what a caller
+ * already presented.
  */
 import type { Message } from '#contracts/messages';
 import { MEDIA_ROUTE_PREFIX, mediaRoute } from '#domain/media/keys';
@@ -15,7 +16,12 @@ const routed = (mediaPath: string | null, mediaUrl: string | null): string | nul
 };
 
 export function presentMessage(record: MessageRecord): Message {
-  const { mimetype: _mimetype, asVoice: _asVoice, ...message } = record as MessageRecord & { mimetype?: string; asVoice?: boolean };
+  const {
+    mimetype: _mimetype,
+    asVoice: _asVoice,
+    searchWords: _searchWords,
+    ...message
+  } = record as MessageRecord & { mimetype?: string; asVoice?: boolean; searchWords?: string[] };
   return {
     ...message,
     mediaUrl: routed(message.mediaPath, message.mediaUrl),
