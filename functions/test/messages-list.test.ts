@@ -1,7 +1,8 @@
 /**
  * GET /messages/{ticketId} over DynamoDB Local: newest page first, each page in reading order, the
  * cursor and pageNumber walking the same pages, unread back to 0 with an updateUnread event for the
- * ticket's viewers, and the ticket's visibility (404 for another tenant, 403 for a user outside it).
+ * ticket's viewers, the ticket's visibility (404 for another tenant, 403 for a user outside it), and
+ * the optional page size (limit).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Effects } from '#domain/messages/effects';
@@ -106,6 +107,38 @@ describe('GET /messages/{ticketId}', () => {
       const res = await page(ticket.id, query);
       expect(res.status, JSON.stringify(query)).toBe(400);
     }
+    await env.commands.drain();
+  });
+
+  it('takes a page size (limit, 1..100): the newest 100 in one page, the next from its cursor; bad sizes are a 400 naming limit', async () => {
+    // Prepare
+    const ticket = await seedTicket(a, connectionA, { status: 'open', userId: a.admin.id });
+    const start = Date.now() - 200_000;
+    for (let i = 0; i < 130; i++) await storeInbound(ticket, `n${i}`, start + i * 1000);
+    // Act
+    const first = await page(ticket.id, { limit: '100' });
+    const rest = await page(ticket.id, { limit: '100', cursor: first.body.cursor });
+    const second = await page(ticket.id, { limit: '100', pageNumber: '2' });
+    // Assess
+    const bodies = (res: { body: { messages: { body: string }[] } }) => res.body.messages.map((m) => m.body);
+    const expected = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => `n${from + i}`);
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    expect(bodies(first)).toEqual(expected(30, 130));
+    expect(first.body.hasMore).toBe(true);
+    expect(bodies(rest)).toEqual(expected(0, 30));
+    expect(rest.body).toMatchObject({ hasMore: false, cursor: null });
+    expect(bodies(second)).toEqual(expected(0, 30));
+    // Without limit the page is still 20.
+    expect(bodies(await page(ticket.id))).toEqual(expected(110, 130));
+    for (const limit of ['0', '101', '2.5', 'ten', '-1']) {
+      const res = await page(ticket.id, { limit });
+      expect(res.status, limit).toBe(400);
+      expect(res.body, limit).toMatchObject({ field: 'limit', message: 'limit must be a whole number from 1 to 100' });
+    }
+    // A pageNumber walk stays within the newest 2000 messages whatever the page size.
+    const deep = await page(ticket.id, { limit: '100', pageNumber: '21' });
+    expect(deep.status).toBe(400);
+    expect(deep.body).toMatchObject({ field: 'pageNumber' });
     await env.commands.drain();
   });
 });

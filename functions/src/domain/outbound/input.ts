@@ -19,11 +19,31 @@ const uuid = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-
 
 export const messageIdSchema = uuid;
 
-export const listMessagesQuerySchema = z.object({
-  pageNumber: z.coerce.number().int().min(1).max(MAX_MESSAGES_PAGE_NUMBER).optional().default(1),
-  /** The `cursor` of the previous (newer) page: the id of its oldest message. Wins over pageNumber. */
-  cursor: uuid.optional(),
-});
+/** `limit`: an API client (or the bench) may ask for up to this many messages a page. */
+export const MAX_MESSAGES_PAGE_SIZE = 100;
+/** A pageNumber walk reads every page before it: at most as many messages as the default pages allow. */
+export const MAX_MESSAGES_WALK = MAX_MESSAGES_PAGE_NUMBER * MESSAGES_PAGE_SIZE;
+
+const limitMessage = `limit must be a whole number from 1 to ${MAX_MESSAGES_PAGE_SIZE}`;
+
+export const listMessagesQuerySchema = z
+  .object({
+    pageNumber: z.coerce.number().int().min(1).max(MAX_MESSAGES_PAGE_NUMBER).optional().default(1),
+    /** Messages a page (default MESSAGES_PAGE_SIZE, the web's). */
+    limit: z.coerce
+      .number(limitMessage)
+      .int(limitMessage)
+      .min(1, limitMessage)
+      .max(MAX_MESSAGES_PAGE_SIZE, limitMessage)
+      .optional()
+      .default(MESSAGES_PAGE_SIZE),
+    /** The `cursor` of the previous (newer) page: the id of its oldest message. Wins over pageNumber. */
+    cursor: uuid.optional(),
+  })
+  .refine((query) => query.cursor !== undefined || query.pageNumber * query.limit <= MAX_MESSAGES_WALK, {
+    path: ['pageNumber'],
+    message: `pageNumber x limit goes past the newest ${MAX_MESSAGES_WALK} messages: follow cursor instead`,
+  });
 export type ListMessagesQuery = z.output<typeof listMessagesQuerySchema>;
 
 export const sendMessageJsonSchema = z.object({

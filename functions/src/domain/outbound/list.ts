@@ -1,11 +1,12 @@
 /**
- * GET /messages/{ticketId}: a page of the conversation, newest page first (page 1 = the latest 20),
- * each page in reading order (oldest to newest) for the web to prepend as the user scrolls up.
+ * GET /messages/{ticketId}: a page of the conversation, newest page first (page 1 = the latest 20,
+ * or `limit` of them, 1..100), each page in reading order (oldest to newest) for the web to prepend
+ * as the user scrolls up.
  * Opening the conversation sets the ticket's unread count back to 0 (BEHAVIOUR) and tells the
  * ticket's viewers with `company-{id}-ticket` updateUnread.
  *
- * Cost: a cursor page is one Query of 21 items; `pageNumber` N reads N pages' worth from the newest
- * (capped at MAX_MESSAGES_PAGE_NUMBER), which is why every answer also carries the cursor.
+ * Cost: a cursor page is one Query of limit + 1 items; `pageNumber` N reads N pages' worth from the
+ * newest (capped at MAX_MESSAGES_WALK messages), which is why every answer also carries the cursor.
  */
 import { channels } from '#contracts/channels';
 import type { Message } from '#contracts/messages';
@@ -45,12 +46,13 @@ async function readNewest(companyId: number, ticketId: number, count: number, af
 export async function listTicketMessages(
   viewer: Viewer,
   ticketId: number,
-  query: ListMessagesQuery,
+  query: Omit<ListMessagesQuery, 'limit'> & { limit?: number },
   effects: Effects = defaultEffects,
 ): Promise<MessagesPage> {
   const ticket = await loadVisibleTicket(viewer, ticketId);
-  const skip = query.cursor ? 0 : (query.pageNumber - 1) * MESSAGES_PAGE_SIZE;
-  const read = await readNewest(viewer.companyId, ticket.id, skip + MESSAGES_PAGE_SIZE, query.cursor);
+  const limit = query.limit ?? MESSAGES_PAGE_SIZE;
+  const skip = query.cursor ? 0 : (query.pageNumber - 1) * limit;
+  const read = await readNewest(viewer.companyId, ticket.id, skip + limit, query.cursor);
   const newestFirst = read.messages.slice(skip);
 
   let current = ticket;
