@@ -4,7 +4,13 @@ import type { Ticket } from '@conversa/functions/contracts/tickets';
 import { type InfiniteData, QueryClient } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
 import { encodeMp3, MIN_AUDIO_BYTES } from '../src/features/messages/api/voice.ts';
-import { applyTicket, notifies, withoutTicket } from '../src/features/notifications/api/unread-tickets.ts';
+import {
+  applyTicket,
+  fetchUnreadTickets,
+  MAX_UNREAD_PAGES,
+  notifies,
+  withoutTicket,
+} from '../src/features/notifications/api/unread-tickets.ts';
 import { putContact, putTicket } from '../src/features/tickets/api/ticket-cache.ts';
 import { noteProblem } from '../src/features/tickets/api/ticket-notes.ts';
 import { refetchChangedTickets, ticketListKey, ticketListQueryOptions } from '../src/features/tickets/api/tickets.ts';
@@ -126,6 +132,54 @@ describe('unread-ticket notifications (SPEC 2 "Top bar", 4 "Session and sockets"
     ]);
     expect(applyTicket(list, ticket(2, { unreadMessages: 1, status: 'closed' }), me).map((t) => t.id)).toEqual([1]);
     expect(withoutTicket(list, 1).map((t) => t.id)).toEqual([2]);
+  });
+
+  it('the bell reads every page of unread tickets (following nextCursor), not only the first', async () => {
+    // Prepare: 85 unread open tickets of the user over three pages (the last one short), and
+    // 2 unread pending ones; the server's pages may be short and still have more.
+    const open = Array.from({ length: 85 }, (_, i) => ticket(i + 1, { unreadMessages: 1 }));
+    const pending = [
+      ticket(901, { unreadMessages: 1, status: 'pending', userId: null }),
+      ticket(902, { unreadMessages: 2, status: 'pending', userId: null }),
+    ];
+    const pages: Record<string, TicketPageResponse[]> = {
+      open: [
+        { tickets: open.slice(0, 40), hasMore: true, nextCursor: 'open-2' },
+        { tickets: open.slice(40, 60), hasMore: true, nextCursor: 'open-3' },
+        { tickets: open.slice(60), hasMore: false },
+      ],
+      pending: [{ tickets: pending, hasMore: false }],
+    };
+    const asked: string[] = [];
+    const getPage = async (query: { status: string; withUnreadMessages: 'true'; cursor?: string }) => {
+      asked.push(`${query.status}:${query.cursor ?? 'first'}:${query.withUnreadMessages}`);
+      const list = pages[query.status] as TicketPageResponse[];
+      return list[query.cursor ? Number(query.cursor.split('-')[1]) - 1 : 0] as TicketPageResponse;
+    };
+    // Act
+    const mine = await fetchUnreadTickets(me, getPage);
+    const withPending = await fetchUnreadTickets(all, getPage);
+    // Assess
+    expect(mine).toHaveLength(85);
+    expect(withPending).toHaveLength(87);
+    expect(asked.filter((q) => q.startsWith('open'))).toEqual([
+      'open:first:true',
+      'open:open-2:true',
+      'open:open-3:true',
+      'open:first:true',
+      'open:open-2:true',
+      'open:open-3:true',
+    ]);
+  });
+
+  it('stops after MAX_UNREAD_PAGES pages of one list', async () => {
+    let reads = 0;
+    const endless = async () => {
+      reads++;
+      return { tickets: [ticket(reads, { unreadMessages: 1 })], hasMore: true, nextCursor: `c${reads}` };
+    };
+    expect(await fetchUnreadTickets(me, endless)).toHaveLength(MAX_UNREAD_PAGES);
+    expect(reads).toBe(MAX_UNREAD_PAGES);
   });
 });
 

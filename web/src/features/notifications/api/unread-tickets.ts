@@ -33,13 +33,37 @@ export const withoutTicket = (list: Ticket[], ticketId: number): Ticket[] => lis
 /** The rule depends on allTicket too: a change of it (a user event re-reads the session) reads the list again. */
 export const unreadTicketsKey = (viewer: Viewer | undefined) => ['notifications', 'unreadTickets', viewer?.id, viewer?.allTicket] as const;
 
-/** GET /tickets?withUnreadMessages=true: the first page of each status that may notify. */
-async function fetchUnreadTickets(viewer: Viewer): Promise<Ticket[]> {
+/**
+ * Pages of one status the bell reads at most. Those lists hold only what the user works on (their
+ * open tickets, their queues' pending ones), so this bounds a runaway, not a normal inbox: 25 pages
+ * of 40 tickets.
+ */
+export const MAX_UNREAD_PAGES = 25;
+
+type PageQuery = { status: string; withUnreadMessages: 'true'; cursor?: string };
+const getTicketPage = (query: PageQuery) => api<TicketPageResponse>('/tickets', { query });
+
+/**
+ * GET /tickets?withUnreadMessages=true, every page of each status that may notify (following
+ * nextCursor), so the bell counts all the user's unread tickets, not the first page's. A page may
+ * hold fewer than 40 and still have more (the server bounds what one request reads).
+ */
+export async function fetchUnreadTickets(viewer: Viewer, getPage = getTicketPage): Promise<Ticket[]> {
   const statuses = viewer.allTicket === 'enabled' ? ['open', 'pending'] : ['open'];
-  const pages = await Promise.all(
-    statuses.map((status) => api<TicketPageResponse>('/tickets', { query: { status, withUnreadMessages: 'true' } })),
+  const lists = await Promise.all(
+    statuses.map(async (status) => {
+      const tickets: Ticket[] = [];
+      let cursor: string | undefined;
+      for (let read = 0; read < MAX_UNREAD_PAGES; read++) {
+        const page = await getPage({ status, withUnreadMessages: 'true', ...(cursor ? { cursor } : {}) });
+        tickets.push(...page.tickets);
+        if (!page.hasMore || !page.nextCursor) break;
+        cursor = page.nextCursor;
+      }
+      return tickets;
+    }),
   );
-  return pages.flatMap((page) => page.tickets).reduce<Ticket[]>((list, ticket) => applyTicket(list, ticket, viewer), []);
+  return lists.flat().reduce<Ticket[]>((list, ticket) => applyTicket(list, ticket, viewer), []);
 }
 
 export const unreadTicketsQueryOptions = (viewer: Viewer | undefined) =>
