@@ -5,11 +5,15 @@
  * ticket on that connection and leaves a pending message plus a `send` command.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { EXTERNAL_API_LIMIT, externalNumber } from '#domain/external-api/send';
+import type { TicketEvent } from '#contracts/tickets';
+import { authorizeExternalSender, EXTERNAL_API_LIMIT, externalNumber, sendExternalMessage } from '#domain/external-api/send';
+import { defaultEffects, type Effects } from '#domain/messages/effects';
+import { matches } from '#realtime/audience';
 import { updateCompany } from '#storage/companies';
 import { getContactByNumber } from '#storage/contacts';
 import { listMessagesPage } from '#storage/messages';
-import { getSlot, getTicket } from '#storage/tickets';
+import { getSlot, getTicket, updateTicketState } from '#storage/tickets';
+import type { ConnectionRecord } from '#storage/ws-connections';
 import { createConnection, type Env, invoke, multipart, readObject, startEnv } from './messages-harness.ts';
 import { seedTenant, type Tenant } from './users-harness.ts';
 
@@ -83,6 +87,42 @@ describe('sending', () => {
     const again = await sendApi(connection.token, { number: 5511977771234, body: 'Chegou?' });
     expect(again.status).toBe(200);
     expect((await listMessagesPage(tenant.companyId, ticket?.id ?? 0, { limit: 10 })).messages).toHaveLength(2);
+  });
+
+  it('a send that reopens a closed ticket tells its former attendant, who no longer sees it, to drop it', async () => {
+    // Prepare: a ticket of the number, closed by a plain user who had it (no queue of theirs).
+    const attendant = await tenant.addUser('user');
+    expect((await sendApi(connection.token, { number: '5511966661234', body: 'Primeira' })).status).toBe(200);
+    const contact = await getContactByNumber(tenant.companyId, '5511966661234');
+    const slot = await getSlot(tenant.companyId, contact?.id ?? 0, connection.id);
+    const ticket = await getTicket(tenant.companyId, slot?.ticketId ?? 0);
+    if (!ticket) throw new Error('no ticket');
+    await updateTicketState(await updateTicketState(ticket, { status: 'open', userId: attendant.id }), { status: 'closed' });
+    const published: { data: unknown; target: unknown }[] = [];
+    const effects: Effects = { ...defaultEffects, publish: async (_companyId, _event, data, target) => published.push({ data, target }) };
+    // Act
+    await sendExternalMessage(
+      await authorizeExternalSender(connection.token),
+      { number: '5511966661234', bodies: ['De novo'], files: [] },
+      effects,
+    );
+    // Assess: the same ticket, pending without attendant; one delete, for the former attendant's sockets only.
+    expect(await getTicket(tenant.companyId, ticket.id)).toMatchObject({ status: 'pending', userId: null });
+    const deletes = published.filter((p) => (p.data as TicketEvent).action === 'delete');
+    expect(deletes.map((p) => p.data)).toEqual([{ action: 'delete', ticketId: ticket.id }]);
+    const socket = (over: Partial<ConnectionRecord>) =>
+      ({
+        companyId: tenant.companyId,
+        profile: 'user',
+        super: false,
+        queueIds: [],
+        allTicket: 'desabled',
+        rooms: [],
+        ...over,
+      }) as ConnectionRecord;
+    const target = deletes[0]?.target as Parameters<typeof matches>[0];
+    expect(matches(target, socket({ userId: attendant.id }))).toBe(true);
+    expect(matches(target, socket({ userId: tenant.admin.id, profile: 'admin' }))).toBe(false);
   });
 
   it('sends multipart medias uploaded under the tenant prefix', async () => {

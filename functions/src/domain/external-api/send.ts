@@ -16,6 +16,7 @@ import { defaultEffects, type Effects } from '#domain/messages/effects';
 import { assertSendable, type OutgoingFile, sendOnTicket } from '#domain/outbound/send';
 import { getCompanySetting } from '#domain/settings/settings';
 import { findOrCreateTicket } from '#domain/tickets/find-or-create';
+import { publishTicketLost } from '#domain/tickets/notify';
 import { type CompanyRecord, getCompany } from '#storage/companies';
 import { getPlan } from '#storage/plans';
 import { hitWindow } from '#storage/rate-limits';
@@ -77,7 +78,7 @@ export async function sendExternalMessage(
   const companyId = sender.company.id;
   const connectionId = sender.connection.id;
   const contact = await resolveContact({ companyId, connectionId, number, isGroup: false, fromMe: true }, effects);
-  const { ticket } = await findOrCreateTicket({
+  const { ticket, previous } = await findOrCreateTicket({
     companyId,
     connectionId,
     contact,
@@ -85,5 +86,7 @@ export async function sendExternalMessage(
     now: effects.now(),
   });
   await sendOnTicket({ companyId, ticket, userId: null, bodies: request.bodies, files: request.files }, effects);
+  // Reopened without its attendant: who saw it only as theirs drops it (tickets/notify).
+  if (previous) await publishTicketLost(effects, previous, ticket);
   return SENT_ANSWER;
 }
