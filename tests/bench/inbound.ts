@@ -18,8 +18,10 @@ import { createWriteStream, mkdirSync, readdirSync, readFileSync } from 'node:fs
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { documentClient, sqsClient } from '@conversa/functions/commons/clients';
 import { channels } from '@conversa/functions/contracts/channels';
 import type { AppMessageEvent } from '@conversa/functions/contracts/messages';
+import { managementClient } from '@conversa/functions/realtime/management';
 import { repoRoot } from '../../infra/local/lambda-runtime.ts';
 import { startLocalStack } from '../../infra/local/stack.ts';
 import { client, createTenant, firstPlanId, PASSWORD, superLogin } from '../integration/tenants.ts';
@@ -43,8 +45,11 @@ const logFile = createWriteStream(join(repoRoot, 'tests', 'artifacts', 'bench-in
 const log = (line: string) => logFile.write(`${new Date().toISOString()} ${line}\n`);
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
-/** CPU ms (user + system) of this process and its descendants, from /proc (Linux); undefined elsewhere. */
-function stackCpuMs(): number | undefined {
+/**
+ * CPU ms (user + system) of this process and each of its descendants by name (java for DynamoDB
+ * Local, the session-host, ...), from /proc (Linux); undefined elsewhere.
+ */
+function stackCpuMs(): Map<string, number> | undefined {
   try {
     const stats = readdirSync('/proc')
       .filter((name) => /^\d+$/.test(name))
@@ -52,7 +57,9 @@ function stackCpuMs(): number | undefined {
         try {
           // Fields after the command's closing parenthesis: state ppid ... utime(12th) stime(13th)
           const fields = (readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1] ?? '').split(' ');
-          return [{ pid: Number(pid), ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) }];
+          const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+          const name = Number(pid) === process.pid ? 'this process' : processName(argv);
+          return [{ pid: Number(pid), ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]), name }];
         } catch {
           return []; // exited meanwhile
         }
@@ -66,11 +73,39 @@ function stackCpuMs(): number | undefined {
           grew = true;
         }
     }
+    const byName = new Map<string, number>();
     // Clock ticks are 1/100 s on Linux (USER_HZ).
-    return stats.filter((stat) => mine.has(stat.pid)).reduce((sum, stat) => sum + stat.ticks * 10, 0);
+    for (const stat of stats.filter((s) => mine.has(s.pid))) byName.set(stat.name, (byName.get(stat.name) ?? 0) + stat.ticks * 10);
+    return byName;
   } catch {
     return undefined;
   }
+}
+
+function processName(argv: string[]): string {
+  if (argv[0]?.endsWith('java')) return 'DynamoDB Local';
+  const script = argv.find((arg) => /\.(ts|js|mjs)$/.test(arg) && !arg.includes('node_modules'));
+  return script ? script.replace(`${repoRoot}/`, '') : (argv[0] ?? '?');
+}
+
+const sumOf = (cpu: Map<string, number>) => [...cpu.values()].reduce((a, b) => a + b, 0);
+
+/** The handlers' AWS requests by service and command (a middleware on their SDK clients). */
+const requests = new Map<string, number>();
+let metering = false;
+function meter(service: string, stack: { add: (mw: never, options: { step: 'initialize'; name: string }) => void }): void {
+  const counting = (next: (args: unknown) => Promise<unknown>, context: { commandName?: string }) => async (args: unknown) => {
+    if (metering) {
+      const input = (args as { input?: { Key?: { sk?: string }; UpdateExpression?: string } }).input;
+      const detail = process.env.BENCH_DETAIL
+        ? ` ${String(input?.Key?.sk ?? '').replace(/[#:].*$/, '')} ${input?.UpdateExpression?.slice(0, 40) ?? ''}`
+        : '';
+      const key = `${service} ${context.commandName?.replace(/Command$/, '') ?? '?'}${detail}`;
+      requests.set(key, (requests.get(key) ?? 0) + 1);
+    }
+    return next(args);
+  };
+  stack.add(counting as never, { step: 'initialize', name: 'inboundBenchMeter' });
 }
 
 const admin = { email: 'bench@conversa.test', password: 'Bench-Admin-1' };
@@ -90,6 +125,9 @@ try {
   });
   const session = await ok<{ token: string }>(call, 'POST', '/auth/login', { body: { email, password: PASSWORD } });
   const socket = await connectSocket(stack.wsUrl, session.token);
+  meter('DynamoDB', documentClient().middlewareStack as never);
+  meter('SQS', sqsClient().middlewareStack as never);
+  meter('WebSocket', managementClient().middlewareStack as never);
 
   const sentAt = new Map<string, number>();
   const latencies: number[] = [];
@@ -110,6 +148,7 @@ try {
   say(`driving ${total} messages at ${rate}/s from ${contactCount} contacts for ${seconds} s...`);
   const t0 = Date.now();
   const cpuAtStart = stackCpuMs();
+  metering = true;
   const sends: Promise<unknown>[] = [];
   let failedSends = 0;
   for (let i = 0; i < total; i++) {
@@ -140,6 +179,7 @@ try {
   }
   const lastAt = Date.now();
   const cpuAtEnd = stackCpuMs();
+  metering = false;
   socket.close();
 
   const lost = sentAt.size;
@@ -155,10 +195,22 @@ try {
   );
   say(`  machine load average (1 min) at the end: ${loadavg()[0]?.toFixed(1)} on ${availableParallelism()} cores`);
   say(`  throughput ${(latencies.length / ((lastAt - t0) / 1000)).toFixed(1)} msg/s end to end`);
-  if (cpuAtStart !== undefined && cpuAtEnd !== undefined && latencies.length)
+  if (cpuAtStart !== undefined && cpuAtEnd !== undefined && latencies.length) {
+    const spent = (sumOf(cpuAtEnd) - sumOf(cpuAtStart)) / latencies.length;
     say(
-      `  stack CPU ${((cpuAtEnd - cpuAtStart) / latencies.length).toFixed(1)} ms per message delivered (this process, DynamoDB Local, session-host; ${((cpuAtEnd - cpuAtStart) / 1000).toFixed(1)} s in all)`,
+      `  stack CPU ${spent.toFixed(1)} ms per message delivered (${((sumOf(cpuAtEnd) - sumOf(cpuAtStart)) / 1000).toFixed(1)} s in all):`,
     );
+    for (const [name, ms] of [...cpuAtEnd].sort((a, b) => b[1] - a[1])) {
+      const per = (ms - (cpuAtStart.get(name) ?? 0)) / latencies.length;
+      if (per >= 0.05) say(`    ${per.toFixed(1).padStart(6)} ms  ${name}`);
+    }
+  }
+  if (latencies.length) {
+    const perMessage = (n: number) => (n / latencies.length).toFixed(2);
+    const all = [...requests.values()].reduce((a, b) => a + b, 0);
+    say(`  the handlers' AWS requests per message delivered: ${perMessage(all)}`);
+    for (const [key, n] of [...requests].sort((a, b) => b[1] - a[1])) say(`    ${perMessage(n).padStart(6)}  ${key}`);
+  }
   const p50Ok = percentile(latencies, 50) <= 150;
   const p99Ok = percentile(latencies, 99) <= 500;
   say(
