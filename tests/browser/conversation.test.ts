@@ -25,7 +25,8 @@ const tagName = `VIP ${randomInt(100, 999)}`;
 const note = 'Cliente prefere contato pela manhã';
 /** More than one page of the server's ticket list (40). */
 const FILLER_TICKETS = 42;
-const QUICK_TEXT = 'Olá! Obrigado por falar com a nossa equipe de vendas hoje.';
+/** A quick reply with variables, filled in from the ticket when it is used (SPEC 2 "Quick messages"). */
+const QUICK_TEXT = '{{greeting}}, {{firstName}}! Obrigado por falar com a nossa equipe de vendas. Protocolo {{protocol}}.';
 const PNG_1X1 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 
 /** Crosses the whole pipeline (phone -> queue -> Lambda -> socket) on a loaded 2-core machine. */
@@ -74,7 +75,7 @@ beforeAll(async () => {
   await ok(call, 'POST', '/quick-messages', { token: tenant.admin.token, body: { shortcode: 'saudacao', message: QUICK_TEXT } });
   const withFile = await ok<{ id: number }>(call, 'POST', '/quick-messages', {
     token: tenant.admin.token,
-    body: { shortcode: 'catalogo', message: 'Segue o nosso catálogo' },
+    body: { shortcode: 'catalogo', message: 'Segue o nosso catálogo, {{firstName}}' },
   });
   const form = new FormData();
   form.append('file', new Blob([Buffer.from(PNG_1X1, 'base64')], { type: 'image/png' }), 'catalogo.png');
@@ -258,7 +259,7 @@ describe('the conversation and the top bar', { timeout: 180_000 }, () => {
     await shot(page, 'wide');
   });
 
-  it("offers quick replies on '/' (label cut at 35 characters) and sends them signed; one with a file sends the file", async () => {
+  it("offers quick replies on '/' (label cut at 35 characters), fills their variables and sends them signed; one with a file sends the file", async () => {
     // Prepare (the quick replies were made before the admin signed in: that sign-in ends older sessions)
     const input = page.getByRole('textbox', { name: 'Digite uma mensagem' });
     const fromUs = async () => (await phoneChat(first.number)).filter((m) => m.from === 'us');
@@ -266,18 +267,28 @@ describe('the conversation and the top bar', { timeout: 180_000 }, () => {
     // Act: the text one fills the input, Enter sends it with the signature (on by default).
     await input.fill('/sauda');
     await page.getByRole('button', { name: `${`saudacao - ${QUICK_TEXT}`.slice(0, 35)}...` }).click();
-    await expect(input.inputValue()).resolves.toBe(QUICK_TEXT);
+    // The variables are the ticket's: the contact's first name (renamed to '<first.name> Silva' above),
+    // the greeting of the attendant's local hour, a protocol of that moment and the ticket.
+    const filled = await input.inputValue();
+    const parts =
+      /^(Bom dia|Boa tarde|Boa noite), (\S+)! Obrigado por falar com a nossa equipe de vendas\. Protocolo (\d{14})(\d+)\.$/.exec(filled);
+    expect(parts, filled).not.toBeNull();
+    const [, greeting, firstName, moment] = parts as RegExpExecArray;
+    expect(firstName).toBe(first.name.split(' ')[0]);
+    const hour = Number(moment?.slice(8, 10));
+    expect(greeting).toBe(hour >= 5 && hour < 12 ? 'Bom dia' : hour >= 12 && hour < 18 ? 'Boa tarde' : 'Boa noite');
     await input.press('Enter');
     // Assess
     const signed = await waitUntil('the quick reply on the phone', async () => (await fromUs())[sentBefore], PIPELINE_WAIT_MS);
-    expect(signed.body).toBe(`*${tenant.companyName}:*\n${QUICK_TEXT}`);
+    expect(signed.body).toBe(`*${tenant.companyName}:*\n${filled}`);
     // Act: the one with a file is sent at once, its text as the caption.
     await input.fill('/catal');
     await page.getByRole('button', { name: /^catalogo - Segue o nosso catálogo/ }).click();
     // Assess
     const image = await waitUntil('the quick reply file on the phone', async () => (await fromUs())[sentBefore + 1], PIPELINE_WAIT_MS);
     expect(image.media?.mimetype).toBe('image/png');
-    expect(image.body).toContain('Segue o nosso catálogo');
+    expect(image.body).toContain(`Segue o nosso catálogo, ${first.name.split(' ')[0]}`);
+    expect(image.body).not.toContain('{{');
   });
 
   it("'Acesso não permitido' and back to /tickets for a user outside the ticket's queue (SPEC 5)", async () => {

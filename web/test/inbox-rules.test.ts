@@ -15,6 +15,7 @@ import { putContact, putTicket } from '../src/features/tickets/api/ticket-cache.
 import { noteProblem } from '../src/features/tickets/api/ticket-notes.ts';
 import { refetchChangedTickets, ticketListKey, ticketListQueryOptions } from '../src/features/tickets/api/tickets.ts';
 import { ApiError } from '../src/lib/api-client.ts';
+import { fillMessageVariables, greetingAt, MESSAGE_VARIABLES } from '../src/lib/message-variables.ts';
 
 const ticket = (id: number, over: Partial<Ticket> = {}): Ticket => ({
   id,
@@ -180,6 +181,40 @@ describe('unread-ticket notifications (SPEC 2 "Top bar", 4 "Session and sockets"
     };
     expect(await fetchUnreadTickets(me, endless)).toHaveLength(MAX_UNREAD_PAGES);
     expect(reads).toBe(MAX_UNREAD_PAGES);
+  });
+});
+
+describe('quick reply variables (SPEC 2 "Quick messages": the insert-at-cursor helper)', () => {
+  // Local time: the attendant's clock, as the browser has it.
+  const at = (hour: number, minute = 5) => new Date(2026, 10, 3, hour, minute, 9);
+  const context = (now: Date) => ({ contactName: '  Maria da Silva ', ticketId: 42, now });
+
+  it("fills the contact's name and first name, the greeting, protocol, date and hour", () => {
+    // Act
+    const text = fillMessageVariables(
+      '{{greeting}}, {{firstName}}! ({{name}}) Protocolo {{protocol}} em {{date}} às {{hour}}. {{ ms }} {{hora}}',
+      context(at(9)),
+    );
+    // Assess
+    expect(text).toBe('Bom dia, Maria! (Maria da Silva) Protocolo 2026110309050942 em 03/11/2026 às 09:05. Bom dia 09:05');
+  });
+
+  it('greets by the local hour: Bom dia, Boa tarde, Boa noite', () => {
+    expect([5, 11, 12, 17, 18, 23, 0, 4].map((hour) => greetingAt(at(hour)))).toEqual([
+      'Bom dia',
+      'Bom dia',
+      'Boa tarde',
+      'Boa tarde',
+      'Boa noite',
+      'Boa noite',
+      'Boa noite',
+      'Boa noite',
+    ]);
+  });
+
+  it('leaves unknown placeholders and plain text as written; every variable the dialog offers is filled', () => {
+    expect(fillMessageVariables('Olá {{unknown}} {{constructor}} {name}', context(at(14)))).toBe('Olá {{unknown}} {{constructor}} {name}');
+    for (const key of MESSAGE_VARIABLES) expect(fillMessageVariables(`{{${key}}}`, context(at(14)))).not.toContain('{{');
   });
 });
 

@@ -24,6 +24,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { type ClipboardEvent, type KeyboardEvent, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAuth } from '../../../lib/auth/auth-provider.tsx';
+import { fillMessageVariables } from '../../../lib/message-variables.ts';
 import { readStorage, storageKeys, writeStorage } from '../../../lib/storage.ts';
 import { useErrorToast } from '../../../lib/use-api-error.ts';
 import { sendMediaMessage } from '../api/media.ts';
@@ -46,7 +47,7 @@ const toQuoted = (message: Message): QuotedMessage => ({
 });
 
 interface MessageInputProps {
-  ticket: { id: number; status: TicketStatus; contactId: number; whatsappId: number };
+  ticket: { id: number; status: TicketStatus; contactId: number; whatsappId: number; contact: { name: string } };
   replyTo: Message | null;
   onClearReply: () => void;
 }
@@ -135,17 +136,21 @@ export function MessageInput({ ticket, replyTo, onClearReply }: MessageInputProp
     }
   };
 
-  /** A quick reply fills the input; one with an attachment is sent at once, its text as the caption. */
+  /**
+   * A quick reply fills the input; one with an attachment is sent at once, its text as the caption.
+   * Its variables ({{name}}, {{greeting}}, ...) are filled in from this ticket and the moment.
+   */
   const pickQuick = async (option: QuickMessageOption) => {
+    const message = fillMessageVariables(option.message, { contactName: ticket.contact.name, ticketId: ticket.id, now: new Date() });
     if (!option.mediaPath) {
-      setText(option.message);
+      setText(message);
       textInput.current?.focus();
       return;
     }
     setText('');
     setSending(true);
     try {
-      putSent(queryClient, await sendStoredMedia(ticket.id, option.mediaPath, option.message, sign));
+      putSent(queryClient, await sendStoredMedia(ticket.id, option.mediaPath, message, sign));
     } catch (error) {
       showError(error);
     } finally {

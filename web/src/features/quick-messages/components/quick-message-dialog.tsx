@@ -17,6 +17,7 @@ import {
 } from '@mui/material';
 import { type FormEvent, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { MESSAGE_VARIABLES } from '../../../lib/message-variables.ts';
 import { toast } from '../../../lib/toast.ts';
 import { useErrorToast } from '../../../lib/use-api-error.ts';
 import { type QuickMessage, useSaveQuickMessage } from '../api/quick-messages.ts';
@@ -25,13 +26,8 @@ import { insertAt } from './insert-at-cursor.ts';
 /** SPEC 9: the quick-message text area has 7 rows. */
 const MESSAGE_ROWS = 7;
 
-/** Placeholders the helper inserts (the product family's message variables). */
-const VARIABLES = [
-  { key: 'name', value: '{{name}}' },
-  { key: 'greeting', value: '{{ms}}' },
-  { key: 'protocol', value: '{{protocol}}' },
-  { key: 'hour', value: '{{hora}}' },
-] as const;
+/** Placeholders the helper inserts; the conversation fills them in when the quick reply is used (lib/message-variables). */
+const VARIABLES = MESSAGE_VARIABLES.map((key) => ({ key, value: `{{${key}}}` }));
 
 /** The contract's messages (SPEC 5 "Quick message": 'Obrigatório') in the current language. */
 const messageKeys: Record<string, string> = {
