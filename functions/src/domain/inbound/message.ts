@@ -22,7 +22,7 @@ import { dispatchOutgoing } from '#domain/messages/send';
 import { findOrCreateTicket, readHintedTicket } from '#domain/tickets/find-or-create';
 import { publishTicketLost } from '#domain/tickets/notify';
 import { loadTicketRefs, presentTicket, type TicketRefs } from '#domain/tickets/present';
-import { publishMessage, publishTicket } from '#domain/tickets/publish';
+import { publishMessage } from '#domain/tickets/publish';
 import { getItemBatched } from '#storage/batch-get';
 import { contactKey, getContact } from '#storage/contacts';
 import {
@@ -256,9 +256,11 @@ async function afterStore(input: {
       : await loadTicketRefs(ticket, knownRefs(ticket, connection, allQueues));
   const presented = presentTicket(ticket, names);
   const contact = input.contact?.id === message.contactId ? input.contact : await getContact(companyId, message.contactId);
+  // The message's create event carries the ticket as the message left it (last message, unread
+  // count, a new ticket whole) to the ticket's viewers, who put it in their lists from there: a
+  // separate ticket `update` would repeat it to the same sockets. With the bot's replies, the
+  // ticket's one update follows them (dispatchOutgoing): the bot may have moved it.
   if (contact) await publishMessage(effects, 'create', message, presented, contact);
-  // With the bot's replies the ticket's one update follows them (dispatchOutgoing), not twice.
-  if (!replies.length) await publishTicket(effects, presented);
   // The bot gave the ticket a queue, or the message reopened it without its attendant: who saw it before drops it (tickets/notify).
   await publishTicketLost(effects, input.stored?.previous ?? read, ticket);
   if (replies.length) await dispatchOutgoing(replies, ticket, effects, { connection });
@@ -285,7 +287,7 @@ async function markDispatched(companyId: number, connectionId: number, waId: str
 }
 
 /**
- * The message's create event and the ticket's update for a resumed event, from a fresh read of the
+ * The message's create event (carrying the ticket) for a resumed event, from a fresh read of the
  * ticket. The contact is read unless known; queue and connection names come from the references.
  */
 async function publishStored(
@@ -304,7 +306,6 @@ async function publishStored(
     await loadTicketRefs(ticket, { ...(known.connection ? { connection: known.connection } : {}), ...(queue ? { queue } : {}) }),
   );
   await publishMessage(effects, 'create', message, presented, contact);
-  await publishTicket(effects, presented);
 }
 
 /** A replayed event: finish what a crashed attempt left undone. True when something was left. */
