@@ -2,15 +2,19 @@
  * Events about messages already stored: acks (only ever upwards), deletes, edits, and the results
  * of our sends (`sent` gives the pending message its WhatsApp id, `sendFailed` marks it with the
  * error: never silently lost). Each publishes the message's `appMessage` update, naming the
- * ticket's queue and connection from the cached references (batch-references.ts).
+ * ticket's queue and connection from the cached references (batch-references.ts). The point reads
+ * (link, ticket, contact) of a batch's events go out together as one BatchGetItem (storage/batch-get.ts):
+ * acks come in bursts (a read receipt acks every message it covers).
  */
 import type { InboundEvent } from '#contracts/session-events';
 import type { Effects } from '#domain/messages/effects';
 import { loadTicketRefs, presentTicket } from '#domain/tickets/present';
 import { publishMessage } from '#domain/tickets/publish';
-import { getContact } from '#storage/contacts';
-import { editBody, getWaLink, type MessageRecord, markDeleted, markFailed, markSent, raiseAck } from '#storage/messages';
-import { getTicket } from '#storage/tickets';
+import type { Contact } from '#contracts/contacts';
+import { getItemBatched } from '#storage/batch-get';
+import { contactKey } from '#storage/contacts';
+import { editBody, type MessageRecord, markDeleted, markFailed, markSent, raiseAck, type WaLink, waLinkKey } from '#storage/messages';
+import { type TicketRecord, ticketKey } from '#storage/tickets';
 import { type BatchReferences, batchReferences } from './batch-references.ts';
 
 type Event<K extends InboundEvent['kind']> = Extract<InboundEvent, { kind: K }>;
@@ -19,8 +23,8 @@ export type UpdateOutcome = 'updated' | 'unchanged' | 'unknown';
 async function publishUpdate(message: MessageRecord | undefined, effects: Effects, refs: BatchReferences): Promise<UpdateOutcome> {
   if (!message) return 'unchanged';
   const [ticket, contact, connection, queues] = await Promise.all([
-    getTicket(message.companyId, message.ticketId),
-    getContact(message.companyId, message.contactId),
+    getItemBatched<TicketRecord>(ticketKey(message.companyId, message.ticketId)),
+    getItemBatched<Contact>(contactKey(message.companyId, message.contactId)),
     refs.connection(message.companyId, message.whatsappId),
     refs.queues(message.companyId),
   ]);
@@ -37,7 +41,7 @@ async function onLinked(
   effects: Effects,
   refs: BatchReferences,
 ): Promise<UpdateOutcome> {
-  const link = await getWaLink(event.companyId, event.connectionId, event.waMessageId);
+  const link = await getItemBatched<WaLink>(waLinkKey(event.companyId, event.connectionId, event.waMessageId));
   // An ack or delete of a message we never stored (sent before the connection was ours, or ignored).
   if (!link) return 'unknown';
   return publishUpdate(await update(link.ticketId, link.messageId), effects, refs);
