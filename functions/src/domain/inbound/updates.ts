@@ -6,11 +6,12 @@
  * (link, ticket, contact) of a batch's events go out together as one BatchGetItem (storage/batch-get.ts):
  * acks come in bursts (a read receipt acks every message it covers).
  */
+
+import type { Contact } from '#contracts/contacts';
 import type { InboundEvent } from '#contracts/session-events';
 import type { Effects } from '#domain/messages/effects';
 import { loadTicketRefs, presentTicket } from '#domain/tickets/present';
 import { publishMessage } from '#domain/tickets/publish';
-import type { Contact } from '#contracts/contacts';
 import { getItemBatched } from '#storage/batch-get';
 import { contactKey } from '#storage/contacts';
 import { editBody, type MessageRecord, markDeleted, markFailed, markSent, raiseAck, type WaLink, waLinkKey } from '#storage/messages';
