@@ -149,6 +149,7 @@ export const httpRoutes: readonly HttpRoute[] = [
   // path level, so `{id}` is the ticket id for GET/POST and the message id for DELETE.
   r('GET', '/messages/{id}', 'messages', 'user'),
   r('POST', '/messages/{id}', 'messages', 'user', { maxBodyBytes: MEDIA_REQUEST_BYTES }),
+  r('POST', '/messages/{id}/uploads', 'messages', 'user'),
   r('DELETE', '/messages/{id}', 'messages', 'user'),
   // Private media: the caller's tenant must own the key (`<companyId>/...`); answers a presigned redirect.
   r('GET', '/public/{path+}', 'media', 'user'),

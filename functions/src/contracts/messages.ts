@@ -58,3 +58,17 @@ export interface AppMessageEvent {
   ticket: Ticket;
   contact: Contact;
 }
+
+/**
+ * POST /messages/{ticketId}/uploads: where the browser PUTs one file (with these headers, before
+ * `expiresIn` seconds pass), then sends it with POST /messages/{ticketId} `{ mediaUrls: [key] }`.
+ */
+export interface MediaUpload {
+  key: string;
+  /** The private route that will serve it (`/public/<key>`). */
+  mediaUrl: string;
+  uploadUrl: string;
+  method: 'PUT';
+  headers: Record<string, string>;
+  expiresIn: number;
+}

@@ -5,10 +5,10 @@
  */
 import busboy from 'busboy';
 import { AppError, ValidationError } from '#commons/errors';
+import { MAX_FILE_BYTES, MAX_FILES } from './limits.ts';
 
-/** Per file (the product's limit for media sends). */
-export const MAX_FILE_BYTES = 10 * 1024 * 1024;
-export const MAX_FILES = 10;
+export { MAX_FILE_BYTES, MAX_FILES };
+
 const MAX_FIELDS = 50;
 const MAX_FIELD_BYTES = 64 * 1024;
 

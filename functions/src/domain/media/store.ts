@@ -1,5 +1,6 @@
 /**
- * The private media bucket: uploads of our sends, existence checks, and short-lived presigned GETs.
+ * The private media bucket: uploads of our sends, existence checks, short-lived presigned GETs, and
+ * presigned PUTs for the browser's direct uploads.
  * Callers check the tenant prefix (keys.ts) before any of these.
  */
 import { GetObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
@@ -28,4 +29,19 @@ export async function headMedia(key: string): Promise<{ contentType: string; siz
 
 export function presignedGet(key: string, expiresIn = PRESIGNED_GET_SECONDS): Promise<string> {
   return getSignedUrl(s3Client(), new GetObjectCommand({ Bucket: env.mediaBucket, Key: key }), { expiresIn });
+}
+
+/** Long enough to upload the largest file on a slow line. */
+export const PRESIGNED_PUT_SECONDS = 900;
+
+/**
+ * A URL the browser PUTs one file to, with exactly this content type and length (both signed: S3
+ * refuses another size or type), so a file never passes through a Lambda (6 MB payload limit).
+ */
+export function presignedPut(key: string, contentType: string, size: number, expiresIn = PRESIGNED_PUT_SECONDS): Promise<string> {
+  return getSignedUrl(
+    s3Client(),
+    new PutObjectCommand({ Bucket: env.mediaBucket, Key: key, ContentType: contentType, ContentLength: size }),
+    { expiresIn, signableHeaders: new Set(['content-type', 'content-length']) },
+  );
 }

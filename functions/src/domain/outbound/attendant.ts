@@ -7,6 +7,7 @@ import { logger } from '#commons/logger';
 import type { Message } from '#contracts/messages';
 import { waMessageIdFor } from '#contracts/wa-message-id';
 import { isTenantKey, keyFromMediaUrl } from '#domain/media/keys';
+import { FileTooLargeError, MAX_FILE_BYTES } from '#domain/media/multipart';
 import { headMedia } from '#domain/media/store';
 import { defaultEffects, type Effects } from '#domain/messages/effects';
 import { loadVisibleTicket, type Viewer } from '#domain/tickets/access';
@@ -20,17 +21,20 @@ import { assertOpen, type OutgoingFile, type StoredMedia, sendOnTicket, signBody
 export interface AttendantSend {
   bodies: string[];
   files: OutgoingFile[];
-  mediaUrl?: string | null;
+  /** Keys (or /public URLs) of media already in the bucket: a quick reply's file, direct uploads. */
+  mediaUrls?: string[];
   quotedMessageId?: string;
   signMessage?: boolean;
   asVoice?: boolean;
 }
 
-/** A media key the caller's company owns and that exists (JSON `mediaUrl`). */
-async function storedMedia(companyId: number, mediaUrl: string): Promise<StoredMedia> {
+/** A media key the caller's company owns and that exists within the size limit (JSON `mediaUrl(s)`). */
+async function storedMedia(companyId: number, mediaUrl: string, field: string): Promise<StoredMedia> {
   const key = keyFromMediaUrl(mediaUrl);
   const head = isTenantKey(companyId, key) ? await headMedia(key) : undefined;
-  if (!head) throw new ValidationError('mediaUrl', 'Media not found');
+  if (!head) throw new ValidationError(field, 'Media not found');
+  if (head.size > MAX_FILE_BYTES) throw new FileTooLargeError(field, MAX_FILE_BYTES);
+  if (!head.size) throw new ValidationError(field, 'Empty file');
   return { key, mimetype: head.contentType, filename: key.split('/').at(-1) ?? 'file' };
 }
 
@@ -45,7 +49,9 @@ export async function sendAttendantMessage(
   const bodies = request.signMessage
     ? request.bodies.map((body) => (body.trim() ? signBody(body, viewer.user.name) : body))
     : request.bodies;
-  const stored = request.mediaUrl && !request.files.length ? await storedMedia(viewer.companyId, request.mediaUrl) : undefined;
+  const stored = request.files.length
+    ? []
+    : await Promise.all((request.mediaUrls ?? []).map((url, i) => storedMedia(viewer.companyId, url, `mediaUrls.${i}`)));
   const sent = await sendOnTicket(
     {
       companyId: viewer.companyId,

@@ -34,7 +34,8 @@ export interface SendOnTicket {
   /** Text, or captions: one per file, or one for the first file. */
   bodies: string[];
   files: OutgoingFile[];
-  stored?: StoredMedia;
+  /** Media already in the bucket (a quick reply's file, the browser's direct uploads), sent before `files`. */
+  stored?: StoredMedia[];
   quotedMessageId?: string;
   /** Audio files go out as voice notes. */
   asVoice?: boolean;
@@ -71,8 +72,8 @@ async function checkQuoted(companyId: number, ticket: TicketRecord, id: string |
 export async function sendOnTicket(input: SendOnTicket, effects: Effects = defaultEffects): Promise<MessageRecord[]> {
   const { companyId, ticket } = input;
   const quotedMessageId = await checkQuoted(companyId, ticket, input.quotedMessageId);
-  assertSendable(input.bodies, input.files, Boolean(input.stored));
-  const media: StoredMedia[] = input.stored ? [input.stored] : [];
+  assertSendable(input.bodies, input.files, Boolean(input.stored?.length));
+  const media: StoredMedia[] = [...(input.stored ?? [])];
 
   // Every upload lands before any message is stored: a failed upload leaves no message behind.
   const uploaded = await Promise.all(

@@ -1,13 +1,15 @@
 /**
  * Messages of a ticket (SPEC 7 "Tickets and messages"): the conversation page, the attendant's
- * sends (JSON text with an optional quote, or multipart `medias`), and deleting our own messages.
+ * sends (JSON text with an optional quote, or multipart `medias`, or keys of files the browser
+ * uploaded straight to the bucket through POST /messages/{id}/uploads), and deleting our own messages.
  * `{id}` is the ticket id for GET/POST and the message id for DELETE (one name per path level).
  */
 import { ValidationError } from '#commons/errors';
 import { readMultipartForm } from '#domain/media/multipart';
 import { type AttendantSend, deleteAttendantMessage, sendAttendantMessage } from '#domain/outbound/attendant';
-import { formFlag, listMessagesQuerySchema, messageIdSchema, sendMessageJsonSchema } from '#domain/outbound/input';
+import { formFlag, listMessagesQuerySchema, messageIdSchema, sendMessageJsonSchema, uploadRequestSchema } from '#domain/outbound/input';
 import { listTicketMessages } from '#domain/outbound/list';
+import { createUpload } from '#domain/outbound/uploads';
 import { requireIdentity } from '#http/access';
 import { httpHandler } from '#http/handler';
 import type { RequestContext } from '#http/types';
@@ -30,7 +32,8 @@ async function readSend(ctx: RequestContext): Promise<AttendantSend> {
   return {
     bodies: [input.body],
     files: [],
-    mediaUrl: input.mediaUrl,
+    // `mediaUrl` (one stored file, as quick replies send it) goes first, then `mediaUrls` in order.
+    mediaUrls: [...(input.mediaUrl ? [input.mediaUrl] : []), ...(input.mediaUrls ?? [])],
     quotedMessageId: input.quotedMsg?.id,
     signMessage: input.signMessage,
     asVoice: input.asVoice,
@@ -45,5 +48,7 @@ export const handler = httpHandler('messages', {
     const ticketId = parseId(ctx.params);
     return { messages: await sendAttendantMessage(identity, ticketId, await readSend(ctx)) };
   },
+  'POST /messages/{id}/uploads': async (ctx) =>
+    createUpload(requireIdentity(ctx), parseId(ctx.params), parseInput(uploadRequestSchema, ctx.body ?? {})),
   'DELETE /messages/{id}': async (ctx) => deleteAttendantMessage(requireIdentity(ctx), parseInput(messageIdSchema, ctx.params.id, 'id')),
 });

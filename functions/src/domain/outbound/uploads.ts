@@ -1,0 +1,27 @@
+/**
+ * Direct uploads (ARCHITECTURE: media in S3, private, presigned). The browser asks for a URL, PUTs
+ * the file straight to the bucket, then sends the message with the key (POST /messages/{ticketId}
+ * `mediaUrls`), where the send checks the tenant prefix, that the object exists and its size. Files
+ * never pass through a Lambda, whose request payload stops at 6 MB.
+ */
+import type { MediaUpload } from '#contracts/messages';
+import { mediaRoute, outboundMediaKey } from '#domain/media/keys';
+import { PRESIGNED_PUT_SECONDS, presignedPut } from '#domain/media/store';
+import { loadVisibleTicket, type Viewer } from '#domain/tickets/access';
+import type { UploadRequest } from './input.ts';
+import { assertOpen } from './send.ts';
+
+/** Only for a ticket the caller may see and write on (open): the key lives under that ticket. */
+export async function createUpload(viewer: Viewer, ticketId: number, request: UploadRequest): Promise<MediaUpload> {
+  const ticket = await loadVisibleTicket(viewer, ticketId);
+  assertOpen(ticket);
+  const key = outboundMediaKey(viewer.companyId, ticket.id, request.fileName);
+  return {
+    key,
+    mediaUrl: mediaRoute(key),
+    uploadUrl: await presignedPut(key, request.contentType, request.size),
+    method: 'PUT',
+    headers: { 'Content-Type': request.contentType },
+    expiresIn: PRESIGNED_PUT_SECONDS,
+  };
+}
