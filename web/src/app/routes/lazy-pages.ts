@@ -20,3 +20,4 @@ export const QuickMessagesPage = page(
   () => import('../../features/quick-messages/components/quick-messages-page.tsx'),
   'QuickMessagesPage',
 );
+export const SchedulesPage = page(() => import('../../features/schedules/components/schedules-page.tsx'), 'SchedulesPage');

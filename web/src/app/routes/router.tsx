@@ -12,6 +12,7 @@ import {
   LoginPage,
   QueuesPage,
   QuickMessagesPage,
+  SchedulesPage,
   SettingsPage,
   SignupPage,
   TagsPage,
@@ -39,7 +40,6 @@ function gated(element: ReactNode, gates: Gates = {}): ReactNode {
 /** Routes of later issues: they exist, are gated as they will be, and say they are not ready. */
 const upcoming: Array<{ path: string; titleKey: string; gates?: Gates }> = [
   { path: 'todolist', titleKey: 'menu.todolist' },
-  { path: 'schedules', titleKey: 'menu.schedules', gates: { plan: 'useSchedules' } },
   { path: 'helps', titleKey: 'menu.helps' },
   { path: 'files', titleKey: 'menu.files', gates: { admin: true } },
   { path: 'prompts', titleKey: 'menu.prompts', gates: { admin: true, plan: 'useOpenAi' } },
@@ -94,6 +94,7 @@ const routes: RouteObject[] = [
           { path: 'contacts', element: <ContactsPage /> },
           { path: 'tags', element: <TagsPage /> },
           { path: 'quick-messages', element: <QuickMessagesPage /> },
+          { path: 'schedules', element: gated(<SchedulesPage />, { plan: 'useSchedules' }) },
           ...upcoming.map(({ path, titleKey, gates }) => ({ path, element: gated(<NotAvailablePage titleKey={titleKey} />, gates) })),
           { path: '*', element: <Navigate to="/" replace /> },
         ],

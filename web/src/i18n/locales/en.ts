@@ -2,11 +2,13 @@ import { connectionsLocales } from './connections.ts';
 import { directoryLocales } from './directory.ts';
 import type { LocaleShape } from './es.ts';
 import { inboxLocales } from './inbox.ts';
+import { schedulesLocales } from './schedules.ts';
 
 const en: LocaleShape = {
   ...connectionsLocales.en,
   ...directoryLocales.en,
   ...inboxLocales.en,
+  ...schedulesLocales.en,
   app: { name: 'Conversa' },
   languages: { pt: 'Português', en: 'English', es: 'Español' },
   common: {
@@ -71,6 +73,8 @@ const en: LocaleShape = {
     ERR_PLAN_LIMIT_USERS: 'Your plan’s user limit has been reached.',
     ERR_PLAN_LIMIT_CONNECTIONS: 'Your plan’s connection limit has been reached.',
     ERR_PLAN_LIMIT_QUEUES: 'Your plan’s queue limit has been reached.',
+    ERR_PLAN_LIMIT_SCHEDULES: 'Your plan’s schedule limit has been reached.',
+    ERR_SCHEDULE_NOT_EDITABLE: 'This message was already sent or is being sent: it can no longer be changed.',
     ERR_EMAIL_ALREADY_EXISTS: 'A user with this email already exists.',
     ERR_COMPANY_NAME_EXISTS: 'A company with this name already exists.',
     ERR_PLAN_NAME_EXISTS: 'A plan with this name already exists.',

@@ -1,12 +1,14 @@
 import { connectionsLocales } from './connections.ts';
 import { directoryLocales } from './directory.ts';
 import { inboxLocales } from './inbox.ts';
+import { schedulesLocales } from './schedules.ts';
 
 /** Spanish: the fallback language (SPEC 1) and the shape every other locale must match. */
 const es = {
   ...connectionsLocales.es,
   ...directoryLocales.es,
   ...inboxLocales.es,
+  ...schedulesLocales.es,
   app: { name: 'Conversa' },
   languages: { pt: 'Português', en: 'English', es: 'Español' },
   common: {
@@ -71,6 +73,8 @@ const es = {
     ERR_PLAN_LIMIT_USERS: 'Se alcanzó el límite de usuarios de su plan.',
     ERR_PLAN_LIMIT_CONNECTIONS: 'Se alcanzó el límite de conexiones de su plan.',
     ERR_PLAN_LIMIT_QUEUES: 'Se alcanzó el límite de colas de su plan.',
+    ERR_PLAN_LIMIT_SCHEDULES: 'Se alcanzó el límite de agendamientos de su plan.',
+    ERR_SCHEDULE_NOT_EDITABLE: 'Este mensaje ya se envió o se está enviando: no se puede modificar.',
     ERR_EMAIL_ALREADY_EXISTS: 'Ya existe un usuario con este correo electrónico.',
     ERR_COMPANY_NAME_EXISTS: 'Ya existe una empresa con este nombre.',
     ERR_PLAN_NAME_EXISTS: 'Ya existe un plan con este nombre.',

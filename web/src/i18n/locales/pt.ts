@@ -2,12 +2,14 @@ import { connectionsLocales } from './connections.ts';
 import { directoryLocales } from './directory.ts';
 import type { LocaleShape } from './es.ts';
 import { inboxLocales } from './inbox.ts';
+import { schedulesLocales } from './schedules.ts';
 
 /** Portuguese (Brazil): the stored `ptBR` selects it (SPEC 1). */
 const pt: LocaleShape = {
   ...connectionsLocales.pt,
   ...directoryLocales.pt,
   ...inboxLocales.pt,
+  ...schedulesLocales.pt,
   app: { name: 'Conversa' },
   languages: { pt: 'Português', en: 'English', es: 'Español' },
   common: {
@@ -72,6 +74,8 @@ const pt: LocaleShape = {
     ERR_PLAN_LIMIT_USERS: 'O limite de usuários do seu plano foi atingido.',
     ERR_PLAN_LIMIT_CONNECTIONS: 'O limite de conexões do seu plano foi atingido.',
     ERR_PLAN_LIMIT_QUEUES: 'O limite de filas do seu plano foi atingido.',
+    ERR_PLAN_LIMIT_SCHEDULES: 'O limite de agendamentos do seu plano foi atingido.',
+    ERR_SCHEDULE_NOT_EDITABLE: 'Esta mensagem já foi enviada ou está sendo enviada: não pode mais ser alterada.',
     ERR_EMAIL_ALREADY_EXISTS: 'Já existe um usuário com este e-mail.',
     ERR_COMPANY_NAME_EXISTS: 'Já existe uma empresa com este nome.',
     ERR_PLAN_NAME_EXISTS: 'Já existe um plano com este nome.',

@@ -4,6 +4,7 @@ import CheckCircleOutlined from '@mui/icons-material/CheckCircleOutlined';
 import DoneOutlined from '@mui/icons-material/DoneOutlined';
 import MoreVert from '@mui/icons-material/MoreVert';
 import ReplayOutlined from '@mui/icons-material/ReplayOutlined';
+import ScheduleSendOutlined from '@mui/icons-material/ScheduleSendOutlined';
 import UndoOutlined from '@mui/icons-material/UndoOutlined';
 import {
   Avatar,
@@ -39,9 +40,11 @@ interface ConversationHeaderProps {
   onBack?: () => void;
   /** Opens the contact drawer (the avatar and the name are its button). */
   onOpenContact: () => void;
+  /** Opens the schedule message dialog for the contact (composed by the app; absent without useSchedules). */
+  onSchedule?: () => void;
 }
 
-export function ConversationHeader({ ticket, onBack, onOpenContact }: ConversationHeaderProps) {
+export function ConversationHeader({ ticket, onBack, onOpenContact, onSchedule }: ConversationHeaderProps) {
   const { t } = useTranslation();
   const { user } = useAuth();
   const admin = isAdmin(user);
@@ -151,6 +154,13 @@ export function ConversationHeader({ ticket, onBack, onOpenContact }: Conversati
         </Box>
       </ButtonBase>
       <Stack direction="row" spacing={compact ? 0 : 1} sx={{ flexShrink: 0, alignItems: 'center' }}>
+        {onSchedule && (
+          <Tooltip title={t('schedules.scheduleMessage')}>
+            <IconButton aria-label={t('schedules.scheduleMessage')} onClick={onSchedule} size="small" data-testid="schedule-message">
+              <ScheduleSendOutlined />
+            </IconButton>
+          </Tooltip>
+        )}
         {ticket.status === 'pending' && button('accept', 'contained', 'success')}
         {ticket.status === 'open' && button('return', 'outlined', 'inherit')}
         {ticket.status !== 'closed' && button('resolve', 'contained')}

@@ -18,6 +18,8 @@ interface ConversationProps {
   onBack?: () => void;
   /** The contact's edit dialog (contacts feature), composed by the app. */
   onEditContact?: (contactId: number) => void;
+  /** The schedule message dialog (schedules feature), composed by the app when the plan has useSchedules. */
+  onScheduleMessage?: (ticket: Ticket) => void;
   /** The messages and the input (messages feature), composed by the app under the header. */
   children: (ticket: Ticket) => ReactNode;
 }
@@ -27,7 +29,7 @@ interface ConversationProps {
  * the app puts the messages in. A ticket outside the user's queues answers 403: 'Acesso não
  * permitido', then back to /tickets after 1 s (SPEC 5).
  */
-export function Conversation({ uuid, onBack, onEditContact, children }: ConversationProps) {
+export function Conversation({ uuid, onBack, onEditContact, onScheduleMessage, children }: ConversationProps) {
   const { t } = useTranslation();
   const { user } = useAuth();
   const navigate = useNavigate();
@@ -60,7 +62,12 @@ export function Conversation({ uuid, onBack, onEditContact, children }: Conversa
         <Box sx={{ flex: 1, display: 'grid', placeItems: 'center' }}>{query.isPending && <CircularProgress />}</Box>
       ) : (
         <>
-          <ConversationHeader ticket={ticket} onBack={onBack} onOpenContact={() => setContactOpen(true)} />
+          <ConversationHeader
+            ticket={ticket}
+            onBack={onBack}
+            onOpenContact={() => setContactOpen(true)}
+            onSchedule={onScheduleMessage ? () => onScheduleMessage(ticket) : undefined}
+          />
           <TagPicker ticket={ticket} />
           {children(ticket)}
           <ContactDrawer ticket={ticket} open={contactOpen} onClose={() => setContactOpen(false)} onEditContact={onEditContact} />

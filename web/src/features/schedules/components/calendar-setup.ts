@@ -1,0 +1,49 @@
+/**
+ * react-big-calendar with its date-fns localizer (date-fns is already the app's date library) in
+ * the app's three languages, and the calendar's CSS re-coloured from the MUI theme so it follows
+ * light and dark mode.
+ */
+import type { Theme } from '@mui/material';
+import { format, getDay, parse, startOfWeek } from 'date-fns';
+import { enUS, es, ptBR } from 'date-fns/locale';
+import { dateFnsLocalizer } from 'react-big-calendar';
+
+export const calendarLocalizer = () => dateFnsLocalizer({ format, parse, startOfWeek, getDay, locales: { pt: ptBR, en: enUS, es } });
+
+/** Short agenda dates (`dom 22/11`) and 24-hour times, so the agenda fits a phone. */
+export const calendarFormats = { agendaDateFormat: 'EEE dd/MM', agendaTimeFormat: 'HH:mm', timeGutterFormat: 'HH:mm' };
+
+export const calendarStyles = (theme: Theme) => ({
+  '& .rbc-calendar': { fontFamily: theme.typography.fontFamily, color: theme.palette.text.primary },
+  '& .rbc-month-view, & .rbc-time-view, & .rbc-agenda-view table.rbc-agenda-table, & .rbc-header, & .rbc-month-row + .rbc-month-row, & .rbc-day-bg + .rbc-day-bg, & .rbc-time-content, & .rbc-time-header-content, & .rbc-timeslot-group, & .rbc-day-slot .rbc-time-slot, & .rbc-time-content > * + * > *, & .rbc-agenda-view table.rbc-agenda-table tbody > tr > td + td, & .rbc-agenda-view table.rbc-agenda-table tbody > tr + tr':
+    { borderColor: theme.palette.divider },
+  '& .rbc-off-range-bg': { backgroundColor: theme.palette.action.hover },
+  '& .rbc-off-range': { color: theme.palette.text.disabled },
+  '& .rbc-today': { backgroundColor: theme.palette.action.selected },
+  '& .rbc-toolbar': { gap: 1, flexWrap: 'wrap' },
+  '& .rbc-toolbar .rbc-toolbar-label': { fontWeight: 600, textTransform: 'capitalize' },
+  '& .rbc-header': { textTransform: 'capitalize', py: 0.5 },
+  '& .rbc-toolbar button': {
+    color: theme.palette.text.primary,
+    borderColor: theme.palette.divider,
+    fontFamily: theme.typography.fontFamily,
+    textTransform: 'capitalize',
+  },
+  '& .rbc-toolbar button:hover, & .rbc-toolbar button:focus': { backgroundColor: theme.palette.action.hover },
+  '& .rbc-toolbar button.rbc-active, & .rbc-toolbar button:active': {
+    backgroundColor: theme.palette.primary.main,
+    color: theme.palette.primary.contrastText,
+    boxShadow: 'none',
+  },
+  '& .rbc-show-more': { color: theme.palette.primary.main, backgroundColor: 'transparent' },
+  '& .rbc-overlay': { backgroundColor: theme.palette.background.paper, borderColor: theme.palette.divider },
+  '& .rbc-event, & .rbc-day-slot .rbc-background-event': { borderRadius: 1, padding: '0 4px' },
+  '& .rbc-event.schedule-event-waiting': { backgroundColor: theme.palette.primary.main, color: theme.palette.primary.contrastText },
+  '& .rbc-event.schedule-event-sent': { backgroundColor: theme.palette.grey[500], color: theme.palette.common.white },
+  '& .rbc-event.schedule-event-failed': { backgroundColor: theme.palette.error.main, color: theme.palette.error.contrastText },
+  '& .rbc-agenda-view table.rbc-agenda-table thead > tr > th, & .rbc-agenda-view table.rbc-agenda-table tbody > tr > td': {
+    padding: '4px 6px',
+    whiteSpace: 'nowrap',
+  },
+  '& .rbc-agenda-view .schedule-event': { backgroundColor: 'transparent !important', color: `${theme.palette.text.primary} !important` },
+});

@@ -1,0 +1,137 @@
+/**
+ * Strings of the Schedules screen and the Schedule message dialog (SPEC 2 "Schedules", 3 "Schedule
+ * message", 5), per language. Each locale file spreads its part, as for the other screens.
+ */
+const es = {
+  schedules: {
+    title_one: 'Agendamientos ({{count}})',
+    title_other: 'Agendamientos ({{count}})',
+    add: 'Nuevo agendamiento',
+    saved: 'Agendamiento guardado con éxito.',
+    deleted: 'Agendamiento eliminado con éxito.',
+    deleteTitle: '¿Eliminar el agendamiento de {{name}}?',
+    deleteMessage: 'El mensaje no se enviará. Esta acción no se puede deshacer.',
+    scheduleMessage: 'Agendar mensaje',
+    fields: { contact: 'Contacto', body: 'Mensaje', sendAt: 'Fecha de envío', sentAt: 'Enviado el' },
+    status: { PENDENTE: 'Pendiente', AGENDADA: 'Agendado', ENVIADA: 'Enviado', ERRO: 'Error' },
+    dialog: {
+      title: {
+        PENDENTE: 'Mensaje pendiente',
+        AGENDADA: 'Mensaje agendado',
+        ENVIADA: 'Mensaje enviado',
+      },
+      errorTitle: 'Error de envío',
+      schedule: 'Agendar',
+      close: 'Cerrar',
+      attach: 'Adjuntar archivo',
+      removeAttachment: 'Quitar adjunto',
+      contactHint: 'Escriba 3 o más caracteres para buscar',
+      noContacts: 'Ningún contacto encontrado',
+    },
+    calendar: {
+      today: 'Hoy',
+      previous: 'Anterior',
+      next: 'Siguiente',
+      month: 'Mes',
+      week: 'Semana',
+      day: 'Día',
+      agenda: 'Agenda',
+      date: 'Fecha',
+      time: 'Hora',
+      event: 'Contacto',
+      noEvents: 'No hay agendamientos en este período.',
+      more: '+{{count}} más',
+    },
+    validation: { tooShort: 'mensaje muy corto', required: 'Obligatorio', tooLong: '¡Demasiado largo!' },
+  },
+};
+
+const en: typeof es = {
+  schedules: {
+    title_one: 'Schedules ({{count}})',
+    title_other: 'Schedules ({{count}})',
+    add: 'New schedule',
+    saved: 'Schedule saved successfully.',
+    deleted: 'Schedule deleted successfully.',
+    deleteTitle: 'Delete the schedule for {{name}}?',
+    deleteMessage: 'The message will not be sent. This cannot be undone.',
+    scheduleMessage: 'Schedule message',
+    fields: { contact: 'Contact', body: 'Message', sendAt: 'Send at', sentAt: 'Sent at' },
+    status: { PENDENTE: 'Pending', AGENDADA: 'Scheduled', ENVIADA: 'Sent', ERRO: 'Error' },
+    dialog: {
+      title: {
+        PENDENTE: 'Pending message',
+        AGENDADA: 'Scheduled message',
+        ENVIADA: 'Sent message',
+      },
+      errorTitle: 'Sending error',
+      schedule: 'Schedule',
+      close: 'Close',
+      attach: 'Attach file',
+      removeAttachment: 'Remove attachment',
+      contactHint: 'Type 3 or more characters to search',
+      noContacts: 'No contact found',
+    },
+    calendar: {
+      today: 'Today',
+      previous: 'Back',
+      next: 'Next',
+      month: 'Month',
+      week: 'Week',
+      day: 'Day',
+      agenda: 'Agenda',
+      date: 'Date',
+      time: 'Time',
+      event: 'Contact',
+      noEvents: 'No schedules in this period.',
+      more: '+{{count}} more',
+    },
+    validation: { tooShort: 'Message too short', required: 'Required', tooLong: 'Too long!' },
+  },
+};
+
+const pt: typeof es = {
+  schedules: {
+    title_one: 'Agendamentos ({{count}})',
+    title_other: 'Agendamentos ({{count}})',
+    add: 'Novo agendamento',
+    saved: 'Agendamento salvo com sucesso.',
+    deleted: 'Agendamento excluído com sucesso.',
+    deleteTitle: 'Excluir o agendamento de {{name}}?',
+    deleteMessage: 'A mensagem não será enviada. Esta ação não pode ser desfeita.',
+    scheduleMessage: 'Agendar mensagem',
+    fields: { contact: 'Contato', body: 'Mensagem', sendAt: 'Data de envio', sentAt: 'Enviada em' },
+    status: { PENDENTE: 'Pendente', AGENDADA: 'Agendada', ENVIADA: 'Enviada', ERRO: 'Erro' },
+    dialog: {
+      title: {
+        PENDENTE: 'Mensagem pendente',
+        AGENDADA: 'Mensagem agendada',
+        ENVIADA: 'Mensagem enviada',
+      },
+      errorTitle: 'Erro de Envio',
+      schedule: 'Agendar',
+      close: 'Fechar',
+      attach: 'Anexar arquivo',
+      removeAttachment: 'Remover anexo',
+      contactHint: 'Digite 3 ou mais caracteres para buscar',
+      noContacts: 'Nenhum contato encontrado',
+    },
+    calendar: {
+      today: 'Hoje',
+      previous: 'Anterior',
+      next: 'Próximo',
+      month: 'Mês',
+      week: 'Semana',
+      day: 'Dia',
+      agenda: 'Agenda',
+      date: 'Data',
+      time: 'Hora',
+      event: 'Contato',
+      noEvents: 'Nenhum agendamento neste período.',
+      more: '+{{count}} mais',
+    },
+    validation: { tooShort: 'Mensagem muito curta', required: 'Obrigatório', tooLong: 'Muito longo!' },
+  },
+};
+
+export const schedulesLocales = { es, en, pt };
