@@ -27,7 +27,14 @@ export function cognitoClient(): CognitoIdentityProviderClient {
 }
 
 export function s3Client(): S3Client {
-  s3 ??= new S3Client({ region: env.region, endpoint: env.s3Endpoint, forcePathStyle: Boolean(env.s3Endpoint) });
+  s3 ??= new S3Client({
+    region: env.region,
+    endpoint: env.s3Endpoint,
+    forcePathStyle: Boolean(env.s3Endpoint),
+    // The SDK's default (WHEN_SUPPORTED) signs the CRC32 of an empty body into a presigned PUT
+    // (x-amz-checksum-crc32=AAAAAA==), and S3 refuses every real upload to that URL (BadDigest).
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+  });
   return s3;
 }
 

@@ -1,14 +1,14 @@
-import type { Message } from '@conversa/functions/contracts/messages';
+import type { MediaUpload, Message } from '@conversa/functions/contracts/messages';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { runtimeConfig } from '../../../config/runtime-config.ts';
-import { ApiError } from '../../../lib/api-client.ts';
+import { ApiError, api } from '../../../lib/api-client.ts';
 import { currentIdToken } from '../../../lib/auth/tokens.ts';
 
 /*
  * Media is private (SPEC 7: fetched from the backend's /public/{path}, images as blobs): the API
  * checks the tenant and redirects to a short-lived bucket URL. The shared client speaks JSON only,
- * so binary reads and multipart uploads (with progress) live here, with its token and 403 rules.
+ * so binary reads and direct uploads to the bucket (with progress) live here.
  */
 
 /** A message's media URL as the API gives it (`/public/<key>`), made absolute against the API. */
@@ -66,26 +66,16 @@ export async function downloadMedia(url: string, fileName: string): Promise<void
   setTimeout(() => URL.revokeObjectURL(objectUrl), 1000);
 }
 
-function parseBody(text: string): unknown {
-  try {
-    return text ? JSON.parse(text) : undefined;
-  } catch {
-    return text;
-  }
-}
-
-function postForm(ticketId: number, form: FormData, token: string | undefined, onProgress?: (ratio: number) => void) {
-  return new Promise<{ status: number; body: unknown }>((resolve, reject) => {
+/** PUTs one file to its presigned URL, reporting progress (fetch has no upload progress). */
+function putFile(upload: MediaUpload, file: File, onProgress: (loaded: number) => void): Promise<void> {
+  return new Promise((resolve, reject) => {
     const request = new XMLHttpRequest();
-    request.open('POST', `${runtimeConfig().apiUrl}/messages/${ticketId}`);
-    request.setRequestHeader('Accept', 'application/json');
-    if (token) request.setRequestHeader('Authorization', `Bearer ${token}`);
-    request.upload.onprogress = (event) => {
-      if (event.lengthComputable) onProgress?.(event.loaded / event.total);
-    };
-    request.onload = () => resolve({ status: request.status, body: parseBody(request.responseText) });
+    request.open(upload.method, upload.uploadUrl);
+    for (const [name, value] of Object.entries(upload.headers)) request.setRequestHeader(name, value);
+    request.upload.onprogress = (event) => onProgress(event.loaded);
+    request.onload = () => (request.status >= 200 && request.status < 300 ? resolve() : reject(new ApiError(request.status, undefined)));
     request.onerror = () => reject(new ApiError(0, undefined));
-    request.send(form);
+    request.send(file);
   });
 }
 
@@ -99,21 +89,42 @@ export interface MediaSend {
   asVoice?: boolean;
 }
 
-/** POST /messages/{ticketId} as form data (SPEC 7: medias, body, fromMe), reporting upload progress. */
+/**
+ * Files go straight to the private bucket (ARCHITECTURE: media in S3, presigned), never through the
+ * API, whose functions take at most 6 MB a request: one upload grant per file (POST
+ * /messages/{ticketId}/uploads), a PUT of each with progress over all bytes, then the send names the
+ * keys in order (POST /messages/{ticketId} mediaUrls), the body captioning the first.
+ */
 export async function sendMediaMessage(
   ticketId: number,
   send: MediaSend,
   onProgress?: (ratio: number) => void,
 ): Promise<{ messages: Message[] } | undefined> {
-  const form = new FormData();
-  for (const file of send.files) form.append('medias', file, file.name);
-  form.append('body', send.body);
-  form.append('fromMe', 'true');
-  form.append('signMessage', String(send.signMessage));
-  if (send.quotedMsgId) form.append('quotedMsgId', send.quotedMsgId);
-  if (send.asVoice) form.append('asVoice', 'true');
-  let answer = await postForm(ticketId, form, (await currentIdToken())?.jwt, onProgress);
-  if (answer.status === 403) answer = await postForm(ticketId, form, (await currentIdToken(true))?.jwt, onProgress);
-  if (answer.status >= 200 && answer.status < 300) return answer.body as { messages: Message[] } | undefined;
-  throw new ApiError(answer.status, answer.body as never);
+  const total = send.files.reduce((sum, file) => sum + file.size, 0) || 1;
+  const loaded = send.files.map(() => 0);
+  const report = () => onProgress?.(Math.min(1, loaded.reduce((a, b) => a + b, 0) / total));
+  const keys: string[] = [];
+  for (const [i, file] of send.files.entries()) {
+    const upload = await api<MediaUpload>(`/messages/${ticketId}/uploads`, {
+      method: 'POST',
+      body: { fileName: file.name, contentType: file.type || 'application/octet-stream', size: file.size },
+    });
+    await putFile(upload, file, (bytes) => {
+      loaded[i] = bytes;
+      report();
+    });
+    loaded[i] = file.size;
+    report();
+    keys.push(upload.key);
+  }
+  return api<{ messages: Message[] }>(`/messages/${ticketId}`, {
+    method: 'POST',
+    body: {
+      body: send.body,
+      mediaUrls: keys,
+      signMessage: send.signMessage,
+      ...(send.quotedMsgId ? { quotedMsg: { id: send.quotedMsgId } } : {}),
+      ...(send.asVoice ? { asVoice: true } : {}),
+    },
+  });
 }
