@@ -31,6 +31,8 @@ let setup: ConnectionSetup;
 let ticketUuid: string;
 let otherContactId: number;
 let sentId: number;
+let gated: Tenant;
+let gatedTicketUuid: string;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
@@ -42,7 +44,25 @@ beforeAll(async () => {
   mkdirSync(artifacts, { recursive: true });
   call = client(inject('apiUrl'));
   sim = simulator(inject('simulatorUrl'));
-  tenant = await createTenant(call, await superLogin(call, inject('admin')), await firstPlanId(call), 'schedules-web');
+  const superToken = await superLogin(call, inject('admin'));
+  tenant = await createTenant(call, superToken, await firstPlanId(call), 'schedules-web');
+  // A company whose plan lacks useSchedules, with a conversation of its own.
+  const plan = await ok<{ id: number }>(call, 'POST', '/plans', {
+    token: superToken,
+    body: { name: `Sem agenda ${randomInt(1e6)}`, useSchedules: false },
+  });
+  gated = await createTenant(call, superToken, plan.id, 'schedules-web-gated');
+  const gatedContact = await ok<{ id: number }>(call, 'POST', '/contacts', {
+    token: gated.admin.token,
+    body: { name: 'Sem Agenda', number: `55319${randomInt(10_000_000, 99_999_999)}` },
+  });
+  const gatedConnection = await ok<{ id: number }>(call, 'POST', '/whatsapp', { token: gated.admin.token, body: { name: 'Gated phone' } });
+  gatedTicketUuid = (
+    await ok<{ uuid: string }>(call, 'POST', '/tickets', {
+      token: gated.admin.token,
+      body: { contactId: gatedContact.id, whatsappId: gatedConnection.id, userId: gated.admin.id, status: 'open' },
+    })
+  ).uuid;
   setup = await connectedConnection(call, sim, { token: tenant.admin.token, companyId: tenant.companyId, queues: ['Agenda'] });
   const contact = await ok<{ id: number }>(call, 'POST', '/contacts', {
     token: tenant.admin.token,
@@ -211,5 +231,30 @@ describe('scheduling a message', { timeout: 180_000 }, () => {
     await page.getByRole('heading', { name: 'Agendamentos (1)' }).waitFor();
     await page.locator(`[data-schedule-id="${sentId}"]`).waitFor();
     await shot(page, '4-narrow-dark');
+  });
+
+  it('without useSchedules the header has no schedule button and /schedules is refused', async () => {
+    // Prepare
+    const other = await browser.newContext({ baseURL: inject('webUrl'), locale: 'pt-BR', viewport: { width: 1366, height: 860 } });
+    const gatedPage = await other.newPage();
+    await gatedPage.goto('/login');
+    await gatedPage.fill('input[name=email]', gated.admin.email);
+    await gatedPage.fill('input[name=password]', gated.admin.password);
+    await gatedPage.click('button[type=submit]');
+    await gatedPage.waitForURL('**/tickets');
+    // Act
+    await gatedPage.goto(`/tickets/${gatedTicketUuid}`);
+    await gatedPage.getByTestId('conversation-header').getByText('Sem Agenda').waitFor();
+    // The plan has been read once the menu shows its other gated entries (Kanban) and not Agendamentos.
+    await gatedPage.getByText('Kanban', { exact: true }).waitFor();
+    await expect(gatedPage.getByText('Agendamentos', { exact: true }).count()).resolves.toBe(0);
+    // Assess
+    await expect(gatedPage.getByTestId('schedule-message').count()).resolves.toBe(0);
+    // Act
+    await gatedPage.goto('/schedules');
+    // Assess
+    await gatedPage.getByText('Esta empresa não possui permissão para acessar essa página! Estamos lhe redirecionando.').waitFor();
+    await gatedPage.waitForURL((url) => url.pathname === '/');
+    await other.close();
   });
 });
