@@ -121,6 +121,10 @@ const fixtures: Record<string, Fixture> = {
   'GET /ticket/kanban': {},
   'GET /messages/{id}': { params: () => ({ id: String(bOwn.ticketId) }) },
   'POST /messages/{id}': { params: () => ({ id: String(bOwn.ticketId) }), body: () => ({ body: 'intrusion' }) },
+  'POST /messages/{id}/uploads': {
+    params: () => ({ id: String(bOwn.ticketId) }),
+    body: () => ({ fileName: 'intrusion.pdf', contentType: 'application/pdf', size: 1024 }),
+  },
   'DELETE /messages/{id}': { params: () => ({ id: bOwn.messageId }) },
   'GET /public/{path+}': { params: () => ({ path: bOwn.mediaKey }) },
   // Its own credential (a connection token): a user's session token is refused, nothing reaches B.
