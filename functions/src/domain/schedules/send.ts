@@ -28,6 +28,7 @@ import { messageIdAt } from '#domain/messages/message-id';
 import { queueOutgoingMessage } from '#domain/messages/send';
 import { getCompanySetting } from '#domain/settings/settings';
 import { findOrCreateTicket } from '#domain/tickets/find-or-create';
+import { publishTicketLost } from '#domain/tickets/notify';
 import { mapWithConcurrency } from '#realtime/concurrency';
 import { getCompany } from '#storage/companies';
 import { getContact } from '#storage/contacts';
@@ -159,18 +160,16 @@ export async function sendDueSchedule(due: store.DueSchedule, deps: SenderDeps =
   }
 
   const connectionId = decision.connection.id;
-  const ticket =
-    origin && isActive(origin.status) && origin.whatsappId === connectionId && origin.contactId === contact.id
-      ? origin
-      : (
-          await findOrCreateTicket({
-            companyId: record.companyId,
-            connectionId,
-            contact,
-            reopenWithinHours: Number(await getCompanySetting(record.companyId, 'timeCreateNewTicket')) || 0,
-            now: at,
-          })
-        ).ticket;
+  const reuse = origin && isActive(origin.status) && origin.whatsappId === connectionId && origin.contactId === contact.id;
+  const { ticket, previous } = reuse
+    ? { ticket: origin, previous: undefined }
+    : await findOrCreateTicket({
+        companyId: record.companyId,
+        connectionId,
+        contact,
+        reopenWithinHours: Number(await getCompanySetting(record.companyId, 'timeCreateNewTicket')) || 0,
+        now: at,
+      });
   await queueOutgoingMessage(
     {
       companyId: record.companyId,
@@ -190,6 +189,8 @@ export async function sendDueSchedule(due: store.DueSchedule, deps: SenderDeps =
     ticketId: ticket.id,
     whatsappId: connectionId,
   });
+  // Reopened without its attendant: who saw it only as theirs drops it (tickets/notify).
+  if (previous) await publishTicketLost(effects, previous, ticket);
   if (!settled) return 'skipped';
   await publishUpdate(effects, record.companyId, record.id);
   return 'sent';
