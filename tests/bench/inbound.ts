@@ -8,11 +8,16 @@
  * spent per message from the first send to the end of the drain: on a machine shared with other
  * work the latencies measure the machine too, this measures the product's cost.
  *
- * First a warm-up (--warmup seconds at the same rate from 20 other contacts, not measured): the
- * stand-ins' JITs compile their hot paths then, which AWS's services never show us.
+ * First a warm-up (--warmup seconds at the same rate, not measured) in which the measured contacts
+ * open their conversations: the stand-ins' JITs compile their hot paths then, which AWS's services
+ * never show us, and the measured minute is an inbox at work, its conversations under way. New
+ * conversations keep arriving during it at --new per second (a new contact's first message: contact,
+ * ticket, greeting and the greeting's acks, about five times a message's work), reported apart too.
+ * With --warmup 0 every contact's first message falls in the first seconds: a burst of new
+ * conversations (100 in 2 s by default), which this 2-core machine takes 1-2 s to absorb.
  *
  *   npm run bench:inbound                          (50 msg/s for 60 s, after 10 s of warm-up)
- *   npm run bench:inbound -- --seconds 10 --rate 20 --contacts 50 --warmup 0
+ *   npm run bench:inbound -- --seconds 10 --rate 20 --contacts 50 --new 1 --warmup 0
  *
  * The stack's log goes to tests/artifacts/bench-inbound.log.
  */
@@ -37,6 +42,7 @@ const { values } = parseArgs({
     contacts: { type: 'string', default: '100' },
     drain: { type: 'string', default: '15' },
     warmup: { type: 'string', default: '10' },
+    new: { type: 'string', default: '2' },
   },
 });
 const seconds = Number(values.seconds);
@@ -44,6 +50,7 @@ const rate = Number(values.rate);
 const contactCount = Number(values.contacts);
 const drainMs = Number(values.drain) * 1000;
 const warmupSeconds = Number(values.warmup);
+const newPerSecond = Number(values.new);
 
 mkdirSync(join(repoRoot, 'tests', 'artifacts'), { recursive: true });
 const logFile = createWriteStream(join(repoRoot, 'tests', 'artifacts', 'bench-inbound.log'), { flags: 'w' });
@@ -136,6 +143,11 @@ try {
 
   const sentAt = new Map<string, number>();
   const latencies: number[] = [];
+  /** Bodies of new contacts' first messages, and those messages' latencies. */
+  const firsts = new Set<string>();
+  const firstLatencies: number[] = [];
+  /** [send time, latency] of each delivered message, for the timeline. */
+  const samples: Array<[number, number]> = [];
   const channel = channels.appMessage(tenant.companyId);
   socket.onFrame = (frame) => {
     if (frame.event !== channel) return;
@@ -145,34 +157,43 @@ try {
     if (started === undefined) return;
     sentAt.delete(event.message.body);
     latencies.push(frame.at - started);
+    samples.push([started, frame.at - started]);
+    if (firsts.has(event.message.body)) firstLatencies.push(frame.at - started);
   };
   socket.frames.length = 0;
 
+  const numbers = Array.from({ length: contactCount }, () => `55419${randomInt(10_000_000, 99_999_999)}`);
   // Warm-up: the stand-ins run on JITs (DynamoDB Local's JVM, V8) that compile the hot paths during
-  // their first thousands of requests, which AWS's services never show us. Warm-up contacts are
-  // others than the measured ones, so the measured run still makes its 100 contacts and tickets.
+  // their first thousands of requests, which AWS's services never show us. The measured contacts
+  // open their conversations here; new ones arrive during the measured run (--new).
   if (warmupSeconds > 0) {
-    const warmupNumbers = Array.from({ length: 20 }, () => `55418${randomInt(10_000_000, 99_999_999)}`);
     const warmupTotal = Math.round(warmupSeconds * rate);
-    say(`warming up: ${warmupTotal} messages at ${rate}/s from 20 other contacts (not measured)...`);
+    say(
+      `warming up: ${warmupTotal} messages at ${rate}/s from the ${contactCount} contacts, opening their conversations (not measured)...`,
+    );
     const w0 = Date.now();
     await Promise.all(
       Array.from({ length: warmupTotal }, async (_, i) => {
         await sleep(Math.max(0, w0 + (i * 1000) / rate - Date.now()));
         const body = `warmup ${i}`;
         sentAt.set(body, Date.now());
-        await sim.send(setup.simId, warmupNumbers[i % warmupNumbers.length] as string, body).catch(() => sentAt.delete(body));
+        await sim.send(setup.simId, numbers[i % contactCount] as string, body).catch(() => sentAt.delete(body));
       }),
     );
     for (const waitUntil = Date.now() + 60_000; sentAt.size && Date.now() < waitUntil; ) await sleep(200);
     sentAt.clear();
     latencies.length = 0;
+    samples.length = 0;
     socket.frames.length = 0;
   }
 
-  const numbers = Array.from({ length: contactCount }, () => `55419${randomInt(10_000_000, 99_999_999)}`);
   const total = Math.round(seconds * rate);
-  say(`driving ${total} messages at ${rate}/s from ${contactCount} contacts for ${seconds} s...`);
+  // Every `newEvery`-th message is a new contact's first message.
+  const newEvery = newPerSecond > 0 ? Math.max(1, Math.round(rate / newPerSecond)) : 0;
+  say(
+    `driving ${total} messages at ${rate}/s from ${contactCount} contacts for ${seconds} s` +
+      (newEvery ? `, every ${newEvery}th from a new contact (${(rate / newEvery).toFixed(1)} new conversations/s)...` : '...'),
+  );
   const t0 = Date.now();
   const cpuAtStart = stackCpuMs();
   metering = true;
@@ -182,9 +203,12 @@ try {
     const due = t0 + (i * 1000) / rate;
     if (due > Date.now()) await sleep(due - Date.now());
     const body = `bench ${i}`;
+    const fresh = newEvery > 0 && i % newEvery === newEvery - 1;
+    const number = fresh ? `55417${randomInt(10_000_000, 99_999_999)}` : (numbers[i % contactCount] as string);
+    if (fresh) firsts.add(body);
     sentAt.set(body, Date.now());
     sends.push(
-      sim.send(setup.simId, numbers[i % contactCount] as string, body).catch(() => {
+      sim.send(setup.simId, number, body).catch(() => {
         failedSends++;
         sentAt.delete(body);
       }),
@@ -220,8 +244,28 @@ try {
   say(
     `    p50 ${fmt(percentile(latencies, 50))}  p90 ${fmt(percentile(latencies, 90))}  p99 ${fmt(percentile(latencies, 99))}  max ${fmt(Math.max(...latencies))}`,
   );
+  if (firstLatencies.length) {
+    say(
+      `    of which new conversations' first messages (n=${firstLatencies.length}): p50 ${fmt(percentile(firstLatencies, 50))}  p99 ${fmt(percentile(firstLatencies, 99))}  max ${fmt(Math.max(...firstLatencies))}`,
+    );
+  }
   say(
     `  delivered ${latencies.length}/${total}, lost ${lost} (not on the socket after ${drainMs / 1000} s without progress), sends refused ${failedSends}`,
+  );
+  // Where the slow ones were sent: a tail that comes in bursts points at something periodic.
+  const windowMs = 5_000;
+  const windows = new Map<number, number[]>();
+  for (const [at, latency] of samples) {
+    const index = Math.floor((at - t0) / windowMs);
+    const bucket = windows.get(index) ?? [];
+    bucket.push(latency);
+    windows.set(index, bucket);
+  }
+  say(
+    `  p99 per ${windowMs / 1000} s of sending: ${[...windows]
+      .sort((a, b) => a[0] - b[0])
+      .map(([, values]) => Math.round(percentile(values, 99)))
+      .join(' ')} ms`,
   );
   say(`  machine load average (1 min) at the end: ${loadavg()[0]?.toFixed(1)} on ${availableParallelism()} cores`);
   say(`  throughput ${(latencies.length / ((lastAt - t0) / 1000)).toFixed(1)} msg/s end to end`);
