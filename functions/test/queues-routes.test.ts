@@ -94,6 +94,16 @@ describe('queues', () => {
     expect((await call('POST /queue', { token: plain.token, body: { name: 'Mine', color: nextColour() } })).status).toBe(403);
   });
 
+  it('holds the plan queue limit when creates race', async () => {
+    const tenant = await seedTenant(stack, { plan: { queues: 3 } });
+    const results = await Promise.all(Array.from({ length: 8 }, () => createQueue(tenant)));
+    expect(results.filter((r) => r.status === 201)).toHaveLength(3);
+    expect(results.filter((r) => r.status !== 201).map((r) => [r.status, r.body.error])).toEqual(
+      Array.from({ length: 5 }, () => [403, 'ERR_PLAN_LIMIT_QUEUES']),
+    );
+    expect((await call('GET /queue', { token: tenant.admin.token })).body).toHaveLength(3);
+  });
+
   it('deletes a queue from connections, users and its option tree', async () => {
     const tenant = await seedTenant(stack);
     const kept = await createQueue(tenant);

@@ -240,6 +240,18 @@ describe('the API', () => {
     expect(over.status).toBe(403);
     expect(over.body).toMatchObject({ error: 'ERR_PLAN_LIMIT_SCHEDULES', limit: 2 });
   });
+
+  it("holds the plan's schedules limit when creates race", async () => {
+    const tenant = await seedTenant(env.stack, { plan: { schedules: 2 } });
+    const contactId = await newContact(tenant);
+    const results = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => create(tenant.admin.token, { body: `Race ${i}`, contactId, sendAt: inAnHour() })),
+    );
+    expect(results.filter((r) => r.status === 201)).toHaveLength(2);
+    expect(new Set(results.filter((r) => r.status !== 201).map((r) => `${r.status} ${r.body.error}`))).toEqual(
+      new Set(['403 ERR_PLAN_LIMIT_SCHEDULES']),
+    );
+  });
 });
 
 describe('the sender', () => {

@@ -127,6 +127,24 @@ describe('creating users', () => {
     expect(third.body.error).toBe('ERR_PLAN_LIMIT_USERS');
   });
 
+  it('holds the plan user limit when creates race, leaving no sign-in behind for the refused', async () => {
+    // Prepare: a plan of 3 users, the admin is one
+    const small = await seedTenant(stack, { plan: { users: 3 } });
+    const emails = Array.from({ length: 6 }, () => `${uniq('race')}@acme.test`);
+    // Act
+    const results = await Promise.all(
+      emails.map((email) => call('POST /users', { token: small.admin.token, body: { name: 'Racer', email, password: PASSWORD } })),
+    );
+    // Assess
+    expect(results.filter((r) => r.status === 201)).toHaveLength(2);
+    expect(new Set(results.filter((r) => r.status !== 201).map((r) => `${r.status} ${r.body.error}`))).toEqual(
+      new Set(['403 ERR_PLAN_LIMIT_USERS']),
+    );
+    expect((await call('GET /users/list', { token: small.admin.token })).body).toHaveLength(3);
+    const refused = emails.filter((_, i) => results[i]?.status !== 201);
+    for (const email of refused) await expect(signIn(stack, email)).rejects.toThrow();
+  });
+
   it('removes the Cognito user again when the record cannot be written', async () => {
     // Prepare: occupy the id the counter hands out next, so the record write fails after Cognito
     const nextFree = (await newUserId(a.companyId)) + 1;

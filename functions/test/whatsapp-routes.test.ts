@@ -116,6 +116,16 @@ describe('creating a connection', () => {
     expect(over.body.error).toBe('ERR_PLAN_LIMIT_CONNECTIONS');
   });
 
+  it('holds the plan connection limit when creates race', async () => {
+    const tenant = await seedTenant(stack, { plan: { connections: 2 } });
+    const results = await Promise.all(Array.from({ length: 6 }, (_, i) => createConnection(tenant, { name: `Race ${i}` })));
+    expect(results.filter((r) => r.status === 201)).toHaveLength(2);
+    expect(new Set(results.filter((r) => r.status !== 201).map((r) => `${r.status} ${r.body.error}`))).toEqual(
+      new Set(['403 ERR_PLAN_LIMIT_CONNECTIONS']),
+    );
+    expect((await call('GET /whatsapp', { token: tenant.admin.token })).body).toHaveLength(2);
+  });
+
   it('is for admins only; attendants list connections without the API token', async () => {
     const tenant = await seedTenant(stack);
     const plain = await tenant.addUser();

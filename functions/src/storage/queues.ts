@@ -10,6 +10,7 @@ import { QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { ConflictError, NotFoundError } from '#commons/errors';
 import type { Queue } from '#contracts/queues';
 import { db, getItem, nextId, queryAll, table } from './db.ts';
+import type { LimitClaim } from './plan-limits.ts';
 import { REFERENCE_TTL_MS, readCache } from './read-cache.ts';
 import { pad, tenantPk } from './table.ts';
 import { putGuarded, type UniqueGuard, updateGuarded } from './unique-guard.ts';
@@ -68,10 +69,11 @@ export async function countQueues(companyId: number): Promise<number> {
   return out.Count ?? 0;
 }
 
-export async function createQueue(record: QueueRecord): Promise<QueueRecord> {
+export async function createQueue(record: QueueRecord, claim?: LimitClaim): Promise<QueueRecord> {
   await putGuarded({
     item: { ...queueKey(record.companyId, record.id), entity: 'queue', ...record },
     guards: [colorGuard(record.companyId, record.id)],
+    claim,
   });
   queuesCache.forget(record.companyId);
   return record;

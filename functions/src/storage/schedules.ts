@@ -20,10 +20,21 @@
  * run re-sends with the same message id (`messageId`, fixed by the first claim), which the outbound
  * path stores once and the session-host sends once.
  */
-import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConflictError, NotFoundError } from '#commons/errors';
 import type { ScheduleStatus } from '#contracts/schedule-requests';
-import { db, getItem, isConditionalCheckFailed, nextId, queryAll, stripKeys, table, updateExpression } from './db.ts';
+import {
+  db,
+  getItem,
+  isConditionalCheckFailed,
+  nextId,
+  queryAll,
+  stripKeys,
+  table,
+  transactionCancellationCodes,
+  updateExpression,
+} from './db.ts';
+import { type LimitClaim, LimitClaimLost, limitClaimItem } from './plan-limits.ts';
 import { pad, tenantPk } from './table.ts';
 
 export const DUE_SHARDS = 4;
@@ -97,14 +108,23 @@ export const listSchedules = (companyId: number): Promise<ScheduleRecord[]> =>
     ExpressionAttributeValues: { ':pk': tenantPk(companyId), ':prefix': SK_PREFIX },
   });
 
-export async function createSchedule(record: ScheduleRecord): Promise<ScheduleRecord> {
-  await db().send(
-    new PutCommand({
-      TableName: table(),
-      Item: { ...key(record.companyId, record.id), ...dueKeys(record.companyId, record.id, record.sendAt), entity: 'schedule', ...record },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    }),
-  );
+/** Puts a new schedule; with a plan limit's claim, only if no other create committed since the count. */
+export async function createSchedule(record: ScheduleRecord, claim?: LimitClaim): Promise<ScheduleRecord> {
+  const put = {
+    TableName: table(),
+    Item: { ...key(record.companyId, record.id), ...dueKeys(record.companyId, record.id, record.sendAt), entity: 'schedule', ...record },
+    ConditionExpression: 'attribute_not_exists(pk)',
+  };
+  if (!claim) {
+    await db().send(new PutCommand(put));
+    return record;
+  }
+  try {
+    await db().send(new TransactWriteCommand({ TransactItems: [{ Put: put }, limitClaimItem(claim)] }));
+  } catch (error) {
+    if (transactionCancellationCodes(error)?.[1] === 'ConditionalCheckFailed') throw new LimitClaimLost();
+    throw error;
+  }
   return record;
 }
 

@@ -7,6 +7,7 @@
  */
 import { TransactWriteCommand, type TransactWriteCommandInput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, isConditionalCheckFailed, stripKeys, table, transactionCancellationCodes, updateExpression } from './db.ts';
+import { type LimitClaim, LimitClaimLost, limitClaimItem } from './plan-limits.ts';
 
 type Key = { pk: string; sk: string };
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
@@ -39,8 +40,11 @@ async function sendGuarded(items: TransactItem[], conflicts: Map<number, () => E
   }
 }
 
-/** Puts a new record (`item` holds its keys) and a guard for each guarded value it has. */
-export async function putGuarded<T>(input: { item: T & Key; guards: UniqueGuard<NoInfer<T>>[] }): Promise<void> {
+/**
+ * Puts a new record (`item` holds its keys) and a guard for each guarded value it has; with a plan
+ * limit's claim, only if no other create of its kind committed since the count (plan-limits.ts).
+ */
+export async function putGuarded<T>(input: { item: T & Key; guards: UniqueGuard<NoInfer<T>>[]; claim?: LimitClaim }): Promise<void> {
   const items: TransactItem[] = [{ Put: { TableName: table(), Item: input.item, ConditionExpression: 'attribute_not_exists(pk)' } }];
   const conflicts = new Map<number, () => Error>();
   for (const guard of input.guards) {
@@ -48,6 +52,10 @@ export async function putGuarded<T>(input: { item: T & Key; guards: UniqueGuard<
     if (!key) continue;
     conflicts.set(items.length, guard.conflict);
     items.push(guardPut(key, guard.item));
+  }
+  if (input.claim) {
+    conflicts.set(items.length, () => new LimitClaimLost());
+    items.push(limitClaimItem(input.claim));
   }
   await sendGuarded(items, conflicts);
 }

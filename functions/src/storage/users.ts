@@ -11,6 +11,7 @@ import { QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-
 import { ConflictError, NotFoundError } from '#commons/errors';
 import type { User } from '#contracts/users';
 import { db, getItem, isConditionalCheckFailed, nextId, queryAll, table } from './db.ts';
+import type { LimitClaim } from './plan-limits.ts';
 import { PLATFORM_PK, pad, tenantPk } from './table.ts';
 import { putGuarded, type UniqueGuard, updateGuarded } from './unique-guard.ts';
 
@@ -76,11 +77,12 @@ const emailGuard = (companyId: number, userId: number): UniqueGuard<UserRecord> 
   conflict: () => new ConflictError('ERR_EMAIL_ALREADY_EXISTS'),
 });
 
-export async function createUser(record: UserRecord): Promise<UserRecord> {
+export async function createUser(record: UserRecord, claim?: LimitClaim): Promise<UserRecord> {
   const stored = { ...record, email: normaliseEmail(record.email) };
   await putGuarded({
     item: { ...userKey(record.companyId, record.id), entity: 'user', ...stored },
     guards: [emailGuard(record.companyId, record.id)],
+    claim,
   });
   return stored;
 }

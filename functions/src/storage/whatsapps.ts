@@ -13,6 +13,7 @@ import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { NotFoundError, ValidationError } from '#commons/errors';
 import type { Connection } from '#contracts/whatsapp';
 import { db, getItem, isConditionalCheckFailed, nextId, queryAll, stripKeys, table, updateExpression } from './db.ts';
+import type { LimitClaim } from './plan-limits.ts';
 import { REFERENCE_TTL_MS, readCache } from './read-cache.ts';
 import { PLATFORM_PK, pad, tenantPk } from './table.ts';
 import { putGuarded, type UniqueGuard, updateGuarded } from './unique-guard.ts';
@@ -77,10 +78,11 @@ export async function getConnectionByToken(token: string): Promise<ConnectionRec
   return connection?.token === token ? connection : undefined;
 }
 
-export async function createConnection(record: ConnectionRecord): Promise<ConnectionRecord> {
+export async function createConnection(record: ConnectionRecord, claim?: LimitClaim): Promise<ConnectionRecord> {
   await putGuarded({
     item: { ...connectionKey(record.companyId, record.id), entity: 'connection', ...record },
     guards: [tokenGuard(record.companyId, record.id)],
+    claim,
   });
   forgetConnection(record.companyId, record.id);
   return record;

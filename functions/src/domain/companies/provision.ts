@@ -31,7 +31,7 @@ export async function provisionCompany(
   await companies.createCompany(record);
   try {
     await seedCompanySettings(record.id, { campaignsEnabled: String(campaignsEnabled) });
-    if (admin) await provisionUser(record.id, { ...admin, profile: 'admin' }, now);
+    if (admin) await provisionUser(record.id, { ...admin, profile: 'admin' }, { now });
   } catch (error) {
     await undo('delete company', () => companies.deleteCompany(record.id));
     await undo('purge company partition', () => purgeTenantPartition(record.id));

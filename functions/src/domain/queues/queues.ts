@@ -6,7 +6,7 @@
 import { NotFoundError } from '#commons/errors';
 import { channels } from '#contracts/channels';
 import type { CreateQueueInput, Queue, QueueEvent, UpdateQueueInput } from '#contracts/queues';
-import { assertPlanLimit } from '#domain/plans/limits';
+import { createWithinPlanLimit } from '#domain/plans/limits';
 import { toUser } from '#domain/users/present';
 import { publishConnection } from '#domain/whatsapps/events';
 import { queueDirectory, toConnection } from '#domain/whatsapps/present';
@@ -31,9 +31,16 @@ export const listQueuesOf = (companyId: number): Promise<Queue[]> => store.listQ
 export const getQueueOf = (companyId: number, id: number): Promise<Queue> => findQueue(companyId, id);
 
 export async function createQueueFor(companyId: number, queuesLimit: number, input: CreateQueueInput, now = new Date()): Promise<Queue> {
-  assertPlanLimit(queuesLimit, await store.countQueues(companyId), 'ERR_PLAN_LIMIT_QUEUES');
   const at = now.toISOString();
-  const queue = await store.createQueue({ ...input, id: await store.newQueueId(companyId), companyId, createdAt: at, updatedAt: at });
+  const queue = await createWithinPlanLimit({
+    companyId,
+    kind: 'queues',
+    limit: queuesLimit,
+    code: 'ERR_PLAN_LIMIT_QUEUES',
+    count: () => store.countQueues(companyId),
+    create: async (claim) =>
+      store.createQueue({ ...input, id: await store.newQueueId(companyId), companyId, createdAt: at, updatedAt: at }, claim),
+  });
   await publishQueue(companyId, { action: 'create', queue });
   return queue;
 }

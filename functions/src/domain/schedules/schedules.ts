@@ -25,7 +25,7 @@ import {
 import { mediaRoute, safeFileName } from '#domain/media/keys';
 import type { UploadedFile } from '#domain/media/multipart';
 import { putMedia } from '#domain/media/store';
-import { assertPlanLimit } from '#domain/plans/limits';
+import { createWithinPlanLimit } from '#domain/plans/limits';
 import type { Identity } from '#http/types';
 import { publishToCompany } from '#realtime/publisher';
 import { getItemBatched } from '#storage/batch-get';
@@ -138,28 +138,35 @@ export async function createScheduleFor(identity: Identity, input: CreateSchedul
   const { companyId } = identity;
   const contact = await findContact(companyId, input.contactId);
   const origin = await ticketConnection(companyId, input.ticketId, contact.id);
-  if (identity.plan.schedules) {
-    const waiting = (await store.listSchedules(companyId)).filter(isWaiting).length;
-    assertPlanLimit(identity.plan.schedules, waiting, 'ERR_PLAN_LIMIT_SCHEDULES');
-  }
   const at = new Date().toISOString();
-  const record = await store.createSchedule({
-    id: await store.newScheduleId(companyId),
+  const record = await createWithinPlanLimit({
     companyId,
-    body: input.body,
-    contactId: contact.id,
-    contact: contactCopy(contact),
-    ...origin,
-    sendAt: input.sendAt,
-    sentAt: null,
-    status: 'PENDENTE',
-    error: null,
-    mediaPath: '',
-    mediaName: '',
-    mediaType: '',
-    userId: identity.userId,
-    createdAt: at,
-    updatedAt: at,
+    kind: 'schedules',
+    limit: identity.plan.schedules,
+    code: 'ERR_PLAN_LIMIT_SCHEDULES',
+    count: async () => (await store.listSchedules(companyId)).filter(isWaiting).length,
+    create: async (claim) =>
+      store.createSchedule(
+        {
+          id: await store.newScheduleId(companyId),
+          companyId,
+          body: input.body,
+          contactId: contact.id,
+          contact: contactCopy(contact),
+          ...origin,
+          sendAt: input.sendAt,
+          sentAt: null,
+          status: 'PENDENTE',
+          error: null,
+          mediaPath: '',
+          mediaName: '',
+          mediaType: '',
+          userId: identity.userId,
+          createdAt: at,
+          updatedAt: at,
+        },
+        claim,
+      ),
   });
   await publishScheduleChange(companyId, { action: 'create', id: record.id });
   return present(record, contact);

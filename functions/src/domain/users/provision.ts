@@ -7,6 +7,7 @@ import { ConflictError } from '#commons/errors';
 import { logger } from '#commons/logger';
 import type { AllTicket, Profile } from '#contracts/users';
 import { createCognitoUser, deleteCognitoUser } from '#domain/auth/cognito-users';
+import type { LimitClaim } from '#storage/plan-limits';
 import * as users from '#storage/users';
 
 export interface NewUser {
@@ -20,7 +21,12 @@ export interface NewUser {
   queueIds?: number[];
 }
 
-export async function provisionUser(companyId: number, input: NewUser, now = new Date()): Promise<users.UserRecord> {
+export async function provisionUser(
+  companyId: number,
+  input: NewUser,
+  options: { now?: Date; claim?: LimitClaim } = {},
+): Promise<users.UserRecord> {
+  const now = options.now ?? new Date();
   const id = await users.newUserId(companyId);
   const sub = await createCognitoUser({ email: input.email, password: input.password, companyId, userId: id }).catch((error: unknown) => {
     // A sign-in with this e-mail exists already (another company's user): the same conflict as the table's guard.
@@ -45,7 +51,7 @@ export async function provisionUser(companyId: number, input: NewUser, now = new
     updatedAt: at,
   };
   try {
-    await users.createUser(record);
+    await users.createUser(record, options.claim);
   } catch (error) {
     await undo('delete Cognito user', () => deleteCognitoUser(input.email));
     throw error;

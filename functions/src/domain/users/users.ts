@@ -7,7 +7,7 @@ import { channels } from '#contracts/channels';
 import type { CreateUserInput, UpdateUserInput, User } from '#contracts/users';
 import { deleteCognitoUser, setCognitoPassword, updateCognitoEmail } from '#domain/auth/cognito-users';
 import { publishToCompany } from '#domain/companies/publish';
-import { assertPlanLimit } from '#domain/plans/limits';
+import { createWithinPlanLimit } from '#domain/plans/limits';
 import { loadQueueDirectory } from '#domain/queues/directory';
 import { closeUserSockets, refreshUserSockets } from '#realtime/user-directory';
 import * as users from '#storage/users';
@@ -44,10 +44,19 @@ export async function getUserFor(actor: Actor, userId: number): Promise<User> {
 }
 
 export async function createCompanyUser(companyId: number, usersLimit: number, input: CreateUserInput): Promise<User> {
-  assertPlanLimit(usersLimit, await users.countUsers(companyId), 'ERR_PLAN_LIMIT_USERS');
-  // Checked before Cognito is touched so the common case fails without a create-then-undo.
-  if (await users.getUserByEmail(input.email)) throw new ConflictError('ERR_EMAIL_ALREADY_EXISTS');
-  const user = toUser(await provisionUser(companyId, input), await loadQueueDirectory(companyId));
+  const record = await createWithinPlanLimit({
+    companyId,
+    kind: 'users',
+    limit: usersLimit,
+    code: 'ERR_PLAN_LIMIT_USERS',
+    count: () => users.countUsers(companyId),
+    create: async (claim) => {
+      // Checked before Cognito is touched so the common case fails without a create-then-undo.
+      if (await users.getUserByEmail(input.email)) throw new ConflictError('ERR_EMAIL_ALREADY_EXISTS');
+      return provisionUser(companyId, input, { claim });
+    },
+  });
+  const user = toUser(record, await loadQueueDirectory(companyId));
   await publishToCompany(companyId, channels.user(companyId), { action: 'create', user });
   return user;
 }

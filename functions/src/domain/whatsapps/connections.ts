@@ -9,7 +9,7 @@
 import { ConflictError, NotFoundError, ValidationError } from '#commons/errors';
 import { logger } from '#commons/logger';
 import type { Connection, ConnectionInput, ConnectionUpdateInput } from '#contracts/whatsapp';
-import { assertPlanLimit } from '#domain/plans/limits';
+import { createWithinPlanLimit } from '#domain/plans/limits';
 import { listQueues } from '#storage/queues';
 import * as users from '#storage/users';
 import * as store from '#storage/whatsapps';
@@ -78,28 +78,42 @@ export async function createConnectionFor(
   now = new Date(),
 ): Promise<Connection> {
   const { companyId } = actor;
-  const [existing, directory] = await Promise.all([store.listConnections(companyId), directoryOf(companyId)]);
-  assertPlanLimit(connectionsLimit, existing.length, 'ERR_PLAN_LIMIT_CONNECTIONS');
+  const directory = await directoryOf(companyId);
   const queueIds = unique(input.queueIds);
   checkQueueRules(directory, { ...input, queueIds });
 
   const at = now.toISOString();
-  const record: store.ConnectionRecord = {
-    ...input,
-    queueIds,
-    id: await store.newConnectionId(companyId),
+  let existing: store.ConnectionRecord[] = [];
+  const record = await createWithinPlanLimit({
     companyId,
-    // The first connection is the default whatever the form says: a company always has one.
-    isDefault: input.isDefault || existing.length === 0,
-    // The start command below asks the session-host for a QR; until it answers, the session is opening.
-    status: 'OPENING',
-    qrcode: '',
-    retries: 0,
-    number: '',
-    createdAt: at,
-    updatedAt: at,
-  };
-  await store.createConnection(record);
+    kind: 'connections',
+    limit: connectionsLimit,
+    code: 'ERR_PLAN_LIMIT_CONNECTIONS',
+    count: async () => {
+      existing = await store.listConnections(companyId);
+      return existing.length;
+    },
+    create: async (claim) => {
+      // Counted under a claim only when the plan has a limit; the default rule needs the list anyway.
+      if (!claim) existing = await store.listConnections(companyId);
+      const created: store.ConnectionRecord = {
+        ...input,
+        queueIds,
+        id: await store.newConnectionId(companyId),
+        companyId,
+        // The first connection is the default whatever the form says: a company always has one.
+        isDefault: input.isDefault || existing.length === 0,
+        // The start command below asks the session-host for a QR; until it answers, the session is opening.
+        status: 'OPENING',
+        qrcode: '',
+        retries: 0,
+        number: '',
+        createdAt: at,
+        updatedAt: at,
+      };
+      return store.createConnection(created, claim);
+    },
+  });
   if (record.isDefault) await unsetOtherDefaults(companyId, record.id, directory);
 
   let stored = record;
