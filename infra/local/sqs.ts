@@ -20,6 +20,7 @@ import { createHash } from 'node:crypto';
 import { DeleteMessageBatchCommand, type Message, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { type QueueDeclaration, queues } from '@conversa/functions/queues';
 import { type FauxqsServer, startFauxqs } from 'fauxqs';
+import { abortableSleep, settledOrAborted } from './abort.ts';
 import { handlerFile, type LambdaHandler, lambdaContext, loadHandler } from './lambda-runtime.ts';
 
 export interface LocalQueue {
@@ -162,7 +163,7 @@ async function eventSourceMapping(opts: MappingOptions): Promise<void> {
     while (!opts.signal.aborted) {
       // A poll in flight may bring a batch too: count it against the slots.
       if (running.size + receiving >= opts.concurrency) {
-        await Promise.race([nextSlot, aborted(opts.signal)]);
+        await settledOrAborted(nextSlot, opts.signal);
         continue;
       }
       receiving++;
@@ -198,7 +199,7 @@ async function receive(opts: MappingOptions, max: number): Promise<Message[] | u
   } catch (error) {
     if (opts.signal.aborted) return undefined;
     opts.log(`[sqs] receive from ${opts.queue.declaration.name} failed: ${error instanceof Error ? error.message : String(error)}`);
-    await sleep(1000, opts.signal);
+    await abortableSleep(1000, opts.signal);
     return undefined;
   }
 }
@@ -219,9 +220,6 @@ async function invokeAndDelete(opts: MappingOptions, messages: Message[]): Promi
       (error: unknown) => opts.log(`[sqs] delete from ${opts.queue.declaration.name} failed: ${String(error)}`),
     );
 }
-
-const aborted = (signal: AbortSignal) =>
-  new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
 
 /** Returns the ids of the messages that failed (all of them when the handler throws). */
 async function invokeConsumer(
@@ -275,14 +273,4 @@ export function sqsEvent(queue: LocalQueue, region: string, messages: Message[])
       awsRegion: region,
     })),
   };
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
 }
