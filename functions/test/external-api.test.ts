@@ -5,16 +5,13 @@
  * ticket on that connection and leaves a pending message plus a `send` command.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { TicketEvent } from '#contracts/tickets';
 import { authorizeExternalSender, EXTERNAL_API_LIMIT, externalNumber, sendExternalMessage } from '#domain/external-api/send';
 import { defaultEffects, type Effects } from '#domain/messages/effects';
-import { matches } from '#realtime/audience';
 import { updateCompany } from '#storage/companies';
 import { getContactByNumber } from '#storage/contacts';
 import { listMessagesPage } from '#storage/messages';
 import { getSlot, getTicket, updateTicketState } from '#storage/tickets';
-import type { ConnectionRecord } from '#storage/ws-connections';
-import { createConnection, type Env, invoke, multipart, readObject, startEnv } from './messages-harness.ts';
+import { createConnection, deleteReaches, type Env, invoke, multipart, type Published, readObject, startEnv } from './messages-harness.ts';
 import { seedTenant, type Tenant } from './users-harness.ts';
 
 let env: Env;
@@ -98,7 +95,7 @@ describe('sending', () => {
     const ticket = await getTicket(tenant.companyId, slot?.ticketId ?? 0);
     if (!ticket) throw new Error('no ticket');
     await updateTicketState(await updateTicketState(ticket, { status: 'open', userId: attendant.id }), { status: 'closed' });
-    const published: { data: unknown; target: unknown }[] = [];
+    const published: Published[] = [];
     const effects: Effects = { ...defaultEffects, publish: async (_companyId, _event, data, target) => published.push({ data, target }) };
     // Act
     await sendExternalMessage(
@@ -108,21 +105,9 @@ describe('sending', () => {
     );
     // Assess: the same ticket, pending without attendant; one delete, for the former attendant's sockets only.
     expect(await getTicket(tenant.companyId, ticket.id)).toMatchObject({ status: 'pending', userId: null });
-    const deletes = published.filter((p) => (p.data as TicketEvent).action === 'delete');
-    expect(deletes.map((p) => p.data)).toEqual([{ action: 'delete', ticketId: ticket.id }]);
-    const socket = (over: Partial<ConnectionRecord>) =>
-      ({
-        companyId: tenant.companyId,
-        profile: 'user',
-        super: false,
-        queueIds: [],
-        allTicket: 'desabled',
-        rooms: [],
-        ...over,
-      }) as ConnectionRecord;
-    const target = deletes[0]?.target as Parameters<typeof matches>[0];
-    expect(matches(target, socket({ userId: attendant.id }))).toBe(true);
-    expect(matches(target, socket({ userId: tenant.admin.id, profile: 'admin' }))).toBe(false);
+    const reaches = deleteReaches(published, ticket.id, tenant.companyId);
+    expect(reaches({ userId: attendant.id })).toBe(true);
+    expect(reaches({ userId: tenant.admin.id, profile: 'admin' })).toBe(false);
   });
 
   it('sends multipart medias uploaded under the tenant prefix', async () => {

@@ -7,15 +7,19 @@
 import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { expect } from 'vitest';
+import type { TicketEvent } from '#contracts/tickets';
 import { resolveContact } from '#domain/contacts/resolve';
 import { defaultEffects } from '#domain/messages/effects';
 import { messageIdAt } from '#domain/messages/message-id';
 import { findOrCreateTicket } from '#domain/tickets/find-or-create';
 import type { HttpLambdaHandler } from '#http/handler';
+import { matches } from '#realtime/audience';
 import { db, table } from '#storage/db';
 import { type MessageRecord, storeMessage } from '#storage/messages';
 import { tenantPk } from '#storage/table';
 import { getTicket, type TicketRecord, type TicketStatePatch, updateTicketState } from '#storage/tickets';
+import type { ConnectionRecord } from '#storage/ws-connections';
 import { type LocalS3, startS3 } from '../../infra/local/s3.ts';
 import { httpRoutes, routeKey } from '../src/routes.ts';
 import { freePort } from './support/processes.ts';
@@ -204,4 +208,30 @@ export function multipart(parts: FormPart[]): { contentType: string; body: Buffe
   }
   chunks.push(Buffer.from(`--${boundary}--\r\n`));
   return { contentType: `multipart/form-data; boundary=${boundary}`, body: Buffer.concat(chunks) };
+}
+
+/** A ticket event as published through `Effects.publish`, with the audience it was sent to. */
+export interface Published {
+  data: unknown;
+  target: unknown;
+}
+
+/**
+ * The deletes among `published` (asserted to be one, for `ticketId`) and whether a plain user's
+ * socket of the company, shaped by `over`, is in its audience.
+ */
+export function deleteReaches(published: Published[], ticketId: number, companyId: number) {
+  const deletes = published.filter((p) => (p.data as TicketEvent).action === 'delete');
+  expect(deletes.map((p) => p.data)).toEqual([{ action: 'delete', ticketId }]);
+  const target = deletes[0]?.target as Parameters<typeof matches>[0];
+  return (over: Partial<ConnectionRecord>) =>
+    matches(target, {
+      companyId,
+      profile: 'user',
+      super: false,
+      queueIds: [],
+      allTicket: 'desabled',
+      rooms: [],
+      ...over,
+    } as ConnectionRecord);
 }

@@ -8,21 +8,29 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createScheduleSchema, type ListSchedulesQuery } from '#contracts/schedule-requests';
 import type { SessionCommand } from '#contracts/session-events';
-import type { TicketEvent } from '#contracts/tickets';
 import type { Effects } from '#domain/messages/effects';
 import { messageIdAt } from '#domain/messages/message-id';
 import { queueOutgoingMessage } from '#domain/messages/send';
 import { selectSchedules } from '#domain/schedules/schedules';
 import { CONNECTION_WAIT_MS, decideConnection, LEASE_MS, LOOKAHEAD_MS, leaseEnd, runScheduleSends } from '#domain/schedules/send';
-import { matches } from '#realtime/audience';
 import { db, table } from '#storage/db';
 import { listMessagesPage } from '#storage/messages';
 import { claimSchedule, dueSchedulesPage, dueShard, getSchedule, type ScheduleRecord } from '#storage/schedules';
 import { tenantPk } from '#storage/table';
 import { getTicket, updateTicketState } from '#storage/tickets';
 import { type ConnectionRecord, updateConnectionSession } from '#storage/whatsapps';
-import type { ConnectionRecord as WsConnectionRecord } from '#storage/ws-connections';
-import { createConnection, type Env, invoke, multipart, readObject, seedTicket, skipTicketIds, startEnv } from './messages-harness.ts';
+import {
+  createConnection,
+  deleteReaches,
+  type Env,
+  invoke,
+  multipart,
+  type Published,
+  readObject,
+  seedTicket,
+  skipTicketIds,
+  startEnv,
+} from './messages-harness.ts';
 import { seedTenant, type Tenant } from './users-harness.ts';
 
 let env: Env;
@@ -325,7 +333,7 @@ describe('the sender', () => {
       sendAt: new Date(Date.now() - 5_000).toISOString(),
     });
     const sender = recorder();
-    const targets: { data: unknown; target: unknown }[] = [];
+    const targets: Published[] = [];
     const publish = sender.deps.effects.publish;
     const deps = {
       ...sender.deps,
@@ -341,21 +349,9 @@ describe('the sender', () => {
     await runScheduleSends(deps);
     // Assess: sent on the same ticket, now pending without attendant; one delete, for the former attendant only.
     expect(await getTicket(tenant.companyId, ticket.id)).toMatchObject({ status: 'pending', userId: null });
-    const deletes = targets.filter((p) => (p.data as TicketEvent).action === 'delete');
-    expect(deletes.map((p) => p.data)).toEqual([{ action: 'delete', ticketId: ticket.id }]);
-    const socket = (over: Partial<WsConnectionRecord>) =>
-      ({
-        companyId: tenant.companyId,
-        profile: 'user',
-        super: false,
-        queueIds: [],
-        allTicket: 'desabled',
-        rooms: [],
-        ...over,
-      }) as WsConnectionRecord;
-    const target = deletes[0]?.target as Parameters<typeof matches>[0];
-    expect(matches(target, socket({ userId: attendant.id }))).toBe(true);
-    expect(matches(target, socket({ userId: tenant.admin.id, profile: 'admin' }))).toBe(false);
+    const reaches = deleteReaches(targets, ticket.id, tenant.companyId);
+    expect(reaches({ userId: attendant.id })).toBe(true);
+    expect(reaches({ userId: tenant.admin.id, profile: 'admin' })).toBe(false);
   });
 
   it('waits within the run for a send time a few seconds ahead, and leaves later ones for later runs', async () => {
