@@ -8,6 +8,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createScheduleSchema, type ListSchedulesQuery } from '#contracts/schedule-requests';
 import type { SessionCommand } from '#contracts/session-events';
+import { handleSendFailed } from '#domain/inbound/updates';
 import type { Effects } from '#domain/messages/effects';
 import { messageIdAt } from '#domain/messages/message-id';
 import { queueOutgoingMessage } from '#domain/messages/send';
@@ -352,6 +353,77 @@ describe('the sender', () => {
     const reaches = deleteReaches(targets, ticket.id, tenant.companyId);
     expect(reaches({ userId: attendant.id })).toBe(true);
     expect(reaches({ userId: tenant.admin.id, profile: 'admin' })).toBe(false);
+  });
+
+  it('a send the phone reports failed turns the schedule ERRO with the reason, and an edit schedules it again', async () => {
+    const tenant = await seedTenant(env.stack);
+    const connection = await createConnection(tenant);
+    await updateConnectionSession(tenant.companyId, connection.id, { status: 'CONNECTED' });
+    const contactId = await newContact(tenant, 'Número Inválido');
+    const made = await create(tenant.admin.token, { body: 'Nunca chega', contactId, sendAt: new Date(Date.now() - 1000).toISOString() });
+    const sender = recorder();
+    await runScheduleSends(sender.deps);
+    const send = sender.commands.find((c) => c.kind === 'send' && c.companyId === tenant.companyId);
+    if (send?.kind !== 'send') throw new Error('no send command');
+    expect((await getSchedule(tenant.companyId, made.body.id))?.status).toBe('ENVIADA');
+
+    // The session-host reports the send failed (the number is not on WhatsApp).
+    await handleSendFailed(
+      {
+        kind: 'sendFailed',
+        companyId: tenant.companyId,
+        connectionId: connection.id,
+        messageId: send.messageId,
+        ticketId: send.ticketId,
+        number: send.number,
+        error: 'ERR_WAPP_INVALID_CONTACT',
+      },
+      sender.deps.effects,
+    );
+    const listed = await invoke('GET /schedules/{id}', { token: tenant.admin.token, params: { id: made.body.id } });
+    expect(listed.body).toMatchObject({ status: 'ERRO', error: 'ERR_WAPP_INVALID_CONTACT', sentAt: null });
+    expect(sender.events.filter((e) => e.event === `company-${tenant.companyId}-schedule`).at(-1)).toEqual({
+      event: `company-${tenant.companyId}-schedule`,
+      data: { action: 'update', id: made.body.id },
+    });
+    const again = await invoke('PUT /schedules/{id}', {
+      token: tenant.admin.token,
+      params: { id: made.body.id },
+      json: { sendAt: inAnHour() },
+    });
+    expect(again.body).toMatchObject({ status: 'PENDENTE', error: null, sentAt: null });
+  });
+
+  it("an edit that schedules a failed one again counts against the plan's limit", async () => {
+    const tenant = await seedTenant(env.stack, { plan: { schedules: 1 } });
+    const contactId = await newContact(tenant);
+    // No connection at all: the due one fails at once and makes room.
+    const failed = await create(tenant.admin.token, { body: 'Falha', contactId, sendAt: new Date(Date.now() - 1000).toISOString() });
+    await runScheduleSends(recorder().deps);
+    expect((await getSchedule(tenant.companyId, failed.body.id))?.status).toBe('ERRO');
+    const waiting = await create(tenant.admin.token, { body: 'Esperando', contactId, sendAt: inAnHour() });
+    expect(waiting.status).toBe(201);
+
+    const edit = () =>
+      invoke('PUT /schedules/{id}', { token: tenant.admin.token, params: { id: failed.body.id }, json: { sendAt: inAnHour() } });
+    const refused = await edit();
+    expect(refused.status).toBe(403);
+    expect(refused.body).toMatchObject({ error: 'ERR_PLAN_LIMIT_SCHEDULES', limit: 1 });
+    expect(await getSchedule(tenant.companyId, failed.body.id)).toMatchObject({ status: 'ERRO', error: 'ERR_NO_DEF_WAPP_FOUND' });
+
+    expect((await invoke('DELETE /schedules/{id}', { token: tenant.admin.token, params: { id: waiting.body.id } })).status).toBeLessThan(
+      300,
+    );
+    const accepted = await edit();
+    expect(accepted.status).toBe(200);
+    expect(accepted.body).toMatchObject({ status: 'PENDENTE', error: null });
+    // Editing one that already waits is not one more.
+    const rename = await invoke('PUT /schedules/{id}', {
+      token: tenant.admin.token,
+      params: { id: failed.body.id },
+      json: { body: 'Renomeada' },
+    });
+    expect(rename.status).toBe(200);
   });
 
   it('waits within the run for a send time a few seconds ahead, and leaves later ones for later runs', async () => {

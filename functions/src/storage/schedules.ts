@@ -132,9 +132,16 @@ const notEditable = () => new ConflictError('ERR_SCHEDULE_NOT_EDITABLE');
 
 /**
  * An edit by a person. Only while nobody is sending it (PENDENTE) or after it failed (ERRO): the
- * edit makes it PENDENTE again, due at its (new) send time, with a fresh message id.
+ * edit makes it PENDENTE again, due at its (new) send time, with a fresh message id. An edit that
+ * brings a failed schedule back counts against the plan's limit: it carries that limit's claim.
  */
-export async function updateSchedule(companyId: number, id: number, patch: SchedulePatch, sendAt: string): Promise<ScheduleRecord> {
+export async function updateSchedule(
+  companyId: number,
+  id: number,
+  patch: SchedulePatch,
+  sendAt: string,
+  claim?: LimitClaim,
+): Promise<ScheduleRecord> {
   const set = updateExpression({
     ...patch,
     status: 'PENDENTE',
@@ -142,21 +149,28 @@ export async function updateSchedule(companyId: number, id: number, patch: Sched
     ...dueKeys(companyId, id, sendAt),
     updatedAt: new Date().toISOString(),
   });
+  const update = {
+    TableName: table(),
+    Key: key(companyId, id),
+    UpdateExpression: `${set.UpdateExpression} REMOVE messageId, waitingSince`,
+    ExpressionAttributeNames: { ...set.ExpressionAttributeNames, '#status': 'status' },
+    ExpressionAttributeValues: { ...set.ExpressionAttributeValues, ':pending': 'PENDENTE', ':failed': 'ERRO' },
+    ConditionExpression: 'attribute_exists(pk) AND #status IN (:pending, :failed)',
+  };
   try {
-    const out = await db().send(
-      new UpdateCommand({
-        TableName: table(),
-        Key: key(companyId, id),
-        UpdateExpression: `${set.UpdateExpression} REMOVE messageId, waitingSince`,
-        ExpressionAttributeNames: { ...set.ExpressionAttributeNames, '#status': 'status' },
-        ExpressionAttributeValues: { ...set.ExpressionAttributeValues, ':pending': 'PENDENTE', ':failed': 'ERRO' },
-        ConditionExpression: 'attribute_exists(pk) AND #status IN (:pending, :failed)',
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return stripKeys<ScheduleRecord>(out.Attributes ?? {});
+    if (!claim) {
+      const out = await db().send(new UpdateCommand({ ...update, ReturnValues: 'ALL_NEW' }));
+      return stripKeys<ScheduleRecord>(out.Attributes ?? {});
+    }
+    await db().send(new TransactWriteCommand({ TransactItems: [{ Update: update }, limitClaimItem(claim)] }));
+    const updated = await getSchedule(companyId, id);
+    if (!updated) throw new NotFoundError('ERR_NOT_FOUND');
+    return updated;
   } catch (error) {
-    if (!isConditionalCheckFailed(error)) throw error;
+    const codes = transactionCancellationCodes(error);
+    const refused = isConditionalCheckFailed(error) || codes?.[0] === 'ConditionalCheckFailed';
+    if (!refused && codes?.[1] === 'ConditionalCheckFailed') throw new LimitClaimLost();
+    if (!refused) throw error;
     if (!(await getSchedule(companyId, id))) throw new NotFoundError('ERR_NOT_FOUND');
     throw notEditable();
   }
@@ -311,5 +325,73 @@ export async function deferSchedule(record: ScheduleRecord, messageId: string, r
   } catch (error) {
     if (isConditionalCheckFailed(error)) return false;
     throw error;
+  }
+}
+
+/**
+ * Which schedule a message was sent for, so a send the phone later reports failed turns that
+ * schedule ERRO:
+ *   link  pk = C#<cid>   sk = SCHEDMSG#<message id>   { scheduleId }
+ * Written before the send is queued (a re-run writes the same item); expires with the table's TTL
+ * once no failure can come any more.
+ */
+const LINK_PREFIX = 'SCHEDMSG#';
+const LINK_TTL_SECONDS = 7 * 24 * 3600;
+const linkKey = (companyId: number, messageId: string) => ({ pk: tenantPk(companyId), sk: `${LINK_PREFIX}${messageId}` });
+
+export async function linkScheduleMessage(companyId: number, scheduleId: number, messageId: string): Promise<void> {
+  await db().send(
+    new PutCommand({
+      TableName: table(),
+      Item: {
+        ...linkKey(companyId, messageId),
+        entity: 'scheduleMessage',
+        scheduleId,
+        expiresAt: Math.floor(Date.now() / 1000) + LINK_TTL_SECONDS,
+      },
+    }),
+  );
+}
+
+export async function scheduleOfMessage(companyId: number, messageId: string): Promise<number | undefined> {
+  const link = await getItem<{ scheduleId: number }>(linkKey(companyId, messageId).pk, linkKey(companyId, messageId).sk);
+  return link?.scheduleId;
+}
+
+/**
+ * The send of `messageId` failed after the schedule handed it over: ERRO with the reason and no
+ * sentAt (so a person can edit it and schedule it again). Only the send of that claim counts (an
+ * edit since then started another). Undefined when it no longer applies.
+ */
+export async function failSentSchedule(
+  companyId: number,
+  id: number,
+  messageId: string,
+  error: string,
+): Promise<ScheduleRecord | undefined> {
+  try {
+    const out = await db().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: key(companyId, id),
+        UpdateExpression: 'SET #status = :failed, #error = :error, sentAt = :null, updatedAt = :now REMOVE gsi1pk, gsi1sk, waitingSince',
+        ConditionExpression: 'messageId = :mid AND #status IN (:claimed, :sent)',
+        ExpressionAttributeNames: { '#status': 'status', '#error': 'error' },
+        ExpressionAttributeValues: {
+          ':failed': 'ERRO',
+          ':error': error,
+          ':null': null,
+          ':now': new Date().toISOString(),
+          ':mid': messageId,
+          ':claimed': 'AGENDADA',
+          ':sent': 'ENVIADA',
+        },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return stripKeys<ScheduleRecord>(out.Attributes ?? {});
+  } catch (caught) {
+    if (isConditionalCheckFailed(caught)) return undefined;
+    throw caught;
   }
 }

@@ -10,6 +10,7 @@
 import type { Contact } from '#contracts/contacts';
 import type { InboundEvent } from '#contracts/session-events';
 import type { Effects } from '#domain/messages/effects';
+import { scheduleSendFailed } from '#domain/schedules/send';
 import { loadTicketRefs, presentTicket } from '#domain/tickets/present';
 import { publishMessage } from '#domain/tickets/publish';
 import { getItemBatched } from '#storage/batch-get';
@@ -60,5 +61,9 @@ export const handleEdit = (event: Event<'edit'>, effects: Effects, refs = batchR
 export const handleSent = async (event: Event<'sent'>, effects: Effects, refs = batchReferences()) =>
   publishUpdate(await markSent(event.companyId, event.connectionId, event.ticketId, event.messageId, event.waMessageId), effects, refs);
 
-export const handleSendFailed = async (event: Event<'sendFailed'>, effects: Effects, refs = batchReferences()) =>
-  publishUpdate(await markFailed(event.companyId, event.ticketId, event.messageId, event.error), effects, refs);
+/** A failed send is marked on the message and, when a schedule sent it, on the schedule (ERRO). */
+export async function handleSendFailed(event: Event<'sendFailed'>, effects: Effects, refs = batchReferences()): Promise<UpdateOutcome> {
+  const failed = await markFailed(event.companyId, event.ticketId, event.messageId, event.error);
+  if (failed) await scheduleSendFailed(effects, event.companyId, event.messageId, event.error);
+  return publishUpdate(failed, effects, refs);
+}

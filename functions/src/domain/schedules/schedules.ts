@@ -97,6 +97,8 @@ export function selectSchedules(records: store.ScheduleRecord[], query: ListSche
 export const isWaiting = (record: Pick<store.ScheduleRecord, 'status'>): boolean =>
   record.status === 'PENDENTE' || record.status === 'AGENDADA';
 
+const countWaiting = (companyId: number) => async () => (await store.listSchedules(companyId)).filter(isWaiting).length;
+
 async function findSchedule(identity: Identity, id: number): Promise<store.ScheduleRecord> {
   const record = await store.getSchedule(identity.companyId, id);
   if (!record || record.companyId !== identity.companyId) throw new NotFoundError('ERR_NOT_FOUND');
@@ -144,7 +146,7 @@ export async function createScheduleFor(identity: Identity, input: CreateSchedul
     kind: 'schedules',
     limit: identity.plan.schedules,
     code: 'ERR_PLAN_LIMIT_SCHEDULES',
-    count: async () => (await store.listSchedules(companyId)).filter(isWaiting).length,
+    count: countWaiting(companyId),
     create: async (claim) =>
       store.createSchedule(
         {
@@ -183,12 +185,18 @@ export async function updateScheduleFor(identity: Identity, id: number, input: U
       ? await ticketConnection(companyId, input.ticketId, contact.id)
       : { ticketId: before.ticketId, whatsappId: before.whatsappId };
   const sendAt = input.sendAt ?? before.sendAt;
-  const updated = await store.updateSchedule(
-    companyId,
-    id,
-    { body: input.body, contactId: contact.id, contact: contactCopy(contact), ...origin, sendAt },
-    sendAt,
-  );
+  const patch = { body: input.body, contactId: contact.id, contact: contactCopy(contact), ...origin, sendAt };
+  // A failed schedule edited waits to be sent again: one more for the plan's limit.
+  const updated = isWaiting(before)
+    ? await store.updateSchedule(companyId, id, patch, sendAt)
+    : await createWithinPlanLimit({
+        companyId,
+        kind: 'schedules',
+        limit: identity.plan.schedules,
+        code: 'ERR_PLAN_LIMIT_SCHEDULES',
+        count: countWaiting(companyId),
+        create: (claim) => store.updateSchedule(companyId, id, patch, sendAt, claim),
+      });
   await publishScheduleChange(companyId, { action: 'update', id });
   return present(updated, contact);
 }

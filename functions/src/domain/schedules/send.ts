@@ -170,6 +170,8 @@ export async function sendDueSchedule(due: store.DueSchedule, deps: SenderDeps =
         reopenWithinHours: Number(await getCompanySetting(record.companyId, 'timeCreateNewTicket')) || 0,
         now: at,
       });
+  // Before the send exists: a failure the phone reports later finds this schedule (scheduleSendFailed).
+  await store.linkScheduleMessage(record.companyId, record.id, messageId);
   await queueOutgoingMessage(
     {
       companyId: record.companyId,
@@ -194,6 +196,17 @@ export async function sendDueSchedule(due: store.DueSchedule, deps: SenderDeps =
   if (!settled) return 'skipped';
   await publishUpdate(effects, record.companyId, record.id);
   return 'sent';
+}
+
+/**
+ * The phone could not send a message: when a schedule sent it, that schedule is ERRO with the reason
+ * (BEHAVIOUR "Scheduled messages"), not ENVIADA, and can be edited to try again.
+ */
+export async function scheduleSendFailed(effects: Effects, companyId: number, messageId: string, error: string): Promise<void> {
+  const scheduleId = await store.scheduleOfMessage(companyId, messageId);
+  if (scheduleId === undefined) return;
+  const failed = await store.failSentSchedule(companyId, scheduleId, messageId, error);
+  if (failed) await publishUpdate(effects, companyId, scheduleId);
 }
 
 /** One run: every shard's due schedules, page by page, a few at a time. */
