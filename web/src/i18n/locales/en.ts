@@ -178,12 +178,6 @@ const en: LocaleShape = {
     emptyTitle: 'The dashboard is not available yet',
     emptyDescription: 'Service counters and charts per period arrive in an upcoming version.',
   },
-  tickets: {
-    tabs: { open: 'Open', closed: 'Resolved', search: 'Search' },
-    noTickets: 'No tickets.',
-    emptyTitle: 'Select a ticket',
-    emptyDescription: 'The inbox is enabled in an upcoming version. Your conversations with contacts will show here.',
-  },
   users: {
     title: 'Users',
     add: 'Add user',

@@ -178,12 +178,6 @@ const es = {
     emptyTitle: 'El panel aún no está disponible',
     emptyDescription: 'Los indicadores de atención y los gráficos por período llegarán en una próxima versión.',
   },
-  tickets: {
-    tabs: { open: 'Abiertos', closed: 'Resueltos', search: 'Buscar' },
-    noTickets: 'No hay tickets.',
-    emptyTitle: 'Seleccione un ticket',
-    emptyDescription: 'La bandeja de atención se habilitará en una próxima versión. Aquí verá las conversaciones con sus contactos.',
-  },
   users: {
     title: 'Usuarios',
     add: 'Agregar usuario',

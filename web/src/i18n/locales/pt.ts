@@ -179,12 +179,6 @@ const pt: LocaleShape = {
     emptyTitle: 'O painel ainda não está disponível',
     emptyDescription: 'Os indicadores de atendimento e os gráficos por período chegarão em uma próxima versão.',
   },
-  tickets: {
-    tabs: { open: 'Abertos', closed: 'Resolvidos', search: 'Busca' },
-    noTickets: 'Nenhum ticket.',
-    emptyTitle: 'Selecione um ticket',
-    emptyDescription: 'A caixa de atendimento será habilitada em uma próxima versão. Aqui você verá as conversas com seus contatos.',
-  },
   users: {
     title: 'Usuários',
     add: 'Adicionar usuário',
