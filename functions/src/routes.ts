@@ -192,6 +192,7 @@ export const httpRoutes: readonly HttpRoute[] = [
   r('DELETE', '/quick-messages/{id}', 'quick-messages', 'user'),
   r('POST', '/quick-messages/{id}/media-upload', 'quick-messages', 'user', { maxBodyBytes: MEDIA_REQUEST_BYTES }),
   r('DELETE', '/quick-messages/{id}/media-upload', 'quick-messages', 'user'),
+  r('POST', '/quick-messages/{id}/uploads', 'quick-messages', 'user'),
 
   // Scheduled messages (company-wide; the plan must have useSchedules): sent by the schedule-sends job.
   r('GET', '/schedules', 'schedules', 'user', { plan: 'useSchedules' }),
@@ -201,6 +202,7 @@ export const httpRoutes: readonly HttpRoute[] = [
   r('DELETE', '/schedules/{id}', 'schedules', 'user', { plan: 'useSchedules' }),
   r('POST', '/schedules/{id}/media-upload', 'schedules', 'user', { plan: 'useSchedules', maxBodyBytes: MEDIA_REQUEST_BYTES }),
   r('DELETE', '/schedules/{id}/media-upload', 'schedules', 'user', { plan: 'useSchedules' }),
+  r('POST', '/schedules/{id}/uploads', 'schedules', 'user', { plan: 'useSchedules' }),
 
   // Help videos (platform-wide, edited by super users)
   r('GET', '/helps/list', 'helps', 'user'),

@@ -102,6 +102,53 @@ describe('quick messages', () => {
     expect((await invoke('GET /quick-messages/{id}', { token: author.token, params: { id } })).status).toBe(404);
   });
 
+  it('takes a file the browser uploaded to the bucket itself, larger than a request could carry', async () => {
+    const made = await create(author.token, { shortcode: 'video', message: 'Nosso vídeo' });
+    const id = made.body.id;
+    const bytes = Buffer.alloc(7 * 1024 * 1024, 7);
+    const grant = await invoke('POST /quick-messages/{id}/uploads', {
+      token: author.token,
+      params: { id },
+      json: { fileName: 'apresentação.mp4', contentType: 'video/mp4', size: bytes.length },
+    });
+    expect(grant.status, JSON.stringify(grant.body)).toBe(200);
+    expect(grant.body.key).toMatch(new RegExp(`^${t.companyId}/quick-messages/${id}/[0-9a-f-]{36}/apresenta.+o\\.mp4$`));
+    const attach = (key: string, token = author.token) =>
+      invoke('POST /quick-messages/{id}/media-upload', { token, params: { id }, json: { key } });
+    // Named before it is there: refused, nothing changes.
+    expect((await attach(grant.body.key)).body).toMatchObject({ error: 'ERR_VALIDATION', field: 'key' });
+    const put = await fetch(grant.body.uploadUrl, { method: 'PUT', headers: grant.body.headers, body: bytes });
+    expect(put.ok).toBe(true);
+    // A colleague may not ask for a grant or attach to it; another record's prefix is not this one's.
+    expect((await attach(grant.body.key, colleague.token)).status).toBe(404);
+    expect(
+      (
+        await invoke('POST /quick-messages/{id}/uploads', {
+          token: colleague.token,
+          params: { id },
+          json: { fileName: 'a.pdf', contentType: 'application/pdf', size: 3 },
+        })
+      ).status,
+    ).toBe(404);
+    const elsewhere = await create(author.token, { shortcode: 'outro' });
+    expect(
+      (
+        await invoke('POST /quick-messages/{id}/media-upload', {
+          token: author.token,
+          params: { id: elsewhere.body.id },
+          json: { key: grant.body.key },
+        })
+      ).body,
+    ).toMatchObject({ error: 'ERR_VALIDATION', field: 'key' });
+    expect((await attach(`${t.companyId}/quick-messages/${id}/../x.pdf`)).status).toBe(400);
+
+    const attached = await attach(grant.body.key);
+    expect(attached.status).toBe(200);
+    expect(attached.body).toMatchObject({ isMedia: true, mediaName: grant.body.key.split('/').at(-1) });
+    expect(keyOf(attached.body.mediaPath)).toBe(grant.body.key);
+    expect((await readObject(grant.body.key))?.length).toBe(bytes.length);
+  });
+
   it("never reaches another tenant's quick messages", async () => {
     const other = await seedTenant(env.stack);
     const theirs = await create(other.admin.token, { shortcode: 'foreign', geral: true });

@@ -232,9 +232,27 @@ describe('the API', () => {
     const key = decodeURIComponent(upload.body.mediaPath.replace(/^\/public\//, ''));
     expect(key.startsWith(`${tenant.companyId}/schedules/${made.body.id}/`)).toBe(true);
     expect((await readObject(key))?.toString()).toBe('pdf bytes');
+    // The web uploads to the bucket itself: a grant, a PUT, then the key replaces the file.
+    const grant = await invoke('POST /schedules/{id}/uploads', {
+      token: colleague.token,
+      params: { id: made.body.id },
+      json: { fileName: 'boleto novo.pdf', contentType: 'application/pdf', size: 9 },
+    });
+    expect(grant.status, JSON.stringify(grant.body)).toBe(200);
+    expect((await fetch(grant.body.uploadUrl, { method: 'PUT', headers: grant.body.headers, body: 'new bytes' })).ok).toBe(true);
+    const direct = await invoke('POST /schedules/{id}/media-upload', {
+      token: colleague.token,
+      params: { id: made.body.id },
+      json: { key: grant.body.key },
+    });
+    expect(direct.body).toMatchObject({
+      mediaName: 'boleto_novo.pdf',
+      mediaPath: `/public/${grant.body.key.split('/').map(encodeURIComponent).join('/')}`,
+    });
+    expect(await readObject(key)).toBeUndefined();
     const removed = await invoke('DELETE /schedules/{id}/media-upload', { token: tenant.admin.token, params: { id: made.body.id } });
     expect(removed.body).toMatchObject({ mediaPath: null, mediaName: '' });
-    expect(await readObject(key)).toBeUndefined();
+    expect(await readObject(grant.body.key)).toBeUndefined();
 
     expect((await invoke('DELETE /schedules/{id}', { token: colleague.token, params: { id: made.body.id } })).status).toBe(204);
     expect((await invoke('GET /schedules/{id}', { token: tenant.admin.token, params: { id: made.body.id } })).status).toBe(404);
@@ -301,6 +319,12 @@ describe('the sender', () => {
     });
     expect(edit.status).toBe(409);
     expect(edit.body.error).toBe('ERR_SCHEDULE_NOT_EDITABLE');
+    const grant = await invoke('POST /schedules/{id}/uploads', {
+      token: tenant.admin.token,
+      params: { id: made.body.id },
+      json: { fileName: 'late.pdf', contentType: 'application/pdf', size: 4 },
+    });
+    expect(grant.body.error).toBe('ERR_SCHEDULE_NOT_EDITABLE');
   });
 
   it('sends one whose time passed long ago (the system was down) through the default connection, opening a ticket', async () => {

@@ -161,6 +161,10 @@ const fixtures: Record<string, Fixture> = {
   'DELETE /quick-messages/{id}': { params: () => ({ id: String(bOwn.quickMessageId) }) },
   'POST /quick-messages/{id}/media-upload': { params: () => ({ id: String(bOwn.quickMessageId) }) },
   'DELETE /quick-messages/{id}/media-upload': { params: () => ({ id: String(bOwn.quickMessageId) }) },
+  'POST /quick-messages/{id}/uploads': {
+    params: () => ({ id: String(bOwn.quickMessageId) }),
+    body: () => ({ fileName: 'intrusion.pdf', contentType: 'application/pdf', size: 1024 }),
+  },
   'GET /schedules': {},
   'GET /schedules/{id}': { params: () => ({ id: String(bOwn.scheduleId) }) },
   // B's contact (and ticket) named in A's schedule: refused, nothing of B scheduled.
@@ -171,6 +175,10 @@ const fixtures: Record<string, Fixture> = {
   'DELETE /schedules/{id}': { params: () => ({ id: String(bOwn.scheduleId) }) },
   'POST /schedules/{id}/media-upload': { params: () => ({ id: String(bOwn.scheduleId) }) },
   'DELETE /schedules/{id}/media-upload': { params: () => ({ id: String(bOwn.scheduleId) }) },
+  'POST /schedules/{id}/uploads': {
+    params: () => ({ id: String(bOwn.scheduleId) }),
+    body: () => ({ fileName: 'intrusion.pdf', contentType: 'application/pdf', size: 1024 }),
+  },
   'GET /helps/list': { platform: true },
   'GET /helps': { platform: true },
   'POST /helps': { platform: true, body: () => ({ title: 'hijack' }) },

@@ -1,9 +1,9 @@
 /**
  * The private media bucket: uploads of our sends, existence checks, short-lived presigned GETs, and
- * presigned PUTs for the browser's direct uploads.
+ * presigned PUTs for the browser's direct uploads, removal of attachments no record names.
  * Callers check the tenant prefix (keys.ts) before any of these.
  */
-import { GetObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { s3Client } from '#commons/clients';
 import { env } from '#commons/env';
@@ -44,4 +44,10 @@ export function presignedPut(key: string, contentType: string, size: number, exp
     new PutObjectCommand({ Bucket: env.mediaBucket, Key: key, ContentType: contentType, ContentLength: size }),
     { expiresIn, signableHeaders: new Set(['content-type', 'content-length']) },
   );
+}
+
+/** Removes an object no record names any more (a replaced or removed attachment); '' is nothing. */
+export async function deleteMedia(key: string): Promise<void> {
+  if (!key) return;
+  await s3Client().send(new DeleteObjectCommand({ Bucket: env.mediaBucket, Key: key }));
 }

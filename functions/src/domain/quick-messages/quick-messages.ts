@@ -8,16 +8,15 @@
  * Every change is published on `company-{id}-quickmessage` (SPEC 7 "Realtime") with the id only: a
  * private quick message must not reach the other attendants' sockets, so screens refetch their list.
  */
-import { randomUUID } from 'node:crypto';
-import { DeleteObjectCommand } from '@aws-sdk/client-s3';
-import { s3Client } from '#commons/clients';
-import { env } from '#commons/env';
 import { ForbiddenError, NotFoundError, ValidationError } from '#commons/errors';
 import { channels, type QuickMessageEvent } from '#contracts/channels';
+import type { MediaUpload } from '#contracts/messages';
 import type { CreateQuickMessageInput, ListQuickMessagesQuery, UpdateQuickMessageInput } from '#contracts/quick-message-requests';
-import { mediaRoute, safeFileName } from '#domain/media/keys';
+import { type Attachment, attachmentKey, grantAttachmentUpload, uploadedAttachment } from '#domain/media/attachments';
+import { mediaRoute } from '#domain/media/keys';
 import type { UploadedFile } from '#domain/media/multipart';
-import { putMedia } from '#domain/media/store';
+import { deleteMedia, putMedia } from '#domain/media/store';
+import type { UploadRequest } from '#domain/outbound/input';
 import type { Identity } from '#http/types';
 import { publishToCompany } from '#realtime/publisher';
 import * as store from '#storage/quick-messages';
@@ -119,36 +118,54 @@ export async function updateQuickMessageFor(identity: Identity, id: number, inpu
   return present(updated);
 }
 
-async function removeObject(key: string): Promise<void> {
-  if (!key) return;
-  await s3Client().send(new DeleteObjectCommand({ Bucket: env.mediaBucket, Key: key }));
-}
-
 export async function deleteQuickMessageFor(identity: Identity, id: number): Promise<void> {
   const record = await findChangeable(identity, id);
   await store.deleteQuickMessage(identity.companyId, id);
-  await removeObject(record.mediaPath);
+  await deleteMedia(record.mediaPath);
   await publishChange(identity.companyId, { action: 'delete', id });
 }
 
+const mediaPrefix = (companyId: number, id: number) => `${companyId}/quick-messages/${id}`;
+
+async function attach(identity: Identity, record: store.QuickMessageRecord, attachment: Attachment): Promise<QuickMessage> {
+  const updated = await store.updateQuickMessage(identity.companyId, record.id, {
+    isMedia: true,
+    mediaPath: attachment.key,
+    mediaName: attachment.name,
+  });
+  await deleteMedia(record.mediaPath);
+  await publishChange(identity.companyId, { action: 'update', id: record.id });
+  return present(updated);
+}
+
+/** Multipart (SPEC 7): the file passes through the API, so it is bounded by the request limit. */
 export async function uploadQuickMessageMedia(identity: Identity, id: number, files: UploadedFile[]): Promise<QuickMessage> {
   const record = await findChangeable(identity, id);
   const file = files.find((f) => f.field === 'file') ?? files[0];
   if (!file?.data.length) throw new ValidationError('file', 'Required');
   if (files.length > 1) throw new ValidationError('file', 'One file only');
-  const name = safeFileName(file.filename);
-  const key = `${identity.companyId}/quick-messages/${id}/${randomUUID()}/${name}`;
-  await putMedia(key, file.data, file.mimetype || 'application/octet-stream');
-  const updated = await store.updateQuickMessage(identity.companyId, id, { isMedia: true, mediaPath: key, mediaName: name });
-  await removeObject(record.mediaPath);
-  await publishChange(identity.companyId, { action: 'update', id });
-  return present(updated);
+  const contentType = file.mimetype || 'application/octet-stream';
+  const key = attachmentKey(mediaPrefix(identity.companyId, id), file.filename);
+  await putMedia(key, file.data, contentType);
+  return attach(identity, record, { key, name: key.split('/').at(-1) ?? 'file', contentType });
+}
+
+/** Where the browser PUTs the quick message's file itself (any size up to the media limit). */
+export async function grantQuickMessageUpload(identity: Identity, id: number, request: UploadRequest): Promise<MediaUpload> {
+  await findChangeable(identity, id);
+  return grantAttachmentUpload(mediaPrefix(identity.companyId, id), request);
+}
+
+/** The file the browser uploaded with its grant becomes the quick message's media. */
+export async function attachUploadedQuickMessageMedia(identity: Identity, id: number, key: string): Promise<QuickMessage> {
+  const record = await findChangeable(identity, id);
+  return attach(identity, record, await uploadedAttachment(mediaPrefix(identity.companyId, id), key));
 }
 
 export async function deleteQuickMessageMedia(identity: Identity, id: number): Promise<QuickMessage> {
   const record = await findChangeable(identity, id);
   const updated = await store.updateQuickMessage(identity.companyId, id, { isMedia: false, mediaPath: '', mediaName: '' });
-  await removeObject(record.mediaPath);
+  await deleteMedia(record.mediaPath);
   await publishChange(identity.companyId, { action: 'update', id });
   return present(updated);
 }

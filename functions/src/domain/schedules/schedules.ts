@@ -9,12 +9,9 @@
  * Every change is published on `company-{id}-schedule` with the id (like quick messages): screens
  * refetch. The plan's `schedules` limit caps the schedules waiting to be sent (0 = no limit).
  */
-import { randomUUID } from 'node:crypto';
-import { DeleteObjectCommand } from '@aws-sdk/client-s3';
-import { s3Client } from '#commons/clients';
-import { env } from '#commons/env';
-import { NotFoundError, ValidationError } from '#commons/errors';
+import { ConflictError, NotFoundError, ValidationError } from '#commons/errors';
 import { channels, type ScheduleEvent } from '#contracts/channels';
+import type { MediaUpload } from '#contracts/messages';
 import {
   type CreateScheduleInput,
   type ListSchedulesQuery,
@@ -22,9 +19,11 @@ import {
   type Schedule,
   type UpdateScheduleInput,
 } from '#contracts/schedule-requests';
-import { mediaRoute, safeFileName } from '#domain/media/keys';
+import { type Attachment, attachmentKey, grantAttachmentUpload, uploadedAttachment } from '#domain/media/attachments';
+import { mediaRoute } from '#domain/media/keys';
 import type { UploadedFile } from '#domain/media/multipart';
-import { putMedia } from '#domain/media/store';
+import { deleteMedia, putMedia } from '#domain/media/store';
+import type { UploadRequest } from '#domain/outbound/input';
 import { createWithinPlanLimit } from '#domain/plans/limits';
 import type { Identity } from '#http/types';
 import { publishToCompany } from '#realtime/publisher';
@@ -92,6 +91,9 @@ export function selectSchedules(records: store.ScheduleRecord[], query: ListSche
     )
     .sort((a, b) => a.sendAt.localeCompare(b.sendAt) || a.id - b.id);
 }
+
+/** A person may change it: not taken by the sender, not sent (storage enforces the same). */
+const isEditable = (record: Pick<store.ScheduleRecord, 'status'>): boolean => record.status === 'PENDENTE' || record.status === 'ERRO';
 
 /** Waiting to be sent: what the plan's `schedules` limit counts. */
 export const isWaiting = (record: Pick<store.ScheduleRecord, 'status'>): boolean =>
@@ -201,47 +203,63 @@ export async function updateScheduleFor(identity: Identity, id: number, input: U
   return present(updated, contact);
 }
 
-async function removeObject(key: string): Promise<void> {
-  if (!key) return;
-  await s3Client().send(new DeleteObjectCommand({ Bucket: env.mediaBucket, Key: key }));
-}
-
 export async function deleteScheduleFor(identity: Identity, id: number): Promise<void> {
   const record = await findSchedule(identity, id);
   await store.deleteSchedule(identity.companyId, id);
   // A sent schedule's file is the sent message's media too: the message keeps it.
-  if (record.status !== 'ENVIADA') await removeObject(record.mediaPath);
+  if (record.status !== 'ENVIADA') await deleteMedia(record.mediaPath);
   await publishScheduleChange(identity.companyId, { action: 'delete', id });
 }
 
+const mediaPrefix = (companyId: number, id: number) => `${companyId}/schedules/${id}`;
+
+/** Only while it may be edited (storage refuses otherwise); a refused file does not stay in the bucket. */
+async function attach(identity: Identity, record: store.ScheduleRecord, attachment: Attachment): Promise<Schedule> {
+  let updated: store.ScheduleRecord;
+  try {
+    updated = await store.updateScheduleMedia(identity.companyId, record.id, {
+      mediaPath: attachment.key,
+      mediaName: attachment.name,
+      mediaType: attachment.contentType,
+    });
+  } catch (error) {
+    await deleteMedia(attachment.key);
+    throw error;
+  }
+  await deleteMedia(record.mediaPath);
+  await publishScheduleChange(identity.companyId, { action: 'update', id: record.id });
+  return (await presentAll([updated]))[0] as Schedule;
+}
+
+/** Multipart (SPEC 7): the file passes through the API, so it is bounded by the request limit. */
 export async function uploadScheduleMedia(identity: Identity, id: number, files: UploadedFile[]): Promise<Schedule> {
   const record = await findSchedule(identity, id);
   const file = files.find((f) => f.field === 'file') ?? files[0];
   if (!file?.data.length) throw new ValidationError('file', 'Required');
   if (files.length > 1) throw new ValidationError('file', 'One file only');
-  const name = safeFileName(file.filename);
-  const key = `${identity.companyId}/schedules/${id}/${randomUUID()}/${name}`;
-  await putMedia(key, file.data, file.mimetype || 'application/octet-stream');
-  let updated: store.ScheduleRecord;
-  try {
-    updated = await store.updateScheduleMedia(identity.companyId, id, {
-      mediaPath: key,
-      mediaName: name,
-      mediaType: file.mimetype || 'application/octet-stream',
-    });
-  } catch (error) {
-    await removeObject(key);
-    throw error;
-  }
-  await removeObject(record.mediaPath);
-  await publishScheduleChange(identity.companyId, { action: 'update', id });
-  return (await presentAll([updated]))[0] as Schedule;
+  const contentType = file.mimetype || 'application/octet-stream';
+  const key = attachmentKey(mediaPrefix(identity.companyId, id), file.filename);
+  await putMedia(key, file.data, contentType);
+  return attach(identity, record, { key, name: key.split('/').at(-1) ?? 'file', contentType });
+}
+
+/** Where the browser PUTs the schedule's file itself (any size up to the media limit). */
+export async function grantScheduleUpload(identity: Identity, id: number, request: UploadRequest): Promise<MediaUpload> {
+  const record = await findSchedule(identity, id);
+  if (!isEditable(record)) throw new ConflictError('ERR_SCHEDULE_NOT_EDITABLE');
+  return grantAttachmentUpload(mediaPrefix(identity.companyId, id), request);
+}
+
+/** The file the browser uploaded with its grant becomes the schedule's media. */
+export async function attachUploadedScheduleMedia(identity: Identity, id: number, key: string): Promise<Schedule> {
+  const record = await findSchedule(identity, id);
+  return attach(identity, record, await uploadedAttachment(mediaPrefix(identity.companyId, id), key));
 }
 
 export async function deleteScheduleMedia(identity: Identity, id: number): Promise<Schedule> {
   const record = await findSchedule(identity, id);
   const updated = await store.updateScheduleMedia(identity.companyId, id, { mediaPath: '', mediaName: '', mediaType: '' });
-  await removeObject(record.mediaPath);
+  await deleteMedia(record.mediaPath);
   await publishScheduleChange(identity.companyId, { action: 'update', id });
   return (await presentAll([updated]))[0] as Schedule;
 }

@@ -1,12 +1,15 @@
 /** Quick messages (SPEC 7 "Quick messages"): the caller's own and the company's geral ones. */
-import { ValidationError } from '#commons/errors';
 import { createQuickMessageSchema, listQuickMessagesQuerySchema, updateQuickMessageSchema } from '#contracts/quick-message-requests';
+import { uploadedAttachmentSchema } from '#domain/media/attachments';
 import { readMultipartForm } from '#domain/media/multipart';
+import { uploadRequestSchema } from '#domain/outbound/input';
 import {
+  attachUploadedQuickMessageMedia,
   createQuickMessageFor,
   deleteQuickMessageFor,
   deleteQuickMessageMedia,
   getQuickMessageFor,
+  grantQuickMessageUpload,
   listQuickMessagesFor,
   listQuickRepliesFor,
   updateQuickMessageFor,
@@ -34,8 +37,11 @@ export const handler = httpHandler('quick-messages', {
     const identity = requireIdentity(ctx);
     const id = parseId(ctx.params);
     const form = await readMultipartForm(ctx.event.headers?.['content-type'], ctx.rawBody);
-    if (!form) throw new ValidationError('file', 'Required');
-    return uploadQuickMessageMedia(identity, id, form.files);
+    if (form) return uploadQuickMessageMedia(identity, id, form.files);
+    // JSON: the key of a file the browser uploaded itself (POST /quick-messages/{id}/uploads).
+    return attachUploadedQuickMessageMedia(identity, id, parseInput(uploadedAttachmentSchema, ctx.body ?? {}).key);
   },
+  'POST /quick-messages/{id}/uploads': async (ctx) =>
+    grantQuickMessageUpload(requireIdentity(ctx), parseId(ctx.params), parseInput(uploadRequestSchema, ctx.body ?? {})),
   'DELETE /quick-messages/{id}/media-upload': async (ctx) => deleteQuickMessageMedia(requireIdentity(ctx), parseId(ctx.params)),
 });

@@ -1,12 +1,15 @@
 /** Scheduled messages (SPEC 7 "Quick messages, schedules"); the plan's useSchedules is checked by the route table. */
-import { ValidationError } from '#commons/errors';
 import { createScheduleSchema, listSchedulesQuerySchema, updateScheduleSchema } from '#contracts/schedule-requests';
+import { uploadedAttachmentSchema } from '#domain/media/attachments';
 import { readMultipartForm } from '#domain/media/multipart';
+import { uploadRequestSchema } from '#domain/outbound/input';
 import {
+  attachUploadedScheduleMedia,
   createScheduleFor,
   deleteScheduleFor,
   deleteScheduleMedia,
   getScheduleFor,
+  grantScheduleUpload,
   listSchedulesFor,
   updateScheduleFor,
   uploadScheduleMedia,
@@ -31,8 +34,11 @@ export const handler = httpHandler('schedules', {
     const identity = requireIdentity(ctx);
     const id = parseId(ctx.params);
     const form = await readMultipartForm(ctx.event.headers?.['content-type'], ctx.rawBody);
-    if (!form) throw new ValidationError('file', 'Required');
-    return uploadScheduleMedia(identity, id, form.files);
+    if (form) return uploadScheduleMedia(identity, id, form.files);
+    // JSON: the key of a file the browser uploaded itself (POST /schedules/{id}/uploads).
+    return attachUploadedScheduleMedia(identity, id, parseInput(uploadedAttachmentSchema, ctx.body ?? {}).key);
   },
+  'POST /schedules/{id}/uploads': async (ctx) =>
+    grantScheduleUpload(requireIdentity(ctx), parseId(ctx.params), parseInput(uploadRequestSchema, ctx.body ?? {})),
   'DELETE /schedules/{id}/media-upload': async (ctx) => deleteScheduleMedia(requireIdentity(ctx), parseId(ctx.params)),
 });

@@ -1,14 +1,15 @@
-import type { MediaUpload, Message } from '@conversa/functions/contracts/messages';
+import type { Message } from '@conversa/functions/contracts/messages';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { runtimeConfig } from '../../../config/runtime-config.ts';
 import { ApiError, api } from '../../../lib/api-client.ts';
 import { currentIdToken } from '../../../lib/auth/tokens.ts';
+import { putFile, requestUpload } from '../../../lib/direct-upload.ts';
 
 /*
  * Media is private (SPEC 7: fetched from the backend's /public/{path}, images as blobs): the API
  * checks the tenant and redirects to a short-lived bucket URL. The shared client speaks JSON only,
- * so binary reads and direct uploads to the bucket (with progress) live here.
+ * so binary reads live here; uploads go straight to the bucket (lib/direct-upload.ts).
  */
 
 /** A message's media URL as the API gives it (`/public/<key>`), made absolute against the API. */
@@ -66,19 +67,6 @@ export async function downloadMedia(url: string, fileName: string): Promise<void
   setTimeout(() => URL.revokeObjectURL(objectUrl), 1000);
 }
 
-/** PUTs one file to its presigned URL, reporting progress (fetch has no upload progress). */
-function putFile(upload: MediaUpload, file: File, onProgress: (loaded: number) => void): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const request = new XMLHttpRequest();
-    request.open(upload.method, upload.uploadUrl);
-    for (const [name, value] of Object.entries(upload.headers)) request.setRequestHeader(name, value);
-    request.upload.onprogress = (event) => onProgress(event.loaded);
-    request.onload = () => (request.status >= 200 && request.status < 300 ? resolve() : reject(new ApiError(request.status, undefined)));
-    request.onerror = () => reject(new ApiError(0, undefined));
-    request.send(file);
-  });
-}
-
 export interface MediaSend {
   files: File[];
   /** Caption of the first file. */
@@ -105,10 +93,7 @@ export async function sendMediaMessage(
   const report = () => onProgress?.(Math.min(1, loaded.reduce((a, b) => a + b, 0) / total));
   const keys: string[] = [];
   for (const [i, file] of send.files.entries()) {
-    const upload = await api<MediaUpload>(`/messages/${ticketId}/uploads`, {
-      method: 'POST',
-      body: { fileName: file.name, contentType: file.type || 'application/octet-stream', size: file.size },
-    });
+    const upload = await requestUpload(`/messages/${ticketId}`, file);
     await putFile(upload, file, (bytes) => {
       loaded[i] = bytes;
       report();

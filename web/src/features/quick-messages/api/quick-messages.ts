@@ -1,8 +1,7 @@
 import type { CreateQuickMessageInput, UpdateQuickMessageInput } from '@conversa/functions/contracts/quick-message-requests';
 import { infiniteQueryOptions, useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
-import { runtimeConfig } from '../../../config/runtime-config.ts';
-import { ApiError, api } from '../../../lib/api-client.ts';
-import { currentIdToken } from '../../../lib/auth/tokens.ts';
+import { api } from '../../../lib/api-client.ts';
+import { uploadAttachment } from '../../../lib/direct-upload.ts';
 
 /** SPEC 3 "Quick message" as the API answers it; `mediaPath` is the `/public/...` route, or null. */
 export interface QuickMessage {
@@ -41,32 +40,8 @@ export const quickMessagesInfiniteQueryOptions = (searchParam: string) =>
 
 export const useQuickMessagesPage = (searchParam: string) => useInfiniteQuery(quickMessagesInfiniteQueryOptions(searchParam));
 
-async function postFile(id: number, file: File, forceRefresh: boolean): Promise<Response> {
-  const form = new FormData();
-  form.append('typeArch', 'quickMessage');
-  form.append('file', file, file.name);
-  const token = await currentIdToken(forceRefresh);
-  return fetch(`${runtimeConfig().apiUrl}/quick-messages/${id}/media-upload`, {
-    method: 'POST',
-    headers: { Accept: 'application/json', ...(token ? { Authorization: `Bearer ${token.jwt}` } : {}) },
-    body: form,
-  });
-}
-
-/** POST /quick-messages/{id}/media-upload (SPEC 7: multipart file, typeArch=quickMessage). The shared client speaks JSON only. */
-export async function uploadQuickMessageMedia(id: number, file: File): Promise<QuickMessage> {
-  let response = await postFile(id, file, false);
-  if (response.status === 403) response = await postFile(id, file, true);
-  const text = await response.text();
-  let body: unknown;
-  try {
-    body = text ? JSON.parse(text) : undefined;
-  } catch {
-    body = text;
-  }
-  if (!response.ok) throw new ApiError(response.status, body as never);
-  return body as QuickMessage;
-}
+/** The file goes to the bucket itself (any size up to the media limit), then becomes the quick message's media. */
+export const uploadQuickMessageMedia = (id: number, file: File) => uploadAttachment<QuickMessage>(`/quick-messages/${id}`, file);
 
 export interface SaveQuickMessage {
   id?: number;

@@ -1,9 +1,8 @@
 import type { Contact } from '@conversa/functions/contracts/contacts';
 import type { CreateScheduleInput, Schedule, SchedulesPage, UpdateScheduleInput } from '@conversa/functions/contracts/schedule-requests';
 import { infiniteQueryOptions, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { runtimeConfig } from '../../../config/runtime-config.ts';
-import { ApiError, api } from '../../../lib/api-client.ts';
-import { currentIdToken } from '../../../lib/auth/tokens.ts';
+import { api } from '../../../lib/api-client.ts';
+import { uploadAttachment } from '../../../lib/direct-upload.ts';
 
 export type { Schedule };
 
@@ -44,31 +43,8 @@ export const useContactById = (contactId: number | undefined) =>
     enabled: contactId !== undefined,
   });
 
-async function postFile(id: number, file: File, forceRefresh: boolean): Promise<Response> {
-  const form = new FormData();
-  form.append('file', file, file.name);
-  const token = await currentIdToken(forceRefresh);
-  return fetch(`${runtimeConfig().apiUrl}/schedules/${id}/media-upload`, {
-    method: 'POST',
-    headers: { Accept: 'application/json', ...(token ? { Authorization: `Bearer ${token.jwt}` } : {}) },
-    body: form,
-  });
-}
-
-/** POST /schedules/{id}/media-upload (SPEC 7: form file). The shared client speaks JSON only. */
-export async function uploadScheduleMedia(id: number, file: File): Promise<Schedule> {
-  let response = await postFile(id, file, false);
-  if (response.status === 403) response = await postFile(id, file, true);
-  const text = await response.text();
-  let body: unknown;
-  try {
-    body = text ? JSON.parse(text) : undefined;
-  } catch {
-    body = text;
-  }
-  if (!response.ok) throw new ApiError(response.status, body as never);
-  return body as Schedule;
-}
+/** The file goes to the bucket itself (any size up to the media limit), then becomes the schedule's media. */
+export const uploadScheduleMedia = (id: number, file: File) => uploadAttachment<Schedule>(`/schedules/${id}`, file);
 
 export interface SaveSchedule {
   id?: number;

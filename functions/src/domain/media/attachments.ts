@@ -1,0 +1,55 @@
+/**
+ * The one file a quick message or a schedule carries, uploaded straight to the bucket like a
+ * message's media (ARCHITECTURE: media in S3, presigned): the browser asks for a grant under the
+ * record's prefix (`<companyId>/quick-messages/<id>` or `<companyId>/schedules/<id>`), PUTs the file,
+ * then names the key it was given. The key is taken only in the shape granted for that record and
+ * only once the object is there and within the size limit, so a file never passes through a Lambda
+ * (6 MB request limit) and a record never names another record's or tenant's object.
+ */
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { ValidationError } from '#commons/errors';
+import type { MediaUpload } from '#contracts/messages';
+import type { UploadRequest } from '#domain/outbound/input';
+import { mediaRoute, safeFileName } from './keys.ts';
+import { MAX_FILE_BYTES } from './limits.ts';
+import { headMedia, PRESIGNED_PUT_SECONDS, presignedPut } from './store.ts';
+
+/** POST .../media-upload with JSON: the key of a file uploaded with that record's grant. */
+export const uploadedAttachmentSchema = z.object({ key: z.string().trim().min(1).max(1024) });
+
+export interface Attachment {
+  key: string;
+  name: string;
+  contentType: string;
+}
+
+/** A fresh key under `prefix`: one folder per upload, named for the download. */
+export const attachmentKey = (prefix: string, fileName: string | undefined): string =>
+  `${prefix}/${randomUUID()}/${safeFileName(fileName)}`;
+
+export async function grantAttachmentUpload(prefix: string, request: UploadRequest): Promise<MediaUpload> {
+  const key = attachmentKey(prefix, request.fileName);
+  return {
+    key,
+    mediaUrl: mediaRoute(key),
+    uploadUrl: await presignedPut(key, request.contentType, request.size),
+    method: 'PUT',
+    headers: { 'Content-Type': request.contentType },
+    expiresIn: PRESIGNED_PUT_SECONDS,
+  };
+}
+
+const UPLOAD_FOLDER = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** The uploaded file behind `key`, refused unless it is one granted under `prefix` and is in the bucket. */
+export async function uploadedAttachment(prefix: string, key: string): Promise<Attachment> {
+  const [folder = '', name = '', ...rest] = key.startsWith(`${prefix}/`) ? key.slice(prefix.length + 1).split('/') : [];
+  if (!UPLOAD_FOLDER.test(folder) || !name || rest.length || safeFileName(name) !== name) {
+    throw new ValidationError('key', 'Not an upload of this record');
+  }
+  const head = await headMedia(key);
+  if (!head) throw new ValidationError('key', 'The file was not uploaded');
+  if (head.size > MAX_FILE_BYTES) throw new ValidationError('key', `File too large: at most ${MAX_FILE_BYTES} bytes`);
+  return { key, name, contentType: head.contentType };
+}
