@@ -159,6 +159,7 @@ export const httpRoutes: readonly HttpRoute[] = [
   // Contacts (SPEC 7 "Contacts, tags, users, queues"); delete refuses a contact with an open ticket.
   r('GET', '/contacts', 'contacts', 'user'),
   r('GET', '/contacts/list', 'contacts', 'user'),
+  r('GET', '/contacts/export', 'contacts', 'user'),
   // Its own Lambda: the spreadsheet reader stays out of the contacts bundle.
   r('POST', '/contacts/import', 'contacts-import', 'user', { maxBodyBytes: MEDIA_REQUEST_BYTES }),
   r('GET', '/contacts/{id}', 'contacts', 'user'),

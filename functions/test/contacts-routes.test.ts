@@ -3,8 +3,11 @@
  * (create and edit), search from 3 characters by name or number prefix, pages, the tickets' contact
  * copy refreshed by an edit, delete refused while a ticket is open, and tenant isolation.
  */
+
+import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getContactByNumber } from '#storage/contacts';
+import { contactStoredItems, getContactByNumber } from '#storage/contacts';
+import { db, table } from '#storage/db';
 import { getTicket } from '#storage/tickets';
 import { type Inbox, seedInbox } from './tickets-harness.ts';
 import { call, type Stack, seedTenant, startStack } from './users-harness.ts';
@@ -135,6 +138,53 @@ describe('contacts', () => {
     expect(await getContactByNumber(inbox.companyId, closed.contact.number)).toBeUndefined();
     expect((await getTicket(inbox.companyId, closed.id))?.contact.name).toBe(closed.contact.name);
     expect((await call('DELETE /contacts/{id}', { token: inbox.admin.token, params: { id: closed.contactId } })).status).toBe(404);
+  });
+
+  it('exports every contact, however many, a thousand a page in name order', async () => {
+    // Prepare: a tenant of 1,050 contacts written straight into the store.
+    const big = await seedTenant(stack);
+    const at = new Date().toISOString();
+    const items = Array.from({ length: 1050 }, (_, i) =>
+      contactStoredItems({
+        id: i + 1,
+        companyId: big.companyId,
+        name: `Cliente ${String(i).padStart(4, '0')}`,
+        number: `5531${String(i).padStart(8, '0')}`,
+        email: i === 7 ? 'sete@x.com' : '',
+        profilePicUrl: '',
+        isGroup: false,
+        extraInfo: [],
+        whatsappId: null,
+        createdAt: at,
+        updatedAt: at,
+      }),
+    ).flat();
+    for (let i = 0; i < items.length; i += 25) {
+      await db().send(
+        new BatchWriteCommand({ RequestItems: { [table()]: items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } })) } }),
+      );
+    }
+    // Act: follow the cursor like the web's export.
+    const pages: { contacts: { name: string; number: string; email: string }[]; nextCursor?: string }[] = [];
+    let cursor: string | undefined;
+    do {
+      const res = await call('GET /contacts/export', { token: big.admin.token, query: cursor ? { cursor } : {} });
+      expect(res.status).toBe(200);
+      pages.push(res.body);
+      cursor = res.body.nextCursor;
+    } while (cursor && pages.length < 10);
+    // Assess
+    const rows = pages.flatMap((page) => page.contacts);
+    expect(pages[0]?.contacts.length).toBeLessThanOrEqual(1000);
+    expect(pages.length).toBeGreaterThan(1);
+    expect(rows).toHaveLength(1050);
+    expect(rows.map((row) => row.name)).toEqual(Array.from({ length: 1050 }, (_, i) => `Cliente ${String(i).padStart(4, '0')}`));
+    expect(rows[7]).toEqual({ name: 'Cliente 0007', number: '553100000007', email: 'sete@x.com' });
+    // The pickers' list stays capped; another tenant's export holds none of these.
+    expect((await call('GET /contacts/list', { token: big.admin.token })).body).toHaveLength(1000);
+    const lonely = await seedTenant(stack);
+    expect((await call('GET /contacts/export', { token: lonely.admin.token })).body).toEqual({ contacts: [] });
+    expect((await call('GET /contacts/export', { token: big.admin.token, query: { cursor: 'not-a-cursor' } })).status).toBeLessThan(500);
   });
 
   it("never shows or changes another tenant's contact", async () => {

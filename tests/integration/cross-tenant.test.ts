@@ -132,6 +132,7 @@ const fixtures: Record<string, Fixture> = {
   // Contact ids count per tenant: B has three, A at most the two its own POSTs make here.
   'GET /contacts': {},
   'GET /contacts/list': {},
+  'GET /contacts/export': {},
   // A JSON body: refused before any read, so nothing of B is in reach.
   'POST /contacts/import': { body: () => ({}) },
   'GET /contacts/{id}': { params: () => ({ id: String(bOwn.contactId) }) },

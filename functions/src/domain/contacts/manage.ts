@@ -81,6 +81,26 @@ export async function listAllContactsFor(
   return out;
 }
 
+/** GET /contacts/export answers this many contacts a page: the whole tenant in a few requests. */
+export const CONTACT_EXPORT_PAGE = 1000;
+
+export type ContactExportRow = Pick<Contact, 'name' | 'number' | 'email'>;
+
+/**
+ * GET /contacts/export: every contact of the company, page by page in name order (the CSV export
+ * follows `nextCursor` until there is none), however many the tenant has.
+ */
+export async function exportContactsPage(
+  companyId: number,
+  cursor?: string,
+): Promise<{ contacts: ContactExportRow[]; nextCursor?: string }> {
+  const page = await listContactsPage(companyId, { limit: CONTACT_EXPORT_PAGE, cursor });
+  return {
+    contacts: page.contacts.map((c) => ({ name: c.name, number: c.number, email: c.email })),
+    ...(page.cursor ? { nextCursor: page.cursor } : {}),
+  };
+}
+
 export async function getContactFor(companyId: number, id: number): Promise<Contact> {
   const contact = await store.getContact(companyId, id);
   if (!contact || contact.companyId !== companyId) throw new NotFoundError('ERR_NO_CONTACT_FOUND');

@@ -4,6 +4,7 @@ import { createContactSchema, listContactsQuerySchema, updateContactSchema } fro
 import {
   createContactFor,
   deleteContactFor,
+  exportContactsPage,
   getContactFor,
   listAllContactsFor,
   listContactsFor,
@@ -15,11 +16,14 @@ import { created, noContent } from '#http/result';
 import { parseId, parseInput } from '#http/validate';
 
 const listQuery = z.object({ searchParam: z.string().trim().max(100).optional().default('') });
+const exportQuery = z.object({ cursor: z.string().max(4000).optional() });
 
 export const handler = httpHandler('contacts', {
   'GET /contacts': async (ctx) => listContactsFor(requireIdentity(ctx).companyId, parseInput(listContactsQuerySchema, ctx.query, 'query')),
   'GET /contacts/list': async (ctx) =>
     listAllContactsFor(requireIdentity(ctx).companyId, parseInput(listQuery, ctx.query, 'query').searchParam),
+  'GET /contacts/export': async (ctx) =>
+    exportContactsPage(requireIdentity(ctx).companyId, parseInput(exportQuery, ctx.query, 'query').cursor),
   'GET /contacts/{id}': async (ctx) => getContactFor(requireIdentity(ctx).companyId, parseId(ctx.params)),
   'POST /contacts': async (ctx) =>
     created(await createContactFor(requireIdentity(ctx).companyId, parseInput(createContactSchema, ctx.body ?? {}))),

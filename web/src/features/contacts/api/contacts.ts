@@ -51,8 +51,20 @@ export const fetchContact = (contactId: number) => api<Contact>(`/contacts/${con
 export const useContact = (contactId: number | undefined) =>
   useQuery({ queryKey: contactKey(contactId ?? 0), queryFn: () => fetchContact(contactId ?? 0), enabled: Boolean(contactId) });
 
-/** GET /contacts/list: every contact (up to the server's 1000) for the CSV export. */
-export const fetchAllContacts = () => api<Array<Pick<Contact, 'id' | 'name' | 'number' | 'email'>>>('/contacts/list');
+type ExportRow = Pick<Contact, 'name' | 'number' | 'email'>;
+
+/** Every contact of the company for the CSV export: GET /contacts/export page by page (1000 a page). */
+export async function fetchAllContacts(onProgress?: (loaded: number) => void): Promise<ExportRow[]> {
+  const all: ExportRow[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await api<{ contacts: ExportRow[]; nextCursor?: string }>('/contacts/export', { query: cursor ? { cursor } : {} });
+    all.push(...page.contacts);
+    onProgress?.(all.length);
+    cursor = page.nextCursor;
+  } while (cursor);
+  return all;
+}
 
 export function useSaveContact() {
   const queryClient = useQueryClient();
