@@ -40,9 +40,14 @@ interface DataTableProps<T> {
   hasMore?: boolean;
   loadingMore?: boolean;
   onLoadMore?: () => void;
-  /** A bounded height scrolls inside the table (infinite lists); without it the page scrolls. */
+  /**
+   * A bounded height scrolls inside the table under a sticky header (infinite lists). `'none'` lets a
+   * short list grow with its rows and the page scroll, with a plain header as there is nothing to stick in.
+   */
   maxHeight?: string;
   'data-testid'?: string;
+  /** A data-testid for each row (tests find a row by its record). */
+  rowTestId?: (row: T) => string;
 }
 
 /**
@@ -60,6 +65,7 @@ export function DataTable<T>({
   onLoadMore,
   maxHeight = 'calc(100vh - 220px)',
   'data-testid': testId,
+  rowTestId,
 }: DataTableProps<T>) {
   const { t } = useTranslation();
   const errorText = useApiErrorMessage();
@@ -73,7 +79,7 @@ export function DataTable<T>({
 
   return (
     <TableContainer component={Paper} variant="outlined" sx={{ maxHeight }} onScroll={onScroll} data-testid={testId}>
-      <Table stickyHeader size="small">
+      <Table stickyHeader={maxHeight !== 'none'} size="small">
         <TableHead>
           <TableRow>
             {columns.map((column) => (
@@ -85,7 +91,7 @@ export function DataTable<T>({
         </TableHead>
         <TableBody>
           {rows.map((row) => (
-            <TableRow key={rowKey(row)} hover>
+            <TableRow key={rowKey(row)} hover data-testid={rowTestId?.(row)}>
               {columns.map((column) => (
                 <TableCell
                   key={column.id}

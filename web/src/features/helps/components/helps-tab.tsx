@@ -1,25 +1,13 @@
 import { type Help, type HelpInput, helpInputSchema } from '@conversa/functions/contracts';
 import DeleteOutline from '@mui/icons-material/DeleteOutlined';
 import EditOutlined from '@mui/icons-material/EditOutlined';
-import {
-  Alert,
-  Button,
-  CircularProgress,
-  Grid,
-  IconButton,
-  Paper,
-  Stack,
-  Table,
-  TableBody,
-  TableCell,
-  TableContainer,
-  TableHead,
-  TableRow,
-  TextField,
-} from '@mui/material';
+import { Alert, Button, CircularProgress, Grid, Paper, Stack, TextField } from '@mui/material';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
+import { type Column, DataTable } from '../../../components/data-table.tsx';
+import { RowAction } from '../../../components/row-actions.tsx';
+import { useConfirmedDelete } from '../../../components/use-confirmed-delete.ts';
 import { toast } from '../../../lib/toast.ts';
 import { type FieldErrors, fieldErrors } from '../../../lib/validation.ts';
 import { useDeleteHelp, useHelps, useSaveHelp } from '../api/helps.ts';
@@ -32,8 +20,8 @@ export function HelpsTab() {
   const helps = useHelps();
   const save = useSaveHelp();
   const remove = useDeleteHelp();
+  const deletion = useConfirmedDelete((help: Help) => remove.mutateAsync(help.id), t('crud.saved'), t('crud.deleteFailed'));
   const [editing, setEditing] = useState<Help | undefined>(undefined);
-  const [deleting, setDeleting] = useState<Help | undefined>(undefined);
   const [values, setValues] = useState<HelpInput>(emptyHelp);
   const [errors, setErrors] = useState<FieldErrors<HelpInput>>({});
   useEffect(
@@ -59,19 +47,29 @@ export function HelpsTab() {
     }
   };
 
-  const confirmDelete = async () => {
-    if (!deleting) return;
-    try {
-      await remove.mutateAsync(deleting.id);
-      toast.success(t('crud.saved'));
-    } catch {
-      toast.error(t('crud.deleteFailed'));
-    } finally {
-      setDeleting(undefined);
-    }
-  };
-
   const set = (field: keyof HelpInput) => (e: { target: { value: string } }) => setValues((v) => ({ ...v, [field]: e.target.value }));
+
+  const columns: Column<Help>[] = [
+    { id: 'title', label: t('helps.fields.title'), render: (help) => help.title },
+    { id: 'description', label: t('helps.fields.description'), render: (help) => help.description },
+    { id: 'video', label: t('helps.fields.video'), render: (help) => help.video },
+    {
+      id: 'actions',
+      label: t('common.actions'),
+      align: 'right',
+      sx: { whiteSpace: 'nowrap' },
+      render: (help) => (
+        <>
+          <RowAction label={t('common.edit')} onClick={() => setEditing(help)}>
+            <EditOutlined fontSize="small" />
+          </RowAction>
+          <RowAction label={t('common.delete')} onClick={() => deletion.ask(help)}>
+            <DeleteOutline fontSize="small" />
+          </RowAction>
+        </>
+      ),
+    },
+  ];
 
   return (
     <>
@@ -116,52 +114,8 @@ export function HelpsTab() {
       </Paper>
       {helps.isPending && <CircularProgress />}
       {helps.isError && <Alert severity="error">{t('crud.loadFailed')}</Alert>}
-      {helps.isSuccess && (
-        <TableContainer component={Paper} variant="outlined">
-          <Table size="small">
-            <TableHead>
-              <TableRow>
-                <TableCell>{t('helps.fields.title')}</TableCell>
-                <TableCell>{t('helps.fields.description')}</TableCell>
-                <TableCell>{t('helps.fields.video')}</TableCell>
-                <TableCell align="right">{t('common.actions')}</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {helps.data.map((help) => (
-                <TableRow key={help.id} hover>
-                  <TableCell>{help.title}</TableCell>
-                  <TableCell>{help.description}</TableCell>
-                  <TableCell>{help.video}</TableCell>
-                  <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                    <IconButton size="small" onClick={() => setEditing(help)} aria-label={t('common.edit')}>
-                      <EditOutlined fontSize="small" />
-                    </IconButton>
-                    <IconButton size="small" onClick={() => setDeleting(help)} aria-label={t('common.delete')}>
-                      <DeleteOutline fontSize="small" />
-                    </IconButton>
-                  </TableCell>
-                </TableRow>
-              ))}
-              {helps.data.length === 0 && (
-                <TableRow>
-                  <TableCell colSpan={4} align="center" sx={{ color: 'text.secondary' }}>
-                    {t('common.noRecords')}
-                  </TableCell>
-                </TableRow>
-              )}
-            </TableBody>
-          </Table>
-        </TableContainer>
-      )}
-      <ConfirmDialog
-        open={Boolean(deleting)}
-        title={t('crud.deleteTitle')}
-        message={t('crud.deleteMessage')}
-        busy={remove.isPending}
-        onConfirm={confirmDelete}
-        onClose={() => setDeleting(undefined)}
-      />
+      {helps.isSuccess && <DataTable columns={columns} rows={helps.data} rowKey={(help) => help.id} pending={false} maxHeight="none" />}
+      <ConfirmDialog {...deletion.dialog} title={t('crud.deleteTitle')} message={t('crud.deleteMessage')} />
     </>
   );
 }
