@@ -9,6 +9,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CreateTableCommand, DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import { dynamoDbJvmOptions } from '../../../infra/local/dynamodb-local/dynamodb-local.ts';
 import { tableDeclaration } from '../../src/storage/table.ts';
 import { freePort, spawnProcess, waitUntil } from './processes.ts';
 
@@ -62,6 +63,8 @@ export async function startDynamoDbLocal(options: { tableName?: string; setEnv?:
   const proc = spawnProcess(
     'java',
     [
+      // The stack's options (client JIT only, small heap): most of a test JVM's CPU was C2 compiling.
+      ...dynamoDbJvmOptions(),
       `-Djava.library.path=${join(jarDir, 'DynamoDBLocal_lib')}`,
       '-jar',
       join(jarDir, 'DynamoDBLocal.jar'),

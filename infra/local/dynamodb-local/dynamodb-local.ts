@@ -43,6 +43,21 @@ export interface DynamoDbLocal {
   child: Child;
 }
 
+/**
+ * The JVM's options, for the stack's DynamoDB Local and the tests' own. A small heap is plenty for
+ * local data and keeps the RSS down. The client JIT only (TieredStopAtLevel=1): C2's compiler
+ * threads were most of DynamoDB Local's CPU on a 2-core machine (inbound bench, 20 msg/s: 40.8 ->
+ * 15.3 ms of Java CPU per message), and C1's code is fast enough for local data.
+ * CONVERSA_DYNAMODB_JAVA_OPTS adds options (a profiler, say).
+ */
+export const dynamoDbJvmOptions = (): string[] => [
+  '-Xms64m',
+  '-Xmx256m',
+  '-XX:+UseSerialGC',
+  '-XX:TieredStopAtLevel=1',
+  ...(process.env.CONVERSA_DYNAMODB_JAVA_OPTS ?? '').split(' ').filter(Boolean),
+];
+
 /** `dbPath` undefined runs in memory (tests); otherwise the data survives restarts. */
 export async function startDynamoDbLocal(opts: { port: number; dbPath?: string; log: (line: string) => void }): Promise<DynamoDbLocal> {
   assertJava();
@@ -51,16 +66,8 @@ export async function startDynamoDbLocal(opts: { port: number; dbPath?: string; 
   const child = spawnChild({
     name: 'dynamodb',
     command: 'java',
-    // A small heap is plenty for local data and keeps the stack's RSS down. The client JIT only
-    // (TieredStopAtLevel=1): C2's compiler threads were most of DynamoDB Local's CPU on a 2-core
-    // machine (inbound bench, 20 msg/s: 40.8 -> 15.3 ms of Java CPU per message), and C1's code is
-    // fast enough for local data. CONVERSA_DYNAMODB_JAVA_OPTS adds options (a profiler, say).
     args: [
-      '-Xms64m',
-      '-Xmx256m',
-      '-XX:+UseSerialGC',
-      '-XX:TieredStopAtLevel=1',
-      ...(process.env.CONVERSA_DYNAMODB_JAVA_OPTS ?? '').split(' ').filter(Boolean),
+      ...dynamoDbJvmOptions(),
       `-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`,
       '-jar',
       join(dir, 'DynamoDBLocal.jar'),
