@@ -15,7 +15,7 @@ import { logicalIdOf, resourcesOf, synthesize } from './synth.ts';
 
 let template: Template;
 beforeAll(() => {
-  ({ template } = synthesize());
+  ({ template } = synthesize({ bundle: false }));
 });
 
 const functionId = (name: string) => logicalIdOf(template, 'AWS::Lambda::Function', functionConstructId(name));

@@ -11,7 +11,7 @@ import { logicalIdOf, resourcesOf, synthesize } from './synth.ts';
 
 let template: Template;
 beforeAll(() => {
-  ({ template } = synthesize());
+  ({ template } = synthesize({ bundle: false }));
 });
 
 type Json = Record<string, unknown>;

@@ -20,8 +20,15 @@ export interface Synthesized {
   template: Template;
 }
 
-export function synthesize(): Synthesized {
-  const app = new App({ context: { region: TEST_REGION } });
+/**
+ * `bundle: false` skips esbuild for the Lambdas (CDK's `aws:cdk:bundling-stacks` context, as
+ * `cdk synth --exclusively` does for other stacks): the template is the same but for the assets'
+ * hashes, and the synth takes a few seconds instead of twenty. Files that check the template's
+ * shape use it; resources.test.ts bundles for real.
+ */
+export function synthesize(opts: { bundle?: boolean } = {}): Synthesized {
+  const bundling = opts.bundle === false ? { 'aws:cdk:bundling-stacks': [] } : {};
+  const app = new App({ context: { region: TEST_REGION, ...bundling } });
   const { id, props } = stackPropsFromContext(app);
   const stack = new ConversaStack(app, id, props);
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
