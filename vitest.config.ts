@@ -15,6 +15,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['functions/test/**/*.test.ts', 'session-host/test/**/*.test.ts', 'web/test/**/*.test.ts'],
+          globalSetup: ['tests/support/unit-global-setup.ts'],
           testTimeout: 20_000,
         },
       },

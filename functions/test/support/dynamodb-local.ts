@@ -1,6 +1,7 @@
 /**
- * DynamoDB Local, in memory on a free port, with the single table created from the same
- * declaration the CDK stack uses. For tests that need real conditional writes and transactions.
+ * DynamoDB Local, in memory, with the single table created from the same declaration the CDK stack
+ * uses. For tests that need real conditional writes and transactions. Under the unit project the
+ * run shares one JVM and each file gets a table of its own; otherwise a JVM on a free port.
  *
  *   const ddb = await startDynamoDbLocal();   // sets TABLE_NAME and DYNAMODB_ENDPOINT
  *   afterAll(() => ddb.stop());
@@ -8,7 +9,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CreateTableCommand, DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import { CreateTableCommand, DeleteTableCommand, DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { dynamoDbJvmOptions } from '../../../infra/local/dynamodb-local/dynamodb-local.ts';
 import { tableDeclaration } from '../../src/storage/table.ts';
 import { freePort, spawnProcess, waitUntil } from './processes.ts';
@@ -54,7 +55,34 @@ export async function createTable(client: DynamoDBClient, tableName: string): Pr
   );
 }
 
+/** Set by the unit project's globalSetup (tests/support/unit-global-setup.ts): one JVM for the run. */
+const SHARED_ENDPOINT = 'CONVERSA_TEST_DYNAMODB_ENDPOINT';
+let tables = 0;
+
+/** A table of this file's own on the run's shared DynamoDB Local, dropped when the file stops. */
+async function ownTableOnShared(endpoint: string, options: { tableName?: string; setEnv?: boolean }): Promise<DynamoDbLocal> {
+  fakeAwsCredentials();
+  const client = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  const tableName = `${options.tableName ?? 'conversa-test'}-${process.pid}-${++tables}-${Date.now().toString(36)}`;
+  await createTable(client, tableName);
+  if (options.setEnv ?? true) {
+    process.env.TABLE_NAME = tableName;
+    process.env.DYNAMODB_ENDPOINT = endpoint;
+  }
+  return {
+    endpoint,
+    tableName,
+    client,
+    stop: async () => {
+      await client.send(new DeleteTableCommand({ TableName: tableName })).catch(() => undefined);
+      client.destroy();
+    },
+  };
+}
+
 export async function startDynamoDbLocal(options: { tableName?: string; setEnv?: boolean } = {}): Promise<DynamoDbLocal> {
+  const shared = process.env[SHARED_ENDPOINT];
+  if (shared) return ownTableOnShared(shared, options);
   if (!existsSync(join(jarDir, 'DynamoDBLocal.jar'))) {
     throw new Error(`DynamoDB Local is not unpacked under ${jarDir}: run \`npm install\` (its postinstall fetches it).`);
   }

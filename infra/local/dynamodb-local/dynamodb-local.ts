@@ -50,16 +50,22 @@ export interface DynamoDbLocal {
  * 15.3 ms of Java CPU per message), and C1's code is fast enough for local data.
  * CONVERSA_DYNAMODB_JAVA_OPTS adds options (a profiler, say).
  */
-export const dynamoDbJvmOptions = (): string[] => [
+export const dynamoDbJvmOptions = (maxHeapMb = 256): string[] => [
   '-Xms64m',
-  '-Xmx256m',
+  `-Xmx${maxHeapMb}m`,
   '-XX:+UseSerialGC',
   '-XX:TieredStopAtLevel=1',
   ...(process.env.CONVERSA_DYNAMODB_JAVA_OPTS ?? '').split(' ').filter(Boolean),
 ];
 
 /** `dbPath` undefined runs in memory (tests); otherwise the data survives restarts. */
-export async function startDynamoDbLocal(opts: { port: number; dbPath?: string; log: (line: string) => void }): Promise<DynamoDbLocal> {
+export async function startDynamoDbLocal(opts: {
+  port: number;
+  dbPath?: string;
+  log: (line: string) => void;
+  /** The JVM's heap ceiling (256 MB unless given). */
+  maxHeapMb?: number;
+}): Promise<DynamoDbLocal> {
   assertJava();
   const dir = ensureDynamoDbLocalJar();
   if (opts.dbPath) mkdirSync(opts.dbPath, { recursive: true });
@@ -67,7 +73,7 @@ export async function startDynamoDbLocal(opts: { port: number; dbPath?: string; 
     name: 'dynamodb',
     command: 'java',
     args: [
-      ...dynamoDbJvmOptions(),
+      ...dynamoDbJvmOptions(opts.maxHeapMb),
       `-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`,
       '-jar',
       join(dir, 'DynamoDBLocal.jar'),
