@@ -59,30 +59,33 @@ export async function createTable(client: DynamoDBClient, tableName: string): Pr
 const SHARED_ENDPOINT = 'CONVERSA_TEST_DYNAMODB_ENDPOINT';
 let tables = 0;
 
-/** A table of this file's own on the run's shared DynamoDB Local, dropped when the file stops. */
-async function ownTableOnShared(endpoint: string, options: { tableName?: string; setEnv?: boolean }): Promise<DynamoDbLocal> {
-  fakeAwsCredentials();
-  const client = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
-  const tableName = `${options.tableName ?? 'conversa-test'}-${process.pid}-${++tables}-${Date.now().toString(36)}`;
+const localClient = (endpoint: string) =>
+  new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+
+type Options = { tableName?: string; setEnv?: boolean };
+
+/** Creates the table and (unless told not to) points this process's storage code at it. */
+async function openTable(endpoint: string, client: DynamoDBClient, tableName: string, options: Options, stop: () => Promise<void>) {
   await createTable(client, tableName);
   if (options.setEnv ?? true) {
     process.env.TABLE_NAME = tableName;
     process.env.DYNAMODB_ENDPOINT = endpoint;
   }
-  return {
-    endpoint,
-    tableName,
-    client,
-    stop: async () => {
-      await client.send(new DeleteTableCommand({ TableName: tableName })).catch(() => undefined);
-      client.destroy();
-    },
-  };
+  return { endpoint, tableName, client, stop };
 }
 
-export async function startDynamoDbLocal(options: { tableName?: string; setEnv?: boolean } = {}): Promise<DynamoDbLocal> {
+export async function startDynamoDbLocal(options: Options = {}): Promise<DynamoDbLocal> {
   const shared = process.env[SHARED_ENDPOINT];
-  if (shared) return ownTableOnShared(shared, options);
+  if (shared) {
+    // A table of this file's own on the run's shared DynamoDB Local, dropped when the file stops.
+    fakeAwsCredentials();
+    const client = localClient(shared);
+    const tableName = `${options.tableName ?? 'conversa-test'}-${process.pid}-${++tables}-${Date.now().toString(36)}`;
+    return openTable(shared, client, tableName, options, async () => {
+      await client.send(new DeleteTableCommand({ TableName: tableName })).catch(() => undefined);
+      client.destroy();
+    });
+  }
   if (!existsSync(join(jarDir, 'DynamoDBLocal.jar'))) {
     throw new Error(`DynamoDB Local is not unpacked under ${jarDir}: run \`npm install\` (its postinstall fetches it).`);
   }
@@ -105,7 +108,7 @@ export async function startDynamoDbLocal(options: { tableName?: string; setEnv?:
     },
   );
   const endpoint = `http://127.0.0.1:${port}`;
-  const client = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  const client = localClient(endpoint);
   try {
     await waitUntil(
       async () => {
@@ -120,19 +123,8 @@ export async function startDynamoDbLocal(options: { tableName?: string; setEnv?:
     await proc.stop();
     throw new Error(`${(error as Error).message}\n${proc.output()}`);
   }
-  const tableName = options.tableName ?? 'conversa-test';
-  await createTable(client, tableName);
-  if (options.setEnv ?? true) {
-    process.env.TABLE_NAME = tableName;
-    process.env.DYNAMODB_ENDPOINT = endpoint;
-  }
-  return {
-    endpoint,
-    tableName,
-    client,
-    stop: async () => {
-      client.destroy();
-      await proc.stop();
-    },
-  };
+  return openTable(endpoint, client, options.tableName ?? 'conversa-test', options, async () => {
+    client.destroy();
+    await proc.stop();
+  });
 }

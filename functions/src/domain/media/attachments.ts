@@ -13,7 +13,8 @@ import type { MediaUpload } from '#contracts/messages';
 import type { UploadRequest } from '#domain/outbound/input';
 import { mediaRoute, safeFileName } from './keys.ts';
 import { MAX_FILE_BYTES } from './limits.ts';
-import { headMedia, PRESIGNED_PUT_SECONDS, presignedPut } from './store.ts';
+import type { UploadedFile } from './multipart.ts';
+import { headMedia, PRESIGNED_PUT_SECONDS, presignedPut, putMedia } from './store.ts';
 
 /** POST .../media-upload with JSON: the key of a file uploaded with that record's grant. */
 export const uploadedAttachmentSchema = z.object({ key: z.string().trim().min(1).max(1024) });
@@ -28,8 +29,8 @@ export interface Attachment {
 export const attachmentKey = (prefix: string, fileName: string | undefined): string =>
   `${prefix}/${randomUUID()}/${safeFileName(fileName)}`;
 
-export async function grantAttachmentUpload(prefix: string, request: UploadRequest): Promise<MediaUpload> {
-  const key = attachmentKey(prefix, request.fileName);
+/** The presigned PUT for one file at `key` (the browser sends exactly this type and length). */
+export async function uploadGrant(key: string, request: UploadRequest): Promise<MediaUpload> {
   return {
     key,
     mediaUrl: mediaRoute(key),
@@ -38,6 +39,20 @@ export async function grantAttachmentUpload(prefix: string, request: UploadReque
     headers: { 'Content-Type': request.contentType },
     expiresIn: PRESIGNED_PUT_SECONDS,
   };
+}
+
+export const grantAttachmentUpload = (prefix: string, request: UploadRequest): Promise<MediaUpload> =>
+  uploadGrant(attachmentKey(prefix, request.fileName), request);
+
+/** Multipart (SPEC 7): the one file of the form (field `file`), stored under `prefix`. */
+export async function storeFormAttachment(prefix: string, files: UploadedFile[]): Promise<Attachment> {
+  const file = files.find((f) => f.field === 'file') ?? files[0];
+  if (!file?.data.length) throw new ValidationError('file', 'Required');
+  if (files.length > 1) throw new ValidationError('file', 'One file only');
+  const contentType = file.mimetype || 'application/octet-stream';
+  const key = attachmentKey(prefix, file.filename);
+  await putMedia(key, file.data, contentType);
+  return { key, name: key.split('/').at(-1) ?? 'file', contentType };
 }
 
 const UPLOAD_FOLDER = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

@@ -5,8 +5,8 @@
  * never pass through a Lambda, whose request payload stops at 6 MB.
  */
 import type { MediaUpload } from '#contracts/messages';
-import { mediaRoute, outboundMediaKey } from '#domain/media/keys';
-import { PRESIGNED_PUT_SECONDS, presignedPut } from '#domain/media/store';
+import { uploadGrant } from '#domain/media/attachments';
+import { outboundMediaKey } from '#domain/media/keys';
 import { loadVisibleTicket, type Viewer } from '#domain/tickets/access';
 import type { UploadRequest } from './input.ts';
 import { assertOpen } from './send.ts';
@@ -15,13 +15,5 @@ import { assertOpen } from './send.ts';
 export async function createUpload(viewer: Viewer, ticketId: number, request: UploadRequest): Promise<MediaUpload> {
   const ticket = await loadVisibleTicket(viewer, ticketId);
   assertOpen(ticket);
-  const key = outboundMediaKey(viewer.companyId, ticket.id, request.fileName);
-  return {
-    key,
-    mediaUrl: mediaRoute(key),
-    uploadUrl: await presignedPut(key, request.contentType, request.size),
-    method: 'PUT',
-    headers: { 'Content-Type': request.contentType },
-    expiresIn: PRESIGNED_PUT_SECONDS,
-  };
+  return uploadGrant(outboundMediaKey(viewer.companyId, ticket.id, request.fileName), request);
 }

@@ -8,14 +8,14 @@
  * Every change is published on `company-{id}-quickmessage` (SPEC 7 "Realtime") with the id only: a
  * private quick message must not reach the other attendants' sockets, so screens refetch their list.
  */
-import { ForbiddenError, NotFoundError, ValidationError } from '#commons/errors';
+import { ForbiddenError, NotFoundError } from '#commons/errors';
 import { channels, type QuickMessageEvent } from '#contracts/channels';
 import type { MediaUpload } from '#contracts/messages';
 import type { CreateQuickMessageInput, ListQuickMessagesQuery, UpdateQuickMessageInput } from '#contracts/quick-message-requests';
-import { type Attachment, attachmentKey, grantAttachmentUpload, uploadedAttachment } from '#domain/media/attachments';
+import { type Attachment, grantAttachmentUpload, storeFormAttachment, uploadedAttachment } from '#domain/media/attachments';
 import { mediaRoute } from '#domain/media/keys';
 import type { UploadedFile } from '#domain/media/multipart';
-import { deleteMedia, putMedia } from '#domain/media/store';
+import { deleteMedia } from '#domain/media/store';
 import type { UploadRequest } from '#domain/outbound/input';
 import type { Identity } from '#http/types';
 import { publishToCompany } from '#realtime/publisher';
@@ -141,13 +141,7 @@ async function attach(identity: Identity, record: store.QuickMessageRecord, atta
 /** Multipart (SPEC 7): the file passes through the API, so it is bounded by the request limit. */
 export async function uploadQuickMessageMedia(identity: Identity, id: number, files: UploadedFile[]): Promise<QuickMessage> {
   const record = await findChangeable(identity, id);
-  const file = files.find((f) => f.field === 'file') ?? files[0];
-  if (!file?.data.length) throw new ValidationError('file', 'Required');
-  if (files.length > 1) throw new ValidationError('file', 'One file only');
-  const contentType = file.mimetype || 'application/octet-stream';
-  const key = attachmentKey(mediaPrefix(identity.companyId, id), file.filename);
-  await putMedia(key, file.data, contentType);
-  return attach(identity, record, { key, name: key.split('/').at(-1) ?? 'file', contentType });
+  return attach(identity, record, await storeFormAttachment(mediaPrefix(identity.companyId, id), files));
 }
 
 /** Where the browser PUTs the quick message's file itself (any size up to the media limit). */

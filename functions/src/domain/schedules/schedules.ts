@@ -9,7 +9,7 @@
  * Every change is published on `company-{id}-schedule` with the id (like quick messages): screens
  * refetch. The plan's `schedules` limit caps the schedules waiting to be sent (0 = no limit).
  */
-import { ConflictError, NotFoundError, ValidationError } from '#commons/errors';
+import { ConflictError, NotFoundError } from '#commons/errors';
 import { channels, type ScheduleEvent } from '#contracts/channels';
 import type { MediaUpload } from '#contracts/messages';
 import {
@@ -19,10 +19,10 @@ import {
   type Schedule,
   type UpdateScheduleInput,
 } from '#contracts/schedule-requests';
-import { type Attachment, attachmentKey, grantAttachmentUpload, uploadedAttachment } from '#domain/media/attachments';
+import { type Attachment, grantAttachmentUpload, storeFormAttachment, uploadedAttachment } from '#domain/media/attachments';
 import { mediaRoute } from '#domain/media/keys';
 import type { UploadedFile } from '#domain/media/multipart';
-import { deleteMedia, putMedia } from '#domain/media/store';
+import { deleteMedia } from '#domain/media/store';
 import type { UploadRequest } from '#domain/outbound/input';
 import { createWithinPlanLimit } from '#domain/plans/limits';
 import type { Identity } from '#http/types';
@@ -234,13 +234,7 @@ async function attach(identity: Identity, record: store.ScheduleRecord, attachme
 /** Multipart (SPEC 7): the file passes through the API, so it is bounded by the request limit. */
 export async function uploadScheduleMedia(identity: Identity, id: number, files: UploadedFile[]): Promise<Schedule> {
   const record = await findSchedule(identity, id);
-  const file = files.find((f) => f.field === 'file') ?? files[0];
-  if (!file?.data.length) throw new ValidationError('file', 'Required');
-  if (files.length > 1) throw new ValidationError('file', 'One file only');
-  const contentType = file.mimetype || 'application/octet-stream';
-  const key = attachmentKey(mediaPrefix(identity.companyId, id), file.filename);
-  await putMedia(key, file.data, contentType);
-  return attach(identity, record, { key, name: key.split('/').at(-1) ?? 'file', contentType });
+  return attach(identity, record, await storeFormAttachment(mediaPrefix(identity.companyId, id), files));
 }
 
 /** Where the browser PUTs the schedule's file itself (any size up to the media limit). */
