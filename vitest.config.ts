@@ -17,12 +17,17 @@ export default defineConfig({
           include: ['functions/test/**/*.test.ts', 'session-host/test/**/*.test.ts', 'web/test/**/*.test.ts'],
           globalSetup: ['tests/support/unit-global-setup.ts'],
           testTimeout: 20_000,
+          // Two files at a time even on 2 cores (vitest's default there is one): a unit file mostly
+          // waits on DynamoDB Local and cognito-local, so a second one fills the gaps.
+          maxWorkers: 2,
         },
       },
       {
         test: {
           name: 'cdk',
           include: ['infra/test/**/*.test.ts'],
+          // Same group as the unit files, which vitest runs with one worker count.
+          maxWorkers: 2,
           testTimeout: 180_000,
           hookTimeout: 180_000,
         },
