@@ -5,28 +5,14 @@
  * without paying a JVM start and its warm-up 36 times over. Its endpoint reaches the workers through
  * the environment they inherit.
  */
-
-import { freePort } from '../../functions/test/support/processes.ts';
-import { startDynamoDbLocal } from '../../infra/local/dynamodb-local/dynamodb-local.ts';
-
-export const SHARED_DYNAMODB_ENV = 'CONVERSA_TEST_DYNAMODB_ENDPOINT';
+import { SHARED_DYNAMODB_ENDPOINT_ENV, startTestJvm } from '../../functions/test/support/dynamodb-local.ts';
 
 export default async function setup(): Promise<() => Promise<void>> {
-  const lines: string[] = [];
-  const log = (line: string) => {
-    lines.push(line);
-    if (lines.length > 50) lines.shift();
-  };
-  let ddb: Awaited<ReturnType<typeof startDynamoDbLocal>>;
-  try {
-    // Several files' tables live side by side: more heap than the stack's single table needs.
-    ddb = await startDynamoDbLocal({ port: await freePort(), log, maxHeapMb: 512 });
-  } catch (error) {
-    throw new Error(`DynamoDB Local did not start: ${error instanceof Error ? error.message : String(error)}\n${lines.join('\n')}`);
-  }
-  process.env[SHARED_DYNAMODB_ENV] = ddb.endpoint;
+  // Several files' tables live side by side: more heap than the stack's single table needs.
+  const jvm = await startTestJvm(512);
+  process.env[SHARED_DYNAMODB_ENDPOINT_ENV] = jvm.endpoint;
   return async () => {
-    delete process.env[SHARED_DYNAMODB_ENV];
-    await ddb.child.stop();
+    delete process.env[SHARED_DYNAMODB_ENDPOINT_ENV];
+    await jvm.stop();
   };
 }

@@ -1,21 +1,18 @@
 /**
- * DynamoDB Local, in memory, with the single table created from the same declaration the CDK stack
- * uses. For tests that need real conditional writes and transactions. Under the unit project the
- * run shares one JVM and each file gets a table of its own; otherwise a JVM on a free port.
+ * DynamoDB Local, in memory, with a table made by the local stack's own code (the declaration the
+ * CDK stack uses). For tests that need real conditional writes and transactions. Under the unit
+ * project the run shares one JVM (tests/support/unit-global-setup.ts) and each file gets a table of
+ * its own, dropped when the file stops; otherwise the file starts a JVM of its own on a free port.
  *
  *   const ddb = await startDynamoDbLocal();   // sets TABLE_NAME and DYNAMODB_ENDPOINT
  *   afterAll(() => ddb.stop());
  */
-import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { CreateTableCommand, DeleteTableCommand, DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
-import { dynamoDbJvmOptions } from '../../../infra/local/dynamodb-local/dynamodb-local.ts';
-import { tableDeclaration } from '../../src/storage/table.ts';
-import { freePort, spawnProcess, waitUntil } from './processes.ts';
+import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { ensureTable, startDynamoDbLocal as startJvm } from '../../../infra/local/dynamodb-local/dynamodb-local.ts';
+import { freePort } from './processes.ts';
 
-const repoRoot = resolve(fileURLToPath(import.meta.url), '../../../..');
-const jarDir = join(repoRoot, '.data', 'dynamodb-local');
+/** Set by the unit project's globalSetup to the run's shared JVM. */
+export const SHARED_DYNAMODB_ENDPOINT_ENV = 'CONVERSA_TEST_DYNAMODB_ENDPOINT';
 
 export interface DynamoDbLocal {
   endpoint: string;
@@ -31,100 +28,41 @@ export function fakeAwsCredentials(): void {
   process.env.AWS_REGION ??= 'us-east-1';
 }
 
-export async function createTable(client: DynamoDBClient, tableName: string): Promise<void> {
-  const { partitionKey, sortKey, globalIndexes } = tableDeclaration;
-  const attributes = [partitionKey, sortKey, ...globalIndexes.flatMap((index) => [index.partitionKey, index.sortKey])];
-  await client.send(
-    new CreateTableCommand({
-      TableName: tableName,
-      BillingMode: 'PAY_PER_REQUEST',
-      AttributeDefinitions: attributes.map((name) => ({ AttributeName: name, AttributeType: 'S' })),
-      KeySchema: [
-        { AttributeName: partitionKey, KeyType: 'HASH' },
-        { AttributeName: sortKey, KeyType: 'RANGE' },
-      ],
-      GlobalSecondaryIndexes: globalIndexes.map((index) => ({
-        IndexName: index.name,
-        KeySchema: [
-          { AttributeName: index.partitionKey, KeyType: 'HASH' },
-          { AttributeName: index.sortKey, KeyType: 'RANGE' },
-        ],
-        Projection: { ProjectionType: 'ALL' },
-      })),
-    }),
-  );
+/** A JVM in memory on a free port (a file's own, or the run's shared one); its last log lines go with a failure to start. */
+export async function startTestJvm(maxHeapMb?: number): Promise<{ endpoint: string; stop: () => Promise<void> }> {
+  const lines: string[] = [];
+  try {
+    const jvm = await startJvm({ port: await freePort(), log: (line) => lines.push(line), maxHeapMb });
+    return { endpoint: jvm.endpoint, stop: () => jvm.child.stop() };
+  } catch (error) {
+    throw new Error(`${(error as Error).message}\n${lines.slice(-50).join('\n')}`);
+  }
 }
 
-/** Set by the unit project's globalSetup (tests/support/unit-global-setup.ts): one JVM for the run. */
-const SHARED_ENDPOINT = 'CONVERSA_TEST_DYNAMODB_ENDPOINT';
 let tables = 0;
 
-const localClient = (endpoint: string) =>
-  new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
-
-type Options = { tableName?: string; setEnv?: boolean };
-
-/** Creates the table and (unless told not to) points this process's storage code at it. */
-async function openTable(endpoint: string, client: DynamoDBClient, tableName: string, options: Options, stop: () => Promise<void>) {
-  await createTable(client, tableName);
+export async function startDynamoDbLocal(options: { tableName?: string; setEnv?: boolean } = {}): Promise<DynamoDbLocal> {
+  fakeAwsCredentials();
+  const shared = process.env[SHARED_DYNAMODB_ENDPOINT_ENV];
+  const jvm = shared ? undefined : await startTestJvm();
+  const endpoint = shared ?? (jvm as { endpoint: string }).endpoint;
+  const base = options.tableName ?? 'conversa-test';
+  // On the shared JVM every file of the run has a table there: the name tells them apart.
+  const tableName = shared ? `${base}-${process.pid}-${++tables}-${Date.now().toString(36)}` : base;
+  const client = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  await ensureTable(endpoint, tableName);
   if (options.setEnv ?? true) {
     process.env.TABLE_NAME = tableName;
     process.env.DYNAMODB_ENDPOINT = endpoint;
   }
-  return { endpoint, tableName, client, stop };
-}
-
-export async function startDynamoDbLocal(options: Options = {}): Promise<DynamoDbLocal> {
-  const shared = process.env[SHARED_ENDPOINT];
-  if (shared) {
-    // A table of this file's own on the run's shared DynamoDB Local, dropped when the file stops.
-    fakeAwsCredentials();
-    const client = localClient(shared);
-    const tableName = `${options.tableName ?? 'conversa-test'}-${process.pid}-${++tables}-${Date.now().toString(36)}`;
-    return openTable(shared, client, tableName, options, async () => {
-      await client.send(new DeleteTableCommand({ TableName: tableName })).catch(() => undefined);
+  return {
+    endpoint,
+    tableName,
+    client,
+    stop: async () => {
+      if (shared) await client.send(new DeleteTableCommand({ TableName: tableName })).catch(() => undefined);
       client.destroy();
-    });
-  }
-  if (!existsSync(join(jarDir, 'DynamoDBLocal.jar'))) {
-    throw new Error(`DynamoDB Local is not unpacked under ${jarDir}: run \`npm install\` (its postinstall fetches it).`);
-  }
-  fakeAwsCredentials();
-  const port = await freePort();
-  const proc = spawnProcess(
-    'java',
-    [
-      // The stack's options (client JIT only, small heap): most of a test JVM's CPU was C2 compiling.
-      ...dynamoDbJvmOptions(),
-      `-Djava.library.path=${join(jarDir, 'DynamoDBLocal_lib')}`,
-      '-jar',
-      join(jarDir, 'DynamoDBLocal.jar'),
-      '-inMemory',
-      '-port',
-      String(port),
-    ],
-    {
-      cwd: jarDir,
+      await jvm?.stop();
     },
-  );
-  const endpoint = `http://127.0.0.1:${port}`;
-  const client = localClient(endpoint);
-  try {
-    await waitUntil(
-      async () => {
-        if (proc.child.exitCode !== null) throw new Error(`DynamoDB Local exited: ${proc.output()}`);
-        await client.send(new ListTablesCommand({}));
-        return true;
-      },
-      'DynamoDB Local',
-      90_000,
-    );
-  } catch (error) {
-    await proc.stop();
-    throw new Error(`${(error as Error).message}\n${proc.output()}`);
-  }
-  return openTable(endpoint, client, options.tableName ?? 'conversa-test', options, async () => {
-    client.destroy();
-    await proc.stop();
-  });
+  };
 }

@@ -44,13 +44,13 @@ export interface DynamoDbLocal {
 }
 
 /**
- * The JVM's options, for the stack's DynamoDB Local and the tests' own. A small heap is plenty for
+ * The JVM's options (the stack's DynamoDB Local and the tests'). A small heap is plenty for
  * local data and keeps the RSS down. The client JIT only (TieredStopAtLevel=1): C2's compiler
  * threads were most of DynamoDB Local's CPU on a 2-core machine (inbound bench, 20 msg/s: 40.8 ->
  * 15.3 ms of Java CPU per message), and C1's code is fast enough for local data.
  * CONVERSA_DYNAMODB_JAVA_OPTS adds options (a profiler, say).
  */
-export const dynamoDbJvmOptions = (maxHeapMb = 256): string[] => [
+const dynamoDbJvmOptions = (maxHeapMb = 256): string[] => [
   '-Xms64m',
   `-Xmx${maxHeapMb}m`,
   '-XX:+UseSerialGC',
