@@ -163,9 +163,6 @@ export async function updateSchedule(
       return stripKeys<ScheduleRecord>(out.Attributes ?? {});
     }
     await db().send(new TransactWriteCommand({ TransactItems: [{ Update: update }, limitClaimItem(claim)] }));
-    const updated = await getSchedule(companyId, id);
-    if (!updated) throw new NotFoundError('ERR_NOT_FOUND');
-    return updated;
   } catch (error) {
     const codes = transactionCancellationCodes(error);
     const refused = isConditionalCheckFailed(error) || codes?.[0] === 'ConditionalCheckFailed';
@@ -174,6 +171,10 @@ export async function updateSchedule(
     if (!(await getSchedule(companyId, id))) throw new NotFoundError('ERR_NOT_FOUND');
     throw notEditable();
   }
+  // A transaction returns no item: read it back (gone only if a delete came right after).
+  const updated = await getSchedule(companyId, id);
+  if (!updated) throw new NotFoundError('ERR_NOT_FOUND');
+  return updated;
 }
 
 /** Media changes: the same rule as an edit, without moving the send time or the status. */
@@ -354,8 +355,8 @@ export async function linkScheduleMessage(companyId: number, scheduleId: number,
 }
 
 export async function scheduleOfMessage(companyId: number, messageId: string): Promise<number | undefined> {
-  const link = await getItem<{ scheduleId: number }>(linkKey(companyId, messageId).pk, linkKey(companyId, messageId).sk);
-  return link?.scheduleId;
+  const { pk, sk } = linkKey(companyId, messageId);
+  return (await getItem<{ scheduleId: number }>(pk, sk))?.scheduleId;
 }
 
 /**

@@ -4,17 +4,29 @@
  * record's prefix (`<companyId>/quick-messages/<id>` or `<companyId>/schedules/<id>`), PUTs the file,
  * then names the key it was given. The key is taken only in the shape granted for that record and
  * only once the object is there and within the size limit, so a file never passes through a Lambda
- * (6 MB request limit) and a record never names another record's or tenant's object.
+ * (6 MB request limit) and a record never names another record's or tenant's object. The upload
+ * request and its presigned grant are shared with a ticket's uploads (domain/outbound/uploads.ts).
  */
 import { randomUUID } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ValidationError } from '#commons/errors';
 import type { MediaUpload } from '#contracts/messages';
-import type { UploadRequest } from '#domain/outbound/input';
 import { mediaRoute, safeFileName } from './keys.ts';
 import { MAX_FILE_BYTES } from './limits.ts';
 import type { UploadedFile } from './multipart.ts';
 import { headMedia, PRESIGNED_PUT_SECONDS, presignedPut, putMedia } from './store.ts';
+
+/** POST .../uploads (a ticket's, a quick message's, a schedule's): the file the browser is about to PUT. */
+export const uploadRequestSchema = z.object({
+  fileName: z.string().trim().min(1).max(255),
+  contentType: z
+    .string()
+    .trim()
+    .regex(/^[\w.+-]+\/[\w.+-]+$/, 'Invalid content type')
+    .max(127),
+  size: z.number().int().min(1).max(MAX_FILE_BYTES, `File too large: at most ${MAX_FILE_BYTES} bytes`),
+});
+export type UploadRequest = z.output<typeof uploadRequestSchema>;
 
 /** POST .../media-upload with JSON: the key of a file uploaded with that record's grant. */
 export const uploadedAttachmentSchema = z.object({ key: z.string().trim().min(1).max(1024) });

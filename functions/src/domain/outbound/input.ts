@@ -9,7 +9,7 @@
  * Voice: `asVoice: true` (multipart field `asVoice=true`) sends audio files as a voice note.
  */
 import * as z from 'zod';
-import { MAX_FILE_BYTES, MAX_FILES } from '../media/limits.ts';
+import { MAX_FILES } from '../media/limits.ts';
 
 export const MESSAGE_BODY_MAX = 65_536;
 export const MESSAGES_PAGE_SIZE = 20;
@@ -61,18 +61,6 @@ export const sendMessageJsonSchema = z.object({
   read: z.unknown().optional(),
   fromMe: z.unknown().optional(),
 });
-
-/** POST /messages/{ticketId}/uploads: the file the browser is about to PUT to the bucket. */
-export const uploadRequestSchema = z.object({
-  fileName: z.string().trim().min(1).max(255),
-  contentType: z
-    .string()
-    .trim()
-    .regex(/^[\w.+-]+\/[\w.+-]+$/, 'Invalid content type')
-    .max(127),
-  size: z.number().int().min(1).max(MAX_FILE_BYTES, `File too large: at most ${MAX_FILE_BYTES} bytes`),
-});
-export type UploadRequest = z.output<typeof uploadRequestSchema>;
 
 /** Multipart text fields that are flags. */
 export const formFlag = (values: string[] | undefined): boolean =>

@@ -5,10 +5,9 @@
  * never pass through a Lambda, whose request payload stops at 6 MB.
  */
 import type { MediaUpload } from '#contracts/messages';
-import { uploadGrant } from '#domain/media/attachments';
+import { type UploadRequest, uploadGrant } from '#domain/media/attachments';
 import { outboundMediaKey } from '#domain/media/keys';
 import { loadVisibleTicket, type Viewer } from '#domain/tickets/access';
-import type { UploadRequest } from './input.ts';
 import { assertOpen } from './send.ts';
 
 /** Only for a ticket the caller may see and write on (open): the key lives under that ticket. */

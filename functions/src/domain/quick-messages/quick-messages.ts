@@ -12,11 +12,16 @@ import { ForbiddenError, NotFoundError } from '#commons/errors';
 import { channels, type QuickMessageEvent } from '#contracts/channels';
 import type { MediaUpload } from '#contracts/messages';
 import type { CreateQuickMessageInput, ListQuickMessagesQuery, UpdateQuickMessageInput } from '#contracts/quick-message-requests';
-import { type Attachment, grantAttachmentUpload, storeFormAttachment, uploadedAttachment } from '#domain/media/attachments';
+import {
+  type Attachment,
+  grantAttachmentUpload,
+  storeFormAttachment,
+  type UploadRequest,
+  uploadedAttachment,
+} from '#domain/media/attachments';
 import { mediaRoute } from '#domain/media/keys';
 import type { UploadedFile } from '#domain/media/multipart';
 import { deleteMedia } from '#domain/media/store';
-import type { UploadRequest } from '#domain/outbound/input';
 import type { Identity } from '#http/types';
 import { publishToCompany } from '#realtime/publisher';
 import * as store from '#storage/quick-messages';

@@ -19,11 +19,16 @@ import {
   type Schedule,
   type UpdateScheduleInput,
 } from '#contracts/schedule-requests';
-import { type Attachment, grantAttachmentUpload, storeFormAttachment, uploadedAttachment } from '#domain/media/attachments';
+import {
+  type Attachment,
+  grantAttachmentUpload,
+  storeFormAttachment,
+  type UploadRequest,
+  uploadedAttachment,
+} from '#domain/media/attachments';
 import { mediaRoute } from '#domain/media/keys';
 import type { UploadedFile } from '#domain/media/multipart';
 import { deleteMedia } from '#domain/media/store';
-import type { UploadRequest } from '#domain/outbound/input';
 import { createWithinPlanLimit } from '#domain/plans/limits';
 import type { Identity } from '#http/types';
 import { publishToCompany } from '#realtime/publisher';

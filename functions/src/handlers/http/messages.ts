@@ -5,9 +5,10 @@
  * `{id}` is the ticket id for GET/POST and the message id for DELETE (one name per path level).
  */
 import { ValidationError } from '#commons/errors';
+import { uploadRequestSchema } from '#domain/media/attachments';
 import { readMultipartForm } from '#domain/media/multipart';
 import { type AttendantSend, deleteAttendantMessage, sendAttendantMessage } from '#domain/outbound/attendant';
-import { formFlag, listMessagesQuerySchema, messageIdSchema, sendMessageJsonSchema, uploadRequestSchema } from '#domain/outbound/input';
+import { formFlag, listMessagesQuerySchema, messageIdSchema, sendMessageJsonSchema } from '#domain/outbound/input';
 import { listTicketMessages } from '#domain/outbound/list';
 import { createUpload } from '#domain/outbound/uploads';
 import { requireIdentity } from '#http/access';

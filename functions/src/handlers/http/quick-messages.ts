@@ -1,8 +1,7 @@
 /** Quick messages (SPEC 7 "Quick messages"): the caller's own and the company's geral ones. */
 import { createQuickMessageSchema, listQuickMessagesQuerySchema, updateQuickMessageSchema } from '#contracts/quick-message-requests';
-import { uploadedAttachmentSchema } from '#domain/media/attachments';
+import { uploadedAttachmentSchema, uploadRequestSchema } from '#domain/media/attachments';
 import { readMultipartForm } from '#domain/media/multipart';
-import { uploadRequestSchema } from '#domain/outbound/input';
 import {
   attachUploadedQuickMessageMedia,
   createQuickMessageFor,

@@ -1,8 +1,7 @@
 /** Scheduled messages (SPEC 7 "Quick messages, schedules"); the plan's useSchedules is checked by the route table. */
 import { createScheduleSchema, listSchedulesQuerySchema, updateScheduleSchema } from '#contracts/schedule-requests';
-import { uploadedAttachmentSchema } from '#domain/media/attachments';
+import { uploadedAttachmentSchema, uploadRequestSchema } from '#domain/media/attachments';
 import { readMultipartForm } from '#domain/media/multipart';
-import { uploadRequestSchema } from '#domain/outbound/input';
 import {
   attachUploadedScheduleMedia,
   createScheduleFor,
