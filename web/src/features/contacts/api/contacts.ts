@@ -54,13 +54,12 @@ export const useContact = (contactId: number | undefined) =>
 type ExportRow = Pick<Contact, 'name' | 'number' | 'email'>;
 
 /** Every contact of the company for the CSV export: GET /contacts/export page by page (1000 a page). */
-export async function fetchAllContacts(onProgress?: (loaded: number) => void): Promise<ExportRow[]> {
+export async function fetchAllContacts(): Promise<ExportRow[]> {
   const all: ExportRow[] = [];
   let cursor: string | undefined;
   do {
     const page = await api<{ contacts: ExportRow[]; nextCursor?: string }>('/contacts/export', { query: cursor ? { cursor } : {} });
     all.push(...page.contacts);
-    onProgress?.(all.length);
     cursor = page.nextCursor;
   } while (cursor);
   return all;
