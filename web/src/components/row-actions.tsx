@@ -1,5 +1,8 @@
+import DeleteOutline from '@mui/icons-material/DeleteOutlined';
+import EditOutlined from '@mui/icons-material/EditOutlined';
 import { IconButton, Tooltip } from '@mui/material';
 import type { MouseEvent, ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 
 interface RowActionProps {
   label: string;
@@ -18,5 +21,26 @@ export function RowAction({ label, onClick, children, disabled }: RowActionProps
         </IconButton>
       </span>
     </Tooltip>
+  );
+}
+
+interface EditDeleteActionsProps {
+  onEdit: () => void;
+  onDelete: () => void;
+  disabled?: boolean;
+}
+
+/** A list row's Edit and Delete actions (SPEC 2 list screens). */
+export function EditDeleteActions({ onEdit, onDelete, disabled }: EditDeleteActionsProps) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <RowAction label={t('common.edit')} onClick={onEdit} disabled={disabled}>
+        <EditOutlined fontSize="small" />
+      </RowAction>
+      <RowAction label={t('common.delete')} onClick={onDelete} disabled={disabled}>
+        <DeleteOutline fontSize="small" />
+      </RowAction>
+    </>
   );
 }

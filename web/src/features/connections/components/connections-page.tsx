@@ -1,15 +1,13 @@
 import type { Connection } from '@conversa/functions/contracts';
 import Add from '@mui/icons-material/Add';
 import CheckCircle from '@mui/icons-material/CheckCircle';
-import DeleteOutline from '@mui/icons-material/DeleteOutlined';
-import EditOutlined from '@mui/icons-material/EditOutlined';
 import { Button } from '@mui/material';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { type Column, DataTable } from '../../../components/data-table.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
-import { RowAction } from '../../../components/row-actions.tsx';
+import { EditDeleteActions } from '../../../components/row-actions.tsx';
 import { useConfirmedDelete } from '../../../components/use-confirmed-delete.ts';
 import { isAdmin, useAuth } from '../../../lib/auth/auth-provider.tsx';
 import { useConnections, useDeleteConnection } from '../api/connections.ts';
@@ -63,14 +61,7 @@ export function ConnectionsPage() {
       label: t('common.actions'),
       align: 'right',
       render: (connection) => (
-        <>
-          <RowAction label={t('common.edit')} onClick={() => setEditing({ id: connection.id })}>
-            <EditOutlined fontSize="small" />
-          </RowAction>
-          <RowAction label={t('common.delete')} onClick={() => deletion.ask(connection)}>
-            <DeleteOutline fontSize="small" />
-          </RowAction>
-        </>
+        <EditDeleteActions onEdit={() => setEditing({ id: connection.id })} onDelete={() => deletion.ask(connection)} />
       ),
     }),
   ];

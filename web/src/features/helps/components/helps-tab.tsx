@@ -1,12 +1,10 @@
 import { type Help, type HelpInput, helpInputSchema } from '@conversa/functions/contracts';
-import DeleteOutline from '@mui/icons-material/DeleteOutlined';
-import EditOutlined from '@mui/icons-material/EditOutlined';
 import { Alert, Button, CircularProgress, Grid, Paper, Stack, TextField } from '@mui/material';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { type Column, DataTable } from '../../../components/data-table.tsx';
-import { RowAction } from '../../../components/row-actions.tsx';
+import { EditDeleteActions } from '../../../components/row-actions.tsx';
 import { useConfirmedDelete } from '../../../components/use-confirmed-delete.ts';
 import { toast } from '../../../lib/toast.ts';
 import { type FieldErrors, fieldErrors } from '../../../lib/validation.ts';
@@ -58,16 +56,7 @@ export function HelpsTab() {
       label: t('common.actions'),
       align: 'right',
       sx: { whiteSpace: 'nowrap' },
-      render: (help) => (
-        <>
-          <RowAction label={t('common.edit')} onClick={() => setEditing(help)}>
-            <EditOutlined fontSize="small" />
-          </RowAction>
-          <RowAction label={t('common.delete')} onClick={() => deletion.ask(help)}>
-            <DeleteOutline fontSize="small" />
-          </RowAction>
-        </>
-      ),
+      render: (help) => <EditDeleteActions onEdit={() => setEditing(help)} onDelete={() => deletion.ask(help)} />,
     },
   ];
 

@@ -1,12 +1,10 @@
 import { type Plan, type PlanInput, planFlags } from '@conversa/functions/contracts';
-import DeleteOutline from '@mui/icons-material/DeleteOutlined';
-import EditOutlined from '@mui/icons-material/EditOutlined';
 import { Alert, CircularProgress } from '@mui/material';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { type Column, DataTable } from '../../../components/data-table.tsx';
-import { RowAction } from '../../../components/row-actions.tsx';
+import { EditDeleteActions } from '../../../components/row-actions.tsx';
 import { useConfirmedDelete } from '../../../components/use-confirmed-delete.ts';
 import { toast } from '../../../lib/toast.ts';
 import { useDeletePlan, usePlans, useSavePlan } from '../api/plans.ts';
@@ -56,16 +54,7 @@ export function PlansTab() {
       label: t('common.actions'),
       align: 'right',
       sx: { whiteSpace: 'nowrap' },
-      render: (plan) => (
-        <>
-          <RowAction label={t('common.edit')} onClick={() => setEditing(plan)}>
-            <EditOutlined fontSize="small" />
-          </RowAction>
-          <RowAction label={t('common.delete')} onClick={() => deletion.ask(plan)}>
-            <DeleteOutline fontSize="small" />
-          </RowAction>
-        </>
-      ),
+      render: (plan) => <EditDeleteActions onEdit={() => setEditing(plan)} onDelete={() => deletion.ask(plan)} />,
     },
   ];
 

@@ -1,14 +1,12 @@
 import type { Queue } from '@conversa/functions/contracts';
 import Add from '@mui/icons-material/Add';
-import DeleteOutline from '@mui/icons-material/DeleteOutlined';
-import EditOutlined from '@mui/icons-material/EditOutlined';
 import { Box, Button } from '@mui/material';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { type Column, DataTable } from '../../../components/data-table.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
-import { RowAction } from '../../../components/row-actions.tsx';
+import { EditDeleteActions } from '../../../components/row-actions.tsx';
 import { useConfirmedDelete } from '../../../components/use-confirmed-delete.ts';
 import { useDeleteQueue, useQueues } from '../api/queues.ts';
 import { QueueDialog } from './queue-dialog.tsx';
@@ -47,16 +45,7 @@ export function QueuesPage() {
       id: 'actions',
       label: t('common.actions'),
       align: 'right',
-      render: (queue) => (
-        <>
-          <RowAction label={t('common.edit')} onClick={() => setEditing({ queue })}>
-            <EditOutlined fontSize="small" />
-          </RowAction>
-          <RowAction label={t('common.delete')} onClick={() => deletion.ask(queue)}>
-            <DeleteOutline fontSize="small" />
-          </RowAction>
-        </>
-      ),
+      render: (queue) => <EditDeleteActions onEdit={() => setEditing({ queue })} onDelete={() => deletion.ask(queue)} />,
     },
   ];
 

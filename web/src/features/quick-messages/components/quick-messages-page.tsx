@@ -1,14 +1,12 @@
 import Add from '@mui/icons-material/Add';
 import AttachFile from '@mui/icons-material/AttachFile';
-import DeleteOutline from '@mui/icons-material/DeleteOutlined';
-import EditOutlined from '@mui/icons-material/EditOutlined';
 import { Button, Stack } from '@mui/material';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { type Column, DataTable } from '../../../components/data-table.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
-import { RowAction } from '../../../components/row-actions.tsx';
+import { EditDeleteActions } from '../../../components/row-actions.tsx';
 import { SearchField } from '../../../components/search-field.tsx';
 import { useConfirmedDelete } from '../../../components/use-confirmed-delete.ts';
 import { useDebouncedValue } from '../../../hooks/use-debounced-value.ts';
@@ -54,14 +52,7 @@ export function QuickMessagesPage() {
       align: 'right',
       sx: { whiteSpace: 'nowrap' },
       render: (record) => (
-        <>
-          <RowAction label={t('common.edit')} onClick={() => setEditing({ record })} disabled={!canChange(record)}>
-            <EditOutlined fontSize="small" />
-          </RowAction>
-          <RowAction label={t('common.delete')} onClick={() => deletion.ask(record)} disabled={!canChange(record)}>
-            <DeleteOutline fontSize="small" />
-          </RowAction>
-        </>
+        <EditDeleteActions onEdit={() => setEditing({ record })} onDelete={() => deletion.ask(record)} disabled={!canChange(record)} />
       ),
     },
   ];

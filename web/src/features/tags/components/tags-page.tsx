@@ -1,13 +1,11 @@
 import Add from '@mui/icons-material/Add';
-import DeleteOutline from '@mui/icons-material/DeleteOutlined';
-import EditOutlined from '@mui/icons-material/EditOutlined';
 import { Button, Chip, type Theme } from '@mui/material';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { type Column, DataTable } from '../../../components/data-table.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
-import { RowAction } from '../../../components/row-actions.tsx';
+import { EditDeleteActions } from '../../../components/row-actions.tsx';
 import { SearchField } from '../../../components/search-field.tsx';
 import { useConfirmedDelete } from '../../../components/use-confirmed-delete.ts';
 import { useDebouncedValue } from '../../../hooks/use-debounced-value.ts';
@@ -64,16 +62,7 @@ export function TagsPage() {
       label: t('common.actions'),
       align: 'right',
       sx: { whiteSpace: 'nowrap' },
-      render: (tag) => (
-        <>
-          <RowAction label={t('common.edit')} onClick={() => setEditing({ tag })}>
-            <EditOutlined fontSize="small" />
-          </RowAction>
-          <RowAction label={t('common.delete')} onClick={() => deletion.ask(tag)}>
-            <DeleteOutline fontSize="small" />
-          </RowAction>
-        </>
-      ),
+      render: (tag) => <EditDeleteActions onEdit={() => setEditing({ tag })} onDelete={() => deletion.ask(tag)} />,
     },
   ];
 

@@ -1,14 +1,12 @@
 import type { User } from '@conversa/functions/contracts';
 import Add from '@mui/icons-material/Add';
-import DeleteOutline from '@mui/icons-material/DeleteOutlined';
-import EditOutlined from '@mui/icons-material/EditOutlined';
 import { Button } from '@mui/material';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { type Column, DataTable } from '../../../components/data-table.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
-import { RowAction } from '../../../components/row-actions.tsx';
+import { EditDeleteActions } from '../../../components/row-actions.tsx';
 import { SearchField } from '../../../components/search-field.tsx';
 import { useConfirmedDelete } from '../../../components/use-confirmed-delete.ts';
 import { useDebouncedValue } from '../../../hooks/use-debounced-value.ts';
@@ -35,16 +33,7 @@ export function UsersPage() {
       label: t('common.actions'),
       align: 'right',
       sx: { whiteSpace: 'nowrap' },
-      render: (user) => (
-        <>
-          <RowAction label={t('common.edit')} onClick={() => setEditing({ user })}>
-            <EditOutlined fontSize="small" />
-          </RowAction>
-          <RowAction label={t('common.delete')} onClick={() => deletion.ask(user)}>
-            <DeleteOutline fontSize="small" />
-          </RowAction>
-        </>
-      ),
+      render: (user) => <EditDeleteActions onEdit={() => setEditing({ user })} onDelete={() => deletion.ask(user)} />,
     },
   ];
 
