@@ -51,6 +51,11 @@ export interface HttpRoute {
   plan?: PlanFlag;
   /** Still callable when the company is past its due date (billing, session management). */
   allowExpired?: boolean;
+  /**
+   * The route claims the single session (POST /auth/session after a Cognito sign-in): its token may
+   * come from a sign-in that does not own the session yet. Every other route refuses such tokens.
+   */
+  claimsSession?: boolean;
   /** Body size limit when larger than the default JSON limit (multipart media uploads). */
   maxBodyBytes?: number;
 }
@@ -79,7 +84,7 @@ export const httpRoutes: readonly HttpRoute[] = [
   r('GET', '/auth/me', 'auth', 'user', { allowExpired: true }),
   r('DELETE', '/auth/logout', 'auth', 'user', { allowExpired: true }),
   /** The web app signs in with Amplify straight to Cognito, then claims the single session here. */
-  r('POST', '/auth/session', 'auth', 'user', { allowExpired: true }),
+  r('POST', '/auth/session', 'auth', 'user', { allowExpired: true, claimsSession: true }),
   r('POST', '/forgetpassword/{email}', 'auth', 'public'),
   r('POST', '/resetpasswords/{email}/{token}/{newPassword}', 'auth', 'public'),
   r('GET', '/version', 'auth', 'public'),

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handler } from '../src/handlers/http/auth.ts';
 import { updateCompany } from '../src/storage/companies.ts';
 import { getUser } from '../src/storage/users.ts';
-import { putConnection } from '../src/storage/ws-connections.ts';
+import { findConnection, putConnection } from '../src/storage/ws-connections.ts';
 import { COGNITO_TEST_CODE, type CognitoLocal, startCognitoLocal } from './support/cognito-local.ts';
 import { type DynamoDbLocal, startDynamoDbLocal } from './support/dynamodb-local.ts';
 import { type EventOptions, httpEvent, parseResponse } from './support/events.ts';
@@ -21,6 +21,8 @@ let cognito: CognitoLocal;
 /** Stands in for API Gateway's @connections endpoint: records what the publisher posts. */
 let sockets: Server;
 const posted: { connectionId: string; body: unknown }[] = [];
+/** Sockets closed from the server side (DELETE @connections/{id}). */
+const closedSockets: string[] = [];
 
 beforeAll(async () => {
   [ddb, cognito] = await Promise.all([startDynamoDbLocal(), startCognitoLocal()]);
@@ -30,6 +32,11 @@ beforeAll(async () => {
       data += chunk;
     });
     req.on('end', () => {
+      if (req.method === 'DELETE') {
+        closedSockets.push(decodeURIComponent(req.url?.split('/').pop() ?? ''));
+        res.writeHead(204).end();
+        return;
+      }
       posted.push({ connectionId: decodeURIComponent(req.url?.split('/').pop() ?? ''), body: JSON.parse(data || 'null') });
       res.writeHead(200).end();
     });
@@ -130,6 +137,9 @@ describe('single session', () => {
       queueIds: [],
       allTicket: 'desabled',
       tokenExpiresAt: Math.floor(Date.now() / 1000) + 3600,
+      tokenIssuedAt: Math.floor(Date.now() / 1000),
+      tokenJti: 'old-tab-token',
+      tokenOrigin: '',
     });
     expect((await call('GET /auth/me', { token: first.body.token as string })).status).toBe(200);
     await nextSecond();
@@ -157,6 +167,9 @@ describe('single session', () => {
         },
       },
     });
+    // The old tab's socket is closed by the server, not left to a client that may ignore the event.
+    expect(closedSockets).toContain('old-tab');
+    expect(await findConnection('old-tab', 1)).toBeUndefined();
   });
 
   it('two sign-ins within the same second: the later one wins, the earlier is refused', async () => {

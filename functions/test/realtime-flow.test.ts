@@ -13,7 +13,7 @@ import { audience, publish, publishToAll, publishToCompany, publishToTicket, pub
 import { createUser, getUser } from '../src/storage/users.ts';
 import * as connections from '../src/storage/ws-connections.ts';
 import { type DynamoDbLocal, startDynamoDbLocal } from './support/dynamodb-local.ts';
-import { userFixture } from './support/fixtures.ts';
+import { subOf, userFixture } from './support/fixtures.ts';
 
 vi.mock('../src/commons/jwt.ts', async () => {
   const { UnauthorizedError } = await import('../src/commons/errors.ts');
@@ -30,7 +30,7 @@ vi.mock('../src/commons/jwt.ts', async () => {
 
 const now = () => Math.floor(Date.now() / 1000);
 const token = (companyId: number, userId: number, extra: { issuedAt?: number; expiresAt?: number } = {}) =>
-  `test.${JSON.stringify({ sub: 's', email: 'e', companyId, userId, authTime: now(), issuedAt: now(), expiresAt: now() + 3600, ...extra })}`;
+  `test.${JSON.stringify({ sub: subOf(companyId, userId), email: 'e', companyId, userId, authTime: now(), issuedAt: now(), expiresAt: now() + 3600, ...extra })}`;
 
 let ddb: DynamoDbLocal;
 let gateway: WsGateway;
@@ -194,6 +194,9 @@ describe('realtime over the local gateway', () => {
       queueIds: [],
       allTicket: 'desabled',
       tokenExpiresAt: now() + 3600,
+      tokenIssuedAt: now(),
+      tokenJti: '',
+      tokenOrigin: '',
     });
     // Act
     const result = await publishToCompany(1, 'company-1-ticket', { action: 'update' });

@@ -52,6 +52,19 @@ function setup() {
         record.rooms = [...set];
         return true;
       },
+      // As storage keeps it: one chat box per socket, part of the rooms the publisher matches.
+      setChatBox: async (_companyId, id, room) => {
+        const record = store.get(id);
+        if (!record) return false;
+        record.rooms = [...record.rooms.filter((r) => !r.startsWith('ticket:')), room];
+        return true;
+      },
+      clearChatBox: async (_companyId, id, room) => {
+        const record = store.get(id);
+        if (!record) return false;
+        record.rooms = record.rooms.filter((r) => r !== room);
+        return true;
+      },
       touch: async (_companyId, id) => {
         const record = store.get(id);
         if (!record) return false;
@@ -70,9 +83,16 @@ function setup() {
   };
 
   const addUser = (user: Partial<SocketUser> & { id: number; companyId: number }) =>
-    users.set(`${user.companyId}/${user.id}`, { profile: 'user', super: false, queueIds: [], allTicket: 'desabled', ...user });
+    users.set(`${user.companyId}/${user.id}`, {
+      profile: 'user',
+      super: false,
+      queueIds: [],
+      allTicket: 'desabled',
+      cognitoSub: `sub-${user.id}`,
+      ...user,
+    });
   const addToken = (token: string, identity: Partial<SocketIdentity> & { companyId: number; userId: number }) =>
-    tokens.set(token, { issuedAt: NOW - 60, expiresAt: NOW + 3600, ...identity });
+    tokens.set(token, { sub: `sub-${identity.userId}`, issuedAt: NOW - 60, expiresAt: NOW + 3600, ...identity });
 
   return { session: createSocketSession(deps), store, presence, posted, closed, clock, addUser, addToken };
 }
@@ -116,6 +136,32 @@ describe('$connect', () => {
     expect((await t.session.connect('c1', 'ghost')).statusCode).toBe(401);
   });
 
+  it("refuses a token whose tenancy attributes name another user (the sub is not the stored user's)", async () => {
+    // Prepare: user 9 of company 8 rewrote its own custom:companyId/custom:userId to company 7's user 5
+    t.addToken('forged-tenant', { sub: 'sub-9', companyId: 7, userId: 5 });
+    // Act
+    const result = await t.session.connect('c1', 'forged-tenant');
+    // Assess
+    expect(result.statusCode).toBe(401);
+    expect(t.store.size).toBe(0);
+    expect(t.presence).toEqual([]);
+  });
+
+  it('refuses a user record without a Cognito sub to compare with', async () => {
+    t.addUser({ id: 6, companyId: 7, cognitoSub: '' });
+    t.addToken('no-sub', { companyId: 7, userId: 6, sub: '' });
+    expect((await t.session.connect('c1', 'no-sub')).statusCode).toBe(401);
+  });
+
+  it('refuses a token of another sign-in than the claimed session, even a newer one (origin_jti)', async () => {
+    t.addUser({ id: 6, companyId: 7, sessionIat: NOW - 60, sessionOrigin: 'claimed' });
+    t.addToken('direct', { companyId: 7, userId: 6, issuedAt: NOW, originJti: 'direct-cognito-sign-in' });
+    t.addToken('refreshed', { companyId: 7, userId: 6, issuedAt: NOW, originJti: 'claimed' });
+    expect((await t.session.connect('c1', 'direct')).statusCode).toBe(401);
+    expect((await t.session.connect('c2', 'refreshed')).statusCode).toBe(200);
+    expect(t.store.get('c2')).toMatchObject({ tokenIssuedAt: NOW, tokenOrigin: 'claimed' });
+  });
+
   it('refuses a token superseded by a newer sign-in (iat < sessionIat)', async () => {
     t.addUser({ id: 6, companyId: 7, sessionIat: NOW });
     t.addToken('old', { companyId: 7, userId: 6, issuedAt: NOW - 1 });
@@ -130,12 +176,22 @@ describe('client actions', () => {
     await t.session.connect('c1', 'good');
   });
 
-  it('joinChatBox / leaveChatBox add and remove the ticket room (numeric id or uuid)', async () => {
+  it('joinChatBox / leaveChatBox: one open conversation per socket (numeric id or uuid)', async () => {
+    const uuid = '3f1c2a9e-8d7b-4c6a-9e0f-1a2b3c4d5e6f';
     await send('c1', 'joinChatBox', 42);
-    await send('c1', 'joinChatBox', '3f1c2a9e-8d7b-4c6a-9e0f-1a2b3c4d5e6f');
-    expect(t.store.get('c1')!.rooms).toEqual([rooms.ticket(42), rooms.ticket('3f1c2a9e-8d7b-4c6a-9e0f-1a2b3c4d5e6f')]);
+    await send('c1', 'joinChatBox', uuid);
+    expect(t.store.get('c1')!.rooms).toEqual([rooms.ticket(uuid)]);
+    // A late leave of the conversation closed before keeps the one open now.
     await send('c1', 'leaveChatBox', 42);
-    expect(t.store.get('c1')!.rooms).toEqual([rooms.ticket('3f1c2a9e-8d7b-4c6a-9e0f-1a2b3c4d5e6f')]);
+    expect(t.store.get('c1')!.rooms).toEqual([rooms.ticket(uuid)]);
+    await send('c1', 'leaveChatBox', uuid);
+    expect(t.store.get('c1')!.rooms).toEqual([]);
+  });
+
+  it('a socket that joins thousands of chat boxes still holds one room', async () => {
+    for (let id = 1; id <= 3000; id++) await send('c1', 'joinChatBox', id);
+    await send('c1', 'joinTickets', 'open');
+    expect(t.store.get('c1')!.rooms.sort()).toEqual([rooms.status('open'), rooms.ticket(3000)].sort());
   });
 
   it('joinTickets / leaveTickets take only a known status', async () => {

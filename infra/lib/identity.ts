@@ -1,7 +1,8 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
-import { AccountRecovery, StringAttribute, UserPool, type UserPoolClient } from 'aws-cdk-lib/aws-cognito';
+import { AccountRecovery, ClientAttributes, StringAttribute, UserPool, type UserPoolClient } from 'aws-cdk-lib/aws-cognito';
 import type { IGrantable } from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
+import { CLIENT_READ_ATTRIBUTES, CLIENT_WRITE_ATTRIBUTES } from './client-attributes.ts';
 import type { EnvironmentTarget } from './data-table.ts';
 import { acknowledge } from './nag.ts';
 
@@ -66,6 +67,10 @@ export class Identity extends Construct {
       idTokenValidity: Duration.hours(1),
       accessTokenValidity: Duration.hours(1),
       refreshTokenValidity: Duration.days(30),
+      // Without explicit lists a signed-in user may rewrite its own custom:companyId with its access
+      // token (UpdateUserAttributes) and get another company's ids in its next ID token.
+      readAttributes: clientAttributes(CLIENT_READ_ATTRIBUTES),
+      writeAttributes: clientAttributes(CLIENT_WRITE_ATTRIBUTES),
     });
   }
 
@@ -79,4 +84,16 @@ export class Identity extends Construct {
   grantAdmin(grantee: IGrantable): void {
     this.userPool.grant(grantee, ...COGNITO_ADMIN_ACTIONS);
   }
+}
+
+/** The CDK shape of an attribute list from client-attributes.ts (standard names in CDK's spelling). */
+function clientAttributes(names: readonly string[]): ClientAttributes {
+  const standard: Record<string, string> = { email: 'email', email_verified: 'emailVerified', name: 'fullname', locale: 'locale' };
+  const custom = names.filter((name) => name.startsWith('custom:')).map((name) => name.slice('custom:'.length));
+  const known = names.filter((name) => !name.startsWith('custom:'));
+  const unknown = known.filter((name) => !standard[name]);
+  if (unknown.length) throw new Error(`client-attributes.ts names attributes identity.ts cannot map: ${unknown.join(', ')}`);
+  return new ClientAttributes()
+    .withStandardAttributes(Object.fromEntries(known.map((name) => [standard[name], true])))
+    .withCustomAttributes(...custom);
 }

@@ -6,60 +6,9 @@ import { channels } from '@conversa/functions/contracts/channels';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { type Api, createApi } from '../support/api.ts';
+import { connectSocket } from '../support/socket.ts';
 
-interface Frame {
-  event: string;
-  data: unknown;
-}
-
-interface Socket {
-  ws: WebSocket;
-  frames: Frame[];
-  send(action: string, data?: unknown): void;
-  waitFor(match: (frame: Frame) => boolean, timeoutMs?: number): Promise<Frame>;
-  close(): void;
-}
-
-function connect(token: string): Promise<Socket> {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`${inject('wsUrl')}?token=${encodeURIComponent(token)}`);
-    const frames: Frame[] = [];
-    const waiters = new Set<() => void>();
-    ws.on('message', (raw) => {
-      frames.push(JSON.parse(raw.toString()) as Frame);
-      for (const wake of waiters) wake();
-    });
-    ws.once('unexpected-response', (_req, res) => reject(new Error(`HTTP ${res.statusCode}`)));
-    ws.once('error', reject);
-    ws.once('open', () =>
-      resolve({
-        ws,
-        frames,
-        send: (action, data) => ws.send(JSON.stringify({ action, data })),
-        close: () => ws.close(),
-        waitFor: (match, timeoutMs = 5000) =>
-          new Promise((found, fail) => {
-            const check = () => {
-              const frame = frames.find(match);
-              if (!frame) return false;
-              cleanup();
-              found(frame);
-              return true;
-            };
-            const timer = setTimeout(() => {
-              cleanup();
-              fail(new Error(`no matching frame in ${timeoutMs} ms; got ${JSON.stringify(frames.map((f) => f.event))}`));
-            }, timeoutMs);
-            const cleanup = () => {
-              clearTimeout(timer);
-              waiters.delete(check);
-            };
-            if (!check()) waiters.add(check);
-          }),
-      }),
-    );
-  });
-}
+const connect = (token: string) => connectSocket(inject('wsUrl'), token);
 
 let api: Api;
 let tenantA: Awaited<ReturnType<Api['createCompanyWithAdmin']>>;

@@ -18,6 +18,8 @@ export interface TokenIdentity {
   issuedAt: number;
   /** Token id; with issuedAt it identifies the sign-in a session was claimed with. */
   jti: string;
+  /** `origin_jti`: the sign-in every token of one session descends from (kept across refreshes). */
+  originJti: string;
   expiresAt: number;
 }
 
@@ -74,6 +76,7 @@ export async function verifyIdToken(token: string | undefined | null): Promise<T
     authTime: Number(payload.auth_time ?? payload.iat ?? 0),
     issuedAt: Number(payload.iat ?? 0),
     jti: String(payload.jti ?? ''),
+    originJti: typeof payload.origin_jti === 'string' ? payload.origin_jti : '',
     expiresAt: Number(payload.exp ?? 0),
   };
 }

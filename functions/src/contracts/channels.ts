@@ -63,6 +63,8 @@ export interface AuthEventData {
   sessionIat: number;
   /** Token id of the newest session's ID token, to tell two sign-ins within one second apart. */
   sessionJti?: string;
+  /** `origin_jti` of the newest session: a client whose token descends from another sign-in was logged out. */
+  sessionOrigin?: string;
 }
 
 /** Client keeps the socket alive well under API Gateway's 10-minute idle limit. */

@@ -6,9 +6,13 @@
  * has a one-second grain, so the ids of the session's tokens minted in that second break the tie).
  */
 export function isSupersededSession(
-  token: { issuedAt: number; jti?: string },
-  session: { sessionIat?: number | null; sessionJtis?: readonly string[] | null },
+  token: { issuedAt: number; jti?: string; originJti?: string },
+  session: { sessionIat?: number | null; sessionJtis?: readonly string[] | null; sessionOrigin?: string | null },
 ): boolean {
+  // Cognito stamps every token of one sign-in, refreshed ones included, with that sign-in's
+  // `origin_jti`: a token of any other sign-in (a direct Cognito sign-in the app never claimed, or
+  // the session a logout ended) is not the session's, whatever its `iat`.
+  if (session.sessionOrigin && token.originJti !== session.sessionOrigin) return true;
   const sessionIat = session.sessionIat ?? 0;
   if (token.issuedAt < sessionIat) return true;
   if (token.issuedAt > sessionIat || !session.sessionJtis?.length) return false;
@@ -20,3 +24,12 @@ export function isSupersededSession(
  * token issued up to the logout's second is superseded; the auth event with it means "signed out".
  */
 export const ENDED_SESSION_JTI = 'session-ended';
+
+/**
+ * The token was minted for this stored user: the tenancy attributes (`custom:companyId`,
+ * `custom:userId`) only name a record, the Cognito `sub` proves whose it is. Every entry point (HTTP
+ * and the socket's `$connect`) asks this before trusting the token's company.
+ */
+export function isTokenOfUser(token: { sub: string }, user: { cognitoSub?: string | null }): boolean {
+  return Boolean(user.cognitoSub) && user.cognitoSub === token.sub;
+}

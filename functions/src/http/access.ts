@@ -8,7 +8,7 @@ import { CompanyExpiredError, ForbiddenError, UnauthorizedError } from '#commons
 import { verifyIdToken } from '#commons/jwt';
 import { expiredMessage } from '#contracts/auth';
 import { planFlags } from '#contracts/plans';
-import { isSupersededSession } from '#contracts/session';
+import { isSupersededSession, isTokenOfUser } from '#contracts/session';
 import { isExpired } from '#domain/auth/due-date-policy';
 import { type CompanyRecord, getCompany } from '#storage/companies';
 import { getPlan, type PlanRecord } from '#storage/plans';
@@ -40,15 +40,19 @@ function missingPlan(company: CompanyRecord): PlanRecord {
   };
 }
 
-/** Verifies the bearer token and loads who is calling, refusing stale sessions. */
-export async function loadIdentity(rawToken: string | undefined): Promise<Identity> {
+/**
+ * Verifies the bearer token and loads who is calling, refusing stale sessions. `claiming`: the
+ * caller is claiming the session with this token (POST /auth/session), so it need not own it yet.
+ */
+export async function loadIdentity(rawToken: string | undefined, options: { claiming?: boolean } = {}): Promise<Identity> {
   const token = await verifyIdToken(rawToken);
   const user = await getUser(token.companyId, token.userId);
   if (!user) throw new UnauthorizedError('ERR_SESSION_EXPIRED');
-  // A Cognito user recreated with the same custom attributes must not inherit this record.
-  if (user.cognitoSub && user.cognitoSub !== token.sub) throw new UnauthorizedError('ERR_SESSION_EXPIRED');
-  // Single session: a newer login elsewhere ended every token issued before it.
-  if (isSupersededSession(token, user)) throw new UnauthorizedError('ERR_SESSION_EXPIRED');
+  // The tenancy attributes only name a record; the sub proves it is this caller's (a user who
+  // rewrote its own custom:companyId, or a Cognito user recreated with the same attributes).
+  if (!isTokenOfUser(token, user)) throw new UnauthorizedError('ERR_SESSION_EXPIRED');
+  // Single session: a newer login elsewhere, or a logout, ended every other sign-in's tokens.
+  if (!options.claiming && isSupersededSession(token, user)) throw new UnauthorizedError('ERR_SESSION_EXPIRED');
   const company = await getCompany(token.companyId);
   if (!company) throw new UnauthorizedError('ERR_SESSION_EXPIRED');
   const plan = (await getPlan(company.planId)) ?? missingPlan(company);
@@ -82,7 +86,7 @@ export function assertRouteAccess(identity: Identity, route: HttpRoute): void {
 
 export async function authenticate(event: APIGatewayProxyEventV2, route: HttpRoute): Promise<Identity | undefined> {
   if (route.access === 'public') return undefined;
-  const identity = await loadIdentity(bearerToken(event));
+  const identity = await loadIdentity(bearerToken(event), { claiming: route.claimsSession });
   assertCompanyUsable(identity, Boolean(route.allowExpired));
   assertRouteAccess(identity, route);
   return identity;

@@ -4,7 +4,7 @@
  * management API come in as ports, so this reads as the protocol and is tested without AWS.
  */
 import { socketEvents } from '#contracts/channels';
-import { isSupersededSession } from '#contracts/session';
+import { isSupersededSession, isTokenOfUser } from '#contracts/session';
 import type { AllTicket, Profile } from '#contracts/users';
 import { CONNECTION_TTL_SECONDS, type ConnectionRecord, type NewConnection } from '#storage/ws-connections';
 import type { WsRouteKey } from '../routes.ts';
@@ -12,10 +12,12 @@ import type { PostOutcome } from './management.ts';
 import { companyIdSchema, rooms, ticketIdSchema, ticketStatusSchema } from './rooms.ts';
 
 export interface SocketIdentity {
+  sub: string;
   companyId: number;
   userId: number;
   issuedAt: number;
   jti?: string;
+  originJti?: string;
   expiresAt: number;
 }
 
@@ -26,9 +28,12 @@ export interface SocketUser {
   super: boolean;
   queueIds: number[];
   allTicket: AllTicket;
+  /** The Cognito user the record belongs to; the token's `sub` must be this one. */
+  cognitoSub: string;
   /** `iat` of the newest sign-in: older tokens belong to a session that was replaced. */
   sessionIat?: number;
   sessionJtis?: string[] | null;
+  sessionOrigin?: string | null;
 }
 
 export interface SocketSessionDeps {
@@ -42,6 +47,8 @@ export interface SocketSessionDeps {
     listCompany(companyId: number): Promise<ConnectionRecord[]>;
     delete(companyId: number, connectionId: string): Promise<void>;
     changeRooms(companyId: number, connectionId: string, change: { add?: string[]; remove?: string[] }): Promise<boolean>;
+    setChatBox(companyId: number, connectionId: string, room: string): Promise<boolean>;
+    clearChatBox(companyId: number, connectionId: string, room: string): Promise<boolean>;
     touch(companyId: number, connectionId: string): Promise<boolean>;
   };
   post(connectionId: string, payload: unknown): Promise<PostOutcome>;
@@ -94,6 +101,9 @@ export function createSocketSession(deps: SocketSessionDeps): SocketSession {
     }
     const user = await deps.getUser(identity.companyId, identity.userId);
     if (!user || user.companyId !== identity.companyId) return { statusCode: 401 };
+    // The tenancy attributes only name a record; the sub proves the token is that user's (a user
+    // who rewrote its own custom:companyId must not get another company's events).
+    if (!isTokenOfUser(identity, user)) return { statusCode: 401 };
     // Single session: a sign-in elsewhere raised sessionIat; this token belongs to the older one.
     if (isSupersededSession(identity, user)) return { statusCode: 401 };
     await deps.connections.put({
@@ -105,6 +115,9 @@ export function createSocketSession(deps: SocketSessionDeps): SocketSession {
       queueIds: user.queueIds,
       allTicket: user.allTicket,
       tokenExpiresAt: identity.expiresAt,
+      tokenIssuedAt: identity.issuedAt,
+      tokenJti: identity.jti ?? '',
+      tokenOrigin: identity.originJti ?? '',
     });
     await deps.setPresence(identity.companyId, user.id, { online: true, lastSeenAt: nowIso() });
     return ok;
@@ -154,10 +167,15 @@ export function createSocketSession(deps: SocketSessionDeps): SocketSession {
     };
 
     switch (routeKey) {
-      case 'joinChatBox':
-        return join(ticketRoom());
-      case 'leaveChatBox':
-        return leave(ticketRoom());
+      case 'joinChatBox': {
+        // One conversation per socket: joining another replaces it (the item stays small).
+        const room = ticketRoom();
+        return room && (await deps.connections.setChatBox(companyId, connectionId, room)) ? ok : ignored;
+      }
+      case 'leaveChatBox': {
+        const room = ticketRoom();
+        return room && (await deps.connections.clearChatBox(companyId, connectionId, room)) ? ok : ignored;
+      }
       case 'joinTickets':
         return join(statusRoom());
       case 'leaveTickets':

@@ -6,7 +6,7 @@
 import { NotFoundError } from '#commons/errors';
 import { logger } from '#commons/logger';
 import { type AuthEventData, channels } from '#contracts/channels';
-import { ENDED_SESSION_JTI } from '#contracts/session';
+import { ENDED_SESSION_JTI, isSupersededSession } from '#contracts/session';
 import type { AllTicket, Profile } from '#contracts/users';
 import { getUser, updateUser } from '#storage/users';
 import { deleteConnection, listCompanyConnections, setConnectionViewer } from '#storage/ws-connections';
@@ -24,8 +24,10 @@ export async function getSocketUser(companyId: number, userId: number): Promise<
     super: user.super,
     queueIds: user.queueIds ?? [],
     allTicket: user.allTicket,
+    cognitoSub: user.cognitoSub,
     sessionIat: user.sessionIat,
     sessionJtis: user.sessionJtis ?? null,
+    sessionOrigin: user.sessionOrigin ?? null,
   };
 }
 
@@ -58,20 +60,22 @@ export async function refreshUserSockets(
 }
 
 /**
- * After a user was deleted: their open sockets are told the session ended (the web signs out), then
- * closed from the server side and forgotten, so no ticket or message event reaches them any more. Never throws: the user is
- * already gone, and a socket left behind can no longer pass \$connect or call the API.
+ * Closes, from the server side, the user's sockets opened with a token of another session than
+ * `session` (all of them without one) and forgets them, so a client that ignores the auth event
+ * stops receiving the company's events all the same. Never throws: the session change is already
+ * stored, and a socket left behind can no longer pass $connect or call the API.
  */
-export async function closeUserSockets(companyId: number, userId: number): Promise<void> {
+export async function closeSessionSockets(
+  companyId: number,
+  userId: number,
+  session?: { sessionIat: number; sessionJtis: string[] | null; sessionOrigin: string | null },
+): Promise<void> {
   try {
-    const ended: AuthEventData = {
-      action: 'update',
-      user: { id: userId },
-      sessionIat: Math.floor(Date.now() / 1000),
-      sessionJti: ENDED_SESSION_JTI,
-    };
-    await publishToUser(companyId, userId, channels.auth(companyId), ended);
-    const sockets = (await listCompanyConnections(companyId)).filter((socket) => socket.userId === userId);
+    const sockets = (await listCompanyConnections(companyId)).filter(
+      (socket) =>
+        socket.userId === userId &&
+        (!session || isSupersededSession({ issuedAt: socket.tokenIssuedAt, jti: socket.tokenJti, originJti: socket.tokenOrigin }, session)),
+    );
     await Promise.all(
       sockets.map(async (socket) => {
         await closeConnection(socket.connectionId);
@@ -79,6 +83,23 @@ export async function closeUserSockets(companyId: number, userId: number): Promi
       }),
     );
   } catch (error) {
-    logger.warn('could not close the sockets of a deleted user', { companyId, userId, error: error as Error });
+    logger.warn('could not close the sockets of an ended session', { companyId, userId, error: error as Error });
   }
+}
+
+/** After a user was deleted: their open sockets are told the session ended (the web signs out), then closed. */
+export async function closeUserSockets(companyId: number, userId: number): Promise<void> {
+  try {
+    const ended: AuthEventData = {
+      action: 'update',
+      user: { id: userId },
+      sessionIat: Math.floor(Date.now() / 1000),
+      sessionJti: ENDED_SESSION_JTI,
+      sessionOrigin: ENDED_SESSION_JTI,
+    };
+    await publishToUser(companyId, userId, channels.auth(companyId), ended);
+  } catch (error) {
+    logger.warn('could not tell a deleted user its session ended', { companyId, userId, error: error as Error });
+  }
+  await closeSessionSockets(companyId, userId);
 }

@@ -21,6 +21,8 @@ export type UserRecord = Omit<User, 'queues'> & {
   sessionIat: number;
   /** Ids of the session's tokens minted in the sign-in's own second (sign-ins within one second differ by them). */
   sessionJtis?: string[] | null;
+  /** `origin_jti` of the sign-in that claimed the session: tokens of any other sign-in are refused. */
+  sessionOrigin?: string | null;
   /** Refresh token of the newest session; null once logged out. */
   sessionRefreshToken?: string | null;
   lastSeenAt?: string;
@@ -111,17 +113,20 @@ export async function claimSession(
   sessionIat: number,
   refreshToken: string | null,
   sessionJti: string | null = null,
+  sessionOrigin: string | null = null,
 ): Promise<{ previousRefreshToken: string | null } | false> {
   try {
     const out = await db().send(
       new UpdateCommand({
         TableName: table(),
         Key: userKey(companyId, userId),
-        UpdateExpression: 'SET sessionIat = :iat, sessionJtis = :jtis, sessionRefreshToken = :rt, updatedAt = :now',
+        UpdateExpression:
+          'SET sessionIat = :iat, sessionJtis = :jtis, sessionOrigin = :origin, sessionRefreshToken = :rt, updatedAt = :now',
         ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(sessionIat) OR sessionIat <= :iat)',
         ExpressionAttributeValues: {
           ':iat': sessionIat,
           ':jtis': sessionJti ? [sessionJti] : null,
+          ':origin': sessionOrigin,
           ':rt': refreshToken,
           ':now': new Date().toISOString(),
         },

@@ -18,6 +18,10 @@
  * there is paid only by platform announcements (rare, super users only). If that ever stops being
  * true, shard gsi2pk (`WSCONN#<n>`) and query the shards in parallel.
  *
+ * Rooms stay few: the list rooms and flags are a fixed handful (realtime/rooms.ts) kept in the `rooms`
+ * set, and the open conversation is one attribute, `chatBox`, that a new joinChatBox replaces. A
+ * socket that joined ticket after ticket would otherwise grow its item towards DynamoDB's 400 KB.
+ *
  * `expiresAt` is the DynamoDB TTL: a connection whose $disconnect never ran (Lambda error, region
  * hiccup) disappears on its own. TTL deletion is lazy, so readers also skip expired items.
  */
@@ -41,10 +45,14 @@ export interface ConnectionRecord {
   super: boolean;
   queueIds: number[];
   allTicket: AllTicket;
-  /** Rooms joined with the client's join actions (see realtime/rooms.ts). */
+  /** Rooms joined with the client's join actions (see realtime/rooms.ts), the chat box's among them. */
   rooms: string[];
   /** `exp` of the token the socket was opened with (epoch seconds). */
   tokenExpiresAt: number;
+  /** The session the socket's token belongs to (`iat`, `jti`, `origin_jti`): a newer sign-in or a logout closes it. */
+  tokenIssuedAt: number;
+  tokenJti: string;
+  tokenOrigin: string;
   connectedAt: string;
   lastSeenAt: string;
   /** TTL, epoch seconds. */
@@ -59,6 +67,7 @@ const keyOf = (companyId: number, connectionId: string) => ({ pk: tenantPk(compa
 /** Rooms are a DynamoDB string set (atomic ADD/DELETE); the document client hands back a Set. */
 function toRecord(item: Record<string, unknown>): ConnectionRecord {
   const rooms = item.rooms instanceof Set ? [...(item.rooms as Set<string>)] : [];
+  if (typeof item.chatBox === 'string') rooms.push(item.chatBox);
   return {
     connectionId: String(item.connectionId),
     companyId: Number(item.companyId),
@@ -69,6 +78,9 @@ function toRecord(item: Record<string, unknown>): ConnectionRecord {
     allTicket: item.allTicket === 'enabled' ? 'enabled' : 'desabled',
     rooms,
     tokenExpiresAt: Number(item.tokenExpiresAt ?? 0),
+    tokenIssuedAt: Number(item.tokenIssuedAt ?? 0),
+    tokenJti: String(item.tokenJti ?? ''),
+    tokenOrigin: String(item.tokenOrigin ?? ''),
     connectedAt: String(item.connectedAt ?? ''),
     lastSeenAt: String(item.lastSeenAt ?? ''),
     expiresAt: Number(item.expiresAt ?? 0),
@@ -190,6 +202,32 @@ export async function changeRooms(
     values[':remove'] = new Set(remove);
   }
   return conditionalUpdate(companyId, connectionId, clauses.join(' '), values);
+}
+
+/**
+ * joinChatBox / leaveChatBox: one open conversation per socket. Joining replaces the previous one;
+ * leaving clears it only if it is still the one named (a late leave of an older chat box must not
+ * close the newer one).
+ */
+export function setChatBox(companyId: number, connectionId: string, room: string): Promise<boolean> {
+  return conditionalUpdate(companyId, connectionId, 'SET chatBox = :room', { ':room': room });
+}
+
+export async function clearChatBox(companyId: number, connectionId: string, room: string): Promise<boolean> {
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: keyOf(companyId, connectionId),
+        UpdateExpression: 'REMOVE chatBox',
+        ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(chatBox) OR chatBox = :room)',
+        ExpressionAttributeValues: { ':room': room },
+      }),
+    );
+  } catch (error) {
+    if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') throw error;
+  }
+  return true;
 }
 
 /**

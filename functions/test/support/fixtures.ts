@@ -53,6 +53,9 @@ export function companyFixture(overrides: Partial<CompanyRecord> = {}): CompanyR
   };
 }
 
+/** The Cognito `sub` userFixture gives a user: a token for that user must carry it. */
+export const subOf = (companyId: number, userId: number): string => `sub-${companyId}-${userId}`;
+
 export function userFixture(overrides: Partial<UserRecord> = {}): UserRecord {
   return {
     id: 1,
@@ -67,8 +70,9 @@ export function userFixture(overrides: Partial<UserRecord> = {}): UserRecord {
     online: false,
     createdAt: now(),
     updatedAt: now(),
-    cognitoSub: 'sub-1',
     sessionIat: 0,
     ...overrides,
+    // Each user its own Cognito subject, as in the pool; tokens name it (see subOf).
+    cognitoSub: overrides.cognitoSub ?? subOf(overrides.companyId ?? 1, overrides.id ?? 1),
   };
 }

@@ -5,11 +5,21 @@
  * - Revoked refresh tokens (RevokeToken, GlobalSignOut, AdminUserGlobalSignOut) are refused with
  *   NotAuthorizedException, as are access tokens issued before a global sign-out.
  * - A wrong password is NotAuthorizedException, not cognito-local's InvalidPasswordException.
+ * - The app client's writable attributes (infra/lib/client-attributes.ts) are enforced on
+ *   UpdateUserAttributes / DeleteUserAttributes: cognito-local lets a user rewrite its own
+ *   custom:companyId, Cognito refuses it with NotAuthorizedException.
+ * - Tokens carry `origin_jti`, and a refresh keeps the sign-in's `origin_jti` and `auth_time`, as
+ *   Cognito's do (cognito-local mints neither): the single-session check relies on them. The proxy
+ *   re-signs the tokens with cognito-local's own key (shipped in its package), so the JWKS verifies.
  * - CORS for the browser (Amplify calls Cognito straight from the page).
  */
+import { createSign, randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
+import { dirname, join } from 'node:path';
+import { CLIENT_WRITE_ATTRIBUTES } from '../../lib/client-attributes.ts';
 
 export interface CognitoProxy {
   url: string;
@@ -23,6 +33,13 @@ interface RevocationState {
   signedOutAt: Record<string, number>;
   /** Refresh and access tokens seen leaving through this proxy, per username, so a global sign-out can name them. */
   issued: Record<string, string[]>;
+  /** Per refresh token: the sign-in it came from, which its refreshed tokens keep (`origin_jti`, `auth_time`). */
+  sessions: Record<string, SignInSession>;
+}
+
+interface SignInSession {
+  origin: string;
+  authTime: number;
 }
 
 type Json = Record<string, unknown>;
@@ -48,6 +65,7 @@ export async function startCognitoProxy(opts: {
     // Expired tokens are dead anyway; keeping them would only grow the file.
     const alive = (token: string) => (claims(token)?.exp ?? 0) > now;
     for (const [user, tokens] of Object.entries(state.issued)) state.issued[user] = tokens.filter(alive);
+    for (const token of Object.keys(state.sessions)) if (!alive(token)) delete state.sessions[token];
     state.revoked = [...revoked].filter(alive);
     writeFileSync(opts.stateFile, JSON.stringify(state));
   };
@@ -89,6 +107,26 @@ export async function startCognitoProxy(opts: {
     save();
   };
 
+  /**
+   * Stamps the tokens of a sign-in (or of a refresh, with its refresh token) the way Cognito does:
+   * every token of one sign-in shares its `origin_jti` and `auth_time`.
+   */
+  const stamp = (result: Json, refreshedWith?: string): Json => {
+    const tokens = result.AuthenticationResult as { IdToken?: string; AccessToken?: string; RefreshToken?: string } | undefined;
+    if (!tokens?.IdToken) return result;
+    const known = refreshedWith ? state.sessions[refreshedWith] : undefined;
+    const session = known ?? { origin: randomUUID(), authTime: claims(tokens.IdToken)?.iat ?? Math.floor(Date.now() / 1000) };
+    const extra = { origin_jti: session.origin, auth_time: session.authTime };
+    const stamped = {
+      ...tokens,
+      IdToken: resign(tokens.IdToken, extra),
+      ...(tokens.AccessToken ? { AccessToken: resign(tokens.AccessToken, extra) } : {}),
+    };
+    const refreshToken = tokens.RefreshToken ?? refreshedWith;
+    if (refreshToken) state.sessions[refreshToken] = session;
+    return { ...result, AuthenticationResult: stamped };
+  };
+
   const handle = async (target: string, body: Json): Promise<{ status: number; body: Json }> => {
     const accessToken = typeof body.AccessToken === 'string' ? body.AccessToken : undefined;
     if (accessToken && target !== 'RevokeToken') {
@@ -105,8 +143,9 @@ export async function startCognitoProxy(opts: {
           ClientMetadata: body.ClientMetadata,
         });
         if (out.status !== 200) return out;
-        track(out.body);
-        const result = (out.body.AuthenticationResult ?? {}) as Json;
+        const refreshed = stamp(out.body, refreshToken);
+        track(refreshed);
+        const result = (refreshed.AuthenticationResult ?? {}) as Json;
         const exp = claims(String(result.IdToken ?? ''))?.exp;
         return {
           status: 200,
@@ -129,13 +168,29 @@ export async function startCognitoProxy(opts: {
         }
         const out = await upstream(target, body);
         if (out.body.__type === 'InvalidPasswordException') return notAuthorized('Incorrect username or password.');
-        if (out.status === 200) track(out.body);
-        return out;
+        if (out.status !== 200) return out;
+        const refreshedWith = flow.startsWith('REFRESH_TOKEN') ? String(params.REFRESH_TOKEN ?? '') : undefined;
+        const stamped = stamp(out.body, refreshedWith);
+        track(stamped);
+        return { status: out.status, body: stamped };
       }
       case 'RespondToAuthChallenge': {
         const out = await upstream(target, body);
-        if (out.status === 200) track(out.body);
-        return out;
+        if (out.status !== 200) return out;
+        const stamped = stamp(out.body);
+        track(stamped);
+        return { status: out.status, body: stamped };
+      }
+      case 'UpdateUserAttributes':
+      case 'DeleteUserAttributes': {
+        // The user's own calls (access token) may touch only the client's writable attributes.
+        const names =
+          target === 'UpdateUserAttributes'
+            ? ((body.UserAttributes ?? []) as { Name?: unknown }[]).map((attribute) => String(attribute?.Name ?? ''))
+            : ((body.UserAttributeNames ?? []) as unknown[]).map(String);
+        const writable: readonly string[] = CLIENT_WRITE_ATTRIBUTES;
+        if (names.some((name) => !writable.includes(name))) return notAuthorized('A client attempted to write unauthorized attribute');
+        return upstream(target, body);
       }
       case 'RevokeToken': {
         const token = String(body.Token ?? '');
@@ -264,12 +319,34 @@ function claims(token: string): { username?: string; iat?: number; exp?: number 
 }
 
 function loadState(file: string | undefined): RevocationState {
+  const empty = (): RevocationState => ({ revoked: [], signedOutAt: {}, issued: {}, sessions: {} });
   if (file && existsSync(file)) {
     try {
-      return { revoked: [], signedOutAt: {}, issued: {}, ...(JSON.parse(readFileSync(file, 'utf8')) as Partial<RevocationState>) };
+      return { ...empty(), ...(JSON.parse(readFileSync(file, 'utf8')) as Partial<RevocationState>) };
     } catch {
       // A corrupt state file only loses revocations of local test sessions.
     }
   }
-  return { revoked: [], signedOutAt: {}, issued: {} };
+  return empty();
+}
+
+let signingKey: string | undefined;
+
+/** cognito-local's private key (it ships in its package): what its JWKS publishes the public half of. */
+function cognitoLocalKey(): string {
+  if (!signingKey) {
+    const root = dirname(createRequire(import.meta.url).resolve('cognito-local/package.json'));
+    signingKey = (JSON.parse(readFileSync(join(root, 'lib', 'keys', 'cognitoLocal.private.json'), 'utf8')) as { pem: string }).pem;
+  }
+  return signingKey;
+}
+
+/** The same token with claims added or replaced, signed again with the key it was signed with. */
+function resign(token: string, extra: Json): string {
+  const [header, payload] = token.split('.');
+  if (!header || !payload) return token;
+  const claimsOf = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Json;
+  const body = Buffer.from(JSON.stringify({ ...claimsOf, ...extra })).toString('base64url');
+  const signature = createSign('RSA-SHA256').update(`${header}.${body}`).sign(cognitoLocalKey(), 'base64url');
+  return `${header}.${body}.${signature}`;
 }

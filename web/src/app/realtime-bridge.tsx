@@ -26,8 +26,8 @@ export function RealtimeBridge() {
     if (!data?.sessionIat || !token?.issuedAt) return;
     if (
       !isSupersededSession(
-        { issuedAt: token.issuedAt, jti: token.jti },
-        { sessionIat: data.sessionIat, sessionJtis: data.sessionJti ? [data.sessionJti] : null },
+        { issuedAt: token.issuedAt, jti: token.jti, originJti: token.originJti },
+        { sessionIat: data.sessionIat, sessionJtis: data.sessionJti ? [data.sessionJti] : null, sessionOrigin: data.sessionOrigin ?? null },
       )
     )
       return;

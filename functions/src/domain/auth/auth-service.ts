@@ -5,11 +5,12 @@
 import { CompanyExpiredError, ForbiddenError, NotFoundError, UnauthorizedError } from '#commons/errors';
 import { type TokenIdentity, verifyIdToken } from '#commons/jwt';
 import { expiredMessage, type LoginResponse } from '#contracts/auth';
+import { isTokenOfUser } from '#contracts/session';
 import { type CompanyRecord, getCompany } from '#storage/companies';
 import { addSessionToken, getUser, getUserByEmail, type UserRecord } from '#storage/users';
 import { confirmReset, passwordSignIn, refreshSignIn, revokeRefreshToken, sendResetCode } from './cognito-auth.ts';
 import { dueDateWarning, isExpired } from './due-date-policy.ts';
-import { endSession, startSession } from './session.ts';
+import { endSession, endUserSessions, startSession } from './session.ts';
 import { sessionUser } from './session-user.ts';
 
 /** SPEC 5 "Login": inactive or expired companies cannot sign in; super users can, to repair them. */
@@ -21,7 +22,7 @@ export function assertCompanyCanSignIn(user: Pick<UserRecord, 'super'>, company:
 
 async function loadAccount(token: TokenIdentity, code: 'ERR_INVALID_CREDENTIALS' | 'ERR_SESSION_EXPIRED') {
   const user = await getUser(token.companyId, token.userId);
-  if (!user || (user.cognitoSub && user.cognitoSub !== token.sub)) throw new UnauthorizedError(code);
+  if (!user || !isTokenOfUser(token, user)) throw new UnauthorizedError(code);
   const company = await getCompany(user.companyId);
   if (!company) throw new UnauthorizedError(code);
   return { user, company };
@@ -94,6 +95,9 @@ export async function requestPasswordReset(email: string): Promise<void> {
 }
 
 export async function resetPassword(input: { email: string; token: string; newPassword: string }): Promise<void> {
-  if (!(await getUserByEmail(input.email))) throw new NotFoundError('ERR_NO_USER_FOUND');
+  const user = await getUserByEmail(input.email);
+  if (!user) throw new NotFoundError('ERR_NO_USER_FOUND');
   await confirmReset(input.email, input.token, input.newPassword);
+  // Whoever held the old password loses the sessions it opened.
+  await endUserSessions(user.companyId, user.id);
 }

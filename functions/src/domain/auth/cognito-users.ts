@@ -9,11 +9,13 @@ import {
   AdminGetUserCommand,
   AdminSetUserPasswordCommand,
   AdminUpdateUserAttributesCommand,
+  AdminUserGlobalSignOutCommand,
   type AttributeType,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { cognitoClient } from '#commons/clients';
 import { env } from '#commons/env';
 import { ValidationError } from '#commons/errors';
+import { logger } from '#commons/logger';
 import { messages } from '#contracts/common';
 
 export interface CognitoUserInput {
@@ -108,6 +110,20 @@ export async function setCognitoPassword(email: string, password: string, field 
     );
   } catch (error) {
     rethrowPasswordError(error, field);
+  }
+}
+
+/**
+ * Revokes every refresh token of the user (and the access tokens minted from them). The ID tokens
+ * Cognito would still honour until they expire are refused by our own session check
+ * (domain/auth/session.ts endUserSessions), which runs first. Best effort, like revoking one token:
+ * our table already refuses every token of the ended session, so a failure here is logged, not raised.
+ */
+export async function signOutEverywhere(email: string): Promise<void> {
+  try {
+    await cognitoClient().send(new AdminUserGlobalSignOutCommand({ UserPoolId: env.userPoolId, Username: email }));
+  } catch (error) {
+    if (errorName(error) !== 'UserNotFoundException') logger.warn('AdminUserGlobalSignOut failed', { error: error as Error });
   }
 }
 

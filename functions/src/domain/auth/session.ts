@@ -1,59 +1,107 @@
 /**
  * The single session (BEHAVIOUR "Passwords"/SPEC 4 "Session and sockets"): the newest sign-in wins.
- * Claiming stores the new token's `iat` (older tokens are then refused by the API and the socket),
- * revokes the previous refresh token, and tells the user's open sockets so the old tab logs out.
+ * Claiming stores the new token's `iat` and `origin_jti` (tokens of any other sign-in are then refused
+ * by the API and the socket), revokes the previous refresh token, tells the user's open sockets so the
+ * old tab logs out, and closes the old session's sockets from the server side, so a client that
+ * ignores the event stops receiving the company's events all the same.
  */
 import { UnauthorizedError } from '#commons/errors';
 import { logger } from '#commons/logger';
 import { type AuthEventData, channels } from '#contracts/channels';
 import { ENDED_SESSION_JTI } from '#contracts/session';
-import { claimSession } from '#storage/users';
+import { claimSession, getUser } from '#storage/users';
 import { revokeRefreshToken } from './cognito-auth.ts';
+import { signOutEverywhere } from './cognito-users.ts';
 
 type PublishToUser = (companyId: number, userId: number, event: string, data: unknown) => Promise<unknown>;
+type CloseSessionSockets = (
+  companyId: number,
+  userId: number,
+  session: { sessionIat: number; sessionJtis: string[] | null; sessionOrigin: string | null },
+) => Promise<void>;
+
+interface Realtime {
+  publishToUser: PublishToUser;
+  closeSessionSockets: CloseSessionSockets;
+}
 
 /** Loaded lazily: sign-in must work even where the realtime layer is not deployed or configured. */
-async function loadPublisher(): Promise<PublishToUser | undefined> {
+async function loadRealtime(): Promise<Realtime | undefined> {
   try {
-    return (await import('#realtime/publisher')).publishToUser;
+    const [{ publishToUser }, { closeSessionSockets }] = await Promise.all([
+      import('#realtime/publisher'),
+      import('#realtime/user-directory'),
+    ]);
+    return { publishToUser, closeSessionSockets };
   } catch (error) {
-    logger.warn('realtime publisher unavailable; session event not sent', { error: error as Error });
+    logger.warn('realtime layer unavailable; session event not sent', { error: error as Error });
     return undefined;
   }
+}
+
+/** Tells the user's tabs which session is current, then closes the sockets of every other one. */
+async function announce(companyId: number, userId: number, data: AuthEventData): Promise<void> {
+  const realtime = await loadRealtime();
+  if (!realtime) return;
+  try {
+    await realtime.publishToUser(companyId, userId, channels.auth(companyId), data);
+  } catch (error) {
+    logger.warn('session event not sent', { error: error as Error });
+  }
+  await realtime.closeSessionSockets(companyId, userId, {
+    sessionIat: data.sessionIat,
+    sessionJtis: data.sessionJti ? [data.sessionJti] : null,
+    sessionOrigin: data.sessionOrigin ?? null,
+  });
 }
 
 export async function startSession(
   companyId: number,
   userId: number,
-  token: { issuedAt: number; jti: string },
+  token: { issuedAt: number; jti: string; originJti?: string },
   refreshToken: string | null,
 ): Promise<void> {
   const { issuedAt } = token;
-  const claimed = await claimSession(companyId, userId, issuedAt, refreshToken, token.jti || null);
+  const origin = token.originJti || null;
+  const claimed = await claimSession(companyId, userId, issuedAt, refreshToken, token.jti || null, origin);
   // A sign-in elsewhere that happened after this one already owns the session.
   if (!claimed) throw new UnauthorizedError('ERR_SESSION_EXPIRED');
   await revokeRefreshToken(claimed.previousRefreshToken);
-  const publishToUser = await loadPublisher();
-  if (!publishToUser) return;
-  const data: AuthEventData = { action: 'update', user: { id: userId }, sessionIat: issuedAt, sessionJti: token.jti };
-  try {
-    await publishToUser(companyId, userId, channels.auth(companyId), data);
-  } catch (error) {
-    logger.warn('session event not sent', { error: error as Error });
-  }
+  await announce(companyId, userId, {
+    action: 'update',
+    user: { id: userId },
+    sessionIat: issuedAt,
+    sessionJti: token.jti,
+    ...(origin ? { sessionOrigin: origin } : {}),
+  });
 }
 
 /**
- * No token of the session survives: `sessionIat` moves to `endedAt` with a token id no token has, so
- * every token issued up to that second is superseded (contracts/session.ts). A sign-in in that same
- * second still claims the session (claimSession accepts an equal iat).
+ * No token of the session survives: `sessionIat` moves to `endedAt` and the session's origin to an
+ * id no token has, so every token issued so far is superseded (contracts/session.ts). A sign-in in
+ * that same second still claims the session (claimSession accepts an equal iat).
  */
 export async function endSession(companyId: number, userId: number, endedAt: number): Promise<void> {
   // False when a newer sign-in already owns the session: nothing of this one is left to end.
-  if (!(await claimSession(companyId, userId, endedAt, null, ENDED_SESSION_JTI))) return;
-  const publishToUser = await loadPublisher();
-  const data: AuthEventData = { action: 'update', user: { id: userId }, sessionIat: endedAt, sessionJti: ENDED_SESSION_JTI };
-  await publishToUser?.(companyId, userId, channels.auth(companyId), data).catch((error: unknown) => {
-    logger.warn('session event not sent', { error: error as Error });
+  if (!(await claimSession(companyId, userId, endedAt, null, ENDED_SESSION_JTI, ENDED_SESSION_JTI))) return;
+  await announce(companyId, userId, {
+    action: 'update',
+    user: { id: userId },
+    sessionIat: endedAt,
+    sessionJti: ENDED_SESSION_JTI,
+    sessionOrigin: ENDED_SESSION_JTI,
   });
+}
+
+/**
+ * After a password change (an admin's edit or a reset by code): the session ends everywhere. ID
+ * tokens are refused at once by our session check, every refresh token is revoked in Cognito
+ * (global sign-out), and the open sockets are told and closed.
+ */
+export async function endUserSessions(companyId: number, userId: number): Promise<void> {
+  const user = await getUser(companyId, userId);
+  if (!user) return;
+  await endSession(companyId, userId, Math.max(Math.floor(Date.now() / 1000), user.sessionIat ?? 0));
+  await revokeRefreshToken(user.sessionRefreshToken);
+  await signOutEverywhere(user.email);
 }

@@ -6,6 +6,7 @@ import { ConflictError, ForbiddenError, NotFoundError } from '#commons/errors';
 import { channels } from '#contracts/channels';
 import type { CreateUserInput, UpdateUserInput, User } from '#contracts/users';
 import { deleteCognitoUser, setCognitoPassword, updateCognitoEmail } from '#domain/auth/cognito-users';
+import { endUserSessions } from '#domain/auth/session';
 import { publishToCompany } from '#domain/companies/publish';
 import { createWithinPlanLimit } from '#domain/plans/limits';
 import { loadQueueDirectory } from '#domain/queues/directory';
@@ -86,6 +87,8 @@ export async function updateUserFor(actor: Actor, userId: number, input: UpdateU
     if (emailChanged && password) await undo('restore Cognito email', () => updateCognitoEmail(patch.email as string, current.email));
     throw error;
   }
+  // A new password ends every session of the user: old tokens, refresh tokens and open sockets.
+  if (password) await endUserSessions(actor.companyId, userId);
   const user = toUser(updated, await loadQueueDirectory(actor.companyId));
   // What this user's open sockets may see (queues, allTicket, profile) follows the edit at once.
   if (patch.queueIds !== undefined || patch.allTicket !== undefined || patch.profile !== undefined)

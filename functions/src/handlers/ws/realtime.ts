@@ -33,6 +33,8 @@ const session = createSocketSession({
     listCompany: connections.listCompanyConnections,
     delete: connections.deleteConnection,
     changeRooms: connections.changeRooms,
+    setChatBox: connections.setChatBox,
+    clearChatBox: connections.clearChatBox,
     touch: connections.touchConnection,
   },
   post: postToConnection,

@@ -8,6 +8,8 @@ export interface IdToken {
   issuedAt: number | undefined;
   /** Token id: tells apart two sign-ins within the same second. */
   jti: string | undefined;
+  /** `origin_jti`: the sign-in this token descends from, refreshes included. */
+  originJti: string | undefined;
 }
 
 /** The Cognito ID token is the API's bearer (the tenant and user ids are claims in it). */
@@ -21,6 +23,7 @@ export async function currentIdToken(forceRefresh = false): Promise<IdToken | un
       expiresAt: token.payload.exp,
       issuedAt: token.payload.iat,
       jti: typeof token.payload.jti === 'string' ? token.payload.jti : undefined,
+      originJti: typeof token.payload.origin_jti === 'string' ? token.payload.origin_jti : undefined,
     };
   } catch {
     // No session, or a refresh the pool refused: both mean "signed out" to the caller.

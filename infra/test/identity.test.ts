@@ -1,0 +1,32 @@
+/**
+ * The app client cannot write the attributes that carry tenancy: a signed-in user calling
+ * UpdateUserAttributes with its own access token must not be able to set custom:companyId or
+ * custom:userId (and so get another company's ids in its next ID token).
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { CLIENT_READ_ATTRIBUTES, CLIENT_WRITE_ATTRIBUTES } from '../lib/client-attributes.ts';
+import { resourcesOf, type Synthesized, synthesize } from './synth.ts';
+
+let synth: Synthesized;
+beforeAll(() => {
+  synth = synthesize({ bundle: false });
+});
+
+describe('user pool app client', () => {
+  it('declares its writable attributes explicitly, none of them custom', () => {
+    const clients = resourcesOf(synth.template, 'AWS::Cognito::UserPoolClient');
+    expect(clients).toHaveLength(1);
+    const props = clients[0]![1].Properties as { WriteAttributes?: string[]; ReadAttributes?: string[] };
+    // Absent or empty means "all writable attributes" to Cognito.
+    expect(props.WriteAttributes?.length).toBeGreaterThan(0);
+    expect(props.WriteAttributes?.some((name) => name.startsWith('custom:'))).toBe(false);
+    expect(props.WriteAttributes).not.toContain('email');
+    expect([...(props.WriteAttributes ?? [])].sort()).toEqual([...CLIENT_WRITE_ATTRIBUTES].sort());
+  });
+
+  it('still reads the tenancy attributes, so they ride in the ID token', () => {
+    const props = resourcesOf(synth.template, 'AWS::Cognito::UserPoolClient')[0]![1].Properties as { ReadAttributes?: string[] };
+    expect(props.ReadAttributes).toEqual(expect.arrayContaining(['custom:companyId', 'custom:userId', 'email']));
+    expect([...(props.ReadAttributes ?? [])].sort()).toEqual([...CLIENT_READ_ATTRIBUTES].sort());
+  });
+});

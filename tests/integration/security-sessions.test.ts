@@ -1,0 +1,218 @@
+/**
+ * Identity and sessions, tried as an attacker would on the whole local stack (issue 9, items 1-3):
+ * a signed-in user of one company rewriting its own tenancy attributes, a token minted outside the
+ * app's login running beside the claimed session, and sessions that must end (logout, a newer
+ * sign-in, a password change by an admin or by reset code) while a socket is open.
+ */
+import {
+  AdminUpdateUserAttributesCommand,
+  type CognitoIdentityProviderClient,
+  GetTokensFromRefreshTokenCommand,
+  InitiateAuthCommand,
+  UpdateUserAttributesCommand,
+} from '@aws-sdk/client-cognito-identity-provider';
+import { channels } from '@conversa/functions/contracts/channels';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { type Api, createApi } from '../support/api.ts';
+import { cognitoClient, lastResetCode } from '../support/cognito.ts';
+import { connectSocket, type TestSocket } from '../support/socket.ts';
+
+let api: Api;
+let cognito: CognitoIdentityProviderClient;
+let superToken: string;
+let victim: Awaited<ReturnType<Api['createCompanyWithAdmin']>>;
+let attacker: Awaited<ReturnType<Api['createCompanyWithAdmin']>>;
+const sockets: TestSocket[] = [];
+
+const open = async (token: string): Promise<TestSocket> => {
+  const socket = await connectSocket(inject('wsUrl'), token);
+  sockets.push(socket);
+  return socket;
+};
+
+/** A sign-in straight against Cognito (USER_PASSWORD_AUTH), as any client of the public app client can. */
+async function cognitoSignIn(email: string, password: string) {
+  const out = await cognito.send(
+    new InitiateAuthCommand({
+      ClientId: inject('cognito').clientId,
+      AuthFlow: 'USER_PASSWORD_AUTH',
+      AuthParameters: { USERNAME: email, PASSWORD: password },
+    }),
+  );
+  const tokens = out.AuthenticationResult;
+  if (!tokens?.IdToken || !tokens.AccessToken || !tokens.RefreshToken) throw new Error('sign-in returned no tokens');
+  return { idToken: tokens.IdToken, accessToken: tokens.AccessToken, refreshToken: tokens.RefreshToken };
+}
+
+const claimsOf = (jwt: string): Record<string, unknown> =>
+  JSON.parse(Buffer.from(jwt.split('.')[1] ?? '', 'base64url').toString('utf8')) as Record<string, unknown>;
+
+const me = (token: string) => api.call('GET', '/auth/me', { token });
+
+beforeAll(async () => {
+  api = createApi();
+  cognito = cognitoClient();
+  const admin = inject('admin');
+  superToken = (await api.login(admin.email, admin.password)).token;
+  victim = await api.createCompanyWithAdmin(superToken, { label: 'sec-victim' });
+  attacker = await api.createCompanyWithAdmin(superToken, { label: 'sec-attacker' });
+});
+
+afterAll(() => {
+  for (const socket of sockets) socket.close();
+  cognito?.destroy();
+});
+
+describe('a user cannot make itself a member of another company', () => {
+  it('refuses a write of custom:companyId / custom:userId with the user’s own access token, as Cognito does', async () => {
+    // Prepare: a plain user of the attacking company, signed in straight to Cognito
+    const mallory = await api.createUser(attacker.admin.token);
+    const tokens = await cognitoSignIn(mallory.email, mallory.password);
+    // Act
+    const attempt = cognito.send(
+      new UpdateUserAttributesCommand({
+        AccessToken: tokens.accessToken,
+        UserAttributes: [
+          { Name: 'custom:companyId', Value: String(victim.company.id) },
+          { Name: 'custom:userId', Value: String(victim.admin.user.id) },
+        ],
+      }),
+    );
+    // Assess: refused, and a new sign-in still carries the attacker's own company
+    await expect(attempt).rejects.toMatchObject({ name: 'NotAuthorizedException' });
+    const again = await cognitoSignIn(mallory.email, mallory.password);
+    expect(claimsOf(again.idToken)['custom:companyId']).toBe(String(attacker.company.id));
+    // A harmless writable attribute still works.
+    await cognito.send(new UpdateUserAttributesCommand({ AccessToken: again.accessToken, UserAttributes: [{ Name: 'name', Value: 'M' }] }));
+  });
+
+  it('a token whose tenancy attributes name another company’s user opens no socket and no API call', async () => {
+    // Prepare: the attributes rewritten anyway (as on a pool whose client let them be written),
+    // naming a victim user who never signed in (no session of its own to collide with)
+    const mallory = await api.createUser(attacker.admin.token);
+    const target = await api.ok<{ id: number }>('POST', '/users', {
+      token: victim.admin.token,
+      body: { name: 'Never signed in', email: `fresh-${Date.now()}@victim.test`, password: 'Segura123', profile: 'admin' },
+    });
+    await cognito.send(
+      new AdminUpdateUserAttributesCommand({
+        UserPoolId: inject('cognito').userPoolId,
+        Username: mallory.email,
+        UserAttributes: [
+          { Name: 'custom:companyId', Value: String(victim.company.id) },
+          { Name: 'custom:userId', Value: String(target.id) },
+        ],
+      }),
+    );
+    const forged = await cognitoSignIn(mallory.email, mallory.password);
+    expect(claimsOf(forged.idToken)['custom:companyId']).toBe(String(victim.company.id));
+    // Act + Assess: the socket refuses it at $connect; HTTP refuses it too
+    await expect(open(forged.idToken)).rejects.toThrow('HTTP 401');
+    expect(await me(forged.idToken)).toMatchObject({ status: 401 });
+    expect(await api.call('POST', '/auth/session', { token: forged.idToken, body: {} })).toMatchObject({ status: 401 });
+    expect(await api.call('GET', '/tickets', { token: forged.idToken })).toMatchObject({ status: 401 });
+  });
+});
+
+describe('one session per user', () => {
+  it('a token from a direct Cognito sign-in cannot run beside the claimed session until it claims it', async () => {
+    // Prepare: the app's session (POST /auth/login), then a sign-in outside the app
+    const user = await api.createUser(victim.admin.token);
+    const direct = await cognitoSignIn(user.email, user.password);
+    // Act + Assess: the unclaimed token is refused everywhere but the claim route
+    expect(await me(direct.idToken)).toMatchObject({ status: 401, body: { error: 'ERR_SESSION_EXPIRED' } });
+    await expect(open(direct.idToken)).rejects.toThrow('HTTP 401');
+    expect(await me(user.token)).toMatchObject({ status: 200 });
+    // Claiming it (what the web app does after its Amplify sign-in) moves the session to it
+    expect(await api.call('POST', '/auth/session', { token: direct.idToken, body: { refreshToken: direct.refreshToken } })).toMatchObject({
+      status: 200,
+    });
+    expect(await me(direct.idToken)).toMatchObject({ status: 200 });
+    expect(await me(user.token)).toMatchObject({ status: 401 });
+  });
+
+  it('tokens refreshed from the claimed session keep working over HTTP and the socket', async () => {
+    const user = await api.createUser(victim.admin.token);
+    const direct = await cognitoSignIn(user.email, user.password);
+    await api.ok('POST', '/auth/session', { token: direct.idToken, body: { refreshToken: direct.refreshToken } });
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    // Act: Amplify's refresh call
+    const out = await cognito.send(
+      new GetTokensFromRefreshTokenCommand({ ClientId: inject('cognito').clientId, RefreshToken: direct.refreshToken }),
+    );
+    const refreshed = out.AuthenticationResult?.IdToken ?? '';
+    // Assess: same sign-in (origin_jti, auth_time), newer iat, accepted
+    expect(claimsOf(refreshed).origin_jti).toBe(claimsOf(direct.idToken).origin_jti);
+    expect(claimsOf(refreshed).auth_time).toBe(claimsOf(direct.idToken).auth_time);
+    expect(await me(refreshed)).toMatchObject({ status: 200 });
+    const socket = await open(refreshed);
+    socket.send('ping');
+    await socket.waitFor((frame) => frame.event === 'pong');
+  });
+
+  it('a newer sign-in closes the older session’s open socket on the server side', async () => {
+    // Prepare: a socket of the first session
+    const user = await api.createUser(victim.admin.token);
+    const first = await open(user.token);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    // Act
+    const second = await api.login(user.email, user.password);
+    // Assess: the old socket is closed even though this client ignores the auth event
+    await first.closed();
+    const current = await open(second.token);
+    current.send('ping');
+    await current.waitFor((frame) => frame.event === 'pong');
+  });
+
+  it('logout closes the user’s open sockets, and company events stop reaching them', async () => {
+    // Prepare
+    const user = await api.createUser(victim.admin.token, { profile: 'admin' });
+    const socket = await open(user.token);
+    // Act
+    expect((await api.call('DELETE', '/auth/logout', { token: user.token })).status).toBe(204);
+    // Assess
+    await socket.closed();
+    await api.createUser(victim.admin.token);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(socket.frames.filter((frame) => frame.event === channels.user(victim.company.id))).toEqual([]);
+    await expect(open(user.token)).rejects.toThrow('HTTP 401');
+  });
+});
+
+describe('a password change ends every session of the user', () => {
+  it('an admin’s edit: old ID token refused, refresh token revoked, open socket closed', async () => {
+    // Prepare: the user's session, with its refresh token and an open socket
+    const user = await api.createUser(victim.admin.token);
+    const session = await api.login(user.email, user.password);
+    const socket = await open(session.token);
+    // Act
+    await api.ok('PUT', `/users/${user.id}`, { token: victim.admin.token, body: { password: 'Changed123' } });
+    // Assess
+    expect(await me(session.token)).toMatchObject({ status: 401, body: { error: 'ERR_SESSION_EXPIRED' } });
+    expect(await api.call('POST', '/auth/refresh_token', { body: { refreshToken: session.refreshToken } })).toMatchObject({ status: 401 });
+    await expect(
+      cognito.send(
+        new GetTokensFromRefreshTokenCommand({ ClientId: inject('cognito').clientId, RefreshToken: session.refreshToken ?? '' }),
+      ),
+    ).rejects.toMatchObject({ name: 'NotAuthorizedException' });
+    await socket.closed();
+    await expect(open(session.token)).rejects.toThrow('HTTP 401');
+    // The new password opens a new session.
+    expect((await api.login(user.email, 'Changed123')).token).toBeTruthy();
+  });
+
+  it('a reset by code: the sessions opened with the old password end', async () => {
+    const user = await api.createUser(victim.admin.token);
+    const session = await api.login(user.email, user.password);
+    const socket = await open(session.token);
+    const since = Date.now();
+    await api.ok('POST', `/forgetpassword/${encodeURIComponent(user.email)}`);
+    const code = await lastResetCode(user.email, { since });
+    // Act
+    await api.ok('POST', `/resetpasswords/${encodeURIComponent(user.email)}/${code}/Changed456`);
+    // Assess
+    expect(await me(session.token)).toMatchObject({ status: 401 });
+    expect(await api.call('POST', '/auth/refresh_token', { body: { refreshToken: session.refreshToken } })).toMatchObject({ status: 401 });
+    await socket.closed();
+  });
+});
