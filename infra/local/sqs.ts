@@ -22,6 +22,7 @@ import { type QueueDeclaration, queues } from '@conversa/functions/queues';
 import { type FauxqsServer, startFauxqs } from 'fauxqs';
 import { abortableSleep, settledOrAborted } from './abort.ts';
 import { handlerFile, type LambdaHandler, lambdaContext, loadHandler } from './lambda-runtime.ts';
+import { fixSqsBodyCharacters } from './sqs-characters.ts';
 
 export interface LocalQueue {
   declaration: QueueDeclaration;
@@ -44,6 +45,8 @@ const physicalName = (name: string, fifo: boolean) => (fifo ? `${name}.fifo` : n
 
 /** `declarations` defaults to functions/src/queues.ts; tests pass their own. */
 export async function startSqs(opts: { port: number; region: string; declarations?: readonly QueueDeclaration[] }): Promise<LocalSqs> {
+  // fauxqs refuses emoji and every other character above U+FFFF that SQS accepts (sqs-characters.ts).
+  await fixSqsBodyCharacters();
   const server = await startFauxqs({ port: opts.port, host: '127.0.0.1', logger: false, defaultRegion: opts.region });
   const created: LocalQueue[] = [];
   for (const declaration of opts.declarations ?? queues) {

@@ -4,7 +4,14 @@
  * move to the DLQ after maxReceiveCount, a throwing consumer leaves the whole batch. Runs its own
  * fauxqs on a free port with a test queue, so it does not depend on which consumers exist yet.
  */
-import { GetQueueAttributesCommand, ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { createHash } from 'node:crypto';
+import {
+  GetQueueAttributesCommand,
+  ReceiveMessageCommand,
+  SendMessageBatchCommand,
+  SendMessageCommand,
+  SQSClient,
+} from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LambdaHandler } from '../../infra/local/lambda-runtime.ts';
 import { type LocalSqs, type QueuePollers, queueEnvName, startQueuePollers, startSqs } from '../../infra/local/sqs.ts';
@@ -50,6 +57,8 @@ beforeAll(async () => {
     region: REGION,
     declarations: [
       { name: 'local-test-work', fifo: false, consumer: 'local-test', visibilityTimeoutSeconds: 1, maxReceiveCount: 2, batchSize: 10 },
+      // No consumer: the characters' test reads it itself.
+      { name: 'local-test-characters', fifo: false, visibilityTimeoutSeconds: 30, maxReceiveCount: 5 },
     ],
   });
   client = new SQSClient({ endpoint: sqs.endpoint, region: REGION, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
@@ -66,6 +75,7 @@ describe('local queue consumers', () => {
   it('exposes each queue URL under QUEUE_URL_<NAME>', () => {
     expect(sqs.env[queueEnvName('local-test-work')]).toBe(sqs.queues[0]?.url);
     expect(pollers.polling).toEqual(['local-test']);
+    expect(sqs.env[queueEnvName('local-test-characters')]).toBe(sqs.queues[1]?.url);
   });
 
   it('delivers SQS events and deletes what succeeded', async () => {
@@ -93,5 +103,74 @@ describe('local queue consumers', () => {
     await client.send(new SendMessageCommand({ QueueUrl: queue.url, MessageBody: 'throw' }));
     await waitUntil('throw retried', () => seen.filter((s) => s.body === 'throw').length >= 2, 20_000);
     expect(log.some((line) => line.includes('consumer crashed'))).toBe(true);
+  });
+});
+
+/**
+ * SQS's body rule (SendMessage, "MessageBody"): #x9 | #xA | #xD | #x20 to #xD7FF | #xE000 to #xFFFD |
+ * #x10000 to #x10FFFF, everything else refused with InvalidMessageContents. fauxqs 1.9.2 left out the
+ * last range (emoji and every other astral character); the local layer restores it.
+ */
+describe('local queue characters, as SQS has them', () => {
+  const md5 = (text: string) => createHash('md5').update(text, 'utf8').digest('hex');
+  const accepted = {
+    emoji: 'Oi 😀👍🏽 👨‍👩‍👧 fim',
+    rtl: 'مرحبا بك — שלום עולם',
+    edges: '\t\n\r \uD7FF\uE000\uFFFD\u{10000}\u{10FFFF}',
+    json: JSON.stringify({ body: 'a 😀 b', nul: '\u0000' }),
+  };
+  const refused = {
+    nul: 'a\u0000b',
+    control: 'a\u0001b',
+    loneHigh: 'a\uD83Db',
+    loneLow: 'a\uDE00b',
+    fffe: 'a\uFFFEb',
+    ffff: 'a\uFFFFb',
+  };
+
+  async function receiveAll(url: string, count: number) {
+    const bodies: { body: string; md5: string | undefined }[] = [];
+    const deadline = Date.now() + 10_000;
+    while (bodies.length < count && Date.now() < deadline) {
+      const out = await client.send(new ReceiveMessageCommand({ QueueUrl: url, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }));
+      for (const m of out.Messages ?? []) bodies.push({ body: m.Body ?? '', md5: m.MD5OfBody });
+    }
+    return bodies;
+  }
+
+  it('accepts every character SQS accepts, and gives the body back as sent with the MD5 AWS computes', async () => {
+    const queue = sqs.queues[1]!;
+    for (const [name, body] of Object.entries(accepted)) {
+      const sent = await client.send(new SendMessageCommand({ QueueUrl: queue.url, MessageBody: body }));
+      expect(sent.MD5OfMessageBody, name).toBe(md5(body));
+    }
+    const batch = await client.send(
+      new SendMessageBatchCommand({
+        QueueUrl: queue.url,
+        Entries: Object.values(accepted).map((body, i) => ({ Id: `b${i}`, MessageBody: `batch ${body}` })),
+      }),
+    );
+    expect(batch.Failed ?? []).toEqual([]);
+    const received = await receiveAll(queue.url, 2 * Object.keys(accepted).length);
+    const expected = [...Object.values(accepted), ...Object.values(accepted).map((b) => `batch ${b}`)];
+    expect(received.map((r) => r.body).sort()).toEqual(expected.sort());
+    for (const r of received) expect(r.md5).toBe(md5(r.body));
+  });
+
+  it('refuses exactly what SQS refuses, with InvalidMessageContents, alone and in a batch', async () => {
+    const queue = sqs.queues[1]!;
+    for (const [name, body] of Object.entries(refused)) {
+      const error = await client.send(new SendMessageCommand({ QueueUrl: queue.url, MessageBody: body })).catch((e: unknown) => e);
+      expect((error as { name?: string }).name, name).toMatch(/InvalidMessageContents$/);
+    }
+    const batch = await client.send(
+      new SendMessageBatchCommand({
+        QueueUrl: queue.url,
+        Entries: [{ Id: 'ok', MessageBody: 'fine 😀' }, ...Object.values(refused).map((body, i) => ({ Id: `bad${i}`, MessageBody: body }))],
+      }),
+    );
+    expect(batch.Successful?.map((s) => s.Id)).toEqual(['ok']);
+    expect(batch.Failed?.map((f) => [f.Id, f.Code])).toEqual(Object.keys(refused).map((_, i) => [`bad${i}`, 'InvalidMessageContents']));
+    expect((await receiveAll(queue.url, 1)).map((r) => r.body)).toEqual(['fine 😀']);
   });
 });
