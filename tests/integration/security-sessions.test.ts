@@ -2,7 +2,8 @@
  * Identity and sessions, tried as an attacker would on the whole local stack (issue 9, items 1-3):
  * a signed-in user of one company rewriting its own tenancy attributes, a token minted outside the
  * app's login running beside the claimed session, and sessions that must end (logout, a newer
- * sign-in, a password change by an admin or by reset code) while a socket is open.
+ * sign-in, a password change by an admin or by reset code) while a socket is open; and the
+ * admin-only `asaas` setting never reaching a plain user (item 4).
  */
 import {
   AdminUpdateUserAttributesCommand,
@@ -214,5 +215,40 @@ describe('a password change ends every session of the user', () => {
     expect(await me(session.token)).toMatchObject({ status: 401 });
     expect(await api.call('POST', '/auth/refresh_token', { body: { refreshToken: session.refreshToken } })).toMatchObject({ status: 401 });
     await socket.closed();
+  });
+});
+
+describe('the admin-only asaas key never reaches a plain user', () => {
+  it('is absent from login, refresh, GET /auth/me, GET /settings and the settings socket event of a plain user', async () => {
+    // Prepare: sockets of an admin and of a plain user, then the admin sets the key
+    const plain = await api.createUser(victim.admin.token);
+    const secondAdmin = await api.createUser(victim.admin.token, { profile: 'admin' });
+    const plainSocket = await open(plain.token);
+    const adminSocket = await open(secondAdmin.token);
+    const secret = `asaas-key-${Date.now()}`;
+    // Act
+    await api.ok('PUT', '/settings/asaas', { token: victim.admin.token, body: { value: secret } });
+    await api.ok('PUT', '/settings/userRating', { token: victim.admin.token, body: { value: 'enabled' } });
+    // Assess: the admins get it, the plain user never sees the value anywhere
+    const event = channels.settings(victim.company.id);
+    await adminSocket.waitFor((frame) => frame.event === event && JSON.stringify(frame.data).includes(secret));
+    await plainSocket.waitFor((frame) => frame.event === event && JSON.stringify(frame.data).includes('userRating'));
+    const login = await api.call('POST', '/auth/login', { body: { email: plain.email, password: plain.password } });
+    const token = (login.body as { token: string }).token;
+    const refreshToken = (login.body as { refreshToken: string }).refreshToken;
+    const seen = [
+      JSON.stringify(plainSocket.frames),
+      JSON.stringify(login.body),
+      JSON.stringify((await api.call('POST', '/auth/refresh_token', { body: { refreshToken } })).body),
+      JSON.stringify((await me(token)).body),
+      JSON.stringify((await api.call('GET', '/settings', { token })).body),
+    ];
+    for (const body of seen) {
+      expect(body).not.toContain(secret);
+      expect(body).not.toContain('"asaas"');
+    }
+    // An admin still reads it where it is managed.
+    const adminMe = (await me(secondAdmin.token)).body as { company: { settings: { key: string; value: string }[] } };
+    expect(adminMe.company.settings).toContainEqual({ key: 'asaas', value: secret });
   });
 });

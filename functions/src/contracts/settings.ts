@@ -19,6 +19,13 @@ export const settingDefaults = {
 } as const satisfies Record<string, string>;
 
 export type SettingKey = keyof typeof settingDefaults;
+
+/**
+ * Settings only a company's admins (and super users) ever receive: in GET /settings, in the
+ * session user (login, refresh, GET /auth/me) and in the settings socket event. Every other key is
+ * public to the company's users. The payment provider's key is a secret of the admins.
+ */
+export const adminOnlySettingKeys: ReadonlySet<SettingKey> = new Set<SettingKey>(['asaas']);
 export const settingKeys = Object.keys(settingDefaults) as SettingKey[];
 
 const toggle = z.enum(['enabled', 'disabled']);

@@ -4,9 +4,9 @@
  */
 import type { SessionUser, UserQueue } from '#contracts/users';
 import { loadQueueDirectory, resolveQueues } from '#domain/queues/directory';
+import { listCompanySettings } from '#domain/settings/settings';
 import { publicUser } from '#domain/users/present';
 import type { CompanyRecord } from '#storage/companies';
-import { listSettings } from '#storage/settings';
 import type { UserRecord } from '#storage/users';
 
 /** Queues of a user from its queueIds, with their names and colours. */
@@ -14,6 +14,10 @@ export const userQueues = async (companyId: number, queueIds: number[]): Promise
   queueIds.length ? resolveQueues(queueIds, await loadQueueDirectory(companyId)) : [];
 
 export async function sessionUser(record: UserRecord, company: CompanyRecord): Promise<SessionUser> {
-  const [queues, settings] = await Promise.all([userQueues(record.companyId, record.queueIds ?? []), listSettings(company.id)]);
+  const includeSecrets = record.profile === 'admin' || Boolean(record.super);
+  const [queues, settings] = await Promise.all([
+    userQueues(record.companyId, record.queueIds ?? []),
+    listCompanySettings(company.id, { includeSecrets }),
+  ]);
   return { ...publicUser(record, queues), company: { id: company.id, name: company.name, dueDate: company.dueDate ?? null, settings } };
 }

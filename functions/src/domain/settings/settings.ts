@@ -4,18 +4,26 @@
  */
 import { NotFoundError, ValidationError } from '#commons/errors';
 import { channels } from '#contracts/channels';
-import { type Setting, type SettingKey, settingDefaults, settingKeys, settingValueSchemas } from '#contracts/settings';
-import { publishToCompany } from '#domain/companies/publish';
+import {
+  adminOnlySettingKeys,
+  type Setting,
+  type SettingKey,
+  settingDefaults,
+  settingKeys,
+  settingValueSchemas,
+} from '#contracts/settings';
+import { publishToAdmins, publishToCompany } from '#domain/companies/publish';
 import * as storage from '#storage/settings';
-
-/** The payment provider key is a secret of the company's admins, not of every attendant. */
-const adminOnlyKeys: ReadonlySet<SettingKey> = new Set(['asaas']);
 
 export const isSettingKey = (key: string): key is SettingKey => Object.hasOwn(settingDefaults, key);
 
-/** Every key with its stored value or default, in the contract's key order. */
+/** The one filter of admin-only settings (contracts/settings.ts adminOnlySettingKeys): every reader goes through it. */
+export const visibleSettings = (settings: Setting[], options: { includeSecrets?: boolean }): Setting[] =>
+  settings.filter((setting) => options.includeSecrets || !adminOnlySettingKeys.has(setting.key));
+
+/** Every key with its stored value or default, in the contract's key order; secrets for admins only. */
 export async function listCompanySettings(companyId: number, options: { includeSecrets?: boolean } = {}): Promise<Setting[]> {
-  return (await storage.listSettings(companyId)).filter((setting) => options.includeSecrets || !adminOnlyKeys.has(setting.key));
+  return visibleSettings(await storage.listSettings(companyId), options);
 }
 
 export const getCompanySetting = (companyId: number, key: SettingKey): Promise<string> => storage.getSetting(companyId, key);
@@ -35,7 +43,9 @@ export function validateSetting(key: string, value: unknown): Setting {
 export async function updateCompanySetting(companyId: number, key: string, value: unknown): Promise<Setting> {
   const setting = validateSetting(key, value);
   await storage.putSetting(companyId, setting.key, setting.value);
-  await publishToCompany(companyId, channels.settings(companyId), { action: 'update', setting });
+  // An admin-only key's new value reaches the admins' sockets only.
+  const publish = adminOnlySettingKeys.has(setting.key) ? publishToAdmins : publishToCompany;
+  await publish(companyId, channels.settings(companyId), { action: 'update', setting });
   return setting;
 }
 
