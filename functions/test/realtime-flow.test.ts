@@ -148,6 +148,22 @@ describe('realtime over the local gateway', () => {
     expect(admin.frames.map((f) => f.event)).toEqual(['company-1-queue']);
   });
 
+  it('a socket that opens chat box after chat box keeps one (its stored item stays small)', async () => {
+    // Prepare
+    const agent = await connect(token(1, 2));
+    // Act: 300 conversations opened on one socket, as a client that never leaves them would
+    for (let ticketId = 1; ticketId <= 300; ticketId++) agent.send('joinChatBox', `${ticketId}-${'x'.repeat(56)}`);
+    const last = rooms.ticket(`300-${'x'.repeat(56)}`);
+    // Assess: only the last one is held, and its events arrive
+    const [stored] = await until(async () => {
+      const list = await mine(1, 2);
+      return list[0]?.rooms.includes(last) && list;
+    }, 15_000);
+    expect(stored!.rooms).toEqual([last]);
+    await publishToTicket(1, `300-${'x'.repeat(56)}`, 'company-1-appMessage', { action: 'create' });
+    await agent.waitFor('company-1-appMessage');
+  });
+
   it('answers ping with pong', async () => {
     const agent = await connect(token(1, 2));
     agent.send('ping');
