@@ -20,6 +20,7 @@ import {
   SendMessageCommand,
   type SQSClient,
 } from '@aws-sdk/client-sqs';
+import { decodeQueueBody } from '@conversa/functions/contracts/queue-body';
 import { sessionCommandSchema } from '@conversa/functions/contracts/session-events';
 import type { CommandRouter, Outcome } from './command-router.ts';
 import type { Logger } from './session-manager.ts';
@@ -107,7 +108,7 @@ export function startCommandConsumer(opts: CommandConsumerOptions) {
   async function handleOne(message: Message): Promise<Outcome> {
     let outcome: Outcome;
     try {
-      const parsed = sessionCommandSchema.safeParse(JSON.parse(message.Body ?? ''));
+      const parsed = sessionCommandSchema.safeParse(decodeQueueBody(message.Body ?? ''));
       if (!parsed.success) {
         // Malformed: retrying cannot help; let the DLQ keep it for a human.
         opts.log.error('malformed session command', { messageId: message.MessageId, issues: JSON.stringify(parsed.error?.issues ?? []) });
@@ -142,7 +143,7 @@ export function startCommandConsumer(opts: CommandConsumerOptions) {
   async function reenqueue(message: Message): Promise<void> {
     const generation = Number(message.MessageAttributes?.[GENERATION]?.StringValue ?? 0) + 1;
     const body = message.Body ?? '';
-    const commandId = (JSON.parse(body) as { commandId?: string }).commandId ?? message.MessageId;
+    const commandId = (decodeQueueBody(body) as { commandId?: string }).commandId ?? message.MessageId;
     await opts.sqs.send(
       new SendMessageCommand({
         QueueUrl: opts.queueUrl,

@@ -5,6 +5,7 @@
  * contacts go in parallel.
  */
 import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { encodeQueueBody } from '@conversa/functions/contracts/queue-body';
 import { type InboundEvent, inboundDedupeId, inboundEventSchema, inboundGroupId } from '@conversa/functions/contracts/session-events';
 
 export interface InboundPublisher {
@@ -20,7 +21,7 @@ export function createInboundPublisher(opts: { sqs: SQSClient; queueUrl: string 
     await opts.sqs.send(
       new SendMessageCommand({
         QueueUrl: opts.queueUrl,
-        MessageBody: JSON.stringify(event),
+        MessageBody: encodeQueueBody(event),
         MessageGroupId: inboundGroupId(event),
         MessageDeduplicationId: dedupeIdForSqs(inboundDedupeId(event)),
       }),

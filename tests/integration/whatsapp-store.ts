@@ -7,6 +7,7 @@
  */
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { QueryCommand, ScanCommand, type ScanCommandInput } from '@aws-sdk/lib-dynamodb';
+import { encodeQueueBody } from '@conversa/functions/contracts/queue-body';
 import type { InboundEvent } from '@conversa/functions/contracts/session-events';
 import type { MessageRecord } from '@conversa/functions/storage/messages';
 import type { TicketRecord } from '@conversa/functions/storage/tickets';
@@ -91,7 +92,7 @@ export async function stackStore(env: Record<string, string>) {
       await sqs.send(
         new SendMessageCommand({
           QueueUrl: env.QUEUE_URL_INBOUND,
-          MessageBody: JSON.stringify(contracts.inboundEventSchema.parse(event)),
+          MessageBody: encodeQueueBody(contracts.inboundEventSchema.parse(event)),
           MessageGroupId: contracts.inboundGroupId(event),
           MessageDeduplicationId: dedupeId,
         }),

@@ -6,6 +6,7 @@
  * sends with the WhatsApp id derived from it); a failed send comes back as `sendFailed` and marks
  * the message. Nothing is ever sent that was not recorded first.
  */
+import { wellFormedText } from '#contracts/queue-body';
 import type { InboundMedia, MediaType, SessionCommand } from '#contracts/session-events';
 import { loadTicketRefs, presentTicket, type TicketRefs } from '#domain/tickets/present';
 import { publishMessage, publishTicket } from '#domain/tickets/publish';
@@ -45,7 +46,8 @@ export async function buildOutgoingMessage(input: OutgoingMessageInput, now: Dat
     contactId: input.ticket.contactId,
     whatsappId: input.ticket.whatsappId,
     waId: null,
-    body: input.body,
+    // Stored as it will be sent: a lone surrogate cannot reach WhatsApp (contracts/queue-body.ts).
+    body: wellFormedText(input.body),
     fromMe: true,
     read: true,
     mediaType: input.media ? mediaTypeOf(input.media.mimetype) : null,

@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { sqsClient } from '#commons/clients';
 import { env } from '#commons/env';
+import { encodeQueueBody } from '#contracts/queue-body';
 import { type SessionCommand, sessionCommandGroupId, sessionCommandSchema } from '#contracts/session-events';
 
 export const SESSION_COMMANDS_QUEUE = 'session-commands';
@@ -18,7 +19,7 @@ async function sendToQueue(command: SessionCommand): Promise<void> {
   await sqsClient().send(
     new SendMessageCommand({
       QueueUrl: env.queueUrl(SESSION_COMMANDS_QUEUE),
-      MessageBody: JSON.stringify(command),
+      MessageBody: encodeQueueBody(command),
       MessageGroupId: sessionCommandGroupId(command),
       MessageDeduplicationId: command.commandId,
     }),

@@ -12,6 +12,7 @@
  */
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { logger } from '#commons/logger';
+import { decodeQueueBody } from '#contracts/queue-body';
 import { type InboundEvent, inboundEventSchema } from '#contracts/session-events';
 import { batchReferences } from '#domain/inbound/batch-references';
 import { processInboundEvent } from '#domain/inbound/pipeline';
@@ -24,7 +25,7 @@ type Parsed = { record: SQSRecord; event?: InboundEvent; error?: string };
 
 function parse(record: SQSRecord): Parsed {
   try {
-    const parsed = inboundEventSchema.safeParse(JSON.parse(record.body));
+    const parsed = inboundEventSchema.safeParse(decodeQueueBody(record.body));
     return parsed.success ? { record, event: parsed.data } : { record, error: parsed.error.message };
   } catch (error) {
     return { record, error: (error as Error).message };
