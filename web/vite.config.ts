@@ -17,8 +17,7 @@ export default defineConfig({
         codeSplitting: {
           groups: [
             { name: 'amplify', test: /node_modules[\\/](@aws-amplify|aws-amplify|@aws-crypto|@smithy)/ },
-            { name: 'mui', test: /node_modules[\\/](@mui|@emotion|@popperjs)/ },
-            { name: 'react', test: /node_modules[\\/](react|react-dom|react-router|react-router-dom|scheduler)[\\/]/ },
+            { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/ },
           ],
         },
       },

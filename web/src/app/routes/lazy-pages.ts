@@ -5,6 +5,8 @@ function page<M, K extends keyof M>(load: () => Promise<M>, name: K) {
   return lazy(async () => ({ default: (await load())[name] as ComponentType }));
 }
 
+/** The signed-in shell (drawer, top bar): not part of the login page's first paint. */
+export const AppLayout = page(() => import('../layout/app-layout.tsx'), 'AppLayout');
 export const LoginPage = page(() => import('../../features/auth/components/login-page.tsx'), 'LoginPage');
 export const SignupPage = page(() => import('../../features/auth/components/signup-page.tsx'), 'SignupPage');
 export const ForgetPasswordPage = page(() => import('../../features/auth/components/forget-password-page.tsx'), 'ForgetPasswordPage');

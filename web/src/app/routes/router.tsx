@@ -2,9 +2,9 @@ import type { PlanFlag } from '@conversa/functions/contracts';
 import { type ReactNode, Suspense } from 'react';
 import { createBrowserRouter, Navigate, Outlet, type RouteObject } from 'react-router-dom';
 import { NotAvailablePage } from '../../components/not-available-page.tsx';
-import { AppLayout } from '../layout/app-layout.tsx';
 import { AdminOnly, CshowGate, FullPageLoader, PlanGate, PrivateOnly, PublicOnly, SuperOnly } from './guards.tsx';
 import {
+  AppLayout,
   ConnectionsPage,
   ContactsPage,
   DashboardPage,
