@@ -33,7 +33,7 @@ export interface Host {
 
 export function startHost(deps: HostDeps): Host {
   const { config, log } = deps;
-  const inbound = createInboundPublisher({ sqs: deps.sqs, queueUrl: config.inboundQueueUrl });
+  const inbound = createInboundPublisher({ sqs: deps.sqs, queueUrl: config.inboundQueueUrl, log });
   const manager = new SessionManager({
     hostId: config.hostId,
     timings: config.timings,

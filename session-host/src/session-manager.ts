@@ -173,7 +173,8 @@ export class SessionManager {
         }),
       ),
     );
-    await this.deps.inbound.idle();
+    // Events still retrying (queue unreachable) get a grace period, then fail loudly (inbound-publisher.ts).
+    await this.deps.inbound.close();
   }
 
   async heartbeatAll(): Promise<void> {

@@ -4,9 +4,19 @@
  */
 import { proto, type WAMessage } from '@whiskeysockets/baileys';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { InboundNotQueuedError } from '../src/inbound-publisher.ts';
 import type { ProviderInbound } from '../src/provider.ts';
 import type { BaileysProviderDeps } from '../src/providers/baileys/index.ts';
-import { fakeSocketFactory, provider, recorder, type Stores, s3Object, startStores, waMessage } from './fixtures/baileys/harness.ts';
+import {
+  fakeSocketFactory,
+  provider,
+  recorder,
+  type Stores,
+  s3Object,
+  silentLogger,
+  startStores,
+  waMessage,
+} from './fixtures/baileys/harness.ts';
 
 let stores: Stores;
 beforeAll(async () => {
@@ -280,5 +290,62 @@ describe('messages.update, receipts and calls', () => {
     ]);
     expect(sock.rejectCall).toHaveBeenCalledTimes(1);
     expect(sock.rejectCall).toHaveBeenCalledWith('CALL-1', LID);
+  });
+});
+
+describe('handing events over', () => {
+  /** A session whose host fails to take events as `onInbound` says; what it took is in `taken`. */
+  async function flakyHost(onInbound: (event: ProviderInbound, attempt: number) => void) {
+    const fake = fakeSocketFactory();
+    const rec = recorder();
+    const taken: ProviderInbound[] = [];
+    const attempts = new Map<string, number>();
+    const errors: string[] = [];
+    const logger = { ...silentLogger, error: (_obj: unknown, msg?: string) => errors.push(String(msg)), child: () => logger };
+    const callbacks = {
+      ...rec.callbacks,
+      onInbound: async (event: ProviderInbound) => {
+        const id = JSON.stringify(event);
+        const attempt = (attempts.get(id) ?? 0) + 1;
+        attempts.set(id, attempt);
+        onInbound(event, attempt);
+        taken.push(event);
+      },
+    };
+    const spec = { companyId: 7, connectionId: nextConnection++ };
+    await provider(stores, { makeSocket: fake.makeSocket, logger, inboundBackoff: { firstMs: 5, maxMs: 20 } }).start(spec, callbacks);
+    const sock = fake.last();
+    sock.open('5511900001111');
+    await vi.waitFor(() => expect(rec.statuses.at(-1)?.status).toBe('CONNECTED'));
+    const upsert = (id: string, text: string) =>
+      sock.ev.emit('messages.upsert', {
+        type: 'notify',
+        messages: [waMessage({ key: { remoteJid: CONTACT, fromMe: false, id }, message: { conversation: text } })],
+      });
+    const bodies = () => taken.flatMap((e) => (e.kind === 'message' ? [e.message.body] : []));
+    return { upsert, bodies, attempts, errors };
+  }
+
+  it('retries with back-off until the host has queued the event: WhatsApp will not send it again', async () => {
+    const host = await flakyHost((_event, attempt) => {
+      // More failures than any fixed number of attempts the provider once had (5).
+      if (attempt <= 7) throw new Error('queue unreachable');
+    });
+    host.upsert('MSG-RETRY', 'Oi 😀');
+    host.upsert('MSG-AFTER', 'depois');
+    await vi.waitFor(() => expect(host.bodies()).toEqual(['Oi 😀', 'depois']));
+    expect([...host.attempts.values()]).toEqual([8, 8]);
+    expect(host.errors).toEqual([]);
+  });
+
+  it('skips an event the queue refused, with an error log, and the chat goes on', async () => {
+    const host = await flakyHost((event) => {
+      if (event.kind === 'message' && event.message.body === 'refused')
+        throw new InboundNotQueuedError('refused', 'x', new Error('too big'));
+    });
+    host.upsert('MSG-REFUSED', 'refused');
+    host.upsert('MSG-NEXT', 'next');
+    await vi.waitFor(() => expect(host.bodies()).toEqual(['next']));
+    expect(host.errors).toEqual(['inbound event refused by the queue: skipped']);
   });
 });

@@ -23,7 +23,7 @@ describe('session leases', () => {
       hostId,
       timings: fastTimings,
       provider: fakeProvider(hostId, calls),
-      inbound: createInboundPublisher({ sqs: backends.client, queueUrl: backends.inboundUrl }),
+      inbound: createInboundPublisher({ sqs: backends.client, queueUrl: backends.inboundUrl, log: quietLog }),
       status: memoryStatus(),
       log: quietLog,
     });

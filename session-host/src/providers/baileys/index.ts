@@ -27,6 +27,7 @@ export interface BaileysProviderDeps {
   maxQrCodes?: number;
   logoutOpenWaitMs?: number;
   socketConfig?: Partial<SocketConfig>;
+  inboundBackoff?: SessionDeps['inboundBackoff'];
 }
 
 /** 2 s, 4 s, 8 s ... capped at 5 minutes, with up to 20 % jitter so hosts do not reconnect in step. */
@@ -47,6 +48,7 @@ export function createBaileysProvider(deps: BaileysProviderDeps = {}): WhatsAppP
     maxQrCodes: deps.maxQrCodes ?? 3,
     logoutOpenWaitMs: deps.logoutOpenWaitMs ?? 15_000,
     ...(deps.socketConfig ? { socketConfig: deps.socketConfig } : {}),
+    ...(deps.inboundBackoff ? { inboundBackoff: deps.inboundBackoff } : {}),
   };
   return {
     name: 'baileys',

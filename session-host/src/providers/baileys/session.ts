@@ -24,6 +24,7 @@ import {
   type SocketConfig,
   type WACallEvent,
 } from '@whiskeysockets/baileys';
+import { type Backoff, backoffDelay, DEFAULT_BACKOFF, InboundNotQueuedError } from '../../inbound-publisher.ts';
 import type {
   DeleteCommand,
   EditCommand,
@@ -60,9 +61,9 @@ export interface SessionDeps {
   logoutOpenWaitMs: number;
   /** Extra socket options (tests point `waWebSocketUrl` at a closed local port). */
   socketConfig?: Partial<SocketConfig>;
+  /** Waits between attempts to build and hand over an inbound event (see `deliver`). */
+  inboundBackoff?: Backoff;
 }
-
-const INBOUND_ATTEMPTS = 5;
 
 function statusCodeOf(error: unknown): number | undefined {
   const boom = error as { output?: { statusCode?: number } } | undefined;
@@ -136,16 +137,18 @@ export class BaileysSession implements SessionHandle {
       'messages.upsert',
       on(({ messages, type }) => {
         for (const msg of messages)
-          this.serial(msg.key.remoteJid ?? '', async () => this.deliver(await messageEvent(this.context(sock), msg, type)));
+          this.serial(msg.key.remoteJid ?? '', () =>
+            this.deliver(`message ${msg.key.id}`, () => messageEvent(this.context(sock), msg, type)),
+          );
       }),
     );
     sock.ev.on(
       'messages.update',
       on((updates) => {
         for (const update of updates) {
-          this.serial(update.key.remoteJid ?? '', async () => {
-            for (const event of await updateEvents(this.context(sock), [update])) await this.deliver(event);
-          });
+          this.serial(update.key.remoteJid ?? '', () =>
+            this.deliver(`update of ${update.key.id}`, () => updateEvents(this.context(sock), [update])),
+          );
         }
       }),
     );
@@ -153,9 +156,9 @@ export class BaileysSession implements SessionHandle {
       'message-receipt.update',
       on((receipts) => {
         for (const receipt of receipts) {
-          this.serial(receipt.key.remoteJid ?? '', async () => {
-            for (const event of await receiptEvents(this.context(sock), [receipt])) await this.deliver(event);
-          });
+          this.serial(receipt.key.remoteJid ?? '', () =>
+            this.deliver(`receipt of ${receipt.key.id}`, () => receiptEvents(this.context(sock), [receipt])),
+          );
         }
       }),
     );
@@ -228,16 +231,39 @@ export class BaileysSession implements SessionHandle {
     });
   }
 
-  /** Hands an event to the session manager, retrying: Baileys has already acked it to WhatsApp. */
-  private async deliver(event: ProviderInbound | undefined): Promise<void> {
-    if (!event) return;
+  /**
+   * Builds a WhatsApp event's inbound events (downloading its media into the bucket) and hands them
+   * to the session manager, which resolves once they are queued. Baileys has already acknowledged
+   * the event to WhatsApp, which will not send it again, so a failure is retried with back-off for as
+   * long as the session runs (the host's publisher retries the queue itself; what fails here is
+   * mostly the bucket). Events already handed over are not handed over again. What ends the retries
+   * is logged as an error with the event's id, never dropped silently: the queue refusing an event
+   * (that one is skipped, the rest go on), or the session stopping.
+   */
+  private async deliver(what: string, build: () => Promise<ProviderInbound | ProviderInbound[] | undefined>): Promise<void> {
+    let handed = 0;
     for (let attempt = 1; ; attempt++) {
       try {
-        await this.callbacks.onInbound(event);
+        const built = await build();
+        const events = built === undefined ? [] : Array.isArray(built) ? built : [built];
+        for (const event of events.slice(handed)) {
+          try {
+            await this.callbacks.onInbound(event);
+          } catch (error) {
+            if (!(error instanceof InboundNotQueuedError && error.reason === 'refused')) throw error;
+            this.log.error({ err: error, what, kind: event.kind }, 'inbound event refused by the queue: skipped');
+          }
+          handed++;
+        }
         return;
       } catch (error) {
-        if (attempt >= INBOUND_ATTEMPTS) throw error;
-        await new Promise((resolve) => setTimeout(resolve, 200 * 2 ** attempt));
+        if (this.closed || error instanceof InboundNotQueuedError) {
+          this.log.error({ err: error, what, attempts: attempt }, 'inbound event lost: not queued before the session stopped');
+          return;
+        }
+        const delayMs = backoffDelay(attempt, this.deps.inboundBackoff ?? DEFAULT_BACKOFF);
+        this.log.warn({ err: error, what, attempt, delayMs }, 'inbound event not handed over yet; retrying');
+        await new Promise((resolve) => setTimeout(resolve, delayMs));
       }
     }
   }
@@ -324,7 +350,7 @@ export class BaileysSession implements SessionHandle {
   private async onCall(sock: Socket, call: WACallEvent): Promise<void> {
     const rejected = (await this.deps.callSetting(this.spec.companyId)) === 'disabled';
     if (rejected) await sock.rejectCall(call.id, call.from);
-    await this.deliver(await callEvent(this.context(sock), call, rejected));
+    await this.deliver(`call ${call.id}`, () => callEvent(this.context(sock), call, rejected));
   }
 
   private connected(): Socket {
