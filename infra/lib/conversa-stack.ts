@@ -1,13 +1,13 @@
-import { type HttpFunctionName, httpFunctions } from '@conversa/functions/routes';
+import { httpRoutes } from '@conversa/functions/routes';
 import { schedules } from '@conversa/functions/schedules';
 import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import type { Construct } from 'constructs';
 import { LogsBucket, MediaBucket } from './buckets.ts';
-import { lambdaEntries } from './bundling.ts';
+import { type LambdaEntry, lambdaEntries } from './bundling.ts';
 import { DataTable } from './data-table.ts';
-import { ConversaHttpApi } from './http-api.ts';
+import { ConversaHttpApi, type DeployedRoute } from './http-api.ts';
 import { Identity } from './identity.ts';
 import { ConversaFunction } from './lambda-function.ts';
 import { Messaging } from './messaging.ts';
@@ -56,6 +56,11 @@ export interface ConversaStackProps extends StackProps {
   /** Reported by GET /version. */
   serverVersion?: string;
   domain?: { name: string; certificateArn: string };
+  /**
+   * The HTTP route table and the Lambdas: functions/src/routes.ts and lambdaEntries() (its
+   * declarations) unless a test widens them, as the resource budget test does with the spec's routes.
+   */
+  api?: { routes: readonly DeployedRoute[]; lambdas: readonly LambdaEntry[] };
 }
 
 /** Construct id of a Lambda: `inbound-consumer` -> `InboundConsumerFunction`. */
@@ -65,6 +70,7 @@ export const functionConstructId = (name: string): string =>
 /** Conversa in one region: everything ARCHITECTURE.md draws, nothing shared across regions. */
 export class ConversaStack extends Stack {
   readonly functions: ReadonlyMap<string, ConversaFunction>;
+  readonly httpApi: ConversaHttpApi;
 
   constructor(scope: Construct, id: string, props: ConversaStackProps = {}) {
     super(scope, id, props);
@@ -76,7 +82,8 @@ export class ConversaStack extends Stack {
     const media = new MediaBucket(this, 'Media', { logs: logs.bucket, webOrigin: web.origin });
 
     const functions = new Map<string, ConversaFunction>();
-    for (const { name, entry, kind } of lambdaEntries()) {
+    const { routes, lambdas } = props.api ?? { routes: httpRoutes, lambdas: lambdaEntries() };
+    for (const { name, entry, kind } of lambdas) {
       const consumed = kind === 'queue' ? messaging.queues.find((q) => q.declaration.consumer === name) : undefined;
       const scheduled = kind === 'scheduled' ? schedules.find((s) => s.name === name) : undefined;
       const fn = new ConversaFunction(this, functionConstructId(name), {
@@ -106,11 +113,8 @@ export class ConversaStack extends Stack {
       });
     }
 
-    const httpHandlers = Object.fromEntries(httpFunctions.map((fn) => [fn, functions.get(fn)!])) as Record<
-      HttpFunctionName,
-      ConversaFunction
-    >;
-    const httpApi = new ConversaHttpApi(this, 'Http', { functions: httpHandlers, identity, webOrigin: web.origin });
+    const httpApi = new ConversaHttpApi(this, 'Http', { routes, functions, identity, webOrigin: web.origin });
+    this.httpApi = httpApi;
     const realtime = functions.get('realtime');
     const wsApi = realtime ? new ConversaWebSocketApi(this, 'Realtime', { realtime }) : undefined;
 

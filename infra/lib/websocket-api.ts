@@ -1,7 +1,16 @@
 import { wsRouteKeys } from '@conversa/functions/routes';
+import { Stack } from 'aws-cdk-lib';
 import { CfnAccount } from 'aws-cdk-lib/aws-apigateway';
-import { type CfnApi, LogGroupLogDestination, WebSocketApi, WebSocketStage } from 'aws-cdk-lib/aws-apigatewayv2';
-import { WebSocketLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import {
+  type CfnApi,
+  LogGroupLogDestination,
+  WebSocketApi,
+  WebSocketIntegrationType,
+  WebSocketRouteIntegration,
+  type WebSocketRouteIntegrationBindOptions,
+  type WebSocketRouteIntegrationConfig,
+  WebSocketStage,
+} from 'aws-cdk-lib/aws-apigatewayv2';
 import { type IGrantable, ManagedPolicy, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
@@ -23,10 +32,16 @@ export class ConversaWebSocketApi extends Construct {
   constructor(scope: Construct, id: string, props: ConversaWebSocketApiProps) {
     super(scope, id);
     this.api = new WebSocketApi(this, 'Api', {
+      apiName: `${Stack.of(this).stackName}-realtime`,
       description: 'Conversa realtime events',
       routeSelectionExpression: '$request.body.action',
     });
-    const integration = new WebSocketLambdaIntegration('RealtimeIntegration', props.realtime);
+    const integration = new LambdaProxyIntegration('RealtimeIntegration', props.realtime);
+    // One invoke permission for every route key of this API (CDK's WebSocketLambdaIntegration adds one per route).
+    props.realtime.addPermission('RealtimeApiInvoke', {
+      principal: new ServicePrincipal('apigateway.amazonaws.com'),
+      sourceArn: Stack.of(this).formatArn({ service: 'execute-api', resource: this.api.apiId, resourceName: '*' }),
+    });
     for (const key of wsRouteKeys) {
       const route = this.api.addRoute(key, { integration });
       acknowledge(
@@ -79,5 +94,27 @@ export class ConversaWebSocketApi extends Construct {
       `IAM5[Resource::arn:<AWS::Partition>:execute-api:${nagRegionOf(this)}:<AWS::AccountId>:${api}/${this.stage.stageName}/*/@connections/*]`,
       'Connection ids exist only at run time; the grant is limited to the @connections endpoint of this API and stage.',
     );
+  }
+}
+
+/** A Lambda proxy integration that leaves the invoke permission to the API (one for all its routes). */
+class LambdaProxyIntegration extends WebSocketRouteIntegration {
+  private readonly handler: IFunction;
+
+  constructor(id: string, handler: IFunction) {
+    super(id);
+    this.handler = handler;
+  }
+
+  override bind(options: WebSocketRouteIntegrationBindOptions): WebSocketRouteIntegrationConfig {
+    return {
+      type: WebSocketIntegrationType.AWS_PROXY,
+      uri: Stack.of(options.route).formatArn({
+        service: 'apigateway',
+        account: 'lambda',
+        resource: 'path/2015-03-31/functions',
+        resourceName: `${this.handler.functionArn}/invocations`,
+      }),
+    };
   }
 }

@@ -14,13 +14,16 @@ import { COGNITO_ADMIN_ACTIONS } from '../lib/identity.ts';
 import { logicalIdOf, resourcesOf, synthesize } from './synth.ts';
 
 let template: Template;
+/** The routes' nested stack, its references to the API, authorizer and Lambdas resolved to the parent's ids. */
+let routesTemplate: Template;
 beforeAll(() => {
-  ({ template } = synthesize({ bundle: false }));
+  ({ template, routesTemplate } = synthesize({ bundle: false }));
 });
 
 const functionId = (name: string) => logicalIdOf(template, 'AWS::Lambda::Function', functionConstructId(name));
 type Json = Record<string, unknown>;
 const props = (type: string) => resourcesOf(template, type).map(([id, r]) => [id, r.Properties ?? {}] as [string, Json]);
+const routeProps = (type: string) => resourcesOf(routesTemplate, type).map(([id, r]) => [id, r.Properties ?? {}] as [string, Json]);
 
 /** The policy statements attached to a function's role. */
 function statementsOf(name: string): Json[] {
@@ -34,20 +37,37 @@ const actionsOf = (name: string) => statementsOf(name).flatMap((s) => [s.Action]
 describe('HTTP API', () => {
   it('has exactly the routes of the shared route table', () => {
     // Prepare
-    const deployed = props('AWS::ApiGatewayV2::Route')
-      .map(([, p]) => p.RouteKey as string)
-      .filter((key) => /^(GET|POST|PUT|DELETE) /.test(key));
+    const httpApiId = logicalIdOf(template, 'AWS::ApiGatewayV2::Api', 'HttpApi');
+    const deployed = routeProps('AWS::ApiGatewayV2::Route').map(([, p]) => [p.RouteKey as string, p.ApiId] as const);
+    // Assess: all on the HTTP API, none left in the region's stack
+    expect(deployed.map(([key]) => key).sort()).toEqual(httpRoutes.map(routeKey).sort());
+    for (const [, apiId] of deployed) expect(apiId).toEqual({ Ref: httpApiId });
+    expect(props('AWS::ApiGatewayV2::Route').filter(([, p]) => (p.ApiId as Json).Ref === httpApiId)).toEqual([]);
+  });
+
+  it('lets API Gateway invoke each route Lambda through one permission for the whole API, not one per route', () => {
+    // Prepare
+    const httpApiId = logicalIdOf(template, 'AWS::ApiGatewayV2::Api', 'HttpApi');
+    const permissions = routeProps('AWS::Lambda::Permission').map(([, p]) => p);
+    const routeLambdas = [...new Set(httpRoutes.map((route) => route.fn))];
     // Assess
-    expect(deployed.sort()).toEqual(httpRoutes.map(routeKey).sort());
+    expect(permissions).toHaveLength(routeLambdas.length);
+    for (const fn of routeLambdas) {
+      const own = permissions.filter((p) => JSON.stringify(p.FunctionName).includes(functionId(fn)));
+      expect(own, fn).toHaveLength(1);
+      expect(own[0]).toMatchObject({ Action: 'lambda:InvokeFunction', Principal: 'apigateway.amazonaws.com' });
+      const sourceArn = JSON.stringify(own[0]!.SourceArn);
+      expect(sourceArn).toContain(`{"Ref":"${httpApiId}"},"/*/*/*"`);
+    }
   });
 
   it.each(httpRoutes.map((r) => [routeKey(r), r] as const))(
     '%s goes to its Lambda with payload v2 and the right authorizer',
     (key, route) => {
       // Prepare
-      const [, apiRoute] = props('AWS::ApiGatewayV2::Route').find(([, p]) => p.RouteKey === key)!;
+      const [, apiRoute] = routeProps('AWS::ApiGatewayV2::Route').find(([, p]) => p.RouteKey === key)!;
       const integrationId = ((apiRoute.Target as { 'Fn::Join': [string, unknown[]] })['Fn::Join'][1][1] as { Ref: string }).Ref;
-      const integration = template.toJSON().Resources[integrationId].Properties;
+      const integration = routesTemplate.toJSON().Resources[integrationId].Properties;
       // Assess
       expect(JSON.stringify(integration.IntegrationUri)).toContain(functionId(route.fn));
       expect(integration.PayloadFormatVersion).toBe('2.0');
@@ -89,6 +109,15 @@ describe('WebSocket API', () => {
     const integrations = props('AWS::ApiGatewayV2::Integration').filter(([, p]) => (p.ApiId as Json).Ref === wsApiId);
     expect(integrations).toHaveLength(1);
     expect(JSON.stringify(integrations[0]![1].IntegrationUri)).toContain(functionId('realtime'));
+  });
+
+  it('lets API Gateway invoke the realtime Lambda through one permission for every route key', () => {
+    const [[wsApiId]] = props('AWS::ApiGatewayV2::Api').filter(([, p]) => p.ProtocolType === 'WEBSOCKET') as [[string, Json]];
+    const permissions = props('AWS::Lambda::Permission').filter(([, p]) => p.Principal === 'apigateway.amazonaws.com');
+    expect(permissions).toHaveLength(1);
+    const [, permission] = permissions[0]!;
+    expect(JSON.stringify(permission.FunctionName)).toContain(functionId('realtime'));
+    expect(JSON.stringify(permission.SourceArn)).toContain(`{"Ref":"${wsApiId}"},"/*"`);
   });
 
   it('deploys stage prod automatically', () => {

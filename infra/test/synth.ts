@@ -4,12 +4,14 @@
  * synthesizes also proves the stack passes AwsSolutions.
  */
 
-import { App, Validations } from 'aws-cdk-lib';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { App, type NestedStack, Stack, Validations } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { CloudAssembly } from 'aws-cdk-lib/cx-api';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { stackPropsFromContext } from '../lib/context.ts';
-import { ConversaStack } from '../lib/conversa-stack.ts';
+import { ConversaStack, type ConversaStackProps } from '../lib/conversa-stack.ts';
 
 export const TEST_REGION = 'eu-west-1';
 
@@ -18,6 +20,17 @@ export interface Synthesized {
   assembly: CloudAssembly;
   stack: ConversaStack;
   template: Template;
+  /** The HTTP API's routes, integrations and invoke permissions (a nested stack), references resolved. */
+  routesTemplate: Template;
+}
+
+export interface SynthOptions {
+  bundle?: boolean;
+  region?: string;
+  /** Further CDK context (`alarmEmail`, ...). */
+  context?: Record<string, string>;
+  /** A wider route table and Lambda set than the shared declarations (the resource budget test). */
+  api?: ConversaStackProps['api'];
 }
 
 /**
@@ -26,15 +39,49 @@ export interface Synthesized {
  * hashes, and the synth takes a few seconds instead of twenty. Files that check the template's
  * shape use it; resources.test.ts bundles for real.
  */
-export function synthesize(opts: { bundle?: boolean } = {}): Synthesized {
+export function synthesize(opts: SynthOptions = {}): Synthesized {
   const bundling = opts.bundle === false ? { 'aws:cdk:bundling-stacks': [] } : {};
-  const app = new App({ context: { region: TEST_REGION, ...bundling } });
+  const app = new App({ context: { region: opts.region ?? TEST_REGION, ...opts.context, ...bundling } });
   const { id, props } = stackPropsFromContext(app);
-  const stack = new ConversaStack(app, id, props);
+  const stack = new ConversaStack(app, id, { ...props, api: opts.api });
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
   const assembly = app.synth();
-  const template = Template.fromJSON(assembly.getStackByName(stack.stackName).template);
-  return { app, assembly, stack, template };
+  const parent = assembly.getStackByName(stack.stackName).template;
+  const template = Template.fromJSON(parent);
+  const routesTemplate = Template.fromJSON(nestedTemplateOf(parent, assembly, stack.httpApi.routeStack));
+  return { app, assembly, stack, template, routesTemplate };
+}
+
+/**
+ * A nested stack's template with every `{Ref: <parameter>}` replaced by what the parent passes in, so
+ * its references read as the parent's logical ids (`{"Fn::GetAtt": ["AuthFunction...", "Arn"]}`).
+ */
+export function nestedTemplateOf(parent: TemplateJson, assembly: CloudAssembly, nested: NestedStack): TemplateJson {
+  const json = JSON.parse(readFileSync(join(assembly.directory, nested.templateFile), 'utf8')) as TemplateJson;
+  const logicalId = Stack.of(nested.nestedStackResource!).getLogicalId(nested.nestedStackResource!);
+  const passed = (parent.Resources[logicalId]?.Properties?.Parameters ?? {}) as Record<string, unknown>;
+  const resolve = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(resolve);
+    if (value && typeof value === 'object') {
+      const ref = (value as { Ref?: unknown }).Ref;
+      if (typeof ref === 'string' && ref in passed) return passed[ref];
+      return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, resolve(inner)]));
+    }
+    return value;
+  };
+  return { ...json, Resources: resolve(json.Resources) as TemplateJson['Resources'] };
+}
+
+/** Every template of the synthesized region by file name: the stack's and its nested stacks' (as written, unresolved). */
+export function templatesIn({ assembly, stack }: Pick<Synthesized, 'assembly' | 'stack'>): Record<string, TemplateJson> {
+  const files = [stack.templateFile, ...readdirSync(assembly.directory).filter((file) => file.endsWith('.nested.template.json'))];
+  return Object.fromEntries(files.map((file) => [file, JSON.parse(readFileSync(join(assembly.directory, file), 'utf8')) as TemplateJson]));
+}
+
+export interface TemplateJson {
+  Resources: Record<string, Resource>;
+  Parameters?: Record<string, unknown>;
+  [section: string]: unknown;
 }
 
 type Resource = { Type: string; Properties?: Record<string, unknown>; DeletionPolicy?: string; Metadata?: Record<string, unknown> };
