@@ -5,7 +5,8 @@ export const DEFAULT_REGION = 'us-east-1';
 
 /**
  * Reads the deploy-time choices from CDK context: `region` (default us-east-1), and optionally
- * `domainName` + `certificateArn` for the web app and `serverVersion` for GET /version.
+ * `domainName` + `certificateArn` for the web app, `serverVersion` for GET /version and `alarmEmail`
+ * for the address the region's alarms are e-mailed to (no e-mail subscription without it).
  */
 export function stackPropsFromContext(app: App): { id: string; props: ConversaStackProps } {
   const context = (key: string): string | undefined => {
@@ -17,6 +18,9 @@ export function stackPropsFromContext(app: App): { id: string; props: ConversaSt
   const domainName = context('domainName');
   const certificateArn = context('certificateArn');
   if (Boolean(domainName) !== Boolean(certificateArn)) throw new Error('Context domainName and certificateArn go together');
+  const alarmEmail = context('alarmEmail');
+  if (alarmEmail && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(alarmEmail))
+    throw new Error(`Context alarmEmail "${alarmEmail}" is not an e-mail address`);
   return {
     id: `Conversa-${region}`,
     props: {
@@ -24,6 +28,7 @@ export function stackPropsFromContext(app: App): { id: string; props: ConversaSt
       env: { region },
       serverVersion: context('serverVersion'),
       domain: domainName && certificateArn ? { name: domainName, certificateArn } : undefined,
+      alarmEmail,
       description: `Conversa WhatsApp inbox (${region})`,
     },
   };

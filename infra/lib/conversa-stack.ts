@@ -11,6 +11,7 @@ import { ConversaHttpApi, type DeployedRoute } from './http-api.ts';
 import { Identity } from './identity.ts';
 import { ConversaFunction } from './lambda-function.ts';
 import { Messaging } from './messaging.ts';
+import { Monitoring } from './monitoring.ts';
 import { SessionHostService } from './session-host-service.ts';
 import { WebHosting } from './web-hosting.ts';
 import { ConversaWebSocketApi } from './websocket-api.ts';
@@ -56,6 +57,8 @@ export interface ConversaStackProps extends StackProps {
   /** Reported by GET /version. */
   serverVersion?: string;
   domain?: { name: string; certificateArn: string };
+  /** Subscribed by e-mail to the region's alarm topic (context `alarmEmail`). */
+  alarmEmail?: string;
   /**
    * The HTTP route table and the Lambdas: functions/src/routes.ts and lambdaEntries() (its
    * declarations) unless a test widens them, as the resource budget test does with the spec's routes.
@@ -148,6 +151,15 @@ export class ConversaStack extends Stack {
       messaging.grantSend(taskRole, declaration.name);
       if (!declaration.consumer) messaging.grantConsume(taskRole, declaration.name);
     }
+
+    const monitoring = new Monitoring(this, 'Monitoring', {
+      alarmEmail: props.alarmEmail,
+      functions,
+      queues: messaging.queues,
+      sessionHost,
+      realtime: wsApi && { apiId: wsApi.api.apiId, stageName: wsApi.stage.stageName },
+    });
+    monitoring.grantPublishSessionHostMetrics(taskRole);
 
     web.deploy({
       apiUrl: httpApi.url,

@@ -19,6 +19,12 @@ describe('stack context', () => {
     expect(() => stackPropsFromContext(new App({ context: { region: 'eu-west' } }))).toThrow(/not an AWS region/);
     expect(() => stackPropsFromContext(new App({ context: { domainName: 'inbox.example.com' } }))).toThrow(/go together/);
   });
+
+  it('passes `alarmEmail` on to the stack when it is an address, and nothing when absent', () => {
+    expect(stackPropsFromContext(new App({ context: { alarmEmail: 'ops@example.com' } })).props.alarmEmail).toBe('ops@example.com');
+    expect(stackPropsFromContext(new App()).props.alarmEmail).toBeUndefined();
+    expect(() => stackPropsFromContext(new App({ context: { alarmEmail: 'ops' } }))).toThrow(/not an e-mail address/);
+  });
 });
 
 describe('web hosting with a custom domain', () => {

@@ -1,0 +1,251 @@
+import { Duration, Stack } from 'aws-cdk-lib';
+import {
+  Alarm,
+  AlarmStatusWidget,
+  ComparisonOperator,
+  Dashboard,
+  GraphWidget,
+  type IMetric,
+  MathExpression,
+  Metric,
+  TreatMissingData,
+} from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import { type IGrantable, PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { Topic } from 'aws-cdk-lib/aws-sns';
+import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
+import { Construct } from 'constructs';
+import type { DeclaredQueue } from './messaging.ts';
+import { acknowledge, policyOwnerOf } from './nag.ts';
+import type { SessionHostService } from './session-host-service.ts';
+
+/**
+ * Custom metrics of the session-host, declared here because the alarms and the dashboard read them.
+ * The session-host must publish them with PutMetricData (its task role may, in this namespace only);
+ * as of this stack it publishes neither, so their alarm and graphs stay empty until it does:
+ * - OrphanSessions: wanted sessions whose lease has run out with no host taking them over, counted by
+ *   each host's takeover scan (storage/leases.ts's `isFree` on a wanted lease), every minute.
+ * - SendFailures: sends reported as `sendFailed` (send-executor.ts's failSend), one per send.
+ */
+export const SESSION_HOST_METRICS = {
+  namespace: 'Conversa/SessionHost',
+  orphanSessions: 'OrphanSessions',
+  sendFailures: 'SendFailures',
+} as const;
+
+export interface MonitoringProps {
+  /** Receives every alarm by e-mail; no subscription when absent (context `alarmEmail`). */
+  alarmEmail?: string;
+  functions: ReadonlyMap<string, IFunction>;
+  queues: readonly DeclaredQueue[];
+  sessionHost: SessionHostService;
+  /** The WebSocket API and stage whose connects the dashboard counts. */
+  realtime?: { apiId: string; stageName: string };
+}
+
+/**
+ * What tells the operator something broke in this region: one SNS topic that every alarm notifies
+ * (and an e-mail subscriber from context), alarms on each DLQ, each Lambda and the session-host, and
+ * one dashboard of the traffic that matters (inbound rate, send failures, DLQ depth, sockets).
+ *
+ * Each Lambda has one alarm on `errors + throttles` (a metric math expression) instead of one alarm
+ * per metric: 35 Lambdas once the spec is complete would otherwise be 70 alarms in a stack that must
+ * stay under 300 resources. The notification names the function; its graphs say which of the two.
+ */
+export class Monitoring extends Construct {
+  readonly topic: Topic;
+  readonly dashboard: Dashboard;
+  readonly alarms: Alarm[] = [];
+
+  constructor(scope: Construct, id: string, props: MonitoringProps) {
+    super(scope, id);
+    const { stackName, account } = Stack.of(this);
+    this.topic = new Topic(this, 'Alarms', { displayName: `${stackName} alarms`, enforceSSL: true });
+    // The TLS-only policy replaces the topic's default one, so CloudWatch's right to publish is explicit.
+    this.topic.addToResourcePolicy(
+      new PolicyStatement({
+        actions: ['sns:Publish'],
+        principals: [new ServicePrincipal('cloudwatch.amazonaws.com')],
+        resources: [this.topic.topicArn],
+        conditions: { StringEquals: { 'aws:SourceAccount': account } },
+      }),
+    );
+    acknowledge(
+      this.topic,
+      'SNS2',
+      'Alarm notifications carry alarm names and states only; CloudWatch cannot publish to a topic under the AWS-managed SNS key, and a customer key per region costs more than the data is worth.',
+    );
+    if (props.alarmEmail) this.topic.addSubscription(new EmailSubscription(props.alarmEmail));
+
+    const minute = Duration.minutes(1);
+    const dlqDepth = new Map<string, IMetric>();
+    for (const { declaration, deadLetterQueue } of props.queues) {
+      const depth = deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: minute, statistic: 'Maximum' });
+      dlqDepth.set(declaration.name, depth);
+      this.alarm(`${declaration.name}-dlq`, depth, {
+        description: `${declaration.name} has dead-lettered messages: work that failed maxReceiveCount times waits for a redrive.`,
+      });
+    }
+
+    for (const [name, fn] of props.functions) {
+      const period = Duration.minutes(5);
+      const failures = new MathExpression({
+        expression: 'errors + throttles',
+        usingMetrics: {
+          errors: fn.metricErrors({ period, statistic: 'Sum' }),
+          throttles: fn.metricThrottles({ period, statistic: 'Sum' }),
+        },
+        label: `${name} errors + throttles`,
+        period,
+      });
+      this.alarm(`${name}-failures`, failures, { description: `The ${name} Lambda failed or was throttled.` });
+    }
+
+    const missingTasks = new MathExpression({
+      expression: 'desired - running',
+      usingMetrics: {
+        desired: sessionHostTasks(props.sessionHost, 'DesiredTaskCount', 'Maximum'),
+        running: sessionHostTasks(props.sessionHost, 'RunningTaskCount', 'Minimum'),
+      },
+      label: 'session-host tasks missing',
+      period: minute,
+    });
+    // Five minutes: a replaced task takes a minute or two to pull and start; deploys add tasks first.
+    this.alarm('session-host-tasks', missingTasks, {
+      description: 'The session-host runs fewer tasks than desired: its WhatsApp sessions wait for a takeover.',
+      evaluationPeriods: 5,
+    });
+    const orphanSessions = new Metric({
+      namespace: SESSION_HOST_METRICS.namespace,
+      metricName: SESSION_HOST_METRICS.orphanSessions,
+      period: minute,
+      statistic: 'Maximum',
+    });
+    // A dead host's leases run out after 40 s and a live host's scan takes them within 10 s more.
+    this.alarm('orphan-sessions', orphanSessions, {
+      description: 'WhatsApp sessions are wanted but no session-host has owned them for minutes.',
+      evaluationPeriods: 3,
+    });
+
+    this.dashboard = this.dashboardOf(props, dlqDepth);
+  }
+
+  /** The session-host's right to publish its custom metrics (PutMetricData has no resource to scope to). */
+  grantPublishSessionHostMetrics(grantee: IGrantable): void {
+    grantee.grantPrincipal.addToPrincipalPolicy(
+      new PolicyStatement({
+        actions: ['cloudwatch:PutMetricData'],
+        resources: ['*'],
+        conditions: { StringEquals: { 'cloudwatch:namespace': SESSION_HOST_METRICS.namespace } },
+      }),
+    );
+    acknowledge(
+      policyOwnerOf(grantee),
+      'IAM5[Resource::*]',
+      'cloudwatch:PutMetricData has no resource-level permissions; the condition keeps it to the Conversa/SessionHost namespace.',
+    );
+  }
+
+  /** An alarm on `metric > 0` that notifies (and un-notifies) the region's topic. */
+  private alarm(id: string, metric: IMetric, opts: { description: string; evaluationPeriods?: number }): void {
+    const alarm = new Alarm(this, id, {
+      metric,
+      alarmDescription: `${Stack.of(this).stackName}: ${opts.description}`,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+      threshold: 0,
+      evaluationPeriods: opts.evaluationPeriods ?? 1,
+      // No data means nothing happened: idle Lambdas and empty queues publish no points.
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    });
+    alarm.addAlarmAction(new SnsAction(this.topic));
+    alarm.addOkAction(new SnsAction(this.topic));
+    this.alarms.push(alarm);
+  }
+
+  private dashboardOf(props: MonitoringProps, dlqDepth: ReadonlyMap<string, IMetric>): Dashboard {
+    const minute = Duration.minutes(1);
+    const inbound = props.queues.find((q) => q.declaration.name === 'inbound');
+    const inboundConsumer = inbound?.declaration.consumer ? props.functions.get(inbound.declaration.consumer) : undefined;
+    const commands = dlqDepth.get('session-commands');
+    const sessionHostMetric = (metricName: string, label: string) =>
+      new Metric({ namespace: SESSION_HOST_METRICS.namespace, metricName, period: minute, statistic: 'Sum', label });
+    const dashboard = new Dashboard(this, 'Dashboard', {
+      // Dashboards are named per account, not per region: the stack name keeps each region's apart.
+      dashboardName: Stack.of(this).stackName,
+      defaultInterval: Duration.hours(3),
+    });
+    dashboard.addWidgets(
+      new GraphWidget({
+        title: 'Inbound messages per minute',
+        left: [
+          ...(inbound
+            ? [inbound.queue.metricNumberOfMessagesSent({ period: minute, statistic: 'Sum', label: 'queued by the session-host' })]
+            : []),
+          ...(inboundConsumer
+            ? [inboundConsumer.metricInvocations({ period: minute, statistic: 'Sum', label: 'consumer invocations' })]
+            : []),
+        ],
+        width: 12,
+      }),
+      new GraphWidget({
+        title: 'Send failures',
+        left: [sessionHostMetric(SESSION_HOST_METRICS.sendFailures, 'sendFailed reported')],
+        right: commands ? [commands] : [],
+        rightYAxis: { label: 'commands dead-lettered', min: 0 },
+        width: 12,
+      }),
+    );
+    dashboard.addWidgets(
+      new GraphWidget({ title: 'Dead-letter queue depth', left: [...dlqDepth.values()], width: 8 }),
+      new GraphWidget({
+        title: 'Sockets',
+        left: props.realtime
+          ? [
+              new Metric({
+                namespace: 'AWS/ApiGateway',
+                metricName: 'ConnectCount',
+                dimensionsMap: { ApiId: props.realtime.apiId, Stage: props.realtime.stageName },
+                period: minute,
+                statistic: 'Sum',
+                label: 'WebSocket connects',
+              }),
+            ]
+          : [],
+        width: 8,
+      }),
+      new GraphWidget({
+        title: 'Session-host',
+        left: [
+          sessionHostTasks(props.sessionHost, 'RunningTaskCount', 'Minimum'),
+          sessionHostTasks(props.sessionHost, 'DesiredTaskCount', 'Maximum'),
+        ],
+        right: [
+          new Metric({
+            namespace: SESSION_HOST_METRICS.namespace,
+            metricName: SESSION_HOST_METRICS.orphanSessions,
+            period: minute,
+            statistic: 'Maximum',
+            label: 'sessions without an owner',
+          }),
+        ],
+        rightYAxis: { min: 0 },
+        width: 8,
+      }),
+    );
+    dashboard.addWidgets(new AlarmStatusWidget({ title: 'Alarms', alarms: this.alarms, width: 24 }));
+    return dashboard;
+  }
+}
+
+/** The session-host service's task counts from Container Insights (enabled on its cluster). */
+function sessionHostTasks(host: SessionHostService, metricName: 'RunningTaskCount' | 'DesiredTaskCount', statistic: string): Metric {
+  const { service } = host;
+  return new Metric({
+    namespace: 'ECS/ContainerInsights',
+    metricName,
+    dimensionsMap: { ClusterName: service.cluster.clusterName, ServiceName: service.serviceName },
+    period: Duration.minutes(1),
+    statistic,
+  });
+}

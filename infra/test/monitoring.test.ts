@@ -1,0 +1,163 @@
+/**
+ * The operator is told when something breaks: every dead-letter queue, every Lambda and the
+ * session-host have an alarm, every alarm notifies the region's topic, the topic e-mails the address
+ * given as context, and one dashboard shows the inbound rate, send failures, DLQ depth and sockets.
+ */
+import { queues } from '@conversa/functions/queues';
+import type { Template } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { lambdaEntries } from '../lib/bundling.ts';
+import { functionConstructId } from '../lib/conversa-stack.ts';
+import { SESSION_HOST_METRICS } from '../lib/monitoring.ts';
+import { logicalIdOf, resourcesOf, synthesize } from './synth.ts';
+
+const ALARM_EMAIL = 'ops@example.com';
+let template: Template;
+let stackName: string;
+beforeAll(() => {
+  let stack: { stackName: string };
+  ({ template, stack } = synthesize({ bundle: false, context: { alarmEmail: ALARM_EMAIL } }));
+  stackName = stack.stackName;
+});
+
+type Json = Record<string, unknown>;
+type MetricStat = {
+  Id: string;
+  Expression?: string;
+  MetricStat?: { Metric: { Namespace: string; MetricName: string; Dimensions: Json[] } };
+};
+const props = (type: string) => resourcesOf(template, type).map(([id, r]) => [id, r.Properties ?? {}] as [string, Json]);
+const alarms = () => props('AWS::CloudWatch::Alarm').map(([, p]) => p);
+const topicId = () => logicalIdOf(template, 'AWS::SNS::Topic', 'MonitoringAlarms');
+/** Alarms on a metric, directly or inside a math expression. */
+const alarmsOn = (namespace: string, metricName: string) =>
+  alarms().filter(
+    (a) =>
+      (a.Namespace === namespace && a.MetricName === metricName) ||
+      ((a.Metrics as MetricStat[] | undefined) ?? []).some(
+        (m) => m.MetricStat?.Metric.Namespace === namespace && m.MetricStat.Metric.MetricName === metricName,
+      ),
+  );
+
+describe('alarm topic', () => {
+  it('is the action of every alarm, on alarm and on recovery', () => {
+    expect(alarms().length).toBeGreaterThan(0);
+    for (const alarm of alarms()) {
+      expect(alarm.AlarmActions).toEqual([{ Ref: topicId() }]);
+      expect(alarm.OKActions).toEqual([{ Ref: topicId() }]);
+    }
+  });
+
+  it('e-mails the address given as context `alarmEmail`', () => {
+    const subscriptions = props('AWS::SNS::Subscription');
+    expect(subscriptions).toHaveLength(1);
+    expect(subscriptions[0]![1]).toMatchObject({ Protocol: 'email', Endpoint: ALARM_EMAIL, TopicArn: { Ref: topicId() } });
+  });
+
+  it('lets CloudWatch publish to it and refuses plain HTTP', () => {
+    const [[, policy]] = props('AWS::SNS::TopicPolicy') as [[string, Json]];
+    const statements = (policy.PolicyDocument as { Statement: Json[] }).Statement;
+    expect(statements).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ Effect: 'Allow', Action: 'sns:Publish', Principal: { Service: 'cloudwatch.amazonaws.com' } }),
+        expect.objectContaining({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+      ]),
+    );
+  });
+});
+
+describe('alarms', () => {
+  it.each(queues.map((q) => [q.name]))('%s: its DLQ alarms as soon as one message is visible', (name) => {
+    // Prepare
+    const dlqId = props('AWS::SQS::Queue').find(([, p]) => String(p.QueueName).startsWith(`${stackName}-${name}-dlq`))![0];
+    const onDlq = alarmsOn('AWS/SQS', 'ApproximateNumberOfMessagesVisible').filter((a) =>
+      JSON.stringify(a.Dimensions).includes(`"${dlqId}","QueueName"`),
+    );
+    // Assess
+    expect(onDlq).toHaveLength(1);
+    expect(onDlq[0]).toMatchObject({ ComparisonOperator: 'GreaterThanThreshold', Threshold: 0, EvaluationPeriods: 1 });
+  });
+
+  it.each(lambdaEntries().map((e) => [e.name]))('%s: one alarm on its errors plus its throttles above zero', (name) => {
+    // Prepare
+    const fnId = logicalIdOf(template, 'AWS::Lambda::Function', functionConstructId(name));
+    const own = alarms().filter((a) => JSON.stringify(a.Metrics ?? []).includes(`{"Name":"FunctionName","Value":{"Ref":"${fnId}"}}`));
+    // Assess
+    expect(own).toHaveLength(1);
+    const metrics = own[0]!.Metrics as MetricStat[];
+    const names = Object.fromEntries(metrics.filter((m) => m.MetricStat).map((m) => [m.Id, m.MetricStat!.Metric.MetricName]));
+    expect(names).toEqual({ errors: 'Errors', throttles: 'Throttles' });
+    expect(metrics.find((m) => m.Expression)?.Expression).toBe('errors + throttles');
+    expect(own[0]).toMatchObject({ ComparisonOperator: 'GreaterThanThreshold', Threshold: 0 });
+  });
+
+  it('session-host: alarms when Container Insights counts fewer running tasks than desired', () => {
+    // Prepare
+    const serviceId = logicalIdOf(template, 'AWS::ECS::Service', 'SessionHostService');
+    const [alarm, ...others] = alarmsOn('ECS/ContainerInsights', 'RunningTaskCount');
+    const metrics = alarm!.Metrics as MetricStat[];
+    // Assess
+    expect(others).toEqual([]);
+    expect(metrics.find((m) => m.Expression)?.Expression).toBe('desired - running');
+    expect(
+      metrics
+        .map((m) => m.MetricStat?.Metric.MetricName)
+        .filter(Boolean)
+        .sort(),
+    ).toEqual(['DesiredTaskCount', 'RunningTaskCount']);
+    expect(JSON.stringify(metrics)).toContain(`{"Name":"ServiceName","Value":{"Fn::GetAtt":["${serviceId}","Name"]}}`);
+    expect(alarm).toMatchObject({ ComparisonOperator: 'GreaterThanThreshold', Threshold: 0 });
+  });
+
+  it('session-host: alarms on sessions without an owner, a metric its task may publish', () => {
+    // Prepare
+    const onOrphans = alarmsOn(SESSION_HOST_METRICS.namespace, SESSION_HOST_METRICS.orphanSessions);
+    const taskPolicies = props('AWS::IAM::Policy').filter(([, p]) =>
+      (p.Roles as { Ref?: string }[]).some((r) => r.Ref?.startsWith('SessionHostTaskTaskRole')),
+    );
+    const statements = taskPolicies.flatMap(([, p]) => (p.PolicyDocument as { Statement: Json[] }).Statement);
+    // Assess
+    expect(onOrphans).toHaveLength(1);
+    expect(onOrphans[0]).toMatchObject({ ComparisonOperator: 'GreaterThanThreshold', Threshold: 0 });
+    expect(statements).toContainEqual(
+      expect.objectContaining({
+        Action: 'cloudwatch:PutMetricData',
+        Condition: { StringEquals: { 'cloudwatch:namespace': SESSION_HOST_METRICS.namespace } },
+      }),
+    );
+  });
+
+  it('has nothing else: one per DLQ, one per Lambda, two for the session-host', () => {
+    expect(alarms()).toHaveLength(queues.length + lambdaEntries().length + 2);
+  });
+});
+
+describe('dashboard', () => {
+  it('one per region, named after the stack, graphs inbound rate, send failures, DLQ depth and sockets', () => {
+    // Prepare
+    const dashboards = props('AWS::CloudWatch::Dashboard');
+    const body = JSON.stringify(dashboards[0]![1].DashboardBody);
+    const inboundId = props('AWS::SQS::Queue').find(([, p]) => p.QueueName === `${stackName}-inbound.fifo`)![0];
+    const wsApiId = props('AWS::ApiGatewayV2::Api').find(([, p]) => p.ProtocolType === 'WEBSOCKET')![0];
+    // Assess
+    expect(dashboards).toHaveLength(1);
+    expect(dashboards[0]![1].DashboardName).toBe(stackName);
+    for (const title of ['Inbound messages per minute', 'Send failures', 'Dead-letter queue depth', 'Sockets'])
+      expect(body).toContain(title);
+    expect(body).toMatch(
+      new RegExp(`"AWS/SQS\\\\",\\\\"NumberOfMessagesSent\\\\",\\\\"QueueName\\\\",\\\\"",\\{"Fn::GetAtt":\\["${inboundId}"`),
+    );
+    expect(body).toContain(`${SESSION_HOST_METRICS.namespace}\\",\\"${SESSION_HOST_METRICS.sendFailures}`);
+    expect(body).toContain('ApproximateNumberOfMessagesVisible');
+    expect(body).toMatch(new RegExp(`"AWS/ApiGateway\\\\",\\\\"ConnectCount\\\\",\\\\"ApiId\\\\",\\\\"",\\{"Ref":"${wsApiId}"`));
+  });
+});
+
+describe('without `alarmEmail`', () => {
+  it('alarms the topic but subscribes nobody', () => {
+    const { template: plain } = synthesize({ bundle: false });
+    plain.resourceCountIs('AWS::SNS::Topic', 1);
+    plain.resourceCountIs('AWS::SNS::Subscription', 0);
+    expect(resourcesOf(plain, 'AWS::CloudWatch::Alarm').length).toBe(alarms().length);
+  });
+});
