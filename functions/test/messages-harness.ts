@@ -70,7 +70,7 @@ export async function readObject(key: string): Promise<Buffer | undefined> {
 
 /** A connection of the tenant (through the API, as an admin makes one), with its token. */
 export async function createConnection(t: Tenant): Promise<{ id: number; token: string }> {
-  const token = uniq('tok-');
+  const token = uniq('api-token-');
   const res = await call('POST /whatsapp', { token: t.admin.token, body: { name: uniq('Wa '), token } });
   if (res.status !== 201) throw new Error(`connection: ${res.status} ${JSON.stringify(res.body)}`);
   return { id: res.body.id, token };

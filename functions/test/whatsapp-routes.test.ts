@@ -4,6 +4,7 @@
  * the session-host receives.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { messages } from '#contracts/common';
 import { setSessionCommandSender } from '#domain/whatsapps/session-commands';
 import { getUser, updateUser } from '#storage/users';
 import { getConnection, getConnectionByToken, updateConnectionSession } from '#storage/whatsapps';
@@ -42,7 +43,7 @@ describe('creating a connection', () => {
     // Prepare
     const tenant = await seedTenant(stack);
     // Act
-    const first = await createConnection(tenant, { token: uniq('tok-') });
+    const first = await createConnection(tenant, { token: uniq('api-token-') });
     const second = await createConnection(tenant);
     // Assess
     expect(first.status).toBe(201);
@@ -129,7 +130,7 @@ describe('creating a connection', () => {
   it('is for admins only; attendants list connections without the API token', async () => {
     const tenant = await seedTenant(stack);
     const plain = await tenant.addUser();
-    const token = uniq('secret-');
+    const token = uniq('secret-token-');
     const made = await createConnection(tenant, { token });
     expect((await call('POST /whatsapp', { token: plain.token, body: { name: 'Mine' } })).status).toBe(403);
     const asUser = await call('GET /whatsapp/{id}', { token: plain.token, params: { id: made.body.id } });
@@ -140,20 +141,37 @@ describe('creating a connection', () => {
   });
 
   it('keeps a token unique across companies and resolves it to its connection', async () => {
-    const token = uniq('shared-');
+    const token = uniq('shared-token-');
     const mine = await createConnection(a, { token });
     const theirs = await createConnection(b, { token });
     expect(theirs.status).toBe(400);
     expect(theirs.body.field).toBe('token');
     expect((await getConnectionByToken(token))?.id).toBe(mine.body.id);
 
-    const moved = uniq('moved-');
+    const moved = uniq('moved-token-');
     expect((await call('PUT /whatsapp/{id}', { token: a.admin.token, params: { id: mine.body.id }, body: { token: moved } })).status).toBe(
       200,
     );
     expect(await getConnectionByToken(token)).toBeUndefined();
     expect((await getConnectionByToken(moved))?.companyId).toBe(a.companyId);
     expect((await createConnection(b, { token })).status).toBe(201);
+  });
+
+  it('refuses tokens under 16 characters on create and update, and a taken token says nothing of its owner', async () => {
+    // A short token could be guessed through the external API: the form's field names the rule.
+    const short = await createConnection(a, { token: 'abc123456789012' });
+    expect(short).toMatchObject({ status: 400, body: { error: 'ERR_VALIDATION', field: 'token', message: messages.shortToken } });
+    const made = await createConnection(a, { token: uniq('long-enough-token-') });
+    expect(made.status).toBe(201);
+    const shortened = await call('PUT /whatsapp/{id}', { token: a.admin.token, params: { id: made.body.id }, body: { token: 'short' } });
+    expect(shortened).toMatchObject({ status: 400, body: { field: 'token', message: messages.shortToken } });
+
+    // B probing A's token: the refusal is generic, without A's company, connection or the token.
+    const taken = await createConnection(b, { token: made.body.token });
+    expect(taken.status).toBe(400);
+    expect(Object.keys(taken.body).sort()).toEqual(['error', 'field', 'message']);
+    expect(JSON.stringify(taken.body)).not.toContain(made.body.token);
+    expect(JSON.stringify(taken.body)).not.toMatch(new RegExp(`\\b(${a.companyId}|${made.body.id})\\b`));
   });
 });
 

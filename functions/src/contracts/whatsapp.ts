@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { messages } from './common.ts';
 
 /** SPEC 4 "Connection status". */
 export const connectionStatuses = ['qrcode', 'DISCONNECTED', 'CONNECTED', 'PAIRING', 'TIMEOUT', 'OPENING'] as const;
@@ -11,6 +12,14 @@ const nameMessages = { tooShort: '¡Demasiado corto!', tooLong: '¡Demasiado lar
 const optionalText = z.string().max(4000).optional().default('');
 const minutes = z.coerce.number().int().min(0).max(525_600);
 const optionalId = z.coerce.number().int().positive().nullable().optional().default(null);
+
+/** The external API's credential: empty (no API access) or long enough not to be guessed. */
+export const CONNECTION_TOKEN_MIN = 16;
+const connectionToken = z
+  .string()
+  .trim()
+  .max(200)
+  .refine((token) => token === '' || token.length >= CONNECTION_TOKEN_MIN, messages.shortToken);
 
 /** POST /whatsapp and PUT /whatsapp/{id} (SPEC 3 "Connection", 5 "Connection name", 9 defaults). */
 export const connectionInputSchema = z.object({
@@ -25,7 +34,7 @@ export const connectionInputSchema = z.object({
   complationMessage: optionalText,
   outOfHoursMessage: optionalText,
   ratingMessage: optionalText,
-  token: z.string().trim().max(200).optional().default(''),
+  token: connectionToken.optional().default(''),
   provider: z.enum(['beta', 'stable']).optional().default('beta'),
   queueIds: z.array(z.coerce.number().int().positive()).max(100).optional().default([]),
   promptId: optionalId,

@@ -35,6 +35,7 @@ const en: LocaleShape = {
     required: 'Required',
     invalidEmail: 'Invalid email',
     weakPassword: 'Password must have at least 8 characters, a digit, a lowercase and an uppercase letter',
+    shortToken: 'The token must have at least 16 characters',
   },
   errors: {
     generic: 'An error occurred!',
@@ -85,6 +86,7 @@ const en: LocaleShape = {
     ERR_INVALID_RESET_CODE: 'Invalid or expired verification code.',
     ERR_WEAK_PASSWORD: 'Password must have at least 8 characters, a digit, a lowercase and an uppercase letter.',
     ERR_TOO_MANY_REQUESTS: 'Too many requests. Please wait a moment.',
+    ERR_TOO_MANY_ATTEMPTS: 'Too many failed attempts. Wait a few minutes and try again.',
     ERR_INTERNAL: 'Internal server error.',
   },
   auth: {

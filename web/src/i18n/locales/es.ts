@@ -35,6 +35,7 @@ const es = {
     required: 'Obligatorio',
     invalidEmail: 'Correo electrónico inválido',
     weakPassword: 'La contraseña debe tener al menos 8 caracteres, un número, una minúscula y una mayúscula',
+    shortToken: 'El token debe tener al menos 16 caracteres',
   },
   errors: {
     generic: '¡Ocurrió un error!',
@@ -85,6 +86,7 @@ const es = {
     ERR_INVALID_RESET_CODE: 'Código de verificación inválido o expirado.',
     ERR_WEAK_PASSWORD: 'La contraseña debe tener al menos 8 caracteres, un número, una minúscula y una mayúscula.',
     ERR_TOO_MANY_REQUESTS: 'Demasiadas solicitudes. Espere un momento.',
+    ERR_TOO_MANY_ATTEMPTS: 'Demasiados intentos fallidos. Espere unos minutos y vuelva a intentarlo.',
     ERR_INTERNAL: 'Error interno del servidor.',
   },
   auth: {

@@ -36,6 +36,7 @@ const pt: LocaleShape = {
     required: 'Obrigatório',
     invalidEmail: 'E-mail inválido',
     weakPassword: 'A senha deve ter ao menos 8 caracteres, um número, uma letra minúscula e uma maiúscula',
+    shortToken: 'O token deve ter ao menos 16 caracteres',
   },
   errors: {
     generic: 'Ocorreu um erro!',
@@ -86,6 +87,7 @@ const pt: LocaleShape = {
     ERR_INVALID_RESET_CODE: 'Código de verificação inválido ou expirado.',
     ERR_WEAK_PASSWORD: 'A senha deve ter ao menos 8 caracteres, um número, uma letra minúscula e uma maiúscula.',
     ERR_TOO_MANY_REQUESTS: 'Muitas solicitações. Aguarde um momento.',
+    ERR_TOO_MANY_ATTEMPTS: 'Muitas tentativas erradas. Aguarde alguns minutos e tente novamente.',
     ERR_INTERNAL: 'Erro interno do servidor.',
   },
   auth: {

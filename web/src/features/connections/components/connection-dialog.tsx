@@ -10,13 +10,11 @@ import {
   DialogContent,
   DialogTitle,
   FormControlLabel,
-  IconButton,
   InputAdornment,
   MenuItem,
   Stack,
   Switch,
   TextField,
-  Tooltip,
 } from '@mui/material';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -38,7 +36,7 @@ function initialValues(connection: Connection | undefined): FormValues {
   return { ...defaults, ...form };
 }
 
-/** A random API token for the external messages API (32 url-safe characters). */
+/** A random API token for the external messages API: 32 url-safe characters (24 random bytes), never guessable. */
 export function generateToken(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(24));
   return btoa(String.fromCharCode(...bytes))
@@ -159,11 +157,9 @@ function ConnectionForm({ connection, onClose }: { connection: Connection | unde
                 input: {
                   endAdornment: (
                     <InputAdornment position="end">
-                      <Tooltip title={t('connections.dialog.generateToken')}>
-                        <IconButton onClick={() => setValues((v) => ({ ...v, token: generateToken() }))} edge="end">
-                          <Autorenew />
-                        </IconButton>
-                      </Tooltip>
+                      <Button size="small" startIcon={<Autorenew />} onClick={() => setValues((v) => ({ ...v, token: generateToken() }))}>
+                        {t('connections.dialog.generateToken')}
+                      </Button>
                     </InputAdornment>
                   ),
                 },
