@@ -4,11 +4,16 @@
  * the number, by prefix). A page is one Query of `limit` items (plus, for a search, one BatchGet of
  * the contacts it names); a date filter or a multi-word term reads at most FILTERED_READS batches
  * before answering with what it found and a cursor, so a page's cost never grows with the tenant.
+ *
+ * Cursors are sealed (cursors.ts) for the tenant, the list (`list`: which route pages) and its
+ * filters; the position inside (the index sort key and contact id, or the search key) is rebuilt
+ * into the ExclusiveStartKey here, within the query's own partition and range.
  */
 import { BatchGetCommand, BatchWriteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { type ContactRecord, contactIndexPartitions, contactKey, contactPk } from './contacts.ts';
-import { db, decodeCursor, encodeCursor, stripKeys, table } from './db.ts';
-import { contactWords, termWords } from './search-index.ts';
+import { InvalidCursorError, openCursor, scopeOf, sealCursor } from './cursors.ts';
+import { db, stripKeys, table } from './db.ts';
+import { contactWords, searchPrefix, termWords } from './search-index.ts';
 import { readSearchHits } from './search-reads.ts';
 
 export const FILTERED_READS = 5;
@@ -20,6 +25,8 @@ export interface ContactPageQuery {
   createdFrom?: string;
   createdTo?: string;
   limit: number;
+  /** Which list pages (GET /contacts, the export, the pickers): a cursor continues only its own. */
+  list: 'page' | 'export' | 'picker';
   cursor?: string;
 }
 
@@ -58,7 +65,15 @@ async function searchContactsPage(companyId: number, term: string, query: Contac
     (!query.createdTo || contact.createdAt <= query.createdTo) &&
     others.every((word) => contactWords(contact).some((own) => own.startsWith(word)));
   const contacts: ContactRecord[] = [];
-  let afterSk = decodeCursor(query.cursor)?.sk as string | undefined;
+  const scope = pageScope(companyId, query);
+  let afterSk: string | undefined;
+  if (query.cursor) {
+    const position = await openCursor(scope, query.cursor);
+    // null: the search had read nothing yet.
+    if (position !== null && (typeof position !== 'string' || !position.startsWith(searchPrefix('C', primary))))
+      throw new InvalidCursorError();
+    afterSk = position ?? undefined;
+  }
   let more = true;
   for (let read = 0; more && contacts.length < query.limit && read < (narrowed ? FILTERED_READS : 1); read++) {
     const hits = await readSearchHits(companyId, 'C', primary, { limit: query.limit - contacts.length, afterSk });
@@ -70,15 +85,33 @@ async function searchContactsPage(companyId: number, term: string, query: Contac
     afterSk = hits.items.at(-1)?.sk ?? afterSk;
     more = !hits.exhausted;
   }
-  return { contacts, cursor: more ? encodeCursor({ sk: afterSk }) : undefined };
+  return { contacts, cursor: more ? await sealCursor(scope, afterSk ?? null) : undefined };
 }
+
+/** Everything that decides what a page lists: a cursor made under one scope does not open under another. */
+const pageScope = (companyId: number, query: ContactPageQuery): string =>
+  scopeOf('contacts', companyId, query.list, query.prefix, query.createdFrom, query.createdTo);
+
+/** Index position: the sort key of the last row read and its contact (the table key of an index row). */
+type IndexPosition = [sortKey: string, contactId: number];
+
+function startKey(companyId: number, index: 'gsi1' | 'gsi2', partition: string, prefix: string | undefined, position: unknown) {
+  if (!Array.isArray(position) || position.length !== 2) throw new InvalidCursorError();
+  const [sortKey, contactId] = position as IndexPosition;
+  if (typeof sortKey !== 'string' || !Number.isSafeInteger(contactId) || contactId < 1) throw new InvalidCursorError();
+  if (prefix && !sortKey.startsWith(prefix)) throw new InvalidCursorError();
+  return { ...contactKey(companyId, contactId), [`${index}pk`]: partition, [`${index}sk`]: sortKey };
+}
+
+const contactIdOfPk = (pk: string): number => Number(pk.slice(pk.lastIndexOf('#') + 1));
 
 export async function listContactsPage(companyId: number, query: ContactPageQuery): Promise<ContactPage> {
   if (query.prefix?.value && termWords(query.prefix.value).length) return searchContactsPage(companyId, query.prefix.value, query);
   const partitions = contactIndexPartitions(companyId);
   const byNumber = query.prefix?.by === 'number';
   const index = byNumber ? 'gsi2' : 'gsi1';
-  const values: Record<string, unknown> = { ':pk': byNumber ? partitions.byNumber : partitions.byName };
+  const partition = byNumber ? partitions.byNumber : partitions.byName;
+  const values: Record<string, unknown> = { ':pk': partition };
   let condition = `${index}pk = :pk`;
   if (query.prefix?.value) {
     condition += ` AND begins_with(${index}sk, :prefix)`;
@@ -94,7 +127,10 @@ export async function listContactsPage(companyId: number, query: ContactPageQuer
     values[':to'] = query.createdTo;
   }
   const contacts: ContactRecord[] = [];
-  let start = decodeCursor(query.cursor);
+  const scope = pageScope(companyId, query);
+  let start: Record<string, unknown> | undefined = query.cursor
+    ? startKey(companyId, index, partition, query.prefix?.value, await openCursor(scope, query.cursor))
+    : undefined;
   for (let read = 0; read < (filters.length ? FILTERED_READS : 1); read++) {
     const out = await db().send(
       new QueryCommand({
@@ -111,7 +147,8 @@ export async function listContactsPage(companyId: number, query: ContactPageQuer
     start = out.LastEvaluatedKey;
     if (!start || contacts.length >= query.limit) break;
   }
-  return { contacts, cursor: encodeCursor(start) };
+  const position: IndexPosition | undefined = start && [String(start[`${index}sk`]), contactIdOfPk(String(start.pk))];
+  return { contacts, cursor: position && (await sealCursor(scope, position)) };
 }
 
 /** Sort keys of a contact's ticket slots and ticket links (bounded by that contact's tickets). */

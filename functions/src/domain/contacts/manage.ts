@@ -51,6 +51,7 @@ export async function listContactsFor(
     createdFrom: query.date ? dayStart(query.date) : query.dateStart ? dayStart(query.dateStart) : undefined,
     createdTo: query.date ? dayEnd(query.date) : query.dateEnd ? dayEnd(query.dateEnd) : undefined,
     limit: CONTACTS_PAGE_SIZE,
+    list: 'page' as const,
   };
   let cursor = query.cursor;
   let before = 0;
@@ -74,7 +75,12 @@ export async function listAllContactsFor(
   const out: Pick<Contact, 'id' | 'name' | 'number' | 'email'>[] = [];
   let cursor: string | undefined;
   do {
-    const page = await listContactsPage(companyId, { prefix: searchPrefix(searchParam), limit: CONTACT_LIST_LIMIT - out.length, cursor });
+    const page = await listContactsPage(companyId, {
+      prefix: searchPrefix(searchParam),
+      limit: CONTACT_LIST_LIMIT - out.length,
+      list: 'picker',
+      cursor,
+    });
     for (const c of page.contacts) out.push({ id: c.id, name: c.name, number: c.number, email: c.email });
     cursor = page.cursor;
   } while (cursor && out.length < CONTACT_LIST_LIMIT);
@@ -94,7 +100,7 @@ export async function exportContactsPage(
   companyId: number,
   cursor?: string,
 ): Promise<{ contacts: ContactExportRow[]; nextCursor?: string }> {
-  const page = await listContactsPage(companyId, { limit: CONTACT_EXPORT_PAGE, cursor });
+  const page = await listContactsPage(companyId, { limit: CONTACT_EXPORT_PAGE, list: 'export', cursor });
   return {
     contacts: page.contacts.map((c) => ({ name: c.name, number: c.number, email: c.email })),
     ...(page.cursor ? { nextCursor: page.cursor } : {}),

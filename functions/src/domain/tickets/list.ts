@@ -35,10 +35,10 @@
  * Query of the index and one BatchGet of its tickets, filtered by visibility and the other filters,
  * at most SEARCH_READS reads a page. Shorter terms keep the bounded predicate over the lists.
  */
-import { ValidationError } from '#commons/errors';
 import type { ListTicketsQuery, TicketPageResponse } from '#contracts/ticket-requests';
 import type { TicketStatus } from '#contracts/tickets';
-import { contactWords, MIN_WORD, termWords } from '#storage/search-index';
+import { InvalidCursorError, openCursor, scopeOf, sealCursor } from '#storage/cursors';
+import { contactWords, MIN_WORD, searchPrefix, termWords } from '#storage/search-index';
 import { readSearchHits } from '#storage/search-reads';
 import { listTags } from '#storage/tags';
 import { getTickets, type ListIndex, readListSlice } from '#storage/ticket-lists';
@@ -170,23 +170,29 @@ export function planList(viewer: Viewer, query: ListTicketsQuery, statuses?: Tic
   };
 }
 
-function encodePositions(positions: Position[]): string {
-  return Buffer.from(JSON.stringify(positions)).toString('base64url');
+/**
+ * The list's cursor scope (storage/cursors.ts): tenant, caller and every filter, so a cursor opens
+ * only for the same list it was made for. Positions are sort keys of the caller's own partitions,
+ * and the sources come from the caller and the query, never from the cursor.
+ */
+function cursorScope(viewer: Viewer, query: ListTicketsQuery, kind: 'list' | 'search'): string {
+  const { cursor: _cursor, pageNumber: _pageNumber, ...filters } = query;
+  return scopeOf('tickets', kind, viewer.companyId, viewer.userId, filters);
 }
 
-function decodePositions(cursor: string, count: number): Position[] {
-  try {
-    const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (
-      Array.isArray(value) &&
-      value.length === count &&
-      value.every((p) => p === null || p === END || (typeof p === 'string' && p.length < 200))
-    )
-      return value as Position[];
-  } catch {
-    // reported below
-  }
-  throw new ValidationError('cursor', 'Invalid cursor');
+/** A list sort key (storage/tickets.ts listSortKey: `<updatedAt>#<padded id>`), inside the day filtered on. */
+const LIST_SORT_KEY = /^\d{4}-\d{2}-\d{2}T[\d:.]{1,20}Z#\d{10}$/;
+
+async function decodePositions(scope: string, cursor: string, plan: ListPlan): Promise<Position[]> {
+  const value = await openCursor(scope, cursor);
+  const inRange = (sk: string) => !plan.range || (sk >= plan.range.from && sk <= plan.range.to);
+  if (
+    Array.isArray(value) &&
+    value.length === plan.sources.length &&
+    value.every((p) => p === null || p === END || (typeof p === 'string' && LIST_SORT_KEY.test(p) && inRange(p)))
+  )
+    return value as Position[];
+  throw new InvalidCursorError();
 }
 
 interface SourceState {
@@ -307,20 +313,17 @@ async function mostSelectiveTag(companyId: number, tagIds: number[]): Promise<nu
 /** Search cursor: the phase (0 contact words, 1 message words) and the last index key consumed. */
 type SearchPosition = { phase: 0 | 1 | 2; afterSk?: string };
 
-function decodeSearchCursor(cursor: string | undefined): SearchPosition {
+async function decodeSearchCursor(scope: string, cursor: string | undefined, primary: string): Promise<SearchPosition> {
   if (!cursor) return { phase: 0 };
-  try {
-    const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (value && (value.p === 0 || value.p === 1) && (value.k === undefined || (typeof value.k === 'string' && value.k.length < 200)))
-      return { phase: value.p, afterSk: value.k };
-  } catch {
-    // reported below
+  const value = (await openCursor(scope, cursor)) as { p?: unknown; k?: unknown } | null;
+  if (value && (value.p === 0 || value.p === 1)) {
+    const afterSk = value.k;
+    // The last index key read, of this phase's word range (readSearchHits' prefix).
+    if (afterSk === undefined || (typeof afterSk === 'string' && afterSk.startsWith(searchPrefix(value.p === 0 ? 'N' : 'M', primary))))
+      return { phase: value.p, afterSk };
   }
-  throw new ValidationError('cursor', 'Invalid cursor');
+  throw new InvalidCursorError();
 }
-
-const encodeSearchCursor = (position: SearchPosition): string =>
-  Buffer.from(JSON.stringify({ p: position.phase, k: position.afterSk })).toString('base64url');
 
 /**
  * One page of a text search through the index (see the header): contact-word hits, then
@@ -387,7 +390,8 @@ export async function listTickets(viewer: Viewer, query: ListTicketsQuery): Prom
   const tagIds = query.tags?.length ? query.tags : undefined;
   const words = indexedTerm(query.searchParam);
   if (words) {
-    let position = decodeSearchCursor(query.cursor);
+    const scope = cursorScope(viewer, query, 'search');
+    let position = await decodeSearchCursor(scope, query.cursor, words[0] as string);
     for (let page = 1; !query.cursor && page < query.pageNumber && position.phase < 2; page++)
       position = (await searchPage(viewer, query, words, position, tagIds)).position;
     if (position.phase === 2) return { tickets: [], hasMore: false };
@@ -396,14 +400,15 @@ export async function listTickets(viewer: Viewer, query: ListTicketsQuery): Prom
     return {
       tickets: await presentTickets(viewer.companyId, found.tickets),
       hasMore,
-      nextCursor: hasMore ? encodeSearchCursor(found.position) : undefined,
+      nextCursor: hasMore ? await sealCursor(scope, { p: found.position.phase, k: found.position.afterSk }) : undefined,
     };
   }
 
   const tagId = tagIds ? await mostSelectiveTag(viewer.companyId, tagIds) : undefined;
   if (tagIds && tagId === undefined) return { tickets: [], hasMore: false };
   const plan = planList(viewer, query, undefined, tagId);
-  let positions: Position[] = query.cursor ? decodePositions(query.cursor, plan.sources.length) : plan.sources.map(() => null);
+  const scope = cursorScope(viewer, query, 'list');
+  let positions: Position[] = query.cursor ? await decodePositions(scope, query.cursor, plan) : plan.sources.map(() => null);
   // pageNumber without a cursor: walk the pages before it.
   for (let page = 1; !query.cursor && page < query.pageNumber; page++) {
     const skipped = await readPage(viewer.companyId, plan, positions, PAGE_SIZE, { fixedCost: true });
@@ -414,7 +419,7 @@ export async function listTickets(viewer: Viewer, query: ListTicketsQuery): Prom
   return {
     tickets: await presentTickets(viewer.companyId, page.tickets),
     hasMore: page.hasMore,
-    nextCursor: page.hasMore ? encodePositions(page.positions) : undefined,
+    nextCursor: page.hasMore ? await sealCursor(scope, page.positions) : undefined,
   };
 }
 
