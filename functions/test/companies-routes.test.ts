@@ -180,6 +180,44 @@ describe('super-user company admin', () => {
     expect(await getSetting(id, 'campaignsEnabled')).toBe('true');
   });
 
+  it('refuses a far-future or malformed due date with a 400 naming dueDate, on create and update, and stores nothing', async () => {
+    // Prepare: '+275760-09-13' is the last day a JS Date holds (it was stored cut to '+275760-09'),
+    // the others are no calendar day at all (they were stored as null: a company that never expires).
+    const bad = ['+275760-09-13', '275760-09-13', '2024-13-45', '0000-00-00', '2023-02-29', 'tomorrow', '2031-05-31junk', 20310531];
+    const made = await call('POST /companies', {
+      token: root.admin.token,
+      body: { name: uniq('Due '), email: `${uniq('d')}@acme.test`, planId: a.plan.id, dueDate: '2031-05-31' },
+    });
+    const id = made.body.id as number;
+    for (const dueDate of bad) {
+      // Act
+      const name = uniq('Bad due ');
+      const created = await call('POST /companies', {
+        token: root.admin.token,
+        body: { name, email: `${uniq('b')}@acme.test`, planId: a.plan.id, dueDate },
+      });
+      const updated = await call('PUT /companies/{id}', { token: root.admin.token, params: { id }, body: { dueDate } });
+      // Assess
+      expect(created, String(dueDate)).toMatchObject({ status: 400, body: { error: 'ERR_VALIDATION', field: 'dueDate' } });
+      expect(updated, String(dueDate)).toMatchObject({ status: 400, body: { error: 'ERR_VALIDATION', field: 'dueDate' } });
+      expect((await listCompanies()).some((company) => company.name === name)).toBe(false);
+    }
+    expect((await getCompany(id))?.dueDate).toBe('2031-05-31');
+    // A real day, a timestamp (its day is kept), and no due date at all still work.
+    const leap = await call('PUT /companies/{id}', { token: root.admin.token, params: { id }, body: { dueDate: '2032-02-29' } });
+    expect(leap.body.dueDate).toBe('2032-02-29');
+    const stamped = await call('PUT /companies/{id}', {
+      token: root.admin.token,
+      params: { id },
+      body: { dueDate: '2033-01-02T00:00:00.000Z' },
+    });
+    expect(stamped.body.dueDate).toBe('2033-01-02');
+    const cleared = await call('PUT /companies/{id}', { token: root.admin.token, params: { id }, body: { dueDate: null } });
+    expect(cleared.body.dueDate).toBeNull();
+    const empty = await call('PUT /companies/{id}', { token: root.admin.token, params: { id }, body: { dueDate: '' } });
+    expect(empty.body.dueDate).toBeNull();
+  });
+
   it('refuses an update to an unknown plan and keeps the company', async () => {
     const res = await call('PUT /companies/{id}', { token: root.admin.token, params: { id: a.companyId }, body: { planId: 424_242 } });
     expect(res.status).toBe(404);

@@ -31,12 +31,32 @@ export const signupSchema = z.object({
 });
 export type SignupInput = z.infer<typeof signupSchema>;
 
-const isoDateOrNull = z
-  .union([z.string(), z.null()])
-  .optional()
-  .transform((v) => (v && !Number.isNaN(Date.parse(v)) ? new Date(v).toISOString().slice(0, 10) : null));
+/**
+ * A due date: a calendar day that exists (YYYY-MM-DD, or a timestamp of that day), years up to 9999.
+ * Anything else is refused (400 naming dueDate) rather than stored cut ('+275760-09-13' became
+ * '+275760-09') or as null (no due date: the company would never expire). '' and null mean none
+ * (SPEC 5 "Company form": the form sends an empty due date as null).
+ */
+const DUE_DAY = /^(\d{4})-(\d{2})-(\d{2})(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2})?)?$/;
 
-/** Super-admin company form (SPEC 5 "Company form": email and plan required; bad due date -> null). */
+function isCalendarDay(value: string): boolean {
+  const match = DUE_DAY.exec(value);
+  if (!match) return false;
+  const [y, m, d] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const date = new Date(Date.UTC(y, m - 1, d));
+  // Date.UTC rolls 2024-13-45 over into 2025; years below 100 map to 19xx: both fail the round trip.
+  return y >= 1 && date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
+}
+
+const dueDay = z
+  .string()
+  .trim()
+  .refine(isCalendarDay, 'Invalid date: expected a calendar day (YYYY-MM-DD)')
+  .transform((value) => value.slice(0, 10));
+const dueDateInput = z.union([z.literal('').transform(() => null), z.null(), dueDay]);
+const isoDateOrNull = dueDateInput.optional().transform((value) => value ?? null);
+
+/** Super-admin company form (SPEC 5 "Company form": email and plan required; an empty due date is null). */
 export const companyInputSchema = z.object({
   name: z.string().trim().min(2, messages.tooShort).max(100, messages.tooLong),
   email: emailSchema,
@@ -68,10 +88,7 @@ export const companyUpdateSchema = z.object({
   phone: z.string().max(30).optional(),
   planId: z.coerce.number().int().positive(messages.required).optional(),
   status: z.boolean().optional(),
-  dueDate: z
-    .union([z.string(), z.null()])
-    .optional()
-    .transform((v) => (v === undefined ? undefined : v && !Number.isNaN(Date.parse(v)) ? new Date(v).toISOString().slice(0, 10) : null)),
+  dueDate: dueDateInput.optional(),
   recurrence: z.enum(recurrences).optional(),
   campaignsEnabled: z.boolean().optional(),
   addressZipCode: z.string().max(20).optional(),
