@@ -5,6 +5,7 @@
  * ticket on that connection and leaves a pending message plus a `send` command.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ADDRESS_API_TOKEN_LIMIT } from '#domain/auth/attempt-limits';
 import { authorizeExternalSender, EXTERNAL_API_LIMIT, externalNumber, sendExternalMessage } from '#domain/external-api/send';
 import { defaultEffects, type Effects } from '#domain/messages/effects';
 import { updateCompany } from '#storage/companies';
@@ -31,7 +32,8 @@ afterEach(async () => {
   await env.commands.drain();
 });
 
-const sendApi = (token: string | undefined, json: unknown) => invoke('POST /api/messages/send', { token, json });
+const sendApi = (token: string | undefined, json: unknown, sourceIp?: string) =>
+  invoke('POST /api/messages/send', { token, json, ...(sourceIp ? { sourceIp } : {}) });
 
 describe('authentication and gates', () => {
   it('refuses a missing or unknown token with 401 and a user session token too', async () => {
@@ -99,7 +101,7 @@ describe('sending', () => {
     const effects: Effects = { ...defaultEffects, publish: async (_companyId, _event, data, target) => published.push({ data, target }) };
     // Act
     await sendExternalMessage(
-      await authorizeExternalSender(connection.token),
+      await authorizeExternalSender(connection.token, { sourceIp: '127.0.0.1' }),
       { number: '5511966661234', bodies: ['De novo'], files: [] },
       effects,
     );
@@ -171,4 +173,24 @@ describe('rate limit', () => {
     const other = await sendApi(connection.token, { number: '5511944443333', body: 'fine' });
     expect(other.status).toBe(200);
   }, 60_000);
+});
+
+describe('guessing tokens', () => {
+  it(`answers 429 to an address after ${ADDRESS_API_TOKEN_LIMIT} unknown tokens, even for a real one; other addresses go on`, async () => {
+    const prober = '203.0.113.77';
+    const guesses = Array.from({ length: ADDRESS_API_TOKEN_LIMIT }, (_, i) => `guessed-token-${String(i).padStart(4, '0')}`);
+    for (const guess of guesses) expect((await sendApi(guess, { number: '5511944443333', body: 'x' }, prober)).status).toBe(401);
+
+    const locked = await sendApi(connection.token, { number: '5511944443333', body: 'right token, locked address' }, prober);
+    expect(locked).toMatchObject({ status: 429, body: { error: 'ERR_TOO_MANY_ATTEMPTS' } });
+    expect(Number(locked.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect((await sendApi(connection.token, { number: '5511944443333', body: 'from elsewhere' }, '203.0.113.78')).status).toBe(200);
+  });
+
+  it('refuses a token shorter than 16 characters, as connections can no longer have one', async () => {
+    expect(await sendApi('short', { number: '5511944443333', body: 'x' }, '203.0.113.79')).toMatchObject({
+      status: 401,
+      body: { error: 'ERR_UNAUTHORIZED' },
+    });
+  });
 });

@@ -145,6 +145,8 @@ export interface InvokeOptions {
   json?: unknown;
   /** A multipart body (see multipart()) or any raw bytes with their content type. */
   raw?: { contentType: string; body: Buffer };
+  /** The client address API Gateway reports (requestContext.http.sourceIp). */
+  sourceIp?: string;
 }
 
 export interface InvokeResult {
@@ -178,7 +180,7 @@ export async function invoke(key: string, options: InvokeOptions = {}): Promise<
     pathParameters: Object.keys(params).length ? params : undefined,
     body: options.raw ? options.raw.body.toString('base64') : options.json === undefined ? undefined : JSON.stringify(options.json),
     isBase64Encoded: Boolean(options.raw),
-    requestContext: { http: { method: route.method, path: route.path } },
+    requestContext: { http: { method: route.method, path: route.path, sourceIp: options.sourceIp ?? '127.0.0.1' } },
   } as unknown as APIGatewayProxyEventV2;
   const res = await (await loaded)(event);
   return {

@@ -52,6 +52,8 @@ export const ErrorCodes = [
   'ERR_WEAK_PASSWORD',
   'ERR_PAYLOAD_TOO_LARGE',
   'ERR_TOO_MANY_REQUESTS',
+  /** Too many wrong passwords, reset codes or API tokens from one account or address: locked until the window ends (429, retryAfter). */
+  'ERR_TOO_MANY_ATTEMPTS',
   // Sending (issue 3): a message goes out only on an open ticket; unknown message ids.
   'ERR_TICKET_NOT_OPEN',
   'ERR_NO_MESSAGE_FOUND',

@@ -10,7 +10,12 @@ import { HttpResult, toResponse } from './result.ts';
 import { issuePath } from './validate.ts';
 
 export function errorToResult(error: unknown): HttpResult {
-  if (error instanceof AppError) return new HttpResult(error.status, { error: error.code, ...error.extra });
+  if (error instanceof AppError) {
+    // A 429 that knows when its window ends says so the standard way too.
+    const retryAfter = error.extra.retryAfter;
+    const headers = typeof retryAfter === 'number' ? { 'retry-after': String(retryAfter) } : undefined;
+    return new HttpResult(error.status, { error: error.code, ...error.extra }, headers);
+  }
   // An action that called schema.parse() itself still gets a 400, not a 500.
   if (error instanceof ZodError) {
     const issue = error.issues[0];

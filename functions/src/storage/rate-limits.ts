@@ -1,35 +1,114 @@
 /**
- * Fixed-window request counters (the external API's per-token limit).
+ * Request and attempt counters: the external API's per-token limit (per tenant), and the platform's
+ * guards against guessing (wrong passwords, reset codes and API tokens per account and per client
+ * address, which belong to no tenant yet).
  *
- *   window   pk = C#<cid>#RATE#<scope>   sk = W#<window start, epoch s>   { count, expiresAt }
+ *   tenant window     pk = C#<cid>#RATE#<scope>       sk = W#<window start, epoch s>   { count, expiresAt }
+ *   platform window   pk = PLATFORM#RATE#<scope>      sk = W#<window start, epoch s>   { count, expiresAt }
+ *   attempts          pk = PLATFORM#ATTEMPTS#<scope>  sk = A                           { count, expiresAt }
  *
- * One atomic ADD per request; the item expires through the table's TTL a window after it ends
+ * One atomic ADD per request; window items expire through the table's TTL a window after they end
  * (TTL deletes lazily, so the window start in the key, not the TTL, decides which counter counts).
+ * Attempt counters have no window: they live until cleared (a new reset code) or until their
+ * expiresAt, which the update itself checks for the same reason.
  */
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { db, table } from './db.ts';
-import { tenantPk } from './table.ts';
+import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { db, getItem, isConditionalCheckFailed, table } from './db.ts';
+import { PLATFORM_PK, tenantPk } from './table.ts';
 
 export interface WindowHit {
   /** Requests counted in this window, this one included. */
   count: number;
   /** Seconds until the window ends. */
   resetInSeconds: number;
+  /** The counter's key, so a caller can take the hit back (refundWindow). */
+  key: { pk: string; sk: string };
 }
 
-export async function hitWindow(companyId: number, scope: string, windowSeconds: number, nowMs = Date.now()): Promise<WindowHit> {
+async function hit(pk: string, windowSeconds: number, nowMs: number): Promise<WindowHit> {
   const now = Math.floor(nowMs / 1000);
   const start = now - (now % windowSeconds);
   const end = start + windowSeconds;
+  const key = { pk, sk: `W#${start}` };
   const out = await db().send(
     new UpdateCommand({
       TableName: table(),
-      Key: { pk: `${tenantPk(companyId)}#RATE#${scope}`, sk: `W#${start}` },
+      Key: key,
       UpdateExpression: 'ADD #count :one SET expiresAt = if_not_exists(expiresAt, :expires), entity = :entity',
       ExpressionAttributeNames: { '#count': 'count' },
       ExpressionAttributeValues: { ':one': 1, ':expires': end + windowSeconds, ':entity': 'rateWindow' },
       ReturnValues: 'UPDATED_NEW',
     }),
   );
-  return { count: Number(out.Attributes?.count ?? 1), resetInSeconds: Math.max(1, end - now) };
+  return { count: Number(out.Attributes?.count ?? 1), resetInSeconds: Math.max(1, end - now), key };
+}
+
+export function hitWindow(companyId: number, scope: string, windowSeconds: number, nowMs = Date.now()): Promise<WindowHit> {
+  return hit(`${tenantPk(companyId)}#RATE#${scope}`, windowSeconds, nowMs);
+}
+
+/** A counter of the platform (no tenant): per account, per client address. */
+export function hitPlatformWindow(scope: string, windowSeconds: number, nowMs = Date.now()): Promise<WindowHit> {
+  return hit(`${PLATFORM_PK}#RATE#${scope}`, windowSeconds, nowMs);
+}
+
+/** The platform counter's current window, without counting: its count so far and seconds left. */
+export async function peekPlatformWindow(scope: string, windowSeconds: number, nowMs = Date.now()): Promise<Omit<WindowHit, 'key'>> {
+  const now = Math.floor(nowMs / 1000);
+  const start = now - (now % windowSeconds);
+  const item = await getItem<{ count?: number }>(`${PLATFORM_PK}#RATE#${scope}`, `W#${start}`);
+  return { count: Number(item?.count ?? 0), resetInSeconds: Math.max(1, start + windowSeconds - now) };
+}
+
+/** Takes one hit back from the window it was counted in (never creates a counter). */
+export async function refundWindow(counted: WindowHit): Promise<void> {
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: counted.key,
+        UpdateExpression: 'ADD #count :minus',
+        ConditionExpression: 'attribute_exists(pk) AND #count > :zero',
+        ExpressionAttributeNames: { '#count': 'count' },
+        ExpressionAttributeValues: { ':minus': -1, ':zero': 0 },
+      }),
+    );
+  } catch (error) {
+    if (!isConditionalCheckFailed(error)) throw error;
+  }
+}
+
+const attemptsKey = (scope: string) => ({ pk: `${PLATFORM_PK}#ATTEMPTS#${scope}`, sk: 'A' });
+
+/** Counts one attempt; a counter past its expiresAt starts again at 1. Answers the count, this one included. */
+export async function countAttempt(scope: string, lifetimeSeconds: number, nowMs = Date.now()): Promise<number> {
+  const now = Math.floor(nowMs / 1000);
+  try {
+    const out = await db().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: attemptsKey(scope),
+        UpdateExpression: 'ADD #count :one SET expiresAt = if_not_exists(expiresAt, :expires), entity = :entity',
+        ConditionExpression: 'attribute_not_exists(pk) OR expiresAt > :now',
+        ExpressionAttributeNames: { '#count': 'count' },
+        ExpressionAttributeValues: { ':one': 1, ':expires': now + lifetimeSeconds, ':now': now, ':entity': 'attempts' },
+        ReturnValues: 'UPDATED_NEW',
+      }),
+    );
+    return Number(out.Attributes?.count ?? 1);
+  } catch (error) {
+    if (!isConditionalCheckFailed(error)) throw error;
+    // Expired but not yet swept by TTL: this attempt is the first of a new life.
+    await db().send(
+      new PutCommand({
+        TableName: table(),
+        Item: { ...attemptsKey(scope), count: 1, expiresAt: now + lifetimeSeconds, entity: 'attempts' },
+      }),
+    );
+    return 1;
+  }
+}
+
+export async function clearAttempts(scope: string): Promise<void> {
+  await db().send(new DeleteCommand({ TableName: table(), Key: attemptsKey(scope) }));
 }

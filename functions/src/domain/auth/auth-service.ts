@@ -2,12 +2,20 @@
  * Use cases behind the auth routes. They take plain inputs and return the contract shapes; the
  * handler only parses and validates.
  */
-import { CompanyExpiredError, ForbiddenError, NotFoundError, UnauthorizedError } from '#commons/errors';
+import { CompanyExpiredError, ForbiddenError, UnauthorizedError, ValidationError } from '#commons/errors';
 import { type TokenIdentity, verifyIdToken } from '#commons/jwt';
 import { expiredMessage, type LoginResponse } from '#contracts/auth';
 import { isTokenOfUser } from '#contracts/session';
 import { type CompanyRecord, getCompany } from '#storage/companies';
 import { addSessionToken, getUser, getUserByEmail, type UserRecord } from '#storage/users';
+import {
+  accountPasswordLimit,
+  addressSecretLimit,
+  beginAttempt,
+  forgetResetCodeTries,
+  resetRequestLimit,
+  tryResetCode,
+} from './attempt-limits.ts';
 import { confirmReset, passwordSignIn, refreshSignIn, revokeRefreshToken, sendResetCode } from './cognito-auth.ts';
 import { dueDateWarning, isExpired } from './due-date-policy.ts';
 import { endSession, endUserSessions, startSession } from './session.ts';
@@ -38,8 +46,27 @@ async function sessionResponse(user: UserRecord, company: CompanyRecord, token: 
   };
 }
 
-export async function login(input: { email: string; password: string }): Promise<LoginResponse> {
-  const tokens = await passwordSignIn(input.email, input.password);
+/** Where a request came from, for the per-address limits (API Gateway's sourceIp). */
+export interface ClientInfo {
+  sourceIp: string | undefined;
+}
+
+/** Wrong passwords count per account and per address (attempt-limits.ts); a right one is handed back. */
+async function checkedSignIn(email: string, password: string, client: ClientInfo) {
+  const attempt = await beginAttempt([accountPasswordLimit(email), addressSecretLimit(client.sourceIp)]);
+  try {
+    const tokens = await passwordSignIn(email, password);
+    await attempt.refund();
+    return tokens;
+  } catch (error) {
+    // Only a refused password is a guess; Cognito throttling or an outage is not.
+    if (!(error instanceof UnauthorizedError)) await attempt.refund();
+    throw error;
+  }
+}
+
+export async function login(input: { email: string; password: string }, client: ClientInfo): Promise<LoginResponse> {
+  const tokens = await checkedSignIn(input.email, input.password, client);
   const token = await verifyIdToken(tokens.idToken);
   const { user, company } = await loadAccount(token, 'ERR_INVALID_CREDENTIALS');
   try {
@@ -88,16 +115,48 @@ export async function logout(user: UserRecord, token: Pick<TokenIdentity, 'issue
   await revokeRefreshToken(user.sessionRefreshToken);
 }
 
-export async function requestPasswordReset(email: string): Promise<void> {
-  // Users exist in our table and in Cognito; a Cognito-only leftover is not a user of the product.
-  if (!(await getUserByEmail(email))) throw new NotFoundError('ERR_NO_USER_FOUND');
-  await sendResetCode(email);
+/** Known and unknown addresses take at least this long to answer, so timing does not tell them apart. */
+export const RESET_REQUEST_MIN_MS = 1000;
+
+/**
+ * Step one of a reset. The answer is the same for every address (known or not, mailed or not):
+ * only the owner of a known address learns anything, from their mailbox.
+ */
+export async function requestPasswordReset(email: string, minDurationMs = RESET_REQUEST_MIN_MS): Promise<void> {
+  const until = Date.now() + minDurationMs;
+  try {
+    await beginAttempt([resetRequestLimit(email)]);
+    // Users exist in our table and in Cognito; a Cognito-only leftover is not a user of the product.
+    if (await getUserByEmail(email)) {
+      await sendResetCode(email);
+      await forgetResetCodeTries(email);
+    }
+  } finally {
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, until - Date.now())));
+  }
 }
 
-export async function resetPassword(input: { email: string; token: string; newPassword: string }): Promise<void> {
+const BURNT_CODE = 'Too many wrong codes: request a new one';
+
+/**
+ * Step two. Wrong codes count per address and per email: RESET_CODE_ATTEMPTS wrong ones burn the
+ * code (a new request starts over). An unknown email is answered like a wrong code.
+ */
+export async function resetPassword(input: { email: string; token: string; newPassword: string }, client: ClientInfo): Promise<void> {
+  const attempt = await beginAttempt([addressSecretLimit(client.sourceIp)]);
+  if (!(await tryResetCode(input.email))) {
+    await attempt.refund();
+    throw new ValidationError('token', BURNT_CODE, 'ERR_INVALID_RESET_CODE');
+  }
   const user = await getUserByEmail(input.email);
-  if (!user) throw new NotFoundError('ERR_NO_USER_FOUND');
-  await confirmReset(input.email, input.token, input.newPassword);
+  if (!user) throw new ValidationError('token', 'Invalid or expired code', 'ERR_INVALID_RESET_CODE');
+  try {
+    await confirmReset(input.email, input.token, input.newPassword);
+  } catch (error) {
+    if (!(error instanceof ValidationError && error.code === 'ERR_INVALID_RESET_CODE')) await attempt.refund();
+    throw error;
+  }
+  await Promise.all([attempt.refund(), forgetResetCodeTries(input.email)]);
   // Whoever held the old password loses the sessions it opened.
   await endUserSessions(user.companyId, user.id);
 }

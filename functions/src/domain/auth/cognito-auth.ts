@@ -10,9 +10,13 @@ import {
 } from '@aws-sdk/client-cognito-identity-provider';
 import { cognitoClient } from '#commons/clients';
 import { env } from '#commons/env';
-import { AppError, NotFoundError, UnauthorizedError, ValidationError } from '#commons/errors';
+import { AppError, UnauthorizedError, ValidationError } from '#commons/errors';
 import { logger } from '#commons/logger';
 import { messages } from '#contracts/common';
+import { TooManyAttemptsError } from './attempt-limits.ts';
+
+/** Cognito does not say how long its lockout lasts; it starts at seconds and doubles. */
+const COGNITO_LOCKOUT_RETRY_SECONDS = 60;
 
 export interface SignInTokens {
   idToken: string;
@@ -51,6 +55,9 @@ export async function passwordSignIn(email: string, password: string): Promise<S
     if (!idToken || !refreshToken) throw new UnauthorizedError('ERR_INVALID_CREDENTIALS');
     return { idToken, refreshToken };
   } catch (error) {
+    // Cognito's own lockout after repeated wrong passwords (NotAuthorizedException, this message).
+    if (/attempts exceeded/i.test(error instanceof Error ? error.message : ''))
+      throw new TooManyAttemptsError(COGNITO_LOCKOUT_RETRY_SECONDS);
     if (BAD_CREDENTIALS.has(errorName(error))) throw new UnauthorizedError('ERR_INVALID_CREDENTIALS');
     if (errorName(error) === 'TooManyRequestsException') throw new TooManyRequestsError();
     throw error;
@@ -92,14 +99,17 @@ export async function revokeRefreshToken(refreshToken: string | null | undefined
   }
 }
 
-/** Sends the reset code by email (SPEC 4 "Password reset", step one). */
+/**
+ * Sends the reset code by email (SPEC 4 "Password reset", step one). Cognito refusing (no such user
+ * there, or its own per-user limit) is logged, not raised: the caller answers every address alike.
+ */
 export async function sendResetCode(email: string): Promise<void> {
   try {
     await cognitoClient().send(new ForgotPasswordCommand({ ClientId: env.userPoolClientId, Username: email }));
   } catch (error) {
-    if (errorName(error) === 'UserNotFoundException') throw new NotFoundError('ERR_NO_USER_FOUND');
-    if (errorName(error) === 'LimitExceededException' || errorName(error) === 'TooManyRequestsException') throw new TooManyRequestsError();
-    throw error;
+    const name = errorName(error);
+    if (name !== 'UserNotFoundException' && name !== 'LimitExceededException' && name !== 'TooManyRequestsException') throw error;
+    logger.warn('ForgotPassword refused', { name });
   }
 }
 
@@ -111,10 +121,10 @@ export async function confirmReset(email: string, code: string, newPassword: str
     );
   } catch (error) {
     const name = errorName(error);
-    if (name === 'CodeMismatchException' || name === 'ExpiredCodeException')
+    // No such user in Cognito reads as a wrong code: the answer must not tell addresses apart.
+    if (name === 'CodeMismatchException' || name === 'ExpiredCodeException' || name === 'UserNotFoundException')
       throw new ValidationError('token', 'Invalid or expired code', 'ERR_INVALID_RESET_CODE');
     if (name === 'InvalidPasswordException') throw new ValidationError('newPassword', messages.weakPassword);
-    if (name === 'UserNotFoundException') throw new NotFoundError('ERR_NO_USER_FOUND');
     if (name === 'LimitExceededException' || name === 'TooManyRequestsException') throw new TooManyRequestsError();
     throw error;
   }

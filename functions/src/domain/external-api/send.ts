@@ -2,7 +2,8 @@
  * POST /api/messages/send (BEHAVIOUR "External messages API"): a connection token instead of a user
  * session. The token picks the connection and so the tenant; the company must be usable (active,
  * not expired) and its plan must have useExternalApi, checked here on the server. Each token gets
- * EXTERNAL_API_LIMIT requests per window. The number is unmasked to digits (country code, area
+ * EXTERNAL_API_LIMIT requests per window; each client address ADDRESS_API_TOKEN_LIMIT unknown tokens
+ * per window (domain/auth/attempt-limits.ts). The number is unmasked to digits (country code, area
  * code, number); the contact and its ticket on that connection are found or created, then the
  * message goes out like an attendant's (stored pending first, then the `send` command).
  */
@@ -10,6 +11,8 @@ import { createHash } from 'node:crypto';
 import { AppError, CompanyExpiredError, ForbiddenError, UnauthorizedError, ValidationError } from '#commons/errors';
 import { expiredMessage } from '#contracts/auth';
 import { numberDigits } from '#contracts/contacts';
+import { CONNECTION_TOKEN_MIN } from '#contracts/whatsapp';
+import { addressApiTokenLimit, assertNotLocked, countFailure } from '#domain/auth/attempt-limits';
 import { isExpired } from '#domain/auth/due-date-policy';
 import { resolveContact } from '#domain/contacts/resolve';
 import { defaultEffects, type Effects } from '#domain/messages/effects';
@@ -39,12 +42,28 @@ export interface ExternalSender {
 
 const tokenDigest = (token: string) => createHash('sha256').update(token).digest('hex').slice(0, 32);
 
-/** 401 bad token -> 429 over the limit -> 403 inactive -> 402 expired -> 403 plan without the API. */
-export async function authorizeExternalSender(token: string | undefined, nowMs = Date.now()): Promise<ExternalSender> {
-  const connection = token ? await getConnectionByToken(token) : undefined;
+/** Shorter tokens are refused outright: they could be guessed (connections need 16 characters, #contracts/whatsapp). */
+const guessable = (token: string) => token.length < CONNECTION_TOKEN_MIN;
+
+/**
+ * 429 too many bad tokens from this address -> 401 bad token -> 429 over the token's limit ->
+ * 403 inactive -> 402 expired -> 403 plan without the API.
+ */
+export async function authorizeExternalSender(
+  token: string | undefined,
+  client: { sourceIp: string | undefined },
+  nowMs = Date.now(),
+): Promise<ExternalSender> {
+  if (!token) throw new UnauthorizedError('ERR_UNAUTHORIZED');
+  // Checked before the lookup, so a locked address learns nothing, not even from a right guess.
+  const limit = addressApiTokenLimit(client.sourceIp);
+  await assertNotLocked(limit, nowMs);
+  const connection = guessable(token) ? undefined : await getConnectionByToken(token);
   const company = connection ? await getCompany(connection.companyId) : undefined;
-  if (!token || !connection || !company) throw new UnauthorizedError('ERR_UNAUTHORIZED');
-  // Counted once the token is known to be real: junk tokens never create counters.
+  if (!connection || !company) {
+    await countFailure(limit, nowMs);
+    throw new UnauthorizedError('ERR_UNAUTHORIZED');
+  }
   const hit = await hitWindow(company.id, `EXTAPI#${tokenDigest(token)}`, EXTERNAL_API_WINDOW_SECONDS, nowMs);
   if (hit.count > EXTERNAL_API_LIMIT) throw new TooManyRequestsError(hit.resetInSeconds);
   if (company.status === false) throw new ForbiddenError('ERR_COMPANY_INACTIVE');

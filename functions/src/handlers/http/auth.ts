@@ -8,12 +8,13 @@ import { emailSchema } from '#contracts/common';
 import { claimWebSession, login, logout, refreshSession, requestPasswordReset, resetPassword } from '#domain/auth/auth-service';
 import { sessionUser } from '#domain/auth/session-user';
 import { assertCompanyUsable, bearerToken, loadIdentity, requireIdentity } from '#http/access';
+import { clientInfo } from '#http/client-info';
 import { httpHandler } from '#http/handler';
 import { noContent } from '#http/result';
 import { parseInput } from '#http/validate';
 
 export const handler = httpHandler('auth', {
-  'POST /auth/login': async ({ body }) => login(parseInput(loginSchema, body)),
+  'POST /auth/login': async ({ body, event }) => login(parseInput(loginSchema, body), clientInfo(event)),
 
   'POST /auth/refresh_token': async ({ body, event }) => {
     const { refreshToken } = parseInput(refreshSchema, body);
@@ -47,8 +48,8 @@ export const handler = httpHandler('auth', {
     return { sent: true };
   },
 
-  'POST /resetpasswords/{email}/{token}/{newPassword}': async ({ params }) => {
-    await resetPassword(parseInput(resetPasswordParamsSchema, params));
+  'POST /resetpasswords/{email}/{token}/{newPassword}': async ({ params, event }) => {
+    await resetPassword(parseInput(resetPasswordParamsSchema, params), clientInfo(event));
     return { reset: true };
   },
 

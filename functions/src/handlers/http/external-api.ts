@@ -3,12 +3,12 @@
  * or multipart {number, body, medias}. A public route for the framework: the token is checked here.
  */
 import * as z from 'zod';
-import { authorizeExternalSender, type ExternalSend, sendExternalMessage, TooManyRequestsError } from '#domain/external-api/send';
+import { authorizeExternalSender, type ExternalSend, sendExternalMessage } from '#domain/external-api/send';
 import { readMultipartForm } from '#domain/media/multipart';
 import { MESSAGE_BODY_MAX } from '#domain/outbound/input';
 import { bearerToken } from '#http/access';
+import { clientInfo } from '#http/client-info';
 import { httpHandler } from '#http/handler';
-import { HttpResult } from '#http/result';
 import type { RequestContext } from '#http/types';
 import { parseInput } from '#http/validate';
 
@@ -31,12 +31,7 @@ async function readSend(ctx: RequestContext): Promise<ExternalSend> {
 
 export const handler = httpHandler('external-api', {
   'POST /api/messages/send': async (ctx) => {
-    try {
-      const sender = await authorizeExternalSender(bearerToken(ctx.event));
-      return await sendExternalMessage(sender, await readSend(ctx));
-    } catch (error) {
-      if (!(error instanceof TooManyRequestsError)) throw error;
-      return new HttpResult(429, { error: error.code, ...error.extra }, { 'retry-after': String(error.retryAfterSeconds) });
-    }
+    const sender = await authorizeExternalSender(bearerToken(ctx.event), clientInfo(ctx.event));
+    return sendExternalMessage(sender, await readSend(ctx));
   },
 });

@@ -12,6 +12,15 @@ export function isCredentialError(error: unknown): boolean {
   return !(error instanceof ApiError) && error instanceof Error && credentialErrors.has(error.name);
 }
 
+/**
+ * Cognito's lockout after repeated wrong passwords: NotAuthorizedException with this message. The
+ * page shows the same words as the API's 429 ERR_TOO_MANY_ATTEMPTS.
+ */
+export function isLockedOut(error: unknown): boolean {
+  if (error instanceof ApiError) return error.code === 'ERR_TOO_MANY_ATTEMPTS';
+  return error instanceof Error && error.name === 'NotAuthorizedException' && /attempts exceeded/i.test(error.message);
+}
+
 export function isUserNotFound(error: unknown): boolean {
   return error instanceof Error && error.name === 'UserNotFoundException';
 }

@@ -7,7 +7,7 @@ import { useAuth } from '../../../lib/auth/auth-provider.tsx';
 import { toast } from '../../../lib/toast.ts';
 import { useApiErrorMessage } from '../../../lib/use-api-error.ts';
 import { type FieldErrors, fieldErrors } from '../../../lib/validation.ts';
-import { isCredentialError } from '../api/auth-errors.ts';
+import { isCredentialError, isLockedOut } from '../api/auth-errors.ts';
 import { AuthCard } from './auth-card.tsx';
 
 interface LoginValues {
@@ -38,7 +38,12 @@ export function LoginPage() {
       if (result.dueDateWarningDays !== undefined) toast.warning(t('auth.dueSoon', { count: result.dueDateWarningDays }));
       navigate('/tickets', { replace: true });
     } catch (error) {
-      toast.error(isCredentialError(error) ? t('backendErrors.ERR_INVALID_CREDENTIALS') : errorText(error));
+      const message = isLockedOut(error)
+        ? t('backendErrors.ERR_TOO_MANY_ATTEMPTS')
+        : isCredentialError(error)
+          ? t('backendErrors.ERR_INVALID_CREDENTIALS')
+          : errorText(error);
+      toast.error(message);
       setBusy(false);
     }
   };
