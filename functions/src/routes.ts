@@ -156,6 +156,8 @@ export const httpRoutes: readonly HttpRoute[] = [
   r('POST', '/messages/{id}', 'messages', 'user', { maxBodyBytes: MEDIA_REQUEST_BYTES }),
   r('POST', '/messages/{id}/uploads', 'messages', 'user'),
   r('DELETE', '/messages/{id}', 'messages', 'user'),
+  // Sends a failed message of ours again (`{id}` the message id), idempotently.
+  r('POST', '/messages/{id}/retry', 'messages', 'user'),
   // Private media: the caller's tenant must own the key (`<companyId>/...`); answers a presigned redirect.
   r('GET', '/public/{path+}', 'media', 'user'),
   // External messages API: authenticated by a connection token, not a user session (BEHAVIOUR).

@@ -5,6 +5,7 @@
 import { DeleteMessageBatchCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { type FauxqsServer, startFauxqs } from 'fauxqs';
 import type { SessionCommand } from '#contracts/session-events';
+import { fixSqsBodyCharacters } from '../../infra/local/sqs-characters.ts';
 
 export interface CommandQueue {
   url: string;
@@ -15,6 +16,8 @@ export interface CommandQueue {
 
 /** Starts fauxqs with `session-commands.fifo` and points the functions' SQS client at it. */
 export async function startCommandQueue(): Promise<CommandQueue> {
+  // As the local stack does: fauxqs refuses emoji that SQS accepts.
+  await fixSqsBodyCharacters();
   const server: FauxqsServer = await startFauxqs({ port: 0, host: '127.0.0.1', logger: false, defaultRegion: 'us-east-1' });
   const queue = server.createQueue('session-commands.fifo', { attributes: { FifoQueue: 'true', VisibilityTimeout: '30' } });
   const endpoint = `http://127.0.0.1:${server.port}`;

@@ -5,7 +5,9 @@
  *   3. record `sent` with the WhatsApp id and time;
  *   4. report `sent` on the inbound queue (durable), and only then may the command be deleted.
  * A crash after 2 and before 3 resends with the same WhatsApp id (one message on WhatsApp); after 3,
- * the redelivered command only re-reports.
+ * the redelivered command only re-reports. A retry of a failed send (`attempt` n) has a record of its
+ * own, so it is sent, once, although the first attempt's record says failed; it keeps the WhatsApp id,
+ * so an attempt that reached WhatsApp after all is not doubled there.
  */
 import type { InboundEvent } from '@conversa/functions/contracts/session-events';
 import { waMessageIdFor } from '@conversa/functions/contracts/wa-message-id';
@@ -43,7 +45,7 @@ export async function executeSend(
   now: () => number = Date.now,
 ): Promise<void> {
   const waMessageId = waMessageIdFor(command.companyId, command.connectionId, command.messageId);
-  const claim = await claimSend(command.companyId, command.messageId, { connectionId: command.connectionId, waMessageId, now: now() });
+  const claim = await claimSend(command.companyId, sendRecordId(command), { connectionId: command.connectionId, waMessageId, now: now() });
   if (!claim.claimed) {
     await inbound.publish(outcomeEvent(command, claim.record));
     return;
@@ -59,13 +61,17 @@ export async function executeSend(
     return;
   }
   await hooks.afterProviderSend?.(command);
-  await recordSent(command.companyId, command.messageId, result);
+  await recordSent(command.companyId, sendRecordId(command), result);
   await inbound.publish(outcomeEvent(command, { state: 'sent', connectionId: command.connectionId, ...result }));
 }
 
 /** Records and reports a send that will not happen. A send already `sent` is re-reported as sent instead. */
 export async function failSend(command: SendCommand, code: string, inbound: InboundPublisher, now: () => number = Date.now): Promise<void> {
-  const record = await recordFailed(command.companyId, command.messageId, { connectionId: command.connectionId, error: code, now: now() });
+  const record = await recordFailed(command.companyId, sendRecordId(command), {
+    connectionId: command.connectionId,
+    error: code,
+    now: now(),
+  });
   await inbound.publish(outcomeEvent(command, record));
 }
 
@@ -76,12 +82,16 @@ function outcomeEvent(command: SendCommand, record: SendRecord): InboundEvent {
     messageId: command.messageId,
     ticketId: command.ticketId,
     number: command.number,
+    ...(command.attempt ? { attempt: command.attempt } : {}),
   };
   if (record.state === 'sent') {
     return { kind: 'sent', ...base, waMessageId: record.waMessageId, timestamp: record.timestamp ?? Date.now() };
   }
   return { kind: 'sendFailed', ...base, error: record.error ?? SEND_ERROR };
 }
+
+/** One send record per attempt of a message (the first keeps the bare message id). */
+const sendRecordId = (command: SendCommand): string => (command.attempt ? `${command.messageId}#${command.attempt}` : command.messageId);
 
 function hasErrorCode(error: unknown): boolean {
   const code = (error as { code?: unknown })?.code;

@@ -2,6 +2,8 @@
  * Exactly-once sends against the simulator (which, like WhatsApp, treats one WhatsApp id as one
  * message): a crash between the provider's send and the `sent` record, and a redelivered command
  * after the record, each leave the contact with one message and the pipeline with a `sent` report.
+ * A retry of a failed send (its next `attempt`) is sent although the first attempt's record says
+ * failed, and reported as that attempt.
  */
 import type { SessionCommand } from '@conversa/functions/contracts/session-events';
 import { waMessageIdFor } from '@conversa/functions/contracts/wa-message-id';
@@ -10,6 +12,7 @@ import { type Host, startHost } from '../src/host.ts';
 import { createSimulatorProvider } from '../src/providers/simulator.ts';
 import type { ChatEntry } from '../src/simulator/network.ts';
 import { type Simulator, startSimulator } from '../src/simulator/server.ts';
+import { recordFailed } from '../src/storage/send-records.ts';
 import {
   type Backends,
   drainInbound,
@@ -134,6 +137,27 @@ describe('exactly-once sends', () => {
       expect.arrayContaining([
         expect.objectContaining({ kind: 'sent', messageId: 'msg-media' }),
         expect.objectContaining({ kind: 'sendFailed', messageId: 'msg-bad', error: 'ERR_WAPP_INVALID_CONTACT' }),
+      ]),
+    );
+  });
+
+  it('a retry of a failed send (attempt 1) is sent once and reported as attempt 1; the first attempt stays failed', async () => {
+    // Prepare: the first attempt failed on this host (ERR_WAPP_NOT_INITIALIZED, say).
+    await recordFailed(41, 'msg-retry', { connectionId: 1, error: 'ERR_WAPP_NOT_INITIALIZED', now: Date.now() });
+    // Act: the attendant's retry, delivered twice; and the first attempt's command redelivered.
+    await sendCommand(backends, send('msg-retry', 'msg-retry#1', { attempt: 1 }));
+    await sendCommand(backends, send('msg-retry', 'msg-retry#1-again', { attempt: 1 }));
+    await sendCommand(backends, send('msg-retry', 'msg-retry'));
+    const events = await drainInbound(backends, (all) => all.filter((e) => e.event.kind !== 'ack').length >= 2, 15_000);
+    // Assess: one message on the phone, with the id derived from the message id.
+    await eventually(async () => (await chat()).some((m) => m.body === 'body of msg-retry'), 'the retry on the phone');
+    const delivered = (await chat()).filter((m) => m.body === 'body of msg-retry');
+    expect(delivered.map((m) => m.waMessageId)).toEqual([waMessageIdFor(41, 1, 'msg-retry')]);
+    const reports = events.filter((e) => e.event.kind === 'sent' || e.event.kind === 'sendFailed');
+    expect(reports.map((e) => [e.event.kind, 'attempt' in e.event ? e.event.attempt : undefined, e.dedupeId])).toEqual(
+      expect.arrayContaining([
+        ['sent', 1, '41:1:s:msg-retry#1'],
+        ['sendFailed', undefined, '41:1:s:msg-retry'],
       ]),
     );
   });

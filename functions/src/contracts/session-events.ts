@@ -67,6 +67,13 @@ export type PhoneContact = z.infer<typeof phoneContactSchema>;
 
 export const ackValues = [0, 1, 2, 3, 4, 5] as const;
 
+/**
+ * A retry of a failed send is a new attempt of the same message: 1, 2, ... (absent: the first send).
+ * Its command, its send record on the host and its result are the attempt's own, so a retry is sent
+ * once (however often its command is delivered) and a late result of an earlier attempt is ignored.
+ */
+const sendAttempt = z.number().int().positive().optional();
+
 export const inboundEventSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('message'), ...base, message: waMessageSchema }),
   z.object({ kind: z.literal('ack'), ...base, waMessageId: z.string().min(1), number: z.string(), ack: z.number().int().min(0).max(5) }),
@@ -89,6 +96,8 @@ export const inboundEventSchema = z.discriminatedUnion('kind', [
     waMessageId: z.string().min(1),
     number: z.string(),
     timestamp: z.number(),
+    /** The send command's `attempt` (absent: the first). */
+    attempt: sendAttempt,
   }),
   z.object({
     kind: z.literal('sendFailed'),
@@ -97,6 +106,7 @@ export const inboundEventSchema = z.discriminatedUnion('kind', [
     ticketId: z.number().int().positive(),
     number: z.string(),
     error: z.string(),
+    attempt: sendAttempt,
   }),
   /**
    * One batch of the phone's contacts, answering an `importContacts` command (`importId` is its
@@ -128,7 +138,7 @@ export function inboundDedupeId(event: InboundEvent): string {
       return `${connection}:c:${event.callId}`;
     case 'sent':
     case 'sendFailed':
-      return `${connection}:s:${event.messageId}`;
+      return `${connection}:s:${event.messageId}${event.attempt ? `#${event.attempt}` : ''}`;
     case 'contacts':
       return `${connection}:k:${event.importId}:${event.batch}`;
   }
@@ -159,6 +169,7 @@ export const sessionCommandSchema = z.discriminatedUnion('kind', [
     ...commandBase,
     /** Our message id: the idempotency key of the send (a retry never sends twice). */
     messageId: z.string().min(1),
+    attempt: sendAttempt,
     ticketId: z.number().int().positive(),
     number: z.string().min(1),
     isGroup: z.boolean(),

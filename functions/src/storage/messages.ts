@@ -309,6 +309,7 @@ async function updateMessage(
         ExpressionAttributeNames: {
           ...Object.fromEntries(entries.map(([key], i) => [`#f${i}`, key])),
           ...(condition.includes('#ack') ? { '#ack': 'ack' } : {}),
+          ...(condition.includes('#error') ? { '#error': 'error' } : {}),
         },
         ExpressionAttributeValues: { ...Object.fromEntries(entries.map(([, value], i) => [`:v${i}`, value])), ...extraValues },
         ReturnValues: 'ALL_NEW',
@@ -418,9 +419,46 @@ async function absorbEcho(companyId: number, connectionId: number, ticketId: num
   );
 }
 
+/**
+ * The message is still on send attempt `attempt` (0: the first send; a retry of a failed send is the
+ * next attempt, `sendAttempt`): a late report of an earlier attempt changes nothing.
+ */
+const onAttempt = (attempt: number) =>
+  attempt
+    ? { condition: 'sendAttempt = :attempt', values: { ':attempt': attempt } }
+    : { condition: 'attribute_not_exists(sendAttempt)', values: {} };
+
 /** Our send failed: the message keeps its place, marked with the error (unless it went out after all). */
-export const markFailed = (companyId: number, ticketId: number, id: string, error: string) =>
-  updateMessage(companyId, ticketId, id, { error, pending: false }, 'attribute_exists(pk) AND #ack < :one', { ':one': 1 });
+export const markFailed = (companyId: number, ticketId: number, id: string, error: string, attempt = 0) => {
+  const current = onAttempt(attempt);
+  return updateMessage(
+    companyId,
+    ticketId,
+    id,
+    { error, pending: false },
+    `attribute_exists(pk) AND #ack < :one AND ${current.condition}`,
+    {
+      ':one': 1,
+      ...current.values,
+    },
+  );
+};
+
+/**
+ * A failed send goes again as attempt `attempt`: pending, its error cleared. Only from the failed
+ * state of the attempt before, so two retries at once send once (the loser gets undefined).
+ */
+export const reopenFailedSend = (companyId: number, ticketId: number, id: string, attempt: number) => {
+  const previous = onAttempt(attempt - 1);
+  return updateMessage(
+    companyId,
+    ticketId,
+    id,
+    { error: null, pending: true, sendAttempt: attempt },
+    `attribute_exists(pk) AND #ack < :one AND attribute_type(#error, :string) AND isDeleted = :no AND ${previous.condition}`,
+    { ':one': 1, ':string': 'S', ':no': false, ...previous.values },
+  );
+};
 
 /** A message read with GetItem directly (for tests and resumption). */
 export async function messageExists(companyId: number, ticketId: number, id: string): Promise<boolean> {

@@ -63,7 +63,8 @@ export const handleSent = async (event: Event<'sent'>, effects: Effects, refs = 
 
 /** A failed send is marked on the message and, when a schedule sent it, on the schedule (ERRO). */
 export async function handleSendFailed(event: Event<'sendFailed'>, effects: Effects, refs = batchReferences()): Promise<UpdateOutcome> {
-  const failed = await markFailed(event.companyId, event.ticketId, event.messageId, event.error);
+  // Only the current attempt's failure counts: a late one of an attempt already retried changes nothing.
+  const failed = await markFailed(event.companyId, event.ticketId, event.messageId, event.error, event.attempt ?? 0);
   if (failed) await scheduleSendFailed(effects, event.companyId, event.messageId, event.error);
   return publishUpdate(failed, effects, refs);
 }

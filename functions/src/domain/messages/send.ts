@@ -80,12 +80,15 @@ export async function buildOutgoingMessage(input: OutgoingMessageInput, now: Dat
 
 export async function sendCommandFor(message: MessageRecord, ticket: TicketRecord, media?: { asVoice?: boolean }): Promise<SessionCommand> {
   const quoted = message.quotedMsgId ? await getMessage(message.companyId, ticket.id, message.quotedMsgId) : undefined;
+  // A retry of a failed send is its next attempt, a command of its own (outbound/send-failures.ts).
+  const attempt = (message as { sendAttempt?: number }).sendAttempt;
   return {
     kind: 'send',
     companyId: message.companyId,
     connectionId: message.whatsappId,
-    commandId: message.id,
+    commandId: attempt ? `${message.id}#${attempt}` : message.id,
     messageId: message.id,
+    ...(attempt ? { attempt } : {}),
     ticketId: ticket.id,
     number: ticket.contact.number,
     isGroup: ticket.isGroup,

@@ -2,7 +2,7 @@
  * The attendant's side of the conversation: POST /messages/{ticketId} and DELETE /messages/{id}.
  * Both act only on tickets the caller may see (tickets/access.ts); another tenant's ids are not found.
  */
-import { AppError, NotFoundError, ValidationError } from '#commons/errors';
+import { AppError, ConflictError, NotFoundError, ValidationError } from '#commons/errors';
 import { logger } from '#commons/logger';
 import type { Message } from '#contracts/messages';
 import { waMessageIdFor } from '#contracts/wa-message-id';
@@ -10,13 +10,15 @@ import { isTenantKey, keyFromMediaUrl } from '#domain/media/keys';
 import { FileTooLargeError, MAX_FILE_BYTES } from '#domain/media/multipart';
 import { headMedia } from '#domain/media/store';
 import { defaultEffects, type Effects } from '#domain/messages/effects';
+import { sendCommandFor } from '#domain/messages/send';
 import { loadVisibleTicket, type Viewer } from '#domain/tickets/access';
 import { loadTicketRefs, presentTicket } from '#domain/tickets/present';
 import { publishMessage } from '#domain/tickets/publish';
 import { getContact } from '#storage/contacts';
-import { getMessageById, markDeleted } from '#storage/messages';
+import { getMessage, getMessageById, markDeleted, reopenFailedSend } from '#storage/messages';
 import { presentMessage } from './present.ts';
 import { assertOpen, type OutgoingFile, type StoredMedia, sendOnTicket, signBody } from './send.ts';
+import { failUnqueued, publishUpdate, sendAttemptOf } from './send-failures.ts';
 
 export interface AttendantSend {
   bodies: string[];
@@ -108,4 +110,30 @@ export async function deleteAttendantMessage(viewer: Viewer, messageId: string, 
   const contact = await getContact(ticket.companyId, ticket.contactId);
   if (contact) await publishMessage(effects, 'update', deleted, presentTicket(ticket, await loadTicketRefs(ticket)), contact);
   return deleted;
+}
+
+/**
+ * POST /messages/{id}/retry: sends a failed message of ours again, as its next attempt
+ * (outbound/send-failures.ts).
+ * A message not failed (any more) comes back as it is.
+ */
+export async function retryAttendantMessage(viewer: Viewer, messageId: string, effects: Effects = defaultEffects): Promise<Message> {
+  const message = await getMessageById(viewer.companyId, messageId);
+  if (!message) throw new NotFoundError('ERR_NO_MESSAGE_FOUND');
+  const ticket = await loadVisibleTicket(viewer, message.ticketId);
+  if (!message.fromMe || message.isDeleted)
+    throw new ConflictError('ERR_SENDING_WAPP_MSG', { reason: 'Only our own messages are sent again' });
+  // Already retried (a second click) or sent after all: nothing to do, answer what it is now.
+  if (!message.error) return presentMessage(message);
+  assertOpen(ticket);
+  const attempt = sendAttemptOf(message) + 1;
+  const reopened = await reopenFailedSend(viewer.companyId, ticket.id, message.id, attempt);
+  if (!reopened) return presentMessage((await getMessage(viewer.companyId, ticket.id, message.id)) ?? message);
+  try {
+    await effects.sendCommand(await sendCommandFor(reopened, ticket));
+  } catch (error) {
+    return failUnqueued(reopened.id, ticket, error, effects);
+  }
+  await publishUpdate(reopened, ticket, effects);
+  return presentMessage(reopened);
 }

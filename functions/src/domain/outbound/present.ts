@@ -1,6 +1,6 @@
 /**
  * Messages as the API answers them: media points at the private media route (`/public/<key>`),
- * never at the bucket, and the internal send hints (mimetype, asVoice) and the search index's words
+ * never at the bucket, and the internal send hints (mimetype, asVoice, sendAttempt) and the search index's words
  * (searchWords) stay inside. Idempotent, so the realtime publisher can present what a caller
  * already presented.
  */
@@ -20,8 +20,9 @@ export function presentMessage(record: MessageRecord): Message {
     mimetype: _mimetype,
     asVoice: _asVoice,
     searchWords: _searchWords,
+    sendAttempt: _sendAttempt,
     ...message
-  } = record as MessageRecord & { mimetype?: string; asVoice?: boolean; searchWords?: string[] };
+  } = record as MessageRecord & { mimetype?: string; asVoice?: boolean; searchWords?: string[]; sendAttempt?: number };
   return {
     ...message,
     mediaUrl: routed(message.mediaPath, message.mediaUrl),

@@ -13,6 +13,7 @@ import { messageIdAt } from '#domain/messages/message-id';
 import { queueOutgoingMessage } from '#domain/messages/send';
 import { getMessageById, type MessageRecord } from '#storage/messages';
 import type { TicketRecord } from '#storage/tickets';
+import { failUnqueued } from './send-failures.ts';
 
 export interface OutgoingFile {
   filename: string;
@@ -89,13 +90,14 @@ export async function sendOnTicket(input: SendOnTicket, effects: Effects = defau
   const sent: MessageRecord[] = [];
   const parts = media.length ? media : [undefined];
   for (const [i, item] of parts.entries()) {
+    // Ids carry their time: one millisecond apart keeps several files in the order given.
+    const id = messageIdAt(base + i);
     sent.push(
       await queueOutgoingMessage(
         {
           companyId,
           ticket,
-          // Ids carry their time: one millisecond apart keeps several files in the order given.
-          id: messageIdAt(base + i),
+          id,
           body: item ? captionFor(input.bodies, parts.length, i) : (input.bodies[0] ?? ''),
           media: item && {
             ...item,
@@ -105,7 +107,8 @@ export async function sendOnTicket(input: SendOnTicket, effects: Effects = defau
           userId: input.userId,
         },
         effects,
-      ),
+        // Stored but its command not queued: shown failed with a retry, not pending forever (503).
+      ).catch((error: unknown) => failUnqueued(id, ticket, error, effects)),
     );
   }
   return sent;

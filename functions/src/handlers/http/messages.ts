@@ -1,13 +1,14 @@
 /**
  * Messages of a ticket (SPEC 7 "Tickets and messages"): the conversation page, the attendant's
  * sends (JSON text with an optional quote, or multipart `medias`, or keys of files the browser
- * uploaded straight to the bucket through POST /messages/{id}/uploads), and deleting our own messages.
- * `{id}` is the ticket id for GET/POST and the message id for DELETE (one name per path level).
+ * uploaded straight to the bucket through POST /messages/{id}/uploads), deleting our own messages and
+ * sending a failed one again (POST /messages/{id}/retry). `{id}` is the ticket id for GET/POST and
+ * the message id for DELETE and retry (one name per path level).
  */
 import { ValidationError } from '#commons/errors';
 import { uploadRequestSchema } from '#domain/media/attachments';
 import { readMultipartForm } from '#domain/media/multipart';
-import { type AttendantSend, deleteAttendantMessage, sendAttendantMessage } from '#domain/outbound/attendant';
+import { type AttendantSend, deleteAttendantMessage, retryAttendantMessage, sendAttendantMessage } from '#domain/outbound/attendant';
 import { formFlag, listMessagesQuerySchema, messageIdSchema, sendMessageJsonSchema } from '#domain/outbound/input';
 import { listTicketMessages } from '#domain/outbound/list';
 import { createUpload } from '#domain/outbound/uploads';
@@ -52,4 +53,5 @@ export const handler = httpHandler('messages', {
   'POST /messages/{id}/uploads': async (ctx) =>
     createUpload(requireIdentity(ctx), parseId(ctx.params), parseInput(uploadRequestSchema, ctx.body ?? {})),
   'DELETE /messages/{id}': async (ctx) => deleteAttendantMessage(requireIdentity(ctx), parseInput(messageIdSchema, ctx.params.id, 'id')),
+  'POST /messages/{id}/retry': async (ctx) => retryAttendantMessage(requireIdentity(ctx), parseInput(messageIdSchema, ctx.params.id, 'id')),
 });
