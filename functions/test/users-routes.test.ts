@@ -198,6 +198,37 @@ describe('updating users', () => {
     expect((await getUser(a.companyId, user.id))?.email).toBe(user.email);
   });
 
+  it("refuses queueIds of another company's queue (or none) with a 400 naming queueIds, on create and update", async () => {
+    // Prepare: queue ids count per company, so take one of B's that A does not have.
+    for (let i = 0; i < 3; i++)
+      await call('POST /queue', { token: b.admin.token, body: { name: uniq('B queue '), color: `#0000${i}${i}` } });
+    const mine = (await call('GET /queue', { token: a.admin.token })).body.map((q: { id: number }) => q.id) as number[];
+    const theirs = ((await call('GET /queue', { token: b.admin.token })).body as { id: number }[]).find((q) => !mine.includes(q.id));
+    expect(theirs).toBeDefined();
+    const foreign = theirs?.id as number;
+    const refused = { status: 400, body: { error: 'ERR_VALIDATION', field: 'queueIds' } };
+    const email = `${uniq('foreignq')}@acme.test`;
+    // Act
+    const created = await call('POST /users', {
+      token: a.admin.token,
+      body: { name: 'Foreign Queue', email, password: PASSWORD, profile: 'user', queueIds: [foreign] },
+    });
+    const user = await a.addUser();
+    const updated = await call('PUT /users/{id}', { token: a.admin.token, params: { id: user.id }, body: { queueIds: [foreign] } });
+    const unknown = await call('PUT /users/{id}', { token: a.admin.token, params: { id: user.id }, body: { queueIds: [987_654] } });
+    // Assess: nothing written, no sign-in left behind.
+    expect(created).toMatchObject(refused);
+    expect(await cognitoHas(email)).toBe(false);
+    expect(updated).toMatchObject(refused);
+    expect(unknown).toMatchObject(refused);
+    expect((await getUser(a.companyId, user.id))?.queueIds).toEqual([]);
+    // A queue of the company is still taken.
+    const own = await call('POST /queue', { token: a.admin.token, body: { name: uniq('A queue '), color: '#0A0B0C' } });
+    const ok = await call('PUT /users/{id}', { token: a.admin.token, params: { id: user.id }, body: { queueIds: [own.body.id] } });
+    expect(ok.status).toBe(200);
+    expect(ok.body.queueIds).toEqual([own.body.id]);
+  });
+
   it("never touches another company's user", async () => {
     const target = await b.addUser();
     const res = await call('PUT /users/{id}', { token: a.admin.token, params: { id: 999 }, body: { name: 'Hijack' } });

@@ -2,7 +2,7 @@
  * Users of a company (SPEC 3 "User", 6, 7). The company is always the caller's (from the token);
  * a user id of another company is "not found", never revealed or touched.
  */
-import { ConflictError, ForbiddenError, NotFoundError } from '#commons/errors';
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '#commons/errors';
 import { channels } from '#contracts/channels';
 import type { CreateUserInput, UpdateUserInput, User } from '#contracts/users';
 import { deleteCognitoUser, setCognitoPassword, updateCognitoEmail } from '#domain/auth/cognito-users';
@@ -21,6 +21,22 @@ async function findInCompany(companyId: number, userId: number): Promise<users.U
   const record = await users.getUser(companyId, userId);
   if (!record || record.companyId !== companyId) throw new NotFoundError('ERR_NO_USER_FOUND');
   return record;
+}
+
+/**
+ * A user's queues must be queues of the company: an id of another company's queue (or of none) is
+ * refused before anything is written. Ids the user already holds are left alone, so editing a user
+ * whose queue was deleted since does not fail on it.
+ */
+async function assertCompanyQueues(
+  companyId: number,
+  queueIds: readonly number[] | undefined,
+  held: readonly number[] = [],
+): Promise<void> {
+  const added = (queueIds ?? []).filter((id) => !held.includes(id));
+  if (!added.length) return;
+  const directory = await loadQueueDirectory(companyId);
+  if (added.some((id) => !directory.has(id))) throw new ValidationError('queueIds', 'Queue not found');
 }
 
 export async function listUsersPage(
@@ -45,6 +61,7 @@ export async function getUserFor(actor: Actor, userId: number): Promise<User> {
 }
 
 export async function createCompanyUser(companyId: number, usersLimit: number, input: CreateUserInput): Promise<User> {
+  await assertCompanyQueues(companyId, input.queueIds);
   const record = await createWithinPlanLimit({
     companyId,
     kind: 'users',
@@ -65,6 +82,7 @@ export async function createCompanyUser(companyId: number, usersLimit: number, i
 export async function updateUserFor(actor: Actor, userId: number, input: UpdateUserInput, now = new Date()): Promise<User> {
   const current = await findInCompany(actor.companyId, userId);
   const { password, ...patch } = permittedUserPatch(actor, userId, input, current);
+  await assertCompanyQueues(actor.companyId, patch.queueIds, current.queueIds);
   const emailChanged = patch.email !== undefined && patch.email !== current.email;
   // The storage's e-mail guard refuses a taken address (409) before Cognito is touched.
   const updated = await users.updateUser(actor.companyId, userId, { ...patch, updatedAt: now.toISOString() });
