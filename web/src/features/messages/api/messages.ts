@@ -93,6 +93,9 @@ export function dropMessage(queryClient: QueryClient, ticketId: number, messageI
   );
 }
 
+/** POST /messages/{id}/retry: a failed message of ours goes again (pending once more); safe to repeat. */
+export const retryMessage = (messageId: string) => api<Message>(`/messages/${encodeURIComponent(messageId)}/retry`, { method: 'POST' });
+
 /** DELETE /messages/{id}: the message stays, marked deleted, and comes back so. */
 export const deleteMessage = (messageId: string) => api<Message>(`/messages/${encodeURIComponent(messageId)}`, { method: 'DELETE' });
 

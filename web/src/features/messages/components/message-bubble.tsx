@@ -5,21 +5,32 @@ import Done from '@mui/icons-material/Done';
 import DoneAll from '@mui/icons-material/DoneAll';
 import ErrorOutline from '@mui/icons-material/ErrorOutlineOutlined';
 import ExpandMore from '@mui/icons-material/ExpandMore';
-import { alpha, Box, IconButton, Menu, MenuItem, Stack, type Theme, Tooltip, Typography } from '@mui/material';
+import Replay from '@mui/icons-material/Replay';
+import { alpha, Box, Button, IconButton, Menu, MenuItem, Stack, type Theme, Tooltip, Typography } from '@mui/material';
 import { format } from 'date-fns';
 import { type MouseEvent, type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MessageBody } from './message-body.tsx';
 import { bodyIsCaption, MessageMedia } from './message-media.tsx';
 
-/** SPEC 4 "Message ack": 1 one tick, 2 and 3 double ticks, 4 or 5 highlighted (read); 0 still ours only. */
+/** Why a send failed, in words: the server's code through backendErrors when translated, else the code. */
+export function useFailureReason(): (code: string) => string {
+  const { t, i18n } = useTranslation();
+  return (code) => (i18n.exists(`backendErrors.${code}`) ? t(`backendErrors.${code}`) : code);
+}
+
+/**
+ * SPEC 4 "Message ack": 1 one tick, 2 and 3 double ticks, 4 or 5 highlighted (read); 0 still ours
+ * only. A failed send shows an error mark with its reason, never a clock.
+ */
 export function AckIcon({ message }: { message: Pick<Message, 'ack' | 'error' | 'pending'> }) {
   const { t } = useTranslation();
+  const reason = useFailureReason();
   const sx = { fontSize: 16, verticalAlign: 'middle' };
   if (message.error)
     return (
-      <Tooltip title={t('conversation.messages.failed')}>
-        <ErrorOutline color="error" sx={sx} data-ack="error" />
+      <Tooltip title={t('conversation.messages.failedReason', { reason: reason(message.error) })}>
+        <ErrorOutline color="error" sx={sx} data-ack="error" aria-label={t('conversation.messages.failed')} />
       </Tooltip>
     );
   if (message.pending || message.ack <= 0) return <AccessTime sx={{ ...sx, color: 'text.disabled' }} data-ack="0" />;
@@ -81,11 +92,17 @@ interface BubbleProps {
   showAuthor?: boolean;
   onReply?: (message: Message) => void;
   onDelete?: (message: Message) => void;
+  /** Sends a failed message of ours again; absent where the conversation is read-only. */
+  onRetry?: (message: Message) => void;
+  /** A retry of this message is in flight. */
+  retrying?: boolean;
 }
 
 /** One message (SPEC 2 "Conversation"): ours right, theirs left, bubble at most 600 px wide. */
-export function MessageBubble({ message, showAuthor, onReply, onDelete }: BubbleProps) {
+export function MessageBubble({ message, showAuthor, onReply, onDelete, onRetry, retrying }: BubbleProps) {
   const { t } = useTranslation();
+  const reason = useFailureReason();
+  const failed = message.fromMe && Boolean(message.error) && !message.isDeleted;
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const canDelete = Boolean(onDelete) && message.fromMe && !message.isDeleted && !message.pending;
   const hasOptions = (Boolean(onReply) && !message.pending) || canDelete;
@@ -171,6 +188,28 @@ export function MessageBubble({ message, showAuthor, onReply, onDelete }: Bubble
           </Typography>
           {message.fromMe && <AckIcon message={message} />}
         </Stack>
+        {failed && (
+          <Stack
+            direction="row"
+            spacing={1}
+            data-testid="message-failed"
+            sx={{ alignItems: 'center', justifyContent: 'flex-end', mt: 0.5, color: 'error.main' }}
+          >
+            <Typography variant="caption">{t('conversation.messages.failedReason', { reason: reason(message.error ?? '') })}</Typography>
+            {onRetry && (
+              <Button
+                size="small"
+                color="error"
+                variant="outlined"
+                startIcon={<Replay fontSize="small" />}
+                disabled={retrying}
+                onClick={() => onRetry(message)}
+              >
+                {t('conversation.messages.retry')}
+              </Button>
+            )}
+          </Stack>
+        )}
       </Box>
     </Box>
   );

@@ -6,7 +6,7 @@ import { Fragment, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { useErrorToast } from '../../../lib/use-api-error.ts';
-import { deleteMessage, flattenMessages, putMessage, useMessages } from '../api/messages.ts';
+import { deleteMessage, flattenMessages, putMessage, retryMessage, useMessages } from '../api/messages.ts';
 import { useMessagesLive } from '../hooks/use-messages-live.ts';
 import { MessageBubble } from './message-bubble.tsx';
 
@@ -36,6 +36,7 @@ export function MessageList({ ticketId, isGroup, readOnly, onReply }: MessageLis
   const lastSeen = useRef<string | undefined>(undefined);
   const [deleting, setDeleting] = useState<Message | null>(null);
   const [busy, setBusy] = useState(false);
+  const [retrying, setRetrying] = useState<ReadonlySet<string>>(new Set());
   const lastId = messages.at(-1)?.id;
 
   useLayoutEffect(() => {
@@ -75,6 +76,22 @@ export function MessageList({ ticketId, isGroup, readOnly, onReply }: MessageLis
     }
   };
 
+  /** The same send path again, on the server: a second click while one is in flight is ignored there too. */
+  const retry = async (message: Message) => {
+    setRetrying((ids) => new Set(ids).add(message.id));
+    try {
+      putMessage(queryClient, await retryMessage(message.id));
+    } catch (error) {
+      showError(error);
+    } finally {
+      setRetrying((ids) => {
+        const next = new Set(ids);
+        next.delete(message.id);
+        return next;
+      });
+    }
+  };
+
   return (
     <Box
       ref={scroller}
@@ -106,6 +123,8 @@ export function MessageList({ ticketId, isGroup, readOnly, onReply }: MessageLis
               showAuthor={isGroup}
               onReply={readOnly ? undefined : onReply}
               onDelete={readOnly ? undefined : setDeleting}
+              onRetry={readOnly ? undefined : retry}
+              retrying={retrying.has(message.id)}
             />
           </Fragment>
         );
