@@ -1,8 +1,10 @@
 /**
- * POST /contacts/import over DynamoDB Local + cognito-local with real .xlsx and .xls files written by
+ * POST /contacts/import over DynamoDB Local + cognito-local with real .xlsx, .xls and .csv files written by
  * the same reader (and JSON rows): rows imported with digits-only numbers, taken numbers counted as duplicated and
  * left alone, bad rows reported by line and field, other formats and headerless sheets refused.
  */
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { utils, write } from '@e965/xlsx';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getContactByNumber } from '#storage/contacts';
@@ -31,6 +33,15 @@ const upload = (data: Buffer, filename: string, token = t.admin.token) =>
   });
 
 describe('contacts import', () => {
+  it("loads under plain Node + tsx, as `npm start` runs it (vitest's own loader hid a named import Node cannot link)", () => {
+    const handler = fileURLToPath(new URL('../src/handlers/http/contacts-import.ts', import.meta.url));
+    const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', `await import(${JSON.stringify(handler)})`], {
+      encoding: 'utf8',
+    });
+    expect(run.stderr).not.toContain('SyntaxError');
+    expect(run.status).toBe(0);
+  }, 30_000);
+
   it('imports an .xlsx, skips taken numbers and reports bad rows', async () => {
     const taken = await call('POST /contacts', { token: t.admin.token, body: { name: 'Já existe', number: '5511955550001' } });
     expect(taken.status).toBe(201);
@@ -89,8 +100,20 @@ describe('contacts import', () => {
     expect((await invoke('POST /contacts/import', { token: t.admin.token, json: { contacts: 'x' } })).status).toBe(400);
   });
 
+  it('imports a .csv, comma or semicolon separated, keeping long numbers as written', async () => {
+    const semicolons = await upload(
+      Buffer.from('\ufeffNome;Telefone;E-mail\nFábio Csv;5511955550020;fabio@x.com\nG;5511955550021;\n'),
+      'contatos.csv',
+    );
+    expect(semicolons).toMatchObject({ status: 200, body: { imported: 1, duplicated: 0, invalid: [{ row: 3, field: 'name' }] } });
+    expect(await getContactByNumber(t.companyId, '5511955550020')).toMatchObject({ name: 'Fábio Csv', email: 'fabio@x.com' });
+    const commas = await upload(Buffer.from('name,number\n"Lima, Helena",5511955550022\n'), 'export.CSV');
+    expect(commas.body).toEqual({ imported: 1, duplicated: 0, invalid: [] });
+    expect((await getContactByNumber(t.companyId, '5511955550022'))?.name).toBe('Lima, Helena');
+  });
+
   it('refuses other formats, unreadable files, missing columns and JSON bodies with a 400', async () => {
-    expect((await upload(Buffer.from('name;number\nA;1'), 'contatos.csv')).body).toMatchObject({ error: 'ERR_VALIDATION', field: 'file' });
+    expect((await upload(Buffer.from('name;number\nA;1'), 'contatos.txt')).body).toMatchObject({ error: 'ERR_VALIDATION', field: 'file' });
     expect((await upload(Buffer.from('garbage'), 'broken.xlsx')).status).toBe(400);
     expect(
       (

@@ -18,8 +18,8 @@ export interface ParsedSheet {
   rows: ImportRow[];
 }
 
-/** SPEC 5: "Import accepts only .xls and .xlsx." */
-export const isSpreadsheet = (fileName: string) => /\.xlsx?$/i.test(fileName);
+/** SPEC 5: "Import accepts only .xls and .xlsx."; .csv too (issue 9). */
+export const isSpreadsheet = (fileName: string) => /\.(xlsx?|csv)$/i.test(fileName);
 
 /**
  * Reads the first sheet in the browser. The server reads .xlsx itself but refuses legacy .xls (its
@@ -30,7 +30,8 @@ export async function readSpreadsheet(file: File): Promise<ParsedSheet> {
   const { read, utils } = await import('@e965/xlsx');
   const book = read(await file.arrayBuffer(), { type: 'array', dense: true, cellFormula: false, cellHTML: false });
   const sheet = book.Sheets[book.SheetNames[0] ?? ''];
-  const table = sheet ? utils.sheet_to_json<unknown[]>(sheet, { header: 1, raw: false, defval: '' }) : [];
+  // Raw values: a phone typed as a number must not come back as its display text ("5.51E+12").
+  const table = sheet ? utils.sheet_to_json<unknown[]>(sheet, { header: 1, raw: true, defval: '' }) : [];
   const [header = [], ...body] = table;
   const columns = header.map((cell) => String(cell ?? '').trim());
   const rows = body

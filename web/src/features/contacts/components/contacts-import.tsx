@@ -60,7 +60,7 @@ export function ContactsImport() {
         ref={input}
         type="file"
         hidden
-        accept=".xls,.xlsx,application/vnd.ms-excel,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+        accept=".xls,.xlsx,.csv,application/vnd.ms-excel,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet,text/csv"
         onChange={pick}
         data-testid="contacts-import-input"
         aria-label={t('contacts.import.spreadsheet')}
