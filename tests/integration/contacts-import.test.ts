@@ -29,7 +29,7 @@ function workbook(rows: unknown[][], bookType: 'xlsx' | 'biff8'): Buffer {
 
 async function upload(data: Buffer, filename: string): Promise<{ status: number; body: unknown }> {
   const form = new FormData();
-  form.append('file', new Blob([data]), filename);
+  form.append('file', new Blob([new Uint8Array(data)]), filename);
   const res = await fetch(`${inject('apiUrl').replace(/\/$/, '')}/contacts/import`, {
     method: 'POST',
     headers: { authorization: `Bearer ${tenant.admin.token}` },
