@@ -1,6 +1,6 @@
 /** Pure rules of media keys and multipart parsing (no network). */
 import { describe, expect, it } from 'vitest';
-import { isTenantKey, keyFromMediaUrl, mediaRoute, outboundMediaKey, safeFileName } from '#domain/media/keys';
+import { isTenantKey, keyFromMediaUrl, mediaOwner, mediaRoute, outboundMediaKey, safeFileName } from '#domain/media/keys';
 import { FileTooLargeError, parseMultipart } from '#domain/media/multipart';
 import { multipart } from './messages-harness.ts';
 
@@ -9,6 +9,27 @@ describe('tenant keys', () => {
     expect(isTenantKey(7, '7/whatsapp/1/ABC.jpg')).toBe(true);
     for (const key of ['77/x.jpg', '8/x.jpg', '7', '7/', '7/../8/x', '7/./x', '7//x', '7/a\\b', '7/a\u0000b', `7/${'a'.repeat(1100)}`]) {
       expect(isTenantKey(7, key), key).toBe(false);
+    }
+  });
+
+  it('names the record a key belongs to, and none for any other shape', () => {
+    const upload = '0b6f1c1e-8d8b-4a37-9a3c-2f1d5e6a7b8c';
+    expect(mediaOwner(7, `7/tickets/12/${upload}/a.png`)).toEqual({ kind: 'ticket', ticketId: 12 });
+    expect(mediaOwner(7, '7/whatsapp/3/3EB0C767D26A.jpg')).toEqual({ kind: 'inbound', connectionId: 3, waMessageId: '3EB0C767D26A' });
+    expect(mediaOwner(7, `7/quick-messages/4/${upload}/a.pdf`)).toEqual({ kind: 'quick-message', id: 4 });
+    expect(mediaOwner(7, `7/schedules/5/${upload}/a.pdf`)).toEqual({ kind: 'schedule', id: 5 });
+    for (const key of [
+      `8/tickets/12/${upload}/a.png`,
+      `7/tickets/012/${upload}/a.png`,
+      '7/tickets/12/not-an-upload/a.png',
+      `7/tickets/12/${upload}/a/b.png`,
+      '7/tickets/12',
+      '7/whatsapp/3/a/b.jpg',
+      '7/whatsapp/x/ABC.jpg',
+      `7/contacts/1/${upload}/a.png`,
+      '7/a.png',
+    ]) {
+      expect(mediaOwner(7, key), key).toBeUndefined();
     }
   });
 

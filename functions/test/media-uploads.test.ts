@@ -7,8 +7,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { getMessage, listMessagesPage } from '#storage/messages';
 import type { TicketRecord } from '#storage/tickets';
-import { createConnection, type Env, invoke, readObject, seedTicket, skipTicketIds, startEnv } from './messages-harness.ts';
-import { seedTenant, type Tenant } from './users-harness.ts';
+import { createConnection, type Env, invoke, multipart, readObject, seedTicket, skipTicketIds, startEnv } from './messages-harness.ts';
+import { seedTenant, type Tenant, uniq } from './users-harness.ts';
 
 let env: Env;
 let a: Tenant;
@@ -131,5 +131,62 @@ describe('POST /messages/{ticketId} with mediaUrls', () => {
     }
     expect(await stored(ticket)).toEqual([]);
     expect(await env.commands.drain()).toEqual([]);
+  });
+
+  it('refuses a file of another ticket of the company, and one of a quick message the sender may not see', async () => {
+    // Prepare: a ticket A's plain user works on, another ticket of A's (whose file they name), and a
+    // colleague's own quick message with a file.
+    const attendant = await a.addUser('user');
+    const colleague = await a.addUser('user');
+    const ticket = await seedTicket(a, connectionA, { status: 'open', userId: attendant.id });
+    const elsewhere = await openTicket(a, connectionA);
+    const keyOfOtherTicket = await upload(a, elsewhere, 'contrato.pdf', 'application/pdf', Buffer.from('secret contract'));
+    const quick = await invoke('POST /quick-messages', {
+      token: colleague.token,
+      json: { shortcode: uniq('mine'), message: 'minha tabela', geral: false },
+    });
+    const file = await invoke('POST /quick-messages/{id}/media-upload', {
+      token: colleague.token,
+      params: { id: quick.body.id },
+      raw: multipart([{ name: 'file', value: Buffer.from('price table'), filename: 'tabela.pdf', contentType: 'application/pdf' }]),
+    });
+    expect(file.status, JSON.stringify(file.body)).toBe(200);
+    // Act
+    const attempts = [{ mediaUrls: [keyOfOtherTicket] }, { mediaUrl: file.body.mediaPath }, { mediaUrls: [`/public/${keyOfOtherTicket}`] }];
+    for (const json of attempts) {
+      const res = await invoke('POST /messages/{id}', { token: attendant.token, params: { id: ticket.id }, json: { body: 'x', ...json } });
+      // Assess
+      expect(res.status, JSON.stringify(res.body)).toBe(400);
+      expect(res.body).toMatchObject({ error: 'ERR_VALIDATION', message: 'Media not found' });
+    }
+    expect(await stored(ticket)).toEqual([]);
+    expect(await env.commands.drain()).toEqual([]);
+  });
+
+  it("sends a geral quick message's file as a copy under the ticket, which stays when the quick message loses it", async () => {
+    // Prepare
+    const attendant = await a.addUser('user');
+    const ticket = await seedTicket(a, connectionA, { status: 'open', userId: attendant.id });
+    const quick = await invoke('POST /quick-messages', {
+      token: a.admin.token,
+      json: { shortcode: uniq('geral'), message: 'catálogo', geral: true },
+    });
+    const file = await invoke('POST /quick-messages/{id}/media-upload', {
+      token: a.admin.token,
+      params: { id: quick.body.id },
+      raw: multipart([{ name: 'file', value: Buffer.from('catalog pdf'), filename: 'catalogo.pdf', contentType: 'application/pdf' }]),
+    });
+    // Act
+    const res = await invoke('POST /messages/{id}', {
+      token: attendant.token,
+      params: { id: ticket.id },
+      json: { body: 'segue', mediaUrl: file.body.mediaPath },
+    });
+    await invoke('DELETE /quick-messages/{id}/media-upload', { token: a.admin.token, params: { id: quick.body.id } });
+    // Assess
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const key = (await getMessage(a.companyId, ticket.id, res.body.messages[0].id))?.mediaPath ?? '';
+    expect(key).toMatch(new RegExp(`^${a.companyId}/tickets/${ticket.id}/[0-9a-f-]{36}/catalogo\\.pdf$`));
+    expect((await readObject(key))?.toString()).toBe('catalog pdf');
   });
 });

@@ -1,23 +1,29 @@
 /**
  * Private media (GET /public/{path+}) over s3rver: the owner gets a 302 to a short-lived presigned
  * GET that serves the bytes; another tenant's key, a missing key or a path trick is a 404; no token
- * is a 401. Messages point their mediaUrl at this route, never at the bucket.
+ * is a 401. Within the tenant, a file is served to whoever may see its record (the ticket, inbound
+ * media's ticket, the quick message), a 404 to everyone else. Messages point their mediaUrl at this
+ * route, never at the bucket.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createConnection, type Env, invoke, multipart, seedTicket, startEnv } from './messages-harness.ts';
-import { seedTenant, type Tenant } from './users-harness.ts';
+import { putMedia } from '#domain/media/store';
+import { updateUser } from '#storage/users';
+import { createConnection, type Env, invoke, multipart, seedTicket, startEnv, storeInbound } from './messages-harness.ts';
+import { seedTenant, type Tenant, uniq } from './users-harness.ts';
 
 let env: Env;
 let a: Tenant;
 let b: Tenant;
 let keyOfA: string;
 let mediaUrlOfA: string;
+let connectionOfA: number;
 const bytes = Buffer.from('\u00ff\u00d8\u00ff fake jpeg bytes', 'latin1');
 
 beforeAll(async () => {
   env = await startEnv();
   [a, b] = await Promise.all([seedTenant(env.stack), seedTenant(env.stack)]);
   const connection = await createConnection(a);
+  connectionOfA = connection.id;
   const ticket = await seedTicket(a, connection.id, { status: 'open', userId: a.admin.id });
   const form = multipart([{ name: 'medias', value: bytes, filename: 'foto da loja.jpg', contentType: 'image/jpeg' }]);
   const sent = await invoke('POST /messages/{id}', { token: a.admin.token, params: { id: ticket.id }, raw: form });
@@ -46,9 +52,60 @@ describe('GET /public/{path+}', () => {
     expect(Buffer.from(await fetched.arrayBuffer())).toEqual(bytes);
   });
 
-  it('lets any user of the tenant fetch it (the conversation shows it to them)', async () => {
+  it("serves a ticket's file to whoever may see the ticket, and to no other user of the tenant", async () => {
+    // Prepare: A's file is on an open ticket assigned to A's admin, in no queue.
+    const colleague = await a.addUser('admin');
     const user = await a.addUser('user');
-    expect((await getMedia(keyOfA, user.token)).status).toBe(302);
+    // Act / Assess: another admin sees every ticket; a plain user without the ticket does not.
+    expect((await getMedia(keyOfA, colleague.token)).status).toBe(302);
+    const refused = await getMedia(keyOfA, user.token);
+    expect(refused.status).toBe(404);
+    expect(refused.headers.location).toBeUndefined();
+    // A file key the tenant's shape does not know, even if the object exists, is nobody's.
+    const loose = `${a.companyId}/elsewhere/file.jpg`;
+    await putMedia(loose, bytes, 'image/jpeg');
+    expect((await getMedia(loose, a.admin.token)).status).toBe(404);
+  });
+
+  it("serves inbound media to whoever may see its message's ticket", async () => {
+    // Prepare: an inbound photo, stored where the session-host puts one, on a ticket of a queue.
+    const queue = await invoke('POST /queue', { token: a.admin.token, json: { name: uniq('Fila '), color: '#123456' } });
+    const ticket = await seedTicket(a, connectionOfA, { status: 'pending', queueId: queue.body.id });
+    const waId = uniq('3EB0');
+    const key = `${a.companyId}/whatsapp/${connectionOfA}/${waId}.jpg`;
+    await putMedia(key, bytes, 'image/jpeg');
+    await storeInbound(ticket, 'foto', Date.now(), { waId, mediaPath: key, mediaUrl: key, mediaType: 'image' });
+    const member = await a.addUser('user');
+    await updateUser(a.companyId, member.id, { queueIds: [queue.body.id] });
+    const outsider = await a.addUser('user');
+    // Act / Assess
+    expect((await getMedia(key, member.token)).status).toBe(302);
+    expect((await getMedia(key, outsider.token)).status).toBe(404);
+    // The same name under another WhatsApp id (no such message) is nobody's.
+    const stray = `${a.companyId}/whatsapp/${connectionOfA}/NOSUCHID.jpg`;
+    await putMedia(stray, bytes, 'image/jpeg');
+    expect((await getMedia(stray, a.admin.token)).status).toBe(404);
+  });
+
+  it("serves a quick message's file to whoever may see the quick message", async () => {
+    // Prepare: a user's own (not geral) quick message with a file.
+    const author = await a.addUser('user');
+    const other = await a.addUser('user');
+    const made = await invoke('POST /quick-messages', {
+      token: author.token,
+      json: { shortcode: uniq('qm'), message: 'catálogo', geral: false },
+    });
+    const uploaded = await invoke('POST /quick-messages/{id}/media-upload', {
+      token: author.token,
+      params: { id: made.body.id },
+      raw: multipart([{ name: 'file', value: bytes, filename: 'catalogo.jpg', contentType: 'image/jpeg' }]),
+    });
+    expect(uploaded.status, JSON.stringify(uploaded.body)).toBe(200);
+    const key = decodeURIComponent(uploaded.body.mediaPath.replace(/^\/public\//, ''));
+    // Act / Assess: the author and admins see it; another user does not.
+    expect((await getMedia(key, author.token)).status).toBe(302);
+    expect((await getMedia(key, a.admin.token)).status).toBe(302);
+    expect((await getMedia(key, other.token)).status).toBe(404);
   });
 
   it("answers 404 for another tenant's key, a missing key and path tricks, and 401 without a token", async () => {

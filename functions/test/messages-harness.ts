@@ -103,8 +103,13 @@ export async function seedTicket(t: Tenant, connectionId: number, patch: TicketS
   return Object.keys(patch).length ? updateTicketState(ticket, patch) : ticket;
 }
 
-/** An inbound message stored as the pipeline stores one (unread +1). */
-export async function storeInbound(ticket: TicketRecord, body: string, at = Date.now()): Promise<MessageRecord> {
+/** An inbound message stored as the pipeline stores one (unread +1); `extra` sets more fields (its media, say). */
+export async function storeInbound(
+  ticket: TicketRecord,
+  body: string,
+  at = Date.now(),
+  extra: Partial<MessageRecord> = {},
+): Promise<MessageRecord> {
   const createdAt = new Date(at).toISOString();
   const message: MessageRecord = {
     id: messageIdAt(at),
@@ -132,6 +137,7 @@ export async function storeInbound(ticket: TicketRecord, body: string, at = Date
     userId: null,
     createdAt,
     updatedAt: createdAt,
+    ...extra,
   };
   const current = (await getTicket(ticket.companyId, ticket.id)) ?? ticket;
   await storeMessage(message, current, { unread: true, requireActive: false });

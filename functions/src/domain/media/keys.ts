@@ -4,6 +4,13 @@
  * the media route refuses another tenant's key by its prefix alone. Clients never see bucket URLs:
  * a message's `mediaUrl` is the API's `/public/<key>` route, which checks the tenant and redirects
  * to a short-lived presigned GET.
+ *
+ * The prefix says only whose the object is; what the key names after it says which record it belongs
+ * to (mediaOwner), so the route and the sends can check that record too (access.ts):
+ *   <cid>/tickets/<ticketId>/<upload>/<name>           our sends and direct uploads, per ticket
+ *   <cid>/whatsapp/<connectionId>/<waMessageId>.<ext>  inbound (session-host/src/media.ts)
+ *   <cid>/quick-messages/<id>/<upload>/<name>          a quick message's file (attachments.ts)
+ *   <cid>/schedules/<id>/<upload>/<name>               a schedule's file (attachments.ts)
  */
 import { randomUUID } from 'node:crypto';
 
@@ -20,6 +27,33 @@ export function isTenantKey(companyId: number, key: string): boolean {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
   if (/[\\\u0000-\u001f\u007f]/.test(key)) return false;
   return key.split('/').every((segment) => segment !== '' && segment !== '.' && segment !== '..');
+}
+
+export type MediaOwner =
+  | { kind: 'ticket'; ticketId: number }
+  | { kind: 'inbound'; connectionId: number; waMessageId: string }
+  | { kind: 'quick-message'; id: number }
+  | { kind: 'schedule'; id: number };
+
+const UPLOAD_FOLDER = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const RECORD_ID = /^[1-9]\d{0,14}$/;
+const INBOUND_NAME = /^([A-Za-z0-9_-]+)\.[A-Za-z0-9]{1,8}$/;
+
+/** The record a tenant key belongs to, read from its shape; undefined for any other key. */
+export function mediaOwner(companyId: number, key: string): MediaOwner | undefined {
+  if (!isTenantKey(companyId, key)) return undefined;
+  const [, area, id = '', ...rest] = key.split('/');
+  if (!RECORD_ID.test(id)) return undefined;
+  if (area === 'whatsapp') {
+    const name = rest.length === 1 ? INBOUND_NAME.exec(rest[0] as string) : null;
+    return name ? { kind: 'inbound', connectionId: Number(id), waMessageId: name[1] as string } : undefined;
+  }
+  // Ours: one folder per upload, then the file's name.
+  if (rest.length !== 2 || !UPLOAD_FOLDER.test(rest[0] as string)) return undefined;
+  if (area === 'tickets') return { kind: 'ticket', ticketId: Number(id) };
+  if (area === 'quick-messages') return { kind: 'quick-message', id: Number(id) };
+  if (area === 'schedules') return { kind: 'schedule', id: Number(id) };
+  return undefined;
 }
 
 /** File names as WhatsApp and S3 see them: spaces become underscores, separators and controls go. */

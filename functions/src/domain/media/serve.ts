@@ -1,13 +1,15 @@
 /**
- * GET /public/{path+}: media of the caller's company only. A key outside the caller's tenant prefix,
- * or one that does not exist, is a 404 (the same answer, so probing learns nothing); otherwise a
- * short-lived presigned GET that the browser follows.
+ * GET /public/{path+}: media of a record the caller may see (access.ts: the ticket, the quick
+ * message, ...), never merely of their company. A key outside the caller's tenant, of a record they
+ * may not see, or one that does not exist, is a 404 (the same answer, so probing learns nothing);
+ * otherwise a short-lived presigned GET that the browser follows.
  */
 import { NotFoundError } from '#commons/errors';
-import { isTenantKey } from './keys.ts';
+import type { Viewer } from '#domain/tickets/access';
+import { canSeeMedia } from './access.ts';
 import { headMedia, presignedGet } from './store.ts';
 
-export async function mediaLocation(companyId: number, key: string): Promise<string> {
-  if (!isTenantKey(companyId, key) || !(await headMedia(key))) throw new NotFoundError('ERR_NOT_FOUND');
+export async function mediaLocation(viewer: Viewer, key: string): Promise<string> {
+  if (!(await canSeeMedia(viewer, key)) || !(await headMedia(key))) throw new NotFoundError('ERR_NOT_FOUND');
   return presignedGet(key);
 }

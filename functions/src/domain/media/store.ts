@@ -3,7 +3,7 @@
  * presigned PUTs for the browser's direct uploads, removal of attachments no record names.
  * Callers check the tenant prefix (keys.ts) before any of these.
  */
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { s3Client } from '#commons/clients';
 import { env } from '#commons/env';
@@ -13,6 +13,12 @@ export const PRESIGNED_GET_SECONDS = 300;
 
 export async function putMedia(key: string, body: Buffer, contentType: string): Promise<void> {
   await s3Client().send(new PutObjectCommand({ Bucket: env.mediaBucket, Key: key, Body: body, ContentType: contentType }));
+}
+
+/** A copy of `from` at `to` (content type kept), inside the bucket: no bytes pass through the Lambda. */
+export async function copyMedia(from: string, to: string): Promise<void> {
+  const source = `${env.mediaBucket}/${from.split('/').map(encodeURIComponent).join('/')}`;
+  await s3Client().send(new CopyObjectCommand({ Bucket: env.mediaBucket, Key: to, CopySource: source, MetadataDirective: 'COPY' }));
 }
 
 /** The object's content type and size, or undefined when there is no such object. */

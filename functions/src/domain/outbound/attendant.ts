@@ -6,7 +6,8 @@ import { AppError, ConflictError, NotFoundError, ValidationError } from '#common
 import { logger } from '#commons/logger';
 import type { Message } from '#contracts/messages';
 import { waMessageIdFor } from '#contracts/wa-message-id';
-import { isTenantKey, keyFromMediaUrl } from '#domain/media/keys';
+import { sendableMedia } from '#domain/media/access';
+import { keyFromMediaUrl } from '#domain/media/keys';
 import { FileTooLargeError, MAX_FILE_BYTES } from '#domain/media/multipart';
 import { headMedia } from '#domain/media/store';
 import { defaultEffects, type Effects } from '#domain/messages/effects';
@@ -30,11 +31,14 @@ export interface AttendantSend {
   asVoice?: boolean;
 }
 
-/** A media key the caller's company owns and that exists within the size limit (JSON `mediaUrl(s)`). */
-async function storedMedia(companyId: number, mediaUrl: string, field: string): Promise<StoredMedia> {
-  const key = keyFromMediaUrl(mediaUrl);
-  const head = isTenantKey(companyId, key) ? await headMedia(key) : undefined;
-  if (!head) throw new ValidationError(field, 'Media not found');
+/**
+ * A stored file the caller may send on this ticket (media/access.ts: uploaded for it, or a quick
+ * message's they may see) that exists within the size limit (JSON `mediaUrl(s)`).
+ */
+async function storedMedia(viewer: Viewer, ticketId: number, mediaUrl: string, field: string): Promise<StoredMedia> {
+  const key = await sendableMedia(viewer, ticketId, keyFromMediaUrl(mediaUrl));
+  const head = key ? await headMedia(key) : undefined;
+  if (!key || !head) throw new ValidationError(field, 'Media not found');
   if (head.size > MAX_FILE_BYTES) throw new FileTooLargeError(field, MAX_FILE_BYTES);
   if (!head.size) throw new ValidationError(field, 'Empty file');
   return { key, mimetype: head.contentType, filename: key.split('/').at(-1) ?? 'file' };
@@ -53,7 +57,7 @@ export async function sendAttendantMessage(
     : request.bodies;
   const stored = request.files.length
     ? []
-    : await Promise.all((request.mediaUrls ?? []).map((url, i) => storedMedia(viewer.companyId, url, `mediaUrls.${i}`)));
+    : await Promise.all((request.mediaUrls ?? []).map((url, i) => storedMedia(viewer, ticket.id, url, `mediaUrls.${i}`)));
   const sent = await sendOnTicket(
     {
       companyId: viewer.companyId,

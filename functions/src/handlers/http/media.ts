@@ -1,4 +1,4 @@
-/** Private media (SPEC: "Media is fetched from the backend /public/{path}"): the tenant's own keys, via a presigned redirect. */
+/** Private media (SPEC: "Media is fetched from the backend /public/{path}"): files of records the caller may see, via a presigned redirect. */
 import { mediaLocation } from '#domain/media/serve';
 import { requireIdentity } from '#http/access';
 import { httpHandler } from '#http/handler';
@@ -6,7 +6,7 @@ import { HttpResult } from '#http/result';
 
 export const handler = httpHandler('media', {
   'GET /public/{path+}': async (ctx) => {
-    const location = await mediaLocation(requireIdentity(ctx).companyId, ctx.params.path ?? '');
+    const location = await mediaLocation(requireIdentity(ctx), ctx.params.path ?? '');
     return new HttpResult(302, undefined, { location, 'cache-control': 'private, no-store' });
   },
 });

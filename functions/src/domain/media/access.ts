@@ -1,0 +1,65 @@
+/**
+ * Who may see or send a media object: the record its key belongs to decides (keys.ts mediaOwner),
+ * not the tenant prefix alone, so a user of the company cannot fetch the files of a conversation
+ * they may not open, nor attach another ticket's file to theirs.
+ *   - a ticket's file (ours, or inbound, found through its WhatsApp message): whoever may see that
+ *     ticket (tickets/access.ts, SPEC 6);
+ *   - a quick message's file: whoever may see the quick message (its author, everyone for a geral
+ *     one, admins: the rule of domain/quick-messages);
+ *   - a schedule's file: every user of the company, as schedules are (SPEC: company-wide); a sent
+ *     schedule's file stays on the ticket's message after the schedule is gone.
+ * Anything else under the prefix belongs to no record we know: nobody's.
+ */
+import { canSeeTicket, type Viewer, viewerIsAdmin } from '#domain/tickets/access';
+import { getMessageByWaId } from '#storage/messages';
+import { getQuickMessage } from '#storage/quick-messages';
+import { getTicket } from '#storage/tickets';
+import { mediaOwner, outboundMediaKey } from './keys.ts';
+import { copyMedia, headMedia } from './store.ts';
+
+async function canSeeTicketId(viewer: Viewer, ticketId: number): Promise<boolean> {
+  const ticket = await getTicket(viewer.companyId, ticketId);
+  return Boolean(ticket && canSeeTicket(viewer, ticket));
+}
+
+/** The quick message whose file `key` is, when the viewer may see it. */
+async function visibleQuickMessage(viewer: Viewer, id: number, key: string) {
+  const record = await getQuickMessage(viewer.companyId, id);
+  const visible = record && (record.geral || record.userId === viewer.userId || viewerIsAdmin(viewer));
+  return visible && record.mediaPath === key ? record : undefined;
+}
+
+export async function canSeeMedia(viewer: Viewer, key: string): Promise<boolean> {
+  const owner = mediaOwner(viewer.companyId, key);
+  switch (owner?.kind) {
+    case 'ticket':
+      return canSeeTicketId(viewer, owner.ticketId);
+    case 'inbound': {
+      const message = await getMessageByWaId(viewer.companyId, owner.connectionId, owner.waMessageId);
+      return Boolean(message && message.mediaPath === key && (await canSeeTicketId(viewer, message.ticketId)));
+    }
+    case 'quick-message':
+      return Boolean(await visibleQuickMessage(viewer, owner.id, key));
+    case 'schedule':
+      return true;
+    default:
+      return false;
+  }
+}
+
+/**
+ * The key to send on `ticketId` for a stored file the caller names (POST /messages `mediaUrls`), or
+ * undefined when they may not: a file uploaded for this very ticket, or the file of a quick message
+ * they may see. The latter is copied under the ticket first, so the conversation keeps showing it to
+ * everyone who sees the ticket (the quick message may be someone's own, and may lose its file).
+ */
+export async function sendableMedia(viewer: Viewer, ticketId: number, key: string): Promise<string | undefined> {
+  const owner = mediaOwner(viewer.companyId, key);
+  if (owner?.kind === 'ticket') return owner.ticketId === ticketId ? key : undefined;
+  if (owner?.kind === 'quick-message' && (await visibleQuickMessage(viewer, owner.id, key)) && (await headMedia(key))) {
+    const copy = outboundMediaKey(viewer.companyId, ticketId, key.split('/').at(-1) ?? 'file');
+    await copyMedia(key, copy);
+    return copy;
+  }
+  return undefined;
+}
