@@ -1,7 +1,7 @@
 /** Shared set-up of the inbound pipeline tests: a tenant with a connection, queues and options. */
 import { type InboundEvent, inboundGroupId, type SessionCommand, type WaMessage } from '../src/contracts/session-events.ts';
 import type { Effects } from '../src/domain/messages/effects.ts';
-import { consume } from '../src/handlers/queues/inbound.ts';
+import { consume } from '../src/handlers/consumers/inbound.ts';
 import { createOption, newOptionId } from '../src/storage/queue-options.ts';
 import { createQueue, newQueueId, type QueueRecord } from '../src/storage/queues.ts';
 import { type ConnectionRecord, createConnection, newConnectionId } from '../src/storage/whatsapps.ts';

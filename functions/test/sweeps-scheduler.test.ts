@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { type LocalSchedules, startSchedules } from '../../infra/local/scheduler.ts';
-import { schedules } from '../src/schedules.ts';
+import { jobs } from '../src/declarations/jobs.ts';
 
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 let started: LocalSchedules | undefined;
@@ -19,7 +19,7 @@ describe('local schedules', () => {
     const log: string[] = [];
     // The real declarations and handler files, on a timer that never fires during the test.
     started = startSchedules({ region: 'us-east-1', log: (line) => log.push(line), intervalMs: () => 3_600_000 });
-    expect(started.running).toEqual(schedules.map((s) => s.name));
+    expect(started.running).toEqual(jobs.map((s) => s.name));
     expect(started.running).toContain('ticket-sweeps');
     expect(started.running).toContain('schedule-sends');
     expect(log).toEqual([]);

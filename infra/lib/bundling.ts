@@ -4,10 +4,10 @@
  * No aws-cdk-lib import here: the bench loads this without paying for the CDK.
  */
 
-import { queues } from '@conversa/functions/queues';
+import { jobs } from '@conversa/functions/declarations/jobs';
+import { messageQueues } from '@conversa/functions/declarations/message-queues';
 import { httpFunctions, wsRouteKeys } from '@conversa/functions/routes';
-import { schedules } from '@conversa/functions/schedules';
-import { httpEntry, queueEntry, scheduledEntry, wsEntry } from './paths.ts';
+import { consumerEntry, httpEntry, jobEntry, wsEntry } from './paths.ts';
 
 export const LAMBDA_NODE_TARGET = 'node22';
 
@@ -36,9 +36,9 @@ export interface LambdaEntry {
 export function lambdaEntries(): LambdaEntry[] {
   const entries: LambdaEntry[] = httpFunctions.map((fn) => ({ name: fn, entry: httpEntry(fn), kind: 'http' }));
   if (wsRouteKeys.length > 0) entries.push({ name: 'realtime', entry: wsEntry(), kind: 'ws' });
-  for (const queue of queues) {
-    if (queue.consumer) entries.push({ name: queue.consumer, entry: queueEntry(queue.consumer), kind: 'queue' });
+  for (const queue of messageQueues) {
+    if (queue.consumer) entries.push({ name: queue.consumer, entry: consumerEntry(queue.consumer), kind: 'queue' });
   }
-  for (const schedule of schedules) entries.push({ name: schedule.name, entry: scheduledEntry(schedule.name), kind: 'scheduled' });
+  for (const schedule of jobs) entries.push({ name: schedule.name, entry: jobEntry(schedule.name), kind: 'scheduled' });
   return entries;
 }

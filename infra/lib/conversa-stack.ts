@@ -1,5 +1,5 @@
+import { jobs } from '@conversa/functions/declarations/jobs';
 import { httpRoutes } from '@conversa/functions/routes';
-import { schedules } from '@conversa/functions/schedules';
 import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
@@ -88,7 +88,7 @@ export class ConversaStack extends Stack {
     const { routes, lambdas } = props.api ?? { routes: httpRoutes, lambdas: lambdaEntries() };
     for (const { name, entry, kind } of lambdas) {
       const consumed = kind === 'queue' ? messaging.queues.find((q) => q.declaration.consumer === name) : undefined;
-      const scheduled = kind === 'scheduled' ? schedules.find((s) => s.name === name) : undefined;
+      const scheduled = kind === 'scheduled' ? jobs.find((s) => s.name === name) : undefined;
       const fn = new ConversaFunction(this, functionConstructId(name), {
         entry,
         description: `Conversa ${kind} handler: ${name}`,
@@ -106,7 +106,7 @@ export class ConversaStack extends Stack {
 
     // Scheduled jobs (schedules.ts): an EventBridge rate rule each. No async retries: a failed run
     // is covered by the next one, and a retry would only overlap it.
-    for (const { name, rateMinutes } of schedules) {
+    for (const { name, rateMinutes } of jobs) {
       const fn = functions.get(name)!;
       fn.configureAsyncInvoke({ retryAttempts: 0 });
       new Rule(this, `${functionConstructId(name)}Schedule`, {

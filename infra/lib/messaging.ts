@@ -1,4 +1,4 @@
-import { type QueueDeclaration, queues } from '@conversa/functions/queues';
+import { type MessageQueueDeclaration, messageQueues } from '@conversa/functions/declarations/message-queues';
 import { Duration, Stack } from 'aws-cdk-lib';
 import type { IGrantable } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
@@ -11,7 +11,7 @@ import type { EnvironmentTarget } from './data-table.ts';
 export const queueUrlVariable = (name: string): string => `QUEUE_URL_${name.toUpperCase().replace(/-/g, '_')}`;
 
 export interface DeclaredQueue {
-  declaration: QueueDeclaration;
+  declaration: MessageQueueDeclaration;
   queue: Queue;
   deadLetterQueue: Queue;
 }
@@ -23,7 +23,7 @@ export class Messaging extends Construct {
   constructor(scope: Construct, id: string) {
     super(scope, id);
     const prefix = Stack.of(this).stackName;
-    this.queues = queues.map((declaration) => {
+    this.queues = messageQueues.map((declaration) => {
       // FIFO queues need a FIFO DLQ, and both names must end in .fifo.
       const name = (suffix: string) => `${prefix}-${declaration.name}${suffix}${declaration.fifo ? '.fifo' : ''}`;
       const common = {
@@ -49,7 +49,7 @@ export class Messaging extends Construct {
 
   get(name: string): DeclaredQueue {
     const found = this.queues.find((q) => q.declaration.name === name);
-    if (!found) throw new Error(`Queue ${name} is not declared in functions/src/queues.ts`);
+    if (!found) throw new Error(`Queue ${name} is not declared in functions/src/declarations/message-queues.ts`);
     return found;
   }
 

@@ -12,8 +12,8 @@ export const webDist = join(repoRoot, 'web', 'dist');
 
 export const httpEntry = (fn: string): string => join(repoRoot, 'functions/src/handlers/http', `${fn}.ts`);
 export const wsEntry = (): string => join(repoRoot, 'functions/src/handlers/ws/realtime.ts');
-export const queueEntry = (consumer: string): string => join(repoRoot, 'functions/src/handlers/queues', `${consumer}.ts`);
-export const scheduledEntry = (name: string): string => join(repoRoot, 'functions/src/handlers/scheduled', `${name}.ts`);
+export const consumerEntry = (consumer: string): string => join(repoRoot, 'functions/src/handlers/consumers', `${consumer}.ts`);
+export const jobEntry = (name: string): string => join(repoRoot, 'functions/src/handlers/jobs', `${name}.ts`);
 
 /** The web build is optional at synth: tests and fresh clones synth without building the web app. */
 export const hasWebBuild = (): boolean => existsSync(join(webDist, 'index.html'));

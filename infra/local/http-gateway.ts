@@ -213,15 +213,9 @@ export async function startHttpGateway(opts: { port: number; host?: string; log:
       }
       throw error;
     }
-    const file = handlerFile('http', match.route.fn);
-    if (!file) {
-      opts.log(`[api] ${method} ${path}: functions/src/handlers/http/${match.route.fn}.ts does not exist`);
-      sendJson(res, 500, { error: 'ERR_INTERNAL' });
-      return;
-    }
     const started = Date.now();
     try {
-      const handler = await loadHandler(file);
+      const handler = await loadHandler(handlerFile('http', match.route.fn));
       const result = await handler(
         buildEvent(req, body, match.route, match.pathParameters ?? {}),
         lambdaContext(`conversa-${match.route.fn}`),

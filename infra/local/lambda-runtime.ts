@@ -48,10 +48,14 @@ export function lambdaContext(functionName: string, timeoutMs = 30_000): LambdaC
 
 const loaded = new Map<string, Promise<LambdaHandler>>();
 
-/** `kind/name` -> functions/src/handlers/<kind>/<name>.ts; undefined when that file does not exist (yet). */
-export function handlerFile(kind: 'http' | 'ws' | 'queues', name: string): string | undefined {
+/**
+ * `kind/name` -> functions/src/handlers/<kind>/<name>.ts. A declared handler without its file is a
+ * broken declaration (the deployed stack would not bundle either): it throws instead of being skipped.
+ */
+export function handlerFile(kind: 'http' | 'ws' | 'consumers' | 'jobs', name: string): string {
   const file = join(handlersDir, kind, `${name}.ts`);
-  return existsSync(file) ? file : undefined;
+  if (!existsSync(file)) throw new Error(`functions/src/handlers/${kind}/${name}.ts does not exist`);
+  return file;
 }
 
 export function loadHandler(file: string): Promise<LambdaHandler> {

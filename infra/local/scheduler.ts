@@ -1,15 +1,13 @@
 /**
- * Scheduled jobs locally: every declaration of functions/src/schedules.ts runs on a timer, doing
- * what its EventBridge rule does in AWS: invoke functions/src/handlers/scheduled/<name>.ts with a
+ * Scheduled jobs locally: every declaration of functions/src/declarations/jobs.ts runs on a timer, doing
+ * what its EventBridge rule does in AWS: invoke functions/src/handlers/jobs/<name>.ts with a
  * `Scheduled Event` every `rateMinutes`. A run still going when the next is due is skipped (in AWS
  * they would overlap; the jobs are safe either way, and one at a time keeps the local log readable).
  * A failed run is logged and the timer goes on, as the next EventBridge invocation would.
  */
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { type ScheduleDeclaration, schedules } from '@conversa/functions/schedules';
-import { handlersDir, type LambdaHandler, lambdaContext, loadHandler } from './lambda-runtime.ts';
+import { type JobDeclaration, jobs } from '@conversa/functions/declarations/jobs';
+import { handlerFile, type LambdaHandler, lambdaContext, loadHandler } from './lambda-runtime.ts';
 
 export interface LocalSchedules {
   /** Jobs whose handler exists and that run on a timer. */
@@ -35,25 +33,20 @@ export function scheduledEvent(name: string, region: string, time = new Date()) 
 export function startSchedules(opts: {
   region: string;
   log: (line: string) => void;
-  /** Defaults to functions/src/schedules.ts; tests pass their own. */
-  declarations?: readonly ScheduleDeclaration[];
-  /** Handlers by job name instead of functions/src/handlers/scheduled/<name>.ts (tests). */
+  /** Defaults to functions/src/declarations/jobs.ts; tests pass their own. */
+  declarations?: readonly JobDeclaration[];
+  /** Handlers by job name instead of functions/src/handlers/jobs/<name>.ts (tests). */
   handlers?: Record<string, LambdaHandler>;
   /** Milliseconds between runs instead of rateMinutes (tests). */
-  intervalMs?: (declaration: ScheduleDeclaration) => number;
+  intervalMs?: (declaration: JobDeclaration) => number;
 }): LocalSchedules {
   const timers: NodeJS.Timeout[] = [];
   const inFlight = new Set<Promise<void>>();
   const running: string[] = [];
-  for (const declaration of opts.declarations ?? schedules) {
+  for (const declaration of opts.declarations ?? jobs) {
     const { name } = declaration;
     const given = opts.handlers?.[name];
-    const file = join(handlersDir, 'scheduled', `${name}.ts`);
-    if (!given && !existsSync(file)) {
-      opts.log(`[schedule] ${name}: functions/src/handlers/scheduled/${name}.ts does not exist yet, not scheduled`);
-      continue;
-    }
-    const load = given ? () => Promise.resolve(given) : () => loadHandler(file);
+    const load = given ? () => Promise.resolve(given) : () => loadHandler(handlerFile('jobs', name));
     let busy = false;
     const tick = () => {
       if (busy) {

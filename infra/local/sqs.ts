@@ -1,5 +1,5 @@
 /**
- * SQS locally: fauxqs in-process with every queue of functions/src/queues.ts (each with its DLQ and
+ * SQS locally: fauxqs in-process with every queue of functions/src/declarations/message-queues.ts (each with its DLQ and
  * redrive policy, as the CDK stack declares them), and a poller per queue that has a Lambda
  * consumer, doing what the Lambda event source mapping does: long-poll, invoke with an SQS event,
  * delete what succeeded, leave `batchItemFailures` to come back after the visibility timeout.
@@ -18,14 +18,14 @@
  */
 import { createHash } from 'node:crypto';
 import { DeleteMessageBatchCommand, type Message, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { type QueueDeclaration, queues } from '@conversa/functions/queues';
+import { type MessageQueueDeclaration, messageQueues } from '@conversa/functions/declarations/message-queues';
 import { type FauxqsServer, startFauxqs } from 'fauxqs';
 import { abortableSleep, settledOrAborted } from './abort.ts';
 import { handlerFile, type LambdaHandler, lambdaContext, loadHandler } from './lambda-runtime.ts';
 import { fixSqsBodyCharacters } from './sqs-characters.ts';
 
 export interface LocalQueue {
-  declaration: QueueDeclaration;
+  declaration: MessageQueueDeclaration;
   url: string;
   arn: string;
   dlqUrl: string;
@@ -43,13 +43,17 @@ export interface LocalSqs {
 export const queueEnvName = (name: string): string => `QUEUE_URL_${name.toUpperCase().replace(/-/g, '_')}`;
 const physicalName = (name: string, fifo: boolean) => (fifo ? `${name}.fifo` : name);
 
-/** `declarations` defaults to functions/src/queues.ts; tests pass their own. */
-export async function startSqs(opts: { port: number; region: string; declarations?: readonly QueueDeclaration[] }): Promise<LocalSqs> {
+/** `declarations` defaults to functions/src/declarations/message-queues.ts; tests pass their own. */
+export async function startSqs(opts: {
+  port: number;
+  region: string;
+  declarations?: readonly MessageQueueDeclaration[];
+}): Promise<LocalSqs> {
   // fauxqs refuses emoji and every other character above U+FFFF that SQS accepts (sqs-characters.ts).
   await fixSqsBodyCharacters();
   const server = await startFauxqs({ port: opts.port, host: '127.0.0.1', logger: false, defaultRegion: opts.region });
   const created: LocalQueue[] = [];
-  for (const declaration of opts.declarations ?? queues) {
+  for (const declaration of opts.declarations ?? messageQueues) {
     const fifoAttributes: Record<string, string> = declaration.fifo ? { FifoQueue: 'true' } : {};
     const dlq = server.createQueue(physicalName(`${declaration.name}-dlq`, declaration.fifo), {
       attributes: { ...fifoAttributes, MessageRetentionPeriod: '1209600' },
@@ -91,7 +95,7 @@ export function startQueuePollers(opts: {
   sqs: LocalSqs;
   region: string;
   log: (line: string) => void;
-  /** Handlers by consumer name instead of functions/src/handlers/queues/<consumer>.ts (tests). */
+  /** Handlers by consumer name instead of functions/src/handlers/consumers/<consumer>.ts (tests). */
   consumers?: Record<string, LambdaHandler>;
   /** Concurrent invocations per consumer. */
   concurrency?: number;
@@ -108,15 +112,8 @@ export function startQueuePollers(opts: {
     const consumer = queue.declaration.consumer;
     if (!consumer) continue;
     const given = opts.consumers?.[consumer];
-    const file = handlerFile('queues', consumer);
-    if (!given && !file) {
-      opts.log(
-        `[sqs] queue ${queue.declaration.name}: consumer functions/src/handlers/queues/${consumer}.ts does not exist yet, not polling`,
-      );
-      continue;
-    }
     polling.push(consumer);
-    const load = given ? () => Promise.resolve(given) : () => loadHandler(file as string);
+    const load = given ? () => Promise.resolve(given) : () => loadHandler(handlerFile('consumers', consumer));
     mappings.push(
       eventSourceMapping({
         client,

@@ -169,7 +169,7 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
     });
     stoppers.push({ name: 'cognito-proxy', stop: proxy.close });
 
-    const ws = await startWsGateway({ port: ports.ws, invoke: wsInvoker(log) });
+    const ws = await startWsGateway({ port: ports.ws, invoke: wsInvoker() });
     stoppers.push({ name: 'ws-gateway', stop: ws.close });
 
     const env: Record<string, string> = {
@@ -201,7 +201,7 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
     stoppers.push({ name: 'http-gateway', stop: api.close });
     const pollers = startQueuePollers({ sqs, region: REGION, log });
     stoppers.push({ name: 'queue-pollers', stop: pollers.stop });
-    // The EventBridge rules of functions/src/schedules.ts (ticket sweeps), on timers.
+    // The EventBridge rules of functions/src/declarations/jobs.ts (ticket sweeps), on timers.
     const scheduled = startSchedules({ region: REGION, log });
     stoppers.push({ name: 'schedules', stop: scheduled.stop });
     mark('gateways');
@@ -295,24 +295,15 @@ function dynamoLog(log: (line: string) => void): (line: string) => void {
   };
 }
 
-function wsInvoker(log: (line: string) => void) {
+function wsInvoker() {
   return async (event: Parameters<Parameters<typeof startWsGateway>[0]['invoke']>[0]) => {
-    const file = handlerFile('ws', 'realtime');
-    if (!file) {
-      log('[ws] functions/src/handlers/ws/realtime.ts does not exist yet; refusing the connection');
-      return { statusCode: 500 };
-    }
-    const handler = await loadHandler(file);
+    const handler = await loadHandler(handlerFile('ws', 'realtime'));
     return handler(event, lambdaContext('conversa-realtime'));
   };
 }
 
 async function seed(admin: { email: string; password: string }, log: (line: string) => void): Promise<void> {
   const file = join(repoRoot, 'functions', 'src', 'domain', 'seed.ts');
-  if (!existsSync(file)) {
-    log('[seed] functions/src/domain/seed.ts does not exist yet; nothing seeded');
-    return;
-  }
   const { seedPlatform } = (await import(file)) as {
     seedPlatform: (input: {
       adminEmail: string;

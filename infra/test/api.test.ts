@@ -3,7 +3,7 @@
  * built from (routes.ts, queues.ts, env.ts), so adding a route or an env var can't silently miss AWS.
  */
 import { env } from '@conversa/functions/commons/env';
-import { queues } from '@conversa/functions/queues';
+import { messageQueues } from '@conversa/functions/declarations/message-queues';
 import { httpRoutes, routeKey, wsRouteKeys } from '@conversa/functions/routes';
 import type { Template } from 'aws-cdk-lib/assertions';
 import { build } from 'esbuild';
@@ -140,7 +140,7 @@ describe('Lambdas', () => {
     try {
       // Act + Assess: a missing one throws "Missing environment variable X"
       expect([env.tableName, env.userPoolId, env.userPoolClientId, env.wsManagementUrl, env.mediaBucket]).not.toContain(undefined);
-      for (const queue of queues) expect(env.queueUrl(queue.name)).toBe('set-by-stack');
+      for (const queue of messageQueues) expect(env.queueUrl(queue.name)).toBe('set-by-stack');
       expect(variables).toEqual(expect.arrayContaining(['SERVER_VERSION', 'POWERTOOLS_SERVICE_NAME', 'CORS_ORIGIN']));
     } finally {
       process.env = saved;
@@ -161,7 +161,7 @@ describe('Lambdas', () => {
 
   it('wires each declared queue consumer with partial batch failures', () => {
     const mappings = props('AWS::Lambda::EventSourceMapping');
-    const consumers = queues.filter((q) => q.consumer);
+    const consumers = messageQueues.filter((q) => q.consumer);
     expect(mappings).toHaveLength(consumers.length);
     for (const queue of consumers) {
       const mapping = mappings.find(([, p]) => JSON.stringify(p.FunctionName).includes(functionId(queue.consumer!)));

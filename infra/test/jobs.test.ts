@@ -1,9 +1,9 @@
 /**
- * Scheduled jobs: every declaration of functions/src/schedules.ts is an EventBridge rate rule that
+ * Scheduled jobs: every declaration of functions/src/declarations/jobs.ts is an EventBridge rate rule that
  * invokes its own Lambda (allowed by a resource policy), with the declared timeout and no async
  * retries; the ticket sweeps may send `send` commands to the session-host.
  */
-import { schedules } from '@conversa/functions/schedules';
+import { jobs } from '@conversa/functions/declarations/jobs';
 import type { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { functionConstructId } from '../lib/conversa-stack.ts';
@@ -20,25 +20,22 @@ const functionId = (name: string) => logicalIdOf(template, 'AWS::Lambda::Functio
 const rate = (minutes: number) => `rate(${minutes} ${minutes === 1 ? 'minute' : 'minutes'})`;
 
 describe('scheduled jobs', () => {
-  it.each(schedules.map((s) => [s.name, s] as const))(
-    '%s: a rate rule targets its Lambda, which may be invoked by it',
-    (name, declaration) => {
-      // Prepare
-      const fn = functionId(name);
-      const rules = props('AWS::Events::Rule').filter(([, p]) => JSON.stringify(p.Targets).includes(fn));
-      // Assess
-      expect(rules).toHaveLength(1);
-      const [ruleId, rule] = rules[0]!;
-      expect(rule).toMatchObject({ ScheduleExpression: rate(declaration.rateMinutes), State: 'ENABLED' });
-      const permission = props('AWS::Lambda::Permission').find(
-        ([, p]) => p.Principal === 'events.amazonaws.com' && JSON.stringify(p.SourceArn).includes(ruleId),
-      );
-      expect(JSON.stringify(permission?.[1].FunctionName)).toContain(fn);
-      expect(template.toJSON().Resources[fn].Properties.Timeout).toBe(declaration.timeoutSeconds);
-      const invokeConfig = props('AWS::Lambda::EventInvokeConfig').find(([, p]) => JSON.stringify(p.FunctionName).includes(fn));
-      expect(invokeConfig?.[1].MaximumRetryAttempts).toBe(0);
-    },
-  );
+  it.each(jobs.map((s) => [s.name, s] as const))('%s: a rate rule targets its Lambda, which may be invoked by it', (name, declaration) => {
+    // Prepare
+    const fn = functionId(name);
+    const rules = props('AWS::Events::Rule').filter(([, p]) => JSON.stringify(p.Targets).includes(fn));
+    // Assess
+    expect(rules).toHaveLength(1);
+    const [ruleId, rule] = rules[0]!;
+    expect(rule).toMatchObject({ ScheduleExpression: rate(declaration.rateMinutes), State: 'ENABLED' });
+    const permission = props('AWS::Lambda::Permission').find(
+      ([, p]) => p.Principal === 'events.amazonaws.com' && JSON.stringify(p.SourceArn).includes(ruleId),
+    );
+    expect(JSON.stringify(permission?.[1].FunctionName)).toContain(fn);
+    expect(template.toJSON().Resources[fn].Properties.Timeout).toBe(declaration.timeoutSeconds);
+    const invokeConfig = props('AWS::Lambda::EventInvokeConfig').find(([, p]) => JSON.stringify(p.FunctionName).includes(fn));
+    expect(invokeConfig?.[1].MaximumRetryAttempts).toBe(0);
+  });
 
   it.each([
     ['ticket-sweeps', 'the expiry message'],

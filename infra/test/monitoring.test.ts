@@ -3,7 +3,7 @@
  * session-host have an alarm, every alarm notifies the region's topic, the topic e-mails the address
  * given as context, and one dashboard shows the inbound rate, send failures, DLQ depth and sockets.
  */
-import { queues } from '@conversa/functions/queues';
+import { messageQueues } from '@conversa/functions/declarations/message-queues';
 import type { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { lambdaEntries } from '../lib/bundling.ts';
@@ -67,7 +67,7 @@ describe('alarm topic', () => {
 });
 
 describe('alarms', () => {
-  it.each(queues.map((q) => [q.name]))('%s: its DLQ alarms as soon as one message is visible', (name) => {
+  it.each(messageQueues.map((q) => [q.name]))('%s: its DLQ alarms as soon as one message is visible', (name) => {
     // Prepare
     const dlqId = props('AWS::SQS::Queue').find(([, p]) => String(p.QueueName).startsWith(`${stackName}-${name}-dlq`))![0];
     const onDlq = alarmsOn('AWS/SQS', 'ApproximateNumberOfMessagesVisible').filter((a) =>
@@ -128,7 +128,7 @@ describe('alarms', () => {
   });
 
   it('has nothing else: one per DLQ, one per Lambda, two for the session-host', () => {
-    expect(alarms()).toHaveLength(queues.length + lambdaEntries().length + 2);
+    expect(alarms()).toHaveLength(messageQueues.length + lambdaEntries().length + 2);
   });
 });
 

@@ -5,7 +5,7 @@
 
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { queues } from '@conversa/functions/queues';
+import { messageQueues } from '@conversa/functions/declarations/message-queues';
 import { tableDeclaration } from '@conversa/functions/storage/table';
 import { App, Stack, Validations } from 'aws-cdk-lib';
 import type { Template } from 'aws-cdk-lib/assertions';
@@ -59,7 +59,7 @@ describe('table', () => {
 });
 
 describe('queues', () => {
-  it.each(queues.map((q) => [q.name, q]))('%s: encrypted, with its own DLQ after maxReceiveCount', (name, declaration) => {
+  it.each(messageQueues.map((q) => [q.name, q]))('%s: encrypted, with its own DLQ after maxReceiveCount', (name, declaration) => {
     const suffix = declaration.fifo ? '.fifo' : '';
     const all = props('AWS::SQS::Queue');
     const [, queue] = all.find(([, p]) => p.QueueName === `${stack.stackName}-${name}${suffix}`)!;
@@ -162,7 +162,7 @@ describe('session host', () => {
     const [container] = task.ContainerDefinitions as Json[];
     const names = (container!.Environment as { Name: string; Value: unknown }[]).map((e) => e.Name);
     expect(names).toEqual(
-      expect.arrayContaining(['TABLE_NAME', 'MEDIA_BUCKET', 'SESSION_PROVIDER', ...queues.map((q) => queueUrlVariable(q.name))]),
+      expect.arrayContaining(['TABLE_NAME', 'MEDIA_BUCKET', 'SESSION_PROVIDER', ...messageQueues.map((q) => queueUrlVariable(q.name))]),
     );
     expect((container!.Environment as { Name: string; Value: unknown }[]).find((e) => e.Name === 'SESSION_PROVIDER')?.Value).toBe(
       'baileys',

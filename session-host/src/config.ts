@@ -3,7 +3,7 @@
  * constants) so tests can run the lease and routing rules on a compressed clock.
  */
 import { hostname } from 'node:os';
-import { queues } from '@conversa/functions/queues';
+import { messageQueues } from '@conversa/functions/declarations/message-queues';
 
 export type ProviderName = 'simulator' | 'baileys';
 
@@ -75,7 +75,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): HostConfig 
     simulatorUrl,
     inboundQueueUrl: required(env, 'QUEUE_URL_INBOUND'),
     commandsQueueUrl: required(env, 'QUEUE_URL_SESSION_COMMANDS'),
-    commandsMaxReceiveCount: queues.find((q) => q.name === 'session-commands')?.maxReceiveCount ?? 5,
+    commandsMaxReceiveCount: messageQueues.find((q) => q.name === 'session-commands')?.maxReceiveCount ?? 5,
     timings: { ...defaultTimings },
   };
 }

@@ -86,7 +86,7 @@ beforeAll(async () => {
   });
   sentId = sent.id;
   Object.assign(process.env, inject('env'));
-  const job = await import('@conversa/functions/handlers/scheduled/schedule-sends');
+  const job = await import('@conversa/functions/handlers/jobs/schedule-sends');
   await job.handler();
   await waitUntil(
     'the past schedule is sent',

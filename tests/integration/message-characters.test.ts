@@ -6,7 +6,7 @@
  * except a lone surrogate, which is not a character at all (no UTF-8 system, WhatsApp included, can
  * carry one) and arrives as U+FFFD, as any UTF-8 encoder writes it (contracts/queue-body.ts).
  */
-import { randomInt } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import { channels } from '@conversa/functions/contracts/channels';
 import type { AppMessageEvent } from '@conversa/functions/contracts/messages';
 import type { Schedule } from '@conversa/functions/contracts/schedule-requests';
@@ -39,7 +39,7 @@ let sim: Simulator;
 let tenant: Tenant;
 let setup: ConnectionSetup;
 let socket: Socket;
-const apiToken = `chars-${randomInt(1e9)}`;
+const apiToken = `chars-${randomUUID()}`;
 const phone = () => `55119${randomInt(10_000_000, 99_999_999)}`;
 
 const ours = async (number: string, body: string) =>
@@ -154,7 +154,7 @@ describe('message text with any character, over the whole path', () => {
 
   it('a schedule with each text reaches the phone and turns ENVIADA', async () => {
     Object.assign(process.env, inject('env'));
-    const job = await import('@conversa/functions/handlers/scheduled/schedule-sends');
+    const job = await import('@conversa/functions/handlers/jobs/schedule-sends');
     const number = phone();
     const contact = await ok<{ id: number }>(call, 'POST', '/contacts', { token: tenant.admin.token, body: { name: 'Agenda ✨', number } });
     const made: { id: number; body: string }[] = [];

@@ -45,7 +45,7 @@ beforeAll(async () => {
   socket = await connectSocket(inject('wsUrl'), tenant.admin.token);
   // The job's handler runs in this process against the stack's table, queues and sockets.
   Object.assign(process.env, inject('env'));
-  const job = await import('@conversa/functions/handlers/scheduled/schedule-sends');
+  const job = await import('@conversa/functions/handlers/jobs/schedule-sends');
   runJob = () => job.handler();
 });
 

@@ -2,8 +2,8 @@
  * Scheduled jobs, declared once (like queues.ts): the CDK stack turns each into an EventBridge rule
  * (Schedule.rate) that invokes its Lambda, and the local stack runs each on a timer.
  */
-export interface ScheduleDeclaration {
-  /** Logical name; the handler is functions/src/handlers/scheduled/<name>.ts. */
+export interface JobDeclaration {
+  /** Logical name; the handler is functions/src/handlers/jobs/<name>.ts. */
   name: string;
   /** Minutes between runs (EventBridge's finest rate is 1 minute). */
   rateMinutes: number;
@@ -14,7 +14,7 @@ export interface ScheduleDeclaration {
   timeoutSeconds: number;
 }
 
-export const schedules: readonly ScheduleDeclaration[] = [
+export const jobs: readonly JobDeclaration[] = [
   /** BEHAVIOUR "Tickets": expiresTicket (close idle open tickets) and timeToTransfer (pending, no queue -> transferQueueId). */
   { name: 'ticket-sweeps', rateMinutes: 1, timeoutSeconds: 55 },
   /** BEHAVIOUR "Scheduled messages": the due scheduled messages, each sent within 60 s of its time, once. */

@@ -2,11 +2,11 @@
  * Queues, declared once (like the route table): the CDK stack creates each with its DLQ, the local
  * stack creates them in fauxqs, and consumers are wired from here.
  */
-export interface QueueDeclaration {
+export interface MessageQueueDeclaration {
   /** Logical name; env var QUEUE_URL_<NAME> carries its URL. */
   name: string;
   fifo: boolean;
-  /** Lambda consumer under functions/src/handlers/queues/<consumer>.ts; absent when the session-host consumes it. */
+  /** Lambda consumer under functions/src/handlers/consumers/<consumer>.ts; absent when the session-host consumes it. */
   consumer?: string;
   visibilityTimeoutSeconds: number;
   /** Deliveries before a message moves to the DLQ. */
@@ -14,7 +14,7 @@ export interface QueueDeclaration {
   batchSize?: number;
 }
 
-export const queues: readonly QueueDeclaration[] = [
+export const messageQueues: readonly MessageQueueDeclaration[] = [
   /** WhatsApp events from the session-host; FIFO grouped per contact keeps per-contact order. */
   { name: 'inbound', fifo: true, consumer: 'inbound', visibilityTimeoutSeconds: 60, maxReceiveCount: 5, batchSize: 10 },
   /** Commands (send, delete, edit, start, logout, new QR) to the session-host that owns the session. */
