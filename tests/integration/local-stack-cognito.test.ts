@@ -98,6 +98,18 @@ describe('local Cognito endpoint', () => {
     expect(await errorName(signIn(email, 'Wrong-Password-1'))).toBe('NotAuthorizedException');
   });
 
+  it('locks a user out after five wrong passwords in a row, as Cognito does, even for the right one', async () => {
+    // Prepare
+    const email = await newUser();
+    for (let attempt = 1; attempt <= 5; attempt++) await errorName(signIn(email, `Wrong-Password-${attempt}`));
+    // Act
+    const locked = signIn(email);
+    // Assess: refused with Cognito's message while locked (1 s after the fifth), then open again
+    await expect(locked).rejects.toMatchObject({ name: 'NotAuthorizedException', message: 'Password attempts exceeded' });
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    expect((await signIn(email)).idToken).toBeTruthy();
+  });
+
   it('refuses a revoked refresh token on both refresh calls, and revoking twice succeeds', async () => {
     const email = await newUser();
     const session = await signIn(email);

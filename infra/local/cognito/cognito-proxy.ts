@@ -11,6 +11,10 @@
  * - Tokens carry `origin_jti`, and a refresh keeps the sign-in's `origin_jti` and `auth_time`, as
  *   Cognito's do (cognito-local mints neither): the single-session check relies on them. The proxy
  *   re-signs the tokens with cognito-local's own key (shipped in its package), so the JWKS verifies.
+ * - Cognito's lockout after failed sign-ins: from the fifth wrong password in a row a user is locked
+ *   for 1 s, doubling with each further failure up to 15 minutes, and every attempt meanwhile is
+ *   NotAuthorizedException "Password attempts exceeded" (the right password too). cognito-local has
+ *   none, so local brute force against the pool would go unchecked.
  * - CORS for the browser (Amplify calls Cognito straight from the page).
  */
 import { createSign, randomUUID } from 'node:crypto';
@@ -127,6 +131,13 @@ export async function startCognitoProxy(opts: {
     return { ...result, AuthenticationResult: stamped };
   };
 
+  /** Failed password sign-ins per username (lower-cased), for Cognito's lockout. In memory, as a lockout needs no restart-proofing. */
+  const failures = new Map<string, { count: number; lockedUntil: number }>();
+  const passwordUser = (flow: string, params: Json): string | undefined =>
+    ['USER_PASSWORD_AUTH', 'ADMIN_USER_PASSWORD_AUTH', 'ADMIN_NO_SRP_AUTH'].includes(flow) && typeof params.USERNAME === 'string'
+      ? params.USERNAME.trim().toLowerCase()
+      : undefined;
+
   const handle = async (target: string, body: Json): Promise<{ status: number; body: Json }> => {
     const accessToken = typeof body.AccessToken === 'string' ? body.AccessToken : undefined;
     if (accessToken && target !== 'RevokeToken') {
@@ -166,9 +177,19 @@ export async function startCognitoProxy(opts: {
         if ((flow === 'REFRESH_TOKEN_AUTH' || flow === 'REFRESH_TOKEN') && isRevoked(String(params.REFRESH_TOKEN ?? ''))) {
           return notAuthorized('Refresh Token has been revoked');
         }
+        const username = passwordUser(flow, params);
+        const failed = username ? failures.get(username) : undefined;
+        if (failed && failed.lockedUntil > Date.now()) return notAuthorized('Password attempts exceeded');
         const out = await upstream(target, body);
+        const wrongPassword = out.body.__type === 'InvalidPasswordException' || out.body.__type === 'NotAuthorizedException';
+        if (username && wrongPassword) {
+          const count = (failed?.count ?? 0) + 1;
+          const lockMs = count >= LOCKOUT_AFTER_FAILURES ? Math.min(1000 * 2 ** (count - LOCKOUT_AFTER_FAILURES), LOCKOUT_MAX_MS) : 0;
+          failures.set(username, { count, lockedUntil: Date.now() + lockMs });
+        }
         if (out.body.__type === 'InvalidPasswordException') return notAuthorized('Incorrect username or password.');
         if (out.status !== 200) return out;
+        if (username) failures.delete(username);
         const refreshedWith = flow.startsWith('REFRESH_TOKEN') ? String(params.REFRESH_TOKEN ?? '') : undefined;
         const stamped = stamp(out.body, refreshedWith);
         track(stamped);
@@ -271,6 +292,10 @@ export async function startCognitoProxy(opts: {
     close: () => new Promise<void>((resolve) => server.close(() => resolve())).then(() => undefined),
   };
 }
+
+/** Cognito locks a user out from the fifth failed sign-in in a row, 1 s doubling up to 15 minutes. */
+const LOCKOUT_AFTER_FAILURES = 5;
+const LOCKOUT_MAX_MS = 15 * 60 * 1000;
 
 function notAuthorized(message: string) {
   return { status: 400, body: { __type: 'NotAuthorizedException', message } };
