@@ -1,6 +1,8 @@
 /**
  * Bad input is never a 500: every route of the route table, called with hostile bodies, path
- * parameters and query strings, answers 4xx (or a 2xx when the input happens to be valid).
+ * parameters and query strings, answers 4xx (or a 2xx when the input happens to be valid). Every
+ * query parameter of every list route, cursors included (garbage, forged keys, a genuine cursor
+ * altered or taken to another list or tenant), answers a clean `{"error":"ERR_..."}` 4xx or a 2xx.
  */
 import { type HttpRoute, httpRoutes, routeKey } from '@conversa/functions/routes';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
@@ -123,4 +125,175 @@ describe('fuzzed input never gives a 5xx', () => {
     expect(all.length).toBeGreaterThan(httpRoutes.length * 14);
     expect(failures).toEqual([]);
   }, 300_000);
+});
+
+/**
+ * The list routes and their query parameters (the handlers' query schemas in functions/src/contracts
+ * and handlers/http). A GET route without path parameters is either here or named as taking no query.
+ */
+const listQueries: Record<string, string[]> = {
+  'GET /contacts': ['searchParam', 'pageNumber', 'cursor', 'date', 'dateStart', 'dateEnd'],
+  'GET /contacts/list': ['searchParam'],
+  'GET /contacts/export': ['cursor'],
+  'GET /tickets': [
+    'searchParam',
+    'pageNumber',
+    'cursor',
+    'tags',
+    'users',
+    'queueIds',
+    'status',
+    'date',
+    'updatedAt',
+    'showAll',
+    'withUnreadMessages',
+  ],
+  'GET /ticket/kanban': ['queueIds'],
+  'GET /messages/{id}': ['pageNumber', 'cursor', 'limit'],
+  'GET /users': ['searchParam', 'pageNumber'],
+  'GET /companies': ['searchParam', 'pageNumber'],
+  'GET /tags': ['searchParam', 'pageNumber'],
+  'GET /quick-messages': ['searchParam', 'pageNumber', 'userId'],
+  'GET /schedules': ['searchParam', 'pageNumber', 'contactId'],
+  'GET /ticket-notes/list': ['ticketId', 'contactId'],
+  'GET /queue-options': ['queueId', 'parentId'],
+};
+const withoutQuery = [
+  'GET /auth/me',
+  'GET /version',
+  'GET /settings',
+  'GET /plans/list',
+  'GET /plans/all',
+  'GET /companies/list',
+  'GET /users/list',
+  'GET /whatsapp',
+  'GET /queue',
+  'GET /tags/list',
+  'GET /tags/kanban',
+  'GET /quick-messages/list',
+  'GET /helps/list',
+  'GET /helps',
+];
+
+const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+/** Values no parameter takes, or takes only at its edge. */
+const garbage = (tenantOf: Tenant, other: Tenant): string[] => [
+  '',
+  ' ',
+  '-1',
+  '0',
+  '1e309',
+  'NaN',
+  'null',
+  'true',
+  'x'.repeat(9000),
+  '[',
+  '[1,"a",-3]',
+  `[${Array.from({ length: 300 }, (_, i) => i + 1).join(',')}]`,
+  '{"a":1}',
+  '\u0000',
+  '%',
+  '+275760-09-13',
+  '2024-13-45',
+  '0000-00-00',
+  "' OR '1'='1",
+  // Forged cursors: DynamoDB keys of the caller's and of another tenant, search keys, positions.
+  b64({ pk: `C#${tenantOf.companyId}#CT#0000000001`, sk: 'CONTACT', gsi1pk: `C#${tenantOf.companyId}#CONTACTS`, gsi1sk: 'zzz' }),
+  b64({ pk: `C#${other.companyId}#CT#0000000001`, sk: 'CONTACT', gsi1pk: `C#${other.companyId}#CONTACTS`, gsi1sk: 'a' }),
+  b64({ sk: 'C#zzz#0000000001' }),
+  b64(['9999-12-31T00:00:00.000Z#0000000001', null, 1]),
+  b64({ p: 1, k: 'M#zzz#0000000001' }),
+  `${b64(['x'])}.AAAAAAAAAAAAAAAAAAAAAA`,
+  'a.b.c',
+];
+
+/** The error a client can act on: a 4xx with `{"error": "ERR_..."}`, never a 5xx or a bare text. */
+function unclean(res: { status: number; body: unknown; text: string }): boolean {
+  if (res.status >= 500) return true;
+  if (res.status < 400) return false;
+  return !(res.body && typeof res.body === 'object' && /^ERR_[A-Z_]+$/.test(String((res.body as { error?: unknown }).error)));
+}
+
+describe('list routes: every query parameter and cursor', () => {
+  let other: Tenant;
+  let ticketId: number;
+
+  beforeAll(async () => {
+    // The probes above end sessions (logout, password changes): sign in afresh.
+    const root = await superLogin(call, inject('admin'));
+    tenant = {
+      ...tenant,
+      admin: { ...tenant.admin, token: await superLogin(call, tenant.admin) },
+      user: { ...tenant.user, token: await superLogin(call, tenant.user) },
+    };
+    other = await createTenant(call, root, await firstPlanId(call), 'fuzz-other');
+    // Something to list: contacts and a ticket with messages, so genuine cursors exist.
+    for (let i = 0; i < 25; i++) {
+      const made = await call('POST', '/contacts', {
+        token: tenant.admin.token,
+        body: { name: `Fuzz ${String(i).padStart(2, '0')}`, number: `5531977${String(i).padStart(6, '0')}` },
+      });
+      expect(made.status, made.text).toBe(201);
+    }
+    const connection = await call('POST', '/whatsapp', {
+      token: tenant.admin.token,
+      body: { name: 'Fuzz', token: `fuzz-token-${Date.now()}` },
+    });
+    const contacts = (await call('GET', '/contacts/list', { token: tenant.admin.token })).body as { id: number }[];
+    const ticket = await call('POST', '/tickets', {
+      token: tenant.admin.token,
+      body: { contactId: contacts[0]?.id, whatsappId: (connection.body as { id: number }).id, status: 'open' },
+    });
+    ticketId = (ticket.body as { id: number }).id;
+  });
+
+  it('names every list route with its query parameters', () => {
+    const gets = httpRoutes.filter((r) => r.method === 'GET' && (!r.path.includes('{') || listQueries[routeKey(r)]));
+    expect(gets.map(routeKey).filter((key) => !listQueries[key] && !withoutQuery.includes(key))).toEqual([]);
+  });
+
+  it('garbage in any parameter is a clean 4xx or a 2xx, for an admin and a plain user', async () => {
+    const failures: string[] = [];
+    const values = garbage(tenant, other);
+    const probes: { path: string; token: string; query: Record<string, string> }[] = [];
+    for (const [key, params] of Object.entries(listQueries)) {
+      const path = key.slice(4).replace('{id}', String(ticketId));
+      for (const token of [tenant.admin.token, tenant.user.token])
+        for (const param of params) for (const value of values) probes.push({ path, token, query: { [param]: value } });
+    }
+    let next = 0;
+    const worker = async () => {
+      while (next < probes.length) {
+        const { path, token, query } = probes[next++]!;
+        const res = await call('GET', path, { token, query });
+        if (unclean(res)) failures.push(`GET ${path} ${JSON.stringify(query).slice(0, 100)} -> ${res.status} ${res.text.slice(0, 120)}`);
+      }
+    };
+    await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+    expect(probes.length).toBeGreaterThan(1000);
+    expect(failures).toEqual([]);
+  }, 300_000);
+
+  it('a genuine cursor altered, or taken to another list or tenant, is a 400 naming cursor', async () => {
+    const page = async (path: string, token: string, query: Record<string, string> = {}) => call('GET', path, { token, query });
+    const contacts = (await page('/contacts', tenant.admin.token)).body as { nextCursor?: string };
+    const tickets = await page('/tickets', tenant.admin.token, { showAll: 'true' });
+    expect(contacts.nextCursor, 'a second page of contacts').toEqual(expect.any(String));
+    const cursor = contacts.nextCursor as string;
+    const flipped = `${cursor.slice(0, -1)}${cursor.endsWith('A') ? 'B' : 'A'}`;
+    const cases: [string, string, Record<string, string>][] = [
+      ['/contacts', tenant.admin.token, { cursor: flipped }],
+      ['/contacts', other.admin.token, { cursor }],
+      ['/contacts', tenant.admin.token, { cursor, searchParam: 'fuzz' }],
+      ['/contacts/export', tenant.admin.token, { cursor }],
+      ['/tickets', tenant.admin.token, { cursor }],
+    ];
+    for (const [path, token, query] of cases) {
+      const res = await page(path, token, query);
+      expect(res.status, `${path} ${JSON.stringify(query)}`).toBe(400);
+      expect(res.body).toMatchObject({ error: 'ERR_VALIDATION', field: 'cursor' });
+    }
+    expect(tickets.status).toBe(200);
+    expect((await page('/contacts', tenant.admin.token, { cursor })).status).toBe(200);
+  });
 });
