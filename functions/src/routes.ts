@@ -15,7 +15,7 @@ export const httpFunctions = [
   'users',
   'settings',
   'helps',
-  'whatsapp',
+  'connections',
   'queues',
   'messages',
   'media',
@@ -121,14 +121,14 @@ export const httpRoutes: readonly HttpRoute[] = [
   r('DELETE', '/users/{id}', 'users', 'admin'),
 
   // Connections (SPEC 7 "Connections"); session actions reach the session-host as commands
-  r('GET', '/whatsapp', 'whatsapp', 'user'),
-  r('GET', '/whatsapp/{id}', 'whatsapp', 'user'),
-  r('POST', '/whatsapp', 'whatsapp', 'admin'),
-  r('PUT', '/whatsapp/{id}', 'whatsapp', 'admin'),
-  r('DELETE', '/whatsapp/{id}', 'whatsapp', 'admin'),
-  r('POST', '/whatsappsession/{id}', 'whatsapp', 'admin'),
-  r('PUT', '/whatsappsession/{id}', 'whatsapp', 'admin'),
-  r('DELETE', '/whatsappsession/{id}', 'whatsapp', 'admin'),
+  r('GET', '/whatsapp', 'connections', 'user'),
+  r('GET', '/whatsapp/{id}', 'connections', 'user'),
+  r('POST', '/whatsapp', 'connections', 'admin'),
+  r('PUT', '/whatsapp/{id}', 'connections', 'admin'),
+  r('DELETE', '/whatsapp/{id}', 'connections', 'admin'),
+  r('POST', '/whatsappsession/{id}', 'connections', 'admin'),
+  r('PUT', '/whatsappsession/{id}', 'connections', 'admin'),
+  r('DELETE', '/whatsappsession/{id}', 'connections', 'admin'),
 
   // Queues and their chatbot option tree
   r('GET', '/queue', 'queues', 'user'),

@@ -2,9 +2,9 @@
 import { type InboundEvent, inboundGroupId, type SessionCommand, type WaMessage } from '../src/contracts/session-events.ts';
 import type { Effects } from '../src/domain/messages/effects.ts';
 import { consume } from '../src/handlers/consumers/inbound.ts';
+import { type ConnectionRecord, createConnection, newConnectionId } from '../src/storage/connections.ts';
 import { createOption, newOptionId } from '../src/storage/queue-options.ts';
 import { createQueue, newQueueId, type QueueRecord } from '../src/storage/queues.ts';
-import { type ConnectionRecord, createConnection, newConnectionId } from '../src/storage/whatsapps.ts';
 import { ensureCompany } from './support/tenants.ts';
 
 export interface Recorder extends Effects {

@@ -22,9 +22,9 @@ import { getTicket, type TicketRecord, type TicketStatePatch, updateTicketState 
 import type { ConnectionRecord } from '#storage/ws-connections';
 import { type LocalS3, startS3 } from '../../infra/local/s3.ts';
 import { httpRoutes, routeKey } from '../src/routes.ts';
+import { type CommandQueue, startCommandQueue } from './connections-harness.ts';
 import { freePort } from './support/processes.ts';
 import { call, type Stack, startStack, type Tenant, uniq } from './users-harness.ts';
-import { type CommandQueue, startCommandQueue } from './whatsapp-harness.ts';
 
 export const BUCKET = 'conversa-media-test';
 

@@ -6,9 +6,9 @@
  * only our own failed messages on open tickets the caller sees are retried.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type SessionCommandSender, setSessionCommandSender } from '#domain/connections/session-commands';
 import { handleSendFailed } from '#domain/inbound/updates';
 import { defaultEffects } from '#domain/messages/effects';
-import { type SessionCommandSender, setSessionCommandSender } from '#domain/whatsapps/session-commands';
 import { getMessage } from '#storage/messages';
 import { type TicketRecord, updateTicketState } from '#storage/tickets';
 import { createConnection, type Env, invoke, seedTicket, startEnv, storeInbound } from './messages-harness.ts';

@@ -4,10 +4,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultCompanySchedules } from '#contracts/schedules';
-import { setSessionCommandSender } from '#domain/whatsapps/session-commands';
+import { setSessionCommandSender } from '#domain/connections/session-commands';
+import { getConnection } from '#storage/connections';
 import { listOptions } from '#storage/queue-options';
 import { getUser, updateUser } from '#storage/users';
-import { getConnection } from '#storage/whatsapps';
 import { call, type Stack, seedTenant, startStack, type Tenant, uniq } from './users-harness.ts';
 
 let stack: Stack;

@@ -14,13 +14,13 @@ import { expireTicket, lastMessageIsOurs } from '../src/domain/sweeps/expire.ts'
 import { getSweepMarks } from '../src/domain/sweeps/marks.ts';
 import { MARK_OVERLAP_MS, runTicketSweeps, sweepCompany } from '../src/domain/sweeps/run.ts';
 import { matches } from '../src/realtime/audience.ts';
+import { listConnections, updateConnection } from '../src/storage/connections.ts';
 import { getContactByNumber } from '../src/storage/contacts.ts';
 import { table } from '../src/storage/db.ts';
 import { listMessagesPage } from '../src/storage/messages.ts';
 import { listTicketHistory } from '../src/storage/ticket-history.ts';
 import { listTicketsPage } from '../src/storage/ticket-lists.ts';
 import { getSlot, getTicket, type TicketRecord, ticketLists, updateTicketState } from '../src/storage/tickets.ts';
-import { listConnections, updateConnection } from '../src/storage/whatsapps.ts';
 import type { ConnectionRecord as SocketRecord } from '../src/storage/ws-connections.ts';
 import { deliver, tenant, waMessage } from './inbound-harness.ts';
 import { type DynamoDbLocal, startDynamoDbLocal } from './support/dynamodb-local.ts';

@@ -6,8 +6,8 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionCommand } from '../src/contracts/session-events.ts';
+import { setSessionCommandSender } from '../src/domain/connections/session-commands.ts';
 import { applyTicketUpdate } from '../src/domain/tickets/actions.ts';
-import { setSessionCommandSender } from '../src/domain/whatsapps/session-commands.ts';
 import { matches } from '../src/realtime/audience.ts';
 import { listMessagesPage } from '../src/storage/messages.ts';
 import { listTicketHistory } from '../src/storage/ticket-history.ts';

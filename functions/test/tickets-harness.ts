@@ -8,12 +8,12 @@ import { randomUUID } from 'node:crypto';
 import type { SettingKey } from '../src/contracts/settings.ts';
 import type { AllTicket } from '../src/contracts/users.ts';
 import { newTicketId } from '../src/domain/tickets/find-or-create.ts';
+import { type ConnectionRecord, createConnection, newConnectionId } from '../src/storage/connections.ts';
 import { createContact, newContactId } from '../src/storage/contacts.ts';
 import { createQueue, newQueueId, type QueueRecord } from '../src/storage/queues.ts';
 import { putSetting } from '../src/storage/settings.ts';
 import { createTicket, type TicketRecord } from '../src/storage/tickets.ts';
 import { updateUser } from '../src/storage/users.ts';
-import { type ConnectionRecord, createConnection, newConnectionId } from '../src/storage/whatsapps.ts';
 import { type SeededUser, type Stack, seedTenant, type Tenant } from './users-harness.ts';
 
 export interface Inbox {

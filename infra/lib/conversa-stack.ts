@@ -36,7 +36,7 @@ const extraAccess: Partial<Record<string, ExtraAccess>> = {
   // The chatbot's replies go to the session-host as `send` commands.
   inbound: { send: ['session-commands'] },
   // Session actions (start, new QR, logout) are commands to the session-host.
-  whatsapp: { send: ['session-commands'] },
+  connections: { send: ['session-commands'] },
   // Accept greetings, transfer notices and rating requests are sent messages.
   tickets: { send: ['session-commands'] },
   // Sends upload media, then queue `send`/`delete` commands; the media route only reads.

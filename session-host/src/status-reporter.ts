@@ -4,7 +4,7 @@
 import type { ConnectionStatus, WhatsappSessionEvent } from '@conversa/functions/contracts';
 import { channels } from '@conversa/functions/contracts/channels';
 import { publishToCompany } from '@conversa/functions/realtime/publisher';
-import { updateConnectionSession } from '@conversa/functions/storage/whatsapps';
+import { updateConnectionSession } from '@conversa/functions/storage/connections';
 import type { SessionKey } from './storage/leases.ts';
 
 export interface StatusUpdate {

@@ -5,7 +5,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { createConnection, getConnection } from '@conversa/functions/storage/whatsapps';
+import { createConnection, getConnection } from '@conversa/functions/storage/connections';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../src/simulator/server.ts';
 import { getLease } from '../src/storage/leases.ts';

@@ -4,7 +4,7 @@
  * number; with scanning blocked, three unscanned QRs end in DISCONNECTED and the session is no longer
  * wanted. DynamoDB Local + fauxqs; the status reporter is the real one (connection record).
  */
-import { createConnection, getConnection } from '@conversa/functions/storage/whatsapps';
+import { createConnection, getConnection } from '@conversa/functions/storage/connections';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Host, startHost } from '../src/host.ts';
 import { createSimulatorProvider } from '../src/providers/simulator.ts';

@@ -8,9 +8,9 @@
  */
 import { randomInt } from 'node:crypto';
 import { channels } from '@conversa/functions/contracts/channels';
+import type { WhatsappSessionEvent } from '@conversa/functions/contracts/connections';
 import type { AppMessageEvent } from '@conversa/functions/contracts/messages';
 import type { TicketEvent } from '@conversa/functions/contracts/tickets';
-import type { WhatsappSessionEvent } from '@conversa/functions/contracts/whatsapp';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type Call, client, createTenant, firstPlanId, PASSWORD, superLogin, type Tenant } from './tenants.ts';
 import {

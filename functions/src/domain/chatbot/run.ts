@@ -13,12 +13,12 @@ import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { derivedMessageId } from '#domain/messages/message-id';
 import { buildOutgoingMessage } from '#domain/messages/send';
 import { getCompanyCached } from '#storage/companies';
+import type { ConnectionRecord } from '#storage/connections';
 import { db, transactionCancellationCodes } from '#storage/db';
 import { type MessageRecord, messageItems, waLinkBotDone } from '#storage/messages';
 import { listQueueTree, type QueueOptionRecord } from '#storage/queue-options';
 import type { QueueRecord } from '#storage/queues';
 import { getTicket, slotTransition, type TicketRecord, ticketStateUpdate } from '#storage/tickets';
-import type { ConnectionRecord } from '#storage/whatsapps';
 import { type BotDecision, botApplies, decide, decideRating } from './decide.ts';
 
 export interface ChatbotInput {

@@ -5,8 +5,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { ConflictError, NotFoundError } from '#commons/errors';
-import { sendSessionCommand } from '#domain/whatsapps/session-commands';
-import { getDefaultConnection } from '#storage/whatsapps';
+import { sendSessionCommand } from '#domain/connections/session-commands';
+import { getDefaultConnection } from '#storage/connections';
 
 export interface PhoneImportRequest {
   message: string;

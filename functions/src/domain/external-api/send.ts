@@ -10,8 +10,8 @@
 import { createHash } from 'node:crypto';
 import { AppError, CompanyExpiredError, ForbiddenError, UnauthorizedError, ValidationError } from '#commons/errors';
 import { expiredMessage } from '#contracts/auth';
+import { CONNECTION_TOKEN_MIN } from '#contracts/connections';
 import { numberDigits } from '#contracts/contacts';
-import { CONNECTION_TOKEN_MIN } from '#contracts/whatsapp';
 import { addressApiTokenLimit, assertNotLocked, countFailure } from '#domain/auth/attempt-limits';
 import { isExpired } from '#domain/auth/due-date-policy';
 import { resolveContact } from '#domain/contacts/resolve';
@@ -21,9 +21,9 @@ import { getCompanySetting } from '#domain/settings/settings';
 import { findOrCreateTicket } from '#domain/tickets/find-or-create';
 import { publishTicketLost } from '#domain/tickets/notify';
 import { type CompanyRecord, getCompany } from '#storage/companies';
+import { type ConnectionRecord, getConnectionByToken } from '#storage/connections';
 import { getPlan } from '#storage/plans';
 import { hitWindow } from '#storage/rate-limits';
-import { type ConnectionRecord, getConnectionByToken } from '#storage/whatsapps';
 
 export const EXTERNAL_API_LIMIT = 60;
 export const EXTERNAL_API_WINDOW_SECONDS = 60;

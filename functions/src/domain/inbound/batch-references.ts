@@ -11,9 +11,9 @@
  * fresh.
  */
 import type { Setting } from '#contracts/settings';
+import { type ConnectionRecord, getConnectionCached } from '#storage/connections';
 import { listQueuesCached, type QueueRecord } from '#storage/queues';
 import { listSettingsCached } from '#storage/settings';
-import { type ConnectionRecord, getConnectionCached } from '#storage/whatsapps';
 
 export interface BatchReferences {
   settings(companyId: number): Promise<Setting[]>;

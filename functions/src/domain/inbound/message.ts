@@ -24,6 +24,7 @@ import { publishTicketLost } from '#domain/tickets/notify';
 import { loadTicketRefs, presentTicket, type TicketRefs } from '#domain/tickets/present';
 import { publishMessage } from '#domain/tickets/publish';
 import { getItemBatched } from '#storage/batch-get';
+import type { ConnectionRecord } from '#storage/connections';
 import { contactKey, getContact } from '#storage/contacts';
 import {
   getMessage,
@@ -38,7 +39,6 @@ import {
 import type { QueueRecord } from '#storage/queues';
 import { hints } from '#storage/read-cache';
 import { getTicket, type TicketRecord } from '#storage/tickets';
-import type { ConnectionRecord } from '#storage/whatsapps';
 import { type BatchReferences, batchReferences } from './batch-references.ts';
 
 export type MessageOutcome = 'stored' | 'duplicate' | 'resumed' | 'ignored';

@@ -4,7 +4,7 @@
  * tests record commands and events and move the clock.
  */
 import type { SessionCommand } from '#contracts/session-events';
-import { sendSessionCommand } from '#domain/whatsapps/session-commands';
+import { sendSessionCommand } from '#domain/connections/session-commands';
 import { type AudienceFilter, publish } from '#realtime/publisher';
 
 export interface Effects {

@@ -6,15 +6,15 @@
 import { NotFoundError } from '#commons/errors';
 import { channels } from '#contracts/channels';
 import type { CreateQueueInput, Queue, QueueEvent, UpdateQueueInput } from '#contracts/queues';
+import { publishConnection } from '#domain/connections/events';
+import { queueDirectory, toConnection } from '#domain/connections/present';
 import { createWithinPlanLimit } from '#domain/plans/limits';
 import { toUser } from '#domain/users/present';
-import { publishConnection } from '#domain/whatsapps/events';
-import { queueDirectory, toConnection } from '#domain/whatsapps/present';
 import { publishToCompany } from '#realtime/publisher';
+import * as whatsapps from '#storage/connections';
 import { deleteQueueTree } from '#storage/queue-options';
 import * as store from '#storage/queues';
 import * as users from '#storage/users';
-import * as whatsapps from '#storage/whatsapps';
 
 export async function findQueue(companyId: number, id: number): Promise<store.QueueRecord> {
   const queue = await store.getQueue(companyId, id);

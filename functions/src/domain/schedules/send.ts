@@ -31,12 +31,12 @@ import { findOrCreateTicket } from '#domain/tickets/find-or-create';
 import { publishTicketLost } from '#domain/tickets/notify';
 import { mapWithConcurrency } from '#realtime/concurrency';
 import { getCompany } from '#storage/companies';
+import { type ConnectionRecord, getConnection, getDefaultConnection } from '#storage/connections';
 import { getContact } from '#storage/contacts';
 import { getPlan } from '#storage/plans';
 import * as store from '#storage/schedules';
 import { listContactTickets } from '#storage/ticket-lists';
 import { getTicket, isActive, type TicketRecord } from '#storage/tickets';
-import { type ConnectionRecord, getConnection, getDefaultConnection } from '#storage/whatsapps';
 
 /** How far ahead a run reads: under the minute between runs and the job's 55 s timeout. */
 export const LOOKAHEAD_MS = 40_000;

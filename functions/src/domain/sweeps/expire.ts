@@ -19,10 +19,10 @@ import type { Effects } from '#domain/messages/effects';
 import { derivedMessageId } from '#domain/messages/message-id';
 import { buildOutgoingMessage, dispatchOutgoing } from '#domain/messages/send';
 import { historyItems } from '#domain/tickets/history';
+import type { ConnectionRecord } from '#storage/connections';
 import { db, table } from '#storage/db';
 import { messageItems } from '#storage/messages';
 import { type TicketRecord, type TicketStatePatch, ticketPk } from '#storage/tickets';
-import type { ConnectionRecord } from '#storage/whatsapps';
 import { commitIfUnchanged } from './commit.ts';
 import { publishSweptTicket } from './publish.ts';
 

@@ -5,8 +5,8 @@
  */
 import type { Effects } from '#domain/messages/effects';
 import { historyItems } from '#domain/tickets/history';
+import type { ConnectionRecord } from '#storage/connections';
 import type { TicketRecord, TicketStatePatch } from '#storage/tickets';
-import type { ConnectionRecord } from '#storage/whatsapps';
 import { commitIfUnchanged } from './commit.ts';
 import { publishSweptTicket } from './publish.ts';
 

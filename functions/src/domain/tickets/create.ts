@@ -11,12 +11,12 @@ import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '#
 import type { CreateTicketInput } from '#contracts/ticket-requests';
 import type { Ticket } from '#contracts/tickets';
 import { defaultEffects, type Effects } from '#domain/messages/effects';
+import { getConnection, getDefaultConnection } from '#storage/connections';
 import { getContact } from '#storage/contacts';
 import { getQueue } from '#storage/queues';
 import { deleteTicketData } from '#storage/ticket-removal';
 import { createTicket, getSlot, getTicket, SlotTakenError, type TicketRecord } from '#storage/tickets';
 import { getUser } from '#storage/users';
-import { getConnection, getDefaultConnection } from '#storage/whatsapps';
 import { loadVisibleTicket, loadVisibleTicketByUuid, TicketNotFoundError, type Viewer, viewerIsAdmin } from './access.ts';
 import { newTicketId } from './find-or-create.ts';
 import { historyItems } from './history.ts';

@@ -4,10 +4,10 @@
  * three GetItems per ticket, fine for one ticket and wasteful for a page of 40.
  */
 import type { Ticket } from '#contracts/tickets';
+import { listConnections } from '#storage/connections';
 import { listQueues } from '#storage/queues';
 import type { TicketRecord } from '#storage/tickets';
 import { getUser } from '#storage/users';
-import { listConnections } from '#storage/whatsapps';
 import { presentTicket } from './present.ts';
 
 export async function presentTickets(companyId: number, tickets: TicketRecord[]): Promise<Ticket[]> {

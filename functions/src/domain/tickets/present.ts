@@ -4,10 +4,10 @@
  */
 import type { Contact } from '#contracts/contacts';
 import type { Ticket } from '#contracts/tickets';
+import { getConnection } from '#storage/connections';
 import { getQueue, type QueueRecord } from '#storage/queues';
 import type { TicketRecord } from '#storage/tickets';
 import { getUser } from '#storage/users';
-import { getConnection } from '#storage/whatsapps';
 
 export interface TicketRefs {
   queue?: Pick<QueueRecord, 'id' | 'name' | 'color'>;

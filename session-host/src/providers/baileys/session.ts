@@ -12,8 +12,8 @@
  * session manager has queued it; chats do not wait for each other's media downloads.
  */
 
+import type { ConnectionStatus } from '@conversa/functions/contracts/connections';
 import type { PhoneContact } from '@conversa/functions/contracts/session-events';
-import type { ConnectionStatus } from '@conversa/functions/contracts/whatsapp';
 import {
   type AuthenticationCreds,
   type ConnectionState,

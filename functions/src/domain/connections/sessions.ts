@@ -4,8 +4,8 @@
  * the state it causes itself: OPENING when it asks for a (re)start, so the page shows the
  * Connecting spinner at once.
  */
-import type { ConnectionStatus } from '#contracts/whatsapp';
-import * as store from '#storage/whatsapps';
+import type { ConnectionStatus } from '#contracts/connections';
+import * as store from '#storage/connections';
 import { findConnection } from './connections.ts';
 import { publishSession } from './events.ts';
 import { lifecycleCommand, sendSessionCommand } from './session-commands.ts';

@@ -5,11 +5,11 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '#contracts/common';
-import { setSessionCommandSender } from '#domain/whatsapps/session-commands';
+import { setSessionCommandSender } from '#domain/connections/session-commands';
+import { getConnection, getConnectionByToken, updateConnectionSession } from '#storage/connections';
 import { getUser, updateUser } from '#storage/users';
-import { getConnection, getConnectionByToken, updateConnectionSession } from '#storage/whatsapps';
+import { type CommandQueue, startCommandQueue } from './connections-harness.ts';
 import { call, type Stack, seedTenant, startStack, type Tenant, uniq } from './users-harness.ts';
-import { type CommandQueue, startCommandQueue } from './whatsapp-harness.ts';
 
 let stack: Stack;
 let commands: CommandQueue;

@@ -1,7 +1,7 @@
 /** The API shape of a connection: queues resolved, and the API token shown to admins only. */
-import type { Connection, WhatsappSessionEvent } from '#contracts/whatsapp';
+import type { Connection, WhatsappSessionEvent } from '#contracts/connections';
 import { type QueueDirectory, resolveQueues } from '#domain/queues/directory';
-import type { ConnectionRecord } from '#storage/whatsapps';
+import type { ConnectionRecord } from '#storage/connections';
 
 export { type QueueDirectory, queueDirectory, resolveQueues } from '#domain/queues/directory';
 

@@ -8,11 +8,11 @@
  */
 import { ConflictError, NotFoundError, ValidationError } from '#commons/errors';
 import { logger } from '#commons/logger';
-import type { Connection, ConnectionInput, ConnectionUpdateInput } from '#contracts/whatsapp';
+import type { Connection, ConnectionInput, ConnectionUpdateInput } from '#contracts/connections';
 import { createWithinPlanLimit } from '#domain/plans/limits';
+import * as store from '#storage/connections';
 import { listQueues } from '#storage/queues';
 import * as users from '#storage/users';
-import * as store from '#storage/whatsapps';
 import { publishConnection, publishConnectionDeleted } from './events.ts';
 import { type QueueDirectory, queueDirectory, toConnection } from './present.ts';
 import { lifecycleCommand, sendSessionCommand } from './session-commands.ts';

@@ -11,7 +11,7 @@
 import { createHash } from 'node:crypto';
 import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { NotFoundError, ValidationError } from '#commons/errors';
-import type { Connection } from '#contracts/whatsapp';
+import type { Connection } from '#contracts/connections';
 import { db, getItem, isConditionalCheckFailed, nextId, queryAll, stripKeys, table, updateExpression } from './db.ts';
 import type { LimitClaim } from './plan-limits.ts';
 import { REFERENCE_TTL_MS, readCache } from './read-cache.ts';

@@ -1,5 +1,5 @@
 /** Connections and their sessions (SPEC 7 "Connections"). */
-import { connectionInputSchema, connectionUpdateSchema } from '#contracts/whatsapp';
+import { connectionInputSchema, connectionUpdateSchema } from '#contracts/connections';
 import {
   type ConnectionActor,
   createConnectionFor,
@@ -7,8 +7,8 @@ import {
   getConnectionFor,
   listConnectionsFor,
   updateConnectionFor,
-} from '#domain/whatsapps/connections';
-import { disconnectSession, requestNewQr, startSession } from '#domain/whatsapps/sessions';
+} from '#domain/connections/connections';
+import { disconnectSession, requestNewQr, startSession } from '#domain/connections/sessions';
 import { isAdmin, requireIdentity } from '#http/access';
 import { httpHandler } from '#http/handler';
 import { created, noContent, ok } from '#http/result';
@@ -22,7 +22,7 @@ function actorOf(ctx: RequestContext): ConnectionActor {
 
 const sessionMessage = (message: string) => ok({ message });
 
-export const handler = httpHandler('whatsapp', {
+export const handler = httpHandler('connections', {
   'GET /whatsapp': async (ctx) => listConnectionsFor(actorOf(ctx)),
   'GET /whatsapp/{id}': async (ctx) => getConnectionFor(actorOf(ctx), parseId(ctx.params)),
   'POST /whatsapp': async (ctx) => {

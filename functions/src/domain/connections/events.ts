@@ -3,9 +3,9 @@
  * of the company: attendants see connection states too (the ticket screens name connections).
  */
 import { channels } from '#contracts/channels';
-import type { Connection } from '#contracts/whatsapp';
+import type { Connection } from '#contracts/connections';
 import { publishToCompany } from '#realtime/publisher';
-import type { ConnectionRecord } from '#storage/whatsapps';
+import type { ConnectionRecord } from '#storage/connections';
 import { toSessionEvent } from './present.ts';
 
 export async function publishConnection(connection: Connection): Promise<void> {
