@@ -1,3 +1,4 @@
+import { SESSION_HOST_METRICS } from '@conversa/session-host/metric-names';
 import { Duration, Stack } from 'aws-cdk-lib';
 import {
   Alarm,
@@ -21,18 +22,14 @@ import { acknowledge, policyOwnerOf } from './nag.ts';
 import type { SessionHostService } from './session-host-service.ts';
 
 /**
- * Custom metrics of the session-host, declared here because the alarms and the dashboard read them.
- * The session-host must publish them with PutMetricData (its task role may, in this namespace only);
- * as of this stack it publishes neither, so their alarm and graphs stay empty until it does:
- * - OrphanSessions: wanted sessions whose lease has run out with no host taking them over, counted by
- *   each host's takeover scan (storage/leases.ts's `isFree` on a wanted lease), every minute.
+ * Custom metrics of the session-host, named once in session-host/src/metric-names.ts and published
+ * by the host every minute with PutMetricData (session-host/src/metrics.ts; its task role may, in
+ * this namespace only):
+ * - OrphanSessions: wanted sessions that no live host runs, counted by each host's takeover scan
+ *   (storage/leases.ts's `isFree` on a wanted lease), a statistic set per minute; alarmed on Maximum.
  * - SendFailures: sends reported as `sendFailed` (send-executor.ts's failSend), one per send.
  */
-export const SESSION_HOST_METRICS = {
-  namespace: 'Conversa/SessionHost',
-  orphanSessions: 'OrphanSessions',
-  sendFailures: 'SendFailures',
-} as const;
+export { SESSION_HOST_METRICS };
 
 export interface MonitoringProps {
   /** Receives every alarm by e-mail; no subscription when absent (context `alarmEmail`). */

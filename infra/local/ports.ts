@@ -15,6 +15,8 @@ export interface Ports {
   dynamodb: number;
   s3: number;
   sqs: number;
+  /** CloudWatch's PutMetricData, where the session-host publishes its metrics. */
+  cloudwatch: number;
   /** The WhatsApp simulator (phone network, control API, chat page). */
   simulator: number;
 }
@@ -28,6 +30,7 @@ export const defaultPorts: Ports = {
   dynamodb: 8000,
   s3: 4568,
   sqs: 4566,
+  cloudwatch: 4582,
   simulator: 3003,
 };
 

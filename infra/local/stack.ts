@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { TABLE_LOGICAL_NAME } from '@conversa/functions/storage/table';
 import { startSimulator } from '@conversa/session-host/simulator/server';
 import { type Child, spawnChild, stripAnsi } from './child-process.ts';
+import { startCloudWatch } from './cloudwatch.ts';
 import { ensurePoolAndClient, startCognitoLocal } from './cognito/cognito-local.ts';
 import { startCognitoProxy } from './cognito/cognito-proxy.ts';
 import { assertJava, ensureTable, startDynamoDbLocal } from './dynamodb-local/dynamodb-local.ts';
@@ -143,6 +144,10 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
         stoppers.push({ name: 'sqs', stop: s.stop });
         return s;
       }),
+      startCloudWatch({ port: ports.cloudwatch }).then((c) => {
+        stoppers.push({ name: 'cloudwatch', stop: c.stop });
+        return c;
+      }),
       // A broken web build (mid-edit) must not take the API down: the web server then says what is wrong.
       opts.web
         ? ensureWebBuild(log).then(
@@ -153,11 +158,12 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
     ]);
     const failed = settled.find((r) => r.status === 'rejected');
     if (failed) throw failed.reason;
-    const [dynamo, cognitoLocal, s3, sqs] = settled.map((r) => (r as PromiseFulfilledResult<unknown>).value) as [
+    const [dynamo, cognitoLocal, s3, sqs, cloudWatch] = settled.map((r) => (r as PromiseFulfilledResult<unknown>).value) as [
       Awaited<ReturnType<typeof startDynamoDbLocal>>,
       Awaited<ReturnType<typeof startCognitoLocal>> & { userPoolId: string; clientId: string },
       Awaited<ReturnType<typeof startS3>>,
       Awaited<ReturnType<typeof startSqs>>,
+      Awaited<ReturnType<typeof startCloudWatch>>,
     ];
     const { userPoolId, clientId } = cognitoLocal;
     const proxy = await startCognitoProxy({
@@ -189,6 +195,7 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
       S3_ENDPOINT: s3.endpoint,
       SQS_ENDPOINT: sqs.endpoint,
       ...sqs.env,
+      CLOUDWATCH_ENDPOINT: cloudWatch.endpoint,
       SERVER_VERSION: serverVersion(),
     };
     // The handlers run in this process and read process.env, as a Lambda reads its configuration.
@@ -220,6 +227,8 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
         SESSION_PROVIDER: process.env.SESSION_PROVIDER ?? 'simulator',
         SIMULATOR_URL: simulator.url,
         HOST_ID: 'local-session-host',
+        // Figures within seconds rather than a minute, so a person or a test sees them change.
+        METRICS_INTERVAL_MS: '2000',
       },
       log,
     );

@@ -12,6 +12,7 @@
 import type { SessionCommand } from '@conversa/functions/contracts/session-events';
 import type { HostTimings } from './config.ts';
 import type { InboundPublisher } from './inbound-publisher.ts';
+import type { HostMetrics } from './metrics.ts';
 import { publishPhoneContacts } from './phone-contacts.ts';
 import { executeSend, failSend, NOT_INITIALIZED, type SendHooks } from './send-executor.ts';
 import type { Logger, SessionManager } from './session-manager.ts';
@@ -29,6 +30,7 @@ export interface RouterDeps {
   inbound: InboundPublisher;
   timings: HostTimings;
   log: Logger;
+  metrics: HostMetrics;
   sendHooks?: SendHooks;
   now?: () => number;
 }
@@ -38,6 +40,7 @@ const done: Outcome = { kind: 'done' };
 export function createCommandRouter(deps: RouterDeps) {
   const now = deps.now ?? Date.now;
   const { manager, timings } = deps;
+  const sendContext = { inbound: deps.inbound, metrics: deps.metrics, hooks: deps.sendHooks, now };
   const forward = (reason: string): Outcome => ({ kind: 'defer', seconds: timings.forwardDelaySeconds, reason });
   const wait = (reason: string): Outcome => ({ kind: 'defer', seconds: timings.ownerlessDelaySeconds, reason });
 
@@ -68,7 +71,7 @@ export function createCommandRouter(deps: RouterDeps) {
     if (manager.owns(key) && (await manager.waitConnected(key, timings.readyWaitMs))) {
       const handle = manager.handleOf(key);
       if (handle) {
-        if (command.kind === 'send') await executeSend(command, handle, deps.inbound, deps.sendHooks, now);
+        if (command.kind === 'send') await executeSend(command, handle, sendContext);
         else if (command.kind === 'delete') await handle.deleteMessage(command);
         else await handle.editMessage(command);
         return done;
@@ -76,7 +79,7 @@ export function createCommandRouter(deps: RouterDeps) {
     }
     if (now() - meta.firstSentAt >= timings.sendDeadlineMs) {
       if (command.kind === 'send') {
-        await failSend(command, NOT_INITIALIZED, deps.inbound, now);
+        await failSend(command, NOT_INITIALIZED, sendContext);
       } else {
         deps.log.warn(`${command.kind} dropped: no connected session for too long`, { key, waMessageId: command.waMessageId });
       }

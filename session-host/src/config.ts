@@ -28,6 +28,8 @@ export interface HostTimings {
   sendDeadlineMs: number;
   /** Upper bound on the graceful shutdown before the process exits anyway. */
   shutdownMs: number;
+  /** How often the counted metrics are published (one PutMetricData); the alarms read 1-minute periods. */
+  metricsMs: number;
 }
 
 export interface HostConfig {
@@ -38,6 +40,8 @@ export interface HostConfig {
   commandsQueueUrl: string;
   /** The commands queue's maxReceiveCount: a command deferred that often is re-enqueued, not dead-lettered. */
   commandsMaxReceiveCount: number;
+  /** CloudWatch's endpoint when it is not the region's (a stand-in). */
+  cloudWatchEndpoint?: string;
   timings: HostTimings;
 }
 
@@ -52,11 +56,21 @@ export const defaultTimings: HostTimings = {
   readyWaitMs: 20_000,
   sendDeadlineMs: 5 * 60_000,
   shutdownMs: 10_000,
+  metricsMs: 60_000,
 };
 
 function required(env: NodeJS.ProcessEnv, name: string): string {
   const value = env[name];
   if (!value) throw new Error(`session-host: missing environment variable ${name}`);
+  return value;
+}
+
+function positiveMs(env: NodeJS.ProcessEnv, name: string): number | undefined {
+  const raw = env[name];
+  if (!raw) return undefined;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value <= 0)
+    throw new Error(`session-host: ${name} must be a positive number of milliseconds, not ${raw}`);
   return value;
 }
 
@@ -76,6 +90,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): HostConfig 
     inboundQueueUrl: required(env, 'QUEUE_URL_INBOUND'),
     commandsQueueUrl: required(env, 'QUEUE_URL_SESSION_COMMANDS'),
     commandsMaxReceiveCount: messageQueues.find((q) => q.name === 'session-commands')?.maxReceiveCount ?? 5,
-    timings: { ...defaultTimings },
+    cloudWatchEndpoint: env.CLOUDWATCH_ENDPOINT || undefined,
+    timings: { ...defaultTimings, metricsMs: positiveMs(env, 'METRICS_INTERVAL_MS') ?? defaultTimings.metricsMs },
   };
 }

@@ -7,6 +7,7 @@ import { type CommandConsumer, startCommandConsumer } from './command-consumer.t
 import { createCommandRouter } from './command-router.ts';
 import type { HostConfig } from './config.ts';
 import { createInboundPublisher } from './inbound-publisher.ts';
+import { type HostMetrics, noMetrics } from './metrics.ts';
 import type { WhatsAppProvider } from './provider.ts';
 import type { SendHooks } from './send-executor.ts';
 import { type Logger, SessionManager } from './session-manager.ts';
@@ -17,6 +18,8 @@ export interface HostDeps {
   provider: WhatsAppProvider;
   sqs: SQSClient;
   log: Logger;
+  /** Where orphaned sessions and failed sends are counted (main.ts: the CloudWatch publisher). */
+  metrics?: HostMetrics;
   status?: StatusReporter;
   sendHooks?: SendHooks;
   /** Concurrent long-polls on the commands queue. */
@@ -34,6 +37,7 @@ export interface Host {
 export function startHost(deps: HostDeps): Host {
   const { config, log } = deps;
   const inbound = createInboundPublisher({ sqs: deps.sqs, queueUrl: config.inboundQueueUrl, log });
+  const metrics = deps.metrics ?? noMetrics;
   const manager = new SessionManager({
     hostId: config.hostId,
     timings: config.timings,
@@ -41,8 +45,9 @@ export function startHost(deps: HostDeps): Host {
     inbound,
     status: deps.status ?? statusReporter,
     log,
+    metrics,
   });
-  const router = createCommandRouter({ manager, inbound, timings: config.timings, log, sendHooks: deps.sendHooks });
+  const router = createCommandRouter({ manager, inbound, timings: config.timings, log, metrics, sendHooks: deps.sendHooks });
   manager.start();
   const consumer: CommandConsumer = startCommandConsumer({
     sqs: deps.sqs,

@@ -2,7 +2,8 @@
  * The session-host process (Fargate, or a child of the local stack). Configured by environment:
  * TABLE_NAME, DYNAMODB_ENDPOINT, QUEUE_URL_INBOUND, QUEUE_URL_SESSION_COMMANDS, SQS_ENDPOINT,
  * MEDIA_BUCKET, S3_ENDPOINT, WS_MANAGEMENT_URL, SESSION_PROVIDER (simulator | baileys), SIMULATOR_URL,
- * HOST_ID (default hostname-pid; a stable one lets a restarted host reclaim its sessions at once).
+ * HOST_ID (default hostname-pid; a stable one lets a restarted host reclaim its sessions at once),
+ * CLOUDWATCH_ENDPOINT (a stand-in's; AWS's by default), METRICS_INTERVAL_MS (default 60 000).
  * SIGTERM / SIGINT: graceful shutdown, exit 0 within the shutdown budget.
  */
 
@@ -11,6 +12,7 @@ import { sqsClient } from '@conversa/functions/commons/clients';
 import { logger } from '@conversa/functions/commons/logger';
 import { configFromEnv } from './config.ts';
 import { startHost } from './host.ts';
+import { cloudWatchPut, createMetricsPublisher } from './metrics.ts';
 import { loadProvider } from './providers/index.ts';
 import type { Logger } from './session-manager.ts';
 
@@ -20,9 +22,17 @@ const log: Logger = {
   warn: (message, extra) => (extra ? powertools.warn(message, extra as LogAttributes) : powertools.warn(message)),
   error: (message, extra) => (extra ? powertools.error(message, extra as LogAttributes) : powertools.error(message)),
 };
+const METRICS_CLOSE_MS = 2000;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 const config = configFromEnv();
 const provider = await loadProvider(config);
-const host = startHost({ config, provider, sqs: sqsClient(), log });
+const metrics = createMetricsPublisher({
+  put: cloudWatchPut({ endpoint: config.cloudWatchEndpoint }),
+  intervalMs: config.timings.metricsMs,
+  log,
+});
+const host = startHost({ config, provider, sqs: sqsClient(), log, metrics });
 log.info('session-host started', { hostId: config.hostId, provider: provider.name });
 
 let signalled = false;
@@ -35,16 +45,20 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
       log.error('shutdown took too long, exiting anyway', { budgetMs: config.timings.shutdownMs });
       process.exit(1);
     }, config.timings.shutdownMs);
-    host.shutdown().then(
-      () => {
-        clearTimeout(deadline);
-        log.info('session-host stopped');
-        process.exit(0);
-      },
-      (error: unknown) => {
-        log.error('shutdown failed', { error: String(error) });
-        process.exit(1);
-      },
-    );
+    host
+      .shutdown()
+      // The last minute's counts, within a bound: CloudWatch being unreachable must not hold the exit.
+      .then(() => Promise.race([metrics.close(), sleep(METRICS_CLOSE_MS)]))
+      .then(
+        () => {
+          clearTimeout(deadline);
+          log.info('session-host stopped');
+          process.exit(0);
+        },
+        (error: unknown) => {
+          log.error('shutdown failed', { error: String(error) });
+          process.exit(1);
+        },
+      );
   });
 }

@@ -12,6 +12,7 @@
 import type { InboundEvent } from '@conversa/functions/contracts/session-events';
 import { waMessageIdFor } from '@conversa/functions/contracts/wa-message-id';
 import type { InboundPublisher } from './inbound-publisher.ts';
+import type { HostMetrics } from './metrics.ts';
 import type { SendCommand, SessionHandle } from './provider.ts';
 import { claimSend, recordFailed, recordSent, type SendRecord } from './storage/send-records.ts';
 
@@ -37,13 +38,16 @@ export interface SendHooks {
   afterProviderSend?: (command: SendCommand) => Promise<void> | void;
 }
 
-export async function executeSend(
-  command: SendCommand,
-  handle: SessionHandle,
-  inbound: InboundPublisher,
-  hooks: SendHooks = {},
-  now: () => number = Date.now,
-): Promise<void> {
+/** Where a send's outcome goes: the inbound queue, and the SendFailures count. */
+export interface SendContext {
+  inbound: InboundPublisher;
+  metrics: HostMetrics;
+  hooks?: SendHooks;
+  now?: () => number;
+}
+
+export async function executeSend(command: SendCommand, handle: SessionHandle, ctx: SendContext): Promise<void> {
+  const { inbound, hooks = {}, now = Date.now } = ctx;
   const waMessageId = waMessageIdFor(command.companyId, command.connectionId, command.messageId);
   const claim = await claimSend(command.companyId, sendRecordId(command), { connectionId: command.connectionId, waMessageId, now: now() });
   if (!claim.claimed) {
@@ -57,7 +61,7 @@ export async function executeSend(
     const permanent = error instanceof PermanentSendError || hasErrorCode(error);
     if (!permanent && claim.attempts < MAX_SEND_ATTEMPTS) throw error;
     const code = permanent ? errorCode(error) : SEND_ERROR;
-    await failSend(command, code, inbound, now);
+    await failSend(command, code, ctx);
     return;
   }
   await hooks.afterProviderSend?.(command);
@@ -65,14 +69,20 @@ export async function executeSend(
   await inbound.publish(outcomeEvent(command, { state: 'sent', connectionId: command.connectionId, ...result }));
 }
 
-/** Records and reports a send that will not happen. A send already `sent` is re-reported as sent instead. */
-export async function failSend(command: SendCommand, code: string, inbound: InboundPublisher, now: () => number = Date.now): Promise<void> {
+/**
+ * Records and reports a send that will not happen. A send already `sent` is re-reported as sent instead.
+ * Counted in SendFailures once the report is queued (a redelivered command that only re-reports a
+ * settled failure, in executeSend, is not counted again).
+ */
+export async function failSend(command: SendCommand, code: string, ctx: SendContext): Promise<void> {
+  const now = ctx.now ?? Date.now;
   const record = await recordFailed(command.companyId, sendRecordId(command), {
     connectionId: command.connectionId,
     error: code,
     now: now(),
   });
-  await inbound.publish(outcomeEvent(command, record));
+  await ctx.inbound.publish(outcomeEvent(command, record));
+  if (record.state === 'failed') ctx.metrics.sendFailed();
 }
 
 function outcomeEvent(command: SendCommand, record: SendRecord): InboundEvent {

@@ -6,13 +6,15 @@
  *   over, or no longer wanted) stops the session at once; a heartbeat that cannot reach DynamoDB
  *   keeps the session only until the lease it last wrote runs out.
  * - Scan: every `scanMs` the host lists wanted leases and takes the free or expired ones (a dead
- *   host's sessions, or its own from before a restart with the same HOST_ID).
+ *   host's sessions, or its own from before a restart with the same HOST_ID). How many it found is
+ *   the OrphanSessions metric: sessions someone wants that no live host runs at that moment.
  * - A provider's DISCONNECTED ends the session for good: it is stopped and no longer wanted.
  * Operations on one session are serialised (start, stop, logout never interleave).
  */
 import type { ConnectionStatus } from '@conversa/functions/contracts';
 import type { HostTimings } from './config.ts';
 import type { InboundPublisher } from './inbound-publisher.ts';
+import { type HostMetrics, noMetrics } from './metrics.ts';
 import type { ProviderInbound, SessionHandle, SessionSpec, WhatsAppProvider } from './provider.ts';
 import type { StatusReporter, StatusUpdate } from './status-reporter.ts';
 import type { SessionKey } from './storage/leases.ts';
@@ -40,6 +42,8 @@ export interface SessionManagerDeps {
   inbound: InboundPublisher;
   status: StatusReporter;
   log: Logger;
+  /** Where the scan reports orphaned sessions; none by default. */
+  metrics?: HostMetrics;
   now?: () => number;
 }
 
@@ -51,9 +55,11 @@ export class SessionManager {
   private timers: NodeJS.Timeout[] = [];
   private closing = false;
   private readonly now: () => number;
+  private readonly metrics: HostMetrics;
 
   constructor(private readonly deps: SessionManagerDeps) {
     this.now = deps.now ?? Date.now;
+    this.metrics = deps.metrics ?? noMetrics;
   }
 
   get hostId(): string {
@@ -191,10 +197,11 @@ export class SessionManager {
       return;
     }
     const now = this.now();
-    for (const lease of wanted) {
+    // Free (never owned, released, expired) or ours from before a restart, and not running here.
+    const orphans = wanted.filter((lease) => (leases.isFree(lease, now) || lease.owner === this.hostId) && !this.owns(lease));
+    this.metrics.orphanSessions(orphans.length);
+    for (const lease of orphans) {
       if (this.closing) return;
-      const free = leases.isFree(lease, now) || lease.owner === this.hostId;
-      if (!free || this.owns(lease)) continue;
       const taken = await this.takeOver(lease).catch((error: unknown) => {
         this.deps.log.warn('takeover failed', { key: lease, error: String(error) });
         return false;
