@@ -4,22 +4,17 @@
  */
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { TokenIdentity } from '#commons/jwt';
-import type { Profile } from '#contracts/users';
+import type { Identity as DomainIdentity } from '#domain/identity';
 import type { CompanyRecord } from '#storage/companies';
-import type { PlanRecord } from '#storage/plans';
 import type { UserRecord } from '#storage/users';
 import type { HttpRoute } from '../routes.ts';
 import type { HttpResult } from './result.ts';
 
-export interface Identity {
-  userId: number;
-  companyId: number;
-  profile: Profile;
-  super: boolean;
+/** The domain's Identity (tenant, user, role, plan) with what only the HTTP layer holds. */
+export interface Identity extends DomainIdentity {
   email: string;
   user: UserRecord;
   company: CompanyRecord;
-  plan: PlanRecord;
   token: TokenIdentity;
   /** The raw bearer token, for actions that hand it back (POST /auth/session). */
   rawToken: string;

@@ -12,6 +12,7 @@ import { ForbiddenError, NotFoundError } from '#commons/errors';
 import { channels, type QuickMessageEvent } from '#contracts/channels';
 import type { MediaUpload } from '#contracts/messages';
 import type { CreateQuickMessageInput, ListQuickMessagesQuery, UpdateQuickMessageInput } from '#contracts/quick-message-requests';
+import type { Identity } from '#domain/identity';
 import {
   type Attachment,
   grantAttachmentUpload,
@@ -22,7 +23,6 @@ import {
 import { mediaRoute } from '#domain/media/keys';
 import type { UploadedFile } from '#domain/media/multipart';
 import { deleteMedia } from '#domain/media/store';
-import type { Identity } from '#http/types';
 import { publishToCompany } from '#realtime/publisher';
 import * as store from '#storage/quick-messages';
 

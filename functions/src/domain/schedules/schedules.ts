@@ -19,6 +19,7 @@ import {
   type Schedule,
   type UpdateScheduleInput,
 } from '#contracts/schedule-requests';
+import type { Identity } from '#domain/identity';
 import {
   type Attachment,
   grantAttachmentUpload,
@@ -30,7 +31,6 @@ import { mediaRoute } from '#domain/media/keys';
 import type { UploadedFile } from '#domain/media/multipart';
 import { deleteMedia } from '#domain/media/store';
 import { createWithinPlanLimit } from '#domain/plans/limits';
-import type { Identity } from '#http/types';
 import { publishToCompany } from '#realtime/publisher';
 import { getItemBatched } from '#storage/batch-get';
 import { type ContactRecord, contactKey, getContact } from '#storage/contacts';

@@ -8,7 +8,7 @@
 import { ForbiddenError, NotFoundError } from '#commons/errors';
 import { channels, type TagEvent } from '#contracts/channels';
 import type { CreateTagInput, UpdateTagInput } from '#contracts/tag-requests';
-import type { Identity } from '#http/types';
+import type { Identity } from '#domain/identity';
 import { publishToCompany } from '#realtime/publisher';
 import * as store from '#storage/tags';
 import { rewriteTicketTags } from './ticket-tags.ts';

@@ -5,11 +5,10 @@
  */
 import { ForbiddenError, NotFoundError, ValidationError } from '#commons/errors';
 import type { CreateTicketNoteInput } from '#contracts/ticket-note-requests';
-import { loadVisibleTicket, viewerIsAdmin } from '#domain/tickets/access';
-import type { Identity } from '#http/types';
+import { loadVisibleTicket, type Viewer, viewerIsAdmin } from '#domain/tickets/access';
 import * as store from '#storage/ticket-notes';
 
-export async function createNoteFor(identity: Identity, input: CreateTicketNoteInput): Promise<store.TicketNoteRecord> {
+export async function createNoteFor(identity: Viewer, input: CreateTicketNoteInput): Promise<store.TicketNoteRecord> {
   const ticket = await loadVisibleTicket(identity, input.ticketId);
   if (input.contactId !== undefined && input.contactId !== ticket.contactId)
     throw new ValidationError('contactId', 'Not the ticket contact');
@@ -27,13 +26,13 @@ export async function createNoteFor(identity: Identity, input: CreateTicketNoteI
   });
 }
 
-export async function listNotesFor(identity: Identity, ticketId: number, contactId?: number): Promise<store.TicketNoteRecord[]> {
+export async function listNotesFor(identity: Viewer, ticketId: number, contactId?: number): Promise<store.TicketNoteRecord[]> {
   const ticket = await loadVisibleTicket(identity, ticketId);
   if (contactId !== undefined && contactId !== ticket.contactId) return [];
   return store.listTicketNotes(identity.companyId, ticket.id);
 }
 
-export async function deleteNoteFor(identity: Identity, id: number): Promise<void> {
+export async function deleteNoteFor(identity: Viewer, id: number): Promise<void> {
   const note = await store.getTicketNote(identity.companyId, id);
   if (!note || note.companyId !== identity.companyId) throw new NotFoundError('ERR_NOT_FOUND');
   await loadVisibleTicket(identity, note.ticketId);
