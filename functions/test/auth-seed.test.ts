@@ -48,7 +48,7 @@ describe('seedPlatform', () => {
 
   it('adopts a Cognito user left by an interrupted run', async () => {
     // Prepare: a Cognito user exists but no user record (the run died in between)
-    const { createCognitoUser } = await import('../src/domain/auth/cognito-users.ts');
+    const { createCognitoUser } = await import('#adapters/cognito-users');
     await createCognitoUser({ email: 'half@conversa.local', password: 'Old12345', companyId: 99, userId: 99 });
 
     // Act

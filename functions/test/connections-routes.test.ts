@@ -4,8 +4,8 @@
  * the session-host receives.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { setSessionCommandSender } from '#adapters/session-commands';
 import { messages } from '#contracts/common';
-import { setSessionCommandSender } from '#domain/connections/session-commands';
 import { getConnection, getConnectionByToken, updateConnectionSession } from '#storage/connections';
 import { getUser, updateUser } from '#storage/users';
 import { type CommandQueue, startCommandQueue } from './connections-harness.ts';

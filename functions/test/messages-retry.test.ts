@@ -6,7 +6,7 @@
  * only our own failed messages on open tickets the caller sees are retried.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type SessionCommandSender, setSessionCommandSender } from '#domain/connections/session-commands';
+import { type SessionCommandSender, setSessionCommandSender } from '#adapters/session-commands';
 import { handleSendFailed } from '#domain/inbound/updates';
 import { defaultEffects } from '#domain/messages/effects';
 import { getMessage } from '#storage/messages';

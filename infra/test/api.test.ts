@@ -223,7 +223,7 @@ describe('grants follow the code', () => {
       const statements = statementsOf(name);
       const allowed = (action: string, resource: string) =>
         statements.some((s) => [s.Action].flat().includes(action) && JSON.stringify(s.Resource).includes(resource));
-      if (files.some((f) => f.endsWith('domain/connections/session-commands.ts')) && !allowed('sqs:SendMessage', 'Queuessessioncommands')) {
+      if (files.some((f) => f.endsWith('adapters/session-commands.ts')) && !allowed('sqs:SendMessage', 'Queuessessioncommands')) {
         missing.push(`${name}: sqs:SendMessage on session-commands`);
       }
       // S3 commands are imported where they are used; commons/clients.ts only builds the client.

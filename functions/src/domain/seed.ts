@@ -3,13 +3,14 @@
  * Idempotent and safe to re-run after a partial failure: each piece is looked up before it is made,
  * and a Cognito user left over from an interrupted run is adopted instead of failing.
  */
+
+import { createCognitoUser, getCognitoSub, setCognitoPassword, setCognitoTenant } from '#adapters/cognito-users';
 import { defaultCompanySchedules } from '#contracts/schedules';
 import { settingDefaults, settingKeys } from '#contracts/settings';
 import { createCompany, getCompany, listCompanies, newCompanyId } from '#storage/companies';
 import { createPlan, getPlan, listPlans, newPlanId, type PlanRecord } from '#storage/plans';
 import { putSetting } from '#storage/settings';
 import { createUser, getUserByEmail, newUserId } from '#storage/users';
-import { createCognitoUser, getCognitoSub, setCognitoPassword, setCognitoTenant } from './auth/cognito-users.ts';
 
 export interface SeedInput {
   adminEmail: string;

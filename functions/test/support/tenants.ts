@@ -4,9 +4,9 @@
  * startCognitoLocal() first.
  */
 import { InitiateAuthCommand } from '@aws-sdk/client-cognito-identity-provider';
+import { createCognitoUser } from '#adapters/cognito-users';
 import { cognitoClient } from '../../src/commons/clients.ts';
 import { env } from '../../src/commons/env.ts';
-import { createCognitoUser } from '../../src/domain/auth/cognito-users.ts';
 import { type CompanyRecord, createCompany, getCompany } from '../../src/storage/companies.ts';
 import { createPlan, getPlan, type PlanRecord } from '../../src/storage/plans.ts';
 import { createUser, newUserId, type UserRecord } from '../../src/storage/users.ts';

@@ -2,6 +2,8 @@
  * Use cases behind the auth routes. They take plain inputs and return the contract shapes; the
  * handler only parses and validates.
  */
+
+import { confirmReset, passwordSignIn, refreshSignIn, revokeRefreshToken, sendResetCode } from '#adapters/cognito-auth';
 import { CompanyExpiredError, ForbiddenError, UnauthorizedError, ValidationError } from '#commons/errors';
 import { type TokenIdentity, verifyIdToken } from '#commons/jwt';
 import { expiredMessage, type LoginResponse } from '#contracts/auth';
@@ -16,7 +18,6 @@ import {
   resetRequestLimit,
   tryResetCode,
 } from './attempt-limits.ts';
-import { confirmReset, passwordSignIn, refreshSignIn, revokeRefreshToken, sendResetCode } from './cognito-auth.ts';
 import { dueDateWarning, isExpired } from './due-date-policy.ts';
 import { endSession, endUserSessions, startSession } from './session.ts';
 import { sessionUser } from './session-user.ts';

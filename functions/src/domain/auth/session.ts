@@ -5,13 +5,14 @@
  * old tab logs out, and closes the old session's sockets from the server side, so a client that
  * ignores the event stops receiving the company's events all the same.
  */
+
+import { revokeRefreshToken } from '#adapters/cognito-auth';
+import { signOutEverywhere } from '#adapters/cognito-users';
 import { UnauthorizedError } from '#commons/errors';
 import { logger } from '#commons/logger';
 import { type AuthEventData, channels } from '#contracts/channels';
 import { ENDED_SESSION_JTI } from '#contracts/session';
 import { claimSession, getUser } from '#storage/users';
-import { revokeRefreshToken } from './cognito-auth.ts';
-import { signOutEverywhere } from './cognito-users.ts';
 
 type PublishToUser = (companyId: number, userId: number, event: string, data: unknown) => Promise<unknown>;
 type CloseSessionSockets = (

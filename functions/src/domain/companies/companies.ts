@@ -2,12 +2,13 @@
  * Companies (tenants): public signup, the super users' company admin, and what a company may read
  * of itself. A company of someone else is "not found" unless the caller is a super user.
  */
+
+import { deleteCognitoUser } from '#adapters/cognito-users';
 import { ConflictError, ForbiddenError, NotFoundError } from '#commons/errors';
 import { channels } from '#contracts/channels';
 import type { Company, CompanyInput, CompanyUpdateInput, SignupInput } from '#contracts/companies';
 import type { Plan } from '#contracts/plans';
 import type { ScheduleEntry } from '#contracts/schedules';
-import { deleteCognitoUser } from '#domain/auth/cognito-users';
 import { getCompanySetting, listCompanySettings } from '#domain/settings/settings';
 import { byName, matchesSearch, pageOf } from '#domain/users/paging';
 import type { Actor } from '#domain/users/permissions';

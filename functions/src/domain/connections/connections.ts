@@ -6,6 +6,8 @@
  * exactly one default (ERR_NO_OTHER_WHATSAPP when the default would be unset); a greeting is
  * required with more than one queue (ERR_WAPP_GREETING_REQUIRED); queues must be the company's own.
  */
+
+import { lifecycleCommand, sendSessionCommand } from '#adapters/session-commands';
 import { ConflictError, NotFoundError, ValidationError } from '#commons/errors';
 import { logger } from '#commons/logger';
 import type { Connection, ConnectionInput, ConnectionUpdateInput } from '#contracts/connections';
@@ -15,7 +17,6 @@ import { listQueues } from '#storage/queues';
 import * as users from '#storage/users';
 import { publishConnection, publishConnectionDeleted } from './events.ts';
 import { type QueueDirectory, queueDirectory, toConnection } from './present.ts';
-import { lifecycleCommand, sendSessionCommand } from './session-commands.ts';
 
 export interface ConnectionActor {
   companyId: number;

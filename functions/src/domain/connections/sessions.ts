@@ -4,11 +4,12 @@
  * the state it causes itself: OPENING when it asks for a (re)start, so the page shows the
  * Connecting spinner at once.
  */
+
+import { lifecycleCommand, sendSessionCommand } from '#adapters/session-commands';
 import type { ConnectionStatus } from '#contracts/connections';
 import * as store from '#storage/connections';
 import { findConnection } from './connections.ts';
 import { publishSession } from './events.ts';
-import { lifecycleCommand, sendSessionCommand } from './session-commands.ts';
 
 type SessionAction = 'start' | 'newQr' | 'logout';
 

@@ -10,12 +10,13 @@
  *     schedule's file stays on the ticket's message after the schedule is gone.
  * Anything else under the prefix belongs to no record we know: nobody's.
  */
+
+import { copyMedia, headMedia } from '#adapters/media-bucket';
 import { canSeeTicket, type Viewer, viewerIsAdmin } from '#domain/tickets/access';
 import { getMessageByWaId } from '#storage/messages';
 import { getQuickMessage } from '#storage/quick-messages';
 import { getTicket } from '#storage/tickets';
 import { mediaOwner, outboundMediaKey } from './keys.ts';
-import { copyMedia, headMedia } from './store.ts';
 
 async function canSeeTicketId(viewer: Viewer, ticketId: number): Promise<boolean> {
   const ticket = await getTicket(viewer.companyId, ticketId);

@@ -9,12 +9,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import * as z from 'zod';
+import { headMedia, PRESIGNED_PUT_SECONDS, presignedPut, putMedia } from '#adapters/media-bucket';
 import { ValidationError } from '#commons/errors';
 import type { MediaUpload } from '#contracts/messages';
 import { mediaRoute, safeFileName } from './keys.ts';
 import { MAX_FILE_BYTES } from './limits.ts';
 import type { UploadedFile } from './multipart.ts';
-import { headMedia, PRESIGNED_PUT_SECONDS, presignedPut, putMedia } from './store.ts';
 
 /** POST .../uploads (a ticket's, a quick message's, a schedule's): the file the browser is about to PUT. */
 export const uploadRequestSchema = z.object({

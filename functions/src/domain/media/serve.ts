@@ -4,10 +4,11 @@
  * may not see, or one that does not exist, is a 404 (the same answer, so probing learns nothing);
  * otherwise a short-lived presigned GET that the browser follows.
  */
+
+import { headMedia, presignedGet } from '#adapters/media-bucket';
 import { NotFoundError } from '#commons/errors';
 import type { Viewer } from '#domain/tickets/access';
 import { canSeeMedia } from './access.ts';
-import { headMedia, presignedGet } from './store.ts';
 
 export async function mediaLocation(viewer: Viewer, key: string): Promise<string> {
   if (!(await canSeeMedia(viewer, key)) || !(await headMedia(key))) throw new NotFoundError('ERR_NOT_FOUND');

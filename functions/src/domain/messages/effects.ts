@@ -3,8 +3,9 @@
  * a realtime event, read the clock. Passed in (a use case takes its collaborators as arguments), so
  * tests record commands and events and move the clock.
  */
+
+import { sendSessionCommand } from '#adapters/session-commands';
 import type { SessionCommand } from '#contracts/session-events';
-import { sendSessionCommand } from '#domain/connections/session-commands';
 import { type AudienceFilter, publish } from '#realtime/publisher';
 
 export interface Effects {

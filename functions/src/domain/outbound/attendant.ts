@@ -2,6 +2,8 @@
  * The attendant's side of the conversation: POST /messages/{ticketId} and DELETE /messages/{id}.
  * Both act only on tickets the caller may see (tickets/access.ts); another tenant's ids are not found.
  */
+
+import { headMedia } from '#adapters/media-bucket';
 import { AppError, ConflictError, NotFoundError, ValidationError } from '#commons/errors';
 import { logger } from '#commons/logger';
 import type { Message } from '#contracts/messages';
@@ -9,7 +11,6 @@ import { waMessageIdFor } from '#contracts/wa-message-id';
 import { sendableMedia } from '#domain/media/access';
 import { keyFromMediaUrl } from '#domain/media/keys';
 import { FileTooLargeError, MAX_FILE_BYTES } from '#domain/media/multipart';
-import { headMedia } from '#domain/media/store';
 import { defaultEffects, type Effects } from '#domain/messages/effects';
 import { sendCommandFor } from '#domain/messages/send';
 import { loadVisibleTicket, type Viewer } from '#domain/tickets/access';

@@ -5,9 +5,10 @@
  * reaches WhatsApp unrecorded and no message names an object that is not there. The session-host's
  * `sent`/`sendFailed` later settle each one (ack 1, or the error kept on the message).
  */
+
+import { putMedia } from '#adapters/media-bucket';
 import { ConflictError, ValidationError } from '#commons/errors';
 import { outboundMediaKey, safeFileName } from '#domain/media/keys';
-import { putMedia } from '#domain/media/store';
 import { defaultEffects, type Effects } from '#domain/messages/effects';
 import { messageIdAt } from '#domain/messages/message-id';
 import { queueOutgoingMessage } from '#domain/messages/send';

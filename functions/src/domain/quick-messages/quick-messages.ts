@@ -8,6 +8,8 @@
  * Every change is published on `company-{id}-quickmessage` (SPEC 7 "Realtime") with the id only: a
  * private quick message must not reach the other attendants' sockets, so screens refetch their list.
  */
+
+import { deleteMedia } from '#adapters/media-bucket';
 import { ForbiddenError, NotFoundError } from '#commons/errors';
 import { channels, type QuickMessageEvent } from '#contracts/channels';
 import type { MediaUpload } from '#contracts/messages';
@@ -22,7 +24,6 @@ import {
 } from '#domain/media/attachments';
 import { mediaRoute } from '#domain/media/keys';
 import type { UploadedFile } from '#domain/media/multipart';
-import { deleteMedia } from '#domain/media/store';
 import { publishToCompany } from '#realtime/publisher';
 import * as store from '#storage/quick-messages';
 

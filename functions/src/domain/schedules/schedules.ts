@@ -9,6 +9,8 @@
  * Every change is published on `company-{id}-schedule` with the id (like quick messages): screens
  * refetch. The plan's `schedules` limit caps the schedules waiting to be sent (0 = no limit).
  */
+
+import { deleteMedia } from '#adapters/media-bucket';
 import { ConflictError, NotFoundError } from '#commons/errors';
 import { channels, type ScheduleEvent } from '#contracts/channels';
 import type { MediaUpload } from '#contracts/messages';
@@ -29,7 +31,6 @@ import {
 } from '#domain/media/attachments';
 import { mediaRoute } from '#domain/media/keys';
 import type { UploadedFile } from '#domain/media/multipart';
-import { deleteMedia } from '#domain/media/store';
 import { createWithinPlanLimit } from '#domain/plans/limits';
 import { publishToCompany } from '#realtime/publisher';
 import { getItemBatched } from '#storage/batch-get';

@@ -3,10 +3,11 @@
  * user is created first and removed again if the record cannot be written, so a failure never
  * leaves a login without a user or a user without a login.
  */
+
+import { createCognitoUser, deleteCognitoUser } from '#adapters/cognito-users';
 import { ConflictError } from '#commons/errors';
 import { logger } from '#commons/logger';
 import type { AllTicket, Profile } from '#contracts/users';
-import { createCognitoUser, deleteCognitoUser } from '#domain/auth/cognito-users';
 import type { LimitClaim } from '#storage/plan-limits';
 import * as users from '#storage/users';
 

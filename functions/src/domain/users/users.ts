@@ -2,10 +2,11 @@
  * Users of a company (SPEC 3 "User", 6, 7). The company is always the caller's (from the token);
  * a user id of another company is "not found", never revealed or touched.
  */
+
+import { deleteCognitoUser, setCognitoPassword, updateCognitoEmail } from '#adapters/cognito-users';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '#commons/errors';
 import { channels } from '#contracts/channels';
 import type { CreateUserInput, UpdateUserInput, User } from '#contracts/users';
-import { deleteCognitoUser, setCognitoPassword, updateCognitoEmail } from '#domain/auth/cognito-users';
 import { endUserSessions } from '#domain/auth/session';
 import { publishToCompany } from '#domain/companies/publish';
 import { createWithinPlanLimit } from '#domain/plans/limits';

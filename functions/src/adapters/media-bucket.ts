@@ -1,7 +1,7 @@
 /**
  * The private media bucket: uploads of our sends, existence checks, short-lived presigned GETs, and
  * presigned PUTs for the browser's direct uploads, removal of attachments no record names.
- * Callers check the tenant prefix (keys.ts) before any of these.
+ * Callers check the tenant prefix (domain/media/keys.ts) before any of these.
  */
 import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';

@@ -13,7 +13,7 @@ import { env } from '#commons/env';
 import { AppError, UnauthorizedError, ValidationError } from '#commons/errors';
 import { logger } from '#commons/logger';
 import { messages } from '#contracts/common';
-import { TooManyAttemptsError } from './attempt-limits.ts';
+import { TooManyAttemptsError } from '#domain/auth/attempt-limits';
 
 /** Cognito does not say how long its lockout lasts; it starts at seconds and doubles. */
 const COGNITO_LOCKOUT_RETRY_SECONDS = 60;
