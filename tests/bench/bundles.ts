@@ -1,9 +1,13 @@
 /**
  * Bundle bench: bundles every Lambda entry exactly as the CDK stack does (same esbuild options,
  * from infra/lib/bundling.ts), prints each bundle's minified size and its cold import time (a fresh
- * `node` process per bundle, median of a few), and exits non-zero when a bundle passes 500 KB.
+ * `node` process per bundle, median of a few), and exits non-zero when a deployed bundle passes 500 KB.
  *
- *   npx tsx tests/bench/bundles.ts      (npm run bench:bundles)
+ * `--compare` also builds each Lambda with the AWS SDK bundled and tree-shaken instead of left to
+ * the runtime, and times both side by side in one run (imports interleaved, so a busy machine slows
+ * both alike): the figures behind EXTERNAL_MODULES.
+ *
+ *   npx tsx tests/bench/bundles.ts [--compare]      (npm run bench:bundles)
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, statSync } from 'node:fs';
@@ -38,8 +42,10 @@ const lambdaEnv = {
   NODE_OPTIONS: '',
 };
 
-async function bundle(entry: LambdaEntry): Promise<string> {
-  const outfile = join(outRoot, entry.name, 'index.mjs');
+type Variant = 'sdk-external' | 'sdk-bundled';
+
+async function bundle(entry: LambdaEntry, variant: Variant = 'sdk-external'): Promise<string> {
+  const outfile = join(outRoot, variant, entry.name, 'index.mjs');
   await build({
     entryPoints: [entry.entry],
     outfile,
@@ -49,7 +55,7 @@ async function bundle(entry: LambdaEntry): Promise<string> {
     target: LAMBDA_NODE_TARGET,
     banner: { js: ESM_REQUIRE_BANNER },
     mainFields: MAIN_FIELDS,
-    external: EXTERNAL_MODULES,
+    external: variant === 'sdk-external' ? EXTERNAL_MODULES : [],
     minify: true,
     sourcemap: true,
     sourcesContent: false,
@@ -68,9 +74,40 @@ function coldImportMs(file: string): number {
 
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
+const kb = (bytes: number) => Math.round((bytes / 1024) * 10) / 10;
+
+/** Both variants per Lambda, imports interleaved (external, bundled, external, ...) in one run. */
+async function compare(): Promise<void> {
+  const rows: Record<string, string | number>[] = [];
+  const totals = { external: [] as number[], bundled: [] as number[] };
+  for (const entry of lambdaEntries()) {
+    const external = await bundle(entry, 'sdk-external');
+    const bundled = await bundle(entry, 'sdk-bundled');
+    const times = { external: [] as number[], bundled: [] as number[] };
+    for (let run = 0; run < IMPORT_RUNS; run++) {
+      times.external.push(coldImportMs(external));
+      times.bundled.push(coldImportMs(bundled));
+    }
+    totals.external.push(median(times.external));
+    totals.bundled.push(median(times.bundled));
+    rows.push({
+      lambda: entry.name,
+      'external KB': kb(statSync(external).size),
+      'external ms': Math.round(median(times.external)),
+      'bundled KB': kb(statSync(bundled).size),
+      'bundled ms': Math.round(median(times.bundled)),
+    });
+  }
+  console.table(rows);
+  console.log(
+    `median cold import over all Lambdas: SDK external ${Math.round(median(totals.external))} ms, SDK bundled ${Math.round(median(totals.bundled))} ms`,
+  );
+}
+
 async function main(): Promise<number> {
   rmSync(outRoot, { recursive: true, force: true });
   mkdirSync(outRoot, { recursive: true });
+  if (process.argv.includes('--compare')) await compare();
   const rows: { lambda: string; 'size KB': number; 'cold import ms': number; 'under 500 KB': string }[] = [];
   for (const entry of lambdaEntries()) {
     const file = await bundle(entry);
@@ -84,6 +121,7 @@ async function main(): Promise<number> {
     });
   }
   console.table(rows);
+  console.log(`median cold import over all Lambdas: ${Math.round(median(rows.map((row) => row['cold import ms'])))} ms`);
   const over = rows.filter((row) => row['under 500 KB'] === 'NO');
   if (over.length > 0) {
     console.error(`Over ${MAX_BUNDLE_BYTES / 1024} KB minified: ${over.map((row) => row.lambda).join(', ')}`);
