@@ -4,21 +4,21 @@
  * messages, and the `botDone` mark on the message's WhatsApp link (conditional on not being done).
  * So a retried event never runs the bot twice, and a concurrent change to the ticket (an attendant
  * accepting it) makes the bot decide again on the fresh state instead of overwriting it.
- * Sending the replies happens after the commit (dispatchOutgoing), resumable from `replyIds`.
+ * The transaction itself is storage/chatbot-turns.ts. Sending the replies happens after the commit
+ * (dispatchOutgoing), resumable from `replyIds`.
  * When the bot has nothing to do (no state change, no reply: most messages of a ticket already in
  * a queue or with an attendant) nothing is committed here; the caller marks `botDone` with its own
  * last write to the link, and a retry before that simply decides again.
  */
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { derivedMessageId } from '#domain/messages/message-id';
 import { buildOutgoingMessage } from '#domain/messages/send';
+import { commitChatbotTurn } from '#storage/chatbot-turns';
 import { getCompanyCached } from '#storage/companies';
 import type { ConnectionRecord } from '#storage/connections';
-import { db, transactionCancellationCodes } from '#storage/db';
-import { type MessageRecord, messageItems, waLinkBotDone } from '#storage/messages';
+import type { MessageRecord } from '#storage/messages';
 import { listQueueTree, type QueueOptionRecord } from '#storage/queue-options';
 import type { QueueRecord } from '#storage/queues';
-import { getTicket, slotTransition, type TicketRecord, ticketStateUpdate } from '#storage/tickets';
+import { getTicket, type TicketRecord } from '#storage/tickets';
 import { type BotDecision, botApplies, decide, decideRating } from './decide.ts';
 
 export interface ChatbotInput {
@@ -92,34 +92,20 @@ export async function runChatbot(input: ChatbotInput): Promise<ChatbotOutcome> {
     const patch = { ...(decision?.patch ?? {}) };
     const last = replies.at(-1);
     if (last) Object.assign(patch, { lastMessage: last.body, lastMessageAt: Date.parse(last.createdAt) });
-    const done = waLinkBotDone(
-      companyId,
-      whatsappId,
-      input.waId,
-      replies.map((reply) => reply.id),
-    );
-    const items = [];
-    let next = ticket;
-    if (Object.keys(patch).length) {
-      const update = ticketStateUpdate(ticket, patch, input.now.toISOString());
-      next = update.next;
-      items.push(update.item, ...slotTransition(ticket, next));
-    }
-    items.push(...replies.flatMap((reply) => messageItems(reply)), done);
-    try {
-      await db().send(new TransactWriteCommand({ TransactItems: items }));
-      return { ticket: next, replies, committed: true };
-    } catch (error) {
-      const codes = transactionCancellationCodes(error);
-      if (!codes) throw error;
-      // Another run already committed the bot for this message: nothing to do.
-      if (codes.at(-1) === 'ConditionalCheckFailed')
-        return { ticket: (await getTicket(companyId, ticket.id)) ?? ticket, replies: [], committed: true };
-      if (codes[0] !== 'ConditionalCheckFailed') throw error;
-      const fresh = await getTicket(companyId, ticket.id);
-      if (!fresh) throw new Error(`Ticket ${ticket.id} vanished under the chatbot`);
-      ticket = fresh;
-    }
+    const outcome = await commitChatbotTurn({
+      ticket,
+      patch,
+      replies,
+      inbound: { companyId, whatsappId, waId: input.waId },
+      now: input.now,
+    });
+    if (outcome.status === 'committed') return { ticket: outcome.ticket, replies, committed: true };
+    // Another run already committed the bot for this message: nothing to do.
+    if (outcome.status === 'alreadyDone')
+      return { ticket: (await getTicket(companyId, ticket.id)) ?? ticket, replies: [], committed: true };
+    const fresh = await getTicket(companyId, ticket.id);
+    if (!fresh) throw new Error(`Ticket ${ticket.id} vanished under the chatbot`);
+    ticket = fresh;
   }
   throw new Error(`Chatbot could not commit on ticket ${ticket.id} after ${MAX_ATTEMPTS} attempts`);
 }

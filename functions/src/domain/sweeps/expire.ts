@@ -3,9 +3,9 @@
  * idle for the connection's minutes is closed, with expiresInactiveMessage sent when it is set.
  *
  * "Last message is ours" is read from the conversation itself, the newest message of the ticket's
- * partition (one Query, Limit 1): every write path that adds a message (inbound, chatbot replies,
- * attendants' sends, ticket actions) puts it there, whereas a flag on the ticket would have to be
- * kept by each of them. It is read only for tickets already past the cutoff, so it costs one small
+ * partition (one Query, Limit 1: storage/sweep-candidates.ts): every write path that adds a message
+ * (inbound, chatbot replies, attendants' sends, ticket actions) puts it there, whereas a flag on the
+ * ticket would have to be kept by each of them. It is read only for tickets already past the cutoff, so it costs one small
  * read per candidate.
  *
  * The goodbye message is committed in the same transaction as the close (pending, like every
@@ -14,32 +14,16 @@
  * (at most once, never twice).
  */
 
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Effects } from '#domain/messages/effects';
 import { derivedMessageId } from '#domain/messages/message-id';
 import { buildOutgoingMessage, dispatchOutgoing } from '#domain/messages/send';
 import { historyItems } from '#domain/tickets/history';
 import type { ConnectionRecord } from '#storage/connections';
-import { db, table } from '#storage/db';
 import { messageItems } from '#storage/messages';
-import { type TicketRecord, type TicketStatePatch, ticketPk } from '#storage/tickets';
-import { commitIfUnchanged } from './commit.ts';
+import { lastMessageIsOurs } from '#storage/sweep-candidates';
+import { commitIfUnchanged } from '#storage/sweep-commit';
+import type { TicketRecord, TicketStatePatch } from '#storage/tickets';
 import { publishSweptTicket } from './publish.ts';
-
-export async function lastMessageIsOurs(ticket: Pick<TicketRecord, 'companyId' | 'id'>): Promise<boolean> {
-  const out = await db().send(
-    new QueryCommand({
-      TableName: table(),
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': ticketPk(ticket.companyId, ticket.id), ':prefix': 'MSG#' },
-      ProjectionExpression: 'fromMe',
-      ScanIndexForward: false,
-      Limit: 1,
-      ConsistentRead: true,
-    }),
-  );
-  return out.Items?.[0]?.fromMe === true;
-}
 
 /** Closes `ticket` (read from the open list, idle past the cutoff) if its last message is ours. True when it closed it. */
 export async function expireTicket(ticket: TicketRecord, connection: ConnectionRecord, now: Date, effects: Effects): Promise<boolean> {

@@ -1,7 +1,7 @@
 /**
  * The ticket sweeps, run once a minute (schedules.ts): for every company, for every connection with
  * the rule on, read the tickets of the rule's list that went idle since the previous run
- * (marks.ts, candidates.ts) and apply the rule to each (expire.ts, transfer.ts).
+ * (storage/sweep-marks.ts, storage/sweep-candidates.ts) and apply the rule to each (expire.ts, transfer.ts).
  *
  * Independence: each company, and within it each (connection, rule), succeeds or fails on its own;
  * a failure is logged, leaves that mark where it was (the next run reads the range again) and
@@ -14,10 +14,10 @@ import { mapWithConcurrency } from '#realtime/concurrency';
 import { listCompanies } from '#storage/companies';
 import { type ConnectionRecord, listConnections } from '#storage/connections';
 import { getQueue } from '#storage/queues';
+import { ticketsUpdatedWithin } from '#storage/sweep-candidates';
+import { advanceSweepMark, getSweepMarks, markOf, type SweepRule } from '#storage/sweep-marks';
 import { type TicketRecord, ticketLists } from '#storage/tickets';
-import { ticketsUpdatedWithin } from './candidates.ts';
 import { expireTicket } from './expire.ts';
-import { advanceSweepMark, getSweepMarks, markOf, type SweepRule } from './marks.ts';
 import { transferTicket } from './transfer.ts';
 
 /**

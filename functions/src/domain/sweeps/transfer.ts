@@ -6,8 +6,8 @@
 import type { Effects } from '#domain/messages/effects';
 import { historyItems } from '#domain/tickets/history';
 import type { ConnectionRecord } from '#storage/connections';
+import { commitIfUnchanged } from '#storage/sweep-commit';
 import type { TicketRecord, TicketStatePatch } from '#storage/tickets';
-import { commitIfUnchanged } from './commit.ts';
 import { publishSweptTicket } from './publish.ts';
 
 /** True when it moved the ticket. `queueId` is the connection's transferQueueId, known to exist. */

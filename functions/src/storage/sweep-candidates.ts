@@ -3,10 +3,13 @@
  * gsi3 status), read oldest first over a range of its sort key `<updatedAt ISO>#<padded id>` with a
  * key condition, so only tickets last changed within [after, until] are read, page by page. Never
  * a scan, and never the part of the list newer than the cutoff.
+ *
+ * And the expire rule's second read, for candidates only: the newest message of the ticket's
+ * partition (messages.ts "message": sk MSG#<time-ordered id>), one Query with Limit 1.
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { db, stripKeys, table } from '#storage/db';
-import type { TicketRecord } from '#storage/tickets';
+import { db, stripKeys, table } from './db.ts';
+import { type TicketRecord, ticketPk } from './tickets.ts';
 
 export interface UpdatedRange {
   /** Inclusive lower bound (an ISO time); undefined = from the oldest ticket. */
@@ -51,4 +54,20 @@ export async function* ticketsUpdatedWithin(
     for (const item of out.Items ?? []) yield stripKeys<TicketRecord>(item);
     ExclusiveStartKey = out.LastEvaluatedKey;
   } while (ExclusiveStartKey);
+}
+
+/** True when the ticket's newest message is ours (fromMe). */
+export async function lastMessageIsOurs(ticket: Pick<TicketRecord, 'companyId' | 'id'>): Promise<boolean> {
+  const out = await db().send(
+    new QueryCommand({
+      TableName: table(),
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': ticketPk(ticket.companyId, ticket.id), ':prefix': 'MSG#' },
+      ProjectionExpression: 'fromMe',
+      ScanIndexForward: false,
+      Limit: 1,
+      ConsistentRead: true,
+    }),
+  );
+  return out.Items?.[0]?.fromMe === true;
 }

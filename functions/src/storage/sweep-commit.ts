@@ -5,10 +5,12 @@
  * without bumping the revision: a contact writing between our read and our write makes the ticket
  * no longer idle, and the sweep must then leave it alone. Two runs at once: one commits, the other
  * fails the condition and does nothing, so nothing it would have written (a message) exists twice.
+ * The writes are those of tickets.ts ticketStateUpdate + slotTransition, and the rule's `extra`
+ * (history, the goodbye message) in the same transaction.
  */
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { db, transactionCancellationCodes } from '#storage/db';
-import { slotTransition, type TicketRecord, type TicketStatePatch, ticketStateUpdate } from '#storage/tickets';
+import { db, transactionCancellationCodes } from './db.ts';
+import { slotTransition, type TicketRecord, type TicketStatePatch, ticketStateUpdate } from './tickets.ts';
 
 type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
 

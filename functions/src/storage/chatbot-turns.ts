@@ -1,0 +1,62 @@
+/**
+ * A chatbot turn (domain/chatbot/run.ts), committed as ONE transaction, in this order:
+ *
+ *   ticket       the state change (tickets.ts ticketStateUpdate: conditional on the revision the bot
+ *                decided on) with its slot and tag link moves (slotTransition); absent when the bot
+ *                only replies
+ *   replies      pending outgoing messages (messages.ts messageItems)
+ *   bot done     the inbound message's wa link (messages.ts waLinkBotDone: conditional on not being
+ *                done yet), always last
+ *
+ * So a retried event never commits the bot twice, and a concurrent change to the ticket (an
+ * attendant accepting it) fails the first condition and sends the bot back to decide again.
+ */
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { db, transactionCancellationCodes } from './db.ts';
+import { type MessageRecord, messageItems, waLinkBotDone } from './messages.ts';
+import { slotTransition, type TicketRecord, type TicketStatePatch, ticketStateUpdate } from './tickets.ts';
+
+export interface ChatbotTurn {
+  ticket: TicketRecord;
+  /** Empty when the ticket's state does not change. */
+  patch: TicketStatePatch;
+  replies: MessageRecord[];
+  /** The inbound message's WhatsApp link, marked done with the replies' ids. */
+  inbound: { companyId: number; whatsappId: number; waId: string };
+  now: Date;
+}
+
+/**
+ * `committed` with the ticket as written; `alreadyDone` when another run committed the bot for this
+ * message (nothing written); `conflict` when the first write's condition failed (the ticket changed
+ * since it was read: read it again and decide again).
+ */
+export type ChatbotTurnOutcome = { status: 'committed'; ticket: TicketRecord } | { status: 'alreadyDone' } | { status: 'conflict' };
+
+export async function commitChatbotTurn(turn: ChatbotTurn): Promise<ChatbotTurnOutcome> {
+  const { ticket, patch, replies, inbound } = turn;
+  const done = waLinkBotDone(
+    inbound.companyId,
+    inbound.whatsappId,
+    inbound.waId,
+    replies.map((reply) => reply.id),
+  );
+  const items = [];
+  let next = ticket;
+  if (Object.keys(patch).length) {
+    const update = ticketStateUpdate(ticket, patch, turn.now.toISOString());
+    next = update.next;
+    items.push(update.item, ...slotTransition(ticket, next));
+  }
+  items.push(...replies.flatMap((reply) => messageItems(reply)), done);
+  try {
+    await db().send(new TransactWriteCommand({ TransactItems: items }));
+    return { status: 'committed', ticket: next };
+  } catch (error) {
+    const codes = transactionCancellationCodes(error);
+    if (!codes) throw error;
+    if (codes.at(-1) === 'ConditionalCheckFailed') return { status: 'alreadyDone' };
+    if (codes[0] !== 'ConditionalCheckFailed') throw error;
+    return { status: 'conflict' };
+  }
+}
