@@ -3,11 +3,10 @@
  * embedded stand-ins (ARCHITECTURE "Local mode"). Used by `npm start` (fixed ports, data on disk)
  * and by the test global setup (free ports, in-memory data).
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TABLE_LOGICAL_NAME } from '@conversa/functions/storage/table';
-import { startSimulator } from '@conversa/session-host/simulator/server';
 import { type Child, spawnChild, stripAnsi } from './child-process.ts';
 import { startCloudWatch } from './cloudwatch.ts';
 import { ensurePoolAndClient, startCognitoLocal } from './cognito/cognito-local.ts';
@@ -20,6 +19,7 @@ import { startS3 } from './s3.ts';
 import { startSchedules } from './scheduler.ts';
 import { startQueuePollers, startSqs } from './sqs.ts';
 import { ensureWebBuild, startWebServer } from './web-server.ts';
+import { startSimulator } from './whatsapp-simulator/server.ts';
 import { startWsGateway } from './ws-gateway.ts';
 
 export type { Ports } from './ports.ts';
@@ -40,8 +40,8 @@ export interface LocalStack {
   webUrl?: string;
   /** The WhatsApp simulator: its page (chat as a contact) and the control API tests drive. */
   simulatorUrl: string;
-  /** The session-host child (absent before session-host/src/main.ts exists): crash and restart it (tests, benches). */
-  sessionHost?: SessionHostControl;
+  /** The session-host child: crash and restart it (tests, benches). */
+  sessionHost: SessionHostControl;
   admin: { email: string; password: string };
   /** The environment the handlers run with (also applied to this process while the stack runs). */
   env: Record<string, string>;
@@ -232,7 +232,7 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
       },
       log,
     );
-    if (sessionHost) children.push(sessionHost.child);
+    children.push(sessionHost.child);
 
     let webUrl: string | undefined;
     if (opts.web) {
@@ -251,7 +251,7 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
       wsUrl: ws.url,
       webUrl,
       simulatorUrl: simulator.url,
-      sessionHost: sessionHost?.control,
+      sessionHost: sessionHost.control,
       admin,
       env,
       cognito: { endpoint: proxy.url, userPoolId, clientId },
@@ -339,11 +339,7 @@ function startSessionHost(env: Record<string, string>, log: (line: string) => vo
  * The session-host child behind a stable Child (what stop() ends is whichever process runs now) and
  * the control tests use to kill and restart it.
  */
-function sessionHostControl(
-  env: Record<string, string>,
-  log: (line: string) => void,
-): { child: Child; control: SessionHostControl } | undefined {
-  if (!existsSync(join(repoRoot, 'session-host', 'src', 'main.ts'))) return undefined;
+function sessionHostControl(env: Record<string, string>, log: (line: string) => void): { child: Child; control: SessionHostControl } {
   let startedWaiters: (() => void)[] = [];
   const onLine = (line: string) => {
     if (line.includes('session-host started')) {

@@ -7,9 +7,9 @@
 import { inboundDedupeId, inboundEventSchema, inboundGroupId } from '@conversa/functions/contracts/session-events';
 import { waMessageIdFor } from '@conversa/functions/contracts/wa-message-id';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Simulator, startSimulator } from '../../infra/local/whatsapp-simulator/server.ts';
 import { type Host, startHost } from '../src/host.ts';
 import { createSimulatorProvider } from '../src/providers/simulator.ts';
-import { type Simulator, startSimulator } from '../src/simulator/server.ts';
 import {
   type Backends,
   drainInbound,

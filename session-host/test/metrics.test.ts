@@ -7,13 +7,13 @@
 import type { MetricDatum } from '@aws-sdk/client-cloudwatch';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalCloudWatch, startCloudWatch } from '../../infra/local/cloudwatch.ts';
+import { type Simulator, startSimulator } from '../../infra/local/whatsapp-simulator/server.ts';
 import { type Host, startHost } from '../src/host.ts';
 import { createInboundPublisher } from '../src/inbound-publisher.ts';
 import { SESSION_HOST_METRICS } from '../src/metric-names.ts';
 import { cloudWatchPut, createMetricsPublisher, type HostMetrics, type MetricsPublisher } from '../src/metrics.ts';
 import { createSimulatorProvider } from '../src/providers/simulator.ts';
 import { SessionManager } from '../src/session-manager.ts';
-import { type Simulator, startSimulator } from '../src/simulator/server.ts';
 import { markUnwanted } from '../src/storage/leases.ts';
 import {
   type Backends,

@@ -8,10 +8,10 @@
 import type { SessionCommand } from '@conversa/functions/contracts/session-events';
 import { waMessageIdFor } from '@conversa/functions/contracts/wa-message-id';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ChatEntry } from '../../infra/local/whatsapp-simulator/network.ts';
+import { type Simulator, startSimulator } from '../../infra/local/whatsapp-simulator/server.ts';
 import { type Host, startHost } from '../src/host.ts';
 import { createSimulatorProvider } from '../src/providers/simulator.ts';
-import type { ChatEntry } from '../src/simulator/network.ts';
-import { type Simulator, startSimulator } from '../src/simulator/server.ts';
 import { recordFailed } from '../src/storage/send-records.ts';
 import {
   type Backends,

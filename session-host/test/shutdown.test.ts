@@ -7,7 +7,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { createConnection, getConnection } from '@conversa/functions/storage/connections';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Simulator, startSimulator } from '../src/simulator/server.ts';
+import { type Simulator, startSimulator } from '../../infra/local/whatsapp-simulator/server.ts';
 import { getLease } from '../src/storage/leases.ts';
 import { type Backends, eventually, sendCommand, startBackends } from './support/backends.ts';
 

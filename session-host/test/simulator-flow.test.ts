@@ -6,9 +6,9 @@
  */
 import { createConnection, getConnection } from '@conversa/functions/storage/connections';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Simulator, startSimulator } from '../../infra/local/whatsapp-simulator/server.ts';
 import { type Host, startHost } from '../src/host.ts';
 import { createSimulatorProvider } from '../src/providers/simulator.ts';
-import { type Simulator, startSimulator } from '../src/simulator/server.ts';
 import { getLease } from '../src/storage/leases.ts';
 import { type Backends, eventually, quietLog, sendCommand, startBackends, testConfig } from './support/backends.ts';
 import { memoryMedia } from './support/memory-media.ts';

@@ -49,9 +49,8 @@ say('starting the local stack...');
 const stack = await startLocalStack({ ports: 'auto', log, seedAdmin: admin });
 let exitCode = 0;
 try {
-  const host = stack.sessionHost;
-  if (!host?.pid) throw new Error('the stack runs no session-host');
-  const pid = host.pid;
+  const pid = stack.sessionHost.pid;
+  if (!pid) throw new Error('the session-host exited before the bench began; see the log');
   const call = client(stack.apiUrl);
   const superToken = await superLogin(call, admin);
   const plan = await ok<{ id: number }>(call, 'POST', '/plans', {
@@ -83,7 +82,7 @@ try {
   );
   say(`${sessions} sessions CONNECTED in ${((Date.now() - t0) / 1000).toFixed(1)} s; letting them idle...`);
   await sleep(10_000);
-  if (host.pid !== pid) throw new Error('the session-host restarted during the bench');
+  if (stack.sessionHost.pid !== pid) throw new Error('the session-host restarted during the bench');
   const after = await settledRss(pid);
   const perSession = (after - before) / sessions;
   say('');

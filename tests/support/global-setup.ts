@@ -16,7 +16,7 @@ export interface ProvidedStack {
   apiUrl: string;
   wsUrl: string;
   webUrl: string;
-  /** The WhatsApp simulator's control API (session-host/src/simulator/server.ts). */
+  /** The WhatsApp simulator's control API (infra/local/whatsapp-simulator/server.ts). */
   simulatorUrl: string;
   /**
    * Test-only control of the stack, which lives in this (the main) process while tests run in workers:
@@ -72,7 +72,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
 }
 
 async function startControlServer(
-  sessionHost: SessionHostControl | undefined,
+  sessionHost: SessionHostControl,
   log: (line: string) => void,
 ): Promise<{ url: string; close(): Promise<void> }> {
   const server = createServer((req, res) => {
@@ -84,7 +84,6 @@ async function startControlServer(
     });
     req.on('end', () => {
       void (async () => {
-        if (!sessionHost) return reply(404, { error: 'no session-host in this stack' });
         if (req.method === 'POST' && req.url === '/session-host/kill') {
           const signal = ((text ? JSON.parse(text) : {}) as { signal?: NodeJS.Signals }).signal ?? 'SIGKILL';
           const pid = sessionHost.pid;

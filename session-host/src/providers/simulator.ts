@@ -1,19 +1,19 @@
 /**
- * The `simulator` provider: the linked-device side of one connection on the simulated network
- * (session-host/src/simulator). It behaves like a WhatsApp Web session as the host sees it: a QR,
- * then CONNECTED; contacts' messages (media uploaded to the media bucket first) and acks arrive as
+ * The `simulator` provider: the linked-device side of one connection on the simulated network (the
+ * local stack's stand-in, infra/local/whatsapp-simulator, reached at SIMULATOR_URL). It behaves like a
+ * WhatsApp Web session as the host sees it: a QR, then CONNECTED; contacts' messages (media uploaded to the media bucket first) and acks arrive as
  * inbound events, each acknowledged to the network only after the host has queued it durably, so a
  * host killed mid-stream gets them again from the network on its next connect.
  */
 import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
-import { s3Client } from '@conversa/functions/commons/clients';
+import { s3Client } from '@conversa/functions/commons/s3None';
 import { env } from '@conversa/functions/commons/env';
 import type { MediaType } from '@conversa/functions/contracts/session-events';
 import WebSocket from 'ws';
 import { inboundMediaKey } from '../media.ts';
 import type { ProviderInbound, SessionCallbacks, SessionHandle, SessionSpec, WhatsAppProvider } from '../provider.ts';
 import { PermanentSendError } from '../send-executor.ts';
-import type { DeviceToNetwork, NetworkToDevice, SimEvent } from '../simulator/protocol.ts';
+import type { DeviceToNetwork, NetworkToDevice, SimEvent } from './simulator-protocol.ts';
 
 export interface MediaStore {
   put(key: string, body: Buffer, contentType: string): Promise<void>;

@@ -1,12 +1,11 @@
 /**
  * The simulated WhatsApp network: linked devices (one per connection), their pairing (the part of
  * "credentials" that lives on the phone's side), simulated contacts and their chats. It outlives
- * session-host restarts, which is why it runs in its own process: events a device has not
- * acknowledged are kept and delivered again when a device reconnects, and sends are deduplicated by
- * WhatsApp message id, as WhatsApp does.
+ * session-host restarts, which is why it runs in the local stack's process, not the host's: events a
+ * device has not acknowledged are kept and delivered again when a device reconnects, and sends are
+ * deduplicated by WhatsApp message id, as WhatsApp does.
  */
 import { randomBytes } from 'node:crypto';
-import type { WebSocket } from 'ws';
 import {
   type DeviceToNetwork,
   type NetworkToDevice,
@@ -15,7 +14,8 @@ import {
   type SimMedia,
   type SimPhoneContact,
   simSessionKey,
-} from './protocol.ts';
+} from '@conversa/session-host/providers/simulator-protocol';
+import type { WebSocket } from 'ws';
 
 export interface ChatEntry {
   waMessageId: string;

@@ -1,7 +1,9 @@
 /**
- * The wire between the simulator (a fake WhatsApp network, its own process) and the `simulator`
- * provider (the linked-device side of one connection, in the session-host). JSON over a WebSocket
- * at `<SIMULATOR_URL>/phone`, one socket per session.
+ * The wire between the simulator (a fake WhatsApp network, a stand-in of the local stack:
+ * infra/local/whatsapp-simulator) and the `simulator` provider (the linked-device side of one
+ * connection, in the session-host). JSON over a WebSocket at `<SIMULATOR_URL>/phone`, one socket per
+ * session. It lives with the provider so the stand-in imports the product's side of the wire, never
+ * the other way round: the session-host image carries nothing of the local stack.
  */
 
 export interface SimMedia {
