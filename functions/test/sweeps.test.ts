@@ -5,7 +5,7 @@
  */
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { documentClient } from '../src/commons/clients.ts';
+import { documentClient } from '../src/commons/dynamodb.ts';
 import type { SessionCommand } from '../src/contracts/session-events.ts';
 import type { Effects } from '../src/domain/messages/effects.ts';
 import { queueOutgoingMessage } from '../src/domain/messages/send.ts';

@@ -4,7 +4,7 @@
  * cursor or by pageNumber returns every ticket once, newest first.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { documentClient } from '../src/commons/clients.ts';
+import { documentClient } from '../src/commons/dynamodb.ts';
 import { FILTERED_LIMIT, FILTERED_READS } from '../src/domain/tickets/list.ts';
 import type { TicketRecord } from '../src/storage/tickets.ts';
 import { type Inbox, seedInbox } from './tickets-harness.ts';

@@ -226,8 +226,8 @@ describe('grants follow the code', () => {
       if (files.some((f) => f.endsWith('adapters/session-commands.ts')) && !allowed('sqs:SendMessage', 'Queuessessioncommands')) {
         missing.push(`${name}: sqs:SendMessage on session-commands`);
       }
-      // S3 commands are imported where they are used; commons/clients.ts only builds the client.
-      const s3Callers = importers('@aws-sdk/client-s3').filter((f) => !f.endsWith('commons/clients.ts'));
+      // S3 commands are imported where they are used; commons/s3.ts only builds the client.
+      const s3Callers = importers('@aws-sdk/client-s3').filter((f) => !f.endsWith('commons/s3.ts'));
       if (s3Callers.length && !allowed('s3:GetObject*', 'MediaBucket')) missing.push(`${name}: the media bucket (${s3Callers.join(', ')})`);
     }
     expect(missing).toEqual([]);

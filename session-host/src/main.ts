@@ -8,8 +8,8 @@
  */
 
 import type { LogAttributes } from '@aws-lambda-powertools/logger/types';
-import { sqsClient } from '@conversa/functions/commons/clients';
 import { logger } from '@conversa/functions/commons/logger';
+import { sqsClient } from '@conversa/functions/commons/sqs';
 import { configFromEnv } from './config.ts';
 import { startHost } from './host.ts';
 import { cloudWatchPut, createMetricsPublisher } from './metrics.ts';

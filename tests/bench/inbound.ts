@@ -26,7 +26,8 @@ import { createWriteStream, mkdirSync, readdirSync, readFileSync } from 'node:fs
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { documentClient, sqsClient } from '@conversa/functions/commons/clients';
+import { documentClient } from '@conversa/functions/commons/dynamodb';
+import { sqsClient } from '@conversa/functions/commons/sqs';
 import { channels } from '@conversa/functions/contracts/channels';
 import type { AppMessageEvent } from '@conversa/functions/contracts/messages';
 import { managementClient } from '@conversa/functions/realtime/management';

@@ -22,7 +22,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { documentClient } from '@conversa/functions/commons/clients';
+import { documentClient } from '@conversa/functions/commons/dynamodb';
 import { contactStoredItems } from '@conversa/functions/storage/contacts';
 import { messageItems, messageSearchItems } from '@conversa/functions/storage/messages';
 import { type TicketRecord, ticketStoredItems } from '@conversa/functions/storage/tickets';

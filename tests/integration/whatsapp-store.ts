@@ -15,7 +15,7 @@ import type { TicketRecord } from '@conversa/functions/storage/tickets';
 export async function stackStore(env: Record<string, string>) {
   Object.assign(process.env, env);
   const [{ documentClient }, { processInboundEvent }, contracts, outgoing, tickets] = await Promise.all([
-    import('@conversa/functions/commons/clients'),
+    import('@conversa/functions/commons/dynamodb'),
     import('@conversa/functions/domain/inbound/pipeline'),
     import('@conversa/functions/contracts/session-events'),
     import('@conversa/functions/domain/messages/send'),

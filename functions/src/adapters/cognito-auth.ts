@@ -8,7 +8,7 @@ import {
   InitiateAuthCommand,
   RevokeTokenCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
-import { cognitoClient } from '#commons/clients';
+import { cognitoClient } from '#commons/cognito';
 import { env } from '#commons/env';
 import { AppError, UnauthorizedError, ValidationError } from '#commons/errors';
 import { logger } from '#commons/logger';

@@ -12,7 +12,7 @@ import {
   AdminUserGlobalSignOutCommand,
   type AttributeType,
 } from '@aws-sdk/client-cognito-identity-provider';
-import { cognitoClient } from '#commons/clients';
+import { cognitoClient } from '#commons/cognito';
 import { env } from '#commons/env';
 import { ValidationError } from '#commons/errors';
 import { logger } from '#commons/logger';

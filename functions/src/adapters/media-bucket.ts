@@ -5,8 +5,8 @@
  */
 import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { s3Client } from '#commons/clients';
 import { env } from '#commons/env';
+import { s3Client } from '#commons/s3';
 
 /** Long enough for the browser to follow the redirect, short enough that a leaked URL soon dies. */
 export const PRESIGNED_GET_SECONDS = 300;

@@ -6,8 +6,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
-import { sqsClient } from '#commons/clients';
 import { env } from '#commons/env';
+import { sqsClient } from '#commons/sqs';
 import { encodeQueueBody } from '#contracts/queue-body';
 import { type SessionCommand, sessionCommandGroupId, sessionCommandSchema } from '#contracts/session-events';
 

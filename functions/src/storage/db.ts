@@ -3,7 +3,7 @@
  * module owns only the mechanics (table name, counters, pagination cursors).
  */
 import { GetCommand, QueryCommand, type QueryCommandInput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { documentClient } from '#commons/clients';
+import { documentClient } from '#commons/dynamodb';
 import { env } from '#commons/env';
 
 export const table = (): string => env.tableName;

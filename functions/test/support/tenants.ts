@@ -5,7 +5,7 @@
  */
 import { InitiateAuthCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { createCognitoUser } from '#adapters/cognito-users';
-import { cognitoClient } from '../../src/commons/clients.ts';
+import { cognitoClient } from '../../src/commons/cognito.ts';
 import { env } from '../../src/commons/env.ts';
 import { type CompanyRecord, createCompany, getCompany } from '../../src/storage/companies.ts';
 import { createPlan, getPlan, type PlanRecord } from '../../src/storage/plans.ts';

@@ -6,8 +6,8 @@
  * host killed mid-stream gets them again from the network on its next connect.
  */
 import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
-import { s3Client } from '@conversa/functions/commons/clients';
 import { env } from '@conversa/functions/commons/env';
+import { s3Client } from '@conversa/functions/commons/s3';
 import type { MediaType } from '@conversa/functions/contracts/session-events';
 import WebSocket from 'ws';
 import { inboundMediaKey } from '../media.ts';

@@ -5,8 +5,9 @@
  * Everything that reaches outside the process is a dependency, so tests drive a fake socket with
  * Baileys-shaped events and a fake media download, against DynamoDB Local and s3rver.
  */
-import { s3Client } from '@conversa/functions/commons/clients';
+
 import { env } from '@conversa/functions/commons/env';
+import { s3Client } from '@conversa/functions/commons/s3';
 import { getSetting } from '@conversa/functions/storage/settings';
 import { downloadMediaMessage, makeWASocket, type SocketConfig } from '@whiskeysockets/baileys';
 import type { SessionCallbacks, SessionHandle, SessionSpec, WhatsAppProvider } from '../../provider.ts';
