@@ -27,6 +27,9 @@ export const httpFunctions = [
   'quick-messages',
   'contacts-import',
   'schedules',
+  'campaigns',
+  'contact-lists',
+  'contact-lists-import',
 ] as const;
 export type HttpFunctionName = (typeof httpFunctions)[number];
 
@@ -211,6 +214,30 @@ export const httpRoutes: readonly HttpRoute[] = [
   r('POST', '/schedules/{id}/media-upload', 'schedules', 'user', { plan: 'useSchedules', maxBodyBytes: MEDIA_REQUEST_BYTES }),
   r('DELETE', '/schedules/{id}/media-upload', 'schedules', 'user', { plan: 'useSchedules' }),
   r('POST', '/schedules/{id}/uploads', 'schedules', 'user', { plan: 'useSchedules' }),
+
+  // Campaigns, contact lists and campaign settings (SPEC 7 "Campaigns, lists, files"): company-wide,
+  // the plan must have useCampaigns. cancel, restart and media come with the shipping engine.
+  r('GET', '/campaigns', 'campaigns', 'user', { plan: 'useCampaigns' }),
+  r('GET', '/campaigns/{id}', 'campaigns', 'user', { plan: 'useCampaigns' }),
+  r('POST', '/campaigns', 'campaigns', 'user', { plan: 'useCampaigns' }),
+  r('PUT', '/campaigns/{id}', 'campaigns', 'user', { plan: 'useCampaigns' }),
+  r('DELETE', '/campaigns/{id}', 'campaigns', 'user', { plan: 'useCampaigns' }),
+  r('GET', '/campaign-settings', 'campaigns', 'user', { plan: 'useCampaigns' }),
+  r('POST', '/campaign-settings', 'campaigns', 'admin', { plan: 'useCampaigns' }),
+  r('GET', '/contact-lists', 'contact-lists', 'user', { plan: 'useCampaigns' }),
+  r('GET', '/contact-lists/list', 'contact-lists', 'user', { plan: 'useCampaigns' }),
+  r('GET', '/contact-lists/{id}', 'contact-lists', 'user', { plan: 'useCampaigns' }),
+  r('POST', '/contact-lists', 'contact-lists', 'user', { plan: 'useCampaigns' }),
+  r('PUT', '/contact-lists/{id}', 'contact-lists', 'user', { plan: 'useCampaigns' }),
+  r('DELETE', '/contact-lists/{id}', 'contact-lists', 'user', { plan: 'useCampaigns' }),
+  // Its own Lambda: the spreadsheet reader stays out of the contact lists bundle.
+  r('POST', '/contact-lists/{id}/upload', 'contact-lists-import', 'user', { plan: 'useCampaigns', maxBodyBytes: MEDIA_REQUEST_BYTES }),
+  r('GET', '/contact-list-items', 'contact-lists', 'user', { plan: 'useCampaigns' }),
+  r('GET', '/contact-list-items/{id}', 'contact-lists', 'user', { plan: 'useCampaigns' }),
+  r('POST', '/contact-list-items', 'contact-lists', 'user', { plan: 'useCampaigns' }),
+  r('PUT', '/contact-list-items/{id}', 'contact-lists', 'user', { plan: 'useCampaigns' }),
+  // SPEC 2 "List contacts": delete for permitted roles (contacts-page:deleteContact, admins).
+  r('DELETE', '/contact-list-items/{id}', 'contact-lists', 'admin', { plan: 'useCampaigns' }),
 
   // Help videos (platform-wide, edited by super users)
   r('GET', '/helps/list', 'helps', 'user'),

@@ -3,7 +3,7 @@
  * they will most likely need, for the resource budget test: the region's stack must still fit once
  * they exist. The local to-do list (/todolist) keeps its items in the browser and calls nothing.
  */
-import type { Access, HttpMethod } from '@conversa/functions/routes';
+import { type Access, type HttpMethod, httpFunctions } from '@conversa/functions/routes';
 import type { LambdaEntry } from '../lib/bundling.ts';
 import type { DeployedRoute } from '../lib/http-api.ts';
 import { httpEntry } from '../lib/paths.ts';
@@ -19,7 +19,11 @@ const crud = (base: string, fn: string, access: Access = 'user'): DeployedRoute[
   r('DELETE', `${base}/{id}`, fn, access),
 ];
 
-/** SPEC section 7, as written: 54 routes. */
+/** SPEC section 7, as written: 54 routes, less the SPEC_ROUTES_SERVED that routes.ts serves already. */
+export const SPEC_ROUTES = 54;
+/** Campaigns CRUD (5), campaign settings (2), contact lists (5 + list + upload), contact list items (5). */
+export const SPEC_ROUTES_SERVED = 19;
+
 export const specRoutes: readonly DeployedRoute[] = [
   // Plans and companies
   r('POST', '/subscription', 'subscription', 'admin'),
@@ -33,18 +37,12 @@ export const specRoutes: readonly DeployedRoute[] = [
   ...crud('/announcements', 'announcements'),
   r('POST', '/announcements/{id}/media-upload', 'announcements', 'super'),
   r('DELETE', '/announcements/{id}/media-upload', 'announcements', 'super'),
-  // Campaigns, lists, files
-  ...crud('/campaigns', 'campaigns'),
+  // Campaigns, lists, files (campaigns CRUD, campaign settings, contact lists and their items are in
+  // routes.ts; the shipping engine's routes and the campaign's media remain)
   r('POST', '/campaigns/{id}/media-upload', 'campaigns'),
   r('DELETE', '/campaigns/{id}/media-upload', 'campaigns'),
   r('POST', '/campaigns/{id}/cancel', 'campaigns'),
   r('POST', '/campaigns/{id}/restart', 'campaigns'),
-  r('GET', '/campaign-settings', 'campaign-settings'),
-  r('POST', '/campaign-settings', 'campaign-settings', 'admin'),
-  ...crud('/contact-lists', 'contact-lists'),
-  r('GET', '/contact-lists/list', 'contact-lists'),
-  r('POST', '/contact-lists/{id}/upload', 'contact-lists'),
-  ...crud('/contact-list-items', 'contact-list-items'),
   ...crud('/files', 'files'),
   r('POST', '/files/uploadList/{id}', 'files'),
   // Prompts and integrations
@@ -75,8 +73,11 @@ export const impliedRoutes: readonly DeployedRoute[] = [
  * One Lambda per new area. Their handlers do not exist yet: each points at an existing entry, which
  * is never bundled (the budget test synthesizes without bundling); only its resources are counted.
  */
-export const specLambdas: readonly LambdaEntry[] = [...new Set([...specRoutes, ...impliedRoutes].map((route) => route.fn))].map((name) => ({
-  name,
-  entry: httpEntry('helps'),
-  kind: 'http',
-}));
+export const specLambdas: readonly LambdaEntry[] = [...new Set([...specRoutes, ...impliedRoutes].map((route) => route.fn))]
+  // An area that exists already (campaigns) serves its remaining routes from its own Lambda.
+  .filter((name) => !(httpFunctions as readonly string[]).includes(name))
+  .map((name) => ({
+    name,
+    entry: httpEntry('helps'),
+    kind: 'http',
+  }));

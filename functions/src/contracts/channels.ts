@@ -21,6 +21,11 @@ export const channels = {
   /** SPEC 7 "Realtime": company-scoped channel for scheduled messages; ids only, like quick messages. */
   schedule: (companyId: number) => `company-${companyId}-schedule`,
   announcement: () => 'company-announcement',
+  /** SPEC 7 "Realtime": campaigns, contact lists and their items (also per list, with a reload action). */
+  campaign: (companyId: number) => `company-${companyId}-campaign`,
+  contactList: (companyId: number) => `company-${companyId}-ContactList`,
+  contactListItem: (companyId: number) => `company-${companyId}-ContactListItem`,
+  contactListItems: (companyId: number, contactListId: number) => `company-${companyId}-ContactListItem-${contactListId}`,
 } as const;
 
 /** `company-{id}-quickmessage` payload: the web refetches what it may see. */
@@ -28,6 +33,15 @@ export type QuickMessageEvent = { action: 'create' | 'update' | 'delete'; id: nu
 
 /** `company-{id}-schedule` payload: screens refetch the schedules they show. */
 export type ScheduleEvent = { action: 'create' | 'update' | 'delete'; id: number };
+
+/**
+ * `company-{id}-campaign`, `company-{id}-ContactList` and `company-{id}-ContactListItem` payloads:
+ * every user of the company sees them, so the record travels; a delete names the id.
+ */
+export type RecordEvent<T> = { action: 'create' | 'update'; record: T } | { action: 'delete'; id: number };
+
+/** `company-{id}-ContactListItem-{listId}`: the list changed wholesale (an upload): refetch it. */
+export type ContactListReloadEvent = { action: 'reload'; contactListId: number };
 
 /** `company-{id}-tag` payload. */
 export type TagEvent = { action: 'create' | 'update' | 'delete'; id: number };

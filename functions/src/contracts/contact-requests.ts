@@ -9,7 +9,7 @@ export const contactNumberSchema = z
   .transform(digits)
   .pipe(z.string().min(1, messages.required).min(8, messages.tooShort).max(50, messages.tooLong));
 
-const contactNameSchema = z
+export const contactNameSchema = z
   .string({ error: messages.required })
   .trim()
   .min(1, messages.required)
@@ -17,7 +17,7 @@ const contactNameSchema = z
   .max(50, messages.tooLong);
 
 /** Empty string allowed (no email); otherwise a valid address. */
-const optionalEmailSchema = z
+export const optionalEmailSchema = z
   .string()
   .trim()
   .toLowerCase()

@@ -62,6 +62,11 @@ export const ErrorCodes = [
   'ERR_TICKET_CHANGED',
   /** A scheduled message already sent, or being sent right now, is no longer edited. */
   'ERR_SCHEDULE_NOT_EDITABLE',
+  'ERR_PLAN_LIMIT_CAMPAIGNS',
+  /** SPEC 4: a campaign changes only while INATIVA, or PROGRAMADA more than an hour before its start. */
+  'ERR_CAMPAIGN_NOT_EDITABLE',
+  /** A contact list that a scheduled or running campaign ships to is not deleted under it. */
+  'ERR_CONTACT_LIST_IN_USE',
 ] as const;
 
 export type ErrorCode = (typeof ErrorCodes)[number];

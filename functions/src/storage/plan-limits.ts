@@ -9,7 +9,7 @@ import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { getItem, table } from './db.ts';
 import { tenantPk } from './table.ts';
 
-export type LimitedKind = 'users' | 'queues' | 'connections' | 'schedules';
+export type LimitedKind = 'users' | 'queues' | 'connections' | 'schedules' | 'campaigns';
 
 /** What a create read before counting; its commit carries it as a condition. */
 export interface LimitClaim {

@@ -1,0 +1,27 @@
+/**
+ * Campaigns and their settings (SPEC 7 "Campaigns, lists, files"); the plan's useCampaigns is checked
+ * by the route table. cancel, restart and the campaign's media come with the shipping engine.
+ */
+import { campaignSettingsInputSchema, createCampaignSchema, listCampaignsQuerySchema, updateCampaignSchema } from '#contracts/campaigns';
+import { createCampaignFor, deleteCampaignFor, getCampaignFor, listCampaignsFor, updateCampaignFor } from '#domain/campaigns/campaigns';
+import { getCampaignSettingsFor, saveCampaignSettingsFor } from '#domain/campaigns/settings';
+import { requireIdentity } from '#http/access';
+import { httpHandler } from '#http/handler';
+import { created, noContent } from '#http/result';
+import { parseId, parseInput } from '#http/validate';
+
+export const handler = httpHandler('campaigns', {
+  'GET /campaigns': async (ctx) => listCampaignsFor(requireIdentity(ctx), parseInput(listCampaignsQuerySchema, ctx.query, 'query')),
+  'GET /campaigns/{id}': async (ctx) => getCampaignFor(requireIdentity(ctx), parseId(ctx.params)),
+  'POST /campaigns': async (ctx) =>
+    created(await createCampaignFor(requireIdentity(ctx), parseInput(createCampaignSchema, ctx.body ?? {}))),
+  'PUT /campaigns/{id}': async (ctx) =>
+    updateCampaignFor(requireIdentity(ctx), parseId(ctx.params), parseInput(updateCampaignSchema, ctx.body ?? {})),
+  'DELETE /campaigns/{id}': async (ctx) => {
+    await deleteCampaignFor(requireIdentity(ctx), parseId(ctx.params));
+    return noContent();
+  },
+  'GET /campaign-settings': async (ctx) => getCampaignSettingsFor(requireIdentity(ctx)),
+  'POST /campaign-settings': async (ctx) =>
+    saveCampaignSettingsFor(requireIdentity(ctx), parseInput(campaignSettingsInputSchema, ctx.body ?? {}).settings),
+});
