@@ -24,6 +24,9 @@ const bOwn = {
   noteId: 0,
   quickMessageId: 0,
   scheduleId: 0,
+  contactListId: 0,
+  contactListItemId: 0,
+  campaignId: 0,
 };
 
 /**
@@ -38,6 +41,7 @@ const bOwn = {
  */
 interface Fixture {
   params?: (b: Tenant) => Record<string, string>;
+  query?: (b: Tenant) => Record<string, string>;
   body?: (b: Tenant) => unknown;
   platform?: boolean;
   own?: boolean;
@@ -180,6 +184,28 @@ const fixtures: Record<string, Fixture> = {
     params: () => ({ id: String(bOwn.scheduleId) }),
     body: () => ({ fileName: 'intrusion.pdf', contentType: 'application/pdf', size: 1024 }),
   },
+  'GET /campaigns': {},
+  'GET /campaigns/{id}': { params: () => ({ id: String(bOwn.campaignId) }) },
+  'POST /campaigns': { body: () => ({ name: 'Hijack campaign', contactListId: bOwn.contactListId }) },
+  'PUT /campaigns/{id}': { params: () => ({ id: String(bOwn.campaignId) }), body: () => ({ name: 'Hijacked campaign' }) },
+  'DELETE /campaigns/{id}': { params: () => ({ id: String(bOwn.campaignId) }) },
+  'GET /campaign-settings': {},
+  'POST /campaign-settings': { ownNamespace: true, body: () => ({ settings: { messageInterval: 5 } }) },
+  'GET /contact-lists': {},
+  'GET /contact-lists/list': {},
+  'GET /contact-lists/{id}': { params: () => ({ id: String(bOwn.contactListId) }) },
+  'POST /contact-lists': { body: () => ({ name: 'Hijack list' }) },
+  'PUT /contact-lists/{id}': { params: () => ({ id: String(bOwn.contactListId) }), body: () => ({ name: 'Hijacked list' }) },
+  'DELETE /contact-lists/{id}': { params: () => ({ id: String(bOwn.contactListId) }) },
+  'POST /contact-lists/{id}/upload': {
+    params: () => ({ id: String(bOwn.contactListId) }),
+    body: () => ({ contacts: [{ name: 'Intruder', number: '5511999990000' }] }),
+  },
+  'GET /contact-list-items': { query: () => ({ contactListId: String(bOwn.contactListId) }) },
+  'GET /contact-list-items/{id}': { params: () => ({ id: String(bOwn.contactListItemId) }) },
+  'POST /contact-list-items': { body: () => ({ name: 'Intruder', number: '5511999990001', contactListId: bOwn.contactListId }) },
+  'PUT /contact-list-items/{id}': { params: () => ({ id: String(bOwn.contactListItemId) }), body: () => ({ name: 'Hijacked' }) },
+  'DELETE /contact-list-items/{id}': { params: () => ({ id: String(bOwn.contactListItemId) }) },
   'GET /helps/list': { platform: true },
   'GET /helps': { platform: true },
   'POST /helps': { platform: true, body: () => ({ title: 'hijack' }) },
@@ -221,6 +247,10 @@ async function snapshotOfB(): Promise<string> {
     call('GET', '/tags', { token: b.admin.token }),
     call('GET', '/quick-messages', { token: b.admin.token }),
     call('GET', '/schedules', { token: b.admin.token }),
+    call('GET', '/contact-lists', { token: b.admin.token }),
+    call('GET', '/contact-list-items', { token: b.admin.token, query: { contactListId: String(bOwn.contactListId) } }),
+    call('GET', '/campaigns', { token: b.admin.token }),
+    call('GET', '/campaign-settings', { token: b.admin.token }),
     call('GET', '/ticket-notes/list', { token: b.admin.token, query: { ticketId: String(bOwn.ticketId) } }),
     call('GET', `/messages/${bOwn.ticketId}`, { token: b.admin.token }).then((res) => ({ ...res, body: stableMessages(res.body) })),
   ]);
@@ -338,6 +368,34 @@ beforeAll(async () => {
     expect(schedule.status, schedule.text).toBe(201);
     bOwn.scheduleId = (schedule.body as { id: number }).id;
   }
+  // B's contact lists, their contacts and campaigns (marker-named); more than A's own creates reach,
+  // so B's ids name B's records only. B's campaign settings differ from the defaults.
+  for (let i = 1; i <= 6; i++) {
+    const list = await call('POST', '/contact-lists', { token: b.admin.token, body: { name: `${b.marker} l${i}`.slice(0, 50) } });
+    expect(list.status, list.text).toBe(201);
+    bOwn.contactListId = (list.body as { id: number }).id;
+    const item = await call('POST', '/contact-list-items', {
+      token: b.admin.token,
+      body: {
+        name: `${b.marker} i${i}`.slice(0, 50),
+        number: `5511988${String(b.companyId).padStart(3, '0')}${i}`,
+        contactListId: bOwn.contactListId,
+      },
+    });
+    expect(item.status, item.text).toBe(201);
+    bOwn.contactListItemId = (item.body as { id: number }).id;
+    const campaign = await call('POST', '/campaigns', {
+      token: b.admin.token,
+      body: { name: `${b.marker} c${i}`.slice(0, 50), contactListId: bOwn.contactListId, message1: `${b.marker} oferta` },
+    });
+    expect(campaign.status, campaign.text).toBe(201);
+    bOwn.campaignId = (campaign.body as { id: number }).id;
+  }
+  const campaignSettings = await call('POST', '/campaign-settings', {
+    token: b.admin.token,
+    body: { settings: { messageInterval: 10, variables: [{ key: 'loja', value: b.marker }] } },
+  });
+  expect(campaignSettings.status, campaignSettings.text).toBe(200);
   // Give B a setting value that differs from A's default so a leak would show.
   const put = await call('PUT', '/settings/userRating', { token: b.admin.token, body: { value: 'enabled' } });
   expect(put.status, put.text).toBe(200);
@@ -359,6 +417,7 @@ describe('cross-tenant isolation over the whole route table', () => {
         const res = await call(route.method, pathFor(route, fixture.params?.(b) ?? {}), {
           token: a[actor].token,
           body: fixture.body?.(b),
+          query: fixture.query?.(b),
         });
         expect(res.status, `${routeKey(route)} -> ${res.status} ${res.text}`).toBeLessThan(500);
         const targetsB = !fixture.platform && !fixture.ownNamespace && route.path.includes('{');

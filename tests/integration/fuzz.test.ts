@@ -157,6 +157,9 @@ const listQueries: Record<string, string[]> = {
   'GET /schedules': ['searchParam', 'pageNumber', 'contactId'],
   'GET /ticket-notes/list': ['ticketId', 'contactId'],
   'GET /queue-options': ['queueId', 'parentId'],
+  'GET /campaigns': ['searchParam', 'pageNumber'],
+  'GET /contact-lists': ['searchParam', 'pageNumber'],
+  'GET /contact-list-items': ['contactListId', 'searchParam', 'pageNumber', 'cursor'],
 };
 const withoutQuery = [
   'GET /auth/me',
@@ -173,6 +176,8 @@ const withoutQuery = [
   'GET /quick-messages/list',
   'GET /helps/list',
   'GET /helps',
+  'GET /contact-lists/list',
+  'GET /campaign-settings',
 ];
 
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
