@@ -130,6 +130,8 @@ const fixtures: Record<string, Fixture> = {
     body: () => ({ fileName: 'intrusion.pdf', contentType: 'application/pdf', size: 1024 }),
   },
   'DELETE /messages/{id}': { params: () => ({ id: bOwn.messageId }) },
+  // A retry of B's message: refused before anything is sent, and B's message stays as it was.
+  'POST /messages/{id}/retry': { params: () => ({ id: bOwn.messageId }) },
   'GET /public/{path+}': { params: () => ({ path: bOwn.mediaKey }) },
   // Its own credential (a connection token): a user's session token is refused, nothing reaches B.
   'POST /api/messages/send': { body: () => ({ number: '5511977000001', body: 'intrusion' }) },
