@@ -13,7 +13,7 @@
  */
 import { PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConflictError } from '#commons/errors';
-import type { CampaignStatus, NO_TAG_LIST } from '#contracts/campaigns';
+import type { Campaign } from '#contracts/campaigns';
 import {
   db,
   getItem,
@@ -28,35 +28,17 @@ import {
 import { type LimitClaim, LimitClaimLost, limitClaimItem } from './plan-limits.ts';
 import { pad, tenantPk } from './table.ts';
 
-export interface CampaignRecord {
-  id: number;
-  companyId: number;
-  name: string;
-  status: CampaignStatus;
-  confirmation: boolean;
-  scheduledAt: string | null;
-  completedAt: string | null;
-  whatsappId: number | null;
-  contactListId: number | null;
-  tagListId: number | typeof NO_TAG_LIST;
-  fileListId: number | null;
-  message1: string | null;
-  message2: string | null;
-  message3: string | null;
-  message4: string | null;
-  message5: string | null;
-  confirmationMessage1: string | null;
-  confirmationMessage2: string | null;
-  confirmationMessage3: string | null;
-  confirmationMessage4: string | null;
-  confirmationMessage5: string | null;
+/**
+ * A campaign as stored: the contract's fields without what is read at answer time (list and
+ * connection names, `editable`), with the media's bucket key instead of its route, its author and
+ * the revision every write is conditioned on.
+ */
+export type CampaignRecord = Omit<Campaign, 'contactList' | 'whatsapp' | 'editable' | 'mediaPath' | 'mediaName'> & {
   mediaPath: string;
   mediaName: string;
   userId: number;
   revision: number;
-  createdAt: string;
-  updatedAt: string;
-}
+};
 
 export type CampaignPatch = Partial<Omit<CampaignRecord, 'id' | 'companyId' | 'userId' | 'revision' | 'createdAt' | 'updatedAt'>>;
 
