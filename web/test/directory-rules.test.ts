@@ -7,16 +7,10 @@ import type { Contact } from '@conversa/functions/contracts/contacts';
 import { utils, write } from '@e965/xlsx';
 import { type InfiniteData, QueryClient } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
-import {
-  applyContactEvent,
-  type ContactsPage,
-  contactKey,
-  contactListsKey,
-  contactSearchParam,
-} from '../src/features/contacts/api/contacts.ts';
 import { contactsCsv } from '../src/features/contacts/api/export-csv.ts';
 import { isSpreadsheet, readSpreadsheet } from '../src/features/contacts/api/import-contacts.ts';
 import { insertAt } from '../src/features/quick-messages/components/insert-at-cursor.ts';
+import { applyContactEvent, type ContactsPage, contactKeys, contactSearchParam } from '../src/lib/lookups/contacts.ts';
 
 const contact = (overrides: Partial<Contact>): Contact => ({
   id: 1,
@@ -76,9 +70,10 @@ describe('spreadsheet import reading', () => {
     }
   });
 
-  it('accepts only .xls and .xlsx names', () => {
-    expect(['a.xls', 'b.XLSX'].map(isSpreadsheet)).toEqual([true, true]);
-    expect(['c.csv', 'd.xlsx.exe', 'xls'].map(isSpreadsheet)).toEqual([false, false, false]);
+  // .csv joined .xls and .xlsx in 319f743 (read as text, as the server reads it).
+  it('accepts only .xls, .xlsx and .csv names', () => {
+    expect(['a.xls', 'b.XLSX', 'c.csv'].map(isSpreadsheet)).toEqual([true, true, true]);
+    expect(['d.txt', 'e.xlsx.exe', 'xls', 'f.csv.js'].map(isSpreadsheet)).toEqual([false, false, false, false]);
   });
 });
 
@@ -91,12 +86,12 @@ describe('contacts cache', () => {
   it('patches a listed contact and drops a deleted one from every list', () => {
     const client = new QueryClient();
     const page: ContactsPage = { contacts: [contact({ id: 1 }), contact({ id: 2, name: 'Bia' })], hasMore: false, count: 2 };
-    client.setQueryData<InfiniteData<ContactsPage>>([...contactListsKey, ''], { pages: [page], pageParams: [{ pageNumber: 1 }] });
+    client.setQueryData<InfiniteData<ContactsPage>>(contactKeys.list(''), { pages: [page], pageParams: [{ pageNumber: 1 }] });
 
     applyContactEvent(client, { action: 'update', contact: contact({ id: 2, name: 'Beatriz' }) });
-    const names = () => client.getQueryData<InfiniteData<ContactsPage>>([...contactListsKey, ''])?.pages[0]?.contacts.map((c) => c.name);
+    const names = () => client.getQueryData<InfiniteData<ContactsPage>>(contactKeys.list(''))?.pages[0]?.contacts.map((c) => c.name);
     expect(names()).toEqual(['Ana', 'Beatriz']);
-    expect(client.getQueryData<Contact>(contactKey(2))?.name).toBe('Beatriz');
+    expect(client.getQueryData<Contact>(contactKeys.detail(2))?.name).toBe('Beatriz');
 
     applyContactEvent(client, { action: 'delete', contactId: 1 });
     expect(names()).toEqual(['Beatriz']);
