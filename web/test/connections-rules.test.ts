@@ -3,14 +3,8 @@ import type { Connection } from '@conversa/functions/contracts';
 import { QueryClient } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
 import { hasConnectionAlert } from '../src/app/layout/menu-badges.ts';
-import {
-  connectionKey,
-  connectionsListKey,
-  patchSession,
-  putConnection,
-  removeConnection,
-} from '../src/features/connections/api/connections.ts';
 import { formatUpdatedAt, sessionButtonsFor } from '../src/features/connections/api/session-rules.ts';
+import { connectionKeys, patchSession, putConnection, removeConnection } from '../src/lib/lookups/connections.ts';
 
 const connection = (overrides: Partial<Connection>): Connection =>
   ({
@@ -48,25 +42,25 @@ describe('last update column', () => {
 describe('live cache updates', () => {
   it('applies whatsapp and whatsappSession events to the list the drawer badge reads', () => {
     const client = new QueryClient();
-    client.setQueryData(connectionsListKey, [connection({ id: 1, token: 'secret' }), connection({ id: 2, isDefault: false })]);
-    client.setQueryData(connectionKey(1), connection({ id: 1, token: 'secret' }));
+    client.setQueryData(connectionKeys.list(), [connection({ id: 1, token: 'secret' }), connection({ id: 2, isDefault: false })]);
+    client.setQueryData(connectionKeys.detail(1), connection({ id: 1, token: 'secret' }));
 
     patchSession(client, { id: 2, status: 'qrcode', qrcode: 'QR', retries: 1, updatedAt: '2026-01-01T00:00:00Z', number: '' });
-    expect(hasConnectionAlert(client.getQueryData(connectionsListKey))).toBe(true);
+    expect(hasConnectionAlert(client.getQueryData(connectionKeys.list()))).toBe(true);
 
     // A realtime update has no token: the admin's cached token survives.
     putConnection(client, connection({ id: 1, name: 'Renamed', token: '' }));
-    const list = client.getQueryData<Connection[]>(connectionsListKey) ?? [];
+    const list = client.getQueryData<Connection[]>(connectionKeys.list()) ?? [];
     expect(list.map((c) => [c.id, c.name, c.token])).toEqual([
       [1, 'Renamed', 'secret'],
       [2, 'Main', ''],
     ]);
-    expect(client.getQueryData<Connection>(connectionKey(1))?.name).toBe('Renamed');
+    expect(client.getQueryData<Connection>(connectionKeys.detail(1))?.name).toBe('Renamed');
 
     putConnection(client, connection({ id: 3, status: 'OPENING' }));
     removeConnection(client, 2);
-    expect((client.getQueryData<Connection[]>(connectionsListKey) ?? []).map((c) => c.id)).toEqual([1, 3]);
+    expect((client.getQueryData<Connection[]>(connectionKeys.list()) ?? []).map((c) => c.id)).toEqual([1, 3]);
     patchSession(client, { id: 3, status: 'CONNECTED', qrcode: '', retries: 0, updatedAt: '2026-01-01T00:00:00Z', number: '5511' });
-    expect(hasConnectionAlert(client.getQueryData(connectionsListKey))).toBe(false);
+    expect(hasConnectionAlert(client.getQueryData(connectionKeys.list()))).toBe(false);
   });
 });

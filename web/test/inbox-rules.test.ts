@@ -13,8 +13,9 @@ import {
 } from '../src/features/notifications/api/unread-tickets.ts';
 import { putContact, putTicket } from '../src/features/tickets/api/ticket-cache.ts';
 import { noteProblem } from '../src/features/tickets/api/ticket-notes.ts';
-import { refetchChangedTickets, ticketListKey, ticketListQueryOptions } from '../src/features/tickets/api/tickets.ts';
+import { refetchChangedTickets, ticketListQueryOptions } from '../src/features/tickets/api/tickets.ts';
 import { ApiError } from '../src/lib/api-client.ts';
+import { ticketKeys } from '../src/lib/lookups/tickets.ts';
 import { fillMessageVariables, greetingAt, MESSAGE_VARIABLES } from '../src/lib/message-variables.ts';
 
 const ticket = (id: number, over: Partial<Ticket> = {}): Ticket => ({
@@ -65,14 +66,14 @@ describe('ticket cache', () => {
     // Prepare
     const queryClient = new QueryClient();
     const filters = { status: 'open' as const, queueIds: [1] };
-    queryClient.setQueryData<InfiniteData<TicketPageResponse>>(ticketListKey(filters), {
+    queryClient.setQueryData<InfiniteData<TicketPageResponse>>(ticketKeys.list(filters), {
       pages: [{ tickets: [ticket(2), ticket(1)], hasMore: false }],
       pageParams: [{ pageNumber: 1 }],
     });
     // Act
     putTicket(queryClient, ticket(1, { tags: [{ id: 3, name: 'VIP', color: '#ff0000' }] }), 7);
     // Assess
-    const rows = queryClient.getQueryData<InfiniteData<TicketPageResponse>>(ticketListKey(filters))?.pages[0]?.tickets;
+    const rows = queryClient.getQueryData<InfiniteData<TicketPageResponse>>(ticketKeys.list(filters))?.pages[0]?.tickets;
     expect(rows?.map((t) => t.id)).toEqual([2, 1]);
     expect(rows?.[1]?.tags).toEqual([{ id: 3, name: 'VIP', color: '#ff0000' }]);
   });
@@ -81,7 +82,7 @@ describe('ticket cache', () => {
     // Prepare
     const queryClient = new QueryClient();
     const filters = { status: 'open' as const };
-    queryClient.setQueryData<InfiniteData<TicketPageResponse>>(ticketListKey(filters), {
+    queryClient.setQueryData<InfiniteData<TicketPageResponse>>(ticketKeys.list(filters), {
       pages: [{ tickets: [ticket(2), ticket(1)], hasMore: false }],
       pageParams: [{ pageNumber: 1 }],
     });
@@ -89,7 +90,7 @@ describe('ticket cache', () => {
     // Act
     putContact(queryClient, { id: 1, name: 'Contact 1 Silva', number: '5511888887777', profilePicUrl: '' });
     // Assess
-    const rows = queryClient.getQueryData<InfiniteData<TicketPageResponse>>(ticketListKey(filters))?.pages[0]?.tickets;
+    const rows = queryClient.getQueryData<InfiniteData<TicketPageResponse>>(ticketKeys.list(filters))?.pages[0]?.tickets;
     expect(rows?.map((t) => t.contact.name)).toEqual(['Contact 2', 'Contact 1 Silva']);
     expect(queryClient.getQueryData<Ticket>(['tickets', 'uuid', ticket(1).uuid])?.contact.number).toBe('5511888887777');
   });
@@ -97,8 +98,8 @@ describe('ticket cache', () => {
   it('ERR_TICKET_CHANGED marks every ticket list stale (they are read again); other errors do not', () => {
     // Prepare
     const queryClient = new QueryClient();
-    queryClient.setQueryData(ticketListKey({ status: 'open' }), { pages: [], pageParams: [] });
-    const state = () => queryClient.getQueryState(ticketListKey({ status: 'open' }))?.isInvalidated;
+    queryClient.setQueryData(ticketKeys.list({ status: 'open' }), { pages: [], pageParams: [] });
+    const state = () => queryClient.getQueryState(ticketKeys.list({ status: 'open' }))?.isInvalidated;
     // Act / Assess
     refetchChangedTickets(queryClient, new ApiError(400, { error: 'ERR_VALIDATION' }));
     expect(state()).toBe(false);

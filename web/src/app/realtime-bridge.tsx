@@ -1,17 +1,25 @@
 import { type AuthEventData, channels, ENDED_SESSION_JTI, isSupersededSession } from '@conversa/functions/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { useConnectionsWatch } from '../features/connections/hooks/use-connections-live.ts';
+import { settingKeys } from '../features/settings/api/settings.ts';
 import { isAdmin, useAuth } from '../lib/auth/auth-provider.tsx';
+import { authKeys } from '../lib/auth/session-api.ts';
 import { currentIdToken } from '../lib/auth/tokens.ts';
+import { useConnectionsWatch } from '../lib/lookups/connections.ts';
+import { useContactsLive } from '../lib/lookups/contacts.ts';
+import { useQueuesLive } from '../lib/lookups/queues.ts';
+import { useQuickMessagesLive } from '../lib/lookups/quick-messages.ts';
+import { useTagsLive } from '../lib/lookups/tags.ts';
+import { useUsersLive } from '../lib/lookups/users.ts';
 import { useRealtimeEvent } from '../lib/realtime/realtime-provider.tsx';
 import { toast } from '../lib/toast.ts';
 
 const KICK_RELOAD_MS = 1000;
 
 /**
- * The app-wide realtime reactions. Events update the same query keys the screens read, so a
- * change made elsewhere shows up without a reload.
+ * The app-wide realtime reactions. Events update the same query keys the screens read (the shared
+ * lookups' key factories, lib/lookups), so a change made elsewhere shows up on every screen that
+ * shows it without a reload.
  */
 export function RealtimeBridge() {
   const { t } = useTranslation();
@@ -19,6 +27,11 @@ export function RealtimeBridge() {
   const queryClient = useQueryClient();
   const companyId = user?.companyId;
   useConnectionsWatch(companyId, isAdmin(user));
+  useQueuesLive(companyId);
+  useUsersLive(companyId);
+  useContactsLive(companyId);
+  useTagsLive(companyId);
+  useQuickMessagesLive(companyId);
 
   // SPEC 4: a sign-in elsewhere on this account ends this (older) session.
   useRealtimeEvent<Partial<AuthEventData>>(companyId ? channels.auth(companyId) : undefined, async (data) => {
@@ -39,18 +52,9 @@ export function RealtimeBridge() {
     }, KICK_RELOAD_MS);
   });
 
-  useRealtimeEvent(companyId ? channels.user(companyId) : undefined, () => {
-    void queryClient.invalidateQueries({ queryKey: ['users'] });
-    void queryClient.invalidateQueries({ queryKey: ['auth', 'me'] });
-  });
-
-  useRealtimeEvent(companyId ? channels.queue(companyId) : undefined, () => {
-    void queryClient.invalidateQueries({ queryKey: ['queues'] });
-  });
-
   useRealtimeEvent(companyId ? channels.settings(companyId) : undefined, () => {
-    void queryClient.invalidateQueries({ queryKey: ['settings'] });
-    void queryClient.invalidateQueries({ queryKey: ['auth', 'me'] });
+    void queryClient.invalidateQueries({ queryKey: settingKeys.all });
+    void queryClient.invalidateQueries({ queryKey: authKeys.me() });
   });
 
   return null;

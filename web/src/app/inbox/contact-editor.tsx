@@ -1,5 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { ContactDialog } from '../../features/contacts/components/contact-dialog.tsx';
+import { ticketKeys } from '../../lib/lookups/tickets.ts';
 
 /**
  * The contact drawer's Edit button opens the contacts feature's dialog. A saved contact re-reads the
@@ -13,7 +14,7 @@ export function ContactEditor({ contactId, onClose }: { contactId: number | null
       contactId={contactId ?? undefined}
       onClose={onClose}
       onSaved={() => {
-        void queryClient.invalidateQueries({ queryKey: ['tickets', 'uuid'] });
+        void queryClient.invalidateQueries({ queryKey: ticketKeys.details() });
         onClose();
       }}
     />

@@ -1,5 +1,6 @@
-import { skipToken, useQuery } from '@tanstack/react-query';
+import { type QueryKey, skipToken, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
+import { connectionKeys } from '../../lib/lookups/connections.ts';
 import type { MenuBadge } from './menu-items.ts';
 
 /** SPEC 2: these connection states need the admin's attention. */
@@ -18,19 +19,27 @@ export function hasUnreadChats(chats: ReadonlyArray<ChatLike> | undefined, userI
 }
 
 /**
- * The badges read the query cache under the keys the connections and chat features own, without
- * fetching: the menu never invents data, and lights up as soon as those screens load theirs.
+ * The internal chat's list, when that feature lands: it must key its list with this (or move it to a
+ * lookup in lib/lookups) so the badge reads the same entry.
  */
-function useCachedList<T>(key: string): T[] | undefined {
-  const { data } = useQuery<unknown>({ queryKey: [key, 'list'], queryFn: skipToken });
+export const chatKeys = {
+  list: () => ['chats', 'list'] as const,
+};
+
+/**
+ * The badges read the query cache under the keys the connections and chat lists use, without
+ * fetching: the menu never invents data, and lights up as soon as those lists are loaded.
+ */
+function useCachedList<T>(queryKey: QueryKey): T[] | undefined {
+  const { data } = useQuery<unknown>({ queryKey, queryFn: skipToken });
   if (Array.isArray(data)) return data as T[];
   const records = (data as { records?: T[] } | undefined)?.records;
   return Array.isArray(records) ? records : undefined;
 }
 
 export function useMenuBadges(userId: number | undefined): Record<MenuBadge, boolean> {
-  const connections = useCachedList<{ status?: string }>('connections');
-  const chats = useCachedList<ChatLike>('chats');
+  const connections = useCachedList<{ status?: string }>(connectionKeys.list());
+  const chats = useCachedList<ChatLike>(chatKeys.list());
   // SPEC 2: the connection state is checked 2 s after load, so a reconnect in progress does not flash it.
   const [checkConnections, setCheckConnections] = useState(false);
   useEffect(() => {

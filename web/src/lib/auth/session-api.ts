@@ -1,11 +1,18 @@
 import type { Company, LoginResponse, PlanFlag, SessionUser } from '@conversa/functions/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../api-client.ts';
+import { companyKeys } from '../lookups/companies.ts';
 import { currentRefreshToken } from './amplify.ts';
+
+/** The session's keys: a change to the signed-in user, their company or its settings refreshes `me`. */
+export const authKeys = {
+  all: ['auth'] as const,
+  me: () => [...authKeys.all, 'me'] as const,
+};
 
 /** GET /auth/me: the signed-in user with the company's due date and settings. */
 export const fetchMe = () => api<SessionUser>('/auth/me');
-export const meQueryOptions = () => queryOptions({ queryKey: ['auth', 'me'], queryFn: fetchMe, staleTime: 60_000 });
+export const meQueryOptions = () => queryOptions({ queryKey: authKeys.me(), queryFn: fetchMe, staleTime: 60_000 });
 
 /**
  * POST /auth/session: the single-session claim after an Amplify sign-in. The refresh token lets the
@@ -27,7 +34,7 @@ export const fetchCompanyPlan = async (companyId: number): Promise<PlanFlags | u
 };
 export const companyPlanQueryOptions = (companyId: number | undefined) =>
   queryOptions({
-    queryKey: ['companies', companyId, 'plan'],
+    queryKey: companyKeys.plan(companyId),
     queryFn: () => fetchCompanyPlan(companyId ?? 0),
     enabled: Boolean(companyId),
     staleTime: 5 * 60_000,

@@ -1,12 +1,11 @@
 import type { Company, CompanyInput } from '@conversa/functions/contracts';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
-
-export const companiesKey = ['companies'] as const;
+import { companyKeys } from '../../../lib/lookups/companies.ts';
 
 /** GET /companies/list (super): every company. */
 export const fetchCompanies = () => api<Company[]>('/companies/list');
-export const companiesQueryOptions = () => queryOptions({ queryKey: [...companiesKey, 'list'], queryFn: fetchCompanies });
+export const companiesQueryOptions = () => queryOptions({ queryKey: companyKeys.list(), queryFn: fetchCompanies });
 export const useCompanies = () => useQuery(companiesQueryOptions());
 
 export const createCompany = (input: CompanyInput) => api<Company>('/companies', { method: 'POST', body: input });
@@ -17,11 +16,11 @@ export function useSaveCompany() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, input }: { id?: number; input: CompanyInput }) => (id ? updateCompany(id, input) : createCompany(input)),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: companiesKey }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: companyKeys.all }),
   });
 }
 
 export function useDeleteCompany() {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: deleteCompany, onSuccess: () => queryClient.invalidateQueries({ queryKey: companiesKey }) });
+  return useMutation({ mutationFn: deleteCompany, onSuccess: () => queryClient.invalidateQueries({ queryKey: companyKeys.all }) });
 }

@@ -1,26 +1,12 @@
-import type { Connection, ConnectionInput, ConnectionUpdateInput, WhatsappSessionEvent } from '@conversa/functions/contracts';
-import { type QueryClient, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { Connection, ConnectionInput, ConnectionUpdateInput } from '@conversa/functions/contracts';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
+import { connectionKeys, putConnection, removeConnection } from '../../../lib/lookups/connections.ts';
 
-/**
- * Every connections query lives under this key. `['connections', 'list']` is also read by the
- * drawer's '!' badge and the user dialog's connection select, so it must hold `Connection[]`.
+/*
+ * The Connections screen's writes and session actions. The list, the detail, their keys and the cache
+ * writers realtime shares are the lookup in lib/lookups/connections.ts.
  */
-export const connectionsKey = ['connections'] as const;
-export const connectionsListKey = [...connectionsKey, 'list'] as const;
-export const connectionKey = (id: number) => [...connectionsKey, 'detail', id] as const;
-
-/** GET /whatsapp: the company's connections with their queues. */
-export const fetchConnections = () => api<Connection[]>('/whatsapp', { query: { session: 0 } });
-/** GET /whatsapp/{id}: one connection (with its API token for admins). */
-export const fetchConnection = (id: number) => api<Connection>(`/whatsapp/${id}`);
-
-export const connectionsQueryOptions = () => queryOptions({ queryKey: connectionsListKey, queryFn: fetchConnections });
-export const useConnections = (enabled = true) => useQuery({ ...connectionsQueryOptions(), enabled });
-
-export const connectionQueryOptions = (id: number) => queryOptions({ queryKey: connectionKey(id), queryFn: () => fetchConnection(id) });
-export const useConnection = (id: number | undefined) =>
-  useQuery({ ...connectionQueryOptions(id ?? 0), enabled: id !== undefined, staleTime: 0 });
 
 export const createConnection = (input: ConnectionInput) => api<Connection>('/whatsapp', { method: 'POST', body: input });
 export const updateConnection = (id: number, input: ConnectionUpdateInput) =>
@@ -33,32 +19,6 @@ const sessionMethods = { start: 'POST', newQr: 'PUT', disconnect: 'DELETE' } as 
 export const runSessionAction = (id: number, action: SessionAction) =>
   api<{ message: string }>(`/whatsappsession/${id}`, { method: sessionMethods[action] });
 
-/** Writes one connection into the list and its detail entry (a save, or a realtime update). */
-export function putConnection(queryClient: QueryClient, connection: Connection): void {
-  queryClient.setQueryData<Connection[]>(connectionsListKey, (list) => {
-    if (!list) return list;
-    const found = list.some((c) => c.id === connection.id);
-    // Realtime payloads carry no token: keep the one an admin already has.
-    const merged = list.map((c) => (c.id === connection.id ? { ...connection, token: connection.token || c.token } : c));
-    return found ? merged : [...list, connection].sort((a, b) => a.id - b.id);
-  });
-  queryClient.setQueryData<Connection>(connectionKey(connection.id), (old) =>
-    old ? { ...connection, token: connection.token || old.token } : old,
-  );
-}
-
-export function removeConnection(queryClient: QueryClient, id: number): void {
-  queryClient.setQueryData<Connection[]>(connectionsListKey, (list) => list?.filter((c) => c.id !== id));
-  queryClient.removeQueries({ queryKey: connectionKey(id) });
-}
-
-/** A `company-{id}-whatsappSession` update: status, QR, retries, number and updatedAt only. */
-export function patchSession(queryClient: QueryClient, session: WhatsappSessionEvent['session']): void {
-  const apply = (c: Connection): Connection => (c.id === session.id ? { ...c, ...session } : c);
-  queryClient.setQueryData<Connection[]>(connectionsListKey, (list) => list?.map(apply));
-  queryClient.setQueryData<Connection>(connectionKey(session.id), (old) => (old ? apply(old) : old));
-}
-
 export function useSaveConnection() {
   const queryClient = useQueryClient();
   return useMutation({
@@ -67,7 +27,7 @@ export function useSaveConnection() {
     onSuccess: (connection) => {
       putConnection(queryClient, connection);
       // Saving a default unsets another one: refresh the list for the flags.
-      void queryClient.invalidateQueries({ queryKey: connectionsListKey });
+      void queryClient.invalidateQueries({ queryKey: connectionKeys.list() });
     },
   });
 }
@@ -78,7 +38,7 @@ export function useDeleteConnection() {
     mutationFn: deleteConnection,
     onSuccess: (_data, id) => {
       removeConnection(queryClient, id);
-      void queryClient.invalidateQueries({ queryKey: connectionsListKey });
+      void queryClient.invalidateQueries({ queryKey: connectionKeys.list() });
     },
   });
 }
@@ -87,13 +47,6 @@ export function useSessionAction() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (args: { id: number; action: SessionAction }) => runSessionAction(args.id, args.action),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: connectionsListKey }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: connectionKeys.list() }),
   });
 }
-
-/**
- * The company's queues for the editor's selects. Same key and shape as the queues feature's list,
- * so both share one cache entry (and its realtime invalidation).
- */
-export const useQueueChoices = () =>
-  useQuery({ queryKey: ['queues', 'list'] as const, queryFn: () => api<Array<{ id: number; name: string; color: string }>>('/queue') });

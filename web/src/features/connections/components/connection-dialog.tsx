@@ -19,10 +19,12 @@ import {
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../lib/api-client.ts';
+import { useConnection } from '../../../lib/lookups/connections.ts';
+import { useQueues } from '../../../lib/lookups/queues.ts';
 import { toast } from '../../../lib/toast.ts';
 import { useErrorToast } from '../../../lib/use-api-error.ts';
 import { type FieldErrors, fieldErrors } from '../../../lib/validation.ts';
-import { useConnection, useQueueChoices, useSaveConnection } from '../api/connections.ts';
+import { useSaveConnection } from '../api/connections.ts';
 
 type FormValues = ConnectionInput;
 type MessageField = 'greetingMessage' | 'complationMessage' | 'outOfHoursMessage' | 'ratingMessage' | 'expiresInactiveMessage';
@@ -64,7 +66,7 @@ function ConnectionForm({ connection, onClose }: { connection: Connection | unde
   const { t } = useTranslation();
   const [values, setValues] = useState<FormValues>(() => initialValues(connection));
   const [errors, setErrors] = useState<FieldErrors<FormValues>>({});
-  const queues = useQueueChoices().data ?? [];
+  const queues = useQueues().data ?? [];
   const save = useSaveConnection();
   const showError = useErrorToast();
 

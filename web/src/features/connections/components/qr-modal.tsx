@@ -3,8 +3,8 @@ import { Box, CircularProgress, Dialog, DialogContent, DialogTitle, Stack, Typog
 import QRCode from 'qrcode';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useConnections } from '../../../lib/lookups/connections.ts';
 import { useRealtimeEvent } from '../../../lib/realtime/realtime-provider.tsx';
-import { useConnections } from '../api/connections.ts';
 
 const QR_SIZE = 256;
 

@@ -1,44 +1,26 @@
 import type { CreateContactInput, UpdateContactInput } from '@conversa/functions/contracts/contact-requests';
-import type { Contact, ContactEvent } from '@conversa/functions/contracts/contacts';
-import {
-  type InfiniteData,
-  infiniteQueryOptions,
-  type QueryClient,
-  useInfiniteQuery,
-  useMutation,
-  useQuery,
-  useQueryClient,
-} from '@tanstack/react-query';
+import type { Contact } from '@conversa/functions/contracts/contacts';
+import { infiniteQueryOptions, useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
+import { applyContactEvent, type ContactsPage, contactKeys } from '../../../lib/lookups/contacts.ts';
 
-/** GET /contacts answer (SPEC 7); `nextCursor` continues where the page stopped. */
-export interface ContactsPage {
-  contacts: Contact[];
-  hasMore: boolean;
-  count: number;
-  nextCursor?: string;
-}
+/*
+ * The Contacts screen's own endpoints: the paged list, the export and the writes. The keys, the
+ * contact detail and search, and the cache update a change makes live in lib/lookups/contacts.ts,
+ * shared with the inbox and the schedules.
+ */
 
 interface PageParam {
   pageNumber: number;
   cursor?: string;
 }
 
-/** Every contacts query lives under this key; `['contacts','detail',id]` is shared with the conversation drawer. */
-export const contactsKey = ['contacts'] as const;
-export const contactListsKey = [...contactsKey, 'list'] as const;
-export const contactKey = (contactId: number) => [...contactsKey, 'detail', contactId] as const;
-
-/** SPEC 5: the search starts at 3 characters; shorter is the whole list. */
-export const CONTACT_SEARCH_MIN = 3;
-export const contactSearchParam = (text: string) => (text.trim().length >= CONTACT_SEARCH_MIN ? text.trim() : '');
-
 export const fetchContacts = (searchParam: string, page: PageParam) =>
   api<ContactsPage>('/contacts', { query: { searchParam, pageNumber: page.pageNumber, cursor: page.cursor } });
 
 export const contactsInfiniteQueryOptions = (searchParam: string) =>
   infiniteQueryOptions({
-    queryKey: [...contactListsKey, searchParam],
+    queryKey: contactKeys.list(searchParam),
     queryFn: ({ pageParam }) => fetchContacts(searchParam, pageParam),
     initialPageParam: { pageNumber: 1 } as PageParam,
     getNextPageParam: (last, pages): PageParam | undefined =>
@@ -46,10 +28,6 @@ export const contactsInfiniteQueryOptions = (searchParam: string) =>
   });
 
 export const useContacts = (searchParam: string) => useInfiniteQuery(contactsInfiniteQueryOptions(searchParam));
-
-export const fetchContact = (contactId: number) => api<Contact>(`/contacts/${contactId}`);
-export const useContact = (contactId: number | undefined) =>
-  useQuery({ queryKey: contactKey(contactId ?? 0), queryFn: () => fetchContact(contactId ?? 0), enabled: Boolean(contactId) });
 
 type ExportRow = Pick<Contact, 'name' | 'number' | 'email'>;
 
@@ -82,32 +60,4 @@ export function useDeleteContact() {
     mutationFn: (contactId: number) => api<unknown>(`/contacts/${contactId}`, { method: 'DELETE' }),
     onSuccess: (_, contactId) => applyContactEvent(queryClient, { action: 'delete', contactId }),
   });
-}
-
-/**
- * A contact change (ours or from `company-{id}-contact`) in the cache: the detail is replaced, a
- * listed contact is patched in place or dropped, and the lists refetch in the background so a
- * new contact lands where the server's order puts it.
- */
-export function applyContactEvent(queryClient: QueryClient, event: ContactEvent): void {
-  const id = event.action === 'delete' ? event.contactId : event.contact.id;
-  queryClient.setQueriesData<InfiniteData<ContactsPage>>({ queryKey: contactListsKey }, (data) =>
-    data
-      ? {
-          ...data,
-          pages: data.pages.map((page) => ({
-            ...page,
-            contacts:
-              event.action === 'delete'
-                ? page.contacts.filter((c) => c.id !== id)
-                : page.contacts.map((c) => (c.id === id ? event.contact : c)),
-          })),
-        }
-      : data,
-  );
-  if (event.action === 'delete') queryClient.removeQueries({ queryKey: contactKey(id) });
-  else queryClient.setQueryData(contactKey(id), event.contact);
-  void queryClient.invalidateQueries({ queryKey: contactListsKey });
-  // The ticket manager's contact search shares the prefix.
-  void queryClient.invalidateQueries({ queryKey: [...contactsKey, 'search'] });
 }

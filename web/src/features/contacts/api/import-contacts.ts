@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
-import { contactsKey } from './contacts.ts';
+import { contactKeys } from '../../../lib/lookups/contacts.ts';
 
 /** POST /contacts/import answer (functions/src/domain/contacts/import.ts). */
 export interface ImportResult {
@@ -51,7 +51,7 @@ export function useImportContacts() {
   return useMutation({
     mutationFn: (rows: ImportRow[]) => api<ImportResult>('/contacts/import', { method: 'POST', body: { contacts: rows } }),
     // The import publishes no per-row events: reload the lists.
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: contactsKey }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: contactKeys.all }),
   });
 }
 

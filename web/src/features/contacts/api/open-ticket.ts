@@ -2,6 +2,7 @@ import type { OtherOpenTicketError } from '@conversa/functions/contracts/ticket-
 import type { Ticket } from '@conversa/functions/contracts/tickets';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ApiError, api } from '../../../lib/api-client.ts';
+import { ticketKeys } from '../../../lib/lookups/tickets.ts';
 
 export type OpenTicketOutcome = { kind: 'opened'; uuid: string } | { kind: 'taken'; other: OtherOpenTicketError };
 
@@ -28,6 +29,6 @@ export function useOpenTicket(userId: number | undefined) {
         return { kind: 'opened', uuid: other.uuid };
       }
     },
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['tickets'] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ticketKeys.all }),
   });
 }

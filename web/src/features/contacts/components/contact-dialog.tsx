@@ -18,10 +18,11 @@ import {
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../lib/api-client.ts';
+import { useContact } from '../../../lib/lookups/contacts.ts';
 import { toast } from '../../../lib/toast.ts';
 import { useApiErrorMessage } from '../../../lib/use-api-error.ts';
 import { type FieldErrors, fieldErrors } from '../../../lib/validation.ts';
-import { useContact, useSaveContact } from '../api/contacts.ts';
+import { useSaveContact } from '../api/contacts.ts';
 
 interface FormValues {
   name: string;

@@ -36,10 +36,15 @@ export async function fetchMediaBlob(url: string): Promise<Blob> {
   return response.blob();
 }
 
+/** A media file's bytes, by its `/public/...` route (or absolute URL). */
+export const mediaKeys = {
+  blob: (url: string | null | undefined) => ['media', url] as const,
+};
+
 /** An object URL for the media while the component shows it. */
 export function useMediaObjectUrl(url: string | null | undefined, enabled = true): { src?: string; failed: boolean } {
   const blob = useQuery({
-    queryKey: ['media', url] as const,
+    queryKey: mediaKeys.blob(url),
     queryFn: () => fetchMediaBlob(url ?? ''),
     enabled: Boolean(url) && enabled,
     staleTime: Number.POSITIVE_INFINITY,

@@ -1,28 +1,9 @@
-import { useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client.ts';
+import type { QuickMessageOption } from '../../../lib/lookups/quick-messages.ts';
 
-export interface QuickMessageOption {
-  id?: number;
-  shortcode: string;
-  message: string;
-  /** The attachment's `/public/...` route when the quick reply carries a file. */
-  mediaPath?: string | null;
-  isMedia?: boolean;
-  mediaName?: string | null;
-}
-
-/**
- * GET /quick-messages/list (SPEC 7): the user's quick replies for the '/' shortcut. While that API
- * is not deployed the call fails once and the suggestions stay hidden.
+/*
+ * The '/' shortcut's rules over the user's quick replies (read with useQuickMessageOptions from
+ * lib/lookups/quick-messages.ts, the cache the Quick messages screen and realtime keep).
  */
-export const useQuickMessages = (companyId: number | undefined, userId: number | undefined) =>
-  useQuery({
-    queryKey: ['quickMessages', 'list', companyId, userId] as const,
-    queryFn: () => api<QuickMessageOption[]>('/quick-messages/list', { query: { companyId, userId } }),
-    enabled: Boolean(companyId && userId),
-    retry: false,
-    staleTime: 60_000,
-  });
 
 /** SPEC 2: suggestions open when the input starts with '/' and is longer than 1 char. */
 export function matchQuickMessages(options: QuickMessageOption[] | undefined, input: string): QuickMessageOption[] {

@@ -24,12 +24,13 @@ import { useQueryClient } from '@tanstack/react-query';
 import { type ClipboardEvent, type KeyboardEvent, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAuth } from '../../../lib/auth/auth-provider.tsx';
+import { type QuickMessageOption, useQuickMessageOptions } from '../../../lib/lookups/quick-messages.ts';
 import { fillMessageVariables } from '../../../lib/message-variables.ts';
 import { readStorage, storageKeys, writeStorage } from '../../../lib/storage.ts';
 import { useErrorToast } from '../../../lib/use-api-error.ts';
 import { sendMediaMessage } from '../api/media.ts';
 import { dropMessage, LOCAL_ID_PREFIX, putMessage, putSent, sendStoredMedia, sendTextMessage } from '../api/messages.ts';
-import { matchQuickMessages, type QuickMessageOption, quickMessageLabel, useQuickMessages } from '../api/quick-messages.ts';
+import { matchQuickMessages, quickMessageLabel } from '../api/quick-messages.ts';
 import { EmojiPicker } from './emoji-picker.tsx';
 import { QuotedBlock } from './message-bubble.tsx';
 import { VoiceRecorder } from './voice-recorder.tsx';
@@ -66,7 +67,7 @@ export function MessageInput({ ticket, replyTo, onClearReply }: MessageInputProp
   const [emojiAnchor, setEmojiAnchor] = useState<HTMLElement | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
   const textInput = useRef<HTMLTextAreaElement>(null);
-  const quick = useQuickMessages(user?.companyId, user?.id);
+  const quick = useQuickMessageOptions(user?.companyId, user?.id);
   const suggestions = matchQuickMessages(quick.data, text);
   // SPEC 4: input, attachment and emoji are disabled unless the ticket is open, or while sending or recording.
   const disabled = ticket.status !== 'open' || sending || recording;

@@ -8,25 +8,23 @@ import type {
 } from '@conversa/functions/contracts';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
+import { queueKeys, refreshQueues } from '../../../lib/lookups/queues.ts';
 
-/** Every queues query lives under this key; `['queues', 'list']` is shared with the connection editor. */
-export const queuesKey = ['queues'] as const;
-export const queuesListKey = [...queuesKey, 'list'] as const;
-export const optionsKey = (queueId: number, parentId: number | null) => [...queuesKey, 'options', queueId, parentId ?? -1] as const;
-
-export const fetchQueues = () => api<Queue[]>('/queue');
-export const queuesQueryOptions = () => queryOptions({ queryKey: queuesListKey, queryFn: fetchQueues });
-export const useQueues = () => useQuery(queuesQueryOptions());
+/*
+ * The Queues screen's own endpoints (queue options, the writes). The list itself and its keys are the
+ * shared lookup in lib/lookups/queues.ts.
+ */
 
 /** GET /queue-options?queueId&parentId (-1 = the root options). */
 export const fetchOptions = (queueId: number, parentId: number | null) =>
   api<QueueOption[]>('/queue-options', { query: { queueId, parentId: parentId ?? -1 } });
-export const useQueueOptions = (queueId: number, parentId: number | null) =>
-  useQuery({ queryKey: optionsKey(queueId, parentId), queryFn: () => fetchOptions(queueId, parentId) });
+export const queueOptionsQueryOptions = (queueId: number, parentId: number | null) =>
+  queryOptions({ queryKey: queueKeys.options(queueId, parentId), queryFn: () => fetchOptions(queueId, parentId) });
+export const useQueueOptions = (queueId: number, parentId: number | null) => useQuery(queueOptionsQueryOptions(queueId, parentId));
 
 function useInvalidateQueues() {
   const queryClient = useQueryClient();
-  return () => queryClient.invalidateQueries({ queryKey: queuesKey });
+  return () => refreshQueues(queryClient);
 }
 
 export function useSaveQueue() {

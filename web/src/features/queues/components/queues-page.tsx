@@ -8,7 +8,8 @@ import { type Column, DataTable } from '../../../components/data-table.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { EditDeleteActions } from '../../../components/row-actions.tsx';
 import { useConfirmedDelete } from '../../../components/use-confirmed-delete.ts';
-import { useDeleteQueue, useQueues } from '../api/queues.ts';
+import { useQueues } from '../../../lib/lookups/queues.ts';
+import { useDeleteQueue } from '../api/queues.ts';
 import { QueueDialog } from './queue-dialog.tsx';
 
 /** SPEC 2 "Queues": id, name, colour, order, greeting, actions. */

@@ -2,6 +2,7 @@ import type { CreateQuickMessageInput, UpdateQuickMessageInput } from '@conversa
 import { infiniteQueryOptions, useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import { uploadAttachment } from '../../../lib/direct-upload.ts';
+import { quickMessageKeys, refreshQuickMessages } from '../../../lib/lookups/quick-messages.ts';
 
 /** SPEC 3 "Quick message" as the API answers it; `mediaPath` is the `/public/...` route, or null. */
 export interface QuickMessage {
@@ -21,18 +22,12 @@ export interface QuickMessagesPage {
   hasMore: boolean;
 }
 
-/**
- * Every quick messages query lives under this key; the conversation's '/' picker reads
- * `['quickMessages','list',...]`, so one invalidation refreshes it too.
- */
-export const quickMessagesKey = ['quickMessages'] as const;
-
 export const fetchQuickMessages = (searchParam: string, pageNumber: number) =>
   api<QuickMessagesPage>('/quick-messages', { query: { searchParam, pageNumber } });
 
 export const quickMessagesInfiniteQueryOptions = (searchParam: string) =>
   infiniteQueryOptions({
-    queryKey: [...quickMessagesKey, 'page', searchParam],
+    queryKey: quickMessageKeys.page(searchParam),
     queryFn: ({ pageParam }) => fetchQuickMessages(searchParam, pageParam),
     initialPageParam: 1,
     getNextPageParam: (last, _all, pageParam) => (last.hasMore ? pageParam + 1 : undefined),
@@ -63,7 +58,7 @@ export function useSaveQuickMessage() {
         saved = await api<QuickMessage>(`/quick-messages/${saved.id}/media-upload`, { method: 'DELETE' });
       return saved;
     },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: quickMessagesKey }),
+    onSettled: () => refreshQuickMessages(queryClient),
   });
 }
 
@@ -71,6 +66,6 @@ export function useDeleteQuickMessage() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: number) => api<unknown>(`/quick-messages/${id}`, { method: 'DELETE' }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: quickMessagesKey }),
+    onSuccess: () => refreshQuickMessages(queryClient),
   });
 }

@@ -12,7 +12,6 @@ import { useConfirmedDelete } from '../../../components/use-confirmed-delete.ts'
 import { useDebouncedValue } from '../../../hooks/use-debounced-value.ts';
 import { isAdmin, useAuth } from '../../../lib/auth/auth-provider.tsx';
 import { type QuickMessage, useDeleteQuickMessage, useQuickMessagesPage } from '../api/quick-messages.ts';
-import { useQuickMessagesLive } from '../hooks/use-quick-messages-live.ts';
 import { QuickMessageDialog } from './quick-message-dialog.tsx';
 
 /** SPEC 2 "Quick messages": table of shortcode, attachment name, actions. */
@@ -20,7 +19,6 @@ export function QuickMessagesPage() {
   const { t } = useTranslation();
   const { user } = useAuth();
   const admin = isAdmin(user);
-  useQuickMessagesLive(user?.companyId);
   const [search, setSearch] = useState('');
   const searchParam = useDebouncedValue(search.trim());
   const quickMessages = useQuickMessagesPage(searchParam);

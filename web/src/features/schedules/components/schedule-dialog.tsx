@@ -7,10 +7,11 @@ import { type FormEvent, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDebouncedValue } from '../../../hooks/use-debounced-value.ts';
 import { ApiError } from '../../../lib/api-client.ts';
+import { CONTACT_SEARCH_MIN, useContact, useContactSearch } from '../../../lib/lookups/contacts.ts';
 import { toast } from '../../../lib/toast.ts';
 import { useApiErrorMessage, useErrorToast } from '../../../lib/use-api-error.ts';
 import { canSave, defaultSendAt, dialogTitleKey, fromLocalInput, toLocalInput, validationKeys } from '../api/schedule-rules.ts';
-import { CONTACT_SEARCH_MIN, type Schedule, useContactById, useContactOptions, useSaveSchedule } from '../api/schedules.ts';
+import { type Schedule, useSaveSchedule } from '../api/schedules.ts';
 
 /** SPEC 9-ish: the message area's rows, as the quick message dialog's. */
 const BODY_ROWS = 7;
@@ -37,12 +38,12 @@ export function ScheduleDialog({ schedule, preset, onClose }: ScheduleDialogProp
   const showError = useErrorToast();
   const save = useSaveSchedule();
   const editable = canSave(schedule);
-  const presetContact = useContactById(schedule ? undefined : preset?.contactId);
+  const presetContact = useContact(schedule ? undefined : preset?.contactId);
   const [picked, setPicked] = useState<ContactChoice | null>(schedule?.contact ?? null);
   const contact = picked ?? presetContact.data ?? null;
   const [search, setSearch] = useState('');
   const debounced = useDebouncedValue(search);
-  const options = useContactOptions(debounced);
+  const options = useContactSearch(debounced);
   const [body, setBody] = useState(schedule?.body ?? '');
   const [sendAt, setSendAt] = useState(schedule ? toLocalInput(schedule.sendAt) : defaultSendAt());
   // undefined: keep the current attachment; null: remove it; a File: upload it.

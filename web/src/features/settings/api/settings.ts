@@ -1,8 +1,12 @@
 import { type Setting, type SettingKey, settingDefaults } from '@conversa/functions/contracts';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
+import { authKeys } from '../../../lib/auth/session-api.ts';
 
-export const settingsKey = ['settings'] as const;
+/** The company's settings; `company-{id}-settings` (src/app/realtime-bridge.tsx) invalidates `all`. */
+export const settingKeys = {
+  all: ['settings'] as const,
+};
 
 /** GET /settings: the company's key/value list; keys never stored fall back to the contract defaults. */
 export const fetchSettings = async (): Promise<Record<SettingKey, string>> => {
@@ -11,7 +15,7 @@ export const fetchSettings = async (): Promise<Record<SettingKey, string>> => {
   for (const { key, value } of list) values[key] = value;
   return values as Record<SettingKey, string>;
 };
-export const settingsQueryOptions = () => queryOptions({ queryKey: settingsKey, queryFn: fetchSettings });
+export const settingsQueryOptions = () => queryOptions({ queryKey: settingKeys.all, queryFn: fetchSettings });
 export const useSettings = () => useQuery(settingsQueryOptions());
 
 /** PUT /settings/{key} (admin). */
@@ -22,9 +26,9 @@ export function useUpdateSetting() {
   return useMutation({
     mutationFn: ({ key, value }: { key: SettingKey; value: string }) => updateSetting(key, value),
     onSuccess: (_saved, { key, value }) => {
-      queryClient.setQueryData(settingsKey, (old: Record<SettingKey, string> | undefined) => (old ? { ...old, [key]: value } : old));
+      queryClient.setQueryData(settingKeys.all, (old: Record<SettingKey, string> | undefined) => (old ? { ...old, [key]: value } : old));
       // The session user carries the company's settings too.
-      return queryClient.invalidateQueries({ queryKey: ['auth', 'me'] });
+      return queryClient.invalidateQueries({ queryKey: authKeys.me() });
     },
   });
 }

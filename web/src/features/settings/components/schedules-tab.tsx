@@ -2,9 +2,10 @@ import { defaultCompanySchedules, type ScheduleEntry, schedulesSchema } from '@c
 import { Alert, Button, CircularProgress, Grid, Stack, TextField, Typography } from '@mui/material';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useCompany } from '../../../lib/lookups/companies.ts';
 import { toast } from '../../../lib/toast.ts';
 import { useApiErrorMessage, useErrorToast } from '../../../lib/use-api-error.ts';
-import { useCompany, useUpdateCompanySchedules } from '../api/company-schedules.ts';
+import { useUpdateCompanySchedules } from '../api/company-schedules.ts';
 
 /** SPEC 5: schedule times use a four-digit HH:MM mask. */
 export function maskTime(input: string): string {

@@ -1,6 +1,7 @@
 import type { CreateTagInput, UpdateTagInput } from '@conversa/functions/contracts/tag-requests';
 import { infiniteQueryOptions, useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
+import { refreshTags, tagKeys } from '../../../lib/lookups/tags.ts';
 
 /** SPEC 3 "Tag" as GET /tags answers it. */
 export interface Tag {
@@ -17,15 +18,12 @@ export interface TagsPage {
   hasMore: boolean;
 }
 
-/** Every tags query lives under this key; `['tags','list']` is shared with the ticket filters. */
-export const tagsKey = ['tags'] as const;
-
 /** GET /tags?searchParam&pageNumber: a page of the company's tags, name order. */
 export const fetchTags = (searchParam: string, pageNumber: number) => api<TagsPage>('/tags', { query: { searchParam, pageNumber } });
 
 export const tagsInfiniteQueryOptions = (searchParam: string) =>
   infiniteQueryOptions({
-    queryKey: [...tagsKey, 'page', searchParam],
+    queryKey: tagKeys.page(searchParam),
     queryFn: ({ pageParam }) => fetchTags(searchParam, pageParam),
     initialPageParam: 1,
     getNextPageParam: (last, _all, pageParam) => (last.hasMore ? pageParam + 1 : undefined),
@@ -35,7 +33,7 @@ export const useTags = (searchParam: string) => useInfiniteQuery(tagsInfiniteQue
 
 function useInvalidateTags() {
   const queryClient = useQueryClient();
-  return () => queryClient.invalidateQueries({ queryKey: tagsKey });
+  return () => refreshTags(queryClient);
 }
 
 export function useSaveTag() {

@@ -11,7 +11,7 @@ import { useConfirmedDelete } from '../../../components/use-confirmed-delete.ts'
 import { useDebouncedValue } from '../../../hooks/use-debounced-value.ts';
 import { isAdmin, useAuth } from '../../../lib/auth/auth-provider.tsx';
 import { type Tag, useDeleteTag, useTags } from '../api/tags.ts';
-import { useTagsLive } from '../hooks/use-tags-live.ts';
+import { useTagCountsLive } from '../hooks/use-tag-counts-live.ts';
 import { TagDialog } from './tag-dialog.tsx';
 
 /** Text colour readable on a tag's colour (free text, so an unknown colour keeps the theme's). */
@@ -27,7 +27,7 @@ function readableOn(theme: Theme, color: string): string {
 export function TagsPage() {
   const { t } = useTranslation();
   const { user } = useAuth();
-  useTagsLive(user?.companyId);
+  useTagCountsLive(user?.companyId);
   const [search, setSearch] = useState('');
   const searchParam = useDebouncedValue(search.trim());
   const tags = useTags(searchParam);

@@ -1,15 +1,17 @@
-import { channels, type TagEvent } from '@conversa/functions/contracts';
+import { channels } from '@conversa/functions/contracts';
 import { useQueryClient } from '@tanstack/react-query';
+import { tagKeys } from '../../../lib/lookups/tags.ts';
 import { useRealtimeEvent } from '../../../lib/realtime/realtime-provider.tsx';
-import { tagsKey } from '../api/tags.ts';
 
 /**
- * Refetches the tags on `company-{id}-tag`, and on ticket changes too: tagging a ticket changes a
- * tag's ticket count, which the server does not publish as a tag event.
+ * The Tags screen's ticket counts: tagging a ticket changes a tag's count, which the server does not
+ * publish as a tag event, so ticket changes refetch the screen's pages. Tag events themselves reach
+ * every tags query through the app-wide useTagsLive (lib/lookups/tags.ts).
  */
-export function useTagsLive(companyId: number | undefined): void {
+export function useTagCountsLive(companyId: number | undefined): void {
   const queryClient = useQueryClient();
-  const refresh = () => void queryClient.invalidateQueries({ queryKey: tagsKey });
-  useRealtimeEvent<TagEvent>(companyId ? channels.tag(companyId) : undefined, refresh);
-  useRealtimeEvent(companyId ? channels.ticket(companyId) : undefined, refresh);
+  useRealtimeEvent(
+    companyId ? channels.ticket(companyId) : undefined,
+    () => void queryClient.invalidateQueries({ queryKey: tagKeys.pages() }),
+  );
 }

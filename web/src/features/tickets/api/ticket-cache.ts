@@ -1,14 +1,15 @@
 import type { Ticket } from '@conversa/functions/contracts/tickets';
 import type { InfiniteData, QueryClient } from '@tanstack/react-query';
+import { ticketKeys } from '../../../lib/lookups/tickets.ts';
 import type { TicketFilters, TicketPage } from './tickets.ts';
 
 /*
  * One place writes tickets into the cache: the answers of our own calls and the realtime events
  * (SPEC 4 "Ticket": a ticket leaves a list when its status or queue no longer matches, or when it is
- * deleted). Keys are spelled here, not imported, so tickets.ts can import this file.
+ * deleted).
  */
-const listsKey = ['tickets', 'list'] as const;
-const uuidKey = ['tickets', 'uuid'] as const;
+const listsKey = ticketKeys.lists();
+const uuidKey = ticketKeys.details();
 
 type Pages = InfiniteData<TicketPage>;
 
@@ -66,7 +67,7 @@ export function putTicket(queryClient: QueryClient, ticket: Ticket, viewerId?: n
     else if (holds(data, ticket.id)) next = withTicket(data, ticket);
     if (next) queryClient.setQueryData<Pages>(key, next);
   }
-  queryClient.setQueryData<Ticket>([...uuidKey, ticket.uuid], (old) => (old ? { ...old, ...ticket } : old));
+  queryClient.setQueryData<Ticket>(ticketKeys.detail(ticket.uuid), (old) => (old ? { ...old, ...ticket } : old));
 }
 
 export function removeTicket(queryClient: QueryClient, ticketId: number): void {

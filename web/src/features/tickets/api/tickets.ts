@@ -11,6 +11,7 @@ import {
 } from '@tanstack/react-query';
 import { ApiError, api } from '../../../lib/api-client.ts';
 import { useAuth } from '../../../lib/auth/auth-provider.tsx';
+import { ticketKeys } from '../../../lib/lookups/tickets.ts';
 import { putTicket, removeTicket } from './ticket-cache.ts';
 
 /** GET /tickets answer (SPEC 7); `nextCursor` lets the next page continue cheaply where this one stopped. */
@@ -29,11 +30,6 @@ export interface TicketFilters {
 
 /** Body of ERR_OTHER_OPEN_TICKET (SPEC 8): who already attends the contact, and where. */
 export type OtherOpenTicket = OtherOpenTicketError;
-
-export const ticketsKey = ['tickets'] as const;
-export const ticketListsKey = [...ticketsKey, 'list'] as const;
-export const ticketListKey = (filters: TicketFilters) => [...ticketListsKey, filters] as const;
-export const ticketByUuidKey = (uuid: string) => [...ticketsKey, 'uuid', uuid] as const;
 
 const jsonList = (ids: number[] | undefined) => (ids && ids.length > 0 ? JSON.stringify(ids) : undefined);
 
@@ -59,7 +55,7 @@ export const fetchTickets = (filters: TicketFilters, page: PageParam) =>
 
 export const ticketListQueryOptions = (filters: TicketFilters) =>
   infiniteQueryOptions({
-    queryKey: ticketListKey(filters),
+    queryKey: ticketKeys.list(filters),
     queryFn: ({ pageParam }) => fetchTickets(filters, pageParam),
     initialPageParam: { pageNumber: 1 } as PageParam,
     getNextPageParam: (last, pages): PageParam | undefined =>
@@ -71,7 +67,7 @@ export const useTicketList = (filters: TicketFilters, enabled = true) => useInfi
 /** GET /tickets/u/{uuid}: the conversation's ticket (the route parameter is the uuid, SPEC 2). */
 export const fetchTicketByUuid = (uuid: string) => api<Ticket>(`/tickets/u/${encodeURIComponent(uuid)}`);
 export const ticketByUuidQueryOptions = (uuid: string) =>
-  queryOptions({ queryKey: ticketByUuidKey(uuid), queryFn: () => fetchTicketByUuid(uuid), retry: false });
+  queryOptions({ queryKey: ticketKeys.detail(uuid), queryFn: () => fetchTicketByUuid(uuid), retry: false });
 export const useTicketByUuid = (uuid: string | undefined) => useQuery({ ...ticketByUuidQueryOptions(uuid ?? ''), enabled: Boolean(uuid) });
 
 /** PUT /tickets/{id} (SPEC 4 "Ticket"): the body says which transition it is. */
@@ -97,7 +93,7 @@ export const isTicketChanged = (error: unknown) => error instanceof ApiError && 
  * so the user decides on the ticket as it is now (the caller still shows the error's toast).
  */
 export function refetchChangedTickets(queryClient: QueryClient, error: unknown): void {
-  if (isTicketChanged(error)) void queryClient.invalidateQueries({ queryKey: ticketsKey });
+  if (isTicketChanged(error)) void queryClient.invalidateQueries({ queryKey: ticketKeys.all });
 }
 
 /** Every change writes the answer into the lists and the detail at once; realtime confirms it later. */

@@ -17,9 +17,10 @@ import { useNavigate } from 'react-router-dom';
 import { useDebouncedValue } from '../../../hooks/use-debounced-value.ts';
 import { ApiError } from '../../../lib/api-client.ts';
 import { isAdmin, useAuth } from '../../../lib/auth/auth-provider.tsx';
+import { useConnections } from '../../../lib/lookups/connections.ts';
+import { CONTACT_SEARCH_MIN, useContactSearch } from '../../../lib/lookups/contacts.ts';
 import { toast } from '../../../lib/toast.ts';
 import { useErrorToast } from '../../../lib/use-api-error.ts';
-import { CONTACT_SEARCH_MIN, useConnectionOptions, useContactSearch } from '../api/lookups.ts';
 import { type OtherOpenTicket, useCreateTicket } from '../api/tickets.ts';
 import type { QueueChoice } from './queue-select.tsx';
 
@@ -37,7 +38,7 @@ export function NewTicketDialog({ open, queues, onClose }: NewTicketDialogProps)
   const navigate = useNavigate();
   const showError = useErrorToast();
   const create = useCreateTicket();
-  const connections = useConnectionOptions(open);
+  const connections = useConnections(open);
   const [search, setSearch] = useState('');
   const debounced = useDebouncedValue(search);
   const contacts = useContactSearch(debounced);

@@ -1,7 +1,8 @@
 import Search from '@mui/icons-material/Search';
 import { Autocomplete, Box, Chip, InputAdornment, Stack, TextField } from '@mui/material';
 import { useTranslation } from 'react-i18next';
-import { useTagOptions, useUserNames } from '../api/lookups.ts';
+import { useTagOptions } from '../../../lib/lookups/tags.ts';
+import { useUserNames } from '../../../lib/lookups/users.ts';
 import { contrastOn } from './ticket-row.tsx';
 
 interface SearchFiltersProps {
@@ -17,7 +18,7 @@ interface SearchFiltersProps {
 /** SPEC 2 Search tab: the search box (debounced by the manager), the tag filter and, for admins, the user filter. */
 export function SearchFilters({ search, onSearch, tags, onTags, users, onUsers, admin }: SearchFiltersProps) {
   const { t } = useTranslation();
-  const tagOptions = useTagOptions(true);
+  const tagOptions = useTagOptions();
   const userOptions = useUserNames(admin);
   const tagList = tagOptions.data ?? [];
   const userList = userOptions.data ?? [];

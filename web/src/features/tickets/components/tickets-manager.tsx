@@ -8,7 +8,7 @@ import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDebouncedValue } from '../../../hooks/use-debounced-value.ts';
 import { isAdmin, useAuth } from '../../../lib/auth/auth-provider.tsx';
-import { useCompanyQueues } from '../api/lookups.ts';
+import { useQueues } from '../../../lib/lookups/queues.ts';
 import type { TicketFilters } from '../api/tickets.ts';
 import { NewTicketDialog } from './new-ticket-dialog.tsx';
 import { type QueueChoice, QueueSelect } from './queue-select.tsx';
@@ -32,7 +32,7 @@ export function TicketsManager({ renderSpy }: { renderSpy: (ticket: Ticket) => R
   const { t } = useTranslation();
   const { user } = useAuth();
   const admin = isAdmin(user);
-  const companyQueues = useCompanyQueues(true);
+  const companyQueues = useQueues();
   // Admins choose among every queue; a user among their own (by id: the session may carry ids only).
   const queues: QueueChoice[] = useMemo(() => {
     const all = companyQueues.data ?? [];

@@ -1,6 +1,7 @@
 import type { CreateUserInput, UpdateUserInput, User } from '@conversa/functions/contracts';
-import { infiniteQueryOptions, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { infiniteQueryOptions, useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
+import { refreshUsers, userKeys } from '../../../lib/lookups/users.ts';
 
 export interface UsersPage {
   users: User[];
@@ -8,15 +9,12 @@ export interface UsersPage {
   count?: number;
 }
 
-/** Every users query lives under this key, so one invalidation (a mutation or a realtime event) refreshes them all. */
-export const usersKey = ['users'] as const;
-
 /** GET /users?searchParam&pageNumber (admin): a page of the company's users. */
 export const fetchUsers = (searchParam: string, pageNumber: number) => api<UsersPage>('/users', { query: { searchParam, pageNumber } });
 
 export const usersInfiniteQueryOptions = (searchParam: string) =>
   infiniteQueryOptions({
-    queryKey: [...usersKey, 'list', searchParam],
+    queryKey: userKeys.list(searchParam),
     queryFn: ({ pageParam }) => fetchUsers(searchParam, pageParam),
     initialPageParam: 1,
     getNextPageParam: (last, _all, pageParam) => (last.hasMore ? pageParam + 1 : undefined),
@@ -31,8 +29,7 @@ export const deleteUser = (id: number) => api<unknown>(`/users/${id}`, { method:
 function useInvalidateUsers() {
   const queryClient = useQueryClient();
   // The signed-in user's own record also feeds the session (name in the greeting, profile).
-  return () =>
-    Promise.all([queryClient.invalidateQueries({ queryKey: usersKey }), queryClient.invalidateQueries({ queryKey: ['auth', 'me'] })]);
+  return () => refreshUsers(queryClient);
 }
 
 export function useSaveUser() {
@@ -47,24 +44,4 @@ export function useSaveUser() {
 export function useDeleteUser() {
   const invalidate = useInvalidateUsers();
   return useMutation({ mutationFn: deleteUser, onSuccess: invalidate });
-}
-
-export interface Choice {
-  id: number;
-  name: string;
-  color?: string;
-}
-
-/**
- * What the user dialog offers: the company's queues and connections, read here (same keys as their
- * own pages, so realtime invalidations of ['queues'] / ['connections'] refresh these too).
- */
-export function useUserChoices(enabled: boolean): { queues: Choice[]; connections: Choice[] } {
-  const queues = useQuery({ queryKey: ['queues', 'list'] as const, queryFn: () => api<Choice[]>('/queue'), enabled });
-  const connections = useQuery({
-    queryKey: ['connections', 'list'] as const,
-    queryFn: () => api<Choice[]>('/whatsapp', { query: { session: 0 } }),
-    enabled,
-  });
-  return { queues: queues.data ?? [], connections: connections.data ?? [] };
 }

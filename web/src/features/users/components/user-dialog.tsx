@@ -17,10 +17,12 @@ import {
 } from '@mui/material';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useConnections } from '../../../lib/lookups/connections.ts';
+import { useQueues } from '../../../lib/lookups/queues.ts';
 import { toast } from '../../../lib/toast.ts';
 import { useErrorToast } from '../../../lib/use-api-error.ts';
 import { type FieldErrors, fieldErrors } from '../../../lib/validation.ts';
-import { useSaveUser, useUserChoices } from '../api/users.ts';
+import { useSaveUser } from '../api/users.ts';
 
 interface FormValues {
   name: string;
@@ -60,7 +62,9 @@ export function UserDialog({ open, user, adminFields, onClose }: UserDialogProps
   const [showPassword, setShowPassword] = useState(false);
   const save = useSaveUser();
   const showError = useErrorToast();
-  const { queues, connections } = useUserChoices(open && adminFields);
+  // The company's queues and connections, from the same cache entries their screens and realtime keep.
+  const queues = useQueues(open && adminFields).data ?? [];
+  const connections = useConnections(open && adminFields).data ?? [];
 
   const set = (field: keyof FormValues) => (event: { target: { value: string } }) =>
     setValues((v) => ({ ...v, [field]: event.target.value }));

@@ -1,5 +1,3 @@
-import { channels } from '@conversa/functions/contracts/channels';
-import type { ContactEvent } from '@conversa/functions/contracts/contacts';
 import type { Ticket } from '@conversa/functions/contracts/tickets';
 import Close from '@mui/icons-material/Close';
 import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
@@ -20,16 +18,13 @@ import {
   Tooltip,
   Typography,
 } from '@mui/material';
-import { useQueryClient } from '@tanstack/react-query';
 import { format } from 'date-fns';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../../../components/confirm-dialog.tsx';
-import { useAuth } from '../../../../lib/auth/auth-provider.tsx';
-import { useRealtimeEvent } from '../../../../lib/realtime/realtime-provider.tsx';
+import { useContact } from '../../../../lib/lookups/contacts.ts';
 import { toast } from '../../../../lib/toast.ts';
 import { useErrorToast } from '../../../../lib/use-api-error.ts';
-import { contactKey, useContact } from '../../api/lookups.ts';
 import { noteProblem, type TicketNote, useAddTicketNote, useDeleteTicketNote, useTicketNotes } from '../../api/ticket-notes.ts';
 
 /** SPEC 9: the contact drawer is 320 px wide. */
@@ -141,14 +136,9 @@ function Notes({ ticket }: { ticket: Ticket }) {
 /** SPEC 2 "Conversation": the contact side drawer (photo, name, number, email, Edit, notes, extra info). */
 export function ContactDrawer({ ticket, open, onClose, onEditContact }: ContactDrawerProps) {
   const { t } = useTranslation();
-  const { user } = useAuth();
-  const queryClient = useQueryClient();
+  // An edit made elsewhere (another attendant, the contacts screen) shows here at once: the app-wide
+  // useContactsLive writes it into contactKeys.detail, the entry this reads.
   const contact = useContact(ticket.contactId, open);
-  // An edit made elsewhere (another attendant, the contacts screen) shows here at once.
-  useRealtimeEvent<ContactEvent>(open && user?.companyId ? channels.contact(user.companyId) : undefined, (data) => {
-    if (data?.action !== 'delete' && data?.contact?.id === ticket.contactId)
-      queryClient.setQueryData(contactKey(ticket.contactId), data.contact);
-  });
   const name = contact.data?.name ?? ticket.contact.name;
   const number = contact.data?.number ?? ticket.contact.number;
   const email = contact.data?.email;

@@ -2,8 +2,8 @@ import type { Ticket } from '@conversa/functions/contracts/tickets';
 import LocalOfferOutlined from '@mui/icons-material/LocalOfferOutlined';
 import { Autocomplete, Box, Chip, TextField } from '@mui/material';
 import { useTranslation } from 'react-i18next';
+import { type TagOption, useTagOptions } from '../../../../lib/lookups/tags.ts';
 import { useErrorToast } from '../../../../lib/use-api-error.ts';
-import { type TagOption, useTagOptions } from '../../api/lookups.ts';
 import { useSyncTicketTags } from '../../api/ticket-tags.ts';
 import { contrastOn } from '../ticket-row.tsx';
 
@@ -14,7 +14,7 @@ import { contrastOn } from '../ticket-row.tsx';
 export function TagPicker({ ticket }: { ticket: Ticket }) {
   const { t } = useTranslation();
   const showError = useErrorToast();
-  const tags = useTagOptions(true);
+  const tags = useTagOptions();
   const sync = useSyncTicketTags();
   const known = new Map((tags.data ?? []).map((tag) => [tag.id, tag]));
   // The ticket's copy is what the server holds; the list gives the current colours and names.

@@ -4,8 +4,9 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { isAdmin, useAuth } from '../../../../lib/auth/auth-provider.tsx';
+import { useQueues } from '../../../../lib/lookups/queues.ts';
+import { type UserName, useUserNames } from '../../../../lib/lookups/users.ts';
 import { useErrorToast } from '../../../../lib/use-api-error.ts';
-import { type NamedOption, useCompanyQueues, useUserNames } from '../../api/lookups.ts';
 import { useUpdateTicket } from '../../api/tickets.ts';
 
 /** SPEC 5: the transfer's user search starts at 3 characters. */
@@ -23,10 +24,10 @@ export function TransferDialog({ ticket, open, onClose }: { ticket: Ticket; open
   const update = useUpdateTicket();
   const users = useUserNames(open);
   // Transfers go to any queue of the company, not only the attendant's own.
-  const companyQueues = useCompanyQueues(open);
+  const companyQueues = useQueues(open);
   const queues = companyQueues.data ?? (isAdmin(user) ? [] : (user?.queues ?? []));
   const [search, setSearch] = useState('');
-  const [target, setTarget] = useState<NamedOption | null>(null);
+  const [target, setTarget] = useState<UserName | null>(null);
   const [queueId, setQueueId] = useState<number | ''>('');
 
   useEffect(() => {

@@ -1,0 +1,36 @@
+import { channels } from '@conversa/functions/contracts';
+import { type QueryClient, queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from '../api-client.ts';
+import { authKeys } from '../auth/session-api.ts';
+import { useRealtimeEvent } from '../realtime/realtime-provider.tsx';
+
+/**
+ * The company's users: the Users screen pages through `userKeys.list(search)` (its own endpoint, in
+ * features/users); the transfer dialog and the admin's user filter read `userKeys.names()`.
+ */
+export const userKeys = {
+  all: ['users'] as const,
+  lists: () => [...userKeys.all, 'list'] as const,
+  list: (searchParam: string) => [...userKeys.lists(), searchParam] as const,
+  names: () => [...userKeys.all, 'names'] as const,
+};
+
+export interface UserName {
+  id: number;
+  name: string;
+}
+
+/** GET /users/list: id and name of every attendant. */
+export const fetchUserNames = () => api<UserName[]>('/users/list');
+export const userNamesQueryOptions = () => queryOptions({ queryKey: userKeys.names(), queryFn: fetchUserNames, staleTime: 60_000 });
+export const useUserNames = (enabled = true) => useQuery({ ...userNamesQueryOptions(), enabled });
+
+/** A user changed: every users query, and the session (the signed-in user's own name, profile, queues). */
+export const refreshUsers = (queryClient: QueryClient) =>
+  Promise.all([queryClient.invalidateQueries({ queryKey: userKeys.all }), queryClient.invalidateQueries({ queryKey: authKeys.me() })]);
+
+/** `company-{id}-user`, mounted app-wide (src/app/realtime-bridge.tsx). */
+export function useUsersLive(companyId: number | undefined): void {
+  const queryClient = useQueryClient();
+  useRealtimeEvent(companyId ? channels.user(companyId) : undefined, () => void refreshUsers(queryClient));
+}
