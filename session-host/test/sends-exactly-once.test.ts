@@ -100,8 +100,10 @@ describe('exactly-once sends', () => {
     const reports: unknown[] = [];
     backends.client.middlewareStack.add(
       (next) => async (args) => {
-        const input = args.input as { QueueUrl?: string; MessageBody?: string };
-        if (input.QueueUrl === backends.inboundUrl && input.MessageBody) reports.push(JSON.parse(input.MessageBody));
+        // The inbound publisher sends SendMessageBatch requests: each entry is one report.
+        const input = args.input as { QueueUrl?: string; Entries?: { MessageBody?: string }[] };
+        if (input.QueueUrl === backends.inboundUrl)
+          for (const entry of input.Entries ?? []) if (entry.MessageBody) reports.push(JSON.parse(entry.MessageBody));
         return next(args);
       },
       { step: 'initialize', name: 'inboundSpy' },

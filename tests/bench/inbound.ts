@@ -23,6 +23,7 @@
  */
 import { randomInt } from 'node:crypto';
 import { createWriteStream, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { type IncomingMessage, Server } from 'node:http';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -105,6 +106,8 @@ const sumOf = (cpu: Map<string, number>) => [...cpu.values()].reduce((a, b) => a
 
 /** The handlers' AWS requests by service and command (a middleware on their SDK clients). */
 const requests = new Map<string, number>();
+/** Entries of the handlers' SQS batch sends. */
+let handlerEntries = 0;
 let metering = false;
 function meter(service: string, stack: { add: (mw: never, options: { step: 'initialize'; name: string }) => void }): void {
   const counting = (next: (args: unknown) => Promise<unknown>, context: { commandName?: string }) => async (args: unknown) => {
@@ -114,12 +117,55 @@ function meter(service: string, stack: { add: (mw: never, options: { step: 'init
         ? ` ${String(input?.Key?.sk ?? '').replace(/[#:].*$/, '')} ${input?.UpdateExpression?.slice(0, 40) ?? ''}`
         : '';
       const key = `${service} ${context.commandName?.replace(/Command$/, '') ?? '?'}${detail}`;
+      if (service === 'SQS') handlerEntries += (args as { input?: { Entries?: unknown[] } }).input?.Entries?.length ?? 0;
       requests.set(key, (requests.get(key) ?? 0) + 1);
     }
     return next(args);
   };
   stack.add(counting as never, { step: 'initialize', name: 'inboundBenchMeter' });
 }
+
+/**
+ * SQS sends the local queue served, by action (SendMessage, SendMessageBatch) and entries sent.
+ * fauxqs answers in this process but the session-host's SDK client lives in its own, out of the
+ * meter's reach: its sends are what the queue served less the handlers' (metered above). Counted
+ * on node:http's Server, which fauxqs's Fastify listens through (the SDK speaks SQS's JSON protocol,
+ * the action in X-Amz-Target).
+ */
+const sqsServed = new Map<string, number>();
+let sqsEntries = 0;
+let consumerBatches = 0;
+let consumerRecords = 0;
+const serverEmit = Server.prototype.emit;
+Server.prototype.emit = function (this: Server, event: string | symbol, ...args: unknown[]) {
+  if (metering && event === 'request') {
+    const request = args[0] as IncomingMessage;
+    const action = String(request.headers['x-amz-target'] ?? '').replace(/^AmazonSQS\./, '');
+    if (action === 'DeleteMessageBatch') {
+      // The local event source mapping deletes each invocation's done records in one request: records per batch.
+      let body = '';
+      request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+      request.on('end', () => {
+        const input = JSON.parse(body || '{}') as { QueueUrl?: string; Entries?: unknown[] };
+        if (!input.QueueUrl?.includes('/inbound')) return;
+        consumerBatches++;
+        consumerRecords += input.Entries?.length ?? 0;
+      });
+    }
+    if (action === 'SendMessage' || action === 'SendMessageBatch') {
+      sqsServed.set(action, (sqsServed.get(action) ?? 0) + 1);
+      if (action === 'SendMessage') sqsEntries++;
+      else {
+        let body = '';
+        request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+        request.on('end', () => {
+          sqsEntries += (JSON.parse(body || '{}') as { Entries?: unknown[] }).Entries?.length ?? 0;
+        });
+      }
+    }
+  }
+  return serverEmit.call(this, event, ...args);
+} as typeof serverEmit;
 
 const admin = { email: 'bench@conversa.test', password: 'Bench-Admin-1' };
 say('starting the local stack...');
@@ -285,7 +331,17 @@ try {
     const all = [...requests.values()].reduce((a, b) => a + b, 0);
     say(`  the handlers' AWS requests per message delivered: ${perMessage(all)}`);
     for (const [key, n] of [...requests].sort((a, b) => b[1] - a[1])) say(`    ${perMessage(n).padStart(6)}  ${key}`);
+    const handlersSent = (action: string) => requests.get(`SQS ${action}`) ?? 0;
+    const hostSends = ['SendMessage', 'SendMessageBatch'].map(
+      (action) => [action, (sqsServed.get(action) ?? 0) - handlersSent(action)] as const,
+    );
+    const hostCalls = hostSends.reduce((a, [, n]) => a + n, 0);
+    const hostEntries = sqsEntries - handlersSent('SendMessage') - handlerEntries;
+    say(
+      `  the session-host's SQS sends per message delivered: ${perMessage(hostCalls)} (${hostSends.map(([a, n]) => `${a} ${perMessage(n)}`).join(', ')}; ${hostEntries} events, ${(hostEntries / Math.max(1, hostCalls)).toFixed(2)} per call)`,
+    );
   }
+  say(`  the inbound consumer's batches: ${(consumerRecords / Math.max(1, consumerBatches)).toFixed(2)} records per invocation`);
   const p50Ok = percentile(latencies, 50) <= 150;
   const p99Ok = percentile(latencies, 99) <= 500;
   say(
