@@ -106,7 +106,8 @@ const sumOf = (cpu: Map<string, number>) => [...cpu.values()].reduce((a, b) => a
 
 /** The handlers' AWS requests by service and command (a middleware on their SDK clients). */
 const requests = new Map<string, number>();
-/** Entries of the handlers' SQS batch sends. */
+/** The handlers' SQS requests by action, and the entries of their batch sends. */
+const handlerSqs = new Map<string, number>();
 let handlerEntries = 0;
 let metering = false;
 function meter(service: string, stack: { add: (mw: never, options: { step: 'initialize'; name: string }) => void }): void {
@@ -117,7 +118,11 @@ function meter(service: string, stack: { add: (mw: never, options: { step: 'init
         ? ` ${String(input?.Key?.sk ?? '').replace(/[#:].*$/, '')} ${input?.UpdateExpression?.slice(0, 40) ?? ''}`
         : '';
       const key = `${service} ${context.commandName?.replace(/Command$/, '') ?? '?'}${detail}`;
-      if (service === 'SQS') handlerEntries += (args as { input?: { Entries?: unknown[] } }).input?.Entries?.length ?? 0;
+      if (service === 'SQS') {
+        const action = context.commandName?.replace(/Command$/, '') ?? '?';
+        handlerSqs.set(action, (handlerSqs.get(action) ?? 0) + 1);
+        handlerEntries += (args as { input?: { Entries?: unknown[] } }).input?.Entries?.length ?? 0;
+      }
       requests.set(key, (requests.get(key) ?? 0) + 1);
     }
     return next(args);
@@ -136,7 +141,7 @@ const sqsServed = new Map<string, number>();
 let sqsEntries = 0;
 let consumerBatches = 0;
 let consumerRecords = 0;
-const serverEmit = Server.prototype.emit;
+const serverEmit = Server.prototype.emit as (this: Server, event: string | symbol, ...args: unknown[]) => boolean;
 Server.prototype.emit = function (this: Server, event: string | symbol, ...args: unknown[]) {
   if (metering && event === 'request') {
     const request = args[0] as IncomingMessage;
@@ -165,7 +170,7 @@ Server.prototype.emit = function (this: Server, event: string | symbol, ...args:
     }
   }
   return serverEmit.call(this, event, ...args);
-} as typeof serverEmit;
+} as typeof Server.prototype.emit;
 
 const admin = { email: 'bench@conversa.test', password: 'Bench-Admin-1' };
 say('starting the local stack...');
@@ -331,7 +336,7 @@ try {
     const all = [...requests.values()].reduce((a, b) => a + b, 0);
     say(`  the handlers' AWS requests per message delivered: ${perMessage(all)}`);
     for (const [key, n] of [...requests].sort((a, b) => b[1] - a[1])) say(`    ${perMessage(n).padStart(6)}  ${key}`);
-    const handlersSent = (action: string) => requests.get(`SQS ${action}`) ?? 0;
+    const handlersSent = (action: string) => handlerSqs.get(action) ?? 0;
     const hostSends = ['SendMessage', 'SendMessageBatch'].map(
       (action) => [action, (sqsServed.get(action) ?? 0) - handlersSent(action)] as const,
     );
