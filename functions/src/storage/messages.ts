@@ -276,6 +276,40 @@ export async function updateWaLink(
   }
 }
 
+/**
+ * Step 3's record on inbound messages' links (domain/inbound/dispatch-marks.ts), several in one
+ * TransactWriteItems: `dispatched`, with step 2's `botDone` and no replies when the bot committed
+ * nothing (only if no other run of the event committed bot replies meanwhile). Each Update is
+ * conditional (the link exists; botDone unset), which BatchWriteItem cannot express, and a blind Put
+ * of the whole link could undo a concurrent change of it (an echo's link moved to our send by
+ * markSent). All or nothing: the caller writes them one by one when the transaction is cancelled.
+ */
+export async function markLinksDispatched(
+  marks: { companyId: number; connectionId: number; waId: string; botRecorded: boolean }[],
+): Promise<void> {
+  await db().send(
+    new TransactWriteCommand({
+      TransactItems: marks.map(({ companyId, connectionId, waId, botRecorded }) => ({
+        Update: {
+          TableName: table(),
+          Key: waLinkKey(companyId, connectionId, waId),
+          ...(botRecorded
+            ? {
+                UpdateExpression: 'SET dispatched = :true',
+                ConditionExpression: 'attribute_exists(pk)',
+                ExpressionAttributeValues: { ':true': true },
+              }
+            : {
+                UpdateExpression: 'SET botDone = :true, replyIds = :none, dispatched = :true',
+                ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(botDone)',
+                ExpressionAttributeValues: { ':true': true, ':none': [] },
+              }),
+        },
+      })),
+    }),
+  );
+}
+
 /** The Update item that marks the chatbot done for an inbound message (committed with its effects). */
 export function waLinkBotDone(companyId: number, connectionId: number, waId: string, replyIds: string[]): TransactItem {
   return {

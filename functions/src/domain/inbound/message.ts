@@ -40,6 +40,7 @@ import type { QueueRecord } from '#storage/queues';
 import { hints } from '#storage/read-cache';
 import { getTicket, type TicketRecord } from '#storage/tickets';
 import { type BatchReferences, batchReferences } from './batch-references.ts';
+import { markDispatched, type RecordMarks } from './dispatch-marks.ts';
 
 export type MessageOutcome = 'stored' | 'duplicate' | 'resumed' | 'ignored';
 
@@ -76,6 +77,8 @@ export async function handleWaMessage(
   wa: WaMessage,
   effects: Effects,
   refs: BatchReferences = batchReferences(),
+  /** The SQS batch's deferred link marks (dispatch-marks.ts); without, each is written at once. */
+  marks?: RecordMarks,
 ): Promise<MessageOutcome> {
   // One round of independent reads: the dedupe link, the cached references, and (for a contact
   // this container has seen) the contact and its active ticket through the hints. The point reads
@@ -92,7 +95,7 @@ export async function handleWaMessage(
     hintedContactId === undefined ? undefined : readHintedTicket(companyId, hintedContactId, connectionId),
     wa.quotedId ? getMessageByWaId(companyId, connectionId, wa.quotedId) : undefined,
   ]);
-  if (link) return (await resume(companyId, connectionId, wa.id, link, effects, refs)) ? 'resumed' : 'duplicate';
+  if (link) return (await resume(companyId, connectionId, wa.id, link, effects, refs, marks)) ? 'resumed' : 'duplicate';
 
   if (wa.isGroup && settings.CheckMsgIsGroup === 'enabled') return 'ignored';
   if (!connection) {
@@ -164,7 +167,7 @@ export async function handleWaMessage(
     if (stored === 'ticketClosed') continue;
     if (stored === 'duplicate') {
       const raced = await getWaLink(companyId, connectionId, wa.id);
-      if (raced) await resume(companyId, connectionId, wa.id, raced, effects, refs);
+      if (raced) await resume(companyId, connectionId, wa.id, raced, effects, refs, marks);
       return 'duplicate';
     }
     await afterStore({
@@ -179,6 +182,7 @@ export async function handleWaMessage(
       effects,
       refs,
       botDone: wa.fromMe,
+      ...(marks ? { marks } : {}),
     });
     return 'stored';
   }
@@ -224,6 +228,7 @@ async function afterStore(input: {
   effects: Effects;
   refs: BatchReferences;
   botDone: boolean;
+  marks?: RecordMarks;
 }): Promise<void> {
   const { companyId, connectionId, waId, message, connection, effects } = input;
   const [read, allQueues] = await Promise.all([
@@ -264,26 +269,9 @@ async function afterStore(input: {
   // The bot gave the ticket a queue, or the message reopened it without its attendant: who saw it before drops it (tickets/notify).
   await publishTicketLost(effects, input.stored?.previous ?? read, ticket);
   if (replies.length) await dispatchOutgoing(replies, ticket, effects, { connection });
-  await markDispatched(companyId, connectionId, waId, botRecorded);
-}
-
-/**
- * Step 3's record on the link, with step 2's when the bot committed nothing (one write instead of
- * two). botDone is set only if no other run of this event committed bot replies meanwhile.
- */
-async function markDispatched(companyId: number, connectionId: number, waId: string, botRecorded: boolean): Promise<void> {
-  if (
-    !botRecorded &&
-    (await updateWaLink(
-      companyId,
-      connectionId,
-      waId,
-      { botDone: true, replyIds: [], dispatched: true },
-      'attribute_exists(pk) AND attribute_not_exists(botDone)',
-    ))
-  )
-    return;
-  await updateWaLink(companyId, connectionId, waId, { dispatched: true });
+  const mark = { companyId, connectionId, waId, botRecorded };
+  if (input.marks) input.marks.defer(mark);
+  else await markDispatched(mark);
 }
 
 /**
@@ -316,8 +304,10 @@ async function resume(
   link: WaLink,
   effects: Effects,
   refs: BatchReferences,
+  marks?: RecordMarks,
 ): Promise<boolean> {
-  if (link.dispatched) return false;
+  // Done, or done earlier in this batch with its link's mark still to be written.
+  if (link.dispatched || marks?.has(companyId, connectionId, waId)) return false;
   const [message, connection] = await Promise.all([
     getMessage(companyId, link.ticketId, link.messageId),
     refs.connection(companyId, connectionId),

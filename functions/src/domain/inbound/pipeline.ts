@@ -7,20 +7,25 @@ import { localTime } from '#domain/chatbot/hours';
 import { importPhoneContacts } from '#domain/contacts/phone-import';
 import { defaultEffects, type Effects } from '#domain/messages/effects';
 import { type BatchReferences, batchReferences } from './batch-references.ts';
+import type { RecordMarks } from './dispatch-marks.ts';
 import { handleWaMessage } from './message.ts';
 import { handleAck, handleEdit, handleRevoke, handleSendFailed, handleSent } from './updates.ts';
 
 export type InboundOutcome = string;
 
-/** `refs`: the batch's shared reads of settings, connections and queues (batch-references.ts). */
+/**
+ * `refs`: the batch's shared reads of settings, connections and queues (batch-references.ts);
+ * `marks`: the batch's deferred link marks (dispatch-marks.ts), written when the batch ends.
+ */
 export async function processInboundEvent(
   event: InboundEvent,
   effects: Effects = defaultEffects,
   refs: BatchReferences = batchReferences(),
+  marks?: RecordMarks,
 ): Promise<InboundOutcome> {
   switch (event.kind) {
     case 'message':
-      return handleWaMessage(event.companyId, event.connectionId, event.message, effects, refs);
+      return handleWaMessage(event.companyId, event.connectionId, event.message, effects, refs, marks);
     case 'ack':
       return handleAck(event, effects, refs);
     case 'revoke':
@@ -32,7 +37,7 @@ export async function processInboundEvent(
     case 'sendFailed':
       return handleSendFailed(event, effects, refs);
     case 'call':
-      return handleCall(event, effects, refs);
+      return handleCall(event, effects, refs, marks);
     case 'contacts':
       return importPhoneContacts(event, effects);
   }
@@ -46,6 +51,7 @@ async function handleCall(
   event: Extract<InboundEvent, { kind: 'call' }>,
   effects: Effects,
   refs: BatchReferences,
+  marks?: RecordMarks,
 ): Promise<InboundOutcome> {
   if (!event.rejected) return 'ignored';
   const timezone = (await refs.settings(event.companyId)).find((s) => s.key === 'timezone')?.value ?? 'UTC';
@@ -65,5 +71,6 @@ async function handleCall(
     },
     effects,
     refs,
+    marks,
   );
 }

@@ -8,13 +8,17 @@
  *
  * Per batch, shared by its groups: the tenant's socket list (createSnapshotPublisher), read as the
  * batch starts, beside the events' first reads rather than after them; settings, connections and
- * queues come from the container's read caches (domain/inbound/batch-references.ts).
+ * queues come from the container's read caches (domain/inbound/batch-references.ts). The messages'
+ * last write, their links' `dispatched` mark, is taken for the whole batch once its groups are done
+ * (domain/inbound/dispatch-marks.ts): a record whose mark could not be written fails then, with the
+ * later records of its group, as if it had failed in its turn.
  */
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { logger } from '#commons/logger';
 import { decodeQueueBody } from '#contracts/queue-body';
 import { type InboundEvent, inboundEventSchema } from '#contracts/session-events';
 import { batchReferences } from '#domain/inbound/batch-references';
+import { batchMarks } from '#domain/inbound/dispatch-marks';
 import { processInboundEvent } from '#domain/inbound/pipeline';
 import { defaultEffects, type Effects } from '#domain/messages/effects';
 import { postToConnection } from '#realtime/management';
@@ -63,26 +67,30 @@ export async function consume(event: SQSEvent, given?: Effects): Promise<SQSBatc
     const group = item.record.attributes?.MessageGroupId ?? item.record.messageId;
     groups.set(group, [...(groups.get(group) ?? []), item]);
   }
-  const failures: string[] = [];
-  await Promise.all(
+  const marks = batchMarks();
+  /** Per group, its records in order and the first that failed (all from it are failures). */
+  const outcomes = await Promise.all(
     [...groups.values()].map(async (items) => {
-      let failed = false;
-      for (const { record, event: inbound, error } of items) {
-        if (failed) {
-          failures.push(record.messageId);
-          continue;
-        }
+      for (const [index, { record, event: inbound, error }] of items.entries()) {
         try {
           if (!inbound) throw new Error(`invalid inbound event: ${error}`);
-          await processInboundEvent(inbound, effects, refs);
+          await processInboundEvent(inbound, effects, refs, marks.forRecord(record.messageId));
         } catch (failure) {
           logger.error('inbound event failed', { messageId: record.messageId, error: failure as Error });
-          failed = true;
-          failures.push(record.messageId);
+          return { items, firstFailed: index };
         }
       }
+      return { items, firstFailed: items.length };
     }),
   );
+  const unmarked = await marks.flush();
+  for (const [messageId, failure] of unmarked)
+    logger.error('inbound event failed: its link mark not written', { messageId, error: failure as Error });
+  const failures = outcomes.flatMap(({ items, firstFailed }) => {
+    const markFailed = items.findIndex((item) => unmarked.has(item.record.messageId));
+    const from = markFailed === -1 ? firstFailed : Math.min(firstFailed, markFailed);
+    return items.slice(from).map((item) => item.record.messageId);
+  });
   return { batchItemFailures: failures.map((itemIdentifier) => ({ itemIdentifier })) };
 }
 
