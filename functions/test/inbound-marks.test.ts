@@ -1,6 +1,6 @@
 /**
  * The inbound consumer records its messages' links `dispatched` for the whole SQS batch in one
- * TransactWriteItems instead of one UpdateItem per message; a mark that cannot be written fails its
+ * request (PartiQL's BatchExecuteStatement) instead of one UpdateItem per message; a mark that cannot be written fails its
  * record (and the later ones of its group) alone, and the retry finishes it without storing twice.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -19,23 +19,23 @@ afterAll(async () => {
   await ddb?.stop();
 });
 
-type Input = { Key?: { pk?: string; sk?: string }; TransactItems?: { Update?: { Key?: { pk?: string }; UpdateExpression?: string } }[] };
+type Input = { Key?: { pk?: string; sk?: string }; Statements?: { Statement?: string; Parameters?: unknown[] }[] };
 /** The writes of links' `dispatched` marks, by command; `fail` makes the ones touching a key throw. */
 function watchMarks(fail?: (pk: string) => boolean) {
-  const seen = { update: 0, transaction: 0, items: 0 };
+  const seen = { update: 0, batch: 0, items: 0 };
   documentClient().middlewareStack.add(
     (next, context) => async (args) => {
       const input = args.input as Input;
       const command = (context as { commandName?: string }).commandName;
-      const marks = (input.TransactItems ?? []).filter((t) => t.Update?.UpdateExpression?.includes('dispatched'));
+      const marks = (input.Statements ?? []).filter((t) => t.Statement?.includes('dispatched'));
       if (command === 'UpdateItemCommand' && input.Key?.sk === 'WAMSG') {
         seen.update++;
         if (fail?.(input.Key.pk ?? '')) throw Object.assign(new Error('throttled'), { name: 'ThrottlingException' });
       }
-      if (command === 'TransactWriteItemsCommand' && marks.length) {
-        seen.transaction++;
+      if (command === 'BatchExecuteStatementCommand' && marks.length) {
+        seen.batch++;
         seen.items += marks.length;
-        if (marks.some((t) => fail?.(t.Update?.Key?.pk ?? ''))) {
+        if (marks.some((t) => t.Parameters?.some((p) => typeof p === 'string' && fail?.(p)))) {
           throw Object.assign(new Error('throttled'), { name: 'ThrottlingException' });
         }
       }
@@ -52,7 +52,7 @@ afterEach(() => {
 const numbers = ['5511900000001', '5511900000002', '5511900000003', '5511900000004', '5511900000005'];
 
 describe('inbound link marks', () => {
-  it("writes a batch's marks in one TransactWriteItems, not one UpdateItem per message", async () => {
+  it("writes a batch's marks in one request, not one UpdateItem per message", async () => {
     const { companyId, connectionId } = await tenant({}, [{ name: 'Support' }]);
     const effects = recorder();
     const messages = numbers.map((number) => waMessage({ number, body: `hello from ${number}` }));
@@ -61,7 +61,7 @@ describe('inbound link marks', () => {
     const result = await deliver(effects, ...messages.map((message) => ({ kind: 'message' as const, companyId, connectionId, message })));
 
     expect(result.batchItemFailures).toEqual([]);
-    expect(seen).toEqual({ update: 0, transaction: 1, items: 5 });
+    expect(seen).toEqual({ update: 0, batch: 1, items: 5 });
     for (const message of messages) {
       expect(await getWaLink(companyId, connectionId, message.id)).toMatchObject({ botDone: true, dispatched: true });
     }
@@ -75,7 +75,7 @@ describe('inbound link marks', () => {
     const second = waMessage({ number: stuck, body: 'second' });
     const other = waMessage({ number: fine, body: 'other' });
     const events = [first, second, other].map((message) => ({ kind: 'message' as const, companyId, connectionId, message }));
-    // The link mark of `first` fails (throttled), in the transaction and alone.
+    // The link mark of `first` fails (throttled), in the batched request and alone.
     watchMarks((pk) => pk.endsWith(`#WA#${first.id}`));
 
     const result = await deliver(effects, ...events);

@@ -46,7 +46,12 @@ export class DataTable extends Construct {
   bind(target: EnvironmentTarget, grantee: IGrantable, access: 'read' | 'readWrite' = 'readWrite'): void {
     target.addEnvironment('TABLE_NAME', this.table.tableName);
     if (access === 'read') this.table.grantReadData(grantee);
-    else this.table.grantReadWriteData(grantee);
+    else {
+      this.table.grantReadWriteData(grantee);
+      // PartiQL's UPDATE is UpdateItem by another name: the inbound consumer's batched link marks
+      // (functions/src/storage/messages.ts markLinksDispatched) go through BatchExecuteStatement.
+      this.table.grant(grantee, 'dynamodb:PartiQLUpdate');
+    }
     acknowledge(
       policyOwnerOf(grantee),
       `IAM5[Resource::${nagArnOf(this.table.node.defaultChild as CfnTable)}/index/*]`,

@@ -14,7 +14,7 @@ import type { CloudAssembly } from 'aws-cdk-lib/cx-api';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { ConversaStack } from '../lib/conversa-stack.ts';
+import { type ConversaStack, functionConstructId } from '../lib/conversa-stack.ts';
 import { queueUrlVariable } from '../lib/messaging.ts';
 import { resourcesOf, synthesize } from './synth.ts';
 
@@ -50,6 +50,17 @@ describe('table', () => {
       SSESpecification: { SSEEnabled: true },
       DeletionProtectionEnabled: true,
     });
+  });
+
+  it('lets the inbound consumer update it through PartiQL (its batched link marks), beside UpdateItem', () => {
+    const role = (props('AWS::IAM::Role').find(([id]) => id.startsWith(`${functionConstructId('inbound')}Role`)) ?? [''])[0];
+    const statements = props('AWS::IAM::Policy')
+      .filter(([, p]) => (p.Roles as { Ref?: string }[] | undefined)?.some((r) => r.Ref === role))
+      .flatMap(([, p]) => (p.PolicyDocument as { Statement: Json[] }).Statement)
+      .filter((s) => JSON.stringify(s.Resource).includes('DataTable'));
+    const actions = statements.flatMap((s) => (Array.isArray(s.Action) ? s.Action : [s.Action]) as string[]);
+    expect(role).not.toBe('');
+    expect(actions).toEqual(expect.arrayContaining(['dynamodb:UpdateItem', 'dynamodb:PartiQLUpdate']));
   });
 
   it('survives a stack delete', () => {

@@ -34,7 +34,7 @@
  * word-indexed: the same text on every ticket would make those words match everything.
  */
 
-import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchExecuteStatementCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { messagePreview } from '#contracts/message-preview';
 import type { Message } from '#contracts/messages';
 import { waMessageIdFor } from '#contracts/wa-message-id';
@@ -277,37 +277,36 @@ export async function updateWaLink(
 }
 
 /**
- * Step 3's record on inbound messages' links (domain/inbound/dispatch-marks.ts), several in one
- * TransactWriteItems: `dispatched`, with step 2's `botDone` and no replies when the bot committed
- * nothing (only if no other run of the event committed bot replies meanwhile). Each Update is
- * conditional (the link exists; botDone unset), which BatchWriteItem cannot express, and a blind Put
- * of the whole link could undo a concurrent change of it (an echo's link moved to our send by
- * markSent). All or nothing: the caller writes them one by one when the transaction is cancelled.
+ * Step 3's record on inbound messages' links (domain/inbound/dispatch-marks.ts), up to 25 in one
+ * request: `dispatched`, with step 2's `botDone` and no replies when the bot committed nothing (only
+ * if no other run of the event committed bot replies meanwhile). Each write is conditional (the
+ * link exists: it always has a messageId; botDone unset), which BatchWriteItem cannot express,
+ * and a blind Put of the whole link could undo a concurrent change of it (an echo's link moved to
+ * our send by markSent). PartiQL's BatchExecuteStatement takes conditional updates, each succeeding
+ * or failing alone and billed as a plain write (TransactWriteItems would bill each twice and cancel
+ * all for one condition). True per mark written; false for one not written (a condition, throttled):
+ * the caller writes those one by one.
  */
 export async function markLinksDispatched(
   marks: { companyId: number; connectionId: number; waId: string; botRecorded: boolean }[],
-): Promise<void> {
-  await db().send(
-    new TransactWriteCommand({
-      TransactItems: marks.map(({ companyId, connectionId, waId, botRecorded }) => ({
-        Update: {
-          TableName: table(),
-          Key: waLinkKey(companyId, connectionId, waId),
-          ...(botRecorded
-            ? {
-                UpdateExpression: 'SET dispatched = :true',
-                ConditionExpression: 'attribute_exists(pk)',
-                ExpressionAttributeValues: { ':true': true },
-              }
-            : {
-                UpdateExpression: 'SET botDone = :true, replyIds = :none, dispatched = :true',
-                ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(botDone)',
-                ExpressionAttributeValues: { ':true': true, ':none': [] },
-              }),
-        },
-      })),
+): Promise<boolean[]> {
+  const out = await db().send(
+    new BatchExecuteStatementCommand({
+      Statements: marks.map(({ companyId, connectionId, waId, botRecorded }) => {
+        const { pk, sk } = waLinkKey(companyId, connectionId, waId);
+        return botRecorded
+          ? {
+              Statement: `UPDATE "${table()}" SET dispatched = ? WHERE pk = ? AND sk = ? AND messageId IS NOT MISSING`,
+              Parameters: [true, pk, sk],
+            }
+          : {
+              Statement: `UPDATE "${table()}" SET botDone = ? SET replyIds = ? SET dispatched = ? WHERE pk = ? AND sk = ? AND messageId IS NOT MISSING AND botDone IS MISSING`,
+              Parameters: [true, [], true, pk, sk],
+            };
+      }),
     }),
   );
+  return marks.map((_, i) => Boolean(out.Responses?.[i]) && !out.Responses?.[i]?.Error);
 }
 
 /** The Update item that marks the chatbot done for an inbound message (committed with its effects). */

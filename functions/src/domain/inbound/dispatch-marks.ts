@@ -1,16 +1,17 @@
 /**
  * Step 3's record on an inbound message's link (message.ts: `dispatched`, with `botDone` when the bot
  * committed nothing), one per message. Written at once by itself, or, within an SQS batch of the
- * inbound consumer, deferred to the batch's end and written for all its messages in one
- * TransactWriteItems (storage markLinksDispatched): one request instead of one UpdateItem each.
+ * inbound consumer, deferred to the batch's end and written for all its messages in one request
+ * (storage markLinksDispatched, up to 25 conditional updates): one request instead of one
+ * UpdateItem each, at the same write cost.
  *
  * Deferring is safe because the record only spares a replay the work: the message is stored and
  * published before its mark is taken. Meanwhile a later record of the same batch that finds the link
- * (a duplicate delivery) asks `has` and counts the message as done, as it would from the link. If the
- * transaction is cancelled (a link's condition: the bot committed meanwhile, the link gone; or a
- * conflict), each mark is written by itself as without batching, so one mark's failure is that
- * mark's alone; a mark that still fails fails its record (the consumer retries it, and the retry
- * resumes at step 3: published again, marked).
+ * (a duplicate delivery) asks `has` and counts the message as done, as it would from the link. A
+ * mark the batched request did not write (its condition failed: the bot committed meanwhile, the
+ * link is gone; throttled; or the whole request failed) is written by itself as without batching,
+ * so one mark's failure is that mark's alone; a mark that still fails fails its record (the consumer
+ * retries it, and the retry resumes at step 3: published again, marked).
  */
 import { markLinksDispatched, updateWaLink } from '#storage/messages';
 
@@ -34,8 +35,8 @@ export interface BatchMarks {
   flush(): Promise<Map<string, unknown>>;
 }
 
-/** A transaction holds at most 100 items. */
-const MAX_TRANSACTION_ITEMS = 100;
+/** BatchExecuteStatement takes at most 25 statements. */
+const MAX_STATEMENTS = 25;
 
 const keyOf = (companyId: number, connectionId: number, waId: string) => `${companyId}:${connectionId}:${waId}`;
 
@@ -70,21 +71,23 @@ export function batchMarks(): BatchMarks {
       const all = [...deferred.values()];
       deferred.clear();
       const failed = new Map<string, unknown>();
-      for (let i = 0; i < all.length; i += MAX_TRANSACTION_ITEMS) {
-        const chunk = all.slice(i, i + MAX_TRANSACTION_ITEMS);
-        // One alone costs an UpdateItem, not a transaction (which DynamoDB bills twice).
-        if (chunk.length > 1) {
-          const written = await markLinksDispatched(chunk.map((d) => d.mark)).then(
-            () => true,
-            () => false,
-          );
-          if (written) continue;
-        }
-        const outcomes = await Promise.allSettled(chunk.map((d) => markDispatched(d.mark)));
-        outcomes.forEach((outcome, j) => {
-          if (outcome.status === 'rejected') failed.set((chunk[j] as { record: string }).record, outcome.reason);
-        });
-      }
+      const chunks = Array.from({ length: Math.ceil(all.length / MAX_STATEMENTS) }, (_, i) =>
+        all.slice(i * MAX_STATEMENTS, (i + 1) * MAX_STATEMENTS),
+      );
+      await Promise.all(
+        chunks.map(async (chunk) => {
+          // One alone is one UpdateItem either way.
+          const written =
+            chunk.length > 1
+              ? await markLinksDispatched(chunk.map((d) => d.mark)).catch(() => chunk.map(() => false))
+              : chunk.map(() => false);
+          const rest = chunk.filter((_, j) => !written[j]);
+          const outcomes = await Promise.allSettled(rest.map((d) => markDispatched(d.mark)));
+          outcomes.forEach((outcome, j) => {
+            if (outcome.status === 'rejected') failed.set((rest[j] as { record: string }).record, outcome.reason);
+          });
+        }),
+      );
       return failed;
     },
   };
