@@ -13,6 +13,7 @@
  * so one mark's failure is that mark's alone; a mark that still fails fails its record (the consumer
  * retries it, and the retry resumes at step 3: published again, marked).
  */
+import { logger } from '#commons/logger';
 import { markLinksDispatched, updateWaLink } from '#storage/messages';
 
 export interface DispatchMark {
@@ -79,7 +80,11 @@ export function batchMarks(): BatchMarks {
           // One alone is one UpdateItem either way.
           const written =
             chunk.length > 1
-              ? await markLinksDispatched(chunk.map((d) => d.mark)).catch(() => chunk.map(() => false))
+              ? await markLinksDispatched(chunk.map((d) => d.mark)).catch((error: unknown) => {
+                  // Said out loud: a refused request (a missing IAM grant, say) would otherwise only cost requests.
+                  logger.warn('link marks not written together; writing them one by one', { marks: chunk.length, error: error as Error });
+                  return chunk.map(() => false);
+                })
               : chunk.map(() => false);
           const rest = chunk.filter((_, j) => !written[j]);
           const outcomes = await Promise.allSettled(rest.map((d) => markDispatched(d.mark)));
