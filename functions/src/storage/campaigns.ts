@@ -11,7 +11,7 @@
  * (campaign, contact) and a due index for PROGRAMADA campaigns; nothing of it lives here yet.
  * `mediaPath` is a media bucket key under `<cid>/campaigns/<id>/`, '' without one.
  */
-import { PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConflictError } from '#commons/errors';
 import type { Campaign } from '#contracts/campaigns';
 import {
@@ -25,7 +25,7 @@ import {
   transactionCancellationCodes,
   updateExpression,
 } from './db.ts';
-import { type LimitClaim, LimitClaimLost, limitClaimItem } from './plan-limits.ts';
+import { type LimitClaim, putCountedRecord } from './plan-limits.ts';
 import { pad, tenantPk } from './table.ts';
 
 /**
@@ -63,16 +63,7 @@ export async function createCampaign(record: CampaignRecord, claim?: LimitClaim)
     Item: { ...key(record.companyId, record.id), entity: 'campaign', ...record },
     ConditionExpression: 'attribute_not_exists(pk)',
   };
-  if (!claim) {
-    await db().send(new PutCommand(put));
-    return record;
-  }
-  try {
-    await db().send(new TransactWriteCommand({ TransactItems: [{ Put: put }, limitClaimItem(claim)] }));
-  } catch (error) {
-    if (transactionCancellationCodes(error)?.[1] === 'ConditionalCheckFailed') throw new LimitClaimLost();
-    throw error;
-  }
+  await putCountedRecord(put, claim);
   return record;
 }
 

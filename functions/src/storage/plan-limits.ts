@@ -5,8 +5,8 @@
  * counted the same records, one commits and the other counts again (and may find no room). Deletes
  * leave the revision alone: they only ever make room, so a count they race with errs on the safe side.
  */
-import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { getItem, table } from './db.ts';
+import { PutCommand, type PutCommandInput, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { db, getItem, table, transactionCancellationCodes } from './db.ts';
 import { tenantPk } from './table.ts';
 
 export type LimitedKind = 'users' | 'queues' | 'connections' | 'schedules' | 'campaigns';
@@ -51,4 +51,21 @@ export function limitClaimItem(claim: LimitClaim): TransactItem {
       },
     },
   };
+}
+
+/**
+ * Writes a new record alone, or, when a plan limit counted it, in one transaction with the claim:
+ * LimitClaimLost when another create of that kind committed first (the caller counts again).
+ */
+export async function putCountedRecord(put: PutCommandInput, claim?: LimitClaim): Promise<void> {
+  if (!claim) {
+    await db().send(new PutCommand(put));
+    return;
+  }
+  try {
+    await db().send(new TransactWriteCommand({ TransactItems: [{ Put: put }, limitClaimItem(claim)] }));
+  } catch (error) {
+    if (transactionCancellationCodes(error)?.[1] === 'ConditionalCheckFailed') throw new LimitClaimLost();
+    throw error;
+  }
 }

@@ -34,7 +34,7 @@ import {
   transactionCancellationCodes,
   updateExpression,
 } from './db.ts';
-import { type LimitClaim, LimitClaimLost, limitClaimItem } from './plan-limits.ts';
+import { type LimitClaim, LimitClaimLost, limitClaimItem, putCountedRecord } from './plan-limits.ts';
 import { pad, tenantPk } from './table.ts';
 
 export const DUE_SHARDS = 4;
@@ -115,16 +115,7 @@ export async function createSchedule(record: ScheduleRecord, claim?: LimitClaim)
     Item: { ...key(record.companyId, record.id), ...dueKeys(record.companyId, record.id, record.sendAt), entity: 'schedule', ...record },
     ConditionExpression: 'attribute_not_exists(pk)',
   };
-  if (!claim) {
-    await db().send(new PutCommand(put));
-    return record;
-  }
-  try {
-    await db().send(new TransactWriteCommand({ TransactItems: [{ Put: put }, limitClaimItem(claim)] }));
-  } catch (error) {
-    if (transactionCancellationCodes(error)?.[1] === 'ConditionalCheckFailed') throw new LimitClaimLost();
-    throw error;
-  }
+  await putCountedRecord(put, claim);
   return record;
 }
 
