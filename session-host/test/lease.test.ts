@@ -103,9 +103,10 @@ describe('session leases', () => {
     expect(await d.startSession(key)).toBe(true);
     // Act
     const refused = await e.startSession(key);
-    e.start();
     await d.shutdown();
+    // Read before the other host scans: once it runs, its scan may take the lease at any moment.
     const released = await getLease(key);
+    e.start();
     await eventually(() => e.owns(key), 'host-e taking the released session', 3000);
     // Assess
     expect(refused).toBe(false);
