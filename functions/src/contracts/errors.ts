@@ -67,6 +67,10 @@ export const ErrorCodes = [
   'ERR_CAMPAIGN_NOT_EDITABLE',
   /** A contact list that a scheduled or running campaign ships to is not deleted under it. */
   'ERR_CONTACT_LIST_IN_USE',
+  /** A file list that a scheduled or running campaign sends is not deleted under it. */
+  'ERR_FILE_LIST_IN_USE',
+  /** The file list kept changing under the write (racing uploads): try again. */
+  'ERR_FILE_LIST_CHANGED',
 ] as const;
 
 export type ErrorCode = (typeof ErrorCodes)[number];
