@@ -1,7 +1,7 @@
 import { AdminGetUserCommand, InitiateAuthCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedPlatform } from '../../infra/ops/seed.ts';
 import { verifyIdToken } from '../src/commons/jwt.ts';
-import { seedPlatform } from '../src/domain/seed.ts';
 import { getCompany } from '../src/storage/companies.ts';
 import { getPlan } from '../src/storage/plans.ts';
 import { listSettings } from '../src/storage/settings.ts';

@@ -312,7 +312,7 @@ function wsInvoker() {
 }
 
 async function seed(admin: { email: string; password: string }, log: (line: string) => void): Promise<void> {
-  const file = join(repoRoot, 'functions', 'src', 'domain', 'seed.ts');
+  const file = join(repoRoot, 'infra', 'ops', 'seed.ts');
   const { seedPlatform } = (await import(file)) as {
     seedPlatform: (input: {
       adminEmail: string;

@@ -2,15 +2,19 @@
  * First-start data for a fresh stack: plan 1, company 1 and a super admin who can create the rest.
  * Idempotent and safe to re-run after a partial failure: each piece is looked up before it is made,
  * and a Cognito user left over from an interrupted run is adopted instead of failing.
+ *
+ * An operator's tool, not request-serving code: the local stack runs it on first start, and
+ * `npm run bootstrap-region` runs it once against a deployed region's table and user pool. No Lambda
+ * bundles it.
  */
 
-import { createCognitoUser, getCognitoSub, setCognitoPassword, setCognitoTenant } from '#adapters/cognito-users';
-import { defaultCompanySchedules } from '#contracts/schedules';
-import { settingDefaults, settingKeys } from '#contracts/settings';
-import { createCompany, getCompany, listCompanies, newCompanyId } from '#storage/companies';
-import { createPlan, getPlan, listPlans, newPlanId, type PlanRecord } from '#storage/plans';
-import { putSetting } from '#storage/settings';
-import { createUser, getUserByEmail, newUserId } from '#storage/users';
+import { createCognitoUser, getCognitoSub, setCognitoPassword, setCognitoTenant } from '@conversa/functions/adapters/cognito-users';
+import { defaultCompanySchedules } from '@conversa/functions/contracts/schedules';
+import { settingDefaults, settingKeys } from '@conversa/functions/contracts/settings';
+import { createCompany, getCompany, listCompanies, newCompanyId } from '@conversa/functions/storage/companies';
+import { createPlan, getPlan, listPlans, newPlanId, type PlanRecord } from '@conversa/functions/storage/plans';
+import { putSetting } from '@conversa/functions/storage/settings';
+import { createUser, getUserByEmail, newUserId } from '@conversa/functions/storage/users';
 
 export interface SeedInput {
   adminEmail: string;
