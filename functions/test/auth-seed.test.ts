@@ -67,4 +67,27 @@ describe('seedPlatform', () => {
     );
     expect(auth.AuthenticationResult?.IdToken).toBeTruthy();
   });
+
+  it('sets a new password on the seeded admin only when asked (a start that lost .data/local.json)', async () => {
+    // Prepare: the admin exists with a password nobody has any more
+    await seedPlatform({ adminEmail: 'lost@conversa.local', adminPassword: 'Lost1234' });
+    const signIn = (password: string) =>
+      cognito.client.send(
+        new InitiateAuthCommand({
+          ClientId: cognito.clientId,
+          AuthFlow: 'USER_PASSWORD_AUTH',
+          AuthParameters: { USERNAME: 'lost@conversa.local', PASSWORD: password },
+        }),
+      );
+
+    // Act: a plain re-run keeps the password; a run that replaces it sets the printed one
+    await seedPlatform({ adminEmail: 'lost@conversa.local', adminPassword: 'Other123' });
+    await expect(signIn('Other123')).rejects.toThrow();
+    const result = await seedPlatform({ adminEmail: 'lost@conversa.local', adminPassword: 'Fresh123', resetPassword: true });
+
+    // Assess
+    expect(result.created).toBe(false);
+    expect((await signIn('Fresh123')).AuthenticationResult?.IdToken).toBeTruthy();
+    await expect(signIn('Lost1234')).rejects.toThrow();
+  });
 });

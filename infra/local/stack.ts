@@ -31,7 +31,8 @@ export interface LocalStackOptions {
   /** Serve web/dist and /config.json (building the app when its build is stale). */
   web?: boolean;
   log?: (line: string) => void;
-  seedAdmin?: { email: string; password: string };
+  /** `replacesPassword`: an admin already seeded gets this password (its old one was lost with local.json). */
+  seedAdmin?: { email: string; password: string; replacesPassword?: boolean };
 }
 
 export interface LocalStack {
@@ -311,16 +312,12 @@ function wsInvoker() {
   };
 }
 
-async function seed(admin: { email: string; password: string }, log: (line: string) => void): Promise<void> {
+async function seed(admin: { email: string; password: string; replacesPassword?: boolean }, log: (line: string) => void): Promise<void> {
   const file = join(repoRoot, 'infra', 'ops', 'seed.ts');
-  const { seedPlatform } = (await import(file)) as {
-    seedPlatform: (input: {
-      adminEmail: string;
-      adminPassword: string;
-    }) => Promise<{ created: boolean; companyId: number; userId: number }>;
-  };
-  const result = await seedPlatform({ adminEmail: admin.email, adminPassword: admin.password });
-  log(`[seed] ${result.created ? 'created' : 'found'} company ${result.companyId} with super admin ${admin.email} (user ${result.userId})`);
+  const { seedPlatform } = (await import(file)) as typeof import('../ops/seed.ts');
+  const result = await seedPlatform({ adminEmail: admin.email, adminPassword: admin.password, resetPassword: admin.replacesPassword });
+  const found = result.created ? 'created' : admin.replacesPassword ? 'found (new password set)' : 'found';
+  log(`[seed] ${found} company ${result.companyId} with super admin ${admin.email} (user ${result.userId})`);
 }
 
 function startSessionHost(env: Record<string, string>, log: (line: string) => void, onLine?: (line: string) => boolean | undefined): Child {

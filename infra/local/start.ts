@@ -21,18 +21,22 @@ interface LocalJson {
   admin: { email: string; password: string };
 }
 
-/** The admin password is generated once and reused, because the seeded user keeps it across restarts. */
-function adminCredentials(): { email: string; password: string } {
+/**
+ * The admin password is generated once and reused from .data/local.json. When that file is gone (or
+ * unreadable) while .data/ still holds the seeded admin, the new password is set on the stored admin
+ * (`replacesPassword`), so the printed credentials always sign in.
+ */
+function adminCredentials(): { email: string; password: string; replacesPassword?: boolean } {
   if (existsSync(localJson)) {
     try {
       const saved = JSON.parse(readFileSync(localJson, 'utf8')) as Partial<LocalJson>;
-      if (saved.admin?.email && saved.admin.password) return saved.admin;
+      if (saved.admin?.email && saved.admin.password) return { email: saved.admin.email, password: saved.admin.password };
     } catch {
-      // Unreadable: a new password below; seedPlatform is idempotent.
+      // Unreadable: a new password below, set on the stored admin.
     }
   }
   // Upper, lower and digit guaranteed, to satisfy the pool's password policy whatever the random part is.
-  return { email: DEFAULT_ADMIN.email, password: `Cv${randomBytes(12).toString('base64url')}7a` };
+  return { email: DEFAULT_ADMIN.email, password: `Cv${randomBytes(12).toString('base64url')}7a`, replacesPassword: true };
 }
 
 async function main(): Promise<void> {
@@ -60,7 +64,12 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const out: LocalJson = { webUrl: stack.webUrl, apiUrl: stack.apiUrl, wsUrl: stack.wsUrl, admin: stack.admin };
+  const out: LocalJson = {
+    webUrl: stack.webUrl,
+    apiUrl: stack.apiUrl,
+    wsUrl: stack.wsUrl,
+    admin: { email: stack.admin.email, password: stack.admin.password },
+  };
   writeFileSync(localJson, `${JSON.stringify(out, null, 2)}\n`, { mode: 0o600 });
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   process.stdout.write(

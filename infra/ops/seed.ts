@@ -20,6 +20,8 @@ export interface SeedInput {
   adminEmail: string;
   adminPassword: string;
   companyName?: string;
+  /** An admin that exists already gets `adminPassword` too (the local start lost the old one). */
+  resetPassword?: boolean;
 }
 
 export interface SeedResult {
@@ -85,7 +87,10 @@ async function ensureCompany(name: string, email: string, planId: number, now: s
 export async function seedPlatform(input: SeedInput): Promise<SeedResult> {
   const email = input.adminEmail.trim().toLowerCase();
   const existingUser = await getUserByEmail(email);
-  if (existingUser) return { created: false, companyId: existingUser.companyId, userId: existingUser.id };
+  if (existingUser) {
+    if (input.resetPassword) await setCognitoPassword(email, input.adminPassword);
+    return { created: false, companyId: existingUser.companyId, userId: existingUser.id };
+  }
 
   const now = new Date().toISOString();
   const plan = await ensurePlan(now);
