@@ -30,6 +30,7 @@ export const httpFunctions = [
   'campaigns',
   'contact-lists',
   'contact-lists-import',
+  'chats',
 ] as const;
 export type HttpFunctionName = (typeof httpFunctions)[number];
 
@@ -245,6 +246,16 @@ export const httpRoutes: readonly HttpRoute[] = [
   r('POST', '/helps', 'helps', 'super'),
   r('PUT', '/helps/{id}', 'helps', 'super'),
   r('DELETE', '/helps/{id}', 'helps', 'super'),
+
+  // Internal chat (SPEC 7 "/chats"): members-only conversations; the owner or an admin edits (decided inside).
+  r('GET', '/chats', 'chats', 'user', { plan: 'useInternalChat' }),
+  r('GET', '/chats/{id}', 'chats', 'user', { plan: 'useInternalChat' }),
+  r('POST', '/chats', 'chats', 'user', { plan: 'useInternalChat' }),
+  r('PUT', '/chats/{id}', 'chats', 'user', { plan: 'useInternalChat' }),
+  r('DELETE', '/chats/{id}', 'chats', 'user', { plan: 'useInternalChat' }),
+  r('GET', '/chats/{id}/messages', 'chats', 'user', { plan: 'useInternalChat' }),
+  r('POST', '/chats/{id}/messages', 'chats', 'user', { plan: 'useInternalChat' }),
+  r('POST', '/chats/{id}/read', 'chats', 'user', { plan: 'useInternalChat' }),
 ];
 
 /** WebSocket routes, all served by the `realtime` Lambda: API Gateway's three plus one per client action. */

@@ -21,8 +21,11 @@ const crud = (base: string, fn: string, access: Access = 'user'): DeployedRoute[
 
 /** SPEC section 7, as written: 54 routes, less the SPEC_ROUTES_SERVED that routes.ts serves already. */
 export const SPEC_ROUTES = 54;
-/** Campaigns CRUD (5), campaign settings (2), contact lists (5 + list + upload), contact list items (5). */
-export const SPEC_ROUTES_SERVED = 19;
+/**
+ * Campaigns CRUD (5), campaign settings (2), contact lists (5 + list + upload), contact list items (5),
+ * internal chat (GET /chats, POST /chats/{id}/read).
+ */
+export const SPEC_ROUTES_SERVED = 21;
 
 export const specRoutes: readonly DeployedRoute[] = [
   // Plans and companies
@@ -32,8 +35,6 @@ export const specRoutes: readonly DeployedRoute[] = [
   r('GET', '/dashboard', 'dashboard', 'admin'),
   r('GET', '/dashboard/ticketsUsers', 'dashboard', 'admin'),
   r('GET', '/dashboard/ticketsDay', 'dashboard', 'admin'),
-  r('GET', '/chats', 'chats'),
-  r('POST', '/chats/{id}/read', 'chats'),
   ...crud('/announcements', 'announcements'),
   r('POST', '/announcements/{id}/media-upload', 'announcements', 'super'),
   r('DELETE', '/announcements/{id}/media-upload', 'announcements', 'super'),
@@ -60,12 +61,6 @@ export const impliedRoutes: readonly DeployedRoute[] = [
   r('POST', '/announcements/{id}/uploads', 'announcements', 'super'),
   r('POST', '/campaigns/{id}/uploads', 'campaigns'),
   r('POST', '/files/uploadList/{id}/uploads', 'files'),
-  r('GET', '/chats/{id}', 'chats'),
-  r('POST', '/chats', 'chats'),
-  r('PUT', '/chats/{id}', 'chats'),
-  r('DELETE', '/chats/{id}', 'chats'),
-  r('GET', '/chats/{id}/messages', 'chats'),
-  r('POST', '/chats/{id}/messages', 'chats'),
   r('POST', '/subscription/webhook', 'subscription', 'public'),
 ];
 

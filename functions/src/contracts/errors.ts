@@ -67,6 +67,8 @@ export const ErrorCodes = [
   'ERR_CAMPAIGN_NOT_EDITABLE',
   /** A contact list that a scheduled or running campaign ships to is not deleted under it. */
   'ERR_CONTACT_LIST_IN_USE',
+  /** An internal chat's members changed under an edit again and again: re-read and try again. */
+  'ERR_CHAT_CHANGED',
   /** A file list that a scheduled or running campaign sends is not deleted under it. */
   'ERR_FILE_LIST_IN_USE',
   /** The file list kept changing under the write (racing uploads): try again. */
