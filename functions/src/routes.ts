@@ -30,6 +30,7 @@ export const httpFunctions = [
   'campaigns',
   'contact-lists',
   'contact-lists-import',
+  'announcements',
   'chats',
 ] as const;
 export type HttpFunctionName = (typeof httpFunctions)[number];
@@ -246,6 +247,16 @@ export const httpRoutes: readonly HttpRoute[] = [
   r('POST', '/helps', 'helps', 'super'),
   r('PUT', '/helps/{id}', 'helps', 'super'),
   r('DELETE', '/helps/{id}', 'helps', 'super'),
+
+  // Announcements (platform-wide): super users write; every user reads the active ones (decided inside).
+  r('GET', '/announcements', 'announcements', 'user'),
+  r('GET', '/announcements/{id}', 'announcements', 'user'),
+  r('POST', '/announcements', 'announcements', 'super'),
+  r('PUT', '/announcements/{id}', 'announcements', 'super'),
+  r('DELETE', '/announcements/{id}', 'announcements', 'super'),
+  r('POST', '/announcements/{id}/media-upload', 'announcements', 'super', { maxBodyBytes: MEDIA_REQUEST_BYTES }),
+  r('DELETE', '/announcements/{id}/media-upload', 'announcements', 'super'),
+  r('POST', '/announcements/{id}/uploads', 'announcements', 'super'),
 
   // Internal chat (SPEC 7 "/chats"): members-only conversations; the owner or an admin edits (decided inside).
   r('GET', '/chats', 'chats', 'user', { plan: 'useInternalChat' }),

@@ -213,6 +213,19 @@ const fixtures: Record<string, Fixture> = {
   'POST /helps': { platform: true, body: () => ({ title: 'hijack' }) },
   'PUT /helps/{id}': { platform: true, params: () => ({ id: '1' }), body: () => ({ title: 'hijacked' }) },
   'DELETE /helps/{id}': { platform: true, params: () => ({ id: '1' }) },
+  // Announcements are the platform's (super users write, every company reads): nothing of B behind them.
+  'GET /announcements': { platform: true },
+  'GET /announcements/{id}': { platform: true, params: () => ({ id: '1' }) },
+  'POST /announcements': { platform: true, body: () => ({ title: 'hijack', text: 'hijack' }) },
+  'PUT /announcements/{id}': { platform: true, params: () => ({ id: '1' }), body: () => ({ title: 'hijacked' }) },
+  'DELETE /announcements/{id}': { platform: true, params: () => ({ id: '1' }) },
+  'POST /announcements/{id}/media-upload': { platform: true, params: () => ({ id: '1' }), body: (t) => ({ key: t.marker }) },
+  'DELETE /announcements/{id}/media-upload': { platform: true, params: () => ({ id: '1' }) },
+  'POST /announcements/{id}/uploads': {
+    platform: true,
+    params: () => ({ id: '1' }),
+    body: () => ({ fileName: 'x.png', contentType: 'image/png', size: 10 }),
+  },
 };
 
 function pathFor(route: HttpRoute, params: Record<string, string>): string {

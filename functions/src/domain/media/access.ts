@@ -8,15 +8,18 @@
  *     one, admins: the rule of domain/quick-messages);
  *   - a schedule's file: every user of the company, as schedules are (SPEC: company-wide); a sent
  *     schedule's file stays on the ticket's message after the schedule is gone.
+ *   - an announcement's image (no tenant's: the platform's): every signed-in user while the
+ *     announcement is active, super users always (the rule of domain/announcements).
  * Anything else under the prefix belongs to no record we know: nobody's.
  */
 
 import { copyMedia, headMedia } from '#adapters/media-bucket';
 import { canSeeTicket, type Viewer, viewerIsAdmin } from '#domain/tickets/access';
+import { getAnnouncement } from '#storage/announcements';
 import { getMessageByWaId } from '#storage/messages';
 import { getQuickMessage } from '#storage/quick-messages';
 import { getTicket } from '#storage/tickets';
-import { mediaOwner, outboundMediaKey } from './keys.ts';
+import { mediaOwner, outboundMediaKey, platformMediaOwner } from './keys.ts';
 
 async function canSeeTicketId(viewer: Viewer, ticketId: number): Promise<boolean> {
   const ticket = await getTicket(viewer.companyId, ticketId);
@@ -31,6 +34,11 @@ async function visibleQuickMessage(viewer: Viewer, id: number, key: string) {
 }
 
 export async function canSeeMedia(viewer: Viewer, key: string): Promise<boolean> {
+  const platform = platformMediaOwner(key);
+  if (platform) {
+    const announcement = await getAnnouncement(platform.id);
+    return Boolean(announcement && announcement.mediaPath === key && (announcement.status || viewer.super));
+  }
   const owner = mediaOwner(viewer.companyId, key);
   switch (owner?.kind) {
     case 'ticket':

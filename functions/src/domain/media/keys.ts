@@ -11,6 +11,9 @@
  *   <cid>/whatsapp/<connectionId>/<waMessageId>.<ext>  inbound (session-host/src/media.ts)
  *   <cid>/quick-messages/<id>/<upload>/<name>          a quick message's file (attachments.ts)
  *   <cid>/schedules/<id>/<upload>/<name>               a schedule's file (attachments.ts)
+ * One area belongs to no tenant: announcements are the platform's, read by every company's users,
+ * so their images live outside every tenant prefix (a tenant key starts with digits, this never):
+ *   announcements/<id>/<upload>/<name>                 an announcement's image (platformMediaOwner)
  */
 import { randomUUID } from 'node:crypto';
 
@@ -23,7 +26,11 @@ const MAX_NAME_LENGTH = 120;
  * no backslash or control character. A key of another tenant is simply not ours.
  */
 export function isTenantKey(companyId: number, key: string): boolean {
-  if (!key.startsWith(`${companyId}/`) || key.length > MAX_KEY_LENGTH) return false;
+  return isKeyUnder(`${companyId}/`, key);
+}
+
+function isKeyUnder(prefix: string, key: string): boolean {
+  if (!key.startsWith(prefix) || key.length > MAX_KEY_LENGTH) return false;
   // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
   if (/[\\\u0000-\u001f\u007f]/.test(key)) return false;
   return key.split('/').every((segment) => segment !== '' && segment !== '.' && segment !== '..');
@@ -54,6 +61,16 @@ export function mediaOwner(companyId: number, key: string): MediaOwner | undefin
   if (area === 'quick-messages') return { kind: 'quick-message', id: Number(id) };
   if (area === 'schedules') return { kind: 'schedule', id: Number(id) };
   return undefined;
+}
+
+export const ANNOUNCEMENTS_MEDIA_PREFIX = 'announcements';
+
+/** The announcement whose image `key` is, read from its shape; undefined for any other key. */
+export function platformMediaOwner(key: string): { kind: 'announcement'; id: number } | undefined {
+  if (!isKeyUnder(`${ANNOUNCEMENTS_MEDIA_PREFIX}/`, key)) return undefined;
+  const [, id = '', folder = '', ...rest] = key.split('/');
+  if (!RECORD_ID.test(id) || rest.length !== 1 || !UPLOAD_FOLDER.test(folder)) return undefined;
+  return { kind: 'announcement', id: Number(id) };
 }
 
 /** File names as WhatsApp and S3 see them: spaces become underscores, separators and controls go. */
