@@ -30,6 +30,7 @@ export const httpFunctions = [
   'campaigns',
   'contact-lists',
   'contact-lists-import',
+  'files',
   'announcements',
   'chats',
 ] as const;
@@ -240,6 +241,15 @@ export const httpRoutes: readonly HttpRoute[] = [
   r('PUT', '/contact-list-items/{id}', 'contact-lists', 'user', { plan: 'useCampaigns' }),
   // SPEC 2 "List contacts": delete for permitted roles (contacts-page:deleteContact, admins).
   r('DELETE', '/contact-list-items/{id}', 'contact-lists', 'admin', { plan: 'useCampaigns' }),
+  // File lists (issue 10): every user reads them (the campaign dialog's picker), admins change them
+  // (the Files page is in the admin menu). Files go multipart, or presigned PUT then JSON keys.
+  r('GET', '/files', 'files', 'user', { plan: 'useCampaigns' }),
+  r('GET', '/files/{id}', 'files', 'user', { plan: 'useCampaigns' }),
+  r('POST', '/files', 'files', 'admin', { plan: 'useCampaigns' }),
+  r('PUT', '/files/{id}', 'files', 'admin', { plan: 'useCampaigns' }),
+  r('DELETE', '/files/{id}', 'files', 'admin', { plan: 'useCampaigns' }),
+  r('POST', '/files/uploadList/{id}', 'files', 'admin', { plan: 'useCampaigns', maxBodyBytes: MEDIA_REQUEST_BYTES }),
+  r('POST', '/files/uploadList/{id}/uploads', 'files', 'admin', { plan: 'useCampaigns' }),
 
   // Help videos (platform-wide, edited by super users)
   r('GET', '/helps/list', 'helps', 'user'),

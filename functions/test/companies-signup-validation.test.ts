@@ -39,6 +39,8 @@ describe('POST /companies/cadastro validation', () => {
     ['password without digit', { ...valid, password: 'SecretSecret' }, 'password', messages.weakPassword],
     ['password of 7 chars', { ...valid, password: 'Secr3tX' }, 'password', messages.weakPassword],
     ['phone too short', { ...valid, phone: '(11) 9876' }, 'phone', messages.tooShort],
+    ['phone empty', { ...valid, phone: '' }, 'phone', messages.required],
+    ['phone of mask characters only', { ...valid, phone: '( ) -' }, 'phone', messages.required],
     ['plan missing', { ...valid, planId: undefined }, 'planId', messages.required],
   ])('refuses %s with 400 naming the field', async (_label, body, field, message) => {
     // Act

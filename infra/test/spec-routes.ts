@@ -22,11 +22,11 @@ const crud = (base: string, fn: string, access: Access = 'user'): DeployedRoute[
 /** SPEC section 7, as written: 54 routes, less the SPEC_ROUTES_SERVED that routes.ts serves already. */
 export const SPEC_ROUTES = 54;
 /**
- * Campaigns CRUD (5), campaign settings (2), contact lists (5 + list + upload), contact list items (5),
+ * Campaigns CRUD (5), campaign settings (2), contact lists (5 + list + upload), contact list items (5), file lists (5 + uploadList),
  * announcements (5 + media-upload POST and DELETE),
  * internal chat (GET /chats, POST /chats/{id}/read).
  */
-export const SPEC_ROUTES_SERVED = 28;
+export const SPEC_ROUTES_SERVED = 34;
 
 export const specRoutes: readonly DeployedRoute[] = [
   // Plans and companies
@@ -42,8 +42,6 @@ export const specRoutes: readonly DeployedRoute[] = [
   r('DELETE', '/campaigns/{id}/media-upload', 'campaigns'),
   r('POST', '/campaigns/{id}/cancel', 'campaigns'),
   r('POST', '/campaigns/{id}/restart', 'campaigns'),
-  ...crud('/files', 'files'),
-  r('POST', '/files/uploadList/{id}', 'files'),
   // Prompts and integrations
   ...crud('/prompt', 'prompts', 'admin'),
   ...crud('/queueIntegration', 'queue-integrations', 'admin'),
@@ -57,7 +55,6 @@ export const specRoutes: readonly DeployedRoute[] = [
  */
 export const impliedRoutes: readonly DeployedRoute[] = [
   r('POST', '/campaigns/{id}/uploads', 'campaigns'),
-  r('POST', '/files/uploadList/{id}/uploads', 'files'),
   r('POST', '/subscription/webhook', 'subscription', 'public'),
 ];
 

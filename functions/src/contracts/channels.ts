@@ -26,6 +26,8 @@ export const channels = {
   contactList: (companyId: number) => `company-${companyId}-ContactList`,
   contactListItem: (companyId: number) => `company-${companyId}-ContactListItem`,
   contactListItems: (companyId: number, contactListId: number) => `company-${companyId}-ContactListItem-${contactListId}`,
+  /** SPEC 7 "Realtime": file lists (the Files page and the campaign dialog's picker). */
+  fileList: (companyId: number) => `company-${companyId}-file`,
 } as const;
 
 /** `company-{id}-quickmessage` payload: the web refetches what it may see. */

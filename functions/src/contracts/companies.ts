@@ -14,11 +14,14 @@ export const TRIAL_DAYS = 3;
 /** SPEC 9: warn when fewer than 5 days remain. */
 export const DUE_DATE_WARNING_DAYS = 5;
 
-/** Digits only, country code + area code + number (the signup mask gives 11 digits). */
+/**
+ * Digits only, country code + area code + number (the signup mask gives 11 digits). An empty phone is
+ * 'Required' (the first issue is the one shown), not 'Too Short!'.
+ */
 const phoneSchema = z
   .string()
   .transform((v) => v.replace(/\D/g, ''))
-  .pipe(z.string().min(10, messages.tooShort).max(13, messages.tooLong));
+  .pipe(z.string().min(1, messages.required).min(10, messages.tooShort).max(13, messages.tooLong));
 
 /** POST /companies/cadastro. Same rules as the user form (SPEC 5 "Signup"). */
 export const signupSchema = z.object({

@@ -9,8 +9,8 @@
  * deletes it unless it is shipping. To be PROGRAMADA it must be able to run: a connection, an
  * audience (contact list or tag) and something to say; the time must be ahead.
  *
- * Every id it names is looked up in the caller's tenant (404 naming the field otherwise). File
- * lists have no API yet: a fileListId is refused until they do. Every change is published on
+ * Every id it names is looked up in the caller's tenant (404 naming the field otherwise), the file
+ * list's too (storage/file-lists.ts). Every change is published on
  * `company-{id}-campaign` with the record (a delete with the id).
  */
 import { AppError, ConflictError, NotFoundError, ValidationError } from '#commons/errors';
@@ -36,6 +36,7 @@ import * as store from '#storage/campaigns';
 import { getConnection, listConnections } from '#storage/connections';
 import { foldSearch } from '#storage/contact-list-items';
 import { type ContactListRecord, getContactList, listContactLists } from '#storage/contact-lists';
+import { getFileList } from '#storage/file-lists';
 import { getTag } from '#storage/tags';
 
 type Names = { lists: Map<number, ContactListRecord>; connections: Map<number, { id: number; name: string }> };
@@ -86,8 +87,7 @@ async function checkReferences(companyId: number, fields: CampaignFields, change
     throw notFound('whatsappId', 'ERR_NO_WAPP_FOUND');
   if (changed.tagListId && typeof fields.tagListId === 'number' && !(await getTag(companyId, fields.tagListId)))
     throw notFound('tagListId');
-  // File lists come with their own API (issue 10): until then no id names one.
-  if (changed.fileListId && fields.fileListId) throw notFound('fileListId');
+  if (changed.fileListId && fields.fileListId && !(await getFileList(companyId, fields.fileListId))) throw notFound('fileListId');
 }
 
 const SCHEDULE_NEEDS = 'Required to schedule';

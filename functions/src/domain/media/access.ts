@@ -8,6 +8,8 @@
  *     one, admins: the rule of domain/quick-messages);
  *   - a schedule's file: every user of the company, as schedules are (SPEC: company-wide); a sent
  *     schedule's file stays on the ticket's message after the schedule is gone.
+ *   - a file list's file: every user of the company (file lists are the company's, like campaigns),
+ *     while the list still names it.
  *   - an announcement's image (no tenant's: the platform's): every signed-in user while the
  *     announcement is active, super users always (the rule of domain/announcements).
  * Anything else under the prefix belongs to no record we know: nobody's.
@@ -16,6 +18,7 @@
 import { copyMedia, headMedia } from '#adapters/media-bucket';
 import { canSeeTicket, type Viewer, viewerIsAdmin } from '#domain/tickets/access';
 import { getAnnouncement } from '#storage/announcements';
+import { getFileList } from '#storage/file-lists';
 import { getMessageByWaId } from '#storage/messages';
 import { getQuickMessage } from '#storage/quick-messages';
 import { getTicket } from '#storage/tickets';
@@ -51,6 +54,8 @@ export async function canSeeMedia(viewer: Viewer, key: string): Promise<boolean>
       return Boolean(await visibleQuickMessage(viewer, owner.id, key));
     case 'schedule':
       return true;
+    case 'file-list':
+      return Boolean((await getFileList(viewer.companyId, owner.id))?.options.some((option) => option.mediaPath === key));
     default:
       return false;
   }

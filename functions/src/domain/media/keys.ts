@@ -11,6 +11,7 @@
  *   <cid>/whatsapp/<connectionId>/<waMessageId>.<ext>  inbound (session-host/src/media.ts)
  *   <cid>/quick-messages/<id>/<upload>/<name>          a quick message's file (attachments.ts)
  *   <cid>/schedules/<id>/<upload>/<name>               a schedule's file (attachments.ts)
+ *   <cid>/files/<listId>/<upload>/<name>               a file list's files (domain/file-lists)
  * One area belongs to no tenant: announcements are the platform's, read by every company's users,
  * so their images live outside every tenant prefix (a tenant key starts with digits, this never):
  *   announcements/<id>/<upload>/<name>                 an announcement's image (platformMediaOwner)
@@ -40,7 +41,8 @@ export type MediaOwner =
   | { kind: 'ticket'; ticketId: number }
   | { kind: 'inbound'; connectionId: number; waMessageId: string }
   | { kind: 'quick-message'; id: number }
-  | { kind: 'schedule'; id: number };
+  | { kind: 'schedule'; id: number }
+  | { kind: 'file-list'; id: number };
 
 const UPLOAD_FOLDER = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const RECORD_ID = /^[1-9]\d{0,14}$/;
@@ -60,6 +62,7 @@ export function mediaOwner(companyId: number, key: string): MediaOwner | undefin
   if (area === 'tickets') return { kind: 'ticket', ticketId: Number(id) };
   if (area === 'quick-messages') return { kind: 'quick-message', id: Number(id) };
   if (area === 'schedules') return { kind: 'schedule', id: Number(id) };
+  if (area === 'files') return { kind: 'file-list', id: Number(id) };
   return undefined;
 }
 

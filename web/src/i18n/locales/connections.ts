@@ -56,7 +56,7 @@ const es = {
   queues: {
     title: 'Colas y chatbot',
     add: 'Agregar cola',
-    saved: 'Queue saved successfully',
+    saved: 'Cola guardada con éxito.',
     deleted: 'Cola eliminada con éxito.',
     deleteTitle: '¿Eliminar {{name}}?',
     deleteMessage: 'Los tickets de esta cola seguirán existiendo, pero sin cola asignada.',
@@ -230,7 +230,7 @@ const pt: ConnectionsLocale = {
   queues: {
     title: 'Filas & Chatbot',
     add: 'Adicionar fila',
-    saved: 'Queue saved successfully',
+    saved: 'Fila salva com sucesso.',
     deleted: 'Fila excluída com sucesso.',
     deleteTitle: 'Excluir {{name}}?',
     deleteMessage: 'Os tickets desta fila continuarão existindo, mas sem fila.',

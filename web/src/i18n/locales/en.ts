@@ -1,3 +1,6 @@
+import { announcementsHelpLocales } from './announcements-help.ts';
+import { campaignErrorLocales, campaignsLocales } from './campaigns.ts';
+import { chatErrorLocales, chatsLocales } from './chats.ts';
 import { connectionsLocales } from './connections.ts';
 import { directoryLocales } from './directory.ts';
 import type { LocaleShape } from './es.ts';
@@ -5,10 +8,13 @@ import { inboxLocales } from './inbox.ts';
 import { schedulesLocales } from './schedules.ts';
 
 const en: LocaleShape = {
+  ...campaignsLocales.en,
+  ...announcementsHelpLocales.en,
   ...connectionsLocales.en,
   ...directoryLocales.en,
   ...inboxLocales.en,
   ...schedulesLocales.en,
+  ...chatsLocales.en,
   app: { name: 'Conversa' },
   languages: { pt: 'Português', en: 'English', es: 'Español' },
   common: {
@@ -42,6 +48,8 @@ const en: LocaleShape = {
     config: 'The app configuration could not be loaded. Reload the page.',
   },
   backendErrors: {
+    ...chatErrorLocales.en,
+    ...campaignErrorLocales.en,
     ERR_NO_OTHER_WHATSAPP: 'There must be at least one default WhatsApp connection.',
     ERR_NO_DEF_WAPP_FOUND: 'No default WhatsApp connection found. Check the connections page.',
     ERR_WAPP_NOT_INITIALIZED: 'This WhatsApp session is not initialised. Check the connections page.',
@@ -96,6 +104,7 @@ const en: LocaleShape = {
       submit: 'Sign in',
       forgot: 'Forgot your password?',
       signup: 'No account yet? Sign up!',
+      wrongCredentials: 'Wrong email or password.',
     },
     dueSoon_one: 'Your subscription expires in {{count}} day.',
     dueSoon_other: 'Your subscription expires in {{count}} days.',

@@ -1,3 +1,6 @@
+import { announcementsHelpLocales } from './announcements-help.ts';
+import { campaignErrorLocales, campaignsLocales } from './campaigns.ts';
+import { chatErrorLocales, chatsLocales } from './chats.ts';
 import { connectionsLocales } from './connections.ts';
 import { directoryLocales } from './directory.ts';
 import { inboxLocales } from './inbox.ts';
@@ -5,10 +8,13 @@ import { schedulesLocales } from './schedules.ts';
 
 /** Spanish: the fallback language (SPEC 1) and the shape every other locale must match. */
 const es = {
+  ...campaignsLocales.es,
+  ...announcementsHelpLocales.es,
   ...connectionsLocales.es,
   ...directoryLocales.es,
   ...inboxLocales.es,
   ...schedulesLocales.es,
+  ...chatsLocales.es,
   app: { name: 'Conversa' },
   languages: { pt: 'Português', en: 'English', es: 'Español' },
   common: {
@@ -42,6 +48,8 @@ const es = {
     config: 'No se pudo cargar la configuración de la aplicación. Recargue la página.',
   },
   backendErrors: {
+    ...chatErrorLocales.es,
+    ...campaignErrorLocales.es,
     ERR_NO_OTHER_WHATSAPP: 'Debe haber al menos una conexión de WhatsApp predeterminada.',
     ERR_NO_DEF_WAPP_FOUND: 'No se encontró una conexión de WhatsApp predeterminada. Verifique la página de conexiones.',
     ERR_WAPP_NOT_INITIALIZED: 'Esta sesión de WhatsApp no ha sido inicializada. Verifique la página de conexiones.',
@@ -96,6 +104,7 @@ const es = {
       submit: 'Entrar',
       forgot: '¿Olvidó su contraseña?',
       signup: '¿No tiene una cuenta? ¡Regístrese!',
+      wrongCredentials: 'Correo electrónico o contraseña incorrectos.',
     },
     dueSoon_one: 'Tu suscripción vence en {{count}} día.',
     dueSoon_other: 'Tu suscripción vence en {{count}} días.',

@@ -1,3 +1,6 @@
+import { announcementsHelpLocales } from './announcements-help.ts';
+import { campaignErrorLocales, campaignsLocales } from './campaigns.ts';
+import { chatErrorLocales, chatsLocales } from './chats.ts';
 import { connectionsLocales } from './connections.ts';
 import { directoryLocales } from './directory.ts';
 import type { LocaleShape } from './es.ts';
@@ -6,10 +9,13 @@ import { schedulesLocales } from './schedules.ts';
 
 /** Portuguese (Brazil): the stored `ptBR` selects it (SPEC 1). */
 const pt: LocaleShape = {
+  ...campaignsLocales.pt,
+  ...announcementsHelpLocales.pt,
   ...connectionsLocales.pt,
   ...directoryLocales.pt,
   ...inboxLocales.pt,
   ...schedulesLocales.pt,
+  ...chatsLocales.pt,
   app: { name: 'Conversa' },
   languages: { pt: 'Português', en: 'English', es: 'Español' },
   common: {
@@ -43,6 +49,8 @@ const pt: LocaleShape = {
     config: 'Não foi possível carregar a configuração do aplicativo. Recarregue a página.',
   },
   backendErrors: {
+    ...chatErrorLocales.pt,
+    ...campaignErrorLocales.pt,
     ERR_NO_OTHER_WHATSAPP: 'Deve haver pelo menos uma conexão de WhatsApp padrão.',
     ERR_NO_DEF_WAPP_FOUND: 'Nenhuma conexão de WhatsApp padrão encontrada. Verifique a página de conexões.',
     ERR_WAPP_NOT_INITIALIZED: 'Esta sessão do WhatsApp não foi inicializada. Verifique a página de conexões.',
@@ -97,6 +105,7 @@ const pt: LocaleShape = {
       submit: 'Entrar',
       forgot: 'Esqueceu a senha?',
       signup: 'Não tem uma conta? Cadastre-se!',
+      wrongCredentials: 'E-mail ou senha incorretos.',
     },
     dueSoon_one: 'Sua assinatura vence em {{count}} dia.',
     dueSoon_other: 'Sua assinatura vence em {{count}} dias.',

@@ -41,7 +41,7 @@ export function LoginPage() {
       const message = isLockedOut(error)
         ? t('backendErrors.ERR_TOO_MANY_ATTEMPTS')
         : isCredentialError(error)
-          ? t('backendErrors.ERR_INVALID_CREDENTIALS')
+          ? t('auth.login.wrongCredentials')
           : errorText(error);
       toast.error(message);
       setBusy(false);
