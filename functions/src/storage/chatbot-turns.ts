@@ -14,7 +14,7 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { db, transactionCancellationCodes } from './db.ts';
 import { type MessageRecord, messageItems, waLinkBotDone } from './messages.ts';
-import { slotTransition, type TicketRecord, type TicketStatePatch, ticketStateUpdate } from './tickets.ts';
+import { slotTransition, stateCounterItems, type TicketRecord, type TicketStatePatch, ticketStateUpdate } from './tickets.ts';
 
 export interface ChatbotTurn {
   ticket: TicketRecord;
@@ -46,7 +46,7 @@ export async function commitChatbotTurn(turn: ChatbotTurn): Promise<ChatbotTurnO
   if (Object.keys(patch).length) {
     const update = ticketStateUpdate(ticket, patch, turn.now.toISOString());
     next = update.next;
-    items.push(update.item, ...slotTransition(ticket, next));
+    items.push(update.item, ...slotTransition(ticket, next), ...(await stateCounterItems(ticket, next)));
   }
   items.push(...replies.flatMap((reply) => messageItems(reply)), done);
   try {

@@ -21,6 +21,7 @@
 import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConflictError, NotFoundError } from '#commons/errors';
 import type { Contact } from '#contracts/contacts';
+import { contactCounterItems } from './dashboard-counters.ts';
 import { db, getItem, isConditionalCheckFailed, nextId, stripKeys, table, transactionCancellationCodes, updateExpression } from './db.ts';
 import { contactSearchItems, contactSearchKey, contactWords } from './search-index.ts';
 import { pad, tenantPk } from './table.ts';
@@ -92,6 +93,8 @@ export async function createContact(record: ContactRecord): Promise<{ created: C
             },
           },
           ...contactSearchItems(record.companyId, record).map((Item) => ({ Put: { TableName: table(), Item } })),
+          // The dashboard's new-contacts counter, after the guard so its index stays 0.
+          ...(await contactCounterItems(record)),
         ],
       }),
     );

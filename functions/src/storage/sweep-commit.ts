@@ -10,7 +10,7 @@
  */
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { db, transactionCancellationCodes } from './db.ts';
-import { slotTransition, type TicketRecord, type TicketStatePatch, ticketStateUpdate } from './tickets.ts';
+import { slotTransition, stateCounterItems, type TicketRecord, type TicketStatePatch, ticketStateUpdate } from './tickets.ts';
 
 type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
 
@@ -27,7 +27,8 @@ export async function commitIfUnchanged(
   update.ExpressionAttributeNames = { ...update.ExpressionAttributeNames, '#sweepSeenAt': 'updatedAt' };
   update.ExpressionAttributeValues = { ...update.ExpressionAttributeValues, ':sweepSeenAt': ticket.updatedAt };
   try {
-    await db().send(new TransactWriteCommand({ TransactItems: [item, ...slotTransition(ticket, next), ...extra] }));
+    const counters = await stateCounterItems(ticket, next);
+    await db().send(new TransactWriteCommand({ TransactItems: [item, ...slotTransition(ticket, next), ...extra, ...counters] }));
     return next;
   } catch (error) {
     if (transactionCancellationCodes(error)?.[0] === 'ConditionalCheckFailed') return undefined;

@@ -49,6 +49,7 @@
 import { BatchWriteCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { TicketContactSummary, TicketStatus } from '#contracts/tickets';
 import { contactPk } from './contacts.ts';
+import { ticketCounterItems, trackingFields } from './dashboard-counters.ts';
 import { db, getItem, isConditionalCheckFailed, stripKeys, table, transactionCancellationCodes } from './db.ts';
 import { contactWords, ticketSearchItems, ticketSearchKey } from './search-index.ts';
 import { pad, tenantPk } from './table.ts';
@@ -93,6 +94,10 @@ export interface TicketRecord {
   updatedAt: string;
   /** Copy of the ticket's tags, kept by the tags feature (storage/ticket-tags.ts); absent = none. */
   tags?: { id: number; name: string; color: string }[];
+  /** Dashboard tracking (dashboard-counters.ts trackingFields), set by the writes below, never by callers. */
+  convAt?: string | null;
+  queuedAt?: string | null;
+  startedAt?: string | null;
 }
 
 /** Fields a state change may set (not the message counters). */
@@ -275,7 +280,8 @@ export function ticketStoredItems(ticket: TicketRecord): Record<string, unknown>
  * A new ticket with its uuid lookup and contact link, claiming the (contact, connection) slot when
  * it is open or pending. SlotTakenError when another active ticket holds it.
  */
-export async function createTicket(ticket: TicketRecord, extra: TransactItem[] = []): Promise<TicketRecord> {
+export async function createTicket(created: TicketRecord, extra: TransactItem[] = []): Promise<TicketRecord> {
+  const ticket: TicketRecord = { ...created, ...trackingFields(undefined, created, created.createdAt) };
   const items: TransactItem[] = [
     {
       Put: {
@@ -298,8 +304,8 @@ export async function createTicket(ticket: TicketRecord, extra: TransactItem[] =
     },
   ];
   if (isActive(ticket.status)) items.push(claimSlot(ticket));
-  // Writes committed with the ticket (its history event), after the slot so its index stays 3.
-  items.push(...extra);
+  // Writes committed with the ticket (its history event, its dashboard counters), after the slot so its index stays 3.
+  items.push(...extra, ...(await ticketCounterItems(undefined, ticket, ticket.createdAt)));
   for (const Item of ticketSearchItems(ticket.companyId, 'N', ticket.id, contactWords(ticket.contact)))
     items.push({ Put: { TableName: table(), Item } });
   try {
@@ -321,13 +327,20 @@ export function ticketStateUpdate(
   patch: TicketStatePatch,
   now = new Date().toISOString(),
 ): { item: TransactItem; next: TicketRecord } {
-  const next: TicketRecord = { ...ticket, ...patch, updatedAt: now, revision: ticket.revision + 1 };
+  const patched: TicketRecord = { ...ticket, ...patch, updatedAt: now, revision: ticket.revision + 1 };
+  // The dashboard's tracking fields move with the state, in this same write (only those that change).
+  const tracking = Object.fromEntries(
+    Object.entries(trackingFields(ticket, patched, now)).filter(
+      ([field, value]) => (ticket[field as keyof TicketRecord] ?? null) !== value,
+    ),
+  );
+  const next: TicketRecord = { ...patched, ...tracking };
   const keys = indexKeys(next);
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = { ':expected': ticket.revision };
   const sets: string[] = [];
   const removes: string[] = [];
-  const fields: Record<string, unknown> = { ...patch, updatedAt: now, revision: next.revision, ...keys };
+  const fields: Record<string, unknown> = { ...patch, ...tracking, updatedAt: now, revision: next.revision, ...keys };
   Object.entries(fields).forEach(([field, value], i) => {
     if (value === undefined && !(field in keys)) return;
     names[`#f${i}`] = field;
@@ -370,6 +383,10 @@ export function slotTransition(ticket: TicketRecord, next: TicketRecord): Transa
   return [...slotWrites(ticket, next), ...tagLinkMoves(next)];
 }
 
+/** The dashboard counters of a state change (dashboard-counters.ts), for its transaction: every caller of ticketStateUpdate commits these too. */
+export const stateCounterItems = (ticket: TicketRecord, next: TicketRecord): Promise<TransactItem[]> =>
+  ticketCounterItems(ticket, next, next.updatedAt);
+
 /**
  * Applies a state change atomically with its slot transition and any `extra` writes.
  * StaleTicketError when the ticket changed since it was read (re-read and decide again);
@@ -379,7 +396,8 @@ export async function updateTicketState(ticket: TicketRecord, patch: TicketState
   const { item, next } = ticketStateUpdate(ticket, patch);
   const slotItems = slotWrites(ticket, next);
   try {
-    await db().send(new TransactWriteCommand({ TransactItems: [item, ...slotItems, ...tagLinkMoves(next), ...extra] }));
+    const counters = await stateCounterItems(ticket, next);
+    await db().send(new TransactWriteCommand({ TransactItems: [item, ...slotItems, ...tagLinkMoves(next), ...extra, ...counters] }));
   } catch (error) {
     const codes = transactionCancellationCodes(error);
     if (codes?.[0] === 'ConditionalCheckFailed') throw new StaleTicketError();

@@ -1,0 +1,246 @@
+/**
+ * Dashboard counters (issue 12, BEHAVIOUR "Dashboard"): per-day aggregates kept as tickets change,
+ * so a dashboard request reads a bounded number of small items (days x active queues x shards),
+ * never the company's tickets.
+ *
+ *   counter   pk = C#<cid>#DASH   sk = D#<YYYY-MM-DD>#Q#<padded queueId | 0>#S#<shard>
+ *             numbers only, every one kept with ADD in the SAME transaction as the ticket change
+ *             it counts (createTicket, updateTicketState, the chatbot turn, the sweeps' commit), so
+ *             a change is never counted without being stored or the reverse. The day is the
+ *             company's time zone (setting `timezone`, read through the settings read cache: the
+ *             inbound path has read it a moment before, so no extra round trip there).
+ *
+ *   Cohort attributes (day = the day the conversation began: creation, or reopening a closed ticket;
+ *   queue = the ticket's queue NOW: they move with the ticket):
+ *     open, pending, closed     conversations begun that day, by their current status
+ *     h00..h23                  the same conversations by the hour they began (the one-day chart)
+ *   Event attributes (day = the day of the event, queue = the ticket's queue after it):
+ *     waitMs, waitN             pending -> open with an attendant: time since it entered the waiting list
+ *     supportMs, supportN       closed: time since an attendant first took the conversation
+ *     u<id>t                    conversations closed by attendant <id>
+ *     u<id>s, u<id>n            that attendant's support time (sum, count)
+ *     u<id>r, u<id>c            ratings given to that attendant's conversations (sum, count)
+ *     contacts                  contacts created that day (queue 0)
+ *
+ * Shards: a company's busiest item would otherwise be touched by every ticket of the day, and two
+ * transactions on one item at the same moment cancel each other; a ticket always counts in shard
+ * (ticketId mod SHARDS), a contact in (contactId mod SHARDS).
+ *
+ * The ticket carries what the counters need to measure at the next change (set by
+ * ticketStateUpdate, in the same write): convAt (the conversation began), queuedAt (entered the
+ * waiting list), startedAt (an attendant first took it). A ticket written before these existed has
+ * no convAt: its cohort is not moved (it was never counted), its events still are.
+ */
+import { QueryCommand, type TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { db, table } from './db.ts';
+import { listSettingsCached } from './settings.ts';
+import { pad, tenantPk } from './table.ts';
+
+type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
+
+export const DASHBOARD_SHARDS = 4;
+
+/** What the counters read of a ticket (a TicketRecord fits). */
+export interface CountedTicket {
+  companyId: number;
+  id: number;
+  status: 'open' | 'pending' | 'closed';
+  userId: number | null;
+  queueId: number | null;
+  createdAt: string;
+  rating: number | null;
+  ratedAt: string | null;
+  convAt?: string | null;
+  queuedAt?: string | null;
+  startedAt?: string | null;
+}
+
+export const dashboardPk = (companyId: number): string => `${tenantPk(companyId)}#DASH`;
+export const dashboardSk = (day: string, queueId: number | null, shard: number): string => `D#${day}#Q#${pad(queueId ?? 0)}#S#${shard}`;
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+function formatter(timeZone: string): Intl.DateTimeFormat {
+  let f = formatters.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-CA', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      hourCycle: 'h23',
+    });
+    formatters.set(timeZone, f);
+  }
+  return f;
+}
+
+/** The day (YYYY-MM-DD) and hour (00-23) of `iso` in `timeZone`. */
+export function localDayHour(iso: string, timeZone: string): { day: string; hour: string } {
+  const parts = Object.fromEntries(
+    formatter(timeZone)
+      .formatToParts(new Date(iso))
+      .map((p) => [p.type, p.value]),
+  );
+  return { day: `${parts.year}-${parts.month}-${parts.day}`, hour: parts.hour === '24' ? '00' : (parts.hour as string) };
+}
+
+/** The company's time zone (settings read cache; UTC when the stored value is not a zone). */
+export async function companyTimeZone(companyId: number): Promise<string> {
+  const value = (await listSettingsCached(companyId)).find((s) => s.key === 'timezone')?.value ?? 'UTC';
+  try {
+    formatter(value);
+    return value;
+  } catch {
+    return 'UTC';
+  }
+}
+
+/**
+ * The tracking fields a change sets on the ticket (pure: ticketStateUpdate and createTicket merge
+ * them into the same write). `before` undefined = a new ticket.
+ */
+export function trackingFields(
+  before: CountedTicket | undefined,
+  next: CountedTicket,
+  at: string,
+): Pick<CountedTicket, 'convAt' | 'queuedAt' | 'startedAt'> {
+  const begins = !before || (before.status === 'closed' && next.status !== 'closed');
+  const convAt = begins ? at : (before.convAt ?? null);
+  const prevQueued = begins ? null : (before.queuedAt ?? null);
+  const prevStarted = begins ? null : (before.startedAt ?? null);
+  const entersWaiting = next.status === 'pending' && (begins || before.status !== 'pending');
+  const starts = next.status === 'open' && next.userId !== null && (begins || before.status !== 'open');
+  return {
+    convAt,
+    queuedAt: entersWaiting ? at : next.status === 'pending' ? prevQueued : null,
+    startedAt: prevStarted ?? (starts ? at : null),
+  };
+}
+
+type Deltas = Map<string, Record<string, number>>;
+
+function add(deltas: Deltas, sk: string, attr: string, n: number) {
+  if (!n) return;
+  const item = deltas.get(sk) ?? {};
+  item[attr] = (item[attr] ?? 0) + n;
+  deltas.set(sk, item);
+}
+
+const ms = (from: string, to: string) => Math.max(0, Date.parse(to) - Date.parse(from));
+
+/**
+ * The counter changes of one ticket change, from `before` (undefined = created) to `next` (with its
+ * tracking fields), at `at`, in `timeZone`. Pure, for the writers and for tests.
+ */
+export function counterDeltas(before: CountedTicket | undefined, next: CountedTicket, at: string, timeZone: string): Deltas {
+  const deltas: Deltas = new Map();
+  const shard = next.id % DASHBOARD_SHARDS;
+  const begins = !before || (before.status === 'closed' && next.status !== 'closed');
+
+  // Cohort: remove what `before` contributed (same conversation only), add what `next` does.
+  const cohort = (t: CountedTicket, sign: number) => {
+    if (!t.convAt) return;
+    const { day, hour } = localDayHour(t.convAt, timeZone);
+    const sk = dashboardSk(day, t.queueId, shard);
+    add(deltas, sk, t.status, sign);
+    add(deltas, sk, `h${hour}`, sign);
+  };
+  if (!begins && before) cohort(before, -1);
+  cohort(next, 1);
+
+  const event = dashboardSk(localDayHour(at, timeZone).day, next.queueId, shard);
+  const starts = next.status === 'open' && next.userId !== null && (begins || before?.status !== 'open');
+  if (starts && !begins && before?.queuedAt) {
+    add(deltas, event, 'waitMs', ms(before.queuedAt, at));
+    add(deltas, event, 'waitN', 1);
+  }
+  const finishes = next.status === 'closed' && before !== undefined && before.status !== 'closed';
+  if (finishes) {
+    const user = next.userId ?? 0;
+    if (next.userId !== null) add(deltas, event, `u${user}t`, 1);
+    if (before.startedAt) {
+      const took = ms(before.startedAt, at);
+      add(deltas, event, 'supportMs', took);
+      add(deltas, event, 'supportN', 1);
+      if (next.userId !== null) {
+        add(deltas, event, `u${user}s`, took);
+        add(deltas, event, `u${user}n`, 1);
+      }
+    }
+  }
+  const rated = next.rating !== null && next.ratedAt !== null && next.ratedAt !== (before?.ratedAt ?? null);
+  if (rated && next.userId !== null) {
+    add(deltas, event, `u${next.userId}r`, next.rating as number);
+    add(deltas, event, `u${next.userId}c`, 1);
+  }
+  return deltas;
+}
+
+/** One ADD Update per counter item (a transaction may touch an item once). */
+export function counterUpdates(companyId: number, deltas: Deltas): TransactItem[] {
+  const items: TransactItem[] = [];
+  for (const [sk, attrs] of deltas) {
+    const entries = Object.entries(attrs).filter(([, n]) => n !== 0);
+    if (!entries.length) continue;
+    const names: Record<string, string> = {};
+    const values: Record<string, unknown> = {};
+    const adds = entries.map(([attr, n], i) => {
+      names[`#a${i}`] = attr;
+      values[`:a${i}`] = n;
+      return `#a${i} :a${i}`;
+    });
+    items.push({
+      Update: {
+        TableName: table(),
+        Key: { pk: dashboardPk(companyId), sk },
+        UpdateExpression: `SET entity = :entity ADD ${adds.join(', ')}`,
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: { ...values, ':entity': 'dashboardCounter' },
+      },
+    });
+  }
+  return items;
+}
+
+/** The transaction items that count a ticket change (the hook of the ticket writers). */
+export async function ticketCounterItems(before: CountedTicket | undefined, next: CountedTicket, at: string): Promise<TransactItem[]> {
+  const deltas = counterDeltas(before, next, at, await companyTimeZone(next.companyId));
+  return counterUpdates(next.companyId, deltas);
+}
+
+/** The transaction item that counts a new contact. */
+export async function contactCounterItems(contact: { companyId: number; id: number; createdAt: string }): Promise<TransactItem[]> {
+  const { day } = localDayHour(contact.createdAt, await companyTimeZone(contact.companyId));
+  return counterUpdates(contact.companyId, new Map([[dashboardSk(day, null, contact.id % DASHBOARD_SHARDS), { contacts: 1 }]]));
+}
+
+export interface CounterItem {
+  day: string;
+  queueId: number;
+  values: Record<string, number>;
+}
+
+/** Every counter item of days `from`..`to` (inclusive, YYYY-MM-DD): one Query, paged. */
+export async function readCounters(companyId: number, from: string, to: string): Promise<{ items: CounterItem[]; requests: number }> {
+  const items: CounterItem[] = [];
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  let requests = 0;
+  do {
+    const out = await db().send(
+      new QueryCommand({
+        TableName: table(),
+        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+        ExpressionAttributeValues: { ':pk': dashboardPk(companyId), ':from': `D#${from}`, ':to': `D#${to}#~` },
+        ExclusiveStartKey,
+      }),
+    );
+    requests++;
+    for (const { pk, sk, entity, ...values } of out.Items ?? []) {
+      const [, day, , queue] = String(sk).split('#');
+      items.push({ day: day as string, queueId: Number(queue), values: values as Record<string, number> });
+    }
+    ExclusiveStartKey = out.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+  return { items, requests };
+}
