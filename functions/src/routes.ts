@@ -33,6 +33,7 @@ export const httpFunctions = [
   'files',
   'announcements',
   'chats',
+  'dashboard',
 ] as const;
 export type HttpFunctionName = (typeof httpFunctions)[number];
 
@@ -250,6 +251,11 @@ export const httpRoutes: readonly HttpRoute[] = [
   r('DELETE', '/files/{id}', 'files', 'admin', { plan: 'useCampaigns' }),
   r('POST', '/files/uploadList/{id}', 'files', 'admin', { plan: 'useCampaigns', maxBodyBytes: MEDIA_REQUEST_BYTES }),
   r('POST', '/files/uploadList/{id}/uploads', 'files', 'admin', { plan: 'useCampaigns' }),
+
+  // Dashboard (SPEC 2, 7): any signed-in user; admins see the company, others their queues (decided inside).
+  r('GET', '/dashboard', 'dashboard', 'user'),
+  r('GET', '/dashboard/ticketsUsers', 'dashboard', 'user'),
+  r('GET', '/dashboard/ticketsDay', 'dashboard', 'user'),
 
   // Help videos (platform-wide, edited by super users)
   r('GET', '/helps/list', 'helps', 'user'),
