@@ -119,6 +119,23 @@ describe('inbound delivery', () => {
     expect(stored.map((m) => m.body).sort()).toEqual([...bodies].sort());
   });
 
+  it('names a new contact by its WhatsApp profile name, and by its number when it has none (never an invented name)', async () => {
+    const [named, unnamed] = [newNumber(), newNumber()];
+    await sim.send(setup.simId, named, 'hello', 'Joana Prado');
+    await sim.send(setup.simId, unnamed, 'hello');
+
+    const [namedFrame, unnamedFrame] = await Promise.all(
+      [named, unnamed].map((number) =>
+        adminSocket.waitFor(
+          `appMessage for ${number}`,
+          (f) => f.event === channels.appMessage(tenant.companyId) && (f.data as AppMessageEvent).contact.number === number,
+        ),
+      ),
+    );
+    expect((namedFrame?.data as AppMessageEvent).contact.name).toBe('Joana Prado');
+    expect((unnamedFrame?.data as AppMessageEvent).contact.name).toBe(unnamed);
+  });
+
   it('makes one contact and one ticket when 50 first messages race through the pipeline at once', async () => {
     // The phone path keeps one contact's events in order (one FIFO group); two Lambda instances
     // handling the same new contact is the race the conditional writes exist for.

@@ -323,12 +323,13 @@ export class SimNetwork {
       timestamp: Date.now(),
     };
     this.addToChat(session, number, entry);
-    session.pushNames.set(number, input.pushName ?? `Contact ${number}`);
+    // Like WhatsApp, a contact without a profile name sends none: the product names it by its number.
+    if (input.pushName) session.pushNames.set(number, input.pushName);
     this.emit(session, {
       kind: 'message',
       id: entry.waMessageId,
       number,
-      pushName: input.pushName ?? `Contact ${number}`,
+      ...(input.pushName ? { pushName: input.pushName } : {}),
       timestamp: entry.timestamp,
       body: entry.body,
       media: input.media,

@@ -39,6 +39,7 @@ export const simulatorPage = /* html */ `<!doctype html>
 <main>
   <header>
     <label>Contact number <input id="number" value="5511988887777" size="16"></label>
+    <label title="the WhatsApp profile name the contact's messages carry (pushName); empty sends none">Name <input id="pushname" value="Maria Silva" size="14"></label>
     <label><input type="checkbox" id="autoread" checked> mark replies read</label>
     <span id="status"></span>
   </header>
@@ -104,7 +105,8 @@ function render(m) {
 
 async function sendAsContact(body) {
   if (!state.connection) return alert('Pick a connection first');
-  try { await post(chatPath(), body); $('status').textContent = ''; await refreshChat(); }
+  const pushName = $('pushname').value.trim();
+  try { await post(chatPath(), pushName ? { ...body, pushName } : body); $('status').textContent = ''; await refreshChat(); }
   catch (e) { $('status').textContent = e.message; }
 }
 
