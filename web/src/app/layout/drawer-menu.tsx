@@ -2,11 +2,11 @@ import type { SessionUser } from '@conversa/functions/contracts';
 import ExpandLess from '@mui/icons-material/ExpandLess';
 import ExpandMore from '@mui/icons-material/ExpandMore';
 import { Badge, Collapse, Divider, List, ListItemButton, ListItemIcon, ListItemText, ListSubheader } from '@mui/material';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useLocation } from 'react-router-dom';
 import { isAdmin } from '../../lib/auth/auth-provider.tsx';
-import { isCshowSet } from '../../lib/storage.ts';
+import { isCshowSet, storageKeys, writeStorage } from '../../lib/storage.ts';
 import { useMenuBadges } from './menu-badges.ts';
 import { adminItems, campaignGroup, type MenuBadge, type MenuGate, type MenuItem, mainItems } from './menu-items.ts';
 
@@ -77,6 +77,10 @@ export function DrawerMenu({ user, plan, collapsed, onNavigate }: DrawerMenuProp
   const badges = useMenuBadges(user?.id);
   const [campaignsOpen, setCampaignsOpen] = useState(false);
   const showCampaigns = Boolean(plan?.useCampaigns) || isCshowSet();
+  // SPEC 2: a plan with campaigns sets cshow (as the spec's client does), so the group's routes open.
+  useEffect(() => {
+    if (plan?.useCampaigns && !isCshowSet()) writeStorage(storageKeys.cshow, 'true');
+  }, [plan?.useCampaigns]);
   const visibleAdmin = adminItems.filter((item) => passesGate(item.gate, user, plan));
   const entry = (item: MenuItem, nested = false) => (
     <MenuEntry key={item.path} item={item} badges={badges} collapsed={collapsed} nested={nested} onNavigate={onNavigate} />

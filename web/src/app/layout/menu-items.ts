@@ -79,7 +79,8 @@ export const adminItems: MenuItem[] = [
   { key: 'prompts', path: '/prompts', icon: PsychologyOutlined, gate: { admin: true, plan: 'useOpenAi' } },
   { key: 'queueIntegration', path: '/queue-integration', icon: DeviceHubOutlined, gate: { admin: true, plan: 'useIntegrations' } },
   { key: 'connections', path: '/connections', icon: SyncAlt, gate: { admin: true }, badge: 'connections' },
-  { key: 'files', path: '/files', icon: AttachFile, gate: { admin: true } },
+  // File lists are what campaigns send: the API serves them to plans with useCampaigns.
+  { key: 'files', path: '/files', icon: AttachFile, gate: { admin: true, plan: 'useCampaigns' } },
   { key: 'queues', path: '/queues', icon: AccountTreeOutlined, gate: { admin: true } },
   { key: 'users', path: '/users', icon: PeopleAltOutlined, gate: { admin: true } },
   { key: 'messagesApi', path: '/messages-api', icon: CodeRounded, gate: { admin: true, plan: 'useExternalApi' } },

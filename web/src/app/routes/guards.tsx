@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { isAdmin, useAuth } from '../../lib/auth/auth-provider.tsx';
 import { useCompanyPlan } from '../../lib/auth/session-api.ts';
-import { isCshowSet } from '../../lib/storage.ts';
+import { isCshowSet, storageKeys, writeStorage } from '../../lib/storage.ts';
 import { DENIAL_REDIRECT_MS, toast } from '../../lib/toast.ts';
 
 export function FullPageLoader() {
@@ -73,8 +73,21 @@ export function PlanGate({ flag, children }: { flag: PlanFlag; children: ReactNo
   return children;
 }
 
-/** SPEC 2: the campaign and contact-list routes exist only while the cshow flag is stored. */
+/**
+ * SPEC 2: the campaign and contact-list routes exist only while the cshow flag is stored. A plan
+ * with campaigns sets it (as the spec's client does), so a first visit straight to /campaigns on a
+ * fresh browser opens the page instead of bouncing to the dashboard.
+ */
 export function CshowGate({ children }: { children: ReactNode }) {
-  if (!isCshowSet()) return <Navigate to="/" replace />;
+  const { user } = useAuth();
+  const plan = useCompanyPlan(user?.companyId);
+  if (isCshowSet()) return children;
+  if (plan.isPending) return <FullPageLoader />;
+  if (!plan.data?.useCampaigns) return <Navigate to="/" replace />;
+  return <CshowFromPlan>{children}</CshowFromPlan>;
+}
+
+function CshowFromPlan({ children }: { children: ReactNode }) {
+  useEffect(() => writeStorage(storageKeys.cshow, 'true'), []);
   return children;
 }

@@ -23,3 +23,12 @@ export const QuickMessagesPage = page(
   'QuickMessagesPage',
 );
 export const SchedulesPage = page(() => import('../../features/schedules/components/schedules-page.tsx'), 'SchedulesPage');
+export const ContactListsPage = page(() => import('../../features/contact-lists/components/contact-lists-page.tsx'), 'ContactListsPage');
+export const ListContactsPage = page(() => import('../../features/contact-lists/components/list-contacts-page.tsx'), 'ListContactsPage');
+export const CampaignsPage = page(() => import('../../features/campaigns/components/campaigns-page.tsx'), 'CampaignsPage');
+export const CampaignReportPage = page(() => import('../../features/campaigns/components/campaign-report-page.tsx'), 'CampaignReportPage');
+export const CampaignSettingsPage = page(
+  () => import('../../features/campaigns/components/campaign-settings-page.tsx'),
+  'CampaignSettingsPage',
+);
+export const FileListsPage = page(() => import('../../features/file-lists/components/file-lists-page.tsx'), 'FileListsPage');

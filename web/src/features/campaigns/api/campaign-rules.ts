@@ -1,0 +1,101 @@
+/**
+ * The campaign screens' rules (SPEC 2 "Campaigns", "Campaign report", 4 "Campaign", 9), kept pure so
+ * they are unit-tested: status colours and actions, the settings' records, the report's figures,
+ * and the schedule's conversions between a `datetime-local` value and the instant the API takes.
+ */
+import {
+  type Campaign,
+  type CampaignSettings,
+  type CampaignSettingsRecords,
+  type CampaignStatus,
+  defaultCampaignSettings,
+} from '@conversa/functions/contracts/campaigns';
+import { format } from 'date-fns';
+
+export type ChipColor = 'default' | 'info' | 'warning' | 'success' | 'error';
+
+/** How each status reads at a glance: waiting grey/blue, running amber, done green, cancelled red. */
+export const statusColor: Record<CampaignStatus, ChipColor> = {
+  INATIVA: 'default',
+  PROGRAMADA: 'info',
+  EM_ANDAMENTO: 'warning',
+  CANCELADA: 'error',
+  FINALIZADA: 'success',
+};
+
+/** SPEC 2 "Campaigns" actions: stop when in progress, restart when cancelled. */
+export const canCancel = (campaign: Pick<Campaign, 'status'>) => campaign.status === 'EM_ANDAMENTO';
+export const canRestart = (campaign: Pick<Campaign, 'status'>) => campaign.status === 'CANCELADA';
+
+/**
+ * SPEC 4: read-only unless editable; "A CANCELADA campaign still shows its message fields and the
+ * save button." The server's `editable` is the rule at answer time.
+ */
+export const showsSave = (campaign: Pick<Campaign, 'editable' | 'status'> | undefined) =>
+  !campaign || campaign.editable || campaign.status === 'CANCELADA';
+
+/** GET /campaign-settings answers `[{ key, value }]`, each value JSON (SPEC 7): missing or unreadable keys keep their default. */
+export function settingsFromRecords(records: CampaignSettingsRecords | undefined): CampaignSettings {
+  const settings: CampaignSettings = { ...defaultCampaignSettings, variables: [] };
+  for (const record of records ?? []) {
+    let value: unknown;
+    try {
+      value = JSON.parse(record.value);
+    } catch {
+      continue;
+    }
+    if (record.key === 'variables' && Array.isArray(value)) settings.variables = value as CampaignSettings['variables'];
+    else if (record.key !== 'variables' && typeof value === 'number') settings[record.key] = value;
+  }
+  return settings;
+}
+
+/** The report's figures (SPEC 2 "Campaign report"), as the shipping engine counts them on the campaign. */
+export interface CampaignProgress {
+  valid: number;
+  invalid: number;
+  confirmationRequested: number;
+  confirmed: number;
+  delivered: number;
+}
+
+export type CampaignWithProgress = Campaign & { progress?: Partial<CampaignProgress> | null };
+
+export function campaignProgress(campaign: CampaignWithProgress | undefined): CampaignProgress & { percent: number } {
+  const p: Partial<CampaignProgress> = campaign?.progress ?? {};
+  const figures = {
+    valid: p.valid ?? 0,
+    invalid: p.invalid ?? 0,
+    confirmationRequested: p.confirmationRequested ?? 0,
+    confirmed: p.confirmed ?? 0,
+    delivered: p.delivered ?? 0,
+  };
+  // SPEC 2: "delivered out of valid contacts"; a finished campaign is full even with nobody valid.
+  const percent =
+    campaign?.status === 'FINALIZADA' ? 100 : figures.valid > 0 ? Math.min(100, Math.round((figures.delivered / figures.valid) * 100)) : 0;
+  return { ...figures, percent };
+}
+
+const LOCAL_INPUT = "yyyy-MM-dd'T'HH:mm";
+
+/** The value of a `datetime-local` input for an instant, in the browser's time zone. */
+export const toLocalInput = (at: string | Date): string => format(typeof at === 'string' ? new Date(at) : at, LOCAL_INPUT);
+
+/**
+ * The instant a `datetime-local` value means here, with seconds (SPEC 5 "Scheduled time is sent
+ * formatted as date and time with seconds"), as the API takes it; null when empty or invalid.
+ */
+export function fromLocalInput(value: string): string | null {
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/.test(value)) return null;
+  const parsed = new Date(value);
+  return Number.isNaN(parsed.getTime()) ? null : parsed.toISOString();
+}
+
+/** A date and time in the interface's language (the company's users read pt, en or es). */
+export function formatDateTime(at: string | null | undefined, language: string): string {
+  if (!at) return '-';
+  const date = new Date(at);
+  if (Number.isNaN(date.getTime())) return '-';
+  const locale = language.startsWith('pt') ? 'pt-BR' : language.startsWith('en') ? 'en-US' : 'es';
+  return new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'short' }).format(date);
+}
