@@ -192,6 +192,8 @@ export const httpRoutes: readonly HttpRoute[] = [
   r('POST', '/tags/sync', 'tags', 'user'),
   r('PUT', '/ticket-tags/{ticketId}/{tagId}', 'tags', 'user'),
   r('DELETE', '/ticket-tags/{ticketId}', 'tags', 'user'),
+  // The kanban's drag between lanes: one tag off, one on, in one request.
+  r('POST', '/ticket-tags/{ticketId}/move', 'tags', 'user', { plan: 'useKanban' }),
 
   // Notes on tickets the caller may see; delete by the author or an admin.
   r('POST', '/ticket-notes', 'ticket-notes', 'user'),

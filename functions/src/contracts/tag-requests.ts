@@ -39,3 +39,10 @@ export const syncTagsSchema = z
   })
   .strip();
 export type SyncTagsInput = z.output<typeof syncTagsSchema>;
+
+/** POST /ticket-tags/{ticketId}/move: the kanban lanes' tag ids, 0 for the Open lane (no tag). */
+export const moveTicketTagSchema = z
+  .object({ from: z.coerce.number().int().min(0), to: z.coerce.number().int().min(0) })
+  .strip()
+  .refine((move) => move.from !== move.to, { message: 'Same lane', path: ['to'] });
+export type MoveTicketTagInput = z.output<typeof moveTicketTagSchema>;

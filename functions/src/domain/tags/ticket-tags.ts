@@ -97,6 +97,22 @@ export async function addTicketTag(viewer: Viewer, ticketId: number, tagId: numb
   return publish(viewer.companyId, ticket);
 }
 
+/**
+ * The kanban's drag between lanes (SPEC 2 "Kanban"): `from` off and `to` on in one change, so a
+ * card never shows in two lanes or none, and the ticket's other tags stay. 0 is the Open lane (no tag).
+ */
+export async function moveTicketTag(viewer: Viewer, ticketId: number, from: number, to: number): Promise<Ticket> {
+  await loadVisibleTicket(viewer, ticketId);
+  const [tag] = to ? await tagsById(viewer.companyId, [to]) : [];
+  const ticket = await changeTags(viewer.companyId, ticketId, (tags) => {
+    const kept = tags.filter((t) => t.id !== from && t.id !== to);
+    if (tag && kept.length >= MAX_TICKET_TAGS) throw new ValidationError('to', 'Too many tags');
+    return tag ? [...kept, tag] : kept;
+  });
+  if (!ticket) throw new NotFoundError('ERR_NO_TICKET_FOUND');
+  return publish(viewer.companyId, ticket);
+}
+
 export async function clearTicketTags(viewer: Viewer, ticketId: number): Promise<Ticket> {
   await loadVisibleTicket(viewer, ticketId);
   const ticket = await changeTags(viewer.companyId, ticketId, () => []);

@@ -1,7 +1,7 @@
 /** Tags of the caller's company and the tags of its tickets (SPEC 7 "Contacts, tags, users, queues"). */
-import { createTagSchema, listTagsQuerySchema, syncTagsSchema, updateTagSchema } from '#contracts/tag-requests';
+import { createTagSchema, listTagsQuerySchema, moveTicketTagSchema, syncTagsSchema, updateTagSchema } from '#contracts/tag-requests';
 import { createTagFor, deleteTagFor, findTag, listAllTags, listKanbanTags, listTagsPage, updateTagFor } from '#domain/tags/tags';
-import { addTicketTag, clearTicketTags, syncTicketTags } from '#domain/tags/ticket-tags';
+import { addTicketTag, clearTicketTags, moveTicketTag, syncTicketTags } from '#domain/tags/ticket-tags';
 import { requireIdentity } from '#http/access';
 import { httpHandler } from '#http/handler';
 import { created, noContent } from '#http/result';
@@ -27,5 +27,9 @@ export const handler = httpHandler('tags', {
   },
   'PUT /ticket-tags/{ticketId}/{tagId}': async (ctx) =>
     addTicketTag(requireIdentity(ctx), parseId(ctx.params, 'ticketId'), parseId(ctx.params, 'tagId')),
+  'POST /ticket-tags/{ticketId}/move': async (ctx) => {
+    const { from, to } = parseInput(moveTicketTagSchema, ctx.body ?? {});
+    return moveTicketTag(requireIdentity(ctx), parseId(ctx.params, 'ticketId'), from, to);
+  },
   'DELETE /ticket-tags/{ticketId}': async (ctx) => clearTicketTags(requireIdentity(ctx), parseId(ctx.params, 'ticketId')),
 });
