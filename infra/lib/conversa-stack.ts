@@ -51,6 +51,15 @@ const extraAccess: Partial<Record<string, ExtraAccess>> = {
   schedules: { media: true },
   // Due scheduled messages go out as `send` commands (their media is already in the bucket).
   'schedule-sends': { send: ['session-commands'] },
+  // The campaign engine's clock: a start on save queues it; ticks queue the next tick and the sends.
+  campaigns: { send: ['campaign-ticks'] },
+  'campaign-ticks': { send: ['session-commands', 'campaign-ticks'] },
+  'campaign-starts': { send: ['campaign-ticks'] },
+  // File lists' files: multipart uploads, presigned PUTs and removal in the media bucket.
+  files: { media: true },
+  // A list's new numbers are checked against WhatsApp: `checkNumbers` commands to the session-host.
+  'contact-lists': { send: ['session-commands'] },
+  'contact-lists-import': { send: ['session-commands'] },
 };
 
 export interface ConversaStackProps extends StackProps {

@@ -5,7 +5,7 @@
  *
  * - start / newQr: run the session here unless another live host holds it (then it is routed there).
  * - logout: the holder logs out; with no live holder any host does it.
- * - send / delete / edit: only the holder, once its session is CONNECTED. A session wanted but held
+ * - send / delete / edit (and importContacts, checkNumbers): only the holder, once its session is CONNECTED. A session wanted but held
  *   by nobody (its host died) is taken over here on demand. With nobody to run it (logged out), the
  *   command waits; a send still undelivered after `sendDeadlineMs` is reported as sendFailed.
  */
@@ -13,7 +13,9 @@ import type { SessionCommand } from '@conversa/functions/contracts/session-event
 import type { HostTimings } from './config.ts';
 import type { InboundPublisher } from './inbound-publisher.ts';
 import type { HostMetrics } from './metrics.ts';
+import { publishNumberChecks } from './number-checks.ts';
 import { publishPhoneContacts } from './phone-contacts.ts';
+import type { SessionHandle } from './provider.ts';
 import { executeSend, failSend, NOT_INITIALIZED, type SendHooks } from './send-executor.ts';
 import type { Logger, SessionManager } from './session-manager.ts';
 import { getLease, heldByOther, isFree } from './storage/leases.ts';
@@ -88,8 +90,15 @@ export function createCommandRouter(deps: RouterDeps) {
     return manager.owns(key) ? wait('session not connected') : wait('no host runs the session');
   }
 
-  /** Like a message command: only the holder, once CONNECTED; dropped when no session connects in time. */
-  async function importContacts(command: Extract<SessionCommand, { kind: 'importContacts' }>, meta: CommandMeta): Promise<Outcome> {
+  /**
+   * A request to the phone (its contacts, a check of numbers): like a message command, only the
+   * holder, once CONNECTED; dropped (logged) when no session connects in time.
+   */
+  async function sessionRequest(
+    command: Extract<SessionCommand, { kind: 'importContacts' | 'checkNumbers' }>,
+    meta: CommandMeta,
+    run: (handle: SessionHandle) => Promise<void>,
+  ): Promise<Outcome> {
     const key = { companyId: command.companyId, connectionId: command.connectionId };
     if (!manager.owns(key)) {
       const lease = await getLease(key);
@@ -99,17 +108,31 @@ export function createCommandRouter(deps: RouterDeps) {
     if (manager.owns(key) && (await manager.waitConnected(key, timings.readyWaitMs))) {
       const handle = manager.handleOf(key);
       if (handle) {
-        const count = await publishPhoneContacts(command, handle, deps.inbound);
-        deps.log.info('phone contacts published', { key, importId: command.commandId, count });
+        await run(handle);
         return done;
       }
     }
     if (now() - meta.firstSentAt >= timings.sendDeadlineMs) {
-      deps.log.warn('importContacts dropped: no connected session for too long', { key, importId: command.commandId });
+      deps.log.warn(`${command.kind} dropped: no connected session for too long`, { key, commandId: command.commandId });
       return done;
     }
     return manager.owns(key) ? wait('session not connected') : wait('no host runs the session');
   }
+
+  const importContacts = (command: Extract<SessionCommand, { kind: 'importContacts' }>, meta: CommandMeta) =>
+    sessionRequest(command, meta, async (handle) => {
+      const count = await publishPhoneContacts(command, handle, deps.inbound);
+      const key = { companyId: command.companyId, connectionId: command.connectionId };
+      deps.log.info('phone contacts published', { key, importId: command.commandId, count });
+    });
+
+  // The numbers stay unchecked when dropped: the next connect of a session of the company checks them.
+  const checkNumbers = (command: Extract<SessionCommand, { kind: 'checkNumbers' }>, meta: CommandMeta) =>
+    sessionRequest(command, meta, async (handle) => {
+      const key = { companyId: command.companyId, connectionId: command.connectionId };
+      if (!(await publishNumberChecks(key, command.commandId, command.numbers, handle, deps.inbound)))
+        deps.log.warn('checkNumbers: this provider cannot check numbers', { key });
+    });
 
   return {
     async route(command: SessionCommand, meta: CommandMeta): Promise<Outcome> {
@@ -124,6 +147,8 @@ export function createCommandRouter(deps: RouterDeps) {
           return messageCommand(command, meta);
         case 'importContacts':
           return importContacts(command, meta);
+        case 'checkNumbers':
+          return checkNumbers(command, meta);
       }
     },
   };

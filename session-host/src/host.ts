@@ -8,6 +8,7 @@ import { createCommandRouter } from './command-router.ts';
 import type { HostConfig } from './config.ts';
 import { createInboundPublisher } from './inbound-publisher.ts';
 import { type HostMetrics, noMetrics } from './metrics.ts';
+import { checkPendingNumbers } from './number-checks.ts';
 import type { WhatsAppProvider } from './provider.ts';
 import type { SendHooks } from './send-executor.ts';
 import { type Logger, SessionManager } from './session-manager.ts';
@@ -46,6 +47,11 @@ export function startHost(deps: HostDeps): Host {
     status: deps.status ?? statusReporter,
     log,
     metrics,
+    // Contact list numbers added while no session of the company was connected are checked now.
+    onConnected: async (key, handle) => {
+      const count = await checkPendingNumbers(key, handle, inbound);
+      if (count) log.info('unchecked numbers checked on connect', { key, count });
+    },
   });
   const router = createCommandRouter({ manager, inbound, timings: config.timings, log, metrics, sendHooks: deps.sendHooks });
   manager.start();

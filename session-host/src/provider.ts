@@ -45,6 +45,11 @@ export interface SessionHandle {
    * the number and the best name known. Optional: a provider without it imports nothing.
    */
   listContacts?(): Promise<PhoneContact[]>;
+  /**
+   * Which of these numbers (digits) have a WhatsApp account: the ones that do, as given. Optional: a
+   * provider without it leaves contact list numbers unchecked.
+   */
+  checkNumbers?(numbers: string[]): Promise<string[]>;
   /** Log out on WhatsApp and forget the credentials. */
   logout(): Promise<void>;
   /** Close the socket, keeping the credentials (shutdown, lease lost). */

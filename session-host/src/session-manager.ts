@@ -33,6 +33,8 @@ interface LiveSession {
   /** The lease end this host last wrote successfully. */
   leaseUntil: number;
   ended: boolean;
+  /** The connect hook ran for the current CONNECTED stretch (reset when the status leaves it). */
+  connectHookRan?: boolean;
 }
 
 export interface SessionManagerDeps {
@@ -44,6 +46,11 @@ export interface SessionManagerDeps {
   log: Logger;
   /** Where the scan reports orphaned sessions; none by default. */
   metrics?: HostMetrics;
+  /**
+   * Work a session does each time it becomes CONNECTED here (host.ts: check the company's contact
+   * list numbers still unchecked). Runs in the background; a failure is logged.
+   */
+  onConnected?: (key: SessionKey, handle: SessionHandle) => Promise<unknown>;
   now?: () => number;
 }
 
@@ -256,13 +263,26 @@ export class SessionManager {
       return;
     }
     if (live.ended) await live.handle.stop().catch(() => undefined);
+    else this.connectHook(live);
+  }
+
+  /** Once per CONNECTED stretch, when both the status and the handle are there (either may come first). */
+  private connectHook(live: LiveSession): void {
+    const hook = this.deps.onConnected;
+    if (!hook || live.ended || live.status !== 'CONNECTED' || !live.handle || live.connectHookRan) return;
+    live.connectHookRan = true;
+    hook(live.key, live.handle).catch((error: unknown) =>
+      this.deps.log.warn('connect hook failed', { key: live.key, error: String(error) }),
+    );
   }
 
   private async onStatus(live: LiveSession, update: StatusUpdate & { reason?: string }): Promise<void> {
     // A stale session (lease lost, replaced) must not overwrite what the current owner reports.
     if (live.ended || this.sessions.get(sessionId(live.key)) !== live) return;
     live.status = update.status;
+    if (update.status !== 'CONNECTED') live.connectHookRan = false;
     const outcome = await this.report(live.key, update);
+    if (update.status === 'CONNECTED') this.connectHook(live);
     if (update.status === 'DISCONNECTED' || outcome === 'deleted') {
       this.deps.log.info('session ended', { key: live.key, reason: outcome === 'deleted' ? 'connection deleted' : update.reason });
       void this.locked(live.key, async () => {

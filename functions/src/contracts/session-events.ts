@@ -15,6 +15,18 @@ import * as z from 'zod';
 
 export const PHONE_CONTACTS_BATCH = 100;
 export const PHONE_CONTACT_NAME_MAX = 200;
+/**
+ * Numbers per `checkNumbers` command and `numbersChecked` event: one WhatsApp query (Baileys'
+ * onWhatsApp takes many numbers per call) and a message far below SQS's 256 KB.
+ */
+export const NUMBER_CHECK_BATCH = 50;
+
+/** A contact list item's number to check (`itemId` is the item's id in its list's tenant). */
+const numberToCheck = z.object({
+  itemId: z.number().int().positive(),
+  contactListId: z.number().int().positive(),
+  number: z.string().regex(/^\d{1,50}$/),
+});
 
 export const mediaTypes = ['image', 'audio', 'video', 'application', 'stickerMessage', 'locationMessage', 'vcard', 'call_log'] as const;
 export type MediaType = (typeof mediaTypes)[number];
@@ -134,6 +146,17 @@ export function inboundDedupeId(event: InboundEvent): string {
       return `${connection}:r:${event.waMessageId}`;
     case 'edit':
       return `${connection}:e:${event.waMessageId}:${event.body.length}`;
+  /**
+   * WhatsApp's answer for a batch of contact list numbers (a `checkNumbers` command's, or the host's
+   * own check when a session connects): `valid` is whether the number has a WhatsApp account.
+   * `checkId` names the batch (its command id).
+   */
+  z.object({
+    kind: z.literal('numbersChecked'),
+    ...base,
+    checkId: z.string().min(1),
+    results: z.array(numberToCheck.extend({ valid: z.boolean() })).max(NUMBER_CHECK_BATCH),
+  }),
     case 'call':
       return `${connection}:c:${event.callId}`;
     case 'sent':
@@ -157,12 +180,16 @@ export const sessionCommandGroupId = (command: { companyId: number; connectionId
 
 const commandBase = { ...base, commandId: z.string().min(1) };
 
+    case 'numbersChecked':
+      return `${connection}:w:${event.checkId}`;
 export const sessionCommandSchema = z.discriminatedUnion('kind', [
   /** Start (or restart) the session: connect with stored credentials or show a QR. */
   z.object({ kind: z.literal('start'), ...commandBase, usePairingCode: z.string().optional() }),
   /** Drop the credentials and show a fresh QR. */
   z.object({ kind: z.literal('newQr'), ...commandBase }),
   /** Log out on WhatsApp and stop. */
+  // Number checks likewise: a list of 10,000 numbers never delays a conversation.
+  if (event.kind === 'numbersChecked') return `${event.companyId}:${event.connectionId}:numbers`;
   z.object({ kind: z.literal('logout'), ...commandBase }),
   z.object({
     kind: z.literal('send'),
@@ -198,3 +225,5 @@ export const sessionCommandSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('importContacts'), ...commandBase }),
 ]);
 export type SessionCommand = z.infer<typeof sessionCommandSchema>;
+  /** Ask WhatsApp which of these contact list numbers have an account; answered by `numbersChecked`. */
+  z.object({ kind: z.literal('checkNumbers'), ...commandBase, numbers: z.array(numberToCheck).min(1).max(NUMBER_CHECK_BATCH) }),

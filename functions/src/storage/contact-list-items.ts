@@ -8,13 +8,16 @@
  *              Query of `limit` items; a search filters on `search` and reads at most
  *              FILTERED_READS batches), the list's delete, and the campaign engine's walk
  *   number  pk = C#<cid>#CL#<padded listId>   sk = NUM#<number digits>   { itemId }
+ *     gsi2  gsi2pk = C#<cid>#CLI#UNCHECKED   gsi2sk = <padded id>   (only while isWhatsappValid is null)
+ *           -> the company's numbers not yet checked against WhatsApp, in one Query of a sparse index:
+ *              what a session checks when it connects (domain/contact-lists/number-checks.ts)
  *           -> one item per number in a list: put on condition in the transaction that creates the
  *              item (or moves its number), deleted with it. A campaign ships once per item, so a
  *              number listed twice would get the campaign twice.
  *
  * `search` is the folded name, the number and the email, one per line: a search reads the list's
  * own partition only, never the tenant's. `isWhatsappValid` is null until the number is checked
- * against WhatsApp (the campaign engine sets it through setWhatsappValid), then true or false.
+ * against WhatsApp through a connected session (setWhatsappValid), then true or false.
  *
  * Every add and remove moves the list's `contactsCount` (contact-lists.ts) in the same transaction,
  * on condition that the list exists: an item never lands in a deleted list.
@@ -58,11 +61,14 @@ export const foldSearch = (text: string): string =>
 const searchText = (item: Pick<ContactListItemRecord, 'name' | 'number' | 'email'>) =>
   [foldSearch(item.name), item.number, item.email.toLowerCase()].join('\n');
 
+const uncheckedPartition = (companyId: number) => `${tenantPk(companyId)}#CLI#UNCHECKED`;
+
 const stored = (record: ContactListItemRecord) => ({
   ...itemKey(record.companyId, record.id),
   entity: 'contactListItem',
   gsi1pk: listPartition(record.companyId, record.contactListId),
   gsi1sk: pad(record.id),
+  ...(record.isWhatsappValid === null ? { gsi2pk: uncheckedPartition(record.companyId), gsi2sk: pad(record.id) } : {}),
   search: searchText(record),
   ...record,
 });
@@ -202,16 +208,29 @@ export async function deleteContactListItem(record: ContactListItemRecord): Prom
   }
 }
 
-/** The engine's verdict on the number (null = not checked). The item may have been deleted meanwhile: then nothing. */
-export async function setWhatsappValid(companyId: number, id: number, valid: boolean | null): Promise<boolean> {
+/**
+ * WhatsApp's verdict on the number (null = not checked). With `number`, only while the item still has
+ * that number: a verdict on a number edited meanwhile is not the new number's. The item may have
+ * been deleted or renumbered meanwhile: then nothing, and false.
+ */
+export async function setWhatsappValid(companyId: number, id: number, valid: boolean | null, number?: string): Promise<boolean> {
+  const unchecked = { gsi2pk: uncheckedPartition(companyId), gsi2sk: pad(id) };
   try {
     await db().send(
       new UpdateCommand({
         TableName: table(),
         Key: itemKey(companyId, id),
-        UpdateExpression: 'SET isWhatsappValid = :valid',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':valid': valid },
+        UpdateExpression:
+          valid === null
+            ? 'SET isWhatsappValid = :valid, gsi2pk = :gpk, gsi2sk = :gsk'
+            : 'SET isWhatsappValid = :valid REMOVE gsi2pk, gsi2sk',
+        ConditionExpression: number === undefined ? 'attribute_exists(pk)' : 'attribute_exists(pk) AND #number = :number',
+        ...(number === undefined ? {} : { ExpressionAttributeNames: { '#number': 'number' } }),
+        ExpressionAttributeValues: {
+          ':valid': valid,
+          ...(valid === null ? { ':gpk': unchecked.gsi2pk, ':gsk': unchecked.gsi2sk } : {}),
+          ...(number === undefined ? {} : { ':number': number }),
+        },
       }),
     );
     return true;
@@ -219,6 +238,33 @@ export async function setWhatsappValid(companyId: number, id: number, valid: boo
     if (isConditionalCheckFailed(error)) return false;
     throw error;
   }
+}
+
+/** An item whose number is not checked yet. */
+export interface UncheckedNumber {
+  itemId: number;
+  contactListId: number;
+  number: string;
+}
+
+/** Up to `limit` of the company's unchecked numbers after item `afterId` (0: from the first), oldest first. */
+export async function listUncheckedNumbers(companyId: number, limit: number, afterId = 0): Promise<UncheckedNumber[]> {
+  const out = await db().send(
+    new QueryCommand({
+      TableName: table(),
+      IndexName: 'gsi2',
+      KeyConditionExpression: 'gsi2pk = :pk AND gsi2sk > :after',
+      ExpressionAttributeValues: { ':pk': uncheckedPartition(companyId), ':after': pad(afterId) },
+      ProjectionExpression: 'id, contactListId, #number',
+      ExpressionAttributeNames: { '#number': 'number' },
+      Limit: limit,
+    }),
+  );
+  return (out.Items ?? []).map((item) => ({
+    itemId: Number(item.id),
+    contactListId: Number(item.contactListId),
+    number: String(item.number),
+  }));
 }
 
 export interface ItemPageQuery {

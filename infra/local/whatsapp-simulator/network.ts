@@ -66,6 +66,14 @@ export interface NetworkOptions {
 
 export const QR_ATTEMPTS = 3;
 
+/**
+ * Who has an account on the simulated network (what Baileys' onWhatsApp asks WhatsApp): every
+ * number of 10 to 15 digits that does not start with 0, as E.164 numbers are (no country code starts
+ * with 0). So `5511987654321` is on WhatsApp and `0011987654321` or `12345678` are not: tests and
+ * the local product name a number off WhatsApp by its leading 0.
+ */
+export const isOnSimulatedWhatsApp = (number: string): boolean => /^[1-9]\d{9,14}$/.test(number);
+
 export class LookupError extends Error {
   constructor(
     readonly status: number,
@@ -157,6 +165,13 @@ export class SimNetwork {
     switch (message.type) {
       case 'eventAck':
         session.outbox = session.outbox.filter((pending) => pending.seq !== message.seq);
+        return;
+      case 'onWhatsApp':
+        if (!session.paired || session.status !== 'connected') {
+          reply({ type: 'result', reqId: message.reqId, ok: false, error: 'ERR_WAPP_NOT_INITIALIZED' });
+          return;
+        }
+        reply({ type: 'result', reqId: message.reqId, ok: true, registered: message.numbers.filter(isOnSimulatedWhatsApp) });
         return;
       case 'listContacts':
         if (!session.paired || session.status !== 'connected') {

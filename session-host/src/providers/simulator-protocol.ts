@@ -58,6 +58,8 @@ export type DeviceToNetwork =
   | { type: 'logout'; reqId: number }
   /** The phone's contacts: its address book and everyone it chatted with. */
   | { type: 'listContacts'; reqId: number }
+  /** Which of these numbers have an account on the network (Baileys' onWhatsApp): `registered` answers. */
+  | { type: 'onWhatsApp'; reqId: number; numbers: string[] }
   /** The event with this sequence number is durably handled; the network forgets it. */
   | { type: 'eventAck'; seq: number };
 
@@ -66,7 +68,15 @@ export type NetworkToDevice =
   | { type: 'connected'; number: string }
   | { type: 'disconnected'; reason: 'qr-timeout' | 'logged-out' | 'replaced' }
   | { type: 'event'; seq: number; event: SimEvent }
-  | { type: 'result'; reqId: number; ok: true; waMessageId?: string; timestamp?: number; contacts?: SimPhoneContact[] }
+  | {
+      type: 'result';
+      reqId: number;
+      ok: true;
+      waMessageId?: string;
+      timestamp?: number;
+      contacts?: SimPhoneContact[];
+      registered?: string[];
+    }
   | { type: 'result'; reqId: number; ok: false; error: string };
 
 /** `<companyId>.<connectionId>`: connection ids are per tenant, so the pair names a session. */

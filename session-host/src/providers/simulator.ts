@@ -155,7 +155,7 @@ async function startDevice(phoneUrl: string, media: MediaStore, spec: SessionSpe
 
   async function mustSucceed(
     body: OutgoingRequest,
-  ): Promise<{ waMessageId?: string; timestamp?: number; contacts?: { number: string; name?: string }[] }> {
+  ): Promise<{ waMessageId?: string; timestamp?: number; contacts?: { number: string; name?: string }[]; registered?: string[] }> {
     const result = await request(body);
     if (result.ok) return result;
     // Not connected (yet) is worth retrying; anything else the network refused is final.
@@ -210,6 +210,10 @@ async function startDevice(phoneUrl: string, media: MediaStore, spec: SessionSpe
     async listContacts() {
       const result = await mustSucceed({ type: 'listContacts' });
       return result.contacts ?? [];
+    },
+    async checkNumbers(numbers) {
+      const result = await mustSucceed({ type: 'onWhatsApp', numbers });
+      return result.registered ?? [];
     },
     async logout() {
       await mustSucceed({ type: 'logout' }).catch(() => undefined);

@@ -1,8 +1,8 @@
 /**
  * The contacts of a contact list (SPEC 2 "List contacts", 3 "Contact list item", 7): add, edit,
  * delete, search and page. A number is in a list once (409 ERR_DUPLICATED_CONTACT naming number).
- * `isWhatsappValid` starts null (not checked yet) and is set by the campaign engine when it checks
- * the number through the campaign's connection; a changed number is unchecked again.
+ * `isWhatsappValid` starts null (not checked yet) and is set once a connected session checked the
+ * number (number-checks.ts, asked right after the write); a changed number is unchecked again.
  *
  * Every change is published on `company-{id}-ContactListItem` with the record (a delete with the id);
  * the list's own count changed too, so `company-{id}-ContactList` gets the list's update.
@@ -18,9 +18,11 @@ import {
   type UpdateContactListItemInput,
 } from '#contracts/contact-lists';
 import type { Identity } from '#domain/identity';
+import { defaultEffects } from '#domain/messages/effects';
 import { publishToCompany } from '#realtime/publisher';
 import * as store from '#storage/contact-list-items';
 import { findContactList, presentContactList } from './contact-lists.ts';
+import { checkNewNumbers } from './number-checks.ts';
 
 export const presentItem = (record: store.ContactListItemRecord): ContactListItem => ({
   id: record.id,
@@ -83,6 +85,7 @@ export async function createItemFor(identity: Identity, input: CreateContactList
   });
   const item = presentItem(record);
   await publishChange(companyId, record.contactListId, { action: 'create', record: item });
+  await checkNewNumbers(companyId, [{ itemId: item.id, contactListId: item.contactListId, number: item.number }], defaultEffects);
   return item;
 }
 
@@ -98,6 +101,12 @@ export async function updateItemFor(identity: Identity, id: number, input: Updat
   };
   const item = presentItem(await store.updateContactListItem(before, patch));
   await publishChange(identity.companyId, before.contactListId, { action: 'update', record: item });
+  if (renumbered)
+    await checkNewNumbers(
+      identity.companyId,
+      [{ itemId: item.id, contactListId: item.contactListId, number: item.number }],
+      defaultEffects,
+    );
   return item;
 }
 

@@ -8,14 +8,18 @@
  *
  * Its own Lambda (fn 'contact-lists-import'), like the contacts import: the spreadsheet reader stays
  * out of the contact lists bundle. One `reload` on the list's channel when done, not an event per row.
+ * The rows added are then checked against WhatsApp in batches (number-checks.ts): their
+ * `isWhatsappValid` fills in, with another reload, as the session answers.
  */
 import { ConflictError } from '#commons/errors';
 import { type ContactListReloadEvent, channels } from '#contracts/channels';
 import { type ContactListUploadResult, createContactListItemSchema } from '#contracts/contact-lists';
 import type { Identity } from '#domain/identity';
+import { defaultEffects } from '#domain/messages/effects';
 import { publishToCompany } from '#realtime/publisher';
 import { createContactListItem, newContactListItemIds } from '#storage/contact-list-items';
 import { findContactList, presentContactList } from './contact-lists.ts';
+import { checkNewNumbers, type NumberToCheck } from './number-checks.ts';
 
 export { rowsFromFiles, rowsFromJson } from '#domain/contacts/import';
 
@@ -40,6 +44,7 @@ export async function uploadToContactList(identity: Identity, contactListId: num
     valid.push({ row: index + 2, name: parsed.data.name, number: parsed.data.number, email: parsed.data.email });
   }
   const ids = valid.length ? await newContactListItemIds(companyId, valid.length) : [];
+  const added: NumberToCheck[] = [];
   const at = new Date().toISOString();
   let next = 0;
   const worker = async () => {
@@ -59,6 +64,7 @@ export async function uploadToContactList(identity: Identity, contactListId: num
           updatedAt: at,
         });
         result.imported++;
+        added.push({ itemId: ids[i] as number, contactListId, number: row.number });
       } catch (error) {
         if (!(error instanceof ConflictError)) throw error;
         result.duplicated++;
@@ -71,5 +77,10 @@ export async function uploadToContactList(identity: Identity, contactListId: num
   await publishToCompany(companyId, channels.contactListItems(companyId, contactListId), reload);
   const list = await findContactList(companyId, contactListId).catch(() => undefined);
   if (list) await publishToCompany(companyId, channels.contactList(companyId), { action: 'update', record: presentContactList(list) });
+  await checkNewNumbers(
+    companyId,
+    added.sort((a, b) => a.itemId - b.itemId),
+    defaultEffects,
+  );
   return result;
 }

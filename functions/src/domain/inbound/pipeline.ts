@@ -4,6 +4,7 @@
  */
 import type { InboundEvent } from '#contracts/session-events';
 import { localTime } from '#domain/chatbot/hours';
+import { applyNumberChecks } from '#domain/contact-lists/number-checks';
 import { importPhoneContacts } from '#domain/contacts/phone-import';
 import { defaultEffects, type Effects } from '#domain/messages/effects';
 import { type BatchReferences, batchReferences } from './batch-references.ts';
@@ -40,6 +41,8 @@ export async function processInboundEvent(
       return handleCall(event, effects, refs, marks);
     case 'contacts':
       return importPhoneContacts(event, effects);
+    case 'numbersChecked':
+      return applyNumberChecks(event, effects);
   }
 }
 

@@ -358,6 +358,19 @@ export class BaileysSession implements SessionHandle {
     return this.sock;
   }
 
+  /**
+   * Which numbers have a WhatsApp account: one `onWhatsApp` (USync) query for the whole batch, which
+   * answers the accounts found with their jids. A Brazilian mobile may answer with the jid of its
+   * older 8-digit form (or the other way round), so both forms count as the number.
+   */
+  async checkNumbers(numbers: string[]): Promise<string[]> {
+    if (!numbers.length) return [];
+    const sock = this.connected();
+    const found = (await sock.onWhatsApp(...numbers)) ?? [];
+    const accounts = new Set(found.filter((entry) => entry.exists).map((entry) => jidUser(entry.jid)));
+    return numbers.filter((number) => accounts.has(number) || accounts.has(brazilianAlternate(number)));
+  }
+
   /** `waMessageId` is derived from our messageId by the host: a resend after a crash is the same WhatsApp message. */
   async send(command: SendCommand, { waMessageId }: SendOptions): Promise<{ waMessageId: string; timestamp: number }> {
     const sock = this.connected();
@@ -436,4 +449,11 @@ export class BaileysSession implements SessionHandle {
     }
     await Promise.all([...this.chains.entries()].filter(([chain]) => chain !== '@connection').map(([, pending]) => pending));
   }
+}
+
+/** The other form of a Brazilian mobile number: with the ninth digit added after the area code, or without it. */
+export function brazilianAlternate(number: string): string {
+  if (/^55\d{2}9\d{8}$/.test(number)) return `${number.slice(0, 4)}${number.slice(5)}`;
+  if (/^55\d{2}[6-9]\d{7}$/.test(number)) return `${number.slice(0, 4)}9${number.slice(4)}`;
+  return number;
 }
