@@ -6,6 +6,8 @@ export const storageKeys = {
   language: 'language',
   signMessage: 'signMessage',
   todoTasks: 'todolist',
+  /** The newest announcement change the user has seen in the top bar's popover (SPEC 4 "Badges": its dot). */
+  announcementsSeen: 'announcementsSeen',
 } as const;
 
 export function readStorage(key: string): string | null {

@@ -5,6 +5,7 @@ import Refresh from '@mui/icons-material/Refresh';
 import { AppBar, IconButton, Toolbar, Tooltip, Typography, useMediaQuery, useTheme } from '@mui/material';
 import { format, parseISO } from 'date-fns';
 import { useTranslation } from 'react-i18next';
+import { AnnouncementsPopover } from '../../features/announcements/components/announcements-popover.tsx';
 import { NotificationsBell } from '../../features/notifications/components/notifications-bell.tsx';
 import { isAdmin, useAuth } from '../../lib/auth/auth-provider.tsx';
 import { useColorMode } from '../../theme/color-mode.tsx';
@@ -60,6 +61,7 @@ export function TopBar({ onToggleDrawer }: { onToggleDrawer: () => void }) {
           </IconButton>
         </Tooltip>
         <NotificationsBell />
+        <AnnouncementsPopover />
         <LanguageMenu />
         <AccountMenu />
       </Toolbar>

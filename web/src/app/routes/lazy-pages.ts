@@ -32,3 +32,7 @@ export const CampaignSettingsPage = page(
   'CampaignSettingsPage',
 );
 export const FileListsPage = page(() => import('../../features/file-lists/components/file-lists-page.tsx'), 'FileListsPage');
+export const AnnouncementsPage = page(() => import('../../features/announcements/components/announcements-page.tsx'), 'AnnouncementsPage');
+export const HelpsPage = page(() => import('../../features/helps/components/helps-page.tsx'), 'HelpsPage');
+export const MessagesApiPage = page(() => import('../../features/messages-api/components/messages-api-page.tsx'), 'MessagesApiPage');
+export const TodoPage = page(() => import('../../features/todo/components/todo-page.tsx'), 'TodoPage');

@@ -4,6 +4,7 @@ import { createBrowserRouter, Navigate, Outlet, type RouteObject } from 'react-r
 import { NotAvailablePage } from '../../components/not-available-page.tsx';
 import { AdminOnly, CshowGate, FullPageLoader, PlanGate, PrivateOnly, PublicOnly, SuperOnly } from './guards.tsx';
 import {
+  AnnouncementsPage,
   AppLayout,
   CampaignReportPage,
   CampaignSettingsPage,
@@ -14,8 +15,10 @@ import {
   DashboardPage,
   FileListsPage,
   ForgetPasswordPage,
+  HelpsPage,
   ListContactsPage,
   LoginPage,
+  MessagesApiPage,
   QueuesPage,
   QuickMessagesPage,
   SchedulesPage,
@@ -23,6 +26,7 @@ import {
   SignupPage,
   TagsPage,
   TicketsPage,
+  TodoPage,
   UsersPage,
 } from './lazy-pages.ts';
 
@@ -47,14 +51,10 @@ const campaignGates: Gates = { cshow: true, plan: 'useCampaigns' };
 
 /** Routes of later issues: they exist, are gated as they will be, and say they are not ready. */
 const upcoming: Array<{ path: string; titleKey: string; gates?: Gates }> = [
-  { path: 'todolist', titleKey: 'menu.todolist' },
-  { path: 'helps', titleKey: 'menu.helps' },
   { path: 'prompts', titleKey: 'menu.prompts', gates: { admin: true, plan: 'useOpenAi' } },
   { path: 'queue-integration', titleKey: 'menu.queueIntegration', gates: { admin: true, plan: 'useIntegrations' } },
-  { path: 'messages-api', titleKey: 'menu.messagesApi', gates: { admin: true, plan: 'useExternalApi' } },
   { path: 'kanban', titleKey: 'menu.kanban', gates: { plan: 'useKanban' } },
   { path: 'financeiro', titleKey: 'menu.financeiro', gates: { admin: true } },
-  { path: 'announcements', titleKey: 'menu.announcements', gates: { super: true } },
   { path: 'subscription', titleKey: 'menu.subscription' },
   { path: 'chats/:id?', titleKey: 'menu.chats', gates: { plan: 'useInternalChat' } },
 ];
@@ -105,6 +105,12 @@ const routes: RouteObject[] = [
           { path: 'campaigns-config', element: gated(<CampaignSettingsPage />, campaignGates) },
           // File lists are what campaigns send (the API gates them with useCampaigns); admins edit them.
           { path: 'files', element: gated(<FileListsPage />, { admin: true, plan: 'useCampaigns' }) },
+          // Issue 12: the local to-do list and the help videos for everyone; the Messages API page for admins
+          // of plans with useExternalApi; announcements for super users (SPEC 2, 6).
+          { path: 'todolist', element: <TodoPage /> },
+          { path: 'helps', element: <HelpsPage /> },
+          { path: 'messages-api', element: gated(<MessagesApiPage />, { admin: true, plan: 'useExternalApi' }) },
+          { path: 'announcements', element: gated(<AnnouncementsPage />, { super: true }) },
           ...upcoming.map(({ path, titleKey, gates }) => ({ path, element: gated(<NotAvailablePage titleKey={titleKey} />, gates) })),
           { path: '*', element: <Navigate to="/" replace /> },
         ],

@@ -1,0 +1,72 @@
+import { Box, Paper, Stack, Typography } from '@mui/material';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { PageHeader } from '../../../components/page-header.tsx';
+import { sendEndpoint } from '../api/send-test.ts';
+import { TestForm } from './test-form.tsx';
+
+function Code({ children, testId }: { children: ReactNode; testId?: string }) {
+  return (
+    <Box
+      component="pre"
+      data-testid={testId}
+      sx={{
+        m: 0,
+        p: 1.5,
+        borderRadius: 1,
+        bgcolor: 'action.hover',
+        fontFamily: 'monospace',
+        fontSize: 13,
+        overflowX: 'auto',
+        whiteSpace: 'pre',
+      }}
+    >
+      {children}
+    </Box>
+  );
+}
+
+/**
+ * SPEC 2 "Messages API documentation page with test forms for text and media" (admins, useExternalApi):
+ * how to call POST /api/messages/send on this deployment's API (its real base URL, from the web's
+ * runtime config) with a connection's token, and forms that make that very call.
+ */
+export function MessagesApiPage() {
+  const { t } = useTranslation();
+  const endpoint = sendEndpoint();
+  return (
+    <>
+      <PageHeader title={t('messagesApi.title')} />
+      <Stack spacing={2}>
+        <Paper variant="outlined" sx={{ p: 2 }}>
+          <Stack spacing={1.5}>
+            <Typography variant="h6">{t('messagesApi.docsTitle')}</Typography>
+            <Typography variant="body2">{t('messagesApi.intro')}</Typography>
+            <Typography variant="subtitle2">{t('messagesApi.endpoint')}</Typography>
+            <Code testId="messages-api-endpoint">{`POST ${endpoint}`}</Code>
+            <Typography variant="subtitle2">{t('messagesApi.headers')}</Typography>
+            <Code>{'Authorization: Bearer <token>\nContent-Type: application/json'}</Code>
+            <Typography variant="body2">{t('messagesApi.tokenHelp')}</Typography>
+            <Typography variant="subtitle2">{t('messagesApi.textExample')}</Typography>
+            <Code>{`curl -X POST '${endpoint}' \\\n  -H 'Authorization: Bearer <token>' \\\n  -H 'Content-Type: application/json' \\\n  -d '{"number": "5511999999999", "body": "Olá"}'`}</Code>
+            <Typography variant="subtitle2">{t('messagesApi.mediaExample')}</Typography>
+            <Code>{`curl -X POST '${endpoint}' \\\n  -H 'Authorization: Bearer <token>' \\\n  -F 'number=5511999999999' \\\n  -F 'body=Legenda' \\\n  -F 'medias=@foto.png'`}</Code>
+            <Typography variant="subtitle2">{t('messagesApi.answers')}</Typography>
+            <Code>
+              {
+                '200 {"mensagem": "Mensagem enviada"}\n401 {"error": "ERR_UNAUTHORIZED"}\n403 {"error": "ERR_PLAN_FEATURE_DISABLED"}\n429 {"error": "ERR_TOO_MANY_REQUESTS"}'
+              }
+            </Code>
+            <Typography variant="body2" color="text.secondary">
+              {t('messagesApi.numberHelp')}
+            </Typography>
+          </Stack>
+        </Paper>
+        <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' }, alignItems: 'start' }}>
+          <TestForm kind="text" />
+          <TestForm kind="media" />
+        </Box>
+      </Stack>
+    </>
+  );
+}
