@@ -132,6 +132,17 @@ export const inboundEventSchema = z.discriminatedUnion('kind', [
     batch: z.number().int().nonnegative(),
     contacts: z.array(phoneContactSchema).max(PHONE_CONTACTS_BATCH),
   }),
+  /**
+   * WhatsApp's answer for a batch of contact list numbers (a `checkNumbers` command's, or the host's
+   * own check when a session connects): `valid` is whether the number has a WhatsApp account.
+   * `checkId` names the batch (its command id).
+   */
+  z.object({
+    kind: z.literal('numbersChecked'),
+    ...base,
+    checkId: z.string().min(1),
+    results: z.array(numberToCheck.extend({ valid: z.boolean() })).max(NUMBER_CHECK_BATCH),
+  }),
 ]);
 export type InboundEvent = z.infer<typeof inboundEventSchema>;
 
@@ -146,17 +157,6 @@ export function inboundDedupeId(event: InboundEvent): string {
       return `${connection}:r:${event.waMessageId}`;
     case 'edit':
       return `${connection}:e:${event.waMessageId}:${event.body.length}`;
-  /**
-   * WhatsApp's answer for a batch of contact list numbers (a `checkNumbers` command's, or the host's
-   * own check when a session connects): `valid` is whether the number has a WhatsApp account.
-   * `checkId` names the batch (its command id).
-   */
-  z.object({
-    kind: z.literal('numbersChecked'),
-    ...base,
-    checkId: z.string().min(1),
-    results: z.array(numberToCheck.extend({ valid: z.boolean() })).max(NUMBER_CHECK_BATCH),
-  }),
     case 'call':
       return `${connection}:c:${event.callId}`;
     case 'sent':
@@ -164,12 +164,16 @@ export function inboundDedupeId(event: InboundEvent): string {
       return `${connection}:s:${event.messageId}${event.attempt ? `#${event.attempt}` : ''}`;
     case 'contacts':
       return `${connection}:k:${event.importId}:${event.batch}`;
+    case 'numbersChecked':
+      return `${connection}:w:${event.checkId}`;
   }
 }
 
 export function inboundGroupId(event: InboundEvent): string {
   // A phone import's batches share one group of their own: they never hold up a contact's messages.
   if (event.kind === 'contacts') return `${event.companyId}:${event.connectionId}:contacts`;
+  // Number checks likewise: a list of 10,000 numbers never delays a conversation.
+  if (event.kind === 'numbersChecked') return `${event.companyId}:${event.connectionId}:numbers`;
   const number = event.kind === 'message' ? event.message.number : event.number;
   return `${event.companyId}:${event.connectionId}:${number}`;
 }
@@ -180,16 +184,12 @@ export const sessionCommandGroupId = (command: { companyId: number; connectionId
 
 const commandBase = { ...base, commandId: z.string().min(1) };
 
-    case 'numbersChecked':
-      return `${connection}:w:${event.checkId}`;
 export const sessionCommandSchema = z.discriminatedUnion('kind', [
   /** Start (or restart) the session: connect with stored credentials or show a QR. */
   z.object({ kind: z.literal('start'), ...commandBase, usePairingCode: z.string().optional() }),
   /** Drop the credentials and show a fresh QR. */
   z.object({ kind: z.literal('newQr'), ...commandBase }),
   /** Log out on WhatsApp and stop. */
-  // Number checks likewise: a list of 10,000 numbers never delays a conversation.
-  if (event.kind === 'numbersChecked') return `${event.companyId}:${event.connectionId}:numbers`;
   z.object({ kind: z.literal('logout'), ...commandBase }),
   z.object({
     kind: z.literal('send'),
@@ -223,7 +223,7 @@ export const sessionCommandSchema = z.discriminatedUnion('kind', [
   }),
   /** List the phone's contacts and publish them to the inbound queue as `contacts` batches. */
   z.object({ kind: z.literal('importContacts'), ...commandBase }),
-]);
-export type SessionCommand = z.infer<typeof sessionCommandSchema>;
   /** Ask WhatsApp which of these contact list numbers have an account; answered by `numbersChecked`. */
   z.object({ kind: z.literal('checkNumbers'), ...commandBase, numbers: z.array(numberToCheck).min(1).max(NUMBER_CHECK_BATCH) }),
+]);
+export type SessionCommand = z.infer<typeof sessionCommandSchema>;
