@@ -5,7 +5,7 @@ import type { Theme } from '@mui/material';
 export function priorityColor(theme: Theme, priority: AnnouncementPriority): string {
   if (priority === 1) return theme.palette.error.main;
   if (priority === 2) return theme.palette.warning.main;
-  return theme.palette.grey[500];
+  return theme.palette.grey[600];
 }
 
 export const priorityKey = (priority: AnnouncementPriority) => `announcements.priorities.${priority}` as const;
