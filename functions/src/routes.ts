@@ -259,6 +259,13 @@ export const httpRoutes: readonly HttpRoute[] = [
   r('GET', '/dashboard/ticketsUsers', 'dashboard', 'user'),
   r('GET', '/dashboard/ticketsDay', 'dashboard', 'user'),
 
+  // Billing (SPEC 7 lists it under "Plans and companies"; BEHAVIOUR "Billing"), in the companies Lambda
+  // (handlers/http/billing.ts): the company's admins see its invoices and pay them, also once it expired
+  // (its only way back in); Asaas calls the webhook, verified inside by its access token header.
+  r('GET', '/invoices/all', 'companies', 'admin', { allowExpired: true }),
+  r('POST', '/subscription', 'companies', 'admin', { allowExpired: true }),
+  r('POST', '/subscription/webhook', 'companies', 'public'),
+
   // Help videos (platform-wide, edited by super users)
   r('GET', '/helps/list', 'helps', 'user'),
   r('GET', '/helps', 'helps', 'user'),

@@ -19,6 +19,8 @@ export interface Ports {
   cloudwatch: number;
   /** The WhatsApp simulator (phone network, control API, chat page). */
   simulator: number;
+  /** The fake payment provider (Asaas' API subset, its page and control API). */
+  paymentProvider: number;
 }
 
 export const defaultPorts: Ports = {
@@ -32,6 +34,7 @@ export const defaultPorts: Ports = {
   sqs: 4566,
   cloudwatch: 4582,
   simulator: 3003,
+  paymentProvider: 3004,
 };
 
 /** `CONVERSA_PORT_WEB=8080 npm start` and so on; the env var name is the upper-cased key. */

@@ -3,6 +3,7 @@
  * embedded stand-ins (ARCHITECTURE "Local mode"). Used by `npm start` (fixed ports, data on disk)
  * and by the test global setup (free ports, in-memory data).
  */
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +15,7 @@ import { startCognitoProxy } from './cognito/cognito-proxy.ts';
 import { assertJava, ensureTable, startDynamoDbLocal } from './dynamodb-local/dynamodb-local.ts';
 import { startHttpGateway } from './http-gateway.ts';
 import { handlerFile, lambdaContext, loadHandler, repoRoot } from './lambda-runtime.ts';
+import { startPaymentProvider } from './payment-provider/server.ts';
 import { assertPortFree, type Ports, resolvePorts } from './ports.ts';
 import { startS3 } from './s3.ts';
 import { startSchedules } from './scheduler.ts';
@@ -41,6 +43,8 @@ export interface LocalStack {
   webUrl?: string;
   /** The WhatsApp simulator: its page (chat as a contact) and the control API tests drive. */
   simulatorUrl: string;
+  /** The fake payment provider (Asaas' API subset): its page, where a person pays a charge, and control API. */
+  paymentProviderUrl: string;
   /** The session-host child: crash and restart it (tests, benches). */
   sessionHost: SessionHostControl;
   admin: { email: string; password: string };
@@ -178,6 +182,16 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
 
     const ws = await startWsGateway({ port: ports.ws, invoke: wsInvoker() });
     stoppers.push({ name: 'ws-gateway', stop: ws.close });
+    // Asaas' stand-in: pays a charge on request by calling our webhook with this run's token, as Asaas would.
+    let webhookUrl = '';
+    const webhookToken = randomBytes(18).toString('base64url');
+    const payments = await startPaymentProvider({
+      port: ports.paymentProvider,
+      apiKey: LOCAL_ASAAS_KEY,
+      webhook: { url: () => webhookUrl, token: webhookToken },
+      log,
+    });
+    stoppers.push({ name: 'payment-provider', stop: payments.close });
 
     const env: Record<string, string> = {
       TABLE_NAME: TABLE_LOGICAL_NAME,
@@ -198,6 +212,8 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
       ...sqs.env,
       CLOUDWATCH_ENDPOINT: cloudWatch.endpoint,
       SERVER_VERSION: serverVersion(),
+      ASAAS_BASE_URL: payments.apiUrl,
+      ASAAS_WEBHOOK_TOKEN: webhookToken,
     };
     // The handlers run in this process and read process.env, as a Lambda reads its configuration.
     for (const [key, value] of Object.entries(env)) {
@@ -207,6 +223,7 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
 
     const api = await startHttpGateway({ port: ports.api, log });
     stoppers.push({ name: 'http-gateway', stop: api.close });
+    webhookUrl = `${api.url.replace(/\/$/, '')}/subscription/webhook`;
     const pollers = startQueuePollers({ sqs, region: REGION, log });
     stoppers.push({ name: 'queue-pollers', stop: pollers.stop });
     // The EventBridge rules of functions/src/declarations/jobs.ts (ticket sweeps), on timers.
@@ -216,6 +233,7 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
 
     const admin = opts.seedAdmin ?? DEFAULT_ADMIN;
     await seed(admin, log);
+    await seedPaymentKey();
     mark('seeded');
 
     // The simulated WhatsApp network lives in this process so it outlives session-host restarts.
@@ -252,6 +270,7 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
       wsUrl: ws.url,
       webUrl,
       simulatorUrl: simulator.url,
+      paymentProviderUrl: payments.url,
       sessionHost: sessionHost.control,
       admin,
       env,
@@ -318,6 +337,15 @@ async function seed(admin: { email: string; password: string; replacesPassword?:
   const result = await seedPlatform({ adminEmail: admin.email, adminPassword: admin.password, resetPassword: admin.replacesPassword });
   const found = result.created ? 'created' : admin.replacesPassword ? 'found (new password set)' : 'found';
   log(`[seed] ${found} company ${result.companyId} with super admin ${admin.email} (user ${result.userId})`);
+}
+
+/** The key the fake payment provider accepts; seeded as the platform's `asaas` setting when that is empty. */
+export const LOCAL_ASAAS_KEY = '$aact_local_conversa';
+
+async function seedPaymentKey(): Promise<void> {
+  const { getSetting, putSetting } = await import('@conversa/functions/storage/settings');
+  const { PLATFORM_COMPANY_ID } = await import('@conversa/functions/domain/billing/subscription');
+  if (!(await getSetting(PLATFORM_COMPANY_ID, 'asaas'))) await putSetting(PLATFORM_COMPANY_ID, 'asaas', LOCAL_ASAAS_KEY);
 }
 
 function startSessionHost(env: Record<string, string>, log: (line: string) => void, onLine?: (line: string) => boolean | undefined): Child {

@@ -80,6 +80,7 @@ async function main(): Promise<void> {
       `  API:        ${stack.apiUrl}`,
       `  WebSocket:  ${stack.wsUrl}`,
       `  WhatsApp:   ${stack.simulatorUrl}  (simulator: chat as a contact with your connections)`,
+      `  Payments:   ${stack.paymentProviderUrl}  (fake Asaas: pay the PIX charges of the billing page)`,
       `  Admin:      ${stack.admin.email}`,
       `  Password:   ${stack.admin.password}`,
       `  (also in ${localJson}; password reset codes appear in this log)`,

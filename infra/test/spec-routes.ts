@@ -26,12 +26,10 @@ export const SPEC_ROUTES = 54;
  * announcements (5 + media-upload POST and DELETE),
  * internal chat (GET /chats, POST /chats/{id}/read), the dashboard (3).
  */
-export const SPEC_ROUTES_SERVED = 37;
+export const SPEC_ROUTES_SERVED = 39; // + billing: POST /subscription, GET /invoices/all
 
 export const specRoutes: readonly DeployedRoute[] = [
-  // Plans and companies
-  r('POST', '/subscription', 'subscription', 'admin'),
-  r('GET', '/invoices/all', 'invoices', 'admin'),
+  // Plans and companies: billing's two are in routes.ts
   // Dashboard, chat (announcements are in routes.ts)
   // Campaigns, lists, files (campaigns CRUD, campaign settings, contact lists and their items are in
   // routes.ts; the shipping engine's routes and the campaign's media remain)
@@ -50,10 +48,7 @@ export const specRoutes: readonly DeployedRoute[] = [
  * area with files, the internal chat's own conversation and messages, and the payment provider's
  * verified webhook (BEHAVIOUR "Billing").
  */
-export const impliedRoutes: readonly DeployedRoute[] = [
-  r('POST', '/campaigns/{id}/uploads', 'campaigns'),
-  r('POST', '/subscription/webhook', 'subscription', 'public'),
-];
+export const impliedRoutes: readonly DeployedRoute[] = [r('POST', '/campaigns/{id}/uploads', 'campaigns')];
 
 /**
  * One Lambda per new area. Their handlers do not exist yet: each points at an existing entry, which

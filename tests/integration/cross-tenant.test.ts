@@ -226,6 +226,16 @@ const fixtures: Record<string, Fixture> = {
     params: () => ({ id: '1' }),
     body: () => ({ fileName: 'x.png', contentType: 'image/png', size: 10 }),
   },
+  // Billing: the tenant comes from the token, so A reaches A's invoices only (A has none: 404 on any id);
+  // the webhook is public and refuses a call without the deployment's token.
+  'GET /invoices/all': {},
+  'POST /subscription': {
+    body: () => ({ invoiceId: 1, plan: 1, firstName: 'A', lastName: 'B', city: 'C', state: 'SP', zipcode: '01001-000', country: 'BR' }),
+  },
+  'POST /subscription/webhook': {
+    platform: true,
+    body: (t) => ({ event: 'PAYMENT_RECEIVED', payment: { id: 'pay_x', externalReference: `conversa:${t.companyId}:1` } }),
+  },
 };
 
 function pathFor(route: HttpRoute, params: Record<string, string>): string {

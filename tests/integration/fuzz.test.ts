@@ -161,6 +161,7 @@ const listQueries: Record<string, string[]> = {
   'GET /contact-lists': ['searchParam', 'pageNumber'],
   'GET /contact-list-items': ['contactListId', 'searchParam', 'pageNumber', 'cursor'],
   'GET /announcements': ['searchParam', 'pageNumber'],
+  'GET /invoices/all': ['searchParam', 'pageNumber'],
 };
 const withoutQuery = [
   'GET /auth/me',

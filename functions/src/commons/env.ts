@@ -55,6 +55,14 @@ export const env = {
   get corsOrigin() {
     return optional('CORS_ORIGIN') ?? '*';
   },
+  /** The payment provider's API (Asaas): production by default, the sandbox or the local fake otherwise. */
+  get asaasBaseUrl() {
+    return optional('ASAAS_BASE_URL') ?? 'https://api.asaas.com/v3';
+  },
+  /** The access token Asaas sends with each webhook call (configured on both sides); unset refuses every call. */
+  get asaasWebhookToken() {
+    return optional('ASAAS_WEBHOOK_TOKEN');
+  },
   get serverVersion() {
     return process.env.SERVER_VERSION ?? '6.0.0';
   },

@@ -67,6 +67,14 @@ export const ErrorCodes = [
   'ERR_CAMPAIGN_NOT_EDITABLE',
   /** A contact list that a scheduled or running campaign ships to is not deleted under it. */
   'ERR_CONTACT_LIST_IN_USE',
+  // Billing (issue 12): the invoice paid by a subscription, and the payment provider's answers.
+  'ERR_NO_INVOICE_FOUND',
+  /** The invoice is paid already: nothing to charge. */
+  'ERR_INVOICE_ALREADY_PAID',
+  /** The payment provider refused or did not answer (502); nothing was recorded. */
+  'ERR_PAYMENT_PROVIDER',
+  /** No payment provider key (the platform's `asaas` setting) is configured (503). */
+  'ERR_PAYMENT_NOT_CONFIGURED',
   /** An internal chat's members changed under an edit again and again: re-read and try again. */
   'ERR_CHAT_CHANGED',
   /** A file list that a scheduled or running campaign sends is not deleted under it. */

@@ -19,7 +19,8 @@ export type CompanyRecord = Omit<Company, 'plan' | 'settings'>;
 export type CompanyPatch = Partial<Omit<CompanyRecord, 'id' | 'createdAt'>>;
 
 const COMPANY_SK = 'COMPANY';
-const companyKey = (id: number) => ({ pk: tenantPk(id), sk: COMPANY_SK });
+/** Also written by storage/invoices.ts: a payment and the renewal it buys are one transaction. */
+export const companyKey = (id: number) => ({ pk: tenantPk(id), sk: COMPANY_SK });
 const nameGuardKey = (name: string) => ({ pk: `${PLATFORM_PK}#COMPANY_NAME#${name.trim().toLowerCase()}`, sk: 'GUARD' });
 const listKeys = (id: number) => ({ gsi1pk: `${PLATFORM_PK}#COMPANIES`, gsi1sk: pad(id) });
 

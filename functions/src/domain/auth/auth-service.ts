@@ -29,6 +29,17 @@ export function assertCompanyCanSignIn(user: Pick<UserRecord, 'super'>, company:
   if (company.dueDate && isExpired(company.dueDate)) throw new CompanyExpiredError(company.dueDate, expiredMessage(company.dueDate));
 }
 
+/**
+ * The web app's sign-in: as assertCompanyCanSignIn, except that an expired company's admins get in, to
+ * pay (issue 12: an expired company must reach billing, not a dead end). Their session is billing's
+ * only: the route table answers 402 on every route not marked allowExpired, and the web app sends
+ * them to /financeiro. Plain users cannot pay, so they stay refused with the Spanish message.
+ */
+export function assertCompanyCanClaimWebSession(user: Pick<UserRecord, 'super' | 'profile'>, company: CompanyRecord): void {
+  if (user.profile === 'admin' && company.status !== false) return;
+  assertCompanyCanSignIn(user, company);
+}
+
 async function loadAccount(token: TokenIdentity, code: 'ERR_INVALID_CREDENTIALS' | 'ERR_SESSION_EXPIRED') {
   const user = await getUser(token.companyId, token.userId);
   if (!user || !isTokenOfUser(token, user)) throw new UnauthorizedError(code);
@@ -87,7 +98,7 @@ export async function claimWebSession(
   account: { user: UserRecord; company: CompanyRecord; token: TokenIdentity; rawToken: string },
   refreshToken: string | undefined,
 ): Promise<LoginResponse> {
-  assertCompanyCanSignIn(account.user, account.company);
+  assertCompanyCanClaimWebSession(account.user, account.company);
   await startSession(account.user.companyId, account.user.id, account.token, refreshToken ?? null);
   return sessionResponse(account.user, account.company, account.rawToken);
 }

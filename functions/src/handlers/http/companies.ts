@@ -18,6 +18,7 @@ import { requireIdentity } from '#http/access';
 import { httpHandler } from '#http/handler';
 import { created, noContent } from '#http/result';
 import { parseId, parseInput } from '#http/validate';
+import { billingActions } from './billing.ts';
 
 /** The settings form sends `{ schedules: [...] }`; a bare array is accepted too. Errors name `schedules.<n>.<field>`. */
 const schedulesBody = z.object({ schedules: schedulesSchema });
@@ -26,6 +27,8 @@ function schedulesOf(body: unknown): unknown {
 }
 
 export const handler = httpHandler('companies', {
+  // Billing's three routes ride in this Lambda (billing.ts says why).
+  ...billingActions,
   'POST /companies/cadastro': async ({ body }) => created(await signup(parseInput(signupSchema, body))),
   'GET /companies/listPlan/{companyId}': async (ctx) => getCompanyPlanFor(requireIdentity(ctx), parseId(ctx.params, 'companyId')),
   'PUT /companies/{id}/schedules': async (ctx) =>

@@ -75,7 +75,11 @@ interface DrawerMenuProps {
 export function DrawerMenu({ user, plan, collapsed, onNavigate }: DrawerMenuProps) {
   const { t } = useTranslation();
   const badges = useMenuBadges(user?.id);
-  const [campaignsOpen, setCampaignsOpen] = useState(false);
+  const { pathname } = useLocation();
+  // Opened on one of the group's pages (a reload or a link there shows where the user is).
+  const [campaignsOpen, setCampaignsOpen] = useState(() =>
+    [...campaignGroup.items.map((item) => item.path), '/campaign/'].some((path) => pathname.startsWith(path)),
+  );
   const showCampaigns = Boolean(plan?.useCampaigns) || isCshowSet();
   // SPEC 2: a plan with campaigns sets cshow (as the spec's client does), so the group's routes open.
   useEffect(() => {

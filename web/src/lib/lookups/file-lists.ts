@@ -1,5 +1,8 @@
-import { type QueryClient, queryOptions, useQuery } from '@tanstack/react-query';
+import { channels, type RecordEvent } from '@conversa/functions/contracts';
+import type { FileList, FileListsPage } from '@conversa/functions/contracts/file-lists';
+import { type QueryClient, queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../api-client.ts';
+import { useRealtimeEvent } from '../realtime/realtime-provider.tsx';
 
 /**
  * File lists (SPEC 3 "File list"): the Files screen pages through `fileListKeys.page(search)`
@@ -18,20 +21,31 @@ export interface FileListOption {
   name: string;
 }
 
-/** GET /files?companyId= (SPEC 7): the company's file lists, answered as `{ files }` (or the bare array). */
+/** A picker holds every list: the pages of GET /files?companyId= (SPEC 7), followed to the end. */
+const MAX_PICKER_PAGES = 50;
+
 export async function fetchFileListOptions(companyId: number | undefined): Promise<FileListOption[]> {
-  const data = await api<{ files?: FileListOption[] } | FileListOption[]>('/files', { query: { companyId } });
-  return Array.isArray(data) ? data : (data.files ?? []);
+  const all: FileListOption[] = [];
+  for (let pageNumber = 1; pageNumber <= MAX_PICKER_PAGES; pageNumber++) {
+    const page = await api<FileListsPage>('/files', { query: { companyId, pageNumber } });
+    all.push(...page.files.map(({ id, name }) => ({ id, name })));
+    if (!page.hasMore) break;
+  }
+  return all;
 }
 export const fileListOptionsQueryOptions = (companyId: number | undefined) =>
   queryOptions({
     queryKey: fileListKeys.list(companyId),
     queryFn: () => fetchFileListOptions(companyId),
     enabled: Boolean(companyId),
-    // Until the file lists' API is served the picker shows none rather than retrying a 404.
-    retry: false,
     staleTime: 30_000,
   });
 export const useFileListOptions = (companyId: number | undefined) => useQuery(fileListOptionsQueryOptions(companyId));
 
 export const refreshFileLists = (queryClient: QueryClient) => queryClient.invalidateQueries({ queryKey: fileListKeys.all });
+
+/** `company-{id}-file`: a list created, changed or deleted elsewhere; the Files page and the picker refetch. */
+export function useFileListsLive(companyId: number | undefined): void {
+  const queryClient = useQueryClient();
+  useRealtimeEvent<RecordEvent<FileList>>(companyId ? channels.fileList(companyId) : undefined, () => void refreshFileLists(queryClient));
+}

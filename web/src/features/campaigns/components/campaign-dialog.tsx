@@ -35,7 +35,7 @@ import { useTagOptions } from '../../../lib/lookups/tags.ts';
 import { toast } from '../../../lib/toast.ts';
 import { useErrorToast } from '../../../lib/use-api-error.ts';
 import { fieldErrors } from '../../../lib/validation.ts';
-import { fromLocalInput, showsSave, toLocalInput } from '../api/campaign-rules.ts';
+import { formatDateTime, fromLocalInput, showsSave, toLocalInput } from '../api/campaign-rules.ts';
 import { type Campaign, useCampaignSettings, useSaveCampaign } from '../api/campaigns.ts';
 import { type CampaignMessages, CampaignMessageTabs } from './campaign-message-tabs.tsx';
 
@@ -53,7 +53,7 @@ const idText = (id: number | null | undefined) => (id ? String(id) : '');
  * only (and titled so) unless editable; a CANCELADA campaign keeps its message fields and save.
  */
 export function CampaignDialog({ campaign, onClose }: { campaign: Campaign | undefined; onClose: () => void }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const theme = useTheme();
   const phone = useMediaQuery(theme.breakpoints.down('sm'));
   const { user } = useAuth();
@@ -80,6 +80,8 @@ export function CampaignDialog({ campaign, onClose }: { campaign: Campaign | und
   const [fileListId, setFileListId] = useState(idText(campaign?.fileListId));
   const [scheduledAt, setScheduledAt] = useState(campaign?.scheduledAt ? toLocalInput(campaign.scheduledAt) : '');
   const [messages, setMessages] = useState<CampaignMessages>(() => initialMessages(campaign));
+  // Without a schedule the campaign waits (INATIVA) unless the user asks to start it on save.
+  const [startNow, setStartNow] = useState(false);
   // undefined: keep the current attachment; null: remove it; a File: upload it.
   const [attachment, setAttachment] = useState<File | null | undefined>(undefined);
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
@@ -105,6 +107,7 @@ export function CampaignDialog({ campaign, onClose }: { campaign: Campaign | und
           fileListId,
           scheduledAt: when ?? '',
           ...messages,
+          ...(startNow && !when ? { status: 'EM_ANDAMENTO' } : {}),
         };
     const parsed = campaign ? updateCampaignSchema.safeParse(raw) : createCampaignSchema.safeParse(raw);
     if (!parsed.success) Object.assign(next, fieldErrors<Record<Field, string>>(parsed.error.issues, t));
@@ -215,7 +218,13 @@ export function CampaignDialog({ campaign, onClose }: { campaign: Campaign | und
                     setErrors((current) => ({ ...current, scheduledAt: undefined }));
                   }}
                   error={Boolean(errors.scheduledAt)}
-                  helperText={errors.scheduledAt ?? t('campaigns.dialog.scheduleHint')}
+                  // The native picker speaks the browser's language; this line says the time in the interface's.
+                  helperText={
+                    errors.scheduledAt ??
+                    (fromLocalInput(scheduledAt)
+                      ? formatDateTime(fromLocalInput(scheduledAt), i18n.language)
+                      : t('campaigns.dialog.scheduleHint'))
+                  }
                   disabled={fieldsLocked}
                   slotProps={{ inputLabel: { shrink: true } }}
                 />
@@ -226,6 +235,14 @@ export function CampaignDialog({ campaign, onClose }: { campaign: Campaign | und
                   ...(fileLists.data ?? []).map((list) => ({ value: String(list.id), label: list.name })),
                 ])}
               </Grid>
+              {editable && !scheduledAt && (campaign?.status ?? 'INATIVA') === 'INATIVA' && (
+                <Grid size={12}>
+                  <FormControlLabel
+                    control={<Switch checked={startNow} onChange={(e) => setStartNow(e.target.checked)} name="startNow" />}
+                    label={t('campaigns.dialog.startNow')}
+                  />
+                </Grid>
+              )}
             </Grid>
             <CampaignMessageTabs
               values={messages}

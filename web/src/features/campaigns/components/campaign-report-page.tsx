@@ -28,7 +28,7 @@ function Tile({ icon, label, value, testId }: { icon: ReactNode; label: string; 
       <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center' }}>
         <Box sx={{ color: 'primary.main', display: 'flex' }}>{icon}</Box>
         <Box sx={{ minWidth: 0 }}>
-          <Typography variant="body2" color="text.secondary" noWrap>
+          <Typography variant="body2" color="text.secondary">
             {label}
           </Typography>
           <Typography variant="h6" component="p" data-testid={`${testId}-value`} sx={{ overflowWrap: 'anywhere' }}>

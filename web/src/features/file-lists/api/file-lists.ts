@@ -1,31 +1,10 @@
+import type { FileList, FileListOption, FileListsPage } from '@conversa/functions/contracts/file-lists';
 import { infiniteQueryOptions, useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import { putFile, requestUpload } from '../../../lib/direct-upload.ts';
 import { fileListKeys, refreshFileLists } from '../../../lib/lookups/file-lists.ts';
 
-/** SPEC 3 "File list" option: a name and, once uploaded, its file (`path` is its `/public/...` route). */
-export interface FileListOption {
-  id: number;
-  name: string;
-  path: string | null;
-  mediaType: string | null;
-  mediaName: string | null;
-}
-
-/** SPEC 3 "File list": id, name, message, userId, options. */
-export interface FileList {
-  id: number;
-  name: string;
-  message: string;
-  userId?: number;
-  options: FileListOption[];
-}
-
-/** GET /files (SPEC 7): `files` and `hasMore`. */
-export interface FileListsPage {
-  files: FileList[];
-  hasMore: boolean;
-}
+export type { FileList, FileListOption };
 
 export const fetchFileLists = (searchParam: string, pageNumber: number) =>
   api<FileListsPage>('/files', { query: { searchParam, pageNumber } });

@@ -1,3 +1,4 @@
+import { fileListInputSchema, fileListMessages, MAX_FILE_LIST_OPTIONS } from '@conversa/functions/contracts/file-lists';
 import Add from '@mui/icons-material/Add';
 import AttachFile from '@mui/icons-material/AttachFile';
 import DeleteOutline from '@mui/icons-material/DeleteOutlined';
@@ -22,8 +23,12 @@ import { toast } from '../../../lib/toast.ts';
 import { useErrorToast } from '../../../lib/use-api-error.ts';
 import { type DraftOption, type FileList, useSaveFileList } from '../api/file-lists.ts';
 
-/** SPEC 5 "File list: name min 3 ('nome muito curto'), required; message required." */
-const NAME_MIN = 3;
+/** SPEC 5 "File list: name min 3 ('nome muito curto'), required; message required", in the user's language. */
+const messageKeys: Record<string, string> = {
+  [fileListMessages.tooShort]: 'fileLists.validation.nameShort',
+  [fileListMessages.required]: 'fileLists.validation.required',
+  'Too Long!': 'fileLists.validation.tooLong',
+};
 
 /** SPEC 2 "Files" dialog: name, message, repeatable options (a name plus an optional uploaded file). */
 export function FileListDialog({ fileList, onClose }: { fileList: FileList | undefined; onClose: () => void }) {
@@ -44,16 +49,21 @@ export function FileListDialog({ fileList, onClose }: { fileList: FileList | und
   // Several files at once: each becomes an option named after its file.
   const addFiles = (files: globalThis.FileList | null) => {
     const picked = files ? Array.from(files) : [];
-    setOptions((current) => [...current, ...picked.map((file) => ({ name: file.name.replace(/\.[^.]+$/, ''), file }))]);
+    setOptions((current) =>
+      [...current, ...picked.map((file) => ({ name: file.name.replace(/\.[^.]+$/, ''), file }))].slice(0, MAX_FILE_LIST_OPTIONS),
+    );
   };
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const next: { name?: string; message?: string } = {};
-    if (!name.trim()) next.name = t('fileLists.validation.required');
-    else if (name.trim().length < NAME_MIN) next.name = t('fileLists.validation.nameShort');
-    if (!message.trim()) next.message = t('fileLists.validation.required');
-    if (Object.keys(next).length) {
+    const parsed = fileListInputSchema.safeParse({ name, message, options: [] });
+    if (!parsed.success) {
+      const next: { name?: string; message?: string } = {};
+      for (const issue of parsed.error.issues) {
+        const field = issue.path[0];
+        if ((field === 'name' || field === 'message') && !next[field])
+          next[field] = t(messageKeys[issue.message] ?? 'fileLists.validation.required');
+      }
       setErrors(next);
       return;
     }
@@ -61,8 +71,8 @@ export function FileListDialog({ fileList, onClose }: { fileList: FileList | und
     try {
       await save.mutateAsync({
         id: fileList?.id,
-        name: name.trim(),
-        message,
+        name: parsed.data.name,
+        message: parsed.data.message,
         options: options.filter((o) => o.name.trim() || o.file).map((o) => ({ ...o, name: o.name.trim() || (o.file?.name ?? '') })),
         onProgress: (loaded, total) => setProgress(total ? (loaded / total) * 100 : 100),
       });
@@ -142,10 +152,15 @@ export function FileListDialog({ fileList, onClose }: { fileList: FileList | und
               </Stack>
             ))}
             <Stack direction="row" spacing={1}>
-              <Button size="small" startIcon={<Add />} onClick={() => setOptions((current) => [...current, { name: '' }])}>
+              <Button
+                size="small"
+                startIcon={<Add />}
+                disabled={options.length >= MAX_FILE_LIST_OPTIONS}
+                onClick={() => setOptions((current) => [...current, { name: '' }])}
+              >
                 {t('fileLists.addOption')}
               </Button>
-              <Button size="small" component="label" startIcon={<AttachFile />}>
+              <Button size="small" component="label" startIcon={<AttachFile />} disabled={options.length >= MAX_FILE_LIST_OPTIONS}>
                 {t('fileLists.addFiles')}
                 <input
                   hidden

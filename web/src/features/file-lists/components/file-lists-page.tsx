@@ -9,12 +9,16 @@ import { EditDeleteActions } from '../../../components/row-actions.tsx';
 import { SearchField } from '../../../components/search-field.tsx';
 import { useConfirmedDelete } from '../../../components/use-confirmed-delete.ts';
 import { useDebouncedValue } from '../../../hooks/use-debounced-value.ts';
+import { useAuth } from '../../../lib/auth/auth-provider.tsx';
+import { useFileListsLive } from '../../../lib/lookups/file-lists.ts';
 import { type FileList, useDeleteFileList, useFileListsPages } from '../api/file-lists.ts';
 import { FileListDialog } from './file-list-dialog.tsx';
 
 /** SPEC 2 "Files": the company's file lists (a campaign may attach one), with add, edit and delete. */
 export function FileListsPage() {
   const { t } = useTranslation();
+  const { user } = useAuth();
+  useFileListsLive(user?.companyId);
   const [search, setSearch] = useState('');
   const searchParam = useDebouncedValue(search.trim());
   const lists = useFileListsPages(searchParam);

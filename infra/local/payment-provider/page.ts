@@ -1,0 +1,30 @@
+/** The fake payment provider's page: its charges, each with a button that pays it (as the customer's bank would). */
+export function paymentProviderPage(): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Payment provider (local Asaas)</title>
+<style>body{font-family:system-ui,sans-serif;margin:2rem}table{border-collapse:collapse}td,th{padding:.4rem .8rem;border-bottom:1px solid #ddd;text-align:left}</style>
+</head><body>
+<h1>Local payment provider</h1>
+<p>Charges created by POST /subscription. "Pay" marks one received and calls the webhook as Asaas would.</p>
+<table><thead><tr><th>Charge</th><th>Reference</th><th>Value</th><th>Due</th><th>Status</th><th></th></tr></thead><tbody id="rows"></tbody></table>
+<script>
+async function load() {
+  const rows = document.getElementById('rows');
+  const payments = await (await fetch('/api/payments')).json();
+  rows.replaceChildren(...payments.filter((p) => !p.deleted).map((p) => {
+    const tr = document.createElement('tr');
+    for (const text of [p.id, p.externalReference, 'R$ ' + p.value.toFixed(2), p.dueDate, p.status]) {
+      const td = document.createElement('td'); td.textContent = text; tr.append(td);
+    }
+    const td = document.createElement('td');
+    if (p.status === 'PENDING') {
+      const button = document.createElement('button'); button.textContent = 'Pay';
+      button.onclick = async () => { await fetch('/api/payments/' + encodeURIComponent(p.id) + '/pay', { method: 'POST' }); load(); };
+      td.append(button);
+    }
+    tr.append(td); rows.append(tr);
+  }));
+}
+load(); setInterval(load, 3000);
+</script></body></html>`;
+}
