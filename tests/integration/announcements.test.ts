@@ -194,7 +194,13 @@ describe('announcements', () => {
       const res = await call('GET', `/announcements/${id}`, { token: a.user.token });
       expect([400, 404], id).toContain(res.status);
     }
-    for (const query of [{ pageNumber: '0' }, { pageNumber: 'x' }, { pageNumber: '-3' }, { searchParam: 'x'.repeat(500) }]) {
+    const queries: Record<string, string>[] = [
+      { pageNumber: '0' },
+      { pageNumber: 'x' },
+      { pageNumber: '-3' },
+      { searchParam: 'x'.repeat(500) },
+    ];
+    for (const query of queries) {
       expect((await call('GET', '/announcements', { token: a.user.token, query })).status, JSON.stringify(query)).toBe(400);
     }
     // Images only, the spec's three types, type and extension agreeing: nothing a browser would run.

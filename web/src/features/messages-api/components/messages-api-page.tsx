@@ -5,7 +5,8 @@ import { PageHeader } from '../../../components/page-header.tsx';
 import { sendEndpoint } from '../api/send-test.ts';
 import { TestForm } from './test-form.tsx';
 
-function Code({ children, testId }: { children: ReactNode; testId?: string }) {
+/** A code block; `wrap` breaks a single long line (the endpoint) instead of scrolling it on a phone. */
+function Code({ children, testId, wrap = false }: { children: ReactNode; testId?: string; wrap?: boolean }) {
   return (
     <Box
       component="pre"
@@ -18,7 +19,8 @@ function Code({ children, testId }: { children: ReactNode; testId?: string }) {
         fontFamily: 'monospace',
         fontSize: 13,
         overflowX: 'auto',
-        whiteSpace: 'pre',
+        whiteSpace: wrap ? 'pre-wrap' : 'pre',
+        overflowWrap: wrap ? 'anywhere' : 'normal',
       }}
     >
       {children}
@@ -43,7 +45,7 @@ export function MessagesApiPage() {
             <Typography variant="h6">{t('messagesApi.docsTitle')}</Typography>
             <Typography variant="body2">{t('messagesApi.intro')}</Typography>
             <Typography variant="subtitle2">{t('messagesApi.endpoint')}</Typography>
-            <Code testId="messages-api-endpoint">{`POST ${endpoint}`}</Code>
+            <Code testId="messages-api-endpoint" wrap>{`POST ${endpoint}`}</Code>
             <Typography variant="subtitle2">{t('messagesApi.headers')}</Typography>
             <Code>{'Authorization: Bearer <token>\nContent-Type: application/json'}</Code>
             <Typography variant="body2">{t('messagesApi.tokenHelp')}</Typography>
