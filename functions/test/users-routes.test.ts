@@ -44,7 +44,8 @@ describe('listing users', () => {
     expect(all.body.users[0]).not.toHaveProperty('cognitoSub');
     expect(all.body.users[0]).not.toHaveProperty('sessionIat');
     expect(found.body.users.map((u: { id: number }) => u.id)).toEqual([named.id]);
-    expect(names.body).toEqual(expect.arrayContaining([{ id: named.id, name: expect.any(String) }]));
+    expect(names.body).toEqual(expect.arrayContaining([{ id: named.id, name: expect.any(String), queueIds: expect.any(Array) }]));
+    expect(Object.keys(names.body[0]).sort()).toEqual(['id', 'name', 'queueIds']);
     expect(names.body).toHaveLength(all.body.users.length);
   });
 

@@ -239,6 +239,7 @@ describe('the inbox journey', { timeout: 180_000 }, () => {
     // Act
     const before = (await fromUs()).length;
     await brunoPage.getByTestId('conversation-header').getByRole('button', { name: 'Resolver' }).click();
+    await brunoPage.getByTestId('confirm-dialog-confirm').click();
     await brunoPage.waitForURL('**/tickets');
     const rating = await nextFromUs('the rating request', before);
     expect(rating.body).toContain(RATING_MESSAGE);

@@ -78,7 +78,6 @@ describe('the inbox', { timeout: 150_000 }, () => {
     await page.fill('input[name=password]', PASSWORD);
     await page.click('button[type=submit]');
     await page.waitForURL('**/tickets');
-    await page.getByTestId('tab-pending').click();
     // Act: the contact writes, gets the queue menu and picks Vendas.
     await sim.send(setup.simId, number, 'Olá, quero comprar', contactName);
     await waitUntil('the queue menu on the phone', async () => (await phoneFromUs()).length >= 1);
@@ -88,6 +87,21 @@ describe('the inbox', { timeout: 150_000 }, () => {
     await row.waitFor({ timeout: PIPELINE_WAIT_MS });
     await expect(row.getByRole('button', { name: 'Aceitar' }).isVisible()).resolves.toBe(true);
     await expect(row.textContent()).resolves.toContain('Vendas');
+    // The attendant had nothing assigned: the manager opened Pending by itself, where the new work is.
+    await expect(page.getByTestId('tab-pending').getAttribute('aria-selected')).resolves.toBe('true');
+  });
+
+  it('shows a pending ticket read-only on a click, with Accept at hand', async () => {
+    // Act: a click on the row (not on Accept)
+    await page.getByTestId('ticket-row').filter({ hasText: contactName }).click();
+    // Assess: the conversation, no composer, Accept in the dialog; the URL stays on the list
+    const preview = page.getByTestId('spy-dialog');
+    await preview.getByTestId('message').filter({ hasText: 'quero comprar' }).waitFor();
+    await expect(preview.getByTestId('preview-accept').isVisible()).resolves.toBe(true);
+    await expect(preview.getByRole('textbox', { name: 'Digite uma mensagem' }).count()).resolves.toBe(0);
+    expect(page.url()).toMatch(/\/tickets$/);
+    await page.keyboard.press('Escape');
+    await preview.waitFor({ state: 'hidden' });
   });
 
   it('accepts the ticket, replies, and sees the ticks and the contact answer live', async () => {
@@ -97,6 +111,9 @@ describe('the inbox', { timeout: 150_000 }, () => {
     // Act
     await row.getByRole('button', { name: 'Aceitar' }).click();
     await page.waitForURL(/\/tickets\/[0-9a-f-]{36}$/);
+    // The accepted ticket is shown where it now lives
+    await expect(page.getByTestId('tab-assigned').getAttribute('aria-selected')).resolves.toBe('true');
+    await row.waitFor();
     const input = page.getByRole('textbox', { name: 'Digite uma mensagem' });
     await input.fill('Olá! Seu *pedido* foi recebido');
     await input.press('Enter');
@@ -127,10 +144,26 @@ describe('the inbox', { timeout: 150_000 }, () => {
     await page.getByTestId('tickets-page').and(page.locator('[data-layout="wide"]')).waitFor();
   });
 
-  it('resolves the ticket: back to /tickets, gone from Assigned, listed under Closed', async () => {
-    // Act
+  it("offers the queue's users in Transfer before anything is typed", async () => {
+    await page.setViewportSize({ width: 1366, height: 800 });
+    await page.getByTestId('conversation-header').getByRole('button', { name: 'Mais opções' }).click();
+    await page.getByRole('menuitem', { name: 'Transferir' }).click();
+    const dialog = page.getByTestId('transfer-dialog');
+    await dialog.getByRole('combobox', { name: 'Usuário' }).click();
+    await page.getByRole('option', { name: 'Vera Vendas' }).waitFor();
+    await page.keyboard.press('Escape');
+    await dialog.getByRole('button', { name: 'Cancelar' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+  });
+
+  it('resolves the ticket after a confirmation: a toast, back to /tickets, gone from Assigned, listed under Closed', async () => {
+    // Act: the first click only asks
     await page.getByTestId('conversation-header').getByRole('button', { name: 'Resolver' }).click();
+    await page.getByRole('dialog').getByText('A conversa vai para Resolvidos', { exact: false }).waitFor();
+    expect(page.url()).not.toMatch(/\/tickets$/);
+    await page.getByTestId('confirm-dialog-confirm').click();
     // Assess
+    await page.getByTestId('toast').filter({ hasText: 'Ticket resolvido.' }).waitFor();
     await page.waitForURL('**/tickets');
     await page.getByTestId('tab-assigned').click();
     await waitUntil(

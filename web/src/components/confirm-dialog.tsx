@@ -6,11 +6,13 @@ interface ConfirmDialogProps {
   title: string;
   message: string;
   busy?: boolean;
+  /** Red for what cannot be undone (the default), primary for a step that can. */
+  confirmColor?: 'error' | 'primary';
   onConfirm: () => void;
   onClose: () => void;
 }
 
-export function ConfirmDialog({ open, title, message, busy, onConfirm, onClose }: ConfirmDialogProps) {
+export function ConfirmDialog({ open, title, message, busy, confirmColor = 'error', onConfirm, onClose }: ConfirmDialogProps) {
   const { t } = useTranslation();
   return (
     <Dialog open={open} onClose={onClose} maxWidth="xs">
@@ -22,7 +24,7 @@ export function ConfirmDialog({ open, title, message, busy, onConfirm, onClose }
         <Button onClick={onClose} color="inherit">
           {t('common.cancel')}
         </Button>
-        <Button onClick={onConfirm} color="error" variant="contained" loading={busy}>
+        <Button onClick={onConfirm} color={confirmColor} variant="contained" loading={busy} data-testid="confirm-dialog-confirm">
           {t('common.confirm')}
         </Button>
       </DialogActions>

@@ -51,8 +51,9 @@ export async function listUsersPage(
 }
 
 /** GET /users/list: the names every attendant needs (transfer dialog, filters). */
-export async function listUserNames(companyId: number): Promise<Array<{ id: number; name: string }>> {
-  return (await users.listUsers(companyId)).sort(byName).map(({ id, name }) => ({ id, name }));
+/** GET /users/list: id and name (SPEC 7), and queueIds so a transfer can offer the chosen queue's users at once. */
+export async function listUserNames(companyId: number): Promise<Array<{ id: number; name: string; queueIds: number[] }>> {
+  return (await users.listUsers(companyId)).sort(byName).map(({ id, name, queueIds }) => ({ id, name, queueIds }));
 }
 
 export async function getUserFor(actor: Actor, userId: number): Promise<User> {

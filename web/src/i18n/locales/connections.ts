@@ -35,6 +35,9 @@ const es = {
       disconnect: 'Desconectar',
       connecting: 'Conectando',
     },
+    disconnectTitle: '¿Desconectar {{name}}?',
+    disconnectMessage: 'El teléfono dejará de recibir y enviar mensajes por Conversa hasta que se lea un nuevo QR code.',
+    disconnected: 'Conexión desconectada.',
     status: {
       qrcode: 'Esperando la lectura del QR Code',
       DISCONNECTED: 'Desconectado',
@@ -120,6 +123,9 @@ const en: ConnectionsLocale = {
     },
     dialog: { addTitle: 'Add WhatsApp', editTitle: 'Edit WhatsApp', generateToken: 'Generate token' },
     buttons: { qrcode: 'QR CODE', tryAgain: 'Try again', newQr: 'New QR CODE', disconnect: 'Disconnect', connecting: 'Connecting' },
+    disconnectTitle: 'Disconnect {{name}}?',
+    disconnectMessage: 'The phone stops receiving and sending messages through Conversa until a new QR code is scanned.',
+    disconnected: 'Connection disconnected.',
     status: {
       qrcode: 'Waiting for the QR code to be scanned',
       DISCONNECTED: 'Disconnected',
@@ -209,6 +215,9 @@ const pt: ConnectionsLocale = {
       disconnect: 'Desconectar',
       connecting: 'Conectando',
     },
+    disconnectTitle: 'Desconectar {{name}}?',
+    disconnectMessage: 'O telefone deixa de receber e enviar mensagens pelo Conversa até que um novo QR code seja lido.',
+    disconnected: 'Conexão desconectada.',
     status: {
       qrcode: 'Aguardando a leitura do QR Code',
       DISCONNECTED: 'Desconectado',

@@ -18,9 +18,11 @@ export const userKeys = {
 export interface UserName {
   id: number;
   name: string;
+  /** Present in GET /users/list; absent where a user is named elsewhere (a chat's members). */
+  queueIds?: number[];
 }
 
-/** GET /users/list: id and name of every attendant. */
+/** GET /users/list: id, name and queues of every attendant. */
 export const fetchUserNames = () => api<UserName[]>('/users/list');
 export const userNamesQueryOptions = () => queryOptions({ queryKey: userKeys.names(), queryFn: fetchUserNames, staleTime: 60_000 });
 export const useUserNames = (enabled = true) => useQuery({ ...userNamesQueryOptions(), enabled });

@@ -1,6 +1,9 @@
 import type { Connection } from '@conversa/functions/contracts';
 import { Button, CircularProgress, Stack } from '@mui/material';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
+import { toast } from '../../../lib/toast.ts';
 import { useErrorToast } from '../../../lib/use-api-error.ts';
 import { type SessionAction, useSessionAction } from '../api/connections.ts';
 import { sessionButtonsFor } from '../api/session-rules.ts';
@@ -11,9 +14,30 @@ export function SessionActions({ connection, onShowQr }: { connection: Connectio
   const showError = useErrorToast();
   const run = (kind: SessionAction) => action.mutate({ id: connection.id, action: kind }, { onError: showError });
   const busy = action.isPending;
+  // Disconnect logs the phone out of WhatsApp: asked first, confirmed after.
+  const [confirmingDisconnect, setConfirmingDisconnect] = useState(false);
+  const disconnect = () =>
+    action.mutate(
+      { id: connection.id, action: 'disconnect' },
+      {
+        onSuccess: () => {
+          setConfirmingDisconnect(false);
+          toast.success(t('connections.disconnected'));
+        },
+        onError: showError,
+      },
+    );
 
   return (
     <Stack direction="row" spacing={1} sx={{ justifyContent: 'center' }}>
+      <ConfirmDialog
+        open={confirmingDisconnect}
+        title={t('connections.disconnectTitle', { name: connection.name })}
+        message={t('connections.disconnectMessage')}
+        busy={busy}
+        onConfirm={disconnect}
+        onClose={() => setConfirmingDisconnect(false)}
+      />
       {sessionButtonsFor(connection.status).map((button) => {
         switch (button) {
           case 'qr':
@@ -36,7 +60,14 @@ export function SessionActions({ connection, onShowQr }: { connection: Connectio
             );
           case 'disconnect':
             return (
-              <Button key={button} size="small" variant="outlined" color="secondary" disabled={busy} onClick={() => run('disconnect')}>
+              <Button
+                key={button}
+                size="small"
+                variant="outlined"
+                color="secondary"
+                disabled={busy}
+                onClick={() => setConfirmingDisconnect(true)}
+              >
                 {t('connections.buttons.disconnect')}
               </Button>
             );

@@ -1,12 +1,12 @@
 import type { Ticket } from '@conversa/functions/contracts/tickets';
 import { Box, CircularProgress, List, Typography } from '@mui/material';
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
 import { isAdmin, useAuth } from '../../../lib/auth/auth-provider.tsx';
 import { toast } from '../../../lib/toast.ts';
-import { useErrorToast } from '../../../lib/use-api-error.ts';
-import { type TicketFilters, useTicketList, useUpdateTicket } from '../api/tickets.ts';
+import { type TicketFilters, useTicketList } from '../api/tickets.ts';
+import { useAcceptTicket } from '../hooks/use-accept-ticket.ts';
 import { TicketRow } from './ticket-row.tsx';
 
 /** SPEC 9: the next page loads within 100 px of the bottom. */
@@ -16,19 +16,19 @@ interface TicketListProps {
   filters: TicketFilters;
   /** False until the queue selection is known, so the first read already has its filter. */
   enabled?: boolean;
+  /** The admin's spy icon, and a click on a pending row: the conversation read-only, Accept at hand. */
   onSpy: (ticket: Ticket) => void;
+  onAccepted?: (ticket: Ticket) => void;
 }
 
-export function TicketList({ filters, enabled = true, onSpy }: TicketListProps) {
+export function TicketList({ filters, enabled = true, onSpy, onAccepted }: TicketListProps) {
   const { t } = useTranslation();
   const { user } = useAuth();
   const admin = isAdmin(user);
   const navigate = useNavigate();
   const { ticketId: selectedUuid } = useParams();
-  const showError = useErrorToast();
   const query = useTicketList(filters, enabled);
-  const update = useUpdateTicket();
-  const [accepting, setAccepting] = useState<number | null>(null);
+  const { accept, acceptingId } = useAcceptTicket(onAccepted);
   const tickets = query.data?.pages.flatMap((page) => page.tickets) ?? [];
 
   useEffect(() => {
@@ -39,20 +39,6 @@ export function TicketList({ filters, enabled = true, onSpy }: TicketListProps) 
     const box = event.currentTarget;
     if (box.scrollHeight - box.scrollTop - box.clientHeight > NEXT_PAGE_PX) return;
     if (query.hasNextPage && !query.isFetchingNextPage) void query.fetchNextPage();
-  };
-
-  /** SPEC 4 "Accept": the ticket becomes the current user's, opens, and stays open in view. */
-  const accept = async (ticket: Ticket) => {
-    if (!user) return;
-    setAccepting(ticket.id);
-    try {
-      const accepted = await update.mutateAsync({ id: ticket.id, input: { status: 'open', userId: user.id, queueId: ticket.queueId } });
-      navigate(`/tickets/${accepted?.uuid ?? ticket.uuid}`);
-    } catch (error) {
-      showError(error);
-    } finally {
-      setAccepting(null);
-    }
   };
 
   return (
@@ -69,7 +55,7 @@ export function TicketList({ filters, enabled = true, onSpy }: TicketListProps) 
             ticket={ticket}
             selected={ticket.uuid === selectedUuid}
             admin={admin}
-            accepting={accepting === ticket.id}
+            accepting={acceptingId === ticket.id}
             onOpen={(row) => navigate(`/tickets/${row.uuid}`)}
             onAccept={accept}
             onSpy={onSpy}

@@ -37,7 +37,10 @@ interface TicketRowProps {
   onSpy: (ticket: Ticket) => void;
 }
 
-/** SPEC 2 "Ticket row". Pending tickets are accepted with the button, not opened by a click. */
+/**
+ * SPEC 2 "Ticket row". Pending tickets are accepted with the button, not opened: a click shows the
+ * conversation read-only with Accept at hand (onSpy), so it never does nothing.
+ */
 export function TicketRow({ ticket, selected, admin, accepting, onOpen, onAccept, onSpy }: TicketRowProps) {
   const { t } = useTranslation();
   const pending = ticket.status === 'pending';
@@ -49,8 +52,7 @@ export function TicketRow({ ticket, selected, admin, accepting, onOpen, onAccept
       data-ticket-id={ticket.id}
       data-status={ticket.status}
       selected={selected}
-      onClick={() => !pending && onOpen(ticket)}
-      disableRipple={pending}
+      onClick={() => (pending ? onSpy(ticket) : onOpen(ticket))}
       sx={{
         alignItems: 'flex-start',
         gap: 1.5,
@@ -60,7 +62,6 @@ export function TicketRow({ ticket, selected, admin, accepting, onOpen, onAccept
         borderLeftColor: queueColor,
         borderBottom: 1,
         borderBottomColor: 'divider',
-        cursor: pending ? 'default' : 'pointer',
       }}
     >
       <Avatar src={ticket.contact.profilePicUrl || undefined} alt={ticket.contact.name} sx={{ mt: 0.5 }}>
@@ -77,7 +78,9 @@ export function TicketRow({ ticket, selected, admin, accepting, onOpen, onAccept
             </Tooltip>
           )}
           {admin && (
-            <Tooltip title={t('inbox.spy')}>
+            // Not interactive and above the icon: after the dialog closes, focus returns to the icon and
+            // opens the tooltip, which must not cover (and swallow clicks on) the row's Accept.
+            <Tooltip title={t('inbox.spy')} placement="top" disableInteractive>
               <IconButton
                 size="small"
                 aria-label={t('inbox.spy')}

@@ -10,6 +10,7 @@ import { useDebouncedValue } from '../../../hooks/use-debounced-value.ts';
 import { isAdmin, useAuth } from '../../../lib/auth/auth-provider.tsx';
 import { useQueues } from '../../../lib/lookups/queues.ts';
 import type { TicketFilters } from '../api/tickets.ts';
+import { useAcceptTicket } from '../hooks/use-accept-ticket.ts';
 import { NewTicketDialog } from './new-ticket-dialog.tsx';
 import { type QueueChoice, QueueSelect } from './queue-select.tsx';
 import { SearchFilters } from './search-filters.tsx';
@@ -42,6 +43,8 @@ export function TicketsManager({ renderSpy }: { renderSpy: (ticket: Ticket) => R
   }, [admin, companyQueues.data, user?.queueIds, user?.queues]);
   const [tab, setTab] = useState<TopTab>('open');
   const [openTab, setOpenTab] = useState<OpenTab>('assigned');
+  // Until the user picks a sub-tab, the manager may pick it for them (new work in Pending).
+  const [openTabChosen, setOpenTabChosen] = useState(false);
   const [showAll, setShowAll] = useState(false);
   const [selectedQueues, setSelectedQueues] = useState<number[] | null>(null);
   const [search, setSearch] = useState('');
@@ -65,6 +68,20 @@ export function TicketsManager({ renderSpy }: { renderSpy: (ticket: Ticket) => R
   const ready = !companyQueues.isPending;
   const assignedCount = useTicketCount(assigned, ready);
   const pendingCount = useTicketCount(pending, ready);
+
+  // A new conversation lands in Pending: with nothing assigned, show it rather than "Nothing here!".
+  useEffect(() => {
+    if (!openTabChosen && openTab === 'assigned' && assignedCount === 0 && pendingCount > 0) setOpenTab('pending');
+  }, [openTabChosen, openTab, assignedCount, pendingCount]);
+
+  // After Accept the ticket lives in Assigned: show it there.
+  const showAccepted = () => {
+    setSpying(null);
+    setTab('open');
+    setOpenTab('assigned');
+    setOpenTabChosen(true);
+  };
+  const preview = useAcceptTicket(showAccepted);
 
   return (
     <Paper
@@ -110,7 +127,10 @@ export function TicketsManager({ renderSpy }: { renderSpy: (ticket: Ticket) => R
       {tab === 'open' && (
         <Tabs
           value={openTab}
-          onChange={(_, value: OpenTab) => setOpenTab(value)}
+          onChange={(_, value: OpenTab) => {
+            setOpenTab(value);
+            setOpenTabChosen(true);
+          }}
           variant="fullWidth"
           sx={{ borderBottom: 1, borderColor: 'divider' }}
         >
@@ -122,12 +142,21 @@ export function TicketsManager({ renderSpy }: { renderSpy: (ticket: Ticket) => R
           <Tab value="pending" label={<CountLabel label={t('inbox.subTabs.pending')} count={pendingCount} />} data-testid="tab-pending" />
         </Tabs>
       )}
-      {tab === 'open' && openTab === 'assigned' && <TicketList filters={assigned} enabled={ready} onSpy={setSpying} />}
-      {tab === 'open' && openTab === 'pending' && <TicketList filters={pending} enabled={ready} onSpy={setSpying} />}
-      {tab === 'closed' && <TicketList filters={closed} enabled={ready} onSpy={setSpying} />}
-      {tab === 'search' && <TicketList filters={searching} enabled={ready} onSpy={setSpying} />}
+      {tab === 'open' && openTab === 'assigned' && (
+        <TicketList filters={assigned} enabled={ready} onSpy={setSpying} onAccepted={showAccepted} />
+      )}
+      {tab === 'open' && openTab === 'pending' && (
+        <TicketList filters={pending} enabled={ready} onSpy={setSpying} onAccepted={showAccepted} />
+      )}
+      {tab === 'closed' && <TicketList filters={closed} enabled={ready} onSpy={setSpying} onAccepted={showAccepted} />}
+      {tab === 'search' && <TicketList filters={searching} enabled={ready} onSpy={setSpying} onAccepted={showAccepted} />}
       <NewTicketDialog open={creating} queues={queues} onClose={() => setCreating(false)} />
-      <SpyDialog ticket={spying} onClose={() => setSpying(null)}>
+      <SpyDialog
+        ticket={spying}
+        onClose={() => setSpying(null)}
+        onAccept={preview.accept}
+        accepting={spying !== null && preview.acceptingId === spying.id}
+      >
         {renderSpy}
       </SpyDialog>
     </Paper>

@@ -25,6 +25,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { ConfirmDialog } from '../../../../components/confirm-dialog.tsx';
 import { isAdmin, useAuth } from '../../../../lib/auth/auth-provider.tsx';
+import { toast } from '../../../../lib/toast.ts';
 import { useErrorToast } from '../../../../lib/use-api-error.ts';
 import { type TicketUpdate, useDeleteTicket, useUpdateTicket } from '../../api/tickets.ts';
 import { TransferDialog } from './transfer-dialog.tsx';
@@ -58,6 +59,8 @@ export function ConversationHeader({ ticket, onBack, onOpenContact, onSchedule }
   const [menu, setMenu] = useState<HTMLElement | null>(null);
   const [transferring, setTransferring] = useState(false);
   const [deleting, setDeleting] = useState(false);
+  // Resolve ends the conversation for the contact (and may send the farewell): asked first.
+  const [confirmingResolve, setConfirmingResolve] = useState(false);
 
   const run = async (action: Action) => {
     if (!user) return;
@@ -71,6 +74,10 @@ export function ConversationHeader({ ticket, onBack, onOpenContact, onSchedule }
     setRunning(action);
     try {
       await update.mutateAsync({ id: ticket.id, input: inputs[action] });
+      if (action === 'resolve') {
+        setConfirmingResolve(false);
+        toast.success(t('conversation.resolved'));
+      }
       if (action === 'return' || action === 'resolve') navigate('/tickets');
     } catch (error) {
       showError(error);
@@ -91,12 +98,13 @@ export function ConversationHeader({ ticket, onBack, onOpenContact, onSchedule }
 
   const button = (action: Action, variant: 'contained' | 'outlined' = 'outlined', color: 'primary' | 'success' | 'inherit' = 'primary') => {
     const label = t(`conversation.actions.${action}`);
+    const start = () => (action === 'resolve' ? setConfirmingResolve(true) : void run(action));
     if (compact) {
       const Icon = actionIcons[action];
       return (
         <Tooltip title={label}>
           <span>
-            <IconButton aria-label={label} color={color} disabled={running !== null} onClick={() => void run(action)} size="small">
+            <IconButton aria-label={label} color={color} disabled={running !== null} onClick={start} size="small">
               <Icon />
             </IconButton>
           </span>
@@ -104,14 +112,7 @@ export function ConversationHeader({ ticket, onBack, onOpenContact, onSchedule }
       );
     }
     return (
-      <Button
-        size="small"
-        variant={variant}
-        color={color}
-        loading={running === action}
-        disabled={running !== null}
-        onClick={() => void run(action)}
-      >
+      <Button size="small" variant={variant} color={color} loading={running === action} disabled={running !== null} onClick={start}>
         {label}
       </Button>
     );
@@ -195,6 +196,15 @@ export function ConversationHeader({ ticket, onBack, onOpenContact, onSchedule }
         )}
       </Menu>
       <TransferDialog ticket={ticket} open={transferring} onClose={() => setTransferring(false)} />
+      <ConfirmDialog
+        open={confirmingResolve}
+        title={t('conversation.resolveTitle', { name: ticket.contact.name })}
+        message={t('conversation.resolveMessage')}
+        confirmColor="primary"
+        busy={running === 'resolve'}
+        onConfirm={() => void run('resolve')}
+        onClose={() => setConfirmingResolve(false)}
+      />
       <ConfirmDialog
         open={deleting}
         title={t('conversation.deleteTitle', { name: ticket.contact.name })}

@@ -38,7 +38,12 @@ export function TransferDialog({ ticket, open, onClose }: { ticket: Ticket; open
   }, [open, ticket.queueId]);
 
   const term = search.trim().toLowerCase();
-  const options = term.length >= USER_SEARCH_MIN ? (users.data ?? []).filter((u) => u.name.toLowerCase().includes(term)) : [];
+  // Before the 3-character search (SPEC 5) the chosen queue's users are offered at once, so a
+  // transfer to a colleague needs no typing; the search then looks through everyone.
+  const options =
+    term.length >= USER_SEARCH_MIN
+      ? (users.data ?? []).filter((u) => u.name.toLowerCase().includes(term))
+      : (users.data ?? []).filter((u) => queueId !== '' && u.queueIds?.includes(queueId));
 
   const submit = async () => {
     if (queueId === '') return;
@@ -68,6 +73,7 @@ export function TransferDialog({ ticket, open, onClose }: { ticket: Ticket; open
             filterOptions={(all) => all}
             getOptionLabel={(option) => option.name}
             isOptionEqualToValue={(a, b) => a.id === b.id}
+            openOnFocus
             noOptionsText={term.length < USER_SEARCH_MIN ? t('conversation.transfer.userHint') : t('conversation.transfer.noUsers')}
             renderInput={(params) => <TextField {...params} label={t('conversation.transfer.user')} />}
           />
