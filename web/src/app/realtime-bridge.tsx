@@ -3,8 +3,9 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { settingKeys } from '../features/settings/api/settings.ts';
 import { isAdmin, useAuth } from '../lib/auth/auth-provider.tsx';
-import { authKeys } from '../lib/auth/session-api.ts';
+import { authKeys, useCompanyPlan } from '../lib/auth/session-api.ts';
 import { currentIdToken } from '../lib/auth/tokens.ts';
+import { useChatsLive } from '../lib/lookups/chats.ts';
 import { useConnectionsWatch } from '../lib/lookups/connections.ts';
 import { useContactsLive } from '../lib/lookups/contacts.ts';
 import { useQueuesLive } from '../lib/lookups/queues.ts';
@@ -32,6 +33,7 @@ export function RealtimeBridge() {
   useContactsLive(companyId);
   useTagsLive(companyId);
   useQuickMessagesLive(companyId);
+  useChatsLive(companyId, Boolean(useCompanyPlan(companyId).data?.useInternalChat));
 
   // SPEC 4: a sign-in elsewhere on this account ends this (older) session.
   useRealtimeEvent<Partial<AuthEventData>>(companyId ? channels.auth(companyId) : undefined, async (data) => {

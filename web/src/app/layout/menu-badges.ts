@@ -1,5 +1,6 @@
 import { type QueryKey, skipToken, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
+import { latestChatsQueryOptions } from '../../lib/lookups/chats.ts';
 import { connectionKeys } from '../../lib/lookups/connections.ts';
 import type { MenuBadge } from './menu-items.ts';
 
@@ -19,16 +20,19 @@ export function hasUnreadChats(chats: ReadonlyArray<ChatLike> | undefined, userI
 }
 
 /**
- * The internal chat's list, when that feature lands: it must key its list with this (or move it to a
- * lookup in lib/lookups) so the badge reads the same entry.
+ * The latest chats (loaded by the top bar's chat popover) count the caller's unread chats across
+ * every page (GET /chats `unreadChats`). Observed with the list's own query function, not skipToken:
+ * the query keeps the options of its latest observer, and a skipToken one would make the refetch
+ * that a chat event asks for fail.
  */
-export const chatKeys = {
-  list: () => ['chats', 'list'] as const,
-};
+function useUnreadChats(userId: number | undefined): boolean {
+  const { data } = useQuery({ ...latestChatsQueryOptions(), enabled: false });
+  return (data?.unreadChats ?? 0) > 0 || hasUnreadChats(data?.records, userId);
+}
 
 /**
- * The badges read the query cache under the keys the connections and chat lists use, without
- * fetching: the menu never invents data, and lights up as soon as those lists are loaded.
+ * The connections badge reads the query cache under the key the connections list uses, without
+ * fetching: the menu never invents data, and lights up as soon as that list is loaded.
  */
 function useCachedList<T>(queryKey: QueryKey): T[] | undefined {
   const { data } = useQuery<unknown>({ queryKey, queryFn: skipToken });
@@ -39,7 +43,7 @@ function useCachedList<T>(queryKey: QueryKey): T[] | undefined {
 
 export function useMenuBadges(userId: number | undefined): Record<MenuBadge, boolean> {
   const connections = useCachedList<{ status?: string }>(connectionKeys.list());
-  const chats = useCachedList<ChatLike>(chatKeys.list());
+  const chats = useUnreadChats(userId);
   // SPEC 2: the connection state is checked 2 s after load, so a reconnect in progress does not flash it.
   const [checkConnections, setCheckConnections] = useState(false);
   useEffect(() => {
@@ -48,6 +52,6 @@ export function useMenuBadges(userId: number | undefined): Record<MenuBadge, boo
   }, []);
   return {
     connections: checkConnections && hasConnectionAlert(connections),
-    chats: hasUnreadChats(chats, userId),
+    chats,
   };
 }

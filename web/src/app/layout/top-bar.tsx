@@ -6,6 +6,7 @@ import { AppBar, IconButton, Toolbar, Tooltip, Typography, useMediaQuery, useThe
 import { format, parseISO } from 'date-fns';
 import { useTranslation } from 'react-i18next';
 import { AnnouncementsPopover } from '../../features/announcements/components/announcements-popover.tsx';
+import { ChatsPopover } from '../../features/chats/components/chats-popover.tsx';
 import { NotificationsBell } from '../../features/notifications/components/notifications-bell.tsx';
 import { isAdmin, useAuth } from '../../lib/auth/auth-provider.tsx';
 import { useColorMode } from '../../theme/color-mode.tsx';
@@ -62,6 +63,7 @@ export function TopBar({ onToggleDrawer }: { onToggleDrawer: () => void }) {
         </Tooltip>
         <NotificationsBell />
         <AnnouncementsPopover />
+        <ChatsPopover />
         <LanguageMenu />
         <AccountMenu />
       </Toolbar>

@@ -36,3 +36,4 @@ export const AnnouncementsPage = page(() => import('../../features/announcements
 export const HelpsPage = page(() => import('../../features/helps/components/helps-page.tsx'), 'HelpsPage');
 export const MessagesApiPage = page(() => import('../../features/messages-api/components/messages-api-page.tsx'), 'MessagesApiPage');
 export const TodoPage = page(() => import('../../features/todo/components/todo-page.tsx'), 'TodoPage');
+export const ChatsPage = page(() => import('../../features/chats/components/chats-page.tsx'), 'ChatsPage');

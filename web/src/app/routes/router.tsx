@@ -9,6 +9,7 @@ import {
   CampaignReportPage,
   CampaignSettingsPage,
   CampaignsPage,
+  ChatsPage,
   ConnectionsPage,
   ContactListsPage,
   ContactsPage,
@@ -56,7 +57,6 @@ const upcoming: Array<{ path: string; titleKey: string; gates?: Gates }> = [
   { path: 'kanban', titleKey: 'menu.kanban', gates: { plan: 'useKanban' } },
   { path: 'financeiro', titleKey: 'menu.financeiro', gates: { admin: true } },
   { path: 'subscription', titleKey: 'menu.subscription' },
-  { path: 'chats/:id?', titleKey: 'menu.chats', gates: { plan: 'useInternalChat' } },
 ];
 
 function Suspended() {
@@ -111,6 +111,8 @@ const routes: RouteObject[] = [
           { path: 'helps', element: <HelpsPage /> },
           { path: 'messages-api', element: gated(<MessagesApiPage />, { admin: true, plan: 'useExternalApi' }) },
           { path: 'announcements', element: gated(<AnnouncementsPage />, { super: true }) },
+          // Internal chat (SPEC 2): the list and the open chat, for plans with useInternalChat.
+          { path: 'chats/:id?', element: gated(<ChatsPage />, { plan: 'useInternalChat' }) },
           ...upcoming.map(({ path, titleKey, gates }) => ({ path, element: gated(<NotAvailablePage titleKey={titleKey} />, gates) })),
           { path: '*', element: <Navigate to="/" replace /> },
         ],
