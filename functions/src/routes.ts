@@ -236,6 +236,8 @@ export const httpRoutes: readonly HttpRoute[] = [
   r('POST', '/contact-lists', 'contact-lists', 'user', { plan: 'useCampaigns' }),
   r('PUT', '/contact-lists/{id}', 'contact-lists', 'user', { plan: 'useCampaigns' }),
   r('DELETE', '/contact-lists/{id}', 'contact-lists', 'user', { plan: 'useCampaigns' }),
+  // The list's numbers not yet checked against WhatsApp, asked again (a check dropped with its session).
+  r('POST', '/contact-lists/{id}/check-numbers', 'contact-lists', 'user', { plan: 'useCampaigns' }),
   // Its own Lambda: the spreadsheet reader stays out of the contact lists bundle.
   r('POST', '/contact-lists/{id}/upload', 'contact-lists-import', 'user', { plan: 'useCampaigns', maxBodyBytes: MEDIA_REQUEST_BYTES }),
   r('GET', '/contact-list-items', 'contact-lists', 'user', { plan: 'useCampaigns' }),

@@ -79,6 +79,10 @@ describe('WhatsApp validity of contact list numbers', () => {
     expect(unchecked).toContainEqual({ itemId: item.id, contactListId: list.id, number: '5511900000001' });
     // Another tenant's sweep never sees them.
     expect((await listUncheckedNumbers(other.companyId, 1000)).map((u) => u.itemId)).not.toContain(item.id);
+    // Asked on demand with nothing connected: nothing could answer.
+    const onDemand = await invoke('POST /contact-lists/{id}/check-numbers', { token: t.admin.token, params: { id: list.id } });
+    expect(onDemand.status).toBe(409);
+    expect(onDemand.body).toEqual({ error: 'ERR_WAPP_NOT_INITIALIZED' });
   });
 
   it('asks the default connected session, in batches, for added, uploaded and renumbered items; an answer stores each verdict once', async () => {
@@ -149,6 +153,31 @@ describe('WhatsApp validity of contact list numbers', () => {
       await answer(other.companyId, plain, [{ itemId: mine.id, contactListId: mine.contactListId, number: mine.number, valid: true }]),
     ).toBe('ignored');
     expect((await getContactListItem(t.companyId, mine.id))?.isWhatsappValid).toBeNull();
+  });
+
+  it("asks a list's unchecked numbers again on demand, that list's only, for any user of the company", async () => {
+    const tenant = await seedTenant(stack);
+    const id = await connection(tenant, 'Sob demanda');
+    await updateConnectionSession(tenant.companyId, id, { status: 'CONNECTED' });
+    const [mine, another] = [await newList(tenant, 'Pedida'), await newList(tenant, 'Outra')];
+    const asked = [await newItem(tenant, mine.id), await newItem(tenant, mine.id)];
+    await newItem(tenant, another.id);
+    const checked = await newItem(tenant, mine.id);
+    await answer(tenant.companyId, id, [{ itemId: checked.id, contactListId: mine.id, number: checked.number, valid: true }]);
+    commands.length = 0;
+    const user = await tenant.addUser('user');
+    const res = await invoke('POST /contact-lists/{id}/check-numbers', { token: user.token, params: { id: mine.id } });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ requested: 2 });
+    expect(checks()).toMatchObject([
+      { connectionId: id, numbers: asked.map((item) => ({ itemId: item.id, contactListId: mine.id, number: item.number })) },
+    ]);
+    // Another tenant's list id is nothing here.
+    expect((await invoke('POST /contact-lists/{id}/check-numbers', { token: other.admin.token, params: { id: mine.id } })).status).toBe(
+      404,
+    );
+    for (const bad of ['0', 'abc', '-1'])
+      expect((await invoke('POST /contact-lists/{id}/check-numbers', { token: user.token, params: { id: bad } })).status).toBe(400);
   });
 
   it('keeps the item when the commands queue fails: it stays unchecked for the next connect', async () => {

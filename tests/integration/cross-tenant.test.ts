@@ -26,6 +26,7 @@ const bOwn = {
   scheduleId: 0,
   contactListId: 0,
   contactListItemId: 0,
+  fileListId: 0,
   campaignId: 0,
 };
 
@@ -199,6 +200,7 @@ const fixtures: Record<string, Fixture> = {
   'POST /contact-lists': { body: () => ({ name: 'Hijack list' }) },
   'PUT /contact-lists/{id}': { params: () => ({ id: String(bOwn.contactListId) }), body: () => ({ name: 'Hijacked list' }) },
   'DELETE /contact-lists/{id}': { params: () => ({ id: String(bOwn.contactListId) }) },
+  'POST /contact-lists/{id}/check-numbers': { params: () => ({ id: String(bOwn.contactListId) }) },
   'POST /contact-lists/{id}/upload': {
     params: () => ({ id: String(bOwn.contactListId) }),
     body: () => ({ contacts: [{ name: 'Intruder', number: '5511999990000' }] }),
@@ -208,6 +210,20 @@ const fixtures: Record<string, Fixture> = {
   'POST /contact-list-items': { body: () => ({ name: 'Intruder', number: '5511999990001', contactListId: bOwn.contactListId }) },
   'PUT /contact-list-items/{id}': { params: () => ({ id: String(bOwn.contactListItemId) }), body: () => ({ name: 'Hijacked' }) },
   'DELETE /contact-list-items/{id}': { params: () => ({ id: String(bOwn.contactListItemId) }) },
+  'GET /files': { query: (t) => ({ companyId: String(t.companyId) }) },
+  'GET /files/{id}': { params: () => ({ id: String(bOwn.fileListId) }) },
+  'POST /files': { body: () => ({ name: 'Hijack files', message: 'Hijack' }) },
+  'PUT /files/{id}': { params: () => ({ id: String(bOwn.fileListId) }), body: () => ({ name: 'Hijacked files' }) },
+  'DELETE /files/{id}': { params: () => ({ id: String(bOwn.fileListId) }) },
+  // B's key named as A's upload: refused as a key of another list (and B's list is not A's anyway).
+  'POST /files/uploadList/{id}': {
+    params: () => ({ id: String(bOwn.fileListId) }),
+    body: (t) => ({ options: [{ id: 1, key: `${t.companyId}/files/${bOwn.fileListId}/00000000-0000-4000-8000-000000000000/x.pdf` }] }),
+  },
+  'POST /files/uploadList/{id}/uploads': {
+    params: () => ({ id: String(bOwn.fileListId) }),
+    body: () => ({ fileName: 'a.pdf', contentType: 'application/pdf', size: 3 }),
+  },
   'GET /helps/list': { platform: true },
   'GET /helps': { platform: true },
   'POST /helps': { platform: true, body: () => ({ title: 'hijack' }) },
@@ -275,6 +291,7 @@ async function snapshotOfB(): Promise<string> {
     call('GET', '/contact-lists', { token: b.admin.token }),
     call('GET', '/contact-list-items', { token: b.admin.token, query: { contactListId: String(bOwn.contactListId) } }),
     call('GET', '/campaigns', { token: b.admin.token }),
+    call('GET', '/files', { token: b.admin.token }),
     call('GET', '/campaign-settings', { token: b.admin.token }),
     call('GET', '/ticket-notes/list', { token: b.admin.token, query: { ticketId: String(bOwn.ticketId) } }),
     call('GET', `/messages/${bOwn.ticketId}`, { token: b.admin.token }).then((res) => ({ ...res, body: stableMessages(res.body) })),
@@ -415,6 +432,15 @@ beforeAll(async () => {
     });
     expect(campaign.status, campaign.text).toBe(201);
     bOwn.campaignId = (campaign.body as { id: number }).id;
+  }
+  // B's file lists (marker in the name, message and option), more than A's own create reaches.
+  for (let i = 1; i <= 4; i++) {
+    const files = await call('POST', '/files', {
+      token: b.admin.token,
+      body: { name: `${b.marker} f${i}`, message: `${b.marker} arquivos`, options: [{ name: `${b.marker} o${i}` }] },
+    });
+    expect(files.status, files.text).toBe(201);
+    bOwn.fileListId = (files.body as { id: number }).id;
   }
   const campaignSettings = await call('POST', '/campaign-settings', {
     token: b.admin.token,

@@ -160,6 +160,7 @@ const listQueries: Record<string, string[]> = {
   'GET /campaigns': ['searchParam', 'pageNumber'],
   'GET /contact-lists': ['searchParam', 'pageNumber'],
   'GET /contact-list-items': ['contactListId', 'searchParam', 'pageNumber', 'cursor'],
+  'GET /files': ['searchParam', 'pageNumber', 'companyId'],
   'GET /announcements': ['searchParam', 'pageNumber'],
   'GET /invoices/all': ['searchParam', 'pageNumber'],
 };

@@ -17,10 +17,12 @@ import {
   type ListContactListsQuery,
 } from '#contracts/contact-lists';
 import type { Identity } from '#domain/identity';
+import { defaultEffects } from '#domain/messages/effects';
 import { publishToCompany } from '#realtime/publisher';
 import { listCampaigns } from '#storage/campaigns';
 import { foldSearch, purgeContactListItems } from '#storage/contact-list-items';
 import * as store from '#storage/contact-lists';
+import { checkListNumbers } from './number-checks.ts';
 
 const publish = (companyId: number, event: RecordEvent<ContactList>) => publishToCompany(companyId, channels.contactList(companyId), event);
 
@@ -95,4 +97,10 @@ export async function deleteContactListFor(identity: Identity, id: number): Prom
   await store.deleteContactList(companyId, id);
   await purgeContactListItems(companyId, id);
   await publish(companyId, { action: 'delete', id });
+}
+
+/** POST /contact-lists/{id}/check-numbers: the list's unchecked numbers asked again (number-checks.ts). */
+export async function checkContactListNumbersFor(identity: Identity, id: number): Promise<{ requested: number }> {
+  await findContactList(identity.companyId, id);
+  return checkListNumbers(identity.companyId, id, defaultEffects);
 }

@@ -13,15 +13,19 @@
  * 3. `applyNumberChecks` (inbound pipeline) stores each verdict, only while the item still has the
  *    number checked, and tells each list's page to reload (`company-{id}-ContactListItem-{listId}`).
  *
+ * 4. On demand (POST /contact-lists/{id}/check-numbers): the list's numbers still unchecked are
+ *    asked again, e.g. after a check dropped because its session disconnected for too long.
+ *
  * A command delivered twice or an event replayed writes the same verdicts again: idempotent.
  */
 import { randomUUID } from 'node:crypto';
+import { ConflictError } from '#commons/errors';
 import { logger } from '#commons/logger';
 import { type ContactListReloadEvent, channels } from '#contracts/channels';
 import { type InboundEvent, NUMBER_CHECK_BATCH, type SessionCommand } from '#contracts/session-events';
 import { type AudienceFilter, audience } from '#realtime/audience';
 import { type ConnectionRecord, listConnections } from '#storage/connections';
-import { setWhatsappValid } from '#storage/contact-list-items';
+import { listUncheckedNumbers, setWhatsappValid } from '#storage/contact-list-items';
 
 export interface NumberToCheck {
   itemId: number;
@@ -69,6 +73,32 @@ export async function checkNewNumbers(companyId: number, numbers: NumberToCheck[
   } catch (error) {
     logger.warn('number check not requested', { companyId, count: numbers.length, error: String(error) });
   }
+}
+
+/** Unchecked numbers read per Query, and at most per request (the rest: the next request or connect). */
+const UNCHECKED_PAGE = 500;
+const MAX_ON_DEMAND = 20_000;
+
+/**
+ * The list's numbers not checked yet, asked again. 409 ERR_WAPP_NOT_INITIALIZED without a connected
+ * session (nothing could answer); `requested` counts the numbers sent.
+ */
+export async function checkListNumbers(
+  companyId: number,
+  contactListId: number,
+  effects: NumberCheckEffects,
+): Promise<{ requested: number }> {
+  if (!checkingConnection(await listConnections(companyId))) throw new ConflictError('ERR_WAPP_NOT_INITIALIZED');
+  const numbers: NumberToCheck[] = [];
+  let after = 0;
+  for (let read = 0; read < MAX_ON_DEMAND; read += UNCHECKED_PAGE) {
+    const page = await listUncheckedNumbers(companyId, UNCHECKED_PAGE, after);
+    numbers.push(...page.filter((entry) => entry.contactListId === contactListId));
+    if (page.length < UNCHECKED_PAGE) break;
+    after = (page.at(-1) as NumberToCheck).itemId;
+  }
+  await requestNumberChecks(companyId, numbers, effects);
+  return { requested: numbers.length };
 }
 
 /** The inbound pipeline's part: store the verdicts, then one reload per list touched. */

@@ -8,6 +8,7 @@ import {
 } from '#contracts/contact-lists';
 import {
   allContactListsFor,
+  checkContactListNumbersFor,
   createContactListFor,
   deleteContactListFor,
   getContactListFor,
@@ -33,6 +34,7 @@ export const handler = httpHandler('contact-lists', {
     await deleteContactListFor(requireIdentity(ctx), parseId(ctx.params));
     return noContent();
   },
+  'POST /contact-lists/{id}/check-numbers': async (ctx) => checkContactListNumbersFor(requireIdentity(ctx), parseId(ctx.params)),
   'GET /contact-list-items': async (ctx) =>
     listItemsFor(requireIdentity(ctx), parseInput(listContactListItemsQuerySchema, ctx.query, 'query')),
   'GET /contact-list-items/{id}': async (ctx) => getItemFor(requireIdentity(ctx), parseId(ctx.params)),
