@@ -113,6 +113,18 @@ describe('internal chat', () => {
     expect(reached(published[0] as (typeof published)[number], t.companyId, [ana.id, bia.id, caio.id])).toEqual([bia.id]);
   });
 
+  it('keeps every unread when members send at once (one conditional write per message, no lost updates)', async () => {
+    const chat = await newChat(ana.token, 'Corrida', [bia.id, caio.id]);
+    await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        call('POST /chats/{id}/messages', { token: i % 2 ? ana.token : bia.token, params: { id: chat.id }, body: { message: `r${i}` } }),
+      ),
+    );
+    const seen = await call('GET /chats/{id}', { token: caio.token, params: { id: chat.id } });
+    const unreads = Object.fromEntries(seen.body.users.map((u: { userId: number; unreads: number }) => [u.userId, u.unreads]));
+    expect(unreads).toEqual({ [ana.id]: 4, [bia.id]: 4, [caio.id]: 8 });
+  });
+
   it('pages messages newest first with a cursor bound to the chat', async () => {
     const chat = await newChat(ana.token, 'Histórico', [bia.id]);
     for (let i = 1; i <= 23; i++)

@@ -28,6 +28,7 @@ const bOwn = {
   contactListItemId: 0,
   fileListId: 0,
   campaignId: 0,
+  chatId: 0,
 };
 
 /**
@@ -252,6 +253,15 @@ const fixtures: Record<string, Fixture> = {
     platform: true,
     body: (t) => ({ event: 'PAYMENT_RECEIVED', payment: { id: 'pay_x', externalReference: `conversa:${t.companyId}:1` } }),
   },
+  // Internal chat: B's chat (B's admin and user) is not A's to read, write to, edit or delete.
+  'GET /chats': {},
+  'GET /chats/{id}': { params: () => ({ id: String(bOwn.chatId) }) },
+  'POST /chats': { body: (t) => ({ title: 'Hijack chat', users: [t.user.id] }) },
+  'PUT /chats/{id}': { params: () => ({ id: String(bOwn.chatId) }), body: () => ({ title: 'Hijacked chat' }) },
+  'DELETE /chats/{id}': { params: () => ({ id: String(bOwn.chatId) }) },
+  'GET /chats/{id}/messages': { params: () => ({ id: String(bOwn.chatId) }) },
+  'POST /chats/{id}/messages': { params: () => ({ id: String(bOwn.chatId) }), body: () => ({ message: 'hijack' }) },
+  'POST /chats/{id}/read': { params: () => ({ id: String(bOwn.chatId) }), body: () => ({}) },
 };
 
 function pathFor(route: HttpRoute, params: Record<string, string>): string {
@@ -293,6 +303,8 @@ async function snapshotOfB(): Promise<string> {
     call('GET', '/campaigns', { token: b.admin.token }),
     call('GET', '/files', { token: b.admin.token }),
     call('GET', '/campaign-settings', { token: b.admin.token }),
+    call('GET', '/chats', { token: b.admin.token }),
+    call('GET', `/chats/${bOwn.chatId}/messages`, { token: b.user.token }),
     call('GET', '/ticket-notes/list', { token: b.admin.token, query: { ticketId: String(bOwn.ticketId) } }),
     call('GET', `/messages/${bOwn.ticketId}`, { token: b.admin.token }).then((res) => ({ ...res, body: stableMessages(res.body) })),
   ]);
@@ -447,6 +459,14 @@ beforeAll(async () => {
     body: { settings: { messageInterval: 10, variables: [{ key: 'loja', value: b.marker }] } },
   });
   expect(campaignSettings.status, campaignSettings.text).toBe(200);
+  // B's chats between its admin and user (marker in the title and a message), more than A creates.
+  for (let i = 1; i <= 4; i++) {
+    const chat = await call('POST', '/chats', { token: b.admin.token, body: { title: `${b.marker} chat ${i}`, users: [b.user.id] } });
+    expect(chat.status, chat.text).toBe(201);
+    bOwn.chatId = (chat.body as { id: number }).id;
+    const sent = await call('POST', `/chats/${bOwn.chatId}/messages`, { token: b.admin.token, body: { message: `${b.marker} segredo` } });
+    expect(sent.status, sent.text).toBe(201);
+  }
   // Give B a setting value that differs from A's default so a leak would show.
   const put = await call('PUT', '/settings/userRating', { token: b.admin.token, body: { value: 'enabled' } });
   expect(put.status, put.text).toBe(200);

@@ -158,6 +158,8 @@ const listQueries: Record<string, string[]> = {
   'GET /ticket-notes/list': ['ticketId', 'contactId'],
   'GET /queue-options': ['queueId', 'parentId'],
   'GET /campaigns': ['searchParam', 'pageNumber'],
+  'GET /chats': ['searchParam', 'pageNumber'],
+  'GET /chats/{id}/messages': ['cursor'],
   'GET /contact-lists': ['searchParam', 'pageNumber'],
   'GET /contact-list-items': ['contactListId', 'searchParam', 'pageNumber', 'cursor'],
   'GET /files': ['searchParam', 'pageNumber', 'companyId'],
