@@ -17,6 +17,7 @@ import {
   FileListsPage,
   ForgetPasswordPage,
   HelpsPage,
+  KanbanPage,
   ListContactsPage,
   LoginPage,
   MessagesApiPage,
@@ -54,7 +55,6 @@ const campaignGates: Gates = { cshow: true, plan: 'useCampaigns' };
 const upcoming: Array<{ path: string; titleKey: string; gates?: Gates }> = [
   { path: 'prompts', titleKey: 'menu.prompts', gates: { admin: true, plan: 'useOpenAi' } },
   { path: 'queue-integration', titleKey: 'menu.queueIntegration', gates: { admin: true, plan: 'useIntegrations' } },
-  { path: 'kanban', titleKey: 'menu.kanban', gates: { plan: 'useKanban' } },
   { path: 'financeiro', titleKey: 'menu.financeiro', gates: { admin: true } },
   { path: 'subscription', titleKey: 'menu.subscription' },
 ];
@@ -97,6 +97,7 @@ const routes: RouteObject[] = [
           { path: 'tags', element: <TagsPage /> },
           { path: 'quick-messages', element: <QuickMessagesPage /> },
           { path: 'schedules', element: gated(<SchedulesPage />, { plan: 'useSchedules' }) },
+          { path: 'kanban', element: gated(<KanbanPage />, { plan: 'useKanban' }) },
           // Campaigns (SPEC 2): the routes need the cshow flag (set for plans with campaigns, guards.tsx) and the plan.
           { path: 'contact-lists', element: gated(<ContactListsPage />, campaignGates) },
           { path: 'contact-lists/:contactListId/contacts', element: gated(<ListContactsPage />, campaignGates) },

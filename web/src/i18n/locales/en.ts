@@ -5,6 +5,7 @@ import { connectionsLocales } from './connections.ts';
 import { directoryLocales } from './directory.ts';
 import type { LocaleShape } from './es.ts';
 import { inboxLocales } from './inbox.ts';
+import { insightLocales } from './insight.ts';
 import { schedulesLocales } from './schedules.ts';
 
 const en: LocaleShape = {
@@ -13,6 +14,7 @@ const en: LocaleShape = {
   ...connectionsLocales.en,
   ...directoryLocales.en,
   ...inboxLocales.en,
+  ...insightLocales.en,
   ...schedulesLocales.en,
   ...chatsLocales.en,
   app: { name: 'Conversa' },
@@ -184,10 +186,6 @@ const en: LocaleShape = {
   notAvailable: {
     title: 'Not available yet',
     description: 'This section arrives in an upcoming version of Conversa. Until then there is nothing to show here.',
-  },
-  dashboard: {
-    emptyTitle: 'The dashboard is not available yet',
-    emptyDescription: 'Service counters and charts per period arrive in an upcoming version.',
   },
   users: {
     title: 'Users',

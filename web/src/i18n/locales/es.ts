@@ -4,6 +4,7 @@ import { chatErrorLocales, chatsLocales } from './chats.ts';
 import { connectionsLocales } from './connections.ts';
 import { directoryLocales } from './directory.ts';
 import { inboxLocales } from './inbox.ts';
+import { insightLocales } from './insight.ts';
 import { schedulesLocales } from './schedules.ts';
 
 /** Spanish: the fallback language (SPEC 1) and the shape every other locale must match. */
@@ -13,6 +14,7 @@ const es = {
   ...connectionsLocales.es,
   ...directoryLocales.es,
   ...inboxLocales.es,
+  ...insightLocales.es,
   ...schedulesLocales.es,
   ...chatsLocales.es,
   app: { name: 'Conversa' },
@@ -184,10 +186,6 @@ const es = {
   notAvailable: {
     title: 'Aún no disponible',
     description: 'Esta sección llegará en una próxima versión de Conversa. Mientras tanto, no hay nada que mostrar aquí.',
-  },
-  dashboard: {
-    emptyTitle: 'El panel aún no está disponible',
-    emptyDescription: 'Los indicadores de atención y los gráficos por período llegarán en una próxima versión.',
   },
   users: {
     title: 'Usuarios',

@@ -5,6 +5,7 @@ import { connectionsLocales } from './connections.ts';
 import { directoryLocales } from './directory.ts';
 import type { LocaleShape } from './es.ts';
 import { inboxLocales } from './inbox.ts';
+import { insightLocales } from './insight.ts';
 import { schedulesLocales } from './schedules.ts';
 
 /** Portuguese (Brazil): the stored `ptBR` selects it (SPEC 1). */
@@ -14,6 +15,7 @@ const pt: LocaleShape = {
   ...connectionsLocales.pt,
   ...directoryLocales.pt,
   ...inboxLocales.pt,
+  ...insightLocales.pt,
   ...schedulesLocales.pt,
   ...chatsLocales.pt,
   app: { name: 'Conversa' },
@@ -185,10 +187,6 @@ const pt: LocaleShape = {
   notAvailable: {
     title: 'Ainda não disponível',
     description: 'Esta seção chegará em uma próxima versão do Conversa. Enquanto isso, não há nada para mostrar aqui.',
-  },
-  dashboard: {
-    emptyTitle: 'O painel ainda não está disponível',
-    emptyDescription: 'Os indicadores de atendimento e os gráficos por período chegarão em uma próxima versão.',
   },
   users: {
     title: 'Usuários',

@@ -1,19 +1,188 @@
-import InsightsOutlined from '@mui/icons-material/InsightsOutlined';
+import AccessTimeOutlined from '@mui/icons-material/AccessTimeOutlined';
+import CheckCircleOutline from '@mui/icons-material/CheckCircleOutlineOutlined';
+import ForumOutlined from '@mui/icons-material/ForumOutlined';
+import HourglassEmptyOutlined from '@mui/icons-material/HourglassEmptyOutlined';
+import PersonAddAltOutlined from '@mui/icons-material/PersonAddAltOutlined';
+import TimerOutlined from '@mui/icons-material/TimerOutlined';
+import { Alert, Box, Button, CircularProgress, MenuItem, Paper, Stack, TextField, Typography } from '@mui/material';
+import { lazy, type ReactNode, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { EmptyState } from '../../../components/empty-state.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
+import { type DashboardFilter, useDashboard } from '../api/dashboard.ts';
+import { AttendantsTable } from './attendants-table.tsx';
 
-/** The admin dashboard (/). Its counters and charts arrive with the dashboard issue. */
+/** recharts comes with the charts only: the counters and the table show without waiting for it. */
+const DashboardCharts = lazy(() => import('./dashboard-charts.tsx').then((m) => ({ default: m.DashboardCharts })));
+
+/** SPEC 9: the period select's options. */
+const PERIODS = [3, 7, 15, 30, 60, 90] as const;
+
+function Counter({ icon, label, value, testId }: { icon: ReactNode; label: string; value: ReactNode; testId: string }) {
+  return (
+    <Paper variant="outlined" sx={{ p: 2, display: 'flex', gap: 2, alignItems: 'center' }}>
+      <Box sx={{ color: 'primary.main', display: 'flex' }}>{icon}</Box>
+      <Box>
+        <Typography variant="body2" color="text.secondary">
+          {label}
+        </Typography>
+        <Typography variant="h5" component="p" data-testid={testId}>
+          {value}
+        </Typography>
+      </Box>
+    </Paper>
+  );
+}
+
+/** The admin dashboard (/): SPEC 2 "Dashboard", from GET /dashboard and its two chart routes. */
 export function DashboardPage() {
   const { t } = useTranslation();
+  const [draft, setDraft] = useState<{ type: 'dates' | 'period'; from: string; to: string; days: number | '' }>({
+    type: 'dates',
+    from: '',
+    to: '',
+    days: '',
+  });
+  const [applied, setApplied] = useState<DashboardFilter>({ type: 'default' });
+  const [invalid, setInvalid] = useState(false);
+  const dashboard = useDashboard(applied);
+  const data = dashboard.data;
+  // The server's default period fills the date inputs until the user picks their own.
+  useEffect(() => {
+    if (data && applied.type === 'default') setDraft((d) => (d.from || d.to ? d : { ...d, from: data.period.from, to: data.period.to }));
+  }, [data, applied.type]);
+
+  const apply = () => {
+    // SPEC 5: with neither a period nor dates, ask for the filter.
+    const ready = draft.type === 'period' ? draft.days !== '' : Boolean(draft.from && draft.to);
+    setInvalid(!ready);
+    if (!ready) return;
+    setApplied(draft.type === 'period' ? { type: 'period', days: Number(draft.days) } : { type: 'dates', from: draft.from, to: draft.to });
+  };
+  const minutes = (value: number | undefined) => (value === undefined ? '-' : t('dashboard.minutes', { value }));
+
   return (
     <>
       <PageHeader title={t('menu.dashboard')} />
-      <EmptyState
-        icon={<InsightsOutlined sx={{ fontSize: 48 }} />}
-        title={t('dashboard.emptyTitle')}
-        description={t('dashboard.emptyDescription')}
-      />
+      <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr', md: 'repeat(3, 1fr)' }, mb: 3 }}>
+        <Counter
+          icon={<ForumOutlined />}
+          label={t('dashboard.inConversation')}
+          value={data?.counters.supportHappening ?? '-'}
+          testId="counter-happening"
+        />
+        <Counter
+          icon={<HourglassEmptyOutlined />}
+          label={t('dashboard.waiting')}
+          value={data?.counters.supportPending ?? '-'}
+          testId="counter-pending"
+        />
+        <Counter
+          icon={<CheckCircleOutline />}
+          label={t('dashboard.finished')}
+          value={data?.counters.supportFinished ?? '-'}
+          testId="counter-finished"
+        />
+        <Counter
+          icon={<PersonAddAltOutlined />}
+          label={t('dashboard.newContacts')}
+          value={data?.counters.leads ?? '-'}
+          testId="counter-leads"
+        />
+        <Counter
+          icon={<TimerOutlined />}
+          label={t('dashboard.avgSupportTime')}
+          value={minutes(data?.counters.avgSupportTime)}
+          testId="counter-support-time"
+        />
+        <Counter
+          icon={<AccessTimeOutlined />}
+          label={t('dashboard.avgWaitTime')}
+          value={minutes(data?.counters.avgWaitTime)}
+          testId="counter-wait-time"
+        />
+      </Box>
+
+      <Paper variant="outlined" sx={{ p: 2, mb: 3 }}>
+        <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} sx={{ alignItems: { md: 'center' } }}>
+          <TextField
+            select
+            size="small"
+            label={t('dashboard.filterType')}
+            value={draft.type}
+            onChange={(e) => setDraft({ ...draft, type: e.target.value as 'dates' | 'period' })}
+            sx={{ minWidth: 180 }}
+          >
+            <MenuItem value="dates">{t('dashboard.byDates')}</MenuItem>
+            <MenuItem value="period">{t('dashboard.byPeriod')}</MenuItem>
+          </TextField>
+          {draft.type === 'dates' ? (
+            <>
+              <TextField
+                type="date"
+                size="small"
+                label={t('dashboard.from')}
+                value={draft.from}
+                onChange={(e) => setDraft({ ...draft, from: e.target.value })}
+                slotProps={{ inputLabel: { shrink: true } }}
+              />
+              <TextField
+                type="date"
+                size="small"
+                label={t('dashboard.to')}
+                value={draft.to}
+                onChange={(e) => setDraft({ ...draft, to: e.target.value })}
+                slotProps={{ inputLabel: { shrink: true } }}
+              />
+            </>
+          ) : (
+            <TextField
+              select
+              size="small"
+              label={t('dashboard.period')}
+              value={draft.days}
+              onChange={(e) => setDraft({ ...draft, days: Number(e.target.value) })}
+              sx={{ minWidth: 180 }}
+            >
+              {PERIODS.map((days) => (
+                <MenuItem key={days} value={days}>
+                  {t('dashboard.lastDays', { count: days })}
+                </MenuItem>
+              ))}
+            </TextField>
+          )}
+          <Button variant="contained" onClick={apply}>
+            {t('dashboard.filter')}
+          </Button>
+          {dashboard.isFetching && <CircularProgress size={20} aria-label={t('dashboard.loading')} />}
+        </Stack>
+        {invalid && (
+          <Alert severity="warning" sx={{ mt: 2 }}>
+            {t('dashboard.setUpFilter')}
+          </Alert>
+        )}
+        {dashboard.isError && (
+          <Alert severity="error" sx={{ mt: 2 }}>
+            {t('dashboard.loadError')}
+          </Alert>
+        )}
+        {data && (
+          <Typography variant="caption" color="text.secondary" sx={{ display: 'block', mt: 1 }} data-testid="dashboard-period">
+            {t('dashboard.periodShown', { from: data.period.from, to: data.period.to, timeZone: data.period.timeZone })}
+          </Typography>
+        )}
+      </Paper>
+
+      <AttendantsTable attendants={data?.attendants ?? []} loading={dashboard.isPending} />
+
+      <Suspense
+        fallback={
+          <Box sx={{ display: 'flex', justifyContent: 'center', p: 4 }}>
+            <CircularProgress aria-label={t('dashboard.loading')} />
+          </Box>
+        }
+      >
+        {data && <DashboardCharts period={data.period} />}
+      </Suspense>
     </>
   );
 }

@@ -1,0 +1,75 @@
+import type { DashboardAttendant } from '@conversa/functions/contracts/dashboard';
+import DownloadOutlined from '@mui/icons-material/DownloadOutlined';
+import { Box, Button, Paper, Stack, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, Typography } from '@mui/material';
+import { useTranslation } from 'react-i18next';
+import { attendantsCsv, downloadText } from '../lib/attendants-csv.ts';
+
+/** SPEC 2: the attendants table (name, tickets, rating, average time, online) with its CSV export. */
+export function AttendantsTable({ attendants, loading }: { attendants: DashboardAttendant[]; loading: boolean }) {
+  const { t } = useTranslation();
+  const headers = {
+    name: t('dashboard.attendant'),
+    tickets: t('dashboard.tickets'),
+    rating: t('dashboard.rating'),
+    avgSupportTime: t('dashboard.avgTime'),
+    online: t('dashboard.online'),
+  };
+  const exportCsv = () => downloadText('atendentes.csv', attendantsCsv(attendants, headers, { yes: t('common.yes'), no: t('common.no') }));
+
+  return (
+    <Paper variant="outlined" sx={{ mb: 3 }}>
+      <Stack direction="row" sx={{ p: 2, alignItems: 'center', justifyContent: 'space-between' }}>
+        <Typography variant="h6" component="h2">
+          {t('dashboard.attendants')}
+        </Typography>
+        <Button startIcon={<DownloadOutlined />} onClick={exportCsv} disabled={!attendants.length}>
+          {t('dashboard.exportCsv')}
+        </Button>
+      </Stack>
+      <TableContainer>
+        <Table size="small" aria-label={t('dashboard.attendants')}>
+          <TableHead>
+            <TableRow>
+              <TableCell>{headers.name}</TableCell>
+              <TableCell align="right">{headers.tickets}</TableCell>
+              <TableCell align="right">{headers.rating}</TableCell>
+              <TableCell align="right">{headers.avgSupportTime}</TableCell>
+              <TableCell align="center">{headers.online}</TableCell>
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {attendants.map((a) => (
+              <TableRow key={a.id} data-testid="attendant-row">
+                <TableCell>{a.name}</TableCell>
+                <TableCell align="right">{a.tickets}</TableCell>
+                <TableCell align="right">
+                  {a.rating === null ? '-' : t('dashboard.ratingValue', { value: a.rating, count: a.ratings })}
+                </TableCell>
+                <TableCell align="right">{t('dashboard.minutes', { value: a.avgSupportTime })}</TableCell>
+                <TableCell align="center">
+                  <Box
+                    component="span"
+                    role="img"
+                    aria-label={a.online ? t('dashboard.isOnline') : t('dashboard.isOffline')}
+                    sx={{
+                      display: 'inline-block',
+                      width: 10,
+                      height: 10,
+                      borderRadius: '50%',
+                      bgcolor: a.online ? 'success.main' : 'grey.400',
+                    }}
+                  />
+                </TableCell>
+              </TableRow>
+            ))}
+            {!attendants.length && !loading && (
+              <TableRow>
+                <TableCell colSpan={5}>{t('common.noRecords')}</TableCell>
+              </TableRow>
+            )}
+          </TableBody>
+        </Table>
+      </TableContainer>
+    </Paper>
+  );
+}
