@@ -228,6 +228,9 @@ export const httpRoutes: readonly HttpRoute[] = [
   r('POST', '/campaigns', 'campaigns', 'user', { plan: 'useCampaigns' }),
   r('PUT', '/campaigns/{id}', 'campaigns', 'user', { plan: 'useCampaigns' }),
   r('DELETE', '/campaigns/{id}', 'campaigns', 'user', { plan: 'useCampaigns' }),
+  // The shipping engine's two moves (SPEC 4): any user who may see the campaigns, as the page offers them.
+  r('POST', '/campaigns/{id}/cancel', 'campaigns', 'user', { plan: 'useCampaigns' }),
+  r('POST', '/campaigns/{id}/restart', 'campaigns', 'user', { plan: 'useCampaigns' }),
   r('GET', '/campaign-settings', 'campaigns', 'user', { plan: 'useCampaigns' }),
   r('POST', '/campaign-settings', 'campaigns', 'admin', { plan: 'useCampaigns' }),
   r('GET', '/contact-lists', 'contact-lists', 'user', { plan: 'useCampaigns' }),

@@ -146,7 +146,7 @@ describe('the sender', () => {
         companyId: tenant.companyId,
         connectionId: connection.id,
         messageId: send.messageId,
-        ticketId: send.ticketId,
+        ticketId: Number(send.ticketId),
         number: send.number,
         error: 'ERR_WAPP_INVALID_CONTACT',
       },

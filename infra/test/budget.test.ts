@@ -1,5 +1,5 @@
 /**
- * CloudFormation refuses a template of more than 500 resources. The region's stack keeps to 250 today
+ * CloudFormation refuses a template of more than 500 resources. The region's stack keeps to 280 today
  * and every template (the stack's and the routes' nested one) to 300 with the whole spec declared,
  * so a new area is a few resources, never a redesign. The figures are printed for the record.
  */
@@ -11,8 +11,13 @@ import { type Synthesized, synthesize, type TemplateJson, templatesIn } from './
 
 /** Resources a template may hold; CloudFormation's hard limit is 500. */
 const TEMPLATE_BUDGET = 300;
-/** The region's stack as the route table stands today. */
-const TODAY_BUDGET = 250;
+/**
+ * The region's stack as the route table stands today. 250 was full (249) when the campaign engine
+ * brought its queue and DLQ, its tick consumer and its start job (19 resources); the whole spec
+ * declared already needs 278 in this template, so today's tripwire sits just above that, and the
+ * hard guard stays TEMPLATE_BUDGET with every route of the spec.
+ */
+const TODAY_BUDGET = 280;
 
 const resourceCounts = (synthesized: Synthesized): Record<string, number> =>
   Object.fromEntries(

@@ -86,6 +86,8 @@ export async function failSend(command: SendCommand, code: string, ctx: SendCont
 }
 
 function outcomeEvent(command: SendCommand, record: SendRecord): InboundEvent {
+  // A campaign's send has no ticket: its result goes to the campaign engine.
+  if (command.campaignId !== undefined || command.ticketId === undefined) return campaignOutcome(command, record);
   const base = {
     companyId: command.companyId,
     connectionId: command.connectionId,
@@ -98,6 +100,19 @@ function outcomeEvent(command: SendCommand, record: SendRecord): InboundEvent {
     return { kind: 'sent', ...base, waMessageId: record.waMessageId, timestamp: record.timestamp ?? Date.now() };
   }
   return { kind: 'sendFailed', ...base, error: record.error ?? SEND_ERROR };
+}
+
+function campaignOutcome(command: SendCommand, record: SendRecord): InboundEvent {
+  const base = {
+    kind: 'campaignResult' as const,
+    companyId: command.companyId,
+    connectionId: command.connectionId,
+    campaignId: command.campaignId ?? 0,
+    messageId: command.messageId,
+    number: command.number,
+  };
+  if (record.state === 'sent') return { ...base, waMessageId: record.waMessageId, timestamp: record.timestamp ?? Date.now() };
+  return { ...base, error: record.error ?? SEND_ERROR };
 }
 
 /** One send record per attempt of a message (the first keeps the bare message id). */

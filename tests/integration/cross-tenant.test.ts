@@ -193,6 +193,9 @@ const fixtures: Record<string, Fixture> = {
   'POST /campaigns': { body: () => ({ name: 'Hijack campaign', contactListId: bOwn.contactListId }) },
   'PUT /campaigns/{id}': { params: () => ({ id: String(bOwn.campaignId) }), body: () => ({ name: 'Hijacked campaign' }) },
   'DELETE /campaigns/{id}': { params: () => ({ id: String(bOwn.campaignId) }) },
+  // B's campaign is never stopped or started by A (each 404; B's snapshot keeps its status).
+  'POST /campaigns/{id}/cancel': { params: () => ({ id: String(bOwn.campaignId) }) },
+  'POST /campaigns/{id}/restart': { params: () => ({ id: String(bOwn.campaignId) }) },
   'GET /campaign-settings': {},
   'POST /campaign-settings': { ownNamespace: true, body: () => ({ settings: { messageInterval: 5 } }) },
   'GET /contact-lists': {},

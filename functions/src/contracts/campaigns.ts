@@ -95,11 +95,19 @@ const campaignFields = {
   confirmationMessage5: text,
 };
 
-/** The body's companyId and status are ignored: the token names the tenant, the server decides the status. */
-export const createCampaignSchema = z.object({ name: campaignName, ...campaignFields }).strip();
+/**
+ * The body's companyId is ignored (the token names the tenant) and so is its status, except
+ * `EM_ANDAMENTO` on a campaign without scheduledAt: "start it now" (SPEC 4's server-made move).
+ */
+const startNow = z
+  .unknown()
+  .transform((value) => value === 'EM_ANDAMENTO')
+  .optional();
+
+export const createCampaignSchema = z.object({ name: campaignName, ...campaignFields, status: startNow }).strip();
 export type CreateCampaignInput = z.output<typeof createCampaignSchema>;
 
-export const updateCampaignSchema = z.object({ name: campaignName.optional(), ...campaignFields }).strip();
+export const updateCampaignSchema = z.object({ name: campaignName.optional(), ...campaignFields, status: startNow }).strip();
 export type UpdateCampaignInput = z.output<typeof updateCampaignSchema>;
 
 export const listCampaignsQuerySchema = z.object({
@@ -138,8 +146,37 @@ export interface Campaign {
   whatsapp: { id: number; name: string } | null;
   /** SPEC 4: whether the form may change it now (the server refuses otherwise). */
   editable: boolean;
+  /** The report's counters (SPEC 2 "Campaign report"); all 0 before the campaign first starts. */
+  progress: CampaignProgress;
   createdAt: string;
   updatedAt: string;
+}
+
+/**
+ * SPEC 2 "Campaign report": valid contacts (the list's items not known to be off WhatsApp), invalid
+ * ones (counted apart, never sent), confirmations requested and given, delivered; plus what the
+ * engine has handed to the connection (`queued`) and the sends WhatsApp refused (`failed`).
+ */
+export interface CampaignProgress {
+  valid: number;
+  invalid: number;
+  queued: number;
+  delivered: number;
+  failed: number;
+  confirmationRequested: number;
+  confirmed: number;
+}
+
+/**
+ * Live progress on `company-{id}-campaign` (SPEC 7), besides the create/update/delete events: sent
+ * as results come in, with the status (FINALIZADA once every valid contact is delivered).
+ */
+export interface CampaignProgressEvent {
+  action: 'progress';
+  id: number;
+  status: CampaignStatus;
+  completedAt: string | null;
+  progress: CampaignProgress;
 }
 
 export interface CampaignsPage {

@@ -65,6 +65,10 @@ export const ErrorCodes = [
   'ERR_PLAN_LIMIT_CAMPAIGNS',
   /** SPEC 4: a campaign changes only while INATIVA, or PROGRAMADA more than an hour before its start. */
   'ERR_CAMPAIGN_NOT_EDITABLE',
+  /** Cancel: only a campaign that is shipping (EM_ANDAMENTO) is cancelled. */
+  'ERR_CAMPAIGN_NOT_RUNNING',
+  /** Restart: only a cancelled campaign (CANCELADA) is restarted. */
+  'ERR_CAMPAIGN_NOT_CANCELLED',
   /** A contact list that a scheduled or running campaign ships to is not deleted under it. */
   'ERR_CONTACT_LIST_IN_USE',
   // Billing (issue 12): the invoice paid by a subscription, and the payment provider's answers.

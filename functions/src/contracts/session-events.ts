@@ -121,6 +121,20 @@ export const inboundEventSchema = z.discriminatedUnion('kind', [
     attempt: sendAttempt,
   }),
   /**
+   * Result of a campaign's `send` (one with `campaignId` and no ticket): the campaign engine marks
+   * its shipping record (domain/campaigns/results.ts). `error` is absent when it was sent.
+   */
+  z.object({
+    kind: z.literal('campaignResult'),
+    ...base,
+    campaignId: z.number().int().positive(),
+    messageId: z.string().min(1),
+    number: z.string(),
+    waMessageId: z.string().optional(),
+    timestamp: z.number().optional(),
+    error: z.string().optional(),
+  }),
+  /**
    * One batch of the phone's contacts, answering an `importContacts` command (`importId` is its
    * commandId). Individuals only, numbers already resolved from @lid. At most PHONE_CONTACTS_BATCH
    * entries keeps a message far below SQS's 256 KB.
@@ -162,6 +176,8 @@ export function inboundDedupeId(event: InboundEvent): string {
     case 'sent':
     case 'sendFailed':
       return `${connection}:s:${event.messageId}${event.attempt ? `#${event.attempt}` : ''}`;
+    case 'campaignResult':
+      return `${connection}:s:${event.messageId}`;
     case 'contacts':
       return `${connection}:k:${event.importId}:${event.batch}`;
     case 'numbersChecked':
@@ -197,7 +213,10 @@ export const sessionCommandSchema = z.discriminatedUnion('kind', [
     /** Our message id: the idempotency key of the send (a retry never sends twice). */
     messageId: z.string().min(1),
     attempt: sendAttempt,
-    ticketId: z.number().int().positive(),
+    /** The ticket the message is stored on; absent for a campaign's send, which has none. */
+    ticketId: z.number().int().positive().optional(),
+    /** A campaign's send: its result comes back as `campaignResult`, not `sent`/`sendFailed`. */
+    campaignId: z.number().int().positive().optional(),
     number: z.string().min(1),
     isGroup: z.boolean(),
     body: z.string(),

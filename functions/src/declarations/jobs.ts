@@ -19,6 +19,8 @@ export const jobs: readonly JobDeclaration[] = [
   { name: 'ticket-sweeps', rateMinutes: 1, timeoutSeconds: 55 },
   /** BEHAVIOUR "Scheduled messages": the due scheduled messages, each sent within 60 s of its time, once. */
   { name: 'schedule-sends', rateMinutes: 1, timeoutSeconds: 55 },
+  /** BEHAVIOUR "Campaigns": PROGRAMADA campaigns due within the lookahead get their start queued, delayed to the second. */
+  { name: 'campaign-starts', rateMinutes: 1, timeoutSeconds: 55 },
   /** BEHAVIOUR "Billing": each company's invoice INVOICE_LEAD_DAYS before its due date, exactly once. */
   { name: 'invoice-issue', rateMinutes: 60, timeoutSeconds: 300 },
 ];

@@ -19,4 +19,11 @@ export const messageQueues: readonly MessageQueueDeclaration[] = [
   { name: 'inbound', fifo: true, consumer: 'inbound', visibilityTimeoutSeconds: 60, maxReceiveCount: 5, batchSize: 10 },
   /** Commands (send, delete, edit, start, logout, new QR) to the session-host that owns the session. */
   { name: 'session-commands', fifo: true, visibilityTimeoutSeconds: 60, maxReceiveCount: 5 },
+  /**
+   * The campaign engine's clock (domain/campaigns/engine.ts): one chain of tick messages per
+   * connection, each delayed by the pace (DelaySeconds, so standard, not FIFO), plus the delayed
+   * start of a scheduled campaign. A tick is guarded by its connection's sequence number, so a
+   * duplicate or stale tick does nothing.
+   */
+  { name: 'campaign-ticks', fifo: false, consumer: 'campaign-ticks', visibilityTimeoutSeconds: 60, maxReceiveCount: 5, batchSize: 10 },
 ];

@@ -7,13 +7,15 @@
  *
  * `revision` counts writes: every change is conditioned on the revision it read and bumps it, so a
  * person's edit and the engine starting or finishing the campaign never overwrite each other (the
- * later one is told, 409). The shipping engine (issue 10's next step) keeps its own records per
- * (campaign, contact) and a due index for PROGRAMADA campaigns; nothing of it lives here yet.
+ * later one is told, 409). The shipping engine keeps its own records (storage/campaign-shipping.ts);
+ * here only the due index of a PROGRAMADA campaign (gsi1 CAMPAIGN_DUE, by scheduledAt), set while it
+ * is PROGRAMADA and removed by any other status, and the engine's status moves (transitionCampaign).
  * `mediaPath` is a media bucket key under `<cid>/campaigns/<id>/`, '' without one.
  */
 import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConflictError } from '#commons/errors';
-import type { Campaign } from '#contracts/campaigns';
+import type { Campaign, CampaignStatus } from '#contracts/campaigns';
+import { campaignDueKeys } from './campaign-shipping.ts';
 import {
   db,
   getItem,
@@ -33,9 +35,11 @@ import { pad, tenantPk } from './table.ts';
  * connection names, `editable`), with the media's bucket key instead of its route, its author and
  * the revision every write is conditioned on.
  */
-export type CampaignRecord = Omit<Campaign, 'contactList' | 'whatsapp' | 'editable' | 'mediaPath' | 'mediaName'> & {
+export type CampaignRecord = Omit<Campaign, 'contactList' | 'whatsapp' | 'editable' | 'mediaPath' | 'mediaName' | 'progress'> & {
   mediaPath: string;
   mediaName: string;
+  /** The attachment's content type ('' or absent without one). */
+  mediaType?: string;
   userId: number;
   revision: number;
 };
@@ -60,7 +64,7 @@ export const listCampaigns = (companyId: number): Promise<CampaignRecord[]> =>
 export async function createCampaign(record: CampaignRecord, claim?: LimitClaim): Promise<CampaignRecord> {
   const put = {
     TableName: table(),
-    Item: { ...key(record.companyId, record.id), entity: 'campaign', ...record },
+    Item: { ...key(record.companyId, record.id), entity: 'campaign', ...dueKeysOf(record), ...record },
     ConditionExpression: 'attribute_not_exists(pk)',
   };
   await putCountedRecord(put, claim);
@@ -69,15 +73,26 @@ export async function createCampaign(record: CampaignRecord, claim?: LimitClaim)
 
 const changed = () => new ConflictError('ERR_CAMPAIGN_NOT_EDITABLE');
 
+const dueKeysOf = (record: Pick<CampaignRecord, 'companyId' | 'id' | 'status' | 'scheduledAt'>) =>
+  record.status === 'PROGRAMADA' && record.scheduledAt ? campaignDueKeys(record.companyId, record.id, record.scheduledAt) : {};
+
 /** Applies `patch` to the campaign as read at `revision`: 409 when it changed (or went) since. */
 export async function updateCampaign(companyId: number, id: number, revision: number, patch: CampaignPatch): Promise<CampaignRecord> {
-  const set = updateExpression({ ...patch, updatedAt: new Date().toISOString() });
+  // The due index follows the status: set while PROGRAMADA (at its possibly new time), gone otherwise.
+  const due =
+    patch.status === undefined
+      ? {}
+      : patch.status === 'PROGRAMADA' && patch.scheduledAt
+        ? campaignDueKeys(companyId, id, patch.scheduledAt)
+        : undefined;
+  const set = updateExpression({ ...patch, ...due, updatedAt: new Date().toISOString() });
+  const remove = due === undefined ? ' REMOVE gsi1pk, gsi1sk' : '';
   try {
     const out = await db().send(
       new UpdateCommand({
         TableName: table(),
         Key: key(companyId, id),
-        UpdateExpression: `${set.UpdateExpression}, #revision = :next`,
+        UpdateExpression: `${set.UpdateExpression}, #revision = :next${remove}`,
         ConditionExpression: '#revision = :read',
         ExpressionAttributeNames: { ...set.ExpressionAttributeNames, '#revision': 'revision' },
         ExpressionAttributeValues: { ...set.ExpressionAttributeValues, ':read': revision, ':next': revision + 1 },
@@ -111,6 +126,41 @@ export async function deleteCampaign(companyId: number, id: number, revision: nu
     );
   } catch (error) {
     if (transactionCancellationCodes(error)?.[0] === 'ConditionalCheckFailed') throw changed();
+    throw error;
+  }
+}
+
+/**
+ * The engine's status moves (start, cancel, restart, finish): only from one of `from`, whatever the
+ * revision (a person's edit is refused once the status moved, as the revision moves too). The due
+ * index goes with PROGRAMADA. Undefined when the campaign is not in one of `from` (or is gone).
+ */
+export async function transitionCampaign(
+  companyId: number,
+  id: number,
+  from: readonly CampaignStatus[],
+  to: CampaignStatus,
+  extra: { completedAt?: string | null } = {},
+): Promise<CampaignRecord | undefined> {
+  const values: Record<string, unknown> = { ':to': to, ':now': new Date().toISOString(), ':one': 1 };
+  for (const [i, status] of from.entries()) values[`:from${i}`] = status;
+  const completed = extra.completedAt !== undefined ? ', completedAt = :completed' : '';
+  if (completed) values[':completed'] = extra.completedAt;
+  try {
+    const out = await db().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: key(companyId, id),
+        UpdateExpression: `SET #status = :to, updatedAt = :now${completed} ADD #revision :one REMOVE gsi1pk, gsi1sk`,
+        ConditionExpression: `attribute_exists(pk) AND #status IN (${from.map((_, i) => `:from${i}`).join(', ')})`,
+        ExpressionAttributeNames: { '#status': 'status', '#revision': 'revision' },
+        ExpressionAttributeValues: values,
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return stripKeys<CampaignRecord>(out.Attributes ?? {});
+  } catch (error) {
+    if (isConditionalCheckFailed(error)) return undefined;
     throw error;
   }
 }

@@ -353,3 +353,49 @@ async function deleteKeys(keys: { pk: string; sk: string }[]): Promise<void> {
     }
   }
 }
+
+/**
+ * The campaign engine's walk: up to `limit` of a list's items after item `afterId` (0: from the
+ * start), in the order they were added, and whether the list goes on past them.
+ */
+export async function contactListItemsAfter(
+  companyId: number,
+  contactListId: number,
+  afterId: number,
+  limit: number,
+): Promise<{ items: ContactListItemRecord[]; more: boolean }> {
+  const out = await db().send(
+    new QueryCommand({
+      TableName: table(),
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk > :after',
+      ExpressionAttributeValues: { ':pk': listPartition(companyId, contactListId), ':after': pad(afterId) },
+      Limit: limit,
+    }),
+  );
+  return { items: (out.Items ?? []).map(fromStored), more: Boolean(out.LastEvaluatedKey) };
+}
+
+/** How many of a list's items are valid (not known to be off WhatsApp) and invalid, for a campaign's report. */
+export async function countContactListItems(companyId: number, contactListId: number): Promise<{ valid: number; invalid: number }> {
+  let valid = 0;
+  let invalid = 0;
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const out = await db().send(
+      new QueryCommand({
+        TableName: table(),
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk',
+        ExpressionAttributeValues: { ':pk': listPartition(companyId, contactListId) },
+        ProjectionExpression: 'isWhatsappValid',
+        ExclusiveStartKey,
+      }),
+    );
+    for (const item of out.Items ?? [])
+      if (item.isWhatsappValid === false) invalid++;
+      else valid++;
+    ExclusiveStartKey = out.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+  return { valid, invalid };
+}

@@ -32,23 +32,27 @@ import type { Identity } from '#domain/identity';
 import { mediaRoute } from '#domain/media/keys';
 import { createWithinPlanLimit } from '#domain/plans/limits';
 import { publishToCompany } from '#realtime/publisher';
+import { getRun, getRuns, type RunCounters } from '#storage/campaign-shipping';
 import * as store from '#storage/campaigns';
 import { getConnection, listConnections } from '#storage/connections';
 import { foldSearch } from '#storage/contact-list-items';
 import { type ContactListRecord, getContactList, listContactLists } from '#storage/contact-lists';
 import { getFileList } from '#storage/file-lists';
 import { getTag } from '#storage/tags';
+import { afterSave } from './lifecycle.ts';
+import { progressOf } from './progress.ts';
 
 type Names = { lists: Map<number, ContactListRecord>; connections: Map<number, { id: number; name: string }> };
 
 const publish = (companyId: number, event: RecordEvent<Campaign>) => publishToCompany(companyId, channels.campaign(companyId), event);
 
-export function presentCampaign(record: store.CampaignRecord, names: Names, now = new Date()): Campaign {
+export function presentCampaign(record: store.CampaignRecord, names: Names, now = new Date(), run?: Partial<RunCounters>): Campaign {
   const list = record.contactListId ? names.lists.get(record.contactListId) : undefined;
   const connection = record.whatsappId ? names.connections.get(record.whatsappId) : undefined;
-  const { revision: _revision, userId: _userId, mediaPath, mediaName, ...fields } = record;
+  const { revision: _revision, userId: _userId, mediaPath, mediaName, mediaType: _mediaType, ...fields } = record;
   return {
     ...fields,
+    progress: progressOf(run),
     mediaPath: mediaPath ? mediaRoute(mediaPath) : null,
     mediaName: mediaName || null,
     contactList: list ? { id: list.id, name: list.name, contactsCount: Math.max(0, list.contactsCount ?? 0) } : null,
@@ -96,6 +100,11 @@ const SCHEDULE_NEEDS = 'Required to schedule';
 function checkSchedulable(fields: CampaignFields, scheduleChanged: boolean, now: Date): void {
   if (!fields.scheduledAt) return;
   if (scheduleChanged && Date.parse(fields.scheduledAt) <= now.getTime()) throw new ValidationError('scheduledAt', 'Must be in the future');
+  checkRunnable(fields);
+}
+
+/** What a campaign needs to run: a connection, an audience, something to say. */
+export function checkRunnable(fields: CampaignFields): void {
   if (!fields.whatsappId) throw new ValidationError('whatsappId', SCHEDULE_NEEDS);
   if (!fields.contactListId && fields.tagListId === NO_TAG_LIST) throw new ValidationError('contactListId', SCHEDULE_NEEDS);
   if (!campaignMessageFields.some((field) => fields[field])) throw new ValidationError('message1', SCHEDULE_NEEDS);
@@ -126,21 +135,34 @@ export async function listCampaignsFor(identity: Identity, query: ListCampaignsQ
     .sort((a, b) => b.id - a.id);
   const start = (query.pageNumber - 1) * CAMPAIGNS_PAGE_SIZE;
   const page = all.slice(start, start + CAMPAIGNS_PAGE_SIZE);
-  const names = page.length ? await namesOfTenant(identity.companyId) : { lists: new Map(), connections: new Map() };
-  return { records: page.map((record) => presentCampaign(record, names)), hasMore: all.length > start + CAMPAIGNS_PAGE_SIZE };
+  const [names, runs] = page.length
+    ? await Promise.all([
+        namesOfTenant(identity.companyId),
+        getRuns(
+          identity.companyId,
+          page.map((record) => record.id),
+        ),
+      ])
+    : [{ lists: new Map(), connections: new Map() }, new Map()];
+  return {
+    records: page.map((record) => presentCampaign(record, names, new Date(), runs.get(record.id))),
+    hasMore: all.length > start + CAMPAIGNS_PAGE_SIZE,
+  };
 }
 
 export async function getCampaignFor(identity: Identity, id: number): Promise<Campaign> {
   const record = await findCampaign(identity.companyId, id);
-  return presentCampaign(record, await namesOf(record));
+  const [names, run] = await Promise.all([namesOf(record), getRun(identity.companyId, id)]);
+  return presentCampaign(record, names, new Date(), run);
 }
 
 export async function createCampaignFor(identity: Identity, input: CreateCampaignInput, now = new Date()): Promise<Campaign> {
   const { companyId } = identity;
-  const given = definedOnly(input);
+  const { status: startNow, ...given } = definedOnly(input);
   const fields = { ...emptyFields(), ...given } as CampaignFields & { name: string };
   await checkReferences(companyId, fields, given);
   checkSchedulable(fields, true, now);
+  if (startNow && !fields.scheduledAt) checkRunnable(fields);
   const at = now.toISOString();
   const record = await createWithinPlanLimit({
     companyId,
@@ -168,25 +190,28 @@ export async function createCampaignFor(identity: Identity, input: CreateCampaig
   });
   const campaign = presentCampaign(record, await namesOf(record), now);
   await publish(companyId, { action: 'create', record: campaign });
-  return campaign;
+  return (await afterSave(record, Boolean(startNow), now)) ? getCampaignFor(identity, record.id) : campaign;
 }
 
 export async function updateCampaignFor(identity: Identity, id: number, input: UpdateCampaignInput, now = new Date()): Promise<Campaign> {
   const { companyId } = identity;
   const before = await findCampaign(companyId, id);
   if (!isCampaignEditable(before, now)) throw new ConflictError('ERR_CAMPAIGN_NOT_EDITABLE', { status: before.status });
-  const given = definedOnly(input);
+  const { status: startNow, ...given } = definedOnly(input);
   const fields = { ...before, ...given } as store.CampaignRecord;
   await checkReferences(companyId, fields, given);
   checkSchedulable(fields, given.scheduledAt !== undefined, now);
+  if (startNow && !fields.scheduledAt) checkRunnable(fields);
   // Storage refuses the write if the engine (or another edit) changed the campaign since it was read.
   const updated = await store.updateCampaign(companyId, id, before.revision, {
     ...given,
+    // The due index is keyed by the time: it goes with every status write (storage/campaigns.ts).
+    scheduledAt: fields.scheduledAt,
     status: fields.scheduledAt ? 'PROGRAMADA' : 'INATIVA',
   });
   const campaign = presentCampaign(updated, await namesOf(updated), now);
   await publish(companyId, { action: 'update', record: campaign });
-  return campaign;
+  return (await afterSave(updated, Boolean(startNow), now)) ? getCampaignFor(identity, id) : campaign;
 }
 
 export async function deleteCampaignFor(identity: Identity, id: number): Promise<void> {

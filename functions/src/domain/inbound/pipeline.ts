@@ -3,6 +3,7 @@
  * message.ts and updates.ts), so the queue may deliver an event any number of times.
  */
 import type { InboundEvent } from '#contracts/session-events';
+import { confirmCampaignReply, settleCampaignSend } from '#domain/campaigns/results';
 import { localTime } from '#domain/chatbot/hours';
 import { applyNumberChecks } from '#domain/contact-lists/number-checks';
 import { importPhoneContacts } from '#domain/contacts/phone-import';
@@ -25,8 +26,14 @@ export async function processInboundEvent(
   marks?: RecordMarks,
 ): Promise<InboundOutcome> {
   switch (event.kind) {
-    case 'message':
-      return handleWaMessage(event.companyId, event.connectionId, event.message, effects, refs, marks);
+    case 'message': {
+      // A contact's reply may confirm a campaign: one GetItem beside the message's own work (campaigns/results.ts).
+      const [outcome] = await Promise.all([
+        handleWaMessage(event.companyId, event.connectionId, event.message, effects, refs, marks),
+        confirmCampaignReply(event, effects),
+      ]);
+      return outcome;
+    }
     case 'ack':
       return handleAck(event, effects, refs);
     case 'revoke':
@@ -43,6 +50,8 @@ export async function processInboundEvent(
       return importPhoneContacts(event, effects);
     case 'numbersChecked':
       return applyNumberChecks(event, effects);
+    case 'campaignResult':
+      return settleCampaignSend(event, effects);
   }
 }
 

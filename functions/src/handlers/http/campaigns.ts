@@ -1,9 +1,10 @@
 /**
  * Campaigns and their settings (SPEC 7 "Campaigns, lists, files"); the plan's useCampaigns is checked
- * by the route table. cancel, restart and the campaign's media come with the shipping engine.
+ * by the route table. cancel and restart drive the shipping engine (domain/campaigns/commands.ts).
  */
 import { campaignSettingsInputSchema, createCampaignSchema, listCampaignsQuerySchema, updateCampaignSchema } from '#contracts/campaigns';
 import { createCampaignFor, deleteCampaignFor, getCampaignFor, listCampaignsFor, updateCampaignFor } from '#domain/campaigns/campaigns';
+import { cancelCampaignFor, restartCampaignFor } from '#domain/campaigns/commands';
 import { getCampaignSettingsFor, saveCampaignSettingsFor } from '#domain/campaigns/settings';
 import { requireIdentity } from '#http/access';
 import { httpHandler } from '#http/handler';
@@ -21,6 +22,8 @@ export const handler = httpHandler('campaigns', {
     await deleteCampaignFor(requireIdentity(ctx), parseId(ctx.params));
     return noContent();
   },
+  'POST /campaigns/{id}/cancel': async (ctx) => cancelCampaignFor(requireIdentity(ctx), parseId(ctx.params)),
+  'POST /campaigns/{id}/restart': async (ctx) => restartCampaignFor(requireIdentity(ctx), parseId(ctx.params)),
   'GET /campaign-settings': async (ctx) => getCampaignSettingsFor(requireIdentity(ctx)),
   'POST /campaign-settings': async (ctx) =>
     saveCampaignSettingsFor(requireIdentity(ctx), parseInput(campaignSettingsInputSchema, ctx.body ?? {}).settings),
