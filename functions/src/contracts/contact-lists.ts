@@ -78,8 +78,10 @@ export interface ContactListItem {
   number: string;
   email: string;
   /**
-   * Whether the number is on WhatsApp: null until checked (through the campaign's connection), then
-   * true or false. Only valid numbers are shipped (BEHAVIOUR "Campaigns").
+   * Whether the number is on WhatsApp: null until checked, then true or false. Checked right after
+   * it is added or changed through a connected session of the company, or, with none connected, when
+   * one connects (domain/contact-lists/number-checks.ts); the list's channel then says `reload`.
+   * Only valid numbers are shipped (BEHAVIOUR "Campaigns").
    */
   isWhatsappValid: boolean | null;
   createdAt: string;
