@@ -1,0 +1,265 @@
+/**
+ * Dashboard bench (issue 12): two tenants on one local stack, a small one (1k tickets) and a large
+ * one (100k tickets), written straight into the table with the storage modules' own item builders
+ * (tickets.ts ticketStoredItems) and the dashboard counters those tickets' lives would have kept
+ * (dashboard-counters.ts counterDeltas, the function the ticket writers call, summed per item). Both
+ * tenants' tickets spread over the same 30 days, 3 queues and 2 attendants, so every counter item
+ * exists in both. For GET /dashboard (the last 30 days), /dashboard/ticketsUsers and
+ * /dashboard/ticketsDay it prints the DynamoDB requests and items read of one request (a middleware
+ * on the handlers' client: the Lambda handlers run in this process) and p50/p95 over 30 requests
+ * through the local HTTP gateway, then checks requests and items at 100k within 10% of 1k.
+ *
+ *   npm run bench:dashboard                        (1k and 100k)
+ *   npm run bench:dashboard -- --small 200 --large 2000   (a smoke run)
+ *
+ * The stack's log goes to tests/artifacts/bench-dashboard.log.
+ */
+import { randomUUID } from 'node:crypto';
+import { createWriteStream, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { documentClient } from '@conversa/functions/commons/dynamodb';
+import { type CountedTicket, counterDeltas, dashboardPk, trackingFields } from '@conversa/functions/storage/dashboard-counters';
+import { type TicketRecord, ticketStoredItems } from '@conversa/functions/storage/tickets';
+import { repoRoot } from '../../infra/local/lambda-runtime.ts';
+import { startLocalStack } from '../../infra/local/stack.ts';
+import { type Call, client, createTenant, firstPlanId, superLogin, type Tenant } from '../integration/tenants.ts';
+import { ok, percentile } from '../integration/whatsapp-kit.ts';
+
+const { values } = parseArgs({ options: { small: { type: 'string', default: '1000' }, large: { type: 'string', default: '100000' } } });
+const SIZES = [Number(values.small), Number(values.large)];
+const RUNS = 30;
+const DAYS = 30;
+const TZ = 'America/Sao_Paulo';
+const MIN = 60_000;
+
+mkdirSync(join(repoRoot, 'tests', 'artifacts'), { recursive: true });
+const logFile = createWriteStream(join(repoRoot, 'tests', 'artifacts', 'bench-dashboard.log'), { flags: 'w' });
+const say = (line: string) => process.stdout.write(`${line}\n`);
+
+let seed = 7;
+const rand = () => {
+  seed = (seed * 1_103_515_245 + 12_345) & 0x7fffffff;
+  return seed / 0x7fffffff;
+};
+
+async function writeAll(raw: DynamoDBDocumentClient, table: string, items: Record<string, unknown>[]): Promise<void> {
+  const batches: Record<string, unknown>[][] = [];
+  for (let i = 0; i < items.length; i += 25) batches.push(items.slice(i, i + 25));
+  let next = 0;
+  const worker = async () => {
+    while (next < batches.length) {
+      let requests = (batches[next++] as Record<string, unknown>[]).map((Item) => ({ PutRequest: { Item } }));
+      for (let attempt = 0; requests.length; attempt++) {
+        if (attempt) await new Promise((resolve) => setTimeout(resolve, 20 * attempt));
+        const out = await raw.send(new BatchWriteCommand({ RequestItems: { [table]: requests } }));
+        requests = (out.UnprocessedItems?.[table] ?? []) as typeof requests;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: 16 }, worker));
+}
+
+/** Adds one change's counter deltas into the running totals (what the ADDs would have summed to). */
+function count(totals: Map<string, Record<string, number>>, before: CountedTicket | undefined, next: CountedTicket, at: string) {
+  for (const [sk, attrs] of counterDeltas(before, next, at, TZ)) {
+    const item = totals.get(sk) ?? {};
+    for (const [attr, n] of Object.entries(attrs)) item[attr] = (item[attr] ?? 0) + n;
+    totals.set(sk, item);
+  }
+}
+
+async function load(call: Call, raw: DynamoDBDocumentClient, table: string, tenant: Tenant, size: number): Promise<void> {
+  const { companyId } = tenant;
+  await ok(call, 'PUT', '/settings/timezone', { token: tenant.admin.token, body: { value: TZ } });
+  const queueIds: number[] = [];
+  for (const [name, color] of [
+    ['Vendas', '#336699'],
+    ['Suporte', '#993366'],
+    ['Financeiro', '#669933'],
+  ]) {
+    queueIds.push((await ok<{ id: number }>(call, 'POST', '/queue', { token: tenant.admin.token, body: { name, color } })).id);
+  }
+  const users = [tenant.admin.id, tenant.user.id];
+  const start = Date.now() - (DAYS - 1) * 24 * 60 * MIN;
+  const totals = new Map<string, Record<string, number>>();
+  let items: Record<string, unknown>[] = [];
+  for (let i = 1; i <= size; i++) {
+    // Spread so that every (day, queue, shard) holds tickets at any size: shard = id mod 4.
+    const day = Math.floor(i / 4) % DAYS;
+    const queueId = queueIds[Math.floor(i / (4 * DAYS)) % queueIds.length] as number;
+    const createdMs = start + day * 24 * 60 * MIN + Math.floor(rand() * 20 * 60) * MIN;
+    const createdAt = new Date(createdMs).toISOString();
+    const userId = users[i % users.length] as number;
+    const base: TicketRecord = {
+      id: i,
+      uuid: randomUUID(),
+      companyId,
+      status: 'pending',
+      userId: null,
+      queueId,
+      contactId: i,
+      contact: { name: `Cliente ${i}`, number: `5511${String(900_000_000 + i)}`, profilePicUrl: '' },
+      whatsappId: 1,
+      isGroup: false,
+      lastMessage: 'oi',
+      lastMessageAt: createdMs,
+      unreadMessages: 0,
+      chatbot: false,
+      bot: null,
+      outOfHoursAt: null,
+      awaitingRating: false,
+      rating: null,
+      ratedAt: null,
+      useIntegration: false,
+      promptId: null,
+      integrationId: null,
+      revision: 0,
+      createdAt,
+      updatedAt: createdAt,
+    };
+    // Its life: created pending, taken, and (most) closed with a rating, as the writers would count it.
+    let ticket: TicketRecord = { ...base, ...trackingFields(undefined, base, createdAt) };
+    count(totals, undefined, ticket, createdAt);
+    const step = (patch: Partial<TicketRecord>, atMs: number) => {
+      const at = new Date(atMs).toISOString();
+      const patched = { ...ticket, ...patch, updatedAt: at, revision: ticket.revision + 1 };
+      const next = { ...patched, ...trackingFields(ticket, patched, at) };
+      count(totals, ticket, next, at);
+      ticket = next;
+    };
+    if (i % 10 !== 0) step({ status: 'open', userId }, createdMs + (1 + Math.floor(rand() * 30)) * MIN);
+    if (i % 10 > 3) {
+      const rating = 1 + (i % 3);
+      const at = Date.parse(ticket.updatedAt) + (5 + Math.floor(rand() * 60)) * MIN;
+      step({ status: 'closed', rating, ratedAt: new Date(at).toISOString() }, at);
+    }
+    items.push(...ticketStoredItems(ticket));
+    if (items.length >= 20_000) {
+      await writeAll(raw, table, items);
+      items = [];
+    }
+  }
+  const counters = [...totals].map(([sk, attrs]) => ({ pk: dashboardPk(companyId), sk, entity: 'dashboardCounter', ...attrs }));
+  await writeAll(raw, table, [...items, ...counters]);
+  say(`  ${size} tickets, ${counters.length} counter items`);
+}
+
+const meter = { requests: 0, items: 0 };
+
+interface Figures {
+  requests: number;
+  items: number;
+  p50: number;
+  p95: number;
+  summary: string;
+}
+
+async function measure(call: Call, tenant: Tenant, path: string, summary: (body: unknown) => string): Promise<Figures> {
+  const counts: { requests: number; items: number }[] = [];
+  const times: number[] = [];
+  let last = '';
+  for (let run = 0; run < RUNS; run++) {
+    meter.requests = 0;
+    meter.items = 0;
+    const started = performance.now();
+    const res = await call('GET', path, { token: tenant.admin.token });
+    times.push(performance.now() - started);
+    if (res.status !== 200) throw new Error(`${path}: ${res.status} ${res.text}`);
+    counts.push({ ...meter });
+    last = summary(res.body);
+  }
+  return {
+    requests: percentile(
+      counts.map((c) => c.requests),
+      50,
+    ),
+    items: percentile(
+      counts.map((c) => c.items),
+      50,
+    ),
+    p50: percentile(times, 50),
+    p95: percentile(times, 95),
+    summary: last,
+  };
+}
+
+say('starting the local stack...');
+const admin = { email: 'bench@conversa.test', password: 'Bench-Admin-1' };
+const stack = await startLocalStack({ ports: 'auto', log: (line) => logFile.write(`${line}\n`), seedAdmin: admin });
+let exitCode = 0;
+try {
+  const call = client(stack.apiUrl);
+  const superToken = await superLogin(call, admin);
+  const planId = await firstPlanId(call);
+  const raw = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1', endpoint: stack.env.DYNAMODB_ENDPOINT }), {
+    marshallOptions: { removeUndefinedValues: true },
+  });
+  const table = stack.env.TABLE_NAME as string;
+  const tenants: Tenant[] = [];
+  for (const size of SIZES) {
+    const tenant = await createTenant(call, superToken, planId, `dash${size}`);
+    say(`loading ${size} tickets...`);
+    const t0 = Date.now();
+    await load(call, raw, table, tenant, size);
+    say(`  loaded in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    tenants.push(tenant);
+  }
+  documentClient().middlewareStack.add(
+    (next) => async (args) => {
+      meter.requests++;
+      const result = await next(args);
+      const output = result.output as { ScannedCount?: number; Item?: unknown; Responses?: Record<string, unknown[]> };
+      meter.items += output.ScannedCount ?? (output.Item ? 1 : 0) + Object.values(output.Responses ?? {}).reduce((n, r) => n + r.length, 0);
+      return result;
+    },
+    { step: 'initialize', name: 'dashboardBenchMeter' },
+  );
+  const today = new Intl.DateTimeFormat('en-CA', { timeZone: TZ }).format(new Date());
+  const from = new Intl.DateTimeFormat('en-CA', { timeZone: TZ }).format(new Date(Date.now() - (DAYS - 1) * 24 * 60 * MIN));
+  const scenarios: [string, string, (body: unknown) => string][] = [
+    [
+      'GET /dashboard (30 days)',
+      `/dashboard?days=${DAYS}`,
+      (b) => {
+        const c = (b as { counters: Record<string, number> }).counters;
+        return `finished ${c.supportFinished}, open ${c.supportHappening}, waiting ${c.supportPending}, support ${c.avgSupportTime} min, wait ${c.avgWaitTime} min`;
+      },
+    ],
+    [
+      'ticketsUsers',
+      `/dashboard/ticketsUsers?initialDate=${from}&finalDate=${today}`,
+      (b) => JSON.stringify((b as { data: unknown }).data),
+    ],
+    ['ticketsDay', `/dashboard/ticketsDay?initialDate=${from}&finalDate=${today}`, (b) => `count ${(b as { count: number }).count}`],
+  ];
+  const pad = (text: string | number, width: number) => String(text).padStart(width);
+  say(`\n${'scenario'.padEnd(26)}${pad('tickets', 9)}${pad('requests', 10)}${pad('items', 8)}${pad('p50 ms', 9)}${pad('p95 ms', 9)}`);
+  for (const [name, path, summary] of scenarios) {
+    const [small, large] = [
+      await measure(call, tenants[0] as Tenant, path, summary),
+      await measure(call, tenants[1] as Tenant, path, summary),
+    ];
+    for (const [size, f] of [
+      [SIZES[0], small],
+      [SIZES[1], large],
+    ] as const)
+      say(
+        `${name.padEnd(26)}${pad(size as number, 9)}${pad(f.requests, 10)}${pad(f.items, 8)}${pad(f.p50.toFixed(1), 9)}${pad(f.p95.toFixed(1), 9)}   ${f.summary}`,
+      );
+    const requestRatio = large.requests / small.requests;
+    const itemRatio = large.items / small.items;
+    const verdict = Math.abs(requestRatio - 1) <= 0.1 && Math.abs(itemRatio - 1) <= 0.1 ? 'ok' : 'FAIL';
+    if (verdict !== 'ok') exitCode = 1;
+    say(`${''.padEnd(26)}ratios large/small: requests ${requestRatio.toFixed(2)}, items ${itemRatio.toFixed(2)}  ${verdict}`);
+  }
+} catch (error) {
+  say(String(error instanceof Error ? error.stack : error));
+  exitCode = 1;
+} finally {
+  await stack.stop();
+  logFile.end();
+}
+process.exit(exitCode);
