@@ -6,7 +6,8 @@ export const DEFAULT_REGION = 'us-east-1';
 /**
  * Reads the deploy-time choices from CDK context: `region` (default us-east-1), and optionally
  * `domainName` + `certificateArn` for the web app, `serverVersion` for GET /version and `alarmEmail`
- * for the address the region's alarms are e-mailed to (no e-mail subscription without it).
+ * for the address the region's alarms are e-mailed to (no e-mail subscription without it), and
+ * `asaasBaseUrl` + `asaasWebhookToken` for billing's payment provider.
  */
 export function stackPropsFromContext(app: App): { id: string; props: ConversaStackProps } {
   const context = (key: string): string | undefined => {
@@ -29,6 +30,7 @@ export function stackPropsFromContext(app: App): { id: string; props: ConversaSt
       serverVersion: context('serverVersion'),
       domain: domainName && certificateArn ? { name: domainName, certificateArn } : undefined,
       alarmEmail,
+      billing: { asaasBaseUrl: context('asaasBaseUrl'), asaasWebhookToken: context('asaasWebhookToken') },
       description: `Conversa WhatsApp inbox (${region})`,
     },
   };

@@ -73,6 +73,12 @@ export interface ConversaStackProps extends StackProps {
    * declarations) unless a test widens them, as the resource budget test does with the spec's routes.
    */
   api?: { routes: readonly DeployedRoute[]; lambdas: readonly LambdaEntry[] };
+  /**
+   * The payment provider (context `asaasBaseUrl`, `asaasWebhookToken`): Asaas' API root (production
+   * unless set: the sandbox is https://api-sandbox.asaas.com/v3) and the access token configured on
+   * Asaas' webhook, without which every webhook call is refused. Given only to the Lambda serving billing.
+   */
+  billing?: { asaasBaseUrl?: string; asaasWebhookToken?: string };
 }
 
 /** Construct id of a Lambda: `inbound-consumer` -> `InboundConsumerFunction`. */
@@ -130,6 +136,7 @@ export class ConversaStack extends Stack {
     const realtime = functions.get('realtime');
     const wsApi = realtime ? new ConversaWebSocketApi(this, 'Realtime', { realtime }) : undefined;
 
+    const billingFunctions = new Set(routes.filter((route) => route.path.startsWith('/subscription')).map((route) => route.fn));
     // The one place every Lambda gets its environment and grants.
     for (const [name, fn] of functions) {
       data.bind(fn, fn);
@@ -140,6 +147,10 @@ export class ConversaStack extends Stack {
       fn.addEnvironment('SERVER_VERSION', props.serverVersion ?? '6.0.0');
       fn.addEnvironment('POWERTOOLS_SERVICE_NAME', 'conversa');
       fn.addEnvironment('CORS_ORIGIN', web.origin);
+      if (billingFunctions.has(name)) {
+        if (props.billing?.asaasBaseUrl) fn.addEnvironment('ASAAS_BASE_URL', props.billing.asaasBaseUrl);
+        if (props.billing?.asaasWebhookToken) fn.addEnvironment('ASAAS_WEBHOOK_TOKEN', props.billing.asaasWebhookToken);
+      }
       const extra = extraAccess[name] ?? {};
       if (extra.cognitoAdmin) identity.grantAdmin(fn);
       if (extra.media) media.grantReadWrite(fn);

@@ -124,7 +124,8 @@ describe('billing over the local stack', () => {
     const forged = `${tenant.admin.token.slice(0, -4)}AAAA`;
     expect((await call('GET', '/invoices/all', { token: forged })).status).toBe(401);
     expect((await call('POST', '/subscription', { token: forged, body: wizard(1, planId) })).status).toBe(401);
-    for (const query of [{ pageNumber: '-1' }, { pageNumber: 'abc' }, { searchParam: 'x'.repeat(500) }]) {
+    const garbage: Record<string, string>[] = [{ pageNumber: '-1' }, { pageNumber: 'abc' }, { searchParam: 'x'.repeat(500) }];
+    for (const query of garbage) {
       expect((await call('GET', '/invoices/all', { token: tenant.admin.token, query })).status).toBe(400);
     }
     for (const body of [{}, 'x', [], { ...wizard(1, planId), firstName: '' }, { ...wizard(1, planId), plan: 'pro' }]) {

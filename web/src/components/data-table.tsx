@@ -8,6 +8,8 @@ import {
   TableContainer,
   TableHead,
   TableRow,
+  type SxProps,
+  type Theme,
 } from '@mui/material';
 import type { Key, ReactNode, UIEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -48,6 +50,8 @@ interface DataTableProps<T> {
   'data-testid'?: string;
   /** A data-testid for each row (tests find a row by its record). */
   rowTestId?: (row: T) => string;
+  /** Styles of a row from its record (SPEC 4 "Invoice": overdue rows are tinted). */
+  rowSx?: (row: T) => SxProps<Theme> | undefined;
 }
 
 /**
@@ -66,6 +70,7 @@ export function DataTable<T>({
   maxHeight = 'calc(100vh - 220px)',
   'data-testid': testId,
   rowTestId,
+  rowSx,
 }: DataTableProps<T>) {
   const { t } = useTranslation();
   const errorText = useApiErrorMessage();
@@ -91,7 +96,7 @@ export function DataTable<T>({
         </TableHead>
         <TableBody>
           {rows.map((row) => (
-            <TableRow key={rowKey(row)} hover data-testid={rowTestId?.(row)}>
+            <TableRow key={rowKey(row)} hover data-testid={rowTestId?.(row)} sx={rowSx?.(row)}>
               {columns.map((column) => (
                 <TableCell
                   key={column.id}

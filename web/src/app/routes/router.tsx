@@ -2,6 +2,7 @@ import type { PlanFlag } from '@conversa/functions/contracts';
 import { type ReactNode, Suspense } from 'react';
 import { createBrowserRouter, Navigate, Outlet, type RouteObject } from 'react-router-dom';
 import { NotAvailablePage } from '../../components/not-available-page.tsx';
+import { ExpiredGate } from '../../features/billing/components/expired-gate.tsx';
 import { AdminOnly, CshowGate, FullPageLoader, PlanGate, PrivateOnly, PublicOnly, SuperOnly } from './guards.tsx';
 import {
   AnnouncementsPage,
@@ -18,6 +19,7 @@ import {
   ForgetPasswordPage,
   HelpsPage,
   KanbanPage,
+  InvoicesPage,
   ListContactsPage,
   LoginPage,
   MessagesApiPage,
@@ -26,6 +28,7 @@ import {
   SchedulesPage,
   SettingsPage,
   SignupPage,
+  SubscriptionPage,
   TagsPage,
   TicketsPage,
   TodoPage,
@@ -55,8 +58,6 @@ const campaignGates: Gates = { cshow: true, plan: 'useCampaigns' };
 const upcoming: Array<{ path: string; titleKey: string; gates?: Gates }> = [
   { path: 'prompts', titleKey: 'menu.prompts', gates: { admin: true, plan: 'useOpenAi' } },
   { path: 'queue-integration', titleKey: 'menu.queueIntegration', gates: { admin: true, plan: 'useIntegrations' } },
-  { path: 'financeiro', titleKey: 'menu.financeiro', gates: { admin: true } },
-  { path: 'subscription', titleKey: 'menu.subscription' },
 ];
 
 function Suspended() {
@@ -82,7 +83,9 @@ const routes: RouteObject[] = [
       {
         element: (
           <PrivateOnly>
-            <AppLayout />
+            <ExpiredGate>
+              <AppLayout />
+            </ExpiredGate>
           </PrivateOnly>
         ),
         children: [
@@ -114,6 +117,9 @@ const routes: RouteObject[] = [
           { path: 'announcements', element: gated(<AnnouncementsPage />, { super: true }) },
           // Internal chat (SPEC 2): the list and the open chat, for plans with useInternalChat.
           { path: 'chats/:id?', element: gated(<ChatsPage />, { plan: 'useInternalChat' }) },
+          // Billing (issue 12): admins see and pay the invoices; an expired company reaches only these two (ExpiredGate).
+          { path: 'financeiro', element: gated(<InvoicesPage />, { admin: true }) },
+          { path: 'subscription', element: gated(<SubscriptionPage />, { admin: true }) },
           ...upcoming.map(({ path, titleKey, gates }) => ({ path, element: gated(<NotAvailablePage titleKey={titleKey} />, gates) })),
           { path: '*', element: <Navigate to="/" replace /> },
         ],

@@ -1,4 +1,5 @@
 import { announcementsHelpLocales } from './announcements-help.ts';
+import { billingErrorLocales, billingLocales } from './billing.ts';
 import { campaignErrorLocales, campaignsLocales } from './campaigns.ts';
 import { chatErrorLocales, chatsLocales } from './chats.ts';
 import { connectionsLocales } from './connections.ts';
@@ -17,6 +18,7 @@ const en: LocaleShape = {
   ...insightLocales.en,
   ...schedulesLocales.en,
   ...chatsLocales.en,
+  ...billingLocales.en,
   app: { name: 'Conversa' },
   languages: { pt: 'Português', en: 'English', es: 'Español' },
   common: {
@@ -50,6 +52,7 @@ const en: LocaleShape = {
     config: 'The app configuration could not be loaded. Reload the page.',
   },
   backendErrors: {
+    ...billingErrorLocales.en,
     ...chatErrorLocales.en,
     ...campaignErrorLocales.en,
     ERR_NO_OTHER_WHATSAPP: 'There must be at least one default WhatsApp connection.',

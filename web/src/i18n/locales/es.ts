@@ -1,4 +1,5 @@
 import { announcementsHelpLocales } from './announcements-help.ts';
+import { billingErrorLocales, billingLocales } from './billing.ts';
 import { campaignErrorLocales, campaignsLocales } from './campaigns.ts';
 import { chatErrorLocales, chatsLocales } from './chats.ts';
 import { connectionsLocales } from './connections.ts';
@@ -17,6 +18,7 @@ const es = {
   ...insightLocales.es,
   ...schedulesLocales.es,
   ...chatsLocales.es,
+  ...billingLocales.es,
   app: { name: 'Conversa' },
   languages: { pt: 'Português', en: 'English', es: 'Español' },
   common: {
@@ -50,6 +52,7 @@ const es = {
     config: 'No se pudo cargar la configuración de la aplicación. Recargue la página.',
   },
   backendErrors: {
+    ...billingErrorLocales.es,
     ...chatErrorLocales.es,
     ...campaignErrorLocales.es,
     ERR_NO_OTHER_WHATSAPP: 'Debe haber al menos una conexión de WhatsApp predeterminada.',

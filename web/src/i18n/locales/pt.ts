@@ -1,4 +1,5 @@
 import { announcementsHelpLocales } from './announcements-help.ts';
+import { billingErrorLocales, billingLocales } from './billing.ts';
 import { campaignErrorLocales, campaignsLocales } from './campaigns.ts';
 import { chatErrorLocales, chatsLocales } from './chats.ts';
 import { connectionsLocales } from './connections.ts';
@@ -18,6 +19,7 @@ const pt: LocaleShape = {
   ...insightLocales.pt,
   ...schedulesLocales.pt,
   ...chatsLocales.pt,
+  ...billingLocales.pt,
   app: { name: 'Conversa' },
   languages: { pt: 'Português', en: 'English', es: 'Español' },
   common: {
@@ -51,6 +53,7 @@ const pt: LocaleShape = {
     config: 'Não foi possível carregar a configuração do aplicativo. Recarregue a página.',
   },
   backendErrors: {
+    ...billingErrorLocales.pt,
     ...chatErrorLocales.pt,
     ...campaignErrorLocales.pt,
     ERR_NO_OTHER_WHATSAPP: 'Deve haver pelo menos uma conexão de WhatsApp padrão.',

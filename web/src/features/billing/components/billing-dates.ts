@@ -1,0 +1,20 @@
+import type { SessionUser } from '@conversa/functions/contracts';
+import { format, parseISO } from 'date-fns';
+
+/** Calendar day in UTC, as the server compares due dates (domain/auth/due-date-policy.ts). */
+export const utcToday = (now: Date = new Date()): string => now.toISOString().slice(0, 10);
+
+export const showDay = (day: string): string => format(parseISO(day), 'dd/MM/yyyy');
+
+/** BEHAVIOUR "Enforced on the server": past its due date a company reaches billing only (super users excepted). */
+export function isCompanyExpired(user: Pick<SessionUser, 'super' | 'company'> | undefined, today: string = utcToday()): boolean {
+  const dueDate = user?.company?.dueDate;
+  return Boolean(user && !user.super && dueDate && dueDate < today);
+}
+
+/** SPEC 9: days between now and the trial's (or licence's) end. */
+export function daysLeft(day: string, today: string = utcToday()): number {
+  return Math.round((Date.parse(`${day}T00:00:00Z`) - Date.parse(`${today}T00:00:00Z`)) / 86_400_000);
+}
+
+export const brl = (value: number): string => `R$ ${value.toFixed(2).replace('.', ',')}`;
