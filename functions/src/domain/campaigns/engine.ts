@@ -258,10 +258,13 @@ async function resendBatch(
  */
 export async function sendShips(campaign: CampaignRecord, connectionId: number, records: shipping.ShipRecord[], deps: EngineDeps) {
   const files = campaign.fileListId && records.length ? await campaignFiles(campaign) : [];
-  for (const record of records) {
-    const parts = campaign.confirmation && record.confirmation && !record.confirmedAt ? (['c'] as const) : messageParts(campaign, files);
-    for (const part of parts) await deps.effects.sendCommand(sendCommandOf(campaign, connectionId, record, part, files));
-  }
+  // Contacts side by side (their order does not matter); one contact's parts in order.
+  await Promise.all(
+    records.map(async (record) => {
+      const parts = campaign.confirmation && record.confirmation && !record.confirmedAt ? (['c'] as const) : messageParts(campaign, files);
+      for (const part of parts) await deps.effects.sendCommand(sendCommandOf(campaign, connectionId, record, part, files));
+    }),
+  );
 }
 
 export function messageParts(campaign: CampaignRecord, files: FileListFile[]): ShipPart[] {
