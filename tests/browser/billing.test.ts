@@ -1,0 +1,147 @@
+/**
+ * Billing in headless Chromium over the local stack (issue 12; SPEC 2 "Invoices", "Subscription
+ * wizard", 4 "Invoice"): a trial company expires; its admin signs in and lands on /financeiro (not a
+ * dead end), sees the overdue invoice tinted, pays it through the three-step wizard and the PIX QR
+ * screen against the local fake Asaas, sees the renewed licence and is back home after 4 s, with the
+ * inbox usable again. Screenshots go to tests/artifacts/billing-*.png.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { repoRoot } from '../../infra/local/lambda-runtime.ts';
+import { type Call, client, createTenant, superLogin, type Tenant } from '../integration/tenants.ts';
+import { CHROMIUM_PATH } from '../support/browser.ts';
+
+const artifacts = join(repoRoot, 'tests', 'artifacts');
+const shot = (page: Page, name: string) => page.screenshot({ path: join(artifacts, `billing-${name}.png`) });
+const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+
+let call: Call;
+let tenant: Tenant;
+let planName: string;
+let providerUrl: string;
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+  mkdirSync(artifacts, { recursive: true });
+  call = client(inject('apiUrl'));
+  const env = inject('env');
+  providerUrl = (env.ASAAS_BASE_URL as string).replace(/\/v3$/, '');
+  const superToken = await superLogin(call, inject('admin'));
+  planName = `Plano Ouro ${Date.now()}`;
+  const plan = await call('POST', '/plans', {
+    token: superToken,
+    body: { name: planName, value: 79.9, users: 3, connections: 1, queues: 2 },
+  });
+  expect(plan.status, plan.text).toBeLessThan(300);
+  const planId = (plan.body as { id: number }).id;
+  tenant = await createTenant(call, superToken, planId, 'billing-web');
+  // The trial ends: the due date passes (as the super admin's + Vencimiento would set it), then the hourly job runs.
+  const expired = await call('PUT', `/companies/${tenant.companyId}`, {
+    token: superToken,
+    body: { name: tenant.companyName, email: tenant.admin.email, planId, dueDate: yesterday },
+  });
+  expect(expired.status, expired.text).toBe(200);
+  Object.assign(process.env, env);
+  const job = await import('@conversa/functions/handlers/jobs/invoice-issue');
+  await job.handler();
+
+  browser = await chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking'],
+  });
+  const context = await browser.newContext({
+    baseURL: inject('webUrl'),
+    locale: 'pt-BR',
+    colorScheme: 'light',
+    viewport: { width: 1366, height: 860 },
+  });
+  page = await context.newPage();
+});
+
+afterAll(async () => {
+  await browser?.close().catch(() => undefined);
+});
+
+describe('an expired trial company pays with PIX', { timeout: 180_000 }, () => {
+  it('signs in to billing, pays through the wizard and is back in', async () => {
+    // Act: sign in as the expired company's admin
+    await page.goto('/login');
+    // The first lazy load of a fresh build can take a while on a busy machine.
+    await page.locator('input[name=email]').waitFor({ timeout: 90_000 });
+    await page.fill('input[name=email]', tenant.admin.email);
+    await page.fill('input[name=password]', tenant.admin.password);
+    await page.click('button[type=submit]');
+
+    // Assess: sent to billing, the overdue invoice tinted, Pay offered
+    await page.waitForURL('**/financeiro');
+    await page.getByTestId('billing-expired').waitFor();
+    const row = page.locator('[data-testid^="invoice-"]').first();
+    await row.getByText('Vencido').waitFor();
+    const tint = await row.evaluate((el) => getComputedStyle(el).backgroundColor);
+    expect(tint).not.toBe('rgba(0, 0, 0, 0)');
+    await shot(page, '1-expired-invoices');
+    // Another screen while expired sends back to billing.
+    await page.goto('/tickets');
+    await page.waitForURL('**/financeiro');
+
+    // Act: the wizard
+    await page.locator('[data-testid^="pay-invoice-"]').first().click();
+    const wizard = page.getByTestId('subscription-wizard');
+    await wizard.waitFor();
+    await wizard.getByRole('button', { name: 'Próximo' }).click();
+    await wizard.getByText('Obrigatório').first().waitFor();
+    for (const [name, value] of Object.entries({
+      firstName: 'Ana',
+      lastName: 'Souza',
+      address2: 'Rua das Flores, 10',
+      city: 'São Paulo',
+      state: 'SP',
+      zipcode: '01001-000',
+    })) {
+      await wizard.locator(`input[name=${name}]`).fill(value);
+    }
+    await shot(page, '2-wizard-address');
+    await wizard.getByRole('button', { name: 'Próximo' }).click();
+    await wizard.getByText(planName).waitFor();
+    await shot(page, '3-wizard-plan');
+    await wizard
+      .getByText(planName)
+      .locator('xpath=ancestor::div[contains(@class,"MuiCard-root")]')
+      .getByRole('button', { name: 'Escolher' })
+      .click();
+    await page.getByTestId('subscription-review').getByText('R$ 79,90').waitFor();
+    await shot(page, '4-wizard-review');
+    await page.getByTestId('subscription-pay').click();
+    const pix = page.getByTestId('pix-payment');
+    await pix.waitFor();
+    const code = await page.getByTestId('pix-code').inputValue();
+    expect(code).toMatch(/^000201/);
+    await pix.getByRole('button', { name: 'Copiar código' }).click();
+    await pix.getByRole('button', { name: 'Copiado!' }).waitFor();
+    await shot(page, '5-pix-qr');
+
+    // The customer's bank pays: the fake Asaas calls our webhook.
+    const charges = (await (await fetch(`${providerUrl}/api/payments`)).json()) as { id: string; payload: string }[];
+    const charge = charges.find((candidate) => candidate.payload === code);
+    expect(charge).toBeDefined();
+    const paid = await fetch(`${providerUrl}/api/payments/${charge?.id}/pay`, { method: 'POST' });
+    expect(await paid.json()).toEqual({ webhookStatus: 200 });
+
+    // Assess: the renewed licence, then home after 4 s, and the inbox opens again
+    await page.getByTestId('licence-renewed').waitFor();
+    const renewedAt = Date.now();
+    await row.getByText('Pago', { exact: true }).waitFor();
+    await shot(page, '6-renewed');
+    await page.waitForURL((url) => url.pathname === '/', { timeout: 10_000 });
+    expect(Date.now() - renewedAt).toBeGreaterThan(3000);
+    await page.goto('/tickets');
+    // The inbox's tabs render only when the ExpiredGate lets the route through.
+    await page.getByTestId('tab-pending').waitFor();
+    expect(new URL(page.url()).pathname).toBe('/tickets');
+    await shot(page, '7-back-in');
+  });
+});
