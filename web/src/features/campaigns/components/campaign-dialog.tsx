@@ -50,7 +50,7 @@ const idText = (id: number | null | undefined) => (id ? String(id) : '');
 /**
  * SPEC 2 "Campaigns" dialog: name, confirmation, contact list, tag list, connection, scheduled time,
  * file list, five message tabs (with their confirmation messages) and an attachment. SPEC 4: read
- * only (and titled so) unless editable; a CANCELADA campaign keeps its message fields and save.
+ * only (and titled so) unless editable.
  */
 export function CampaignDialog({ campaign, onClose }: { campaign: Campaign | undefined; onClose: () => void }) {
   const { t, i18n } = useTranslation();
@@ -64,11 +64,8 @@ export function CampaignDialog({ campaign, onClose }: { campaign: Campaign | und
   const connections = useConnections();
   const fileLists = useFileListOptions(user?.companyId);
   const settings = useCampaignSettings();
-  const editable = !campaign || campaign.editable;
-  const canSave = showsSave(campaign);
-  // A CANCELADA campaign may change its messages only (SPEC 4); the rest stays as it ran.
+  const editable = showsSave(campaign);
   const fieldsLocked = !editable;
-  const messagesLocked = !canSave;
 
   const [name, setName] = useState(campaign?.name ?? '');
   const [confirmation, setConfirmation] = useState(campaign?.confirmation ?? false);
@@ -91,24 +88,22 @@ export function CampaignDialog({ campaign, onClose }: { campaign: Campaign | und
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    if (!canSave) return;
+    if (!editable) return;
     const when = scheduledAt ? fromLocalInput(scheduledAt) : null;
     const next: Partial<Record<Field, string>> = {};
     if (scheduledAt && !when) next.scheduledAt = t('campaigns.validation.invalidDate');
-    else if (when && editable && Date.parse(when) <= Date.now()) next.scheduledAt = t('campaigns.validation.scheduleAhead');
-    const raw = fieldsLocked
-      ? { ...messages }
-      : {
-          name,
-          confirmation,
-          contactListId,
-          tagListId,
-          whatsappId,
-          fileListId,
-          scheduledAt: when ?? '',
-          ...messages,
-          ...(startNow && !when ? { status: 'EM_ANDAMENTO' } : {}),
-        };
+    else if (when && Date.parse(when) <= Date.now()) next.scheduledAt = t('campaigns.validation.scheduleAhead');
+    const raw = {
+      name,
+      confirmation,
+      contactListId,
+      tagListId,
+      whatsappId,
+      fileListId,
+      scheduledAt: when ?? '',
+      ...messages,
+      ...(startNow && !when ? { status: 'EM_ANDAMENTO' } : {}),
+    };
     const parsed = campaign ? updateCampaignSchema.safeParse(raw) : createCampaignSchema.safeParse(raw);
     if (!parsed.success) Object.assign(next, fieldErrors<Record<Field, string>>(parsed.error.issues, t));
     if (!parsed.success || Object.keys(next).length) {
@@ -117,7 +112,7 @@ export function CampaignDialog({ campaign, onClose }: { campaign: Campaign | und
     }
     setErrors({});
     try {
-      await save.mutateAsync({ id: campaign?.id, input: parsed.data, attachment: fieldsLocked ? undefined : attachment });
+      await save.mutateAsync({ id: campaign?.id, input: parsed.data, attachment });
       toast.success(t('campaigns.saved'));
       onClose();
     } catch (error) {
@@ -161,7 +156,7 @@ export function CampaignDialog({ campaign, onClose }: { campaign: Campaign | und
           <Stack spacing={2} sx={{ pt: 1 }}>
             {campaign && !editable && (
               <Alert severity="info" data-testid="campaign-read-only">
-                {canSave ? t('campaigns.dialog.cancelledHint') : t('campaigns.dialog.readOnlyHint')}
+                {t('campaigns.dialog.readOnlyHint')}
               </Alert>
             )}
             <Grid container spacing={2}>
@@ -252,7 +247,7 @@ export function CampaignDialog({ campaign, onClose }: { campaign: Campaign | und
               }}
               confirmation={confirmation}
               placeholders={placeholders}
-              disabled={messagesLocked}
+              disabled={fieldsLocked}
               errors={errors}
             />
             <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap', rowGap: 1 }}>
@@ -286,9 +281,9 @@ export function CampaignDialog({ campaign, onClose }: { campaign: Campaign | und
         </DialogContent>
         <DialogActions>
           <Button onClick={onClose} color="inherit">
-            {canSave ? t('common.cancel') : t('campaigns.dialog.close')}
+            {editable ? t('common.cancel') : t('campaigns.dialog.close')}
           </Button>
-          {canSave && (
+          {editable && (
             <Button type="submit" variant="contained" loading={save.isPending}>
               {campaign ? t('common.save') : t('common.add')}
             </Button>
