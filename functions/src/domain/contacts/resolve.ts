@@ -24,16 +24,46 @@ export const contactNumber = (source: Pick<ContactSource, 'number' | 'isGroup'>)
   source.isGroup ? source.number.trim() : numberDigits(source.number);
 
 export async function resolveContact(source: ContactSource, effects: Effects): Promise<Contact> {
+  const resolved = await resolveContactOutcome(source, effects);
+  await resolved.published;
+  return resolved.contact;
+}
+
+/** The contact's event on its way; its failure reaches whoever awaits it, not the process's unhandled rejections meanwhile. */
+function publishing(effects: Effects, contact: Contact): Promise<unknown> {
+  const published = publishContact(effects, contact);
+  published.catch(() => undefined);
+  return published;
+}
+
+export interface ResolvedContact {
+  contact: Contact;
+  /** Created by this call: a contact a moment old has no ticket yet. */
+  created: boolean;
+  /** The contact's event, when this call created or renamed it; the caller awaits it. */
+  published?: Promise<unknown>;
+}
+
+/**
+ * resolveContact for the inbound path, which shortens a new contact's first message: `creating` is
+ * called as the contact id is allocated (the caller allocates its ticket id beside it), and the
+ * contact's event goes out while the caller goes on (it awaits `published` before its own events).
+ */
+export async function resolveContactOutcome(
+  source: ContactSource,
+  effects: Effects,
+  hooks: { creating?: () => void } = {},
+): Promise<ResolvedContact> {
   const number = contactNumber(source);
   const name = !source.fromMe && !source.isGroup ? source.pushName?.trim() : undefined;
   const existing = await getContactByNumber(source.companyId, number);
   if (existing) {
-    if (!name || existing.name !== existing.number || name === existing.name) return existing;
+    if (!name || existing.name !== existing.number || name === existing.name) return { contact: existing, created: false };
     const renamed = await updateContact(source.companyId, existing.id, { name });
     await refreshTicketContact(source.companyId, renamed.id, contactSummary(renamed));
-    await publishContact(effects, renamed);
-    return renamed;
+    return { contact: renamed, created: false, published: publishing(effects, renamed) };
   }
+  hooks.creating?.();
   const now = effects.now().toISOString();
   const outcome = await createContact({
     id: await newContactId(source.companyId),
@@ -48,12 +78,9 @@ export async function resolveContact(source: ContactSource, effects: Effects): P
     createdAt: now,
     updatedAt: now,
   });
-  if ('created' in outcome) {
-    await publishContact(effects, outcome.created);
-    return outcome.created;
-  }
+  if ('created' in outcome) return { contact: outcome.created, created: true, published: publishing(effects, outcome.created) };
   // A concurrent first message created it a moment ago.
   const winner = await getContact(source.companyId, outcome.existingId);
   if (!winner) throw new Error(`Contact ${outcome.existingId} guards ${number} but is missing`);
-  return winner;
+  return { contact: winner, created: false };
 }

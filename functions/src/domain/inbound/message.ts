@@ -15,11 +15,11 @@ import { messagePreview } from '#contracts/message-preview';
 import type { MediaType, WaMessage } from '#contracts/session-events';
 import type { settingDefaults } from '#contracts/settings';
 import { runChatbot } from '#domain/chatbot/run';
-import { contactNumber, resolveContact } from '#domain/contacts/resolve';
+import { contactNumber, type ResolvedContact, resolveContactOutcome } from '#domain/contacts/resolve';
 import type { Effects } from '#domain/messages/effects';
 import { messageIdAt } from '#domain/messages/message-id';
 import { dispatchOutgoing } from '#domain/messages/send';
-import { findOrCreateTicket, readHintedTicket } from '#domain/tickets/find-or-create';
+import { findOrCreateTicket, newTicketId, readHintedTicket } from '#domain/tickets/find-or-create';
 import { publishTicketLost } from '#domain/tickets/notify';
 import { loadTicketRefs, presentTicket, type TicketRefs } from '#domain/tickets/present';
 import { publishMessage } from '#domain/tickets/publish';
@@ -102,7 +102,18 @@ export async function handleWaMessage(
     logger.warn('inbound message for an unknown connection', { companyId, connectionId });
     return 'ignored';
   }
-  const contact = hintedContact ?? (await resolveContact(source, effects));
+  // A new contact's first message: its ticket id is allocated beside the contact's, and the ticket
+  // is created without reading a slot a new contact cannot hold (find-or-create.ts `newContact`).
+  let ticketId: Promise<number> | undefined;
+  const resolved: ResolvedContact = hintedContact
+    ? { contact: hintedContact, created: false }
+    : await resolveContactOutcome(source, effects, {
+        creating: () => {
+          ticketId = newTicketId(companyId);
+          ticketId.catch(() => undefined); // awaited by the create; a contact that lost its race leaves it unused
+        },
+      });
+  const { contact } = resolved;
   contactHints.set(`${companyId}:${number}`, contact.id);
   const now = effects.now();
   const createdAt = new Date(wa.timestamp || now.getTime()).toISOString();
@@ -117,6 +128,7 @@ export async function handleWaMessage(
       now,
       // Only on the first attempt: after 'ticketClosed' the slot is read again.
       ...(attempt === 0 && hintedTicket ? { current: hintedTicket } : {}),
+      ...(attempt === 0 && resolved.created ? { newContact: true, ...(ticketId ? { ticketId } : {}) } : {}),
     });
     const message: MessageRecord = {
       id: messageIdAt(Date.parse(createdAt)),
@@ -164,6 +176,8 @@ export async function handleWaMessage(
       // Our own messages typed on the phone need no bot.
       link: wa.fromMe ? { botDone: true } : {},
     });
+    // The contact's event (resolveContactOutcome) went out beside the ticket's creation; it precedes the message's.
+    await resolved.published;
     if (stored === 'ticketClosed') continue;
     if (stored === 'duplicate') {
       const raced = await getWaLink(companyId, connectionId, wa.id);

@@ -79,11 +79,20 @@ export async function findOrCreateTicket(input: {
   now: Date;
   /** A ticket the caller read a moment ago (readHintedTicket): taken when it still holds the slot. */
   current?: TicketRecord;
+  /**
+   * The caller created the contact a moment ago (resolveContactOutcome's `created`): it has no
+   * ticket, so the first attempt creates one without reading the slot. The slot's claim still
+   * guards the create; a loser reads the slot on its next attempt as always.
+   */
+  newContact?: boolean;
+  /** A ticket id the caller allocated beside the contact's (newTicketId), used by the first create. */
+  ticketId?: Promise<number>;
 }): Promise<FoundTicket> {
   const { companyId, connectionId, contact, now } = input;
   if (input.current && holdsSlot(input.current, contact.id, connectionId)) return found({ ticket: input.current, outcome: 'existing' });
+  let allocated = input.ticketId;
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const slot = await getSlot(companyId, contact.id, connectionId);
+    const slot = attempt === 0 && input.newContact ? undefined : await getSlot(companyId, contact.id, connectionId);
     const latest = slot ? await getTicket(companyId, slot.ticketId) : undefined;
     if (slot?.active && latest && isActive(latest.status)) return found({ ticket: latest, outcome: 'existing' });
 
@@ -105,8 +114,10 @@ export async function findOrCreateTicket(input: {
     }
 
     const at = now.toISOString();
+    const id = await (allocated ?? newTicketId(companyId));
+    allocated = undefined; // a retry after a lost race takes a new id
     const ticket: TicketRecord = {
-      id: await newTicketId(companyId),
+      id,
       uuid: randomUUID(),
       companyId,
       status: 'pending',
