@@ -5,6 +5,7 @@
  */
 import {
   type Campaign,
+  type CampaignProgress,
   type CampaignSettings,
   type CampaignSettingsRecords,
   type CampaignStatus,
@@ -50,25 +51,17 @@ export function settingsFromRecords(records: CampaignSettingsRecords | undefined
   return settings;
 }
 
-/** The report's figures (SPEC 2 "Campaign report"), as the shipping engine counts them on the campaign. */
-export interface CampaignProgress {
-  valid: number;
-  invalid: number;
-  confirmationRequested: number;
-  confirmed: number;
-  delivered: number;
-}
-
-export type CampaignWithProgress = Campaign & { progress?: Partial<CampaignProgress> | null };
-
-export function campaignProgress(campaign: CampaignWithProgress | undefined): CampaignProgress & { percent: number } {
-  const p: Partial<CampaignProgress> = campaign?.progress ?? {};
-  const figures = {
-    valid: p.valid ?? 0,
-    invalid: p.invalid ?? 0,
-    confirmationRequested: p.confirmationRequested ?? 0,
-    confirmed: p.confirmed ?? 0,
-    delivered: p.delivered ?? 0,
+/** The report's figures (SPEC 2 "Campaign report") as the engine counts them, and delivered over valid in percent. */
+export function campaignProgress(campaign: Pick<Campaign, 'status' | 'progress'> | undefined): CampaignProgress & { percent: number } {
+  const figures: CampaignProgress = {
+    valid: 0,
+    invalid: 0,
+    queued: 0,
+    delivered: 0,
+    failed: 0,
+    confirmationRequested: 0,
+    confirmed: 0,
+    ...campaign?.progress,
   };
   // SPEC 2: "delivered out of valid contacts"; a finished campaign is full even with nobody valid.
   const percent =

@@ -10,7 +10,7 @@ import type {
 import { infiniteQueryOptions, queryOptions, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import { uploadAttachment } from '../../../lib/direct-upload.ts';
-import { type CampaignWithProgress, settingsFromRecords } from './campaign-rules.ts';
+import { settingsFromRecords } from './campaign-rules.ts';
 
 export type { Campaign, CampaignSettings };
 
@@ -37,7 +37,7 @@ export const campaignsInfiniteQueryOptions = (searchParam: string) =>
 export const useCampaignsPages = (searchParam: string) => useInfiniteQuery(campaignsInfiniteQueryOptions(searchParam));
 
 export const campaignQueryOptions = (id: number) =>
-  queryOptions({ queryKey: campaignKeys.detail(id), queryFn: () => api<CampaignWithProgress>(`/campaigns/${id}`) });
+  queryOptions({ queryKey: campaignKeys.detail(id), queryFn: () => api<Campaign>(`/campaigns/${id}`) });
 export const useCampaign = (id: number) => useQuery(campaignQueryOptions(id));
 
 export interface SaveCampaign {

@@ -1,21 +1,8 @@
 import { channels, type RecordEvent } from '@conversa/functions/contracts';
-import type { Campaign, CampaignsPage } from '@conversa/functions/contracts/campaigns';
+import type { Campaign, CampaignProgressEvent, CampaignsPage } from '@conversa/functions/contracts/campaigns';
 import { type InfiniteData, useQueryClient } from '@tanstack/react-query';
 import { useRealtimeEvent } from '../../../lib/realtime/realtime-provider.tsx';
-import type { CampaignWithProgress } from '../api/campaign-rules.ts';
 import { campaignKeys } from '../api/campaigns.ts';
-
-/**
- * The engine's live progress on the same channel (SPEC 7): status, completedAt and the counters of
- * one campaign, sent as sends complete, without the rest of the record.
- */
-interface ProgressEvent {
-  action: 'progress';
-  id: number;
-  status: CampaignWithProgress['status'];
-  completedAt: string | null;
-  progress: NonNullable<CampaignWithProgress['progress']>;
-}
 
 /**
  * `company-{id}-campaign` carries the record (or, from the engine, its progress): the report's
@@ -23,17 +10,17 @@ interface ProgressEvent {
  * event only when the status changes, not for every send). `onUpdate` lets the report react to a
  * status change (SPEC 4: refresh 5 s after FINALIZADA).
  */
-export function useCampaignsLive(companyId: number | undefined, onUpdate?: (campaign: CampaignWithProgress) => void): void {
+export function useCampaignsLive(companyId: number | undefined, onUpdate?: (campaign: Campaign) => void): void {
   const queryClient = useQueryClient();
-  useRealtimeEvent<RecordEvent<Campaign> | ProgressEvent>(companyId ? channels.campaign(companyId) : undefined, (data) => {
+  useRealtimeEvent<RecordEvent<Campaign> | CampaignProgressEvent>(companyId ? channels.campaign(companyId) : undefined, (data) => {
     if (data?.action === 'delete') {
       queryClient.removeQueries({ queryKey: campaignKeys.detail(data.id) });
     } else if (data?.action === 'progress') {
       const key = campaignKeys.detail(data.id);
-      const before = queryClient.getQueryData<CampaignWithProgress>(key);
+      const before = queryClient.getQueryData<Campaign>(key);
       if (before) {
         const next = { ...before, status: data.status, completedAt: data.completedAt, progress: data.progress };
-        queryClient.setQueryData<CampaignWithProgress>(key, next);
+        queryClient.setQueryData<Campaign>(key, next);
         onUpdate?.(next);
       }
       const listed = queryClient
@@ -42,8 +29,8 @@ export function useCampaignsLive(companyId: number | undefined, onUpdate?: (camp
         .find((campaign) => campaign.id === data.id);
       if (listed?.status === data.status) return;
     } else if (data?.record) {
-      const record = data.record as CampaignWithProgress;
-      queryClient.setQueryData<CampaignWithProgress>(campaignKeys.detail(record.id), (old) => ({ ...old, ...record }));
+      const record = data.record;
+      queryClient.setQueryData<Campaign>(campaignKeys.detail(record.id), (old) => ({ ...old, ...record }));
       onUpdate?.(record);
     }
     void queryClient.invalidateQueries({ queryKey: campaignKeys.pages() });
