@@ -52,8 +52,11 @@ export function useMarkChatRead() {
   const { user } = useAuth();
   return useMutation({
     mutationFn: (chatId: number) => api<Chat>(`/chats/${chatId}/read`, { method: 'POST', body: { userId: user?.id } }),
-    onSuccess: () =>
+    // The answer is the chat with the caller's count at 0: the open conversation stops asking again
+    // at once, without waiting for the socket's update (which may never come on a dropped socket).
+    onSuccess: (chat) =>
       Promise.all([
+        queryClient.setQueryData(chatKeys.detail(chat.id), chat),
         queryClient.invalidateQueries({ queryKey: chatKeys.list() }),
         queryClient.invalidateQueries({ queryKey: chatKeys.allPages() }),
       ]),
