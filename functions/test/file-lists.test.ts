@@ -198,7 +198,12 @@ describe('file lists', () => {
       expect((await invoke('GET /files/{id}', { token: t.admin.token, params: { id } })).status, id).toBeGreaterThanOrEqual(400);
       expect((await invoke('GET /files/{id}', { token: t.admin.token, params: { id } })).status, id).toBeLessThan(500);
     }
-    const queries: Record<string, string>[] = [{ pageNumber: "0" }, { pageNumber: "x" }, { searchParam: "x".repeat(101) }, { companyId: "abc" }];
+    const queries: Record<string, string>[] = [
+      { pageNumber: '0' },
+      { pageNumber: 'x' },
+      { searchParam: 'x'.repeat(101) },
+      { companyId: 'abc' },
+    ];
     for (const query of queries) {
       expect((await invoke('GET /files', { token: t.admin.token, query })).status, JSON.stringify(query)).toBe(400);
     }
