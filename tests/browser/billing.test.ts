@@ -134,6 +134,7 @@ describe('an expired trial company pays with PIX', { timeout: 180_000 }, () => {
     // Assess: the renewed licence, then home after 4 s, and the inbox opens again
     await page.getByTestId('licence-renewed').waitFor();
     const renewedAt = Date.now();
+    const renewedOn = /\d{2}\/\d{2}\/\d{4}/.exec((await page.getByTestId('licence-renewed').textContent()) ?? '')?.[0] as string;
     await row.getByText('Pago', { exact: true }).waitFor();
     await shot(page, '6-renewed');
     await page.waitForURL((url) => url.pathname === '/', { timeout: 10_000 });
@@ -143,5 +144,10 @@ describe('an expired trial company pays with PIX', { timeout: 180_000 }, () => {
     await page.getByTestId('tab-pending').waitFor();
     expect(new URL(page.url()).pathname).toBe('/tickets');
     await shot(page, '7-back-in');
+    // /subscription: the licence's days left (SPEC 9: between now and its end) and the billing email.
+    await page.goto('/subscription');
+    await page.getByTestId('trial-days').getByText(renewedOn, { exact: false }).waitFor();
+    await page.locator(`input[value="${tenant.admin.email}"]`).waitFor();
+    await shot(page, '8-subscription');
   });
 });
