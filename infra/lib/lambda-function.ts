@@ -1,28 +1,36 @@
-import { Duration } from 'aws-cdk-lib';
+import { AssetHashType, DockerImage, Duration } from 'aws-cdk-lib';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
-import { type BundlingOptions, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { Architecture, Code, Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
-import { ESM_REQUIRE_BANNER, EXTERNAL_MODULES, LAMBDA_NODE_TARGET, MAIN_FIELDS } from './bundling.ts';
+import { buildSync } from 'esbuild';
+import { ENTRY_FILE, lambdaBuildOptions } from './bundling.ts';
 import { retainedLogGroup } from './log-groups.ts';
 import { acknowledge } from './nag.ts';
-import { lockFile, repoRoot } from './paths.ts';
+import { repoRoot } from './paths.ts';
 
 export const LAMBDA_RUNTIME = Runtime.NODEJS_22_X;
 
-/** Same options as the bundle bench (bundling.ts), in NodejsFunction's vocabulary. Local esbuild, never Docker. */
-export const lambdaBundling: BundlingOptions = {
-  format: OutputFormat.ESM,
-  target: LAMBDA_NODE_TARGET,
-  banner: ESM_REQUIRE_BANNER,
-  mainFields: MAIN_FIELDS,
-  externalModules: EXTERNAL_MODULES,
-  minify: true,
-  sourceMap: true,
-  // Stack traces need file and line, not the sources: keeps the .map small.
-  sourcesContent: false,
-  forceDockerBundling: false,
-};
+/**
+ * The function's code: bundled here with the local esbuild and the bench's options (bundling.ts).
+ * Not NodejsFunction: it writes one `--outfile`, and the bundle is split into chunks (code splitting
+ * needs an output directory). Like NodejsFunction, the asset is hashed by its output, and the repo
+ * root is only the nominal source (never fingerprinted).
+ */
+export function lambdaCode(entry: string): Code {
+  return Code.fromAsset(repoRoot, {
+    assetHashType: AssetHashType.OUTPUT,
+    bundling: {
+      // Required by the API, never pulled: local bundling always succeeds or throws.
+      image: DockerImage.fromRegistry('public.ecr.aws/sam/build-nodejs22.x'),
+      local: {
+        tryBundle(outputDir: string): boolean {
+          buildSync(lambdaBuildOptions(entry, outputDir));
+          return true;
+        },
+      },
+    },
+  });
+}
 
 export interface ConversaFunctionProps {
   /** Absolute path of the handler module (exports `handler`). */
@@ -36,7 +44,7 @@ export interface ConversaFunctionProps {
  * and its own role that may write only to that group (no AWSLambdaBasicExecutionRole, whose
  * `logs:*` on every group is broader than a handler needs). Grants are added by the bindings.
  */
-export class ConversaFunction extends NodejsFunction {
+export class ConversaFunction extends LambdaFunction {
   constructor(scope: Construct, id: string, props: ConversaFunctionProps) {
     const logGroup = retainedLogGroup(scope, `${id}Logs`);
     const role = new Role(scope, `${id}Role`, {
@@ -45,8 +53,8 @@ export class ConversaFunction extends NodejsFunction {
     });
     logGroup.grantWrite(role);
     super(scope, id, {
-      entry: props.entry,
-      handler: 'handler',
+      code: lambdaCode(props.entry),
+      handler: `${ENTRY_FILE.replace(/\.mjs$/, '')}.handler`,
       description: props.description,
       runtime: LAMBDA_RUNTIME,
       architecture: Architecture.ARM_64,
@@ -54,14 +62,11 @@ export class ConversaFunction extends NodejsFunction {
       timeout: props.timeout ?? Duration.seconds(15),
       role,
       logGroup,
-      projectRoot: repoRoot,
-      depsLockFilePath: lockFile,
-      bundling: lambdaBundling,
     });
     acknowledge(
       this,
       'L1',
-      'nodejs22.x is pinned on purpose (TOOLCHAIN.md): it ships AWS SDK v3, which the bundles leave external, and matches the Node the code is tested on; moving to a newer runtime is a deliberate, tested change.',
+      'nodejs22.x is pinned on purpose (TOOLCHAIN.md): it matches the Node the code is tested on; moving to a newer runtime is a deliberate, tested change.',
     );
   }
 }

@@ -2,58 +2,56 @@
  * The private media bucket: uploads of our sends, existence checks, short-lived presigned GETs, and
  * presigned PUTs for the browser's direct uploads, removal of attachments no record names.
  * Callers check the tenant prefix (domain/media/keys.ts) before any of these.
+ *
+ * The S3 calls (media-bucket-s3.ts) are imported on first use, not at cold start: of the Lambdas
+ * that bundle this, most requests never touch the bucket (a message sent without media, a schedule
+ * or quick message saved without a file), and the S3 client with the presigner would be ~100 KB of
+ * every cold start (`npm run bench:bundles`).
  */
-import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { env } from '#commons/env';
-import { s3Client } from '#commons/s3';
+type S3Calls = typeof import('./media-bucket-s3.ts');
+
+let calls: Promise<S3Calls> | undefined;
+
+function s3(): Promise<S3Calls> {
+  calls ??= import('./media-bucket-s3.ts');
+  calls.catch(() => (calls = undefined)); // a failed load is tried again by the next call
+  return calls;
+}
 
 /** Long enough for the browser to follow the redirect, short enough that a leaked URL soon dies. */
 export const PRESIGNED_GET_SECONDS = 300;
 
+/** Long enough to upload the largest file on a slow line. */
+export const PRESIGNED_PUT_SECONDS = 900;
+
 export async function putMedia(key: string, body: Buffer, contentType: string): Promise<void> {
-  await s3Client().send(new PutObjectCommand({ Bucket: env.mediaBucket, Key: key, Body: body, ContentType: contentType }));
+  await (await s3()).putMedia(key, body, contentType);
 }
 
 /** A copy of `from` at `to` (content type kept), inside the bucket: no bytes pass through the Lambda. */
 export async function copyMedia(from: string, to: string): Promise<void> {
-  const source = `${env.mediaBucket}/${from.split('/').map(encodeURIComponent).join('/')}`;
-  await s3Client().send(new CopyObjectCommand({ Bucket: env.mediaBucket, Key: to, CopySource: source, MetadataDirective: 'COPY' }));
+  await (await s3()).copyMedia(from, to);
 }
 
 /** The object's content type and size, or undefined when there is no such object. */
 export async function headMedia(key: string): Promise<{ contentType: string; size: number } | undefined> {
-  try {
-    const out = await s3Client().send(new HeadObjectCommand({ Bucket: env.mediaBucket, Key: key }));
-    return { contentType: out.ContentType ?? 'application/octet-stream', size: out.ContentLength ?? 0 };
-  } catch (error) {
-    const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
-    if (status === 404 || (error as { name?: string }).name === 'NotFound') return undefined;
-    throw error;
-  }
+  return (await s3()).headMedia(key);
 }
 
-export function presignedGet(key: string, expiresIn = PRESIGNED_GET_SECONDS): Promise<string> {
-  return getSignedUrl(s3Client(), new GetObjectCommand({ Bucket: env.mediaBucket, Key: key }), { expiresIn });
+export async function presignedGet(key: string, expiresIn = PRESIGNED_GET_SECONDS): Promise<string> {
+  return (await s3()).presignedGet(key, expiresIn);
 }
-
-/** Long enough to upload the largest file on a slow line. */
-export const PRESIGNED_PUT_SECONDS = 900;
 
 /**
  * A URL the browser PUTs one file to, with exactly this content type and length (both signed: S3
  * refuses another size or type), so a file never passes through a Lambda (6 MB payload limit).
  */
-export function presignedPut(key: string, contentType: string, size: number, expiresIn = PRESIGNED_PUT_SECONDS): Promise<string> {
-  return getSignedUrl(
-    s3Client(),
-    new PutObjectCommand({ Bucket: env.mediaBucket, Key: key, ContentType: contentType, ContentLength: size }),
-    { expiresIn, signableHeaders: new Set(['content-type', 'content-length']) },
-  );
+export async function presignedPut(key: string, contentType: string, size: number, expiresIn = PRESIGNED_PUT_SECONDS): Promise<string> {
+  return (await s3()).presignedPut(key, contentType, size, expiresIn);
 }
 
 /** Removes an object no record names any more (a replaced or removed attachment); '' is nothing. */
 export async function deleteMedia(key: string): Promise<void> {
   if (!key) return;
-  await s3Client().send(new DeleteObjectCommand({ Bucket: env.mediaBucket, Key: key }));
+  await (await s3()).deleteMedia(key);
 }

@@ -16,7 +16,6 @@
  * the importing page reloads its list from the answer's counts (and the realtime client would
  * push this bundle past its size budget).
  */
-import * as sheetjsModule from '@e965/xlsx/dist/xlsx.mini.min';
 import { ValidationError } from '#commons/errors';
 import { createContactSchema } from '#contracts/contact-requests';
 import type { UploadedFile } from '#domain/media/multipart';
@@ -24,12 +23,20 @@ import { createContact, newContactId } from '#storage/contacts';
 
 export const MAX_IMPORT_ROWS = 1000;
 
+type SheetJs = typeof import('@e965/xlsx/dist/xlsx.mini.min');
+
 /**
+ * The reader (280 KB minified) is imported when a file arrives, not at cold start: JSON rows and
+ * the phone import never use it, and with it the import Lambdas' cold start passed 500 KB
+ * (`npm run bench:bundles`; it is a chunk of its own, infra/lib/bundling.ts).
  * The mini build is a CommonJS bundle whose exports Node's ESM loader cannot detect: under tsx (the
  * local stack) a named import of `read` fails to link and took the whole handler down with it.
  * Its module.exports is the default export both there and in the esbuild bundle.
  */
-const { read, utils } = (sheetjsModule as unknown as { default: typeof sheetjsModule }).default;
+async function sheetJs(): Promise<Pick<SheetJs, 'read' | 'utils'>> {
+  const module = await import('@e965/xlsx/dist/xlsx.mini.min');
+  return (module as unknown as { default: SheetJs }).default;
+}
 
 export interface ImportResult {
   imported: number;
@@ -56,10 +63,11 @@ const columns: Record<string, 'name' | 'number' | 'email'> = {
   'e-mail': 'email',
 };
 
-export function readRows(file: UploadedFile): Record<string, unknown>[] {
+export async function readRows(file: UploadedFile): Promise<Record<string, unknown>[]> {
   if (/\.xls$/i.test(file.filename)) throw new ValidationError('file', 'Send .xls files as JSON rows ({ contacts: [...] })');
   const csv = /\.csv$/i.test(file.filename);
   if (!csv && !/\.xlsx$/i.test(file.filename)) throw new ValidationError('file', 'Only .xlsx, .xls and .csv files');
+  const { read, utils } = await sheetJs();
   let rows: unknown[][];
   try {
     // raw: a CSV's cells stay text, so a long phone number is not read as a float.
@@ -88,7 +96,7 @@ export function rowsFromTable(rows: unknown[][]): Record<string, unknown>[] {
   });
 }
 
-export function rowsFromFiles(files: UploadedFile[]): Record<string, unknown>[] {
+export async function rowsFromFiles(files: UploadedFile[]): Promise<Record<string, unknown>[]> {
   const file = files.find((f) => f.field === 'file') ?? files[0];
   if (!file) throw new ValidationError('file', 'Required');
   return readRows(file);

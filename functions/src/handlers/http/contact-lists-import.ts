@@ -14,6 +14,6 @@ export const handler = httpHandler('contact-lists-import', {
     const identity = requireIdentity(ctx);
     const id = parseId(ctx.params);
     const form = await readMultipartForm(ctx.event.headers?.['content-type'], ctx.rawBody);
-    return uploadToContactList(identity, id, form ? rowsFromFiles(form.files) : rowsFromJson(ctx.body));
+    return uploadToContactList(identity, id, form ? await rowsFromFiles(form.files) : rowsFromJson(ctx.body));
   },
 });

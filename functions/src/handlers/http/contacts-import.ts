@@ -17,7 +17,7 @@ export const handler = httpHandler('contacts-import', {
   'POST /contacts/import': async (ctx) => {
     const identity = requireIdentity(ctx);
     const form = await readMultipartForm(ctx.event.headers?.['content-type'], ctx.rawBody);
-    if (form) return importContacts(identity.companyId, rowsFromFiles(form.files));
+    if (form) return importContacts(identity.companyId, await rowsFromFiles(form.files));
     if (asksForPhone(ctx.rawBody)) return new HttpResult(202, await requestPhoneImport(identity.companyId));
     return importContacts(identity.companyId, rowsFromJson(ctx.body));
   },

@@ -1,0 +1,49 @@
+/**
+ * The media bucket's S3 calls, behind media-bucket.ts, which imports this module on first use: the
+ * S3 client and the presigner are ~100 KB minified that most requests of the Lambdas bundling them
+ * never run (a chunk of their own, infra/lib/bundling.ts). Import media-bucket.ts, not this.
+ */
+import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { env } from '#commons/env';
+import { s3Client } from '#commons/s3';
+
+export async function putMedia(key: string, body: Buffer, contentType: string): Promise<void> {
+  await s3Client().send(new PutObjectCommand({ Bucket: env.mediaBucket, Key: key, Body: body, ContentType: contentType }));
+}
+
+/** A copy of `from` at `to` (content type kept), inside the bucket: no bytes pass through the Lambda. */
+export async function copyMedia(from: string, to: string): Promise<void> {
+  const source = `${env.mediaBucket}/${from.split('/').map(encodeURIComponent).join('/')}`;
+  await s3Client().send(new CopyObjectCommand({ Bucket: env.mediaBucket, Key: to, CopySource: source, MetadataDirective: 'COPY' }));
+}
+
+/** The object's content type and size, or undefined when there is no such object. */
+export async function headMedia(key: string): Promise<{ contentType: string; size: number } | undefined> {
+  try {
+    const out = await s3Client().send(new HeadObjectCommand({ Bucket: env.mediaBucket, Key: key }));
+    return { contentType: out.ContentType ?? 'application/octet-stream', size: out.ContentLength ?? 0 };
+  } catch (error) {
+    const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+    if (status === 404 || (error as { name?: string }).name === 'NotFound') return undefined;
+    throw error;
+  }
+}
+
+export function presignedGet(key: string, expiresIn: number): Promise<string> {
+  return getSignedUrl(s3Client(), new GetObjectCommand({ Bucket: env.mediaBucket, Key: key }), { expiresIn });
+}
+
+export function presignedPut(key: string, contentType: string, size: number, expiresIn: number): Promise<string> {
+  return getSignedUrl(
+    s3Client(),
+    new PutObjectCommand({ Bucket: env.mediaBucket, Key: key, ContentType: contentType, ContentLength: size }),
+    { expiresIn, signableHeaders: new Set(['content-type', 'content-length']) },
+  );
+}
+
+/** Removes an object no record names any more (a replaced or removed attachment); '' is nothing. */
+export async function deleteMedia(key: string): Promise<void> {
+  if (!key) return;
+  await s3Client().send(new DeleteObjectCommand({ Bucket: env.mediaBucket, Key: key }));
+}
