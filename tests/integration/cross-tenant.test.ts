@@ -158,6 +158,11 @@ const fixtures: Record<string, Fixture> = {
   'POST /tags/sync': { body: () => ({ ticketId: bOwn.ticketId, tags: [] }) },
   'PUT /ticket-tags/{ticketId}/{tagId}': { params: () => ({ ticketId: String(bOwn.ticketId), tagId: String(bOwn.tagId) }) },
   'DELETE /ticket-tags/{ticketId}': { params: () => ({ ticketId: String(bOwn.ticketId) }) },
+  'POST /ticket-tags/{ticketId}/move': { params: () => ({ ticketId: String(bOwn.ticketId) }), body: () => ({ from: 0, to: bOwn.tagId }) },
+  // The dashboard: the tenant is the token's; B's companyId in the query is ignored (B's names never show).
+  'GET /dashboard': { query: (t) => ({ days: '90', companyId: String(t.companyId) }) },
+  'GET /dashboard/ticketsUsers': { query: (t) => ({ companyId: String(t.companyId) }) },
+  'GET /dashboard/ticketsDay': { query: (t) => ({ companyId: String(t.companyId) }) },
   'POST /ticket-notes': { body: () => ({ note: 'intrusion', ticketId: bOwn.ticketId }) },
   'GET /ticket-notes/list': {},
   'DELETE /ticket-notes/{id}': { params: () => ({ id: String(bOwn.noteId) }) },
