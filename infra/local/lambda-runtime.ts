@@ -49,6 +49,13 @@ export function lambdaContext(functionName: string, timeoutMs = 30_000): LambdaC
 const loaded = new Map<string, Promise<LambdaHandler>>();
 
 /**
+ * Milliseconds each handler's cold start took here (its module graph imported from the TypeScript
+ * sources, transpiled on the fly), by path under functions/src/handlers: the benches report it
+ * apart, since a deployed function starts from its bundle instead (`npm run bench:bundles`).
+ */
+export const coldStarts = new Map<string, number>();
+
+/**
  * `kind/name` -> functions/src/handlers/<kind>/<name>.ts. A declared handler without its file is a
  * broken declaration (the deployed stack would not bundle either): it throws instead of being skipped.
  */
@@ -61,8 +68,10 @@ export function handlerFile(kind: 'http' | 'ws' | 'consumers' | 'jobs', name: st
 export function loadHandler(file: string): Promise<LambdaHandler> {
   let pending = loaded.get(file);
   if (!pending) {
+    const started = performance.now();
     pending = import(pathToFileURL(file).href).then((mod: { handler?: unknown }) => {
       if (typeof mod.handler !== 'function') throw new Error(`${file} does not export a handler function`);
+      coldStarts.set(file.slice(handlersDir.length + 1), performance.now() - started);
       return mod.handler as LambdaHandler;
     });
     // A failed import (a syntax error mid-edit) is retried on the next request instead of cached.

@@ -32,7 +32,7 @@ import { sqsClient } from '@conversa/functions/commons/sqs';
 import { channels } from '@conversa/functions/contracts/channels';
 import type { AppMessageEvent } from '@conversa/functions/contracts/messages';
 import { managementClient } from '@conversa/functions/realtime/management';
-import { repoRoot } from '../../infra/local/lambda-runtime.ts';
+import { coldStarts, repoRoot } from '../../infra/local/lambda-runtime.ts';
 import { startLocalStack } from '../../infra/local/stack.ts';
 import { client, createTenant, firstPlanId, PASSWORD, superLogin } from '../integration/tenants.ts';
 import { connectedConnection, connectSocket, ok, percentile, simulator, sleep } from '../integration/whatsapp-kit.ts';
@@ -104,8 +104,9 @@ function processName(argv: string[]): string {
 
 const sumOf = (cpu: Map<string, number>) => [...cpu.values()].reduce((a, b) => a + b, 0);
 
-/** The handlers' AWS requests by service and command (a middleware on their SDK clients). */
+/** The handlers' AWS requests by service and command (a middleware on their SDK clients), and their latencies. */
 const requests = new Map<string, number>();
+const requestMs = new Map<string, number[]>();
 /** The handlers' SQS requests by action, and the entries of their batch sends. */
 const handlerSqs = new Map<string, number>();
 let handlerEntries = 0;
@@ -124,6 +125,13 @@ function meter(service: string, stack: { add: (mw: never, options: { step: 'init
         handlerEntries += (args as { input?: { Entries?: unknown[] } }).input?.Entries?.length ?? 0;
       }
       requests.set(key, (requests.get(key) ?? 0) + 1);
+      const started = performance.now();
+      const settled = () => {
+        const list = requestMs.get(key) ?? [];
+        list.push(performance.now() - started);
+        requestMs.set(key, list);
+      };
+      return next(args).finally(settled);
     }
     return next(args);
   };
@@ -141,6 +149,8 @@ const sqsServed = new Map<string, number>();
 let sqsEntries = 0;
 let consumerBatches = 0;
 let consumerRecords = 0;
+/** When the session-host's send carrying each bench message reached the inbound queue. */
+const queuedAt = new Map<string, number>();
 const serverEmit = Server.prototype.emit as (this: Server, event: string | symbol, ...args: unknown[]) => boolean;
 Server.prototype.emit = function (this: Server, event: string | symbol, ...args: unknown[]) {
   if (metering && event === 'request') {
@@ -165,6 +175,8 @@ Server.prototype.emit = function (this: Server, event: string | symbol, ...args:
         request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
         request.on('end', () => {
           sqsEntries += (JSON.parse(body || '{}') as { Entries?: unknown[] }).Entries?.length ?? 0;
+          const at = Date.now();
+          for (const [text] of body.matchAll(/bench \d+/g)) if (!queuedAt.has(text)) queuedAt.set(text, at);
         });
       }
     }
@@ -198,6 +210,11 @@ try {
   /** Bodies of new contacts' first messages, and those messages' latencies. */
   const firsts = new Set<string>();
   const firstLatencies: number[] = [];
+  /** Of each message's latency: until its event reached the inbound queue, and from there to the socket. */
+  const toQueue: number[] = [];
+  const fromQueue: number[] = [];
+  const firstToQueue: number[] = [];
+  const firstFromQueue: number[] = [];
   /** [send time, latency] of each delivered message, for the timeline. */
   const samples: Array<[number, number]> = [];
   const channel = channels.appMessage(tenant.companyId);
@@ -211,6 +228,11 @@ try {
     latencies.push(frame.at - started);
     samples.push([started, frame.at - started]);
     if (firsts.has(event.message.body)) firstLatencies.push(frame.at - started);
+    const queued = queuedAt.get(event.message.body);
+    if (queued !== undefined) {
+      (firsts.has(event.message.body) ? firstToQueue : toQueue).push(queued - started);
+      (firsts.has(event.message.body) ? firstFromQueue : fromQueue).push(frame.at - queued);
+    }
   };
   socket.frames.length = 0;
 
@@ -247,6 +269,7 @@ try {
       (newEvery ? `, every ${newEvery}th from a new contact (${(rate / newEvery).toFixed(1)} new conversations/s)...` : '...'),
   );
   const t0 = Date.now();
+  const loadedBefore = new Set(coldStarts.keys());
   const cpuAtStart = stackCpuMs();
   metering = true;
   const sends: Promise<unknown>[] = [];
@@ -301,6 +324,16 @@ try {
       `    of which new conversations' first messages (n=${firstLatencies.length}): p50 ${fmt(percentile(firstLatencies, 50))}  p99 ${fmt(percentile(firstLatencies, 99))}  max ${fmt(Math.max(...firstLatencies))}`,
     );
   }
+  const split = (to: number[], from: number[]) =>
+    `to the queue p50 ${fmt(percentile(to, 50))} p99 ${fmt(percentile(to, 99))}, queue to socket p50 ${fmt(percentile(from, 50))} p99 ${fmt(percentile(from, 99))}`;
+  if (toQueue.length) say(`    other messages: ${split(toQueue, fromQueue)}`);
+  if (firstToQueue.length) say(`    first messages: ${split(firstToQueue, firstFromQueue)}`);
+  const coldDuring = [...coldStarts].filter(([file]) => !loadedBefore.has(file));
+  say(
+    `  local cold starts during the run (handlers imported from their TypeScript sources; a deployed function imports its bundle): ${
+      coldDuring.map(([file, ms]) => `${file} ${fmt(ms)}`).join(', ') || 'none'
+    }`,
+  );
   say(
     `  delivered ${latencies.length}/${total}, lost ${lost} (not on the socket after ${drainMs / 1000} s without progress), sends refused ${failedSends}`,
   );
@@ -335,7 +368,10 @@ try {
     const perMessage = (n: number) => (n / latencies.length).toFixed(2);
     const all = [...requests.values()].reduce((a, b) => a + b, 0);
     say(`  the handlers' AWS requests per message delivered: ${perMessage(all)}`);
-    for (const [key, n] of [...requests].sort((a, b) => b[1] - a[1])) say(`    ${perMessage(n).padStart(6)}  ${key}`);
+    for (const [key, n] of [...requests].sort((a, b) => b[1] - a[1])) {
+      const ms = requestMs.get(key) ?? [];
+      say(`    ${perMessage(n).padStart(6)}  ${key}  (p50 ${fmt(percentile(ms, 50))}, p99 ${fmt(percentile(ms, 99))})`);
+    }
     const handlersSent = (action: string) => handlerSqs.get(action) ?? 0;
     const hostSends = ['SendMessage', 'SendMessageBatch'].map(
       (action) => [action, (sqsServed.get(action) ?? 0) - handlersSent(action)] as const,
