@@ -47,8 +47,10 @@ export interface MonitoringProps {
  * one dashboard of the traffic that matters (inbound rate, send failures, DLQ depth, sockets).
  *
  * Each Lambda has one alarm on `errors + throttles` (a metric math expression) instead of one alarm
- * per metric: 35 Lambdas once the spec is complete would otherwise be 70 alarms in a stack that must
+ * per metric: 35 Lambdas once the spec is complete would otherwise be 70 alarms in a template that must
  * stay under 300 resources. The notification names the function; its graphs say which of the two.
+ * The region's stack builds it inside a nested stack of its own, so the alarms do not count against
+ * the region's template; the names of what it watches arrive as that stack's parameters.
  */
 export class Monitoring extends Construct {
   readonly topic: Topic;
@@ -57,7 +59,8 @@ export class Monitoring extends Construct {
 
   constructor(scope: Construct, id: string, props: MonitoringProps) {
     super(scope, id);
-    const { stackName, account } = Stack.of(this);
+    const { account } = Stack.of(this);
+    const stackName = regionStackName(this);
     this.topic = new Topic(this, 'Alarms', { displayName: `${stackName} alarms`, enforceSSL: true });
     // The TLS-only policy replaces the topic's default one, so CloudWatch's right to publish is explicit.
     this.topic.addToResourcePolicy(
@@ -148,7 +151,7 @@ export class Monitoring extends Construct {
   private alarm(id: string, metric: IMetric, opts: { description: string; evaluationPeriods?: number }): void {
     const alarm = new Alarm(this, id, {
       metric,
-      alarmDescription: `${Stack.of(this).stackName}: ${opts.description}`,
+      alarmDescription: `${regionStackName(this)}: ${opts.description}`,
       comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
       threshold: 0,
       evaluationPeriods: opts.evaluationPeriods ?? 1,
@@ -169,7 +172,7 @@ export class Monitoring extends Construct {
       new Metric({ namespace: SESSION_HOST_METRICS.namespace, metricName, period: minute, statistic: 'Sum', label });
     const dashboard = new Dashboard(this, 'Dashboard', {
       // Dashboards are named per account, not per region: the stack name keeps each region's apart.
-      dashboardName: Stack.of(this).stackName,
+      dashboardName: regionStackName(this),
       defaultInterval: Duration.hours(3),
     });
     dashboard.addWidgets(
@@ -233,6 +236,16 @@ export class Monitoring extends Construct {
     dashboard.addWidgets(new AlarmStatusWidget({ title: 'Alarms', alarms: this.alarms, width: 24 }));
     return dashboard;
   }
+}
+
+/**
+ * The region's stack name, also from inside a nested stack (where Stack.of gives the nested one's
+ * generated name): the topic, the alarms' descriptions and the dashboard are named after the region.
+ */
+function regionStackName(scope: Construct): string {
+  let stack = Stack.of(scope);
+  while (stack.nestedStackParent) stack = stack.nestedStackParent;
+  return stack.stackName;
 }
 
 /** The session-host service's task counts from Container Insights (enabled on its cluster). */

@@ -12,11 +12,13 @@ import { SESSION_HOST_METRICS } from '../lib/monitoring.ts';
 import { logicalIdOf, resourcesOf, synthesize } from './synth.ts';
 
 const ALARM_EMAIL = 'ops@example.com';
+/** The region's stack (functions, queues, service) and the nested one holding the topic, alarms and dashboard. */
 let template: Template;
+let monitoring: Template;
 let stackName: string;
 beforeAll(() => {
   let stack: { stackName: string };
-  ({ template, stack } = synthesize({ bundle: false, context: { alarmEmail: ALARM_EMAIL } }));
+  ({ template, monitoringTemplate: monitoring, stack } = synthesize({ bundle: false, context: { alarmEmail: ALARM_EMAIL } }));
   stackName = stack.stackName;
 });
 
@@ -26,9 +28,10 @@ type MetricStat = {
   Expression?: string;
   MetricStat?: { Metric: { Namespace: string; MetricName: string; Dimensions: Json[] } };
 };
-const props = (type: string) => resourcesOf(template, type).map(([id, r]) => [id, r.Properties ?? {}] as [string, Json]);
-const alarms = () => props('AWS::CloudWatch::Alarm').map(([, p]) => p);
-const topicId = () => logicalIdOf(template, 'AWS::SNS::Topic', 'MonitoringAlarms');
+const props = (type: string, of = template) => resourcesOf(of, type).map(([id, r]) => [id, r.Properties ?? {}] as [string, Json]);
+const watched = (type: string) => props(type, monitoring);
+const alarms = () => watched('AWS::CloudWatch::Alarm').map(([, p]) => p);
+const topicId = () => logicalIdOf(monitoring, 'AWS::SNS::Topic', 'MonitoringAlarms');
 /** Alarms on a metric, directly or inside a math expression. */
 const alarmsOn = (namespace: string, metricName: string) =>
   alarms().filter(
@@ -49,13 +52,13 @@ describe('alarm topic', () => {
   });
 
   it('e-mails the address given as context `alarmEmail`', () => {
-    const subscriptions = props('AWS::SNS::Subscription');
+    const subscriptions = watched('AWS::SNS::Subscription');
     expect(subscriptions).toHaveLength(1);
     expect(subscriptions[0]![1]).toMatchObject({ Protocol: 'email', Endpoint: ALARM_EMAIL, TopicArn: { Ref: topicId() } });
   });
 
   it('lets CloudWatch publish to it and refuses plain HTTP', () => {
-    const [[, policy]] = props('AWS::SNS::TopicPolicy') as [[string, Json]];
+    const [[, policy]] = watched('AWS::SNS::TopicPolicy') as [[string, Json]];
     const statements = (policy.PolicyDocument as { Statement: Json[] }).Statement;
     expect(statements).toEqual(
       expect.arrayContaining([
@@ -135,7 +138,7 @@ describe('alarms', () => {
 describe('dashboard', () => {
   it('one per region, named after the stack, graphs inbound rate, send failures, DLQ depth and sockets', () => {
     // Prepare
-    const dashboards = props('AWS::CloudWatch::Dashboard');
+    const dashboards = watched('AWS::CloudWatch::Dashboard');
     const body = JSON.stringify(dashboards[0]![1].DashboardBody);
     const inboundId = props('AWS::SQS::Queue').find(([, p]) => p.QueueName === `${stackName}-inbound.fifo`)![0];
     const wsApiId = props('AWS::ApiGatewayV2::Api').find(([, p]) => p.ProtocolType === 'WEBSOCKET')![0];
@@ -153,9 +156,16 @@ describe('dashboard', () => {
   });
 });
 
+describe('in its own nested stack', () => {
+  it('keeps the topic, the alarms and the dashboard out of the region template', () => {
+    for (const type of ['AWS::SNS::Topic', 'AWS::SNS::Subscription', 'AWS::CloudWatch::Alarm', 'AWS::CloudWatch::Dashboard'])
+      template.resourceCountIs(type, 0);
+  });
+});
+
 describe('without `alarmEmail`', () => {
   it('alarms the topic but subscribes nobody', () => {
-    const { template: plain } = synthesize({ bundle: false });
+    const { monitoringTemplate: plain } = synthesize({ bundle: false });
     plain.resourceCountIs('AWS::SNS::Topic', 1);
     plain.resourceCountIs('AWS::SNS::Subscription', 0);
     expect(resourcesOf(plain, 'AWS::CloudWatch::Alarm').length).toBe(alarms().length);

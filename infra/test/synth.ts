@@ -22,6 +22,8 @@ export interface Synthesized {
   template: Template;
   /** The HTTP API's routes, integrations and invoke permissions (a nested stack), references resolved. */
   routesTemplate: Template;
+  /** The alarm topic, the alarms and the dashboard (a nested stack), references resolved. */
+  monitoringTemplate: Template;
 }
 
 export interface SynthOptions {
@@ -49,7 +51,8 @@ export function synthesize(opts: SynthOptions = {}): Synthesized {
   const parent = assembly.getStackByName(stack.stackName).template;
   const template = Template.fromJSON(parent);
   const routesTemplate = Template.fromJSON(nestedTemplateOf(parent, assembly, stack.httpApi.routeStack));
-  return { app, assembly, stack, template, routesTemplate };
+  const monitoringTemplate = Template.fromJSON(nestedTemplateOf(parent, assembly, stack.monitoringStack));
+  return { app, assembly, stack, template, routesTemplate, monitoringTemplate };
 }
 
 /**

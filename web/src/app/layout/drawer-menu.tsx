@@ -96,12 +96,7 @@ export function DrawerMenu({ user, plan, collapsed, onNavigate }: DrawerMenuProp
       {isAdmin(user) && visibleAdmin.length > 0 && (
         <>
           <Divider sx={{ my: 1 }} />
-          {/* The menu is a nav of links, not a list: its header and sub-list must not be li/ul (axe). */}
-          {!collapsed && (
-            <ListSubheader component="div" sx={{ bgcolor: 'transparent', lineHeight: '32px' }}>
-              {t('menu.administration')}
-            </ListSubheader>
-          )}
+          {!collapsed && <ListSubheader sx={{ bgcolor: 'transparent', lineHeight: '32px' }}>{t('menu.administration')}</ListSubheader>}
           {showCampaigns && (
             <>
               <ListItemButton onClick={() => setCampaignsOpen((open) => !open)} data-testid="menu-campaigns">
@@ -112,7 +107,7 @@ export function DrawerMenu({ user, plan, collapsed, onNavigate }: DrawerMenuProp
                 {campaignsOpen ? <ExpandLess /> : <ExpandMore />}
               </ListItemButton>
               <Collapse in={campaignsOpen} timeout="auto" unmountOnExit>
-                <List component="div" disablePadding dense>
+                <List disablePadding dense>
                   {campaignGroup.items.map((item) => entry(item, true))}
                 </List>
               </Collapse>
