@@ -231,6 +231,10 @@ export const httpRoutes: readonly HttpRoute[] = [
   // The shipping engine's two moves (SPEC 4): any user who may see the campaigns, as the page offers them.
   r('POST', '/campaigns/{id}/cancel', 'campaigns', 'user', { plan: 'useCampaigns' }),
   r('POST', '/campaigns/{id}/restart', 'campaigns', 'user', { plan: 'useCampaigns' }),
+  // The campaign's attachment, as schedules': multipart, or a presigned PUT then the key.
+  r('POST', '/campaigns/{id}/media-upload', 'campaigns', 'user', { plan: 'useCampaigns', maxBodyBytes: MEDIA_REQUEST_BYTES }),
+  r('DELETE', '/campaigns/{id}/media-upload', 'campaigns', 'user', { plan: 'useCampaigns' }),
+  r('POST', '/campaigns/{id}/uploads', 'campaigns', 'user', { plan: 'useCampaigns' }),
   r('GET', '/campaign-settings', 'campaigns', 'user', { plan: 'useCampaigns' }),
   r('POST', '/campaign-settings', 'campaigns', 'admin', { plan: 'useCampaigns' }),
   r('GET', '/contact-lists', 'contact-lists', 'user', { plan: 'useCampaigns' }),

@@ -52,7 +52,8 @@ const extraAccess: Partial<Record<string, ExtraAccess>> = {
   // Due scheduled messages go out as `send` commands (their media is already in the bucket).
   'schedule-sends': { send: ['session-commands'] },
   // The campaign engine's clock: a start on save queues it; ticks queue the next tick and the sends.
-  campaigns: { send: ['campaign-ticks'] },
+  // The campaign's attachment: upload and delete in the media bucket.
+  campaigns: { media: true, send: ['campaign-ticks'] },
   'campaign-ticks': { send: ['session-commands', 'campaign-ticks'] },
   'campaign-starts': { send: ['campaign-ticks'] },
   // File lists' files: multipart uploads, presigned PUTs and removal in the media bucket.

@@ -71,7 +71,11 @@ async function listOf(count: number, label: string): Promise<{ listId: number; p
     token: a.user.token,
     body: { name: `${label} ${randomInt(1e6)}` },
   });
-  const people = Array.from({ length: count }, (_, i) => ({ name: `${label} Pessoa ${i}`, number: phone(), email: `p${i}@${label.toLowerCase()}.test` }));
+  const people = Array.from({ length: count }, (_, i) => ({
+    name: `${label} Pessoa ${i}`,
+    number: phone(),
+    email: `p${i}@${label.toLowerCase()}.test`,
+  }));
   for (const person of people)
     await ok(call, 'POST', '/contact-list-items', { token: a.user.token, body: { ...person, contactListId: list.id } });
   return { listId: list.id, people };
@@ -209,6 +213,38 @@ describe('campaign shipping over the local stack', () => {
     expect(done.progress).toMatchObject({ valid: 15, queued: 15, delivered: 15 });
     for (const person of people) expect(await ours(person.number), person.number).toHaveLength(1);
   }, 150_000);
+
+  it("sends the campaign's attachment after the message; the attachment is kept only while it may be edited", async () => {
+    await settings(0);
+    const { listId, people } = await listOf(2, 'Anexo');
+    const made = await ok<Campaign>(call, 'POST', '/campaigns', {
+      token: a.user.token,
+      body: { name: 'Com anexo', contactListId: listId, whatsappId: setup.connectionId, message1: 'Veja o folheto, {nome}' },
+    });
+    const form = new FormData();
+    form.append('file', new Blob([Buffer.from('%PDF-1.4 folheto')], { type: 'application/pdf' }), 'folheto.pdf');
+    const res = await fetch(`${inject('apiUrl').replace(/\/$/, '')}/campaigns/${made.id}/media-upload`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${a.user.token}` },
+      body: form,
+    });
+    const withMedia = (await res.json()) as Campaign;
+    expect(res.status).toBe(200);
+    expect(withMedia).toMatchObject({ mediaName: 'folheto.pdf', mediaPath: expect.stringMatching(/^\/public\/\d+\/campaigns\//) });
+    const theirs = await call('DELETE', `/campaigns/${made.id}/media-upload`, { token: b.admin.token });
+    expect(theirs.status).toBe(404);
+    await ok(call, 'PUT', `/campaigns/${made.id}`, { token: a.user.token, body: { status: 'EM_ANDAMENTO' } });
+    await waitFinished(made.id);
+    // The attachment follows the message (the campaign finishes on the messages' results).
+    for (const person of people) {
+      await waitUntil(`attachment reaches ${person.number}`, async () => (await ours(person.number)).length >= 2, 20_000);
+      const got = await ours(person.number);
+      expect(got.map((m) => m.body)[0]).toBe(`Veja o folheto, ${person.name}`);
+      expect(got).toHaveLength(2);
+    }
+    // Shipped: no longer editable, so the attachment stays.
+    expect((await call('DELETE', `/campaigns/${made.id}/media-upload`, { token: a.user.token })).status).toBe(409);
+  });
 
   it('with confirmation: asks first, and only the first reply brings the message', async () => {
     await settings(0);

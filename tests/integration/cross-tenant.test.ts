@@ -201,6 +201,15 @@ const fixtures: Record<string, Fixture> = {
   // B's campaign is never stopped or started by A (each 404; B's snapshot keeps its status).
   'POST /campaigns/{id}/cancel': { params: () => ({ id: String(bOwn.campaignId) }) },
   'POST /campaigns/{id}/restart': { params: () => ({ id: String(bOwn.campaignId) }) },
+  'POST /campaigns/{id}/media-upload': {
+    params: () => ({ id: String(bOwn.campaignId) }),
+    body: (t) => ({ key: `${t.companyId}/campaigns/${bOwn.campaignId}/00000000-0000-4000-8000-000000000000/x.pdf` }),
+  },
+  'DELETE /campaigns/{id}/media-upload': { params: () => ({ id: String(bOwn.campaignId) }) },
+  'POST /campaigns/{id}/uploads': {
+    params: () => ({ id: String(bOwn.campaignId) }),
+    body: () => ({ fileName: 'a.pdf', contentType: 'application/pdf', size: 3 }),
+  },
   'GET /campaign-settings': {},
   'POST /campaign-settings': { ownNamespace: true, body: () => ({ settings: { messageInterval: 5 } }) },
   'GET /contact-lists': {},

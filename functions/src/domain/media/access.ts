@@ -9,7 +9,7 @@
  *   - a schedule's file: every user of the company, as schedules are (SPEC: company-wide); a sent
  *     schedule's file stays on the ticket's message after the schedule is gone.
  *   - a file list's file: every user of the company (file lists are the company's, like campaigns),
- *     while the list still names it.
+ *     while the list still names it; a campaign's attachment likewise, while the campaign names it.
  *   - an announcement's image (no tenant's: the platform's): every signed-in user while the
  *     announcement is active, super users always (the rule of domain/announcements).
  * Anything else under the prefix belongs to no record we know: nobody's.
@@ -18,6 +18,7 @@
 import { copyMedia, headMedia } from '#adapters/media-bucket';
 import { canSeeTicket, type Viewer, viewerIsAdmin } from '#domain/tickets/access';
 import { getAnnouncement } from '#storage/announcements';
+import { getCampaign } from '#storage/campaigns';
 import { getFileList } from '#storage/file-lists';
 import { getMessageByWaId } from '#storage/messages';
 import { getQuickMessage } from '#storage/quick-messages';
@@ -56,6 +57,8 @@ export async function canSeeMedia(viewer: Viewer, key: string): Promise<boolean>
       return true;
     case 'file-list':
       return Boolean((await getFileList(viewer.companyId, owner.id))?.options.some((option) => option.mediaPath === key));
+    case 'campaign':
+      return (await getCampaign(viewer.companyId, owner.id))?.mediaPath === key;
     default:
       return false;
   }

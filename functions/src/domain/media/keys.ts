@@ -12,6 +12,7 @@
  *   <cid>/quick-messages/<id>/<upload>/<name>          a quick message's file (attachments.ts)
  *   <cid>/schedules/<id>/<upload>/<name>               a schedule's file (attachments.ts)
  *   <cid>/files/<listId>/<upload>/<name>               a file list's files (domain/file-lists)
+ *   <cid>/campaigns/<id>/<upload>/<name>               a campaign's attachment (domain/campaigns/media.ts)
  * One area belongs to no tenant: announcements are the platform's, read by every company's users,
  * so their images live outside every tenant prefix (a tenant key starts with digits, this never):
  *   announcements/<id>/<upload>/<name>                 an announcement's image (platformMediaOwner)
@@ -42,7 +43,8 @@ export type MediaOwner =
   | { kind: 'inbound'; connectionId: number; waMessageId: string }
   | { kind: 'quick-message'; id: number }
   | { kind: 'schedule'; id: number }
-  | { kind: 'file-list'; id: number };
+  | { kind: 'file-list'; id: number }
+  | { kind: 'campaign'; id: number };
 
 const UPLOAD_FOLDER = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const RECORD_ID = /^[1-9]\d{0,14}$/;
@@ -63,6 +65,7 @@ export function mediaOwner(companyId: number, key: string): MediaOwner | undefin
   if (area === 'quick-messages') return { kind: 'quick-message', id: Number(id) };
   if (area === 'schedules') return { kind: 'schedule', id: Number(id) };
   if (area === 'files') return { kind: 'file-list', id: Number(id) };
+  if (area === 'campaigns') return { kind: 'campaign', id: Number(id) };
   return undefined;
 }
 

@@ -96,7 +96,12 @@ export function DrawerMenu({ user, plan, collapsed, onNavigate }: DrawerMenuProp
       {isAdmin(user) && visibleAdmin.length > 0 && (
         <>
           <Divider sx={{ my: 1 }} />
-          {!collapsed && <ListSubheader sx={{ bgcolor: 'transparent', lineHeight: '32px' }}>{t('menu.administration')}</ListSubheader>}
+          {/* The menu is a nav of links, not a list: its header and sub-list must not be li/ul (axe). */}
+          {!collapsed && (
+            <ListSubheader component="div" sx={{ bgcolor: 'transparent', lineHeight: '32px' }}>
+              {t('menu.administration')}
+            </ListSubheader>
+          )}
           {showCampaigns && (
             <>
               <ListItemButton onClick={() => setCampaignsOpen((open) => !open)} data-testid="menu-campaigns">
@@ -107,7 +112,7 @@ export function DrawerMenu({ user, plan, collapsed, onNavigate }: DrawerMenuProp
                 {campaignsOpen ? <ExpandLess /> : <ExpandMore />}
               </ListItemButton>
               <Collapse in={campaignsOpen} timeout="auto" unmountOnExit>
-                <List disablePadding dense>
+                <List component="div" disablePadding dense>
                   {campaignGroup.items.map((item) => entry(item, true))}
                 </List>
               </Collapse>

@@ -6,7 +6,7 @@ const es = {
   contacts: {
     title: 'Contactos',
     add: 'Agregar contacto',
-    searchPlaceholder: 'Buscar contactos (3 o más caracteres)',
+    searchPlaceholder: 'Buscar (3+ caracteres)',
     saved: 'Contacto guardado con éxito.',
     deleted: 'Contacto eliminado con éxito.',
     deleteTitle: '¿Eliminar {{name}}?',
@@ -102,7 +102,7 @@ const en: Shape = {
   contacts: {
     title: 'Contacts',
     add: 'Add contact',
-    searchPlaceholder: 'Search contacts (3 or more characters)',
+    searchPlaceholder: 'Search (3+ characters)',
     saved: 'Contact saved successfully.',
     deleted: 'Contact deleted successfully.',
     deleteTitle: 'Delete {{name}}?',
@@ -190,7 +190,7 @@ const pt: Shape = {
   contacts: {
     title: 'Contatos',
     add: 'Adicionar contato',
-    searchPlaceholder: 'Pesquisar contatos (3 ou mais caracteres)',
+    searchPlaceholder: 'Pesquisar (3+ caracteres)',
     saved: 'Contato salvo com sucesso.',
     deleted: 'Contato excluído com sucesso.',
     deleteTitle: 'Excluir {{name}}?',

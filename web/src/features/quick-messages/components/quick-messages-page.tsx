@@ -1,6 +1,6 @@
 import Add from '@mui/icons-material/Add';
 import AttachFile from '@mui/icons-material/AttachFile';
-import { Button, Stack } from '@mui/material';
+import { Button, Stack, Typography } from '@mui/material';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
@@ -31,6 +31,27 @@ export function QuickMessagesPage() {
 
   const columns: Column<QuickMessage>[] = [
     { id: 'shortcode', label: t('quickMessages.fields.shortcode'), render: (record) => record.shortcode },
+    // The reply itself, on two lines at most: the shortcode alone does not say what gets sent.
+    {
+      id: 'message',
+      label: t('quickMessages.fields.message'),
+      render: (record) => (
+        <Typography
+          variant="body2"
+          title={record.message}
+          sx={{
+            display: '-webkit-box',
+            WebkitLineClamp: 2,
+            WebkitBoxOrient: 'vertical',
+            overflow: 'hidden',
+            whiteSpace: 'pre-line',
+            maxWidth: 480,
+          }}
+        >
+          {record.message}
+        </Typography>
+      ),
+    },
     {
       id: 'attachment',
       label: t('quickMessages.fields.attachment'),

@@ -18,7 +18,8 @@ export const calendarStyles = (theme: Theme) => ({
   '& .rbc-month-view, & .rbc-time-view, & .rbc-agenda-view table.rbc-agenda-table, & .rbc-header, & .rbc-month-row + .rbc-month-row, & .rbc-day-bg + .rbc-day-bg, & .rbc-time-content, & .rbc-time-header-content, & .rbc-timeslot-group, & .rbc-day-slot .rbc-time-slot, & .rbc-time-content > * + * > *, & .rbc-agenda-view table.rbc-agenda-table tbody > tr > td + td, & .rbc-agenda-view table.rbc-agenda-table tbody > tr + tr':
     { borderColor: theme.palette.divider },
   '& .rbc-off-range-bg': { backgroundColor: theme.palette.action.hover },
-  '& .rbc-off-range': { color: theme.palette.text.disabled },
+  // Days of the next/previous month stay readable (WCAG AA): secondary text, not the disabled tone.
+  '& .rbc-off-range': { color: theme.palette.text.secondary },
   '& .rbc-today': { backgroundColor: theme.palette.action.selected },
   '& .rbc-toolbar': { gap: 1, flexWrap: 'wrap' },
   '& .rbc-toolbar .rbc-toolbar-label': { fontWeight: 600, textTransform: 'capitalize' },

@@ -1,7 +1,20 @@
 import type { Ticket } from '@conversa/functions/contracts/tickets';
 import SmartToyOutlined from '@mui/icons-material/SmartToyOutlined';
 import VisibilityOutlined from '@mui/icons-material/VisibilityOutlined';
-import { Avatar, Badge, Box, Button, Chip, IconButton, ListItemButton, Stack, type Theme, Tooltip, Typography } from '@mui/material';
+import {
+  Avatar,
+  Badge,
+  Box,
+  Button,
+  Chip,
+  IconButton,
+  ListItemButton,
+  Stack,
+  type Theme,
+  Tooltip,
+  Typography,
+  useTheme,
+} from '@mui/material';
 import { format, isToday } from 'date-fns';
 import { useTranslation } from 'react-i18next';
 
@@ -46,6 +59,7 @@ export function TicketRow({ ticket, selected, admin, accepting, onOpen, onAccept
   const pending = ticket.status === 'pending';
   const queueColor = ticket.queue?.color ?? '#7c7c7c';
   const small = { height: 20, fontSize: 11 };
+  const isDark = useTheme().palette.mode === 'dark';
   return (
     <ListItemButton
       data-testid="ticket-row"
@@ -108,7 +122,16 @@ export function TicketRow({ ticket, selected, admin, accepting, onOpen, onAccept
         </Stack>
         <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 0.5, mt: 0.5, alignItems: 'center' }}>
           {ticket.whatsapp?.name && <Chip size="small" variant="outlined" label={ticket.whatsapp.name} sx={small} />}
-          {ticket.user?.name && <Chip size="small" variant="outlined" color="primary" label={ticket.user.name} sx={small} />}
+          {ticket.user?.name && (
+            <Chip
+              size="small"
+              variant="outlined"
+              color="primary"
+              label={ticket.user.name}
+              // The brand teal reads at 3:1 on the dark paper; its light tone passes WCAG AA (4.5:1).
+              sx={{ ...small, ...(isDark ? { color: 'primary.light', borderColor: 'primary.light' } : {}) }}
+            />
+          )}
           <Chip
             size="small"
             label={ticket.queue?.name ?? t('inbox.noQueue')}

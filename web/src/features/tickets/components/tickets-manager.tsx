@@ -3,8 +3,8 @@ import Add from '@mui/icons-material/Add';
 import CheckCircleOutlined from '@mui/icons-material/CheckCircleOutlined';
 import MoveToInbox from '@mui/icons-material/MoveToInbox';
 import Search from '@mui/icons-material/Search';
-import { Badge, Box, Button, FormControlLabel, Paper, Stack, Switch, Tab, Tabs } from '@mui/material';
-import { type ReactNode, useEffect, useMemo, useState } from 'react';
+import { Badge, Box, Button, FormControlLabel, Paper, Stack, Switch, Tab, Tabs, useMediaQuery, useTheme } from '@mui/material';
+import { type ReactElement, type ReactNode, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDebouncedValue } from '../../../hooks/use-debounced-value.ts';
 import { isAdmin, useAuth } from '../../../lib/auth/auth-provider.tsx';
@@ -41,6 +41,10 @@ export function TicketsManager({ renderSpy }: { renderSpy: (ticket: Ticket) => R
     const own = new Set(user?.queueIds ?? user?.queues?.map((q) => q.id) ?? []);
     return all.length > 0 ? all.filter((q) => own.has(q.id)) : (user?.queues ?? []);
   }, [admin, companyQueues.data, user?.queueIds, user?.queues]);
+  // On a phone the three tabs keep their words and drop their icons, so "Resolvidos" is not cut.
+  const theme = useTheme();
+  const narrow = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
+  const tabIcon = (icon: ReactElement) => (narrow ? undefined : icon);
   const [tab, setTab] = useState<TopTab>('open');
   const [openTab, setOpenTab] = useState<OpenTab>('assigned');
   // Until the user picks a sub-tab, the manager may pick it for them (new work in Pending).
@@ -92,19 +96,25 @@ export function TicketsManager({ renderSpy }: { renderSpy: (ticket: Ticket) => R
       <Tabs value={tab} onChange={(_, value: TopTab) => setTab(value)} variant="fullWidth" sx={{ borderBottom: 1, borderColor: 'divider' }}>
         <Tab
           value="open"
-          icon={<MoveToInbox fontSize="small" />}
+          icon={tabIcon(<MoveToInbox fontSize="small" />)}
           iconPosition="start"
           label={t('inbox.tabs.open')}
           sx={{ minHeight: 48 }}
         />
         <Tab
           value="closed"
-          icon={<CheckCircleOutlined fontSize="small" />}
+          icon={tabIcon(<CheckCircleOutlined fontSize="small" />)}
           iconPosition="start"
           label={t('inbox.tabs.closed')}
           sx={{ minHeight: 48 }}
         />
-        <Tab value="search" icon={<Search fontSize="small" />} iconPosition="start" label={t('inbox.tabs.search')} sx={{ minHeight: 48 }} />
+        <Tab
+          value="search"
+          icon={tabIcon(<Search fontSize="small" />)}
+          iconPosition="start"
+          label={t('inbox.tabs.search')}
+          sx={{ minHeight: 48 }}
+        />
       </Tabs>
       <Stack direction="row" spacing={1} sx={{ alignItems: 'center', px: 1, py: 1, borderBottom: 1, borderColor: 'divider' }}>
         <Button variant="outlined" size="small" startIcon={<Add />} onClick={() => setCreating(true)}>

@@ -1,0 +1,208 @@
+/**
+ * Every page of the menu as a new user meets it (issue 14 "Layout", "Done means"): at 390 px in pt, en
+ * and es, nothing is wider than the screen and no label, tab, button or placeholder is cut; at 1440 px
+ * axe-core finds no serious or critical accessibility violation. The main forms' dialogs are opened
+ * too, since that is where the cut labels were. Screenshots of each page at 390 px in English go to
+ * tests/artifacts/first-use-*.png.
+ */
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { repoRoot } from '../../infra/local/lambda-runtime.ts';
+import { client, createTenant, firstPlanId, superLogin, type Tenant } from '../integration/tenants.ts';
+import { type LaunchedBrowser, launchBrowser } from '../support/browser.ts';
+
+const artifacts = join(repoRoot, 'tests', 'artifacts');
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** The admin's menu (the super-only announcements page aside), each with a landmark to wait for. */
+const pages = [
+  '/tickets',
+  '/quick-messages',
+  '/kanban',
+  '/contacts',
+  '/schedules',
+  '/tags',
+  '/chats',
+  '/todolist',
+  '/helps',
+  '/campaigns',
+  '/contact-lists',
+  '/campaigns-config',
+  '/connections',
+  '/files',
+  '/queues',
+  '/users',
+  '/messages-api',
+  '/financeiro',
+  '/settings',
+] as const;
+
+/** Pages whose Add button (the page header's button with the Add icon) opens a form where labels were cut. */
+const withAddDialog = new Set(['/queues', '/users', '/connections', '/contacts', '/quick-messages', '/tags']);
+
+let tenant: Tenant;
+let launched: LaunchedBrowser;
+let context: BrowserContext;
+let page: Page;
+
+beforeAll(async () => {
+  mkdirSync(artifacts, { recursive: true });
+  const call = client(inject('apiUrl'));
+  tenant = await createTenant(call, await superLogin(call, inject('admin')), await firstPlanId(call), 'first-use');
+  launched = await launchBrowser();
+  context = await launched.browser.newContext({ baseURL: inject('webUrl'), viewport: { width: 390, height: 844 }, locale: 'en-US' });
+  page = await context.newPage();
+  await page.goto('/login');
+  await page.fill('input[name=email]', tenant.admin.email);
+  await page.fill('input[name=password]', tenant.admin.password);
+  await page.click('button[type=submit]');
+  await page.waitForURL('**/tickets');
+});
+
+afterAll(async () => {
+  await context?.close();
+  await launched?.close();
+});
+
+/** Client-side navigation, as a click in the menu does (a full load per page would triple the run). */
+async function visit(target: Page, path: string): Promise<void> {
+  await target.evaluate((to) => {
+    history.pushState({}, '', to);
+    dispatchEvent(new PopStateEvent('popstate'));
+  }, path);
+  await target.waitForURL(`**${path}`);
+  await settle(target);
+}
+
+/** The page has painted its content: its lazy chunk and first reads are in, and no loader spins. */
+async function settle(target: Page): Promise<void> {
+  await target.waitForLoadState('networkidle', { timeout: 15_000 }).catch(() => {
+    // Long polls aside, a page that keeps the network busy still gets its layout checked.
+  });
+  await target
+    .waitForFunction(() => !document.querySelector('.MuiCircularProgress-root'), undefined, { timeout: 5_000 })
+    .catch(() => {
+      // A list that keeps a spinner (an empty page's last read) is not a layout problem.
+    });
+}
+
+/**
+ * What does not fit: the document wider than the screen, and text cut by its box (an ellipsis, or
+ * hidden overflow) in labels, tabs, buttons, chips and table heads, or a placeholder longer than its input.
+ */
+function cutText(target: Page): Promise<string[]> {
+  return target.evaluate(() => {
+    const problems: string[] = [];
+    const doc = document.documentElement;
+    if (doc.scrollWidth > window.innerWidth + 1) problems.push(`page ${doc.scrollWidth}px wide on a ${window.innerWidth}px screen`);
+    const visible = (el: Element) => {
+      const box = el.getBoundingClientRect();
+      return box.width > 0 && box.height > 0 && getComputedStyle(el).visibility !== 'hidden';
+    };
+    const selectors =
+      '.MuiInputLabel-root, .MuiFormControlLabel-label, .MuiTab-root, .MuiButton-root, .MuiChip-label, th, .MuiListItemText-primary';
+    for (const el of document.querySelectorAll<HTMLElement>(selectors)) {
+      if (!visible(el) || !el.textContent?.trim()) continue;
+      if (el.scrollWidth > el.clientWidth + 1) problems.push(`cut: "${el.textContent.trim()}"`);
+    }
+    const canvas = document.createElement('canvas').getContext('2d');
+    for (const input of document.querySelectorAll<HTMLInputElement>('input[placeholder], textarea[placeholder]')) {
+      if (!visible(input) || !input.placeholder || input.value || !canvas) continue;
+      const style = getComputedStyle(input);
+      canvas.font = `${style.fontSize} ${style.fontFamily}`;
+      const room = input.clientWidth - Number.parseFloat(style.paddingLeft) - Number.parseFloat(style.paddingRight);
+      if (canvas.measureText(input.placeholder).width > room + 1) problems.push(`placeholder cut: "${input.placeholder}"`);
+    }
+    return problems;
+  });
+}
+
+/** The app reads the stored language when it starts: store it and start again on the inbox. */
+async function setLanguage(language: 'pt' | 'en' | 'es'): Promise<void> {
+  await page.evaluate((value) => localStorage.setItem('language', value), language);
+  await page.goto('/tickets');
+  await settle(page);
+}
+
+/** Opens the page header's Add dialog, checks it, and closes it with Cancel. */
+async function checkAddDialog(path: string, language: string, problems: string[]): Promise<void> {
+  const add = page.locator('h1 + div button:has([data-testid="AddIcon"])').first();
+  await add.waitFor({ timeout: 60_000 });
+  await settle(page);
+  await add.click({ timeout: 60_000 });
+  const dialog = page.getByRole('dialog').last();
+  await dialog.waitFor({ timeout: 60_000 });
+  await settle(page);
+  for (const problem of await cutText(page)) problems.push(`${path} dialog: ${problem}`);
+  // The dialog's actions stay in view without scrolling inside it.
+  const actions = dialog.locator('.MuiDialogActions-root').first();
+  const box = (await actions.count()) > 0 ? await actions.boundingBox() : null;
+  if (!box) problems.push(`${path} dialog: no actions in view`);
+  else if (box.y + box.height > 844) problems.push(`${path} dialog: actions below the screen`);
+  if (language === 'en') await page.screenshot({ path: join(artifacts, `first-use-${path.slice(1)}-dialog.png`) });
+  // Cancel, the first action, closes it; a dialog that stays open fails the check.
+  if (box) await actions.locator('button').first().click();
+  else await page.keyboard.press('Escape');
+  await dialog.waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => problems.push(`${path} dialog: Cancel did not close it`));
+}
+
+describe('first use: every page of the menu fits a phone and reads well', { timeout: 600_000 }, () => {
+  it.each(['en', 'pt', 'es'] as const)('at 390 px in %s nothing is cut or wider than the screen, dialogs included', async (language) => {
+    await setLanguage(language);
+    const problems: string[] = [];
+    let reload = false;
+    for (const path of pages) {
+      if (reload) {
+        await page.goto(path);
+        await settle(page);
+      } else await visit(page, path);
+      reload = withAddDialog.has(path);
+      for (const problem of await cutText(page)) problems.push(`${path}: ${problem}`);
+      if (language === 'en') await page.screenshot({ path: join(artifacts, `first-use-${path.slice(1)}.png`) });
+      if (withAddDialog.has(path)) {
+        await checkAddDialog(path, language, problems).catch(async (error: Error) => {
+          await page.screenshot({ path: join(artifacts, `first-use-failed-${language}-${path.slice(1)}.png`) });
+          throw new Error(`${path} (${language}): ${error.message}`);
+        });
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('at 1440 px axe finds no serious or critical violation on any page', async () => {
+    await setLanguage('pt');
+    await page.setViewportSize({ width: 1440, height: 900 });
+    const found: string[] = [];
+    await page.addScriptTag({ content: axeSource });
+    for (const path of pages) {
+      await visit(page, path);
+      const violations = await page.evaluate(async () => {
+        const axe = (
+          window as unknown as {
+            axe: {
+              run: (
+                context: Document,
+                options: object,
+              ) => Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }>;
+            };
+          }
+        ).axe;
+        const result = await axe.run(document, { resultTypes: ['violations'] });
+        return result.violations
+          .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+          .map(
+            (v) =>
+              `${v.id} (${v.impact}): ${v.nodes
+                .slice(0, 3)
+                .map((n) => n.target.join(' '))
+                .join(' | ')}`,
+          );
+      });
+      for (const violation of violations) found.push(`${path}: ${violation}`);
+    }
+    expect(found).toEqual([]);
+  });
+});
