@@ -3,7 +3,7 @@
  * enforced while parsing: a file over MAX_FILE_BYTES is a 413, a malformed form (no boundary, cut
  * short, too many parts) a 400, never a 500 and never half a file.
  */
-import busboy from 'busboy';
+import type busboy from 'busboy';
 import { AppError, ValidationError } from '#commons/errors';
 import { MAX_FILE_BYTES, MAX_FILES } from './limits.ts';
 
@@ -33,7 +33,10 @@ export interface MultipartForm {
 
 export const isMultipart = (contentType: string | undefined): boolean => /^multipart\/form-data\b/i.test(contentType?.trim() ?? '');
 
-export function parseMultipart(body: Buffer, contentType: string, maxFileBytes = MAX_FILE_BYTES): Promise<MultipartForm> {
+export async function parseMultipart(body: Buffer, contentType: string, maxFileBytes = MAX_FILE_BYTES): Promise<MultipartForm> {
+  // Imported by the requests that carry a form, not at cold start: most of the Lambdas parsing
+  // forms take JSON far more often (infra/lib/bundling.ts; external-api passed 500 KB with it).
+  const { default: parse } = await import('busboy');
   return new Promise((resolve, reject) => {
     const fields: Record<string, string[]> = Object.create(null);
     const files: UploadedFile[] = [];
@@ -43,7 +46,7 @@ export function parseMultipart(body: Buffer, contentType: string, maxFileBytes =
     };
     let parser: busboy.Busboy;
     try {
-      parser = busboy({
+      parser = parse({
         headers: { 'content-type': contentType },
         // busboy flags a file on reaching fileSize: one byte more lets exactly maxFileBytes through.
         limits: {
