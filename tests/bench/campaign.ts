@@ -79,7 +79,8 @@ Server.prototype.emit = function (this: Server, event: string | symbol, ...args:
   return serverEmit.call(this, event, ...args);
 } as typeof Server.prototype.emit;
 
-const phone = (i: number) => `55119${String(10_000_000 + i * 7 + randomInt(7)).padStart(8, '0')}`;
+/** Distinct per list (`area`): a number in both lists would count the first run's message as the second's. */
+const phone = (area: number, i: number) => `55${area}9${String(10_000_000 + i * 7 + randomInt(7)).padStart(8, '0')}`;
 
 async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
   const out: R[] = new Array(items.length);
@@ -112,9 +113,9 @@ try {
   const setup = await connectedConnection(call, sim, { token, companyId: tenant.companyId, queues: ['Campanhas'] });
   const settings = (messageInterval: number, longerIntervalAfter: number, greaterInterval: number) =>
     ok(call, 'POST', '/campaign-settings', { token, body: { settings: { messageInterval, longerIntervalAfter, greaterInterval } } });
-  async function listOf(count: number, name: string): Promise<{ id: number; numbers: string[] }> {
+  async function listOf(count: number, name: string, area: number): Promise<{ id: number; numbers: string[] }> {
     const list = await ok<{ id: number }>(call, 'POST', '/contact-lists', { token, body: { name } });
-    const numbers = Array.from({ length: count }, (_, i) => phone(i));
+    const numbers = Array.from({ length: count }, (_, i) => phone(area, i));
     for (let i = 0; i < count; i += 250) {
       const contacts = numbers.slice(i, i + 250).map((number, j) => ({ name: `Contato ${i + j}`, number, email: '' }));
       await ok(call, 'POST', `/contact-lists/${list.id}/upload`, { token, body: { contacts } });
@@ -149,7 +150,7 @@ try {
 
   // 1. Throughput.
   say(`loading ${contactCount} contacts...`);
-  const big = await listOf(contactCount, 'Bench 10k');
+  const big = await listOf(contactCount, 'Bench 10k', 11);
   await settings(0, 0, 0);
   meter('DynamoDB', documentClient().middlewareStack as never);
   meter('SQS', sqsClient().middlewareStack as never);
@@ -183,7 +184,7 @@ try {
 
   // 2. Pace.
   const pace = { messageInterval: 5, longerIntervalAfter: 5, greaterInterval: 10 };
-  const small = await listOf(pacedCount, 'Bench paced');
+  const small = await listOf(pacedCount, 'Bench paced', 21);
   await settings(pace.messageInterval, pace.longerIntervalAfter, pace.greaterInterval);
   say('');
   say(`pace (${pacedCount} contacts, ${pace.messageInterval} s, ${pace.greaterInterval} s after every ${pace.longerIntervalAfter})...`);
