@@ -172,7 +172,9 @@ export class Monitoring extends Construct {
       new Metric({ namespace: SESSION_HOST_METRICS.namespace, metricName, period: minute, statistic: 'Sum', label });
     const dashboard = new Dashboard(this, 'Dashboard', {
       // Dashboards are named per account, not per region: the stack name keeps each region's apart.
-      dashboardName: regionStackName(this),
+      // The suffix is new with the nested stack: a region updated from the root-stack dashboard (named
+      // just the stack) creates this one beside it, and the old one's cleanup cannot delete it by name.
+      dashboardName: `${regionStackName(this)}-overview`,
       defaultInterval: Duration.hours(3),
     });
     dashboard.addWidgets(

@@ -144,7 +144,7 @@ describe('dashboard', () => {
     const wsApiId = props('AWS::ApiGatewayV2::Api').find(([, p]) => p.ProtocolType === 'WEBSOCKET')![0];
     // Assess
     expect(dashboards).toHaveLength(1);
-    expect(dashboards[0]![1].DashboardName).toBe(stackName);
+    expect(dashboards[0]![1].DashboardName).toBe(`${stackName}-overview`);
     for (const title of ['Inbound messages per minute', 'Send failures', 'Dead-letter queue depth', 'Sockets'])
       expect(body).toContain(title);
     expect(body).toMatch(
