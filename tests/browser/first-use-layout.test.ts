@@ -41,7 +41,7 @@ const pages = [
 ] as const;
 
 /** Pages whose Add button (the page header's button with the Add icon) opens a form where labels were cut. */
-const withAddDialog = new Set(['/queues', '/users', '/connections', '/contacts', '/quick-messages', '/tags']);
+const withAddDialog = ['/queues', '/connections', '/users', '/contacts'];
 
 let tenant: Tenant;
 let launched: LaunchedBrowser;
@@ -127,48 +127,38 @@ async function setLanguage(language: 'pt' | 'en' | 'es'): Promise<void> {
   await settle(page);
 }
 
-/** Opens the page header's Add dialog, checks it, and closes it with Cancel. */
-async function checkAddDialog(path: string, language: string, problems: string[]): Promise<void> {
-  const add = page.locator('h1 + div button:has([data-testid="AddIcon"])').first();
-  await add.waitFor({ timeout: 60_000 });
+/** Opens the page header's Add dialog on a freshly loaded page and lists what does not fit in it. */
+async function addDialogProblems(path: string): Promise<string[]> {
+  await page.goto(path);
   await settle(page);
-  await add.click({ timeout: 60_000 });
-  const dialog = page.getByRole('dialog').last();
-  await dialog.waitFor({ timeout: 60_000 });
+  await page.locator('h1 + div button:has([data-testid="AddIcon"])').first().click();
+  const dialog = page.locator('.MuiDialog-paper').last();
+  await dialog.waitFor();
   await settle(page);
-  for (const problem of await cutText(page)) problems.push(`${path} dialog: ${problem}`);
-  // The dialog's actions stay in view without scrolling inside it.
-  const actions = dialog.locator('.MuiDialogActions-root').first();
-  const box = (await actions.count()) > 0 ? await actions.boundingBox() : null;
-  if (!box) problems.push(`${path} dialog: no actions in view`);
-  else if (box.y + box.height > 844) problems.push(`${path} dialog: actions below the screen`);
-  if (language === 'en') await page.screenshot({ path: join(artifacts, `first-use-${path.slice(1)}-dialog.png`) });
-  // Cancel, the first action, closes it; a dialog that stays open fails the check.
-  if (box) await actions.locator('button').first().click();
-  else await page.keyboard.press('Escape');
-  await dialog.waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => problems.push(`${path} dialog: Cancel did not close it`));
+  const problems = (await cutText(page)).map((problem) => `${path} dialog: ${problem}`);
+  // Save stays in view without scrolling inside the dialog.
+  const box = await dialog.locator('.MuiDialogActions-root').first().boundingBox();
+  if (!box || box.y + box.height > 844) problems.push(`${path} dialog: actions not in view`);
+  await page.screenshot({ path: join(artifacts, `first-use-${path.slice(1)}-dialog.png`) });
+  return problems;
 }
 
 describe('first use: every page of the menu fits a phone and reads well', { timeout: 600_000 }, () => {
-  it.each(['en', 'pt', 'es'] as const)('at 390 px in %s nothing is cut or wider than the screen, dialogs included', async (language) => {
+  it.each(['en', 'pt', 'es'] as const)('at 390 px in %s nothing is cut or wider than the screen', async (language) => {
     await setLanguage(language);
     const problems: string[] = [];
-    let reload = false;
     for (const path of pages) {
-      if (reload) {
-        await page.goto(path);
-        await settle(page);
-      } else await visit(page, path);
-      reload = withAddDialog.has(path);
+      await visit(page, path);
       for (const problem of await cutText(page)) problems.push(`${path}: ${problem}`);
       if (language === 'en') await page.screenshot({ path: join(artifacts, `first-use-${path.slice(1)}.png`) });
-      if (withAddDialog.has(path)) {
-        await checkAddDialog(path, language, problems).catch(async (error: Error) => {
-          await page.screenshot({ path: join(artifacts, `first-use-failed-${language}-${path.slice(1)}.png`) });
-          throw new Error(`${path} (${language}): ${error.message}`);
-        });
-      }
     }
+    expect(problems).toEqual([]);
+  });
+
+  it('at 390 px in pt, the longest of the three, the forms where labels were cut fit with Save in view', async () => {
+    await setLanguage('pt');
+    const problems: string[] = [];
+    for (const path of withAddDialog) problems.push(...(await addDialogProblems(path)));
     expect(problems).toEqual([]);
   });
 

@@ -203,7 +203,7 @@ const pt: ConnectionsLocale = {
       transferQueueId: 'Transferir para a fila',
       timeToTransfer: 'Transferir após (minutos)',
       expiresTicket: 'Encerrar chats abertos após (horas)',
-      expiresInactiveMessage: 'Mensagem ao encerrar por inatividade',
+      expiresInactiveMessage: 'Mensagem de inatividade',
       timeUseBotQueues: 'Intervalo para reenviar o bot (minutos)',
       maxUseBotQueues: 'Envios máximos do bot',
     },
