@@ -260,6 +260,15 @@ const fixtures: Record<string, Fixture> = {
     params: () => ({ id: '1' }),
     body: () => ({ fileName: 'x.png', contentType: 'image/png', size: 10 }),
   },
+  // Internal chat: B's chat (B's admin and user) is not A's to read, write to, edit or delete.
+  'GET /chats': {},
+  'GET /chats/{id}': { params: () => ({ id: String(bOwn.chatId) }) },
+  'POST /chats': { body: (t) => ({ title: 'Hijack chat', users: [t.user.id] }) },
+  'PUT /chats/{id}': { params: () => ({ id: String(bOwn.chatId) }), body: () => ({ title: 'Hijacked chat' }) },
+  'DELETE /chats/{id}': { params: () => ({ id: String(bOwn.chatId) }) },
+  'GET /chats/{id}/messages': { params: () => ({ id: String(bOwn.chatId) }) },
+  'POST /chats/{id}/messages': { params: () => ({ id: String(bOwn.chatId) }), body: () => ({ message: 'hijack' }) },
+  'POST /chats/{id}/read': { params: () => ({ id: String(bOwn.chatId) }), body: () => ({}) },
   // Billing: the tenant comes from the token, so A reaches A's invoices only (A has none: 404 on any id);
   // the webhook is public and refuses a call without the deployment's token.
   'GET /invoices/all': {},
@@ -270,15 +279,6 @@ const fixtures: Record<string, Fixture> = {
     platform: true,
     body: (t) => ({ event: 'PAYMENT_RECEIVED', payment: { id: 'pay_x', externalReference: `conversa:${t.companyId}:1` } }),
   },
-  // Internal chat: B's chat (B's admin and user) is not A's to read, write to, edit or delete.
-  'GET /chats': {},
-  'GET /chats/{id}': { params: () => ({ id: String(bOwn.chatId) }) },
-  'POST /chats': { body: (t) => ({ title: 'Hijack chat', users: [t.user.id] }) },
-  'PUT /chats/{id}': { params: () => ({ id: String(bOwn.chatId) }), body: () => ({ title: 'Hijacked chat' }) },
-  'DELETE /chats/{id}': { params: () => ({ id: String(bOwn.chatId) }) },
-  'GET /chats/{id}/messages': { params: () => ({ id: String(bOwn.chatId) }) },
-  'POST /chats/{id}/messages': { params: () => ({ id: String(bOwn.chatId) }), body: () => ({ message: 'hijack' }) },
-  'POST /chats/{id}/read': { params: () => ({ id: String(bOwn.chatId) }), body: () => ({}) },
 };
 
 function pathFor(route: HttpRoute, params: Record<string, string>): string {

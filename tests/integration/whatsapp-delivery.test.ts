@@ -124,16 +124,16 @@ describe('inbound delivery', () => {
     await sim.send(setup.simId, named, 'hello', 'Joana Prado');
     await sim.send(setup.simId, unnamed, 'hello');
 
-    const [namedFrame, unnamedFrame] = await Promise.all(
-      [named, unnamed].map((number) =>
-        adminSocket.waitFor(
-          `appMessage for ${number}`,
-          (f) => f.event === channels.appMessage(tenant.companyId) && (f.data as AppMessageEvent).contact.number === number,
-        ),
-      ),
-    );
-    expect((namedFrame?.data as AppMessageEvent).contact.name).toBe('Joana Prado');
-    expect((unnamedFrame?.data as AppMessageEvent).contact.name).toBe(unnamed);
+    const contactOf = async (number: string) => {
+      const frame = await adminSocket.waitFor(
+        `appMessage for ${number}`,
+        (f) => f.event === channels.appMessage(tenant.companyId) && (f.data as AppMessageEvent).contact.number === number,
+      );
+      return (frame.data as AppMessageEvent).contact;
+    };
+    const [namedContact, unnamedContact] = await Promise.all([contactOf(named), contactOf(unnamed)]);
+    expect(namedContact?.name).toBe('Joana Prado');
+    expect(unnamedContact?.name).toBe(unnamed);
   });
 
   it('makes one contact and one ticket when 50 first messages race through the pipeline at once', async () => {

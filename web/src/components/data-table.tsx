@@ -1,6 +1,7 @@
 import {
   CircularProgress,
   Paper,
+  type SxProps,
   Table,
   TableBody,
   TableCell,
@@ -8,7 +9,6 @@ import {
   TableContainer,
   TableHead,
   TableRow,
-  type SxProps,
   type Theme,
 } from '@mui/material';
 import type { Key, ReactNode, UIEvent } from 'react';
