@@ -53,9 +53,12 @@ const extraAccess: Partial<Record<string, ExtraAccess>> = {
   'schedule-sends': { send: ['session-commands'] },
   // The campaign engine's clock: a start on save queues it; ticks queue the next tick and the sends.
   // The campaign's attachment: upload and delete in the media bucket.
-  campaigns: { media: true, send: ['campaign-ticks'] },
+  // Both reach the engine's tick, which may send a contact's message at once (session-commands).
+  campaigns: { media: true, send: ['campaign-ticks', 'session-commands'] },
   'campaign-ticks': { send: ['session-commands', 'campaign-ticks'] },
-  'campaign-starts': { send: ['campaign-ticks'] },
+  'campaign-starts': { send: ['campaign-ticks', 'session-commands'] },
+  // An announcement's image: presigned uploads, multipart uploads and removal in the media bucket.
+  announcements: { media: true },
   // File lists' files: multipart uploads, presigned PUTs and removal in the media bucket.
   files: { media: true },
   // A list's new numbers are checked against WhatsApp: `checkNumbers` commands to the session-host.

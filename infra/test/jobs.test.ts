@@ -17,7 +17,11 @@ beforeAll(() => {
 type Json = Record<string, unknown>;
 const props = (type: string) => resourcesOf(template, type).map(([id, r]) => [id, r.Properties ?? {}] as [string, Json]);
 const functionId = (name: string) => logicalIdOf(template, 'AWS::Lambda::Function', functionConstructId(name));
-const rate = (minutes: number) => `rate(${minutes} ${minutes === 1 ? 'minute' : 'minutes'})`;
+/** The expression CDK writes for Duration.minutes(n): whole hours as hours, whole days as days. */
+const rate = (minutes: number) => {
+  const [n, unit] = minutes % 1440 === 0 ? [minutes / 1440, 'day'] : minutes % 60 === 0 ? [minutes / 60, 'hour'] : [minutes, 'minute'];
+  return `rate(${n} ${n === 1 ? unit : `${unit}s`})`;
+};
 
 describe('scheduled jobs', () => {
   it.each(jobs.map((s) => [s.name, s] as const))('%s: a rate rule targets its Lambda, which may be invoked by it', (name, declaration) => {
