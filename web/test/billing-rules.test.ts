@@ -3,7 +3,7 @@
  * users never), the trial days left of /subscription, the money shown on the invoices.
  */
 import { describe, expect, it } from 'vitest';
-import { brl, daysLeft, isCompanyExpired } from '../src/features/billing/components/billing-dates.ts';
+import { brl, daysLeft, isCompanyExpired, licenceEnd } from '../src/features/billing/components/billing-dates.ts';
 import { BILLING_PATHS } from '../src/features/billing/components/expired-gate.tsx';
 
 const user = (dueDate: string | null, isSuper = false) => ({ super: isSuper, company: { id: 1, name: 'C', dueDate, settings: [] } });
@@ -22,5 +22,16 @@ describe('billing rules', () => {
     expect(daysLeft('2030-01-13', '2030-01-10')).toBe(3);
     expect(daysLeft('2030-01-09', '2030-01-10')).toBe(-1);
     expect(brl(79.9)).toBe('R$ 79,90');
+  });
+
+  it('counts down the trial while it runs, and the licence once a payment moved the due date past it', () => {
+    // Signup: trial and due date end the same day
+    expect(licenceEnd({ trialExpiration: '2030-01-04', dueDate: '2030-01-04' })).toEqual({ end: '2030-01-04', trial: true });
+    // Paid: the due date moved on a month, the trial's end stays behind
+    expect(licenceEnd({ trialExpiration: '2030-01-04', dueDate: '2030-02-04' })).toEqual({ end: '2030-02-04', trial: false });
+    // A company made by the super admin has no trial
+    expect(licenceEnd({ trialExpiration: null, dueDate: '2030-02-04' })).toEqual({ end: '2030-02-04', trial: false });
+    expect(licenceEnd(undefined, '2030-03-01')).toEqual({ end: '2030-03-01', trial: false });
+    expect(licenceEnd({ trialExpiration: null, dueDate: null })).toEqual({ end: null, trial: false });
   });
 });

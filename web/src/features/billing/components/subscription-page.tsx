@@ -4,7 +4,7 @@ import { useNavigate } from 'react-router-dom';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { useAuth } from '../../../lib/auth/auth-provider.tsx';
 import { useCompany } from '../../../lib/lookups/companies.ts';
-import { daysLeft, showDay } from './billing-dates.ts';
+import { daysLeft, licenceEnd, showDay } from './billing-dates.ts';
 
 /** SPEC 2 "/subscription": read-only trial days left and billing email, plus a subscribe-now button. */
 export function SubscriptionPage() {
@@ -12,8 +12,8 @@ export function SubscriptionPage() {
   const { user } = useAuth();
   const navigate = useNavigate();
   const company = useCompany(user?.companyId);
-  // SPEC 9: trial days = days between now and trialExpiration; companies without one count to their due date.
-  const end = company.data?.trialExpiration ?? company.data?.dueDate ?? user?.company.dueDate ?? null;
+  // SPEC 9: trial days = days between now and trialExpiration; after a payment (or without a trial) the licence's.
+  const { end, trial } = licenceEnd(company.data, user?.company.dueDate ?? null);
   const days = end ? daysLeft(end) : undefined;
 
   return (
@@ -25,7 +25,7 @@ export function SubscriptionPage() {
             <Alert severity={days < 0 ? 'error' : days < 5 ? 'warning' : 'info'} data-testid="trial-days">
               {days < 0
                 ? t('billing.subscription.expired', { date: showDay(end) })
-                : `${t('billing.subscription.trialLeft', { count: days })} ${t('billing.subscription.dueOn', { date: showDay(end) })}`}
+                : `${t(trial ? 'billing.subscription.trialLeft' : 'billing.subscription.licenceLeft', { count: days })} ${t('billing.subscription.dueOn', { date: showDay(end) })}`}
             </Alert>
           )}
           <TextField
