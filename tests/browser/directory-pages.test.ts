@@ -299,6 +299,8 @@ describe('quick messages', { timeout: 120_000 }, () => {
     const row = tableRow('quick-messages-table', shortcode);
     await row.waitFor();
     await expect.poll(() => row.textContent()).toContain('price_list.pdf');
+    // The list shows what the reply says, not only its shortcode.
+    await expect(row.locator('td').nth(1).textContent()).resolves.toContain('Hello {{name}}!');
     await shot(page, '9-quick-message-listed');
   });
 
@@ -312,7 +314,8 @@ describe('quick messages', { timeout: 120_000 }, () => {
     await form.getByRole('button', { name: 'Save' }).click();
     // Assess
     await form.waitFor({ state: 'hidden' });
-    await expect.poll(() => tableRow('quick-messages-table', shortcode).locator('td').nth(1).textContent()).toBe('-');
+    // Columns: shortcode, reply text, attachment, actions.
+    await expect.poll(() => tableRow('quick-messages-table', shortcode).locator('td').nth(2).textContent()).toBe('-');
   });
 
   it('shows a quick message made elsewhere without a reload (company-{id}-quickmessage)', async () => {

@@ -91,7 +91,7 @@ async function settings(messageInterval: number, longerIntervalAfter = 0, greate
 const ours = async (number: string) => (await sim.chat(setup.simId, number)).filter((m) => m.from === 'us');
 const campaign = (id: number) => ok<Campaign>(call, 'GET', `/campaigns/${id}`, { token: a.user.token });
 
-async function waitFinished(id: number, timeoutMs = 30_000): Promise<Campaign> {
+async function waitFinished(id: number, timeoutMs = 90_000): Promise<Campaign> {
   let last: Campaign | undefined;
   await waitUntil(
     `campaign ${id} FINALIZADA`,

@@ -335,7 +335,12 @@ async function snapshotOfB(): Promise<string> {
             : item,
         )
       : body;
-  return JSON.stringify(parts.map((p) => stable(p.body)));
+  // A list item's WhatsApp verdict is B's own session answering a check B's writes started, at any
+  // moment (no route lets anyone write it): its value is left out, the item's every other field is not.
+  return JSON.stringify(parts.map((p) => stable(p.body))).replace(
+    /"isWhatsappValid":(true|false|null)/g,
+    '"isWhatsappValid":"checked by B\'s session"',
+  );
 }
 
 beforeAll(async () => {

@@ -319,7 +319,7 @@ const pt: typeof es = {
       added: 'Observação adicionada com sucesso!',
       deleted: 'Observação excluída com sucesso!',
       deleteTitle: 'Excluir observação',
-      deleteConfirm: 'Tem certeza de que deseja excluir este registro?',
+      deleteConfirm: '¿Está seguro que desea eliminar este registro?',
     },
     transfer: {
       title: 'Transferir ticket',
