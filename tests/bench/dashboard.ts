@@ -19,7 +19,7 @@ import { createWriteStream, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '@conversa/functions/commons/dynamodb';
 import { type CountedTicket, counterDeltas, dashboardPk, trackingFields } from '@conversa/functions/storage/dashboard-counters';
 import { type TicketRecord, ticketStoredItems } from '@conversa/functions/storage/tickets';
@@ -27,6 +27,7 @@ import { repoRoot } from '../../infra/local/lambda-runtime.ts';
 import { startLocalStack } from '../../infra/local/stack.ts';
 import { type Call, client, createTenant, firstPlanId, superLogin, type Tenant } from '../integration/tenants.ts';
 import { ok, percentile } from '../integration/whatsapp-kit.ts';
+import { writeAll } from './bulk-write.ts';
 
 const { values } = parseArgs({ options: { small: { type: 'string', default: '1000' }, large: { type: 'string', default: '100000' } } });
 const SIZES = [Number(values.small), Number(values.large)];
@@ -44,23 +45,6 @@ const rand = () => {
   seed = (seed * 1_103_515_245 + 12_345) & 0x7fffffff;
   return seed / 0x7fffffff;
 };
-
-async function writeAll(raw: DynamoDBDocumentClient, table: string, items: Record<string, unknown>[]): Promise<void> {
-  const batches: Record<string, unknown>[][] = [];
-  for (let i = 0; i < items.length; i += 25) batches.push(items.slice(i, i + 25));
-  let next = 0;
-  const worker = async () => {
-    while (next < batches.length) {
-      let requests = (batches[next++] as Record<string, unknown>[]).map((Item) => ({ PutRequest: { Item } }));
-      for (let attempt = 0; requests.length; attempt++) {
-        if (attempt) await new Promise((resolve) => setTimeout(resolve, 20 * attempt));
-        const out = await raw.send(new BatchWriteCommand({ RequestItems: { [table]: requests } }));
-        requests = (out.UnprocessedItems?.[table] ?? []) as typeof requests;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: 16 }, worker));
-}
 
 /** Adds one change's counter deltas into the running totals (what the ADDs would have summed to). */
 function count(totals: Map<string, Record<string, number>>, before: CountedTicket | undefined, next: CountedTicket, at: string) {

@@ -21,7 +21,7 @@ import { createWriteStream, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '@conversa/functions/commons/dynamodb';
 import { contactStoredItems } from '@conversa/functions/storage/contacts';
 import { messageItems, messageSearchItems } from '@conversa/functions/storage/messages';
@@ -30,6 +30,7 @@ import { repoRoot } from '../../infra/local/lambda-runtime.ts';
 import { startLocalStack } from '../../infra/local/stack.ts';
 import { type Call, client, createTenant, firstPlanId, superLogin, type Tenant } from '../integration/tenants.ts';
 import { ok, percentile } from '../integration/whatsapp-kit.ts';
+import { writeAll } from './bulk-write.ts';
 
 const { values } = parseArgs({ options: { small: { type: 'string', default: '1000' }, large: { type: 'string', default: '100000' } } });
 const SIZES = [Number(values.small), Number(values.large)];
@@ -88,23 +89,6 @@ const scenarios: Scenario[] = [
     rows: (b) => (b as { messages: unknown[] }).messages.length,
   },
 ];
-
-async function writeAll(raw: DynamoDBDocumentClient, table: string, items: Record<string, unknown>[]): Promise<void> {
-  const batches: Record<string, unknown>[][] = [];
-  for (let i = 0; i < items.length; i += 25) batches.push(items.slice(i, i + 25));
-  let next = 0;
-  const worker = async () => {
-    while (next < batches.length) {
-      let requests = (batches[next++] as Record<string, unknown>[]).map((Item) => ({ PutRequest: { Item } }));
-      for (let attempt = 0; requests.length; attempt++) {
-        if (attempt) await new Promise((resolve) => setTimeout(resolve, 20 * attempt));
-        const out = await raw.send(new BatchWriteCommand({ RequestItems: { [table]: requests } }));
-        requests = (out.UnprocessedItems?.[table] ?? []) as typeof requests;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: 16 }, worker));
-}
 
 async function load(call: Call, raw: DynamoDBDocumentClient, table: string, tenant: Tenant, size: number): Promise<Loaded> {
   const { companyId } = tenant;
