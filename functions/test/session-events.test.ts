@@ -8,6 +8,7 @@ import {
   inboundDedupeId,
   inboundEventSchema,
   inboundGroupId,
+  sessionCommandDedupeId,
   sessionCommandGroupId,
 } from '../src/contracts/session-events.ts';
 
@@ -35,5 +36,18 @@ describe('queue ids across tenants', () => {
 
   it("puts two tenants' connection 1 in different command groups", () => {
     expect(sessionCommandGroupId({ companyId: 1, connectionId: 1 })).not.toBe(sessionCommandGroupId({ companyId: 2, connectionId: 1 }));
+  });
+
+  it("gives two tenants' first campaign send (both `cmp-1-1-m`) different dedupe ids, and one command one id", () => {
+    const send = { companyId: 1, connectionId: 1, commandId: 'cmp-1-1-m' };
+    expect(sessionCommandDedupeId(send)).not.toBe(sessionCommandDedupeId({ ...send, companyId: 2 }));
+    expect(sessionCommandDedupeId(send)).not.toBe(sessionCommandDedupeId({ ...send, connectionId: 2 }));
+    expect(sessionCommandDedupeId(send)).toBe(sessionCommandDedupeId({ ...send }));
+  });
+
+  it('keeps a command dedupe id within what SQS accepts, however long the command id', () => {
+    const id = sessionCommandDedupeId({ companyId: 123456, connectionId: 99, commandId: `${'é'.repeat(90)}${'x'.repeat(200)}` });
+    expect(id.length).toBeLessThanOrEqual(128);
+    expect(id).toMatch(/^[\w!"#$%&'()*+,\-./:;<=>?@[\\\]^`{|}~]+$/);
   });
 });

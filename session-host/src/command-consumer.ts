@@ -21,7 +21,7 @@ import {
   type SQSClient,
 } from '@aws-sdk/client-sqs';
 import { decodeQueueBody } from '@conversa/functions/contracts/queue-body';
-import { sessionCommandSchema } from '@conversa/functions/contracts/session-events';
+import { sessionCommandDedupeId, sessionCommandSchema } from '@conversa/functions/contracts/session-events';
 import type { CommandRouter, Outcome } from './command-router.ts';
 import type { Logger } from './session-manager.ts';
 
@@ -143,13 +143,18 @@ export function startCommandConsumer(opts: CommandConsumerOptions) {
   async function reenqueue(message: Message): Promise<void> {
     const generation = Number(message.MessageAttributes?.[GENERATION]?.StringValue ?? 0) + 1;
     const body = message.Body ?? '';
-    const commandId = (decodeQueueBody(body) as { commandId?: string }).commandId ?? message.MessageId;
+    const command = decodeQueueBody(body) as { companyId?: number; connectionId?: number; commandId?: string };
+    const commandId = `${command.commandId ?? message.MessageId}#${generation}`;
     await opts.sqs.send(
       new SendMessageCommand({
         QueueUrl: opts.queueUrl,
         MessageBody: body,
         MessageGroupId: message.Attributes?.MessageGroupId,
-        MessageDeduplicationId: `${commandId}#${generation}`.slice(0, 128),
+        MessageDeduplicationId: sessionCommandDedupeId({
+          companyId: command.companyId ?? 0,
+          connectionId: command.connectionId ?? 0,
+          commandId,
+        }),
         MessageAttributes: {
           [FIRST_SENT_AT]: { DataType: 'Number', StringValue: String(firstSentAt(message)) },
           [GENERATION]: { DataType: 'Number', StringValue: String(generation) },

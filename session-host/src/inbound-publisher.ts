@@ -24,7 +24,13 @@
  */
 import { SendMessageBatchCommand, type SendMessageBatchRequestEntry, type SQSClient } from '@aws-sdk/client-sqs';
 import { encodeQueueBody } from '@conversa/functions/contracts/queue-body';
-import { type InboundEvent, inboundDedupeId, inboundEventSchema, inboundGroupId } from '@conversa/functions/contracts/session-events';
+import {
+  dedupeIdForSqs,
+  type InboundEvent,
+  inboundDedupeId,
+  inboundEventSchema,
+  inboundGroupId,
+} from '@conversa/functions/contracts/session-events';
 import type { Logger } from './session-manager.ts';
 
 export interface InboundPublisher {
@@ -266,17 +272,4 @@ export function createInboundPublisher(opts: { sqs: SQSClient; queueUrl: string;
       await idle();
     },
   };
-}
-
-/** SQS dedupe ids: at most 128 characters from a fixed set. Longer or odd ids are hashed, stably. */
-export function dedupeIdForSqs(id: string): string {
-  if (id.length <= 128 && /^[\w!"#$%&'()*+,\-./:;<=>?@[\\\]^`{|}~]+$/.test(id)) return id;
-  let h1 = 0x811c9dc5;
-  let h2 = 0x01000193;
-  for (let i = 0; i < id.length; i++) {
-    h1 = Math.imul(h1 ^ id.charCodeAt(i), 16777619) >>> 0;
-    h2 = Math.imul(h2 + id.charCodeAt(i), 2654435761) >>> 0;
-  }
-  const safe = id.replace(/[^\w:.-]/g, '_').slice(0, 100);
-  return `${safe}#${h1.toString(16)}${h2.toString(16)}`;
 }

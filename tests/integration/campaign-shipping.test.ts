@@ -34,6 +34,7 @@ let superToken: string;
 let a: Tenant;
 let b: Tenant;
 let setup: ConnectionSetup;
+let setupB: ConnectionSetup;
 let sqs: SQSClient;
 let commandsVisibility: string | undefined;
 
@@ -45,7 +46,11 @@ beforeAll(async () => {
   superToken = await superLogin(call, inject('admin'));
   const planId = await firstPlanId(call);
   [a, b] = await Promise.all([createTenant(call, superToken, planId, 'ship-a'), createTenant(call, superToken, planId, 'ship-b')]);
-  setup = await connectedConnection(call, sim, { token: a.admin.token, companyId: a.companyId, queues: ['Campanhas'] });
+  // B ships its own first campaign beside A's (the first test): both send `cmp-1-1-m` and the like.
+  [setup, setupB] = await Promise.all([
+    connectedConnection(call, sim, { token: a.admin.token, companyId: a.companyId, queues: ['Campanhas'] }),
+    connectedConnection(call, sim, { token: b.admin.token, companyId: b.companyId, queues: ['Campanhas B'] }),
+  ]);
   sqs = new SQSClient({
     endpoint: inject('env').SQS_ENDPOINT,
     region: inject('env').AWS_REGION,
@@ -66,9 +71,9 @@ afterAll(async () => {
 
 type Person = { name: string; number: string; email: string };
 
-async function listOf(count: number, label: string): Promise<{ listId: number; people: Person[] }> {
+async function listOf(count: number, label: string, tenant: Tenant = a): Promise<{ listId: number; people: Person[] }> {
   const list = await ok<{ id: number }>(call, 'POST', '/contact-lists', {
-    token: a.user.token,
+    token: tenant.user.token,
     body: { name: `${label} ${randomInt(1e6)}` },
   });
   const people = Array.from({ length: count }, (_, i) => ({
@@ -77,26 +82,26 @@ async function listOf(count: number, label: string): Promise<{ listId: number; p
     email: `p${i}@${label.toLowerCase()}.test`,
   }));
   for (const person of people)
-    await ok(call, 'POST', '/contact-list-items', { token: a.user.token, body: { ...person, contactListId: list.id } });
+    await ok(call, 'POST', '/contact-list-items', { token: tenant.user.token, body: { ...person, contactListId: list.id } });
   return { listId: list.id, people };
 }
 
-async function settings(messageInterval: number, longerIntervalAfter = 0, greaterInterval = 0) {
+async function settings(messageInterval: number, longerIntervalAfter = 0, greaterInterval = 0, tenant: Tenant = a) {
   await ok(call, 'POST', '/campaign-settings', {
-    token: a.admin.token,
+    token: tenant.admin.token,
     body: { settings: { messageInterval, longerIntervalAfter, greaterInterval, variables: [{ key: 'loja', value: 'Loja Azul' }] } },
   });
 }
 
-const ours = async (number: string) => (await sim.chat(setup.simId, number)).filter((m) => m.from === 'us');
-const campaign = (id: number) => ok<Campaign>(call, 'GET', `/campaigns/${id}`, { token: a.user.token });
+const ours = async (number: string, from: ConnectionSetup = setup) => (await sim.chat(from.simId, number)).filter((m) => m.from === 'us');
+const campaign = (id: number, tenant: Tenant = a) => ok<Campaign>(call, 'GET', `/campaigns/${id}`, { token: tenant.user.token });
 
-async function waitFinished(id: number, timeoutMs = 90_000): Promise<Campaign> {
+async function waitFinished(id: number, timeoutMs = 90_000, tenant: Tenant = a): Promise<Campaign> {
   let last: Campaign | undefined;
   await waitUntil(
-    `campaign ${id} FINALIZADA`,
+    `campaign ${id} of company ${tenant.companyId} FINALIZADA`,
     async () => {
-      last = await campaign(id);
+      last = await campaign(id, tenant);
       return last.status === 'FINALIZADA';
     },
     timeoutMs,
@@ -105,29 +110,40 @@ async function waitFinished(id: number, timeoutMs = 90_000): Promise<Campaign> {
 }
 
 describe('campaign shipping over the local stack', () => {
-  // Skipped for this stop only: in two full `.ci/run`s (after 140 other files on the shared stack) this
-  // first campaign of the file never reached FINALIZADA within 90 s, while it passes alone and with the
-  // files around it. Exactly-once delivery stays covered by cancel/restart, the SIGKILL test and the
-  // browser campaign test; the placeholders by campaigns-compose. Next session: find what the full run
-  // leaves behind (the issue 10 note says so).
-  it.skip('gives each valid contact of the list exactly one message, placeholders filled, and finishes', async () => {
-    await settings(0);
-    const { listId, people } = await listOf(5, 'Ship');
-    const started = await ok<Campaign>(call, 'POST', '/campaigns', {
-      token: a.user.token,
-      body: {
-        name: 'Black Friday',
-        contactListId: listId,
-        whatsappId: setup.connectionId,
-        message1: 'Oi {nome}! Seu número {numero}, e-mail {email}: {loja} 😀',
-        message2: 'Olá {NOME}, {loja} tem ofertas para {numero} ({email})',
-        status: 'EM_ANDAMENTO',
-      },
-    });
+  // Every tenant's first campaign sends `cmp-1-1-m`, `cmp-1-2-m`...: A's and B's run side by side here,
+  // and each contact of each gets its message (the command queue once took B's for a repeat of A's).
+  it("gives each valid contact of the list exactly one message, placeholders filled, and finishes, beside another tenant's first campaign", async () => {
+    await Promise.all([settings(0), settings(0, 0, 0, b)]);
+    const [{ listId, people }, other] = await Promise.all([listOf(5, 'Ship'), listOf(3, 'ShipB', b)]);
+    const [started, startedB] = await Promise.all([
+      ok<Campaign>(call, 'POST', '/campaigns', {
+        token: a.user.token,
+        body: {
+          name: 'Black Friday',
+          contactListId: listId,
+          whatsappId: setup.connectionId,
+          message1: 'Oi {nome}! Seu número {numero}, e-mail {email}: {loja} 😀',
+          message2: 'Olá {NOME}, {loja} tem ofertas para {numero} ({email})',
+          status: 'EM_ANDAMENTO',
+        },
+      }),
+      ok<Campaign>(call, 'POST', '/campaigns', {
+        token: b.user.token,
+        body: {
+          name: 'Outra loja',
+          contactListId: other.listId,
+          whatsappId: setupB.connectionId,
+          message1: 'B {nome}',
+          status: 'EM_ANDAMENTO',
+        },
+      }),
+    ]);
+    expect([started.id, startedB.id]).toEqual([1, 1]);
     expect(started.status).toBe('EM_ANDAMENTO');
-    const done = await waitFinished(started.id);
+    const [done, doneB] = await Promise.all([waitFinished(started.id), waitFinished(startedB.id, 90_000, b)]);
     expect(done.completedAt).not.toBeNull();
     expect(done.progress).toMatchObject({ valid: 5, invalid: 0, queued: 5, delivered: 5, failed: 0 });
+    expect(doneB.progress).toMatchObject({ valid: 3, queued: 3, delivered: 3, failed: 0 });
     for (const person of people) {
       const got = await ours(person.number);
       expect(got, person.number).toHaveLength(1);
@@ -136,6 +152,7 @@ describe('campaign shipping over the local stack', () => {
         `Olá ${person.name}, Loja Azul tem ofertas para ${person.number} (${person.email})`,
       ]).toContain(got[0]?.body);
     }
+    for (const person of other.people) expect((await ours(person.number, setupB)).map((m) => m.body)).toEqual([`B ${person.name}`]);
   });
 
   it('sends nothing before scheduledAt, then starts within seconds of it', async () => {

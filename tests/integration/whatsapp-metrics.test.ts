@@ -9,7 +9,7 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { encodeQueueBody } from '@conversa/functions/contracts/queue-body';
-import { type SessionCommand, sessionCommandGroupId } from '@conversa/functions/contracts/session-events';
+import { type SessionCommand, sessionCommandDedupeId, sessionCommandGroupId } from '@conversa/functions/contracts/session-events';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { RecordedDatum } from '../../infra/local/cloudwatch.ts';
 import { SESSION_HOST_METRICS } from '../../session-host/src/metric-names.ts';
@@ -88,7 +88,7 @@ describe('session-host metrics', () => {
         QueueUrl: inject('env').QUEUE_URL_SESSION_COMMANDS,
         MessageBody: encodeQueueBody(command),
         MessageGroupId: sessionCommandGroupId(command),
-        MessageDeduplicationId: command.commandId,
+        MessageDeduplicationId: sessionCommandDedupeId(command),
       }),
     );
     // Assess: the failure arrives in a PutMetricData within a few publishing intervals.

@@ -1,15 +1,15 @@
 /**
  * Commands to the session-host that owns a connection's session, through the FIFO queue
  * `session-commands`: one message group per connection keeps a connection's commands in order
- * (start before logout), and the command id is the deduplication id, so a retried send of the
- * same command is delivered once.
+ * (start before logout), and the command id within its connection is the deduplication id, so a
+ * retried send of the same command is delivered once and one tenant's command never stands for another's.
  */
 import { randomUUID } from 'node:crypto';
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { env } from '#commons/env';
 import { sqsClient } from '#commons/sqs';
 import { encodeQueueBody } from '#contracts/queue-body';
-import { type SessionCommand, sessionCommandGroupId, sessionCommandSchema } from '#contracts/session-events';
+import { type SessionCommand, sessionCommandDedupeId, sessionCommandGroupId, sessionCommandSchema } from '#contracts/session-events';
 
 export const SESSION_COMMANDS_QUEUE = 'session-commands';
 
@@ -21,7 +21,7 @@ async function sendToQueue(command: SessionCommand): Promise<void> {
       QueueUrl: env.queueUrl(SESSION_COMMANDS_QUEUE),
       MessageBody: encodeQueueBody(command),
       MessageGroupId: sessionCommandGroupId(command),
-      MessageDeduplicationId: command.commandId,
+      MessageDeduplicationId: sessionCommandDedupeId(command),
     }),
   );
 }

@@ -6,7 +6,9 @@
  *   MessageDeduplicationId = `inboundDedupeId(event)`; the pipeline dedupes again in DynamoDB on
  *   (connection, WhatsApp message id) for replays older than SQS's 5-minute window.
  * session-commands queue (FIFO, Lambdas -> the host that owns the session):
- *   MessageGroupId = `sessionCommandGroupId(command)`; MessageDeduplicationId = commandId.
+ *   MessageGroupId = `sessionCommandGroupId(command)`;
+ *   MessageDeduplicationId = `sessionCommandDedupeId(command)` (the command id within its connection:
+ *   campaign sends have ids such as `cmp-1-1-m`, which every tenant's first campaign shares).
  * Connection ids are per tenant, so every id starts with the company: without it, tenants' connection
  * 1 would share one FIFO group (one tenant's stuck command holding another's) and SQS would drop one
  * tenant's event as a duplicate of another's.
@@ -197,6 +199,22 @@ export function inboundGroupId(event: InboundEvent): string {
 /** One FIFO group per connection: a connection's commands in order (start before logout). */
 export const sessionCommandGroupId = (command: { companyId: number; connectionId: number }): string =>
   `${command.companyId}:${command.connectionId}`;
+
+export const sessionCommandDedupeId = (command: { companyId: number; connectionId: number; commandId: string }): string =>
+  dedupeIdForSqs(`${sessionCommandGroupId(command)}:${command.commandId}`);
+
+/** SQS dedupe ids: at most 128 characters from a fixed set. Longer or odd ids are hashed, stably. */
+export function dedupeIdForSqs(id: string): string {
+  if (id.length <= 128 && /^[\w!"#$%&'()*+,\-./:;<=>?@[\\\]^`{|}~]+$/.test(id)) return id;
+  let h1 = 0x811c9dc5;
+  let h2 = 0x01000193;
+  for (let i = 0; i < id.length; i++) {
+    h1 = Math.imul(h1 ^ id.charCodeAt(i), 16777619) >>> 0;
+    h2 = Math.imul(h2 + id.charCodeAt(i), 2654435761) >>> 0;
+  }
+  const safe = id.replace(/[^\w:.-]/g, '_').slice(0, 100);
+  return `${safe}#${h1.toString(16)}${h2.toString(16)}`;
+}
 
 const commandBase = { ...base, commandId: z.string().min(1) };
 
