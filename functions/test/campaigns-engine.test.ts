@@ -12,7 +12,7 @@ import type { CampaignClockMessage } from '#domain/campaigns/clock';
 import { cancelCampaign, type EngineDeps, runTick, startCampaign } from '#domain/campaigns/engine';
 import { confirmReply, settleCampaignSend } from '#domain/campaigns/results';
 import type { Effects } from '#domain/messages/effects';
-import { getRun } from '#storage/campaign-shipping';
+import { getRun } from '#storage/campaign-runs';
 import { getCampaign } from '#storage/campaigns';
 import { setWhatsappValid } from '#storage/contact-list-items';
 import { invoke, newCampaign, newItem, newList } from './campaigns-harness.ts';

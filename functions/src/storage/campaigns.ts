@@ -15,7 +15,7 @@
 import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConflictError } from '#commons/errors';
 import type { Campaign, CampaignStatus } from '#contracts/campaigns';
-import { campaignDueKeys } from './campaign-shipping.ts';
+import { campaignDueKeys } from './campaign-due.ts';
 import {
   db,
   getItem,

@@ -23,8 +23,11 @@ import { logger } from '#commons/logger';
 import { type CampaignStatus, defaultCampaignSettings } from '#contracts/campaigns';
 import type { SessionCommand } from '#contracts/session-events';
 import { defaultEffects, type Effects } from '#domain/messages/effects';
+import { dropFromPace, getPace, joinPace, leavePace, sleepPace } from '#storage/campaign-pace';
+import { beginRun, getRun } from '#storage/campaign-runs';
 import { getCampaignSettings } from '#storage/campaign-settings';
-import * as shipping from '#storage/campaign-shipping';
+import type { PaceRecord, RunRecord, ShipRecord } from '#storage/campaign-shipping';
+import { commitTick, getShipRecords } from '#storage/campaign-ships';
 import { type CampaignRecord, getCampaign, transitionCampaign } from '#storage/campaigns';
 import { contactListItemsAfter, countContactListItems } from '#storage/contact-list-items';
 import { type FileListFile, getFileList } from '#storage/file-lists';
@@ -57,9 +60,9 @@ export async function startCampaign(
   const moved = await transitionCampaign(companyId, campaignId, from, 'EM_ANDAMENTO', { completedAt: null });
   if (!moved) return undefined;
   const counts = moved.contactListId ? await countContactListItems(companyId, moved.contactListId) : { valid: 0, invalid: 0 };
-  await shipping.beginRun(companyId, campaignId, counts);
+  await beginRun(companyId, campaignId, counts);
   if (moved.whatsappId) {
-    const seq = await shipping.joinPace(companyId, moved.whatsappId, campaignId, deps.effects.now().getTime());
+    const seq = await joinPace(companyId, moved.whatsappId, campaignId, deps.effects.now().getTime());
     if (seq !== undefined) await deps.clock({ kind: 'tick', companyId, connectionId: moved.whatsappId, seq }, 0);
   }
   await publishProgress(deps.effects, moved);
@@ -70,14 +73,14 @@ export async function startCampaign(
 export async function cancelCampaign(companyId: number, campaignId: number, deps: EngineDeps = defaultEngineDeps) {
   const moved = await transitionCampaign(companyId, campaignId, ['EM_ANDAMENTO'], 'CANCELADA');
   if (!moved) return undefined;
-  if (moved.whatsappId) await shipping.dropFromPace(companyId, moved.whatsappId, campaignId);
+  if (moved.whatsappId) await dropFromPace(companyId, moved.whatsappId, campaignId);
   await publishProgress(deps.effects, moved);
   return moved;
 }
 
 /** FINALIZADA once the list is walked and every contact shipped has its result. */
 export async function finishIfComplete(companyId: number, campaignId: number, effects: Effects): Promise<void> {
-  const run = await shipping.getRun(companyId, campaignId);
+  const run = await getRun(companyId, campaignId);
   if (!run?.done || run.delivered + run.failed < run.queued) return;
   const finished = await transitionCampaign(companyId, campaignId, ['EM_ANDAMENTO'], 'FINALIZADA', {
     completedAt: effects.now().toISOString(),
@@ -111,7 +114,7 @@ export async function runTick(
 ): Promise<TickOutcome> {
   const { companyId, connectionId, seq } = tick;
   for (let attempt = 0; attempt < TICK_ATTEMPTS; attempt++) {
-    const pace = await shipping.getPace(companyId, connectionId);
+    const pace = await getPace(companyId, connectionId);
     if (!pace) return 'stale';
     if (pace.seq !== seq) {
       if (redelivered && pace.seq === seq + 1 && pace.lastBatch?.seq === seq) {
@@ -122,17 +125,15 @@ export async function runTick(
       return 'stale';
     }
     if (!pace.campaigns.length) {
-      if (await shipping.sleepPace(companyId, connectionId, seq)) return 'idle';
+      if (await sleepPace(companyId, connectionId, seq)) return 'idle';
       continue;
     }
     const campaignId = pace.campaigns[pace.turn % pace.campaigns.length] as number;
     const campaign = await getCampaign(companyId, campaignId);
     const run =
-      campaign?.status === 'EM_ANDAMENTO' && campaign.whatsappId === connectionId
-        ? await shipping.getRun(companyId, campaignId)
-        : undefined;
+      campaign?.status === 'EM_ANDAMENTO' && campaign.whatsappId === connectionId ? await getRun(companyId, campaignId) : undefined;
     if (!campaign || !run) {
-      if (!(await shipping.leavePace(companyId, connectionId, campaignId, seq))) continue;
+      if (!(await leavePace(companyId, connectionId, campaignId, seq))) continue;
       await queueTick(tick, seq + 1, deps.effects.now().getTime(), deps);
       return 'left';
     }
@@ -150,9 +151,9 @@ async function paceOf(companyId: number) {
 /** Ships the campaign's next contacts as tick `seq`; false when the commit lost a race. */
 async function shipNext(
   tick: { companyId: number; connectionId: number; seq: number },
-  pace: shipping.PaceRecord,
+  pace: PaceRecord,
   campaign: CampaignRecord,
-  run: shipping.RunRecord,
+  run: RunRecord,
   deps: EngineDeps,
 ): Promise<boolean> {
   const { companyId, connectionId, seq } = tick;
@@ -163,13 +164,13 @@ async function shipNext(
     : { items: [], more: false };
   // Invalid numbers are counted apart at the start and never sent.
   const valid = walk.items.filter((item) => item.isWhatsappValid !== false);
-  const existing = await shipping.getShipRecords(
+  const existing = await getShipRecords(
     companyId,
     campaign.id,
     valid.map((item) => item.id),
   );
   const now = deps.effects.now();
-  const ships: { record: shipping.ShipRecord; fresh: boolean }[] = [];
+  const ships: { record: ShipRecord; fresh: boolean }[] = [];
   for (const item of valid) {
     const before = existing.get(item.id);
     if (before?.deliveredAt) continue;
@@ -178,7 +179,7 @@ async function shipNext(
       ? { message: before.message, confirmation: before.confirmation }
       : chooseTexts(campaign, recipient, settings.variables, deps);
     if (!texts) continue;
-    const { failedAt: _failedAt, error: _error, ...kept } = before ?? ({} as Partial<shipping.ShipRecord>);
+    const { failedAt: _failedAt, error: _error, ...kept } = before ?? ({} as Partial<ShipRecord>);
     ships.push({
       record: { ...kept, campaignId: campaign.id, itemId: item.id, ...recipient, ...texts, run: run.run, queuedAt: now.toISOString() },
       fresh: !before,
@@ -189,7 +190,7 @@ async function shipNext(
   const base = nowMs - pace.targetAt < CATCH_UP_MS ? Math.max(pace.targetAt, nowMs - CATCH_UP_MS) : nowMs;
   const targetAt = ships.length ? base + next.waitSeconds * 1000 : nowMs;
   const done = !walk.more;
-  const committed = await shipping.commitTick({
+  const committed = await commitTick({
     companyId,
     connectionId,
     campaignId: campaign.id,
@@ -236,16 +237,11 @@ async function queueTick(tick: { companyId: number; connectionId: number }, seq:
 }
 
 /** A batch whose commit landed but whose sends may not have gone: sent again (the host sends each id once). */
-async function resendBatch(
-  companyId: number,
-  connectionId: number,
-  batch: NonNullable<shipping.PaceRecord['lastBatch']>,
-  deps: EngineDeps,
-) {
+async function resendBatch(companyId: number, connectionId: number, batch: NonNullable<PaceRecord['lastBatch']>, deps: EngineDeps) {
   if (!batch.itemIds.length) return;
   const campaign = await getCampaign(companyId, batch.campaignId);
   if (campaign?.status !== 'EM_ANDAMENTO') return;
-  const records = await shipping.getShipRecords(companyId, batch.campaignId, batch.itemIds);
+  const records = await getShipRecords(companyId, batch.campaignId, batch.itemIds);
   const pending = [...records.values()].filter((record) => !record.deliveredAt);
   logger.warn('campaign tick redelivered after its commit: sending its batch again', { companyId, connectionId, count: pending.length });
   await sendShips(campaign, connectionId, pending, deps);
@@ -256,7 +252,7 @@ async function resendBatch(
  * request only (the reply triggers the rest, results.ts); otherwise the message, then the file
  * list's files, then the campaign's media. One FIFO group per connection keeps that order.
  */
-export async function sendShips(campaign: CampaignRecord, connectionId: number, records: shipping.ShipRecord[], deps: EngineDeps) {
+export async function sendShips(campaign: CampaignRecord, connectionId: number, records: ShipRecord[], deps: EngineDeps) {
   const files = campaign.fileListId && records.length ? await campaignFiles(campaign) : [];
   // Contacts side by side (their order does not matter); one contact's parts in order.
   await Promise.all(
@@ -280,7 +276,7 @@ async function campaignFiles(campaign: CampaignRecord): Promise<FileListFile[]> 
 export function sendCommandOf(
   campaign: CampaignRecord,
   connectionId: number,
-  record: shipping.ShipRecord,
+  record: ShipRecord,
   part: ShipPart,
   files: FileListFile[],
 ): SessionCommand {

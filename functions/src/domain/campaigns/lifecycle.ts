@@ -8,7 +8,7 @@
  */
 import { type ClockSender, sendClockMessage } from '#adapters/campaign-ticks';
 import { logger } from '#commons/logger';
-import { dueCampaigns } from '#storage/campaign-shipping';
+import { dueCampaigns } from '#storage/campaign-due';
 import type { CampaignRecord } from '#storage/campaigns';
 import { defaultEngineDeps, startCampaign } from './engine.ts';
 

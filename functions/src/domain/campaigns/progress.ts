@@ -5,7 +5,8 @@
 import type { CampaignProgress, CampaignProgressEvent } from '#contracts/campaigns';
 import { channels } from '#contracts/channels';
 import type { Effects } from '#domain/messages/effects';
-import { emptyCounters, getRun, type RunCounters } from '#storage/campaign-shipping';
+import { getRun } from '#storage/campaign-runs';
+import { emptyCounters, type RunCounters } from '#storage/campaign-shipping';
 import type { CampaignRecord } from '#storage/campaigns';
 
 export const progressOf = (run: Partial<RunCounters> | undefined): CampaignProgress => {

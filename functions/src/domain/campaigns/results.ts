@@ -11,7 +11,7 @@
 import { logger } from '#commons/logger';
 import type { InboundEvent } from '#contracts/session-events';
 import type { Effects } from '#domain/messages/effects';
-import * as shipping from '#storage/campaign-shipping';
+import { clearPendingConfirmation, getPendingConfirmation, getShipRecord, recordOutcome } from '#storage/campaign-ships';
 import { getCampaign } from '#storage/campaigns';
 import { parseShipMessageId } from './compose.ts';
 import { defaultEngineDeps, type EngineDeps, finishIfComplete, sendShips } from './engine.ts';
@@ -28,7 +28,7 @@ export async function settleCampaignSend(event: Extract<InboundEvent, { kind: 'c
   }
   const at = effects.now().toISOString();
   const outcome = event.error ? 'failed' : id.part === 'm' ? 'delivered' : 'confirmationRequested';
-  const recorded = await shipping.recordOutcome(event.companyId, id.campaignId, id.itemId, outcome, at, event.error);
+  const recorded = await recordOutcome(event.companyId, id.campaignId, id.itemId, outcome, at, event.error);
   if (!recorded) return 'unchanged';
   const campaign = await getCampaign(event.companyId, id.campaignId);
   if (!campaign) return 'updated';
@@ -48,21 +48,21 @@ export async function confirmReply(
   number: string,
   deps: EngineDeps = defaultEngineDeps,
 ): Promise<'confirmed' | 'none'> {
-  const pending = await shipping.getPendingConfirmation(companyId, connectionId, number);
+  const pending = await getPendingConfirmation(companyId, connectionId, number);
   if (!pending) return 'none';
   const campaign = await getCampaign(companyId, pending.campaignId);
   // "While the campaign runs": a reply to a cancelled or finished campaign confirms nothing.
   if (campaign?.status !== 'EM_ANDAMENTO') {
-    await shipping.clearPendingConfirmation(companyId, connectionId, number);
+    await clearPendingConfirmation(companyId, connectionId, number);
     return 'none';
   }
-  const confirmed = await shipping.recordOutcome(companyId, campaign.id, pending.itemId, 'confirmed', deps.effects.now().toISOString());
+  const confirmed = await recordOutcome(companyId, campaign.id, pending.itemId, 'confirmed', deps.effects.now().toISOString());
   // Sent whenever the key is still there (a retried event after a crash): the message id is fixed, so
   // the host sends it once; the key goes only after, so no crash in between loses the message.
-  const record = await shipping.getShipRecord(companyId, campaign.id, pending.itemId);
+  const record = await getShipRecord(companyId, campaign.id, pending.itemId);
   if (record?.confirmedAt && !record.deliveredAt) await sendShips(campaign, connectionId, [record], deps);
   if (confirmed) await publishProgress(deps.effects, campaign);
-  await shipping.clearPendingConfirmation(companyId, connectionId, number);
+  await clearPendingConfirmation(companyId, connectionId, number);
   return confirmed ? 'confirmed' : 'none';
 }
 

@@ -1,0 +1,191 @@
+/**
+ * The campaign engine's ship and confirm records (storage/campaign-shipping.ts "ship", "confirm"):
+ * one per (campaign, contact), the tick's all-or-nothing commit, each result recorded once.
+ */
+import { BatchGetCommand, DeleteCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { campaignKeyOf, confirmKey, paceKey, runKey, type ShipRecord, shipKey, withNames } from './campaign-shipping.ts';
+import { db, getItem, stripKeys, table, transactionCancellationCodes } from './db.ts';
+
+export async function getShipRecords(companyId: number, campaignId: number, itemIds: number[]): Promise<Map<number, ShipRecord>> {
+  const found = new Map<number, ShipRecord>();
+  if (!itemIds.length) return found;
+  let request: Record<string, { Keys: Record<string, unknown>[]; ConsistentRead: boolean }> | undefined = {
+    [table()]: { Keys: itemIds.map((id) => shipKey(companyId, campaignId, id)), ConsistentRead: true },
+  };
+  while (request && Object.keys(request).length) {
+    const out = await db().send(new BatchGetCommand({ RequestItems: request }));
+    for (const item of out.Responses?.[table()] ?? []) {
+      const record = stripKeys<ShipRecord>(item);
+      found.set(record.itemId, record);
+    }
+    request = out.UnprocessedKeys as typeof request;
+  }
+  return found;
+}
+
+export const getShipRecord = (companyId: number, campaignId: number, itemId: number): Promise<ShipRecord | undefined> =>
+  getItem<ShipRecord>(shipKey(companyId, campaignId, itemId).pk, shipKey(companyId, campaignId, itemId).sk);
+
+export interface TickCommit {
+  companyId: number;
+  connectionId: number;
+  campaignId: number;
+  seq: number;
+  run: number;
+  /** The run's cursor as read: the commit moves it to `cursor`. */
+  fromCursor: number;
+  cursor: number;
+  done: boolean;
+  /** Records to write; `fresh` ones are counted as queued. */
+  ships: { record: ShipRecord; fresh: boolean }[];
+  /** With confirmation on: the contacts whose reply is now awaited. */
+  confirms: { number: string; itemId: number }[];
+  pace: { turn: number; sinceLong: number; targetAt: number };
+}
+
+/**
+ * One tick's work, all or nothing: the shipping records (never over a delivered one), the run's
+ * cursor and queued count (from the cursor read), the pace's next seq (from the seq read) and a
+ * check that the campaign is still running, so a cancel that lands first stops the batch whole.
+ * False when any of them changed: the tick was stale, or the campaign stopped.
+ */
+export async function commitTick(commit: TickCommit): Promise<boolean> {
+  const { companyId, campaignId } = commit;
+  const fresh = commit.ships.filter((s) => s.fresh).length;
+  const items = [
+    {
+      ConditionCheck: {
+        TableName: table(),
+        Key: campaignKeyOf(companyId, campaignId),
+        ConditionExpression: '#status = :running',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':running': 'EM_ANDAMENTO' },
+      },
+    },
+    {
+      Update: withNames({
+        TableName: table(),
+        Key: paceKey(companyId, commit.connectionId),
+        // Walked to its end, the campaign leaves the chain in the same write.
+        UpdateExpression: `SET #seq = :next, #turn = :turn, #sinceLong = :since, #targetAt = :target, #lastBatch = :batch${commit.done ? ' DELETE #campaigns :cid' : ''}`,
+        ConditionExpression: '#seq = :seq',
+        ExpressionAttributeValues: {
+          ...(commit.done ? { ':cid': new Set([campaignId]) } : {}),
+          ':seq': commit.seq,
+          ':next': commit.seq + 1,
+          ':turn': commit.pace.turn,
+          ':since': commit.pace.sinceLong,
+          ':target': commit.pace.targetAt,
+          ':batch': { seq: commit.seq, campaignId, itemIds: commit.ships.map((s) => s.record.itemId) },
+        },
+      }),
+    },
+    {
+      Update: withNames({
+        TableName: table(),
+        Key: runKey(companyId, campaignId),
+        UpdateExpression: 'SET #cursor = :cursor, #done = :done ADD #queued :fresh',
+        ConditionExpression: '#cursor = :from AND #run = :run',
+        ExpressionAttributeValues: {
+          ':cursor': commit.cursor,
+          ':done': commit.done,
+          ':fresh': fresh,
+          ':from': commit.fromCursor,
+          ':run': commit.run,
+        },
+      }),
+    },
+    ...commit.ships.map(({ record }) => ({
+      Put: {
+        TableName: table(),
+        Item: { ...shipKey(companyId, campaignId, record.itemId), entity: 'campaignShip', ...record },
+        ConditionExpression: 'attribute_not_exists(deliveredAt)',
+      },
+    })),
+    ...commit.confirms.map(({ number, itemId }) => ({
+      Put: {
+        TableName: table(),
+        Item: { ...confirmKey(companyId, commit.connectionId, number), entity: 'campaignConfirm', campaignId, itemId },
+      },
+    })),
+  ];
+  try {
+    await db().send(new TransactWriteCommand({ TransactItems: items }));
+    return true;
+  } catch (error) {
+    if (transactionCancellationCodes(error)?.includes('ConditionalCheckFailed')) return false;
+    throw error;
+  }
+}
+
+type Outcome = 'delivered' | 'failed' | 'confirmationRequested' | 'confirmed';
+
+/**
+ * A result recorded once: the record's timestamp set only if absent (and never after delivery for
+ * a failure), with its counter moved in the same transaction. False when it was already recorded
+ * (a redelivered result) or the record is gone.
+ */
+export async function recordOutcome(
+  companyId: number,
+  campaignId: number,
+  itemId: number,
+  outcome: Outcome,
+  at: string,
+  error?: string,
+): Promise<boolean> {
+  const field = {
+    delivered: 'deliveredAt',
+    failed: 'failedAt',
+    confirmationRequested: 'confirmationRequestedAt',
+    confirmed: 'confirmedAt',
+  }[outcome];
+  const condition =
+    outcome === 'failed'
+      ? 'attribute_exists(pk) AND attribute_not_exists(deliveredAt) AND attribute_not_exists(failedAt)'
+      : `attribute_exists(pk) AND attribute_not_exists(${field})`;
+  try {
+    await db().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: withNames({
+              TableName: table(),
+              Key: shipKey(companyId, campaignId, itemId),
+              UpdateExpression: `SET ${field} = :at${error ? ', #error = :error' : ''}${outcome === 'delivered' ? ' REMOVE failedAt' : ''}`,
+              ConditionExpression: condition,
+              ...(error ? { ExpressionAttributeNames: { '#error': 'error' } } : {}),
+              ExpressionAttributeValues: { ':at': at, ...(error ? { ':error': error } : {}) },
+            }),
+          },
+          {
+            Update: withNames({
+              TableName: table(),
+              Key: runKey(companyId, campaignId),
+              UpdateExpression: 'ADD #counter :one',
+              ExpressionAttributeNames: { '#counter': outcome },
+              ExpressionAttributeValues: { ':one': 1 },
+            }),
+          },
+        ],
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (transactionCancellationCodes(error)?.[0] === 'ConditionalCheckFailed') return false;
+    throw error;
+  }
+}
+
+export async function getPendingConfirmation(
+  companyId: number,
+  connectionId: number,
+  number: string,
+): Promise<{ campaignId: number; itemId: number } | undefined> {
+  const key = confirmKey(companyId, connectionId, number);
+  // Eventually consistent: half the cost on the inbound path; a reply a split second after the request is rare.
+  return getItem<{ campaignId: number; itemId: number }>(key.pk, key.sk, false);
+}
+
+export async function clearPendingConfirmation(companyId: number, connectionId: number, number: string): Promise<void> {
+  await db().send(new DeleteCommand({ TableName: table(), Key: confirmKey(companyId, connectionId, number) }));
+}
