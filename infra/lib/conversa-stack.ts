@@ -12,6 +12,7 @@ import { Identity } from './identity.ts';
 import { ConversaFunction } from './lambda-function.ts';
 import { Messaging } from './messaging.ts';
 import { Monitoring } from './monitoring.ts';
+import { SecretsKey } from './secrets-key.ts';
 import { SessionHostService } from './session-host-service.ts';
 import { WebHosting } from './web-hosting.ts';
 import { ConversaWebSocketApi } from './websocket-api.ts';
@@ -26,6 +27,8 @@ interface ExtraAccess {
   mediaRead?: boolean;
   /** Queues the function sends to. */
   send?: string[];
+  /** Seals or opens tenant secrets (SECRETS_KEY_ARN + read on the key; functions/src/commons/secrets.ts). */
+  secrets?: boolean;
 }
 const extraAccess: Partial<Record<string, ExtraAccess>> = {
   // expiresTicket closes with expiresInactiveMessage: a `send` command to the session-host.
@@ -64,6 +67,10 @@ const extraAccess: Partial<Record<string, ExtraAccess>> = {
   // A list's new numbers are checked against WhatsApp: `checkNumbers` commands to the session-host.
   'contact-lists': { send: ['session-commands'] },
   'contact-lists-import': { send: ['session-commands'] },
+  // AI prompts and queue integrations store their API keys and credentials sealed; the bot-turns
+  // consumer (issue 13) opens them to call the providers. No other Lambda reads the key.
+  prompts: { secrets: true },
+  'queue-integrations': { secrets: true },
 };
 
 export interface ConversaStackProps extends StackProps {
@@ -104,6 +111,7 @@ export class ConversaStack extends Stack {
     const identity = new Identity(this, 'Identity');
     const messaging = new Messaging(this, 'Queues');
     const media = new MediaBucket(this, 'Media', { logs: logs.bucket, webOrigin: web.origin });
+    const secretsKey = new SecretsKey(this, 'SecretsKey');
 
     const functions = new Map<string, ConversaFunction>();
     const { routes, lambdas } = props.api ?? { routes: httpRoutes, lambdas: lambdaEntries() };
@@ -162,6 +170,7 @@ export class ConversaStack extends Stack {
       if (extra.media) media.grantReadWrite(fn);
       else if (extra.mediaRead) media.grantRead(fn);
       for (const queue of extra.send ?? []) messaging.grantSend(fn, queue);
+      if (extra.secrets) secretsKey.bind(fn);
     }
 
     const sessionHost = new SessionHostService(this, 'SessionHost');

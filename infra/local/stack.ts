@@ -4,7 +4,7 @@
  * and by the test global setup (free ports, in-memory data).
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TABLE_LOGICAL_NAME } from '@conversa/functions/storage/table';
@@ -214,6 +214,7 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
       SERVER_VERSION: serverVersion(),
       ASAAS_BASE_URL: payments.apiUrl,
       ASAAS_WEBHOOK_TOKEN: webhookToken,
+      SECRETS_KEY: localSecretsKey(opts.dataDir),
     };
     // The handlers run in this process and read process.env, as a Lambda reads its configuration.
     for (const [key, value] of Object.entries(env)) {
@@ -293,6 +294,20 @@ function buildError(error: unknown): string {
     .filter((line) => line.trim() && !/npm (warn|error)|^\s+at /.test(line))
     .slice(0, 20)
     .join('\n');
+}
+
+/**
+ * The key tenant secrets are sealed with (functions/src/commons/secrets.ts), as Secrets Manager keeps it
+ * in AWS: generated once and kept beside the data it opens (.data/secrets-key), so a restart still opens
+ * the API keys stored before it. Without a data dir (tests) a fresh one per run.
+ */
+function localSecretsKey(dataDir: string | undefined): string {
+  if (!dataDir) return randomBytes(32).toString('base64');
+  const file = join(dataDir, 'secrets-key');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const key = randomBytes(32).toString('base64');
+  writeFileSync(file, `${key}\n`, { mode: 0o600 });
+  return key;
 }
 
 function serverVersion(): string {
