@@ -88,6 +88,7 @@ const es = {
     messages: {
       deleted: 'Este mensaje fue eliminado',
       edited: 'Editado',
+      bot: 'Robô',
       reply: 'Responder',
       delete: 'Eliminar',
       options: 'Opciones del mensaje',
@@ -210,6 +211,7 @@ const en: typeof es = {
     messages: {
       deleted: 'This message was deleted',
       edited: 'Edited',
+      bot: 'Bot',
       reply: 'Reply',
       delete: 'Delete',
       options: 'Message options',
@@ -332,6 +334,7 @@ const pt: typeof es = {
     messages: {
       deleted: 'Esta mensagem foi apagada',
       edited: 'Editada',
+      bot: 'Bot',
       reply: 'Responder',
       delete: 'Deletar',
       options: 'Opções da mensagem',

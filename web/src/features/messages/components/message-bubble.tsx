@@ -178,6 +178,11 @@ export function MessageBubble({ message, showAuthor, onReply, onDelete, onRetry,
           </Typography>
         )}
         <Stack direction="row" spacing={0.5} sx={{ justifyContent: 'flex-end', alignItems: 'center', mt: 0.25 }}>
+          {message.fromMe && message.bot && (
+            <Typography variant="caption" data-testid="bot-author" sx={{ color: 'text.secondary', fontWeight: 600 }}>
+              {t('conversation.messages.bot')}
+            </Typography>
+          )}
           {message.isEdited && (
             <Typography variant="caption" sx={{ color: 'text.secondary', fontStyle: 'italic' }}>
               {t('conversation.messages.edited')}
