@@ -34,6 +34,7 @@ export const httpFunctions = [
   'announcements',
   'chats',
   'dashboard',
+  'queue-integrations',
 ] as const;
 export type HttpFunctionName = (typeof httpFunctions)[number];
 
@@ -301,6 +302,14 @@ export const httpRoutes: readonly HttpRoute[] = [
   r('GET', '/chats/{id}/messages', 'chats', 'user', { plan: 'useInternalChat' }),
   r('POST', '/chats/{id}/messages', 'chats', 'user', { plan: 'useInternalChat' }),
   r('POST', '/chats/{id}/read', 'chats', 'user', { plan: 'useInternalChat' }),
+
+  // Queue integrations (SPEC 7 "Prompts and integrations"): the admins' bots; testSession tries Dialogflow credentials.
+  r('GET', '/queueIntegration', 'queue-integrations', 'admin', { plan: 'useIntegrations' }),
+  r('GET', '/queueIntegration/{id}', 'queue-integrations', 'admin', { plan: 'useIntegrations' }),
+  r('POST', '/queueIntegration', 'queue-integrations', 'admin', { plan: 'useIntegrations' }),
+  r('PUT', '/queueIntegration/{id}', 'queue-integrations', 'admin', { plan: 'useIntegrations' }),
+  r('DELETE', '/queueIntegration/{id}', 'queue-integrations', 'admin', { plan: 'useIntegrations' }),
+  r('POST', '/queueIntegration/testSession', 'queue-integrations', 'admin', { plan: 'useIntegrations' }),
 ];
 
 /** WebSocket routes, all served by the `realtime` Lambda: API Gateway's three plus one per client action. */

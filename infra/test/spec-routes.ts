@@ -24,19 +24,17 @@ export const SPEC_ROUTES = 54;
 /**
  * Campaigns CRUD (5), cancel and restart (2), media-upload POST and DELETE (2), campaign settings (2), contact lists (5 + list + upload), contact list items (5), file lists (5 + uploadList),
  * announcements (5 + media-upload POST and DELETE),
- * internal chat (GET /chats, POST /chats/{id}/read), the dashboard (3).
+ * internal chat (GET /chats, POST /chats/{id}/read), the dashboard (3), queue integrations (5 + testSession).
  */
-export const SPEC_ROUTES_SERVED = 43; // + billing: POST /subscription, GET /invoices/all
+export const SPEC_ROUTES_SERVED = 49; // + billing: POST /subscription, GET /invoices/all
 
 export const specRoutes: readonly DeployedRoute[] = [
   // Plans and companies: billing's two are in routes.ts
   // Dashboard, chat (announcements are in routes.ts)
   // Campaigns, lists, files (campaigns CRUD, campaign settings, contact lists and their items are in
   // routes.ts, cancel, restart and the campaign's media too)
-  // Prompts and integrations
+  // Prompts and integrations (the queue integrations' six are in routes.ts)
   ...crud('/prompt', 'prompts', 'admin'),
-  ...crud('/queueIntegration', 'queue-integrations', 'admin'),
-  r('POST', '/queueIntegration/testSession', 'queue-integrations', 'admin'),
 ];
 
 /**

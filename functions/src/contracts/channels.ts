@@ -28,6 +28,8 @@ export const channels = {
   contactListItems: (companyId: number, contactListId: number) => `company-${companyId}-ContactListItem-${contactListId}`,
   /** SPEC 7 "Realtime": file lists (the Files page and the campaign dialog's picker). */
   fileList: (companyId: number) => `company-${companyId}-file`,
+  /** SPEC 7 "Realtime": queue integrations (ids only; the admins' page refetches). */
+  queueIntegration: (companyId: number) => `company-${companyId}-queueIntegration`,
 } as const;
 
 /** `company-{id}-quickmessage` payload: the web refetches what it may see. */

@@ -85,6 +85,12 @@ export const ErrorCodes = [
   'ERR_FILE_LIST_IN_USE',
   /** The file list kept changing under the write (racing uploads): try again. */
   'ERR_FILE_LIST_CHANGED',
+  /** A queue or connection still points at the queue integration: take it off them first (409). */
+  'ERR_INTEGRATION_IN_USE',
+  /** A queue's or connection's integrationId names no integration of the company (400). */
+  'ERR_NO_INTEGRATION_FOUND',
+  /** POST /queueIntegration/testSession: Dialogflow refused or did not answer; `reason` says why (422). */
+  'ERR_INTEGRATION_TEST_FAILED',
 ] as const;
 
 export type ErrorCode = (typeof ErrorCodes)[number];

@@ -12,6 +12,7 @@ import { ConflictError, NotFoundError, ValidationError } from '#commons/errors';
 import { logger } from '#commons/logger';
 import type { Connection, ConnectionInput, ConnectionUpdateInput } from '#contracts/connections';
 import { createWithinPlanLimit } from '#domain/plans/limits';
+import { assertOwnBotReferences } from '#domain/queue-integrations/references';
 import * as store from '#storage/connections';
 import { listQueues } from '#storage/queues';
 import * as users from '#storage/users';
@@ -82,6 +83,7 @@ export async function createConnectionFor(
   const directory = await directoryOf(companyId);
   const queueIds = unique(input.queueIds);
   checkQueueRules(directory, { ...input, queueIds });
+  await assertOwnBotReferences(companyId, input);
 
   const at = now.toISOString();
   let existing: store.ConnectionRecord[] = [];
@@ -141,6 +143,7 @@ export async function updateConnectionFor(actor: ConnectionActor, id: number, in
     transferQueueId: input.transferQueueId !== undefined ? input.transferQueueId : (current.transferQueueId ?? null),
     greetingMessage: input.greetingMessage ?? current.greetingMessage ?? '',
   });
+  await assertOwnBotReferences(companyId, input);
 
   const updated = await store.updateConnection(companyId, id, { ...input, queueIds: input.queueIds ? queueIds : undefined });
   if (updated.isDefault && !current.isDefault) await unsetOtherDefaults(companyId, id, directory);

@@ -9,6 +9,7 @@ import type { CreateQueueInput, Queue, QueueEvent, UpdateQueueInput } from '#con
 import { publishConnection } from '#domain/connections/events';
 import { queueDirectory, toConnection } from '#domain/connections/present';
 import { createWithinPlanLimit } from '#domain/plans/limits';
+import { assertOwnBotReferences } from '#domain/queue-integrations/references';
 import { toUser } from '#domain/users/present';
 import { publishToCompany } from '#realtime/publisher';
 import * as whatsapps from '#storage/connections';
@@ -31,6 +32,7 @@ export const listQueuesOf = (companyId: number): Promise<Queue[]> => store.listQ
 export const getQueueOf = (companyId: number, id: number): Promise<Queue> => findQueue(companyId, id);
 
 export async function createQueueFor(companyId: number, queuesLimit: number, input: CreateQueueInput, now = new Date()): Promise<Queue> {
+  await assertOwnBotReferences(companyId, input);
   const at = now.toISOString();
   const queue = await createWithinPlanLimit({
     companyId,
@@ -47,6 +49,7 @@ export async function createQueueFor(companyId: number, queuesLimit: number, inp
 
 export async function updateQueueFor(companyId: number, id: number, input: UpdateQueueInput): Promise<Queue> {
   await findQueue(companyId, id);
+  await assertOwnBotReferences(companyId, input);
   const queue = await store.updateQueue(companyId, id, input);
   await publishQueue(companyId, { action: 'update', queue });
   return queue;
