@@ -183,7 +183,12 @@ describe('the inbox journey', { timeout: 180_000 }, () => {
     await anaPage
       .getByTestId('attach-input')
       .setInputFiles({ name: 'catalogo.png', mimeType: 'image/png', buffer: Buffer.from(PNG_1X1, 'base64') });
+    // Before sending, the image shows as itself (a decoded thumbnail), not as its file name (issue 14).
+    const thumbnail = anaPage.getByTestId('attachment-thumbnail').getByRole('img', { name: 'catalogo.png' });
+    await thumbnail.waitFor();
+    await expect.poll(() => thumbnail.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
     await anaPage.getByRole('button', { name: 'Enviar' }).click();
+    await anaPage.getByTestId('attachment-preview').waitFor({ state: 'detached' });
     const image = await waitUntil('the image on the phone', async () => (await fromUs()).slice(before).find((m) => m.media));
     expect(image.media?.mimetype).toBe('image/png');
     // Tag, seen on the row of the Assigned list

@@ -7,7 +7,6 @@ import InsertEmoticonOutlined from '@mui/icons-material/InsertEmoticonOutlined';
 import Send from '@mui/icons-material/Send';
 import {
   Box,
-  Chip,
   FormControlLabel,
   IconButton,
   LinearProgress,
@@ -31,6 +30,7 @@ import { useErrorToast } from '../../../lib/use-api-error.ts';
 import { sendMediaMessage } from '../api/media.ts';
 import { dropMessage, LOCAL_ID_PREFIX, putMessage, putSent, sendStoredMedia, sendTextMessage } from '../api/messages.ts';
 import { matchQuickMessages, quickMessageLabel } from '../api/quick-messages.ts';
+import { AttachmentPreview } from './attachment-preview.tsx';
 import { EmojiPicker } from './emoji-picker.tsx';
 import { QuotedBlock } from './message-bubble.tsx';
 import { VoiceRecorder } from './voice-recorder.tsx';
@@ -239,16 +239,10 @@ export function MessageInput({ ticket, replyTo, onClearReply }: MessageInputProp
         />
       )}
       {files.length > 0 && (
-        <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', gap: 1, mb: 1 }}>
-          {files.map((file, index) => (
-            <Chip
-              key={`${file.name}-${file.size}-${file.lastModified}`}
-              label={file.name}
-              onDelete={sending ? undefined : () => setFiles((current) => current.filter((_, i) => i !== index))}
-              deleteIcon={<Close aria-label={t('conversation.input.removeFile')} />}
-            />
-          ))}
-        </Stack>
+        <AttachmentPreview
+          files={files}
+          onRemove={sending ? undefined : (index) => setFiles((current) => current.filter((_, i) => i !== index))}
+        />
       )}
       {progress !== null && (
         <Tooltip title={t('conversation.input.uploading', { percent: Math.round(progress * 100) })}>
