@@ -10,6 +10,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDialogflowSession } from '#domain/queue-integrations/test-session';
+import { createPrompt, newPromptId } from '#storage/prompts';
 import { getQueueIntegration } from '#storage/queue-integrations';
 import { createConnection } from './messages-harness.ts';
 import { call, type Stack, seedTenant, startStack, type Tenant } from './users-harness.ts';
@@ -279,6 +280,40 @@ describe('queue integrations', () => {
       body: { integrationId: mine.body.id },
     });
     expect(ok.body.integrationId).toBe(mine.body.id);
+  });
+
+  it("lets a queue or connection name only the company's own AI prompt", async () => {
+    const prompt = async (companyId: number) => {
+      const at = new Date().toISOString();
+      return createPrompt({
+        companyId,
+        id: await newPromptId(companyId),
+        name: 'Assistente',
+        prompt: 'Você é um assistente.',
+        voice: 'texto',
+        voiceKey: '',
+        voiceRegion: '',
+        maxTokens: 100,
+        temperature: 1,
+        maxMessages: 10,
+        apiKeySealed: '',
+        apiKeyHint: '',
+        queueId: 0,
+        createdAt: at,
+        updatedAt: at,
+      });
+    };
+    const mine = await prompt(a.companyId);
+    const theirs = await prompt(b.companyId);
+    const foreign = Math.max(mine.id, theirs.id) + 1000;
+    const bad = await call('POST /queue', { token: a.admin.token, body: { name: 'Fila P', color: '#445588', promptId: foreign } });
+    expect(bad.body).toMatchObject({ error: 'ERR_NO_PROMPT_FOUND', field: 'promptId' });
+    const connection = await createConnection(a);
+    const conn = await call('PUT /whatsapp/{id}', { token: a.admin.token, params: { id: connection.id }, body: { promptId: foreign } });
+    expect(conn.body).toMatchObject({ error: 'ERR_NO_PROMPT_FOUND', field: 'promptId' });
+    const ok = await call('POST /queue', { token: a.admin.token, body: { name: 'Fila Q', color: '#445599', promptId: mine.id } });
+    expect(ok.status).toBe(201);
+    expect(ok.body.promptId).toBe(mine.id);
   });
 
   it('keeps tenants apart: another tenant gets 404 on every route with an id and sees none in its list', async () => {

@@ -71,6 +71,8 @@ export const ErrorCodes = [
   'ERR_CAMPAIGN_NOT_CANCELLED',
   /** A contact list that a scheduled or running campaign ships to is not deleted under it. */
   'ERR_CONTACT_LIST_IN_USE',
+  /** A queue or connection still points at the AI prompt: take it off them first (409; names them). */
+  'ERR_PROMPT_IN_USE',
   // Billing (issue 12): the invoice paid by a subscription, and the payment provider's answers.
   'ERR_NO_INVOICE_FOUND',
   /** The invoice is paid already: nothing to charge. */
@@ -89,6 +91,8 @@ export const ErrorCodes = [
   'ERR_INTEGRATION_IN_USE',
   /** A queue's or connection's integrationId names no integration of the company (400). */
   'ERR_NO_INTEGRATION_FOUND',
+  /** A queue's or connection's promptId names no AI prompt of the company (400). */
+  'ERR_NO_PROMPT_FOUND',
   /** POST /queueIntegration/testSession: Dialogflow refused or did not answer; `reason` says why (422). */
   'ERR_INTEGRATION_TEST_FAILED',
 ] as const;

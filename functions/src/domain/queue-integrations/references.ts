@@ -5,6 +5,7 @@
  * Only storage reads here, so the queues and connections Lambdas load no secrets or providers.
  */
 import { ValidationError } from '#commons/errors';
+import { getPrompt } from '#storage/prompts';
 import { getQueueIntegration } from '#storage/queue-integrations';
 
 export interface BotReferences {
@@ -12,10 +13,14 @@ export interface BotReferences {
   promptId?: number | null;
 }
 
+const named = (id: number | null | undefined): id is number => id !== null && id !== undefined;
+
 export async function assertOwnBotReferences(companyId: number, refs: BotReferences): Promise<void> {
-  const { integrationId } = refs;
-  if (integrationId !== null && integrationId !== undefined) {
-    const record = await getQueueIntegration(companyId, integrationId);
-    if (!record || record.companyId !== companyId) throw new ValidationError('integrationId', 'Not found', 'ERR_NO_INTEGRATION_FOUND');
-  }
+  const [integration, prompt] = await Promise.all([
+    named(refs.integrationId) ? getQueueIntegration(companyId, refs.integrationId) : undefined,
+    named(refs.promptId) ? getPrompt(companyId, refs.promptId) : undefined,
+  ]);
+  if (named(refs.integrationId) && integration?.companyId !== companyId)
+    throw new ValidationError('integrationId', 'Not found', 'ERR_NO_INTEGRATION_FOUND');
+  if (named(refs.promptId) && prompt?.companyId !== companyId) throw new ValidationError('promptId', 'Not found', 'ERR_NO_PROMPT_FOUND');
 }
