@@ -4,20 +4,20 @@
  * commit still ship each contact under one message id; a cancel between two ticks stops the next
  * one whole; results delivered twice count once and FINALIZADA comes with the last; invalid numbers
  * are counted apart and never sent; the pace's delays are the configured seconds; a confirmation is
- * answered once however often the contact replies.
+ * answered once however often the contact replies; a chain whose tick was lost is revived by the
+ * campaign-starts job and finishes, nobody getting two messages.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SessionCommand } from '#contracts/session-events';
-import type { CampaignClockMessage } from '#domain/campaigns/clock';
-import { cancelCampaign, type EngineDeps, runTick, startCampaign } from '#domain/campaigns/engine';
+import { cancelCampaign, runTick, startCampaign } from '#domain/campaigns/engine';
+import { queueDueStarts, STALE_CHAIN_MS } from '#domain/campaigns/lifecycle';
 import { confirmReply, settleCampaignSend } from '#domain/campaigns/results';
-import type { Effects } from '#domain/messages/effects';
 import { getRun } from '#storage/campaign-runs';
 import { getCampaign } from '#storage/campaigns';
 import { setWhatsappValid } from '#storage/contact-list-items';
-import { invoke, newCampaign, newItem, newList } from './campaigns-harness.ts';
-import { createConnection, type Env, startEnv } from './messages-harness.ts';
-import { seedTenant, type Tenant } from './users-harness.ts';
+import { harness, result, type Send, setup } from './campaigns-engine-harness.ts';
+import { invoke } from './campaigns-harness.ts';
+import { type Env, startEnv } from './messages-harness.ts';
+import { seedTenant } from './users-harness.ts';
 
 let env: Env;
 
@@ -25,75 +25,6 @@ beforeAll(async () => {
   env = await startEnv();
 }, 120_000);
 afterAll(async () => env?.stop());
-
-type Send = Extract<SessionCommand, { kind: 'send' }>;
-
-function harness() {
-  const clock: { message: CampaignClockMessage; delay: number }[] = [];
-  const sends: Send[] = [];
-  const events: unknown[] = [];
-  let failNextSend = false;
-  let nowMs = Date.now();
-  const effects: Effects = {
-    async sendCommand(command) {
-      if (failNextSend) {
-        failNextSend = false;
-        throw new Error('killed after the commit');
-      }
-      if (command.kind === 'send') sends.push(command);
-    },
-    async publish(_companyId, _event, data) {
-      events.push(data);
-    },
-    now: () => new Date(nowMs),
-  };
-  const deps: EngineDeps = { effects, clock: async (message, delay) => void clock.push({ message, delay }), random: () => 0 };
-  /**
-   * Runs the queued ticks in order, the clock moved to each one's time, until the chain sleeps. With
-   * `times` 2 each is delivered twice (SQS's at-least-once: a second copy, not a redelivery).
-   */
-  async function drain(times = 1, limit = 200): Promise<void> {
-    for (let n = 0; clock.length && n < limit; n++) {
-      const { message, delay } = clock.shift() as { message: CampaignClockMessage; delay: number };
-      nowMs += delay * 1000;
-      if (message.kind !== 'tick') continue;
-      const first = await runTick(message, false, deps);
-      // A copy finds its seq gone; the sleeping chain's last tick only says so again.
-      for (let i = 1; i < times; i++) expect(await runTick(message, false, deps)).toBe(first === 'idle' ? 'idle' : 'stale');
-    }
-  }
-  /** The next tick, the clock moved to its time. */
-  function nextTick(): Extract<CampaignClockMessage, { kind: 'tick' }> {
-    const { message, delay } = clock.shift() as { message: CampaignClockMessage; delay: number };
-    nowMs += delay * 1000;
-    if (message.kind !== 'tick') throw new Error('expected a tick');
-    return message;
-  }
-  return { clock, sends, events, effects, deps, drain, nextTick, failNext: () => (failNextSend = true) };
-}
-
-async function setup(t: Tenant, count: number, fields: Record<string, unknown> = {}, interval = 0) {
-  const connection = await createConnection(t);
-  await invoke('POST /campaign-settings', {
-    token: t.admin.token,
-    json: { settings: { messageInterval: interval, longerIntervalAfter: 0, greaterInterval: 0, variables: [] } },
-  });
-  const list = await newList(t);
-  const items: { id: number; number: string; name: string }[] = [];
-  for (let i = 0; i < count; i++) items.push(await newItem(t, list.id, { name: `Pessoa ${i}` }));
-  const campaign = await newCampaign(t, { contactListId: list.id, whatsappId: connection.id, message1: 'Oi {nome}', ...fields });
-  return { connectionId: connection.id, listId: list.id, items, campaignId: campaign.id as number };
-}
-
-const result = (companyId: number, connectionId: number, send: Send, error?: string) => ({
-  kind: 'campaignResult' as const,
-  companyId,
-  connectionId,
-  campaignId: send.campaignId as number,
-  messageId: send.messageId,
-  number: send.number,
-  ...(error ? { error } : { waMessageId: `WA-${send.messageId}`, timestamp: Date.now() }),
-});
 
 describe('the campaign engine', () => {
   it('ships each valid contact once under one message id despite duplicate ticks and a tick dying after its commit', async () => {
@@ -196,5 +127,49 @@ describe('the campaign engine', () => {
     // Another tenant's contact with the same number on a connection of the same id confirms nothing here.
     const other = await seedTenant(env.stack);
     expect(await confirmReply(other.companyId, connectionId, number, h.deps)).toBe('none');
+  });
+
+  it('a lost tick: the campaign-starts job queues the chain again once it is late; the campaign finishes, nobody twice', async () => {
+    const t = await seedTenant(env.stack);
+    const { connectionId, items, campaignId } = await setup(t, 4, {}, 5);
+    const h = harness();
+    const job = async () => {
+      const clock: typeof h.clock = [];
+      const report = await queueDueStarts(h.now(), async (message, delay) => void clock.push({ message, delay }));
+      // The job sees every tenant's campaigns: only this one's ticks are this test's.
+      const mine = clock.filter(({ message }) => message.companyId === t.companyId);
+      h.clock.push(...mine);
+      return { report, mine };
+    };
+    await startCampaign(t.companyId, campaignId, ['INATIVA'], h.deps);
+    expect(await runTick(h.nextTick(), false, h.deps)).toBe('shipped');
+    for (const send of h.sends) await settleCampaignSend(result(t.companyId, connectionId, send), h.effects);
+    // The next tick is lost (gone to the DLQ): nothing is queued any more.
+    expect(h.clock.splice(0)).toHaveLength(1);
+    // On time (the chain is only 5 s past its target) the job leaves the chain alone.
+    h.advance(5_000);
+    expect((await job()).mine).toEqual([]);
+    h.advance(STALE_CHAIN_MS + 1_000);
+    const revived = await job();
+    expect(revived.mine).toEqual([{ message: expect.objectContaining({ kind: 'tick', connectionId, recover: true }), delay: 0 }]);
+    expect(revived.report.revived).toBeGreaterThanOrEqual(1);
+    // A second run before the revived tick acts queues the same seq again: one of the two does nothing.
+    expect((await job()).mine).toHaveLength(1);
+    expect(h.clock.map(({ message }) => message)).toEqual([h.clock[0]?.message, h.clock[0]?.message]);
+    const settled = new Set<string>();
+    while (h.clock.length) {
+      await h.drain(1, 1);
+      for (const send of h.sends)
+        if (!settled.has(send.messageId)) {
+          settled.add(send.messageId);
+          await settleCampaignSend(result(t.companyId, connectionId, send), h.effects);
+        }
+    }
+    expect(h.sends.map((s) => s.number).sort()).toEqual(items.map((item) => item.number).sort());
+    expect(await getRun(t.companyId, campaignId)).toMatchObject({ valid: 4, queued: 4, delivered: 4, done: true });
+    expect((await getCampaign(t.companyId, campaignId))?.status).toBe('FINALIZADA');
+    // Finished: no longer running, so the job has nothing to revive for it however late its chain.
+    h.advance(STALE_CHAIN_MS * 2);
+    expect((await job()).mine).toEqual([]);
   });
 });

@@ -1,6 +1,12 @@
 /**
- * The due index of PROGRAMADA campaigns (storage/campaign-shipping.ts "due"): what the
- * `campaign-starts` job reads every minute (domain/campaigns/lifecycle.ts).
+ * The indexes the `campaign-starts` job reads every minute (domain/campaigns/lifecycle.ts), both on
+ * the campaign item and written with its status (storage/campaigns.ts), every tenant's in one Query:
+ *
+ *   due      gsi1pk = CAMPAIGN_DUE       gsi1sk = <scheduledAt>#<cid>#<padded id>   while PROGRAMADA
+ *            -> the starts to queue
+ *   running  gsi2pk = CAMPAIGN_RUNNING   gsi2sk = <cid>#<padded id>                 while EM_ANDAMENTO
+ *            -> the campaigns whose connection's chain of ticks must be alive (a lost tick is
+ *               queued again). Written only on a status move, never per tick.
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, table } from './db.ts';
@@ -34,3 +40,38 @@ export const campaignDueKeys = (companyId: number, id: number, scheduledAt: stri
   gsi1pk: CAMPAIGN_DUE_PK,
   gsi1sk: `${scheduledAt}#${companyId}#${pad(id)}`,
 });
+
+export const CAMPAIGN_RUNNING_PK = 'CAMPAIGN_RUNNING';
+/** The running index's keys of an EM_ANDAMENTO campaign (set by transitionCampaign, removed by any other move). */
+export const campaignRunningKeys = (companyId: number, id: number) => ({
+  gsi2pk: CAMPAIGN_RUNNING_PK,
+  gsi2sk: `${companyId}#${pad(id)}`,
+});
+
+export interface RunningCampaign {
+  companyId: number;
+  id: number;
+  whatsappId: number | null;
+}
+
+/** Every tenant's EM_ANDAMENTO campaigns (the running index), with their connection. */
+export async function runningCampaigns(): Promise<RunningCampaign[]> {
+  const out: RunningCampaign[] = [];
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const page = await db().send(
+      new QueryCommand({
+        TableName: table(),
+        IndexName: 'gsi2',
+        KeyConditionExpression: 'gsi2pk = :pk',
+        ExpressionAttributeValues: { ':pk': CAMPAIGN_RUNNING_PK },
+        ProjectionExpression: 'companyId, id, whatsappId',
+        ExclusiveStartKey,
+      }),
+    );
+    for (const item of page.Items ?? [])
+      out.push({ companyId: Number(item.companyId), id: Number(item.id), whatsappId: item.whatsappId ? Number(item.whatsappId) : null });
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+  return out;
+}

@@ -9,13 +9,14 @@
  * person's edit and the engine starting or finishing the campaign never overwrite each other (the
  * later one is told, 409). The shipping engine keeps its own records (storage/campaign-shipping.ts);
  * here only the due index of a PROGRAMADA campaign (gsi1 CAMPAIGN_DUE, by scheduledAt), set while it
- * is PROGRAMADA and removed by any other status, and the engine's status moves (transitionCampaign).
+ * is PROGRAMADA and removed by any other status, the running index of an EM_ANDAMENTO one (gsi2
+ * CAMPAIGN_RUNNING, storage/campaign-due.ts), and the engine's status moves (transitionCampaign).
  * `mediaPath` is a media bucket key under `<cid>/campaigns/<id>/`, '' without one.
  */
 import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConflictError } from '#commons/errors';
 import type { Campaign, CampaignStatus } from '#contracts/campaigns';
-import { campaignDueKeys } from './campaign-due.ts';
+import { campaignDueKeys, campaignRunningKeys } from './campaign-due.ts';
 import {
   db,
   getItem,
@@ -133,7 +134,7 @@ export async function deleteCampaign(companyId: number, id: number, revision: nu
 /**
  * The engine's status moves (start, cancel, restart, finish): only from one of `from`, whatever the
  * revision (a person's edit is refused once the status moved, as the revision moves too). The due
- * index goes with PROGRAMADA. Undefined when the campaign is not in one of `from` (or is gone).
+ * index goes with PROGRAMADA, the running index comes with EM_ANDAMENTO and goes with any other. Undefined when the campaign is not in one of `from` (or is gone).
  */
 export async function transitionCampaign(
   companyId: number,
@@ -146,12 +147,16 @@ export async function transitionCampaign(
   for (const [i, status] of from.entries()) values[`:from${i}`] = status;
   const completed = extra.completedAt !== undefined ? ', completedAt = :completed' : '';
   if (completed) values[':completed'] = extra.completedAt;
+  // The running index follows EM_ANDAMENTO (the job that revives a lost tick chain reads it).
+  const running = to === 'EM_ANDAMENTO' ? campaignRunningKeys(companyId, id) : undefined;
+  if (running) Object.assign(values, { ':g2pk': running.gsi2pk, ':g2sk': running.gsi2sk });
+  const indexes = running ? ', gsi2pk = :g2pk, gsi2sk = :g2sk' : '';
   try {
     const out = await db().send(
       new UpdateCommand({
         TableName: table(),
         Key: key(companyId, id),
-        UpdateExpression: `SET #status = :to, updatedAt = :now${completed} ADD #revision :one REMOVE gsi1pk, gsi1sk`,
+        UpdateExpression: `SET #status = :to, updatedAt = :now${completed}${indexes} ADD #revision :one REMOVE gsi1pk, gsi1sk${running ? '' : ', gsi2pk, gsi2sk'}`,
         ConditionExpression: `attribute_exists(pk) AND #status IN (${from.map((_, i) => `:from${i}`).join(', ')})`,
         ExpressionAttributeNames: { '#status': 'status', '#revision': 'revision' },
         ExpressionAttributeValues: values,

@@ -8,7 +8,14 @@ import * as z from 'zod';
 const id = z.number().int().positive();
 
 export const campaignClockSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('tick'), companyId: id, connectionId: id, seq: z.number().int().nonnegative() }),
+  // `recover`: queued again by the campaign-starts job for a chain whose tick was lost (lifecycle.ts).
+  z.object({
+    kind: z.literal('tick'),
+    companyId: id,
+    connectionId: id,
+    seq: z.number().int().nonnegative(),
+    recover: z.literal(true).optional(),
+  }),
   z.object({ kind: z.literal('start'), companyId: id, campaignId: id, scheduledAt: z.string().min(1) }),
 ]);
 export type CampaignClockMessage = z.infer<typeof campaignClockSchema>;

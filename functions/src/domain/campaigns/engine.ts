@@ -108,7 +108,7 @@ export type TickOutcome = 'shipped' | 'finished' | 'left' | 'idle' | 'stale';
 
 /** One tick of a connection's chain (see the module comment). `redelivered`: SQS gave it before. */
 export async function runTick(
-  tick: { companyId: number; connectionId: number; seq: number },
+  tick: { companyId: number; connectionId: number; seq: number; recover?: true },
   redelivered: boolean,
   deps: EngineDeps = defaultEngineDeps,
 ): Promise<TickOutcome> {
@@ -116,6 +116,10 @@ export async function runTick(
   for (let attempt = 0; attempt < TICK_ATTEMPTS; attempt++) {
     const pace = await getPace(companyId, connectionId);
     if (!pace) return 'stale';
+    // A chain revived after its tick was lost: the tick before may have died between its commit and
+    // its sends (then gone to the DLQ), so its batch goes again; the host sends each id once.
+    if (tick.recover && attempt === 0 && pace.seq === seq && pace.lastBatch?.seq === seq - 1)
+      await resendBatch(companyId, connectionId, pace.lastBatch, deps);
     if (pace.seq !== seq) {
       if (redelivered && pace.seq === seq + 1 && pace.lastBatch?.seq === seq) {
         await resendBatch(companyId, connectionId, pace.lastBatch, deps);
@@ -243,6 +247,7 @@ async function resendBatch(companyId: number, connectionId: number, batch: NonNu
   if (campaign?.status !== 'EM_ANDAMENTO') return;
   const records = await getShipRecords(companyId, batch.campaignId, batch.itemIds);
   const pending = [...records.values()].filter((record) => !record.deliveredAt);
+  if (!pending.length) return;
   logger.warn('campaign tick redelivered after its commit: sending its batch again', { companyId, connectionId, count: pending.length });
   await sendShips(campaign, connectionId, pending, deps);
 }

@@ -5,10 +5,18 @@
  *   (every minute, looking as far ahead). The start acts only if the campaign is still PROGRAMADA at
  *   that same time, so an edit or a duplicate start does nothing twice.
  * - without scheduledAt and asked to start (`status: "EM_ANDAMENTO"` in the body): started now.
+ *
+ * The same job keeps running campaigns moving: a connection's chain of ticks stops if its tick is
+ * lost (it went to the DLQ after maxReceiveCount, or a Lambda died between a commit and queueing the
+ * next tick), and nothing else would ever wake it. Every EM_ANDAMENTO campaign (the running index)
+ * whose connection's next tick is over STALE_CHAIN_MS late gets a tick for the chain's current seq
+ * queued again; should the lost tick still come, one of the two finds its seq gone and does nothing.
  */
 import { type ClockSender, sendClockMessage } from '#adapters/campaign-ticks';
 import { logger } from '#commons/logger';
-import { dueCampaigns } from '#storage/campaign-due';
+import { dueCampaigns, runningCampaigns } from '#storage/campaign-due';
+import { getPace, joinPace } from '#storage/campaign-pace';
+import { getRun } from '#storage/campaign-runs';
 import type { CampaignRecord } from '#storage/campaigns';
 import { defaultEngineDeps, startCampaign } from './engine.ts';
 
@@ -39,8 +47,14 @@ async function queueStartIfDue(
   return true;
 }
 
-/** The `campaign-starts` job: every PROGRAMADA campaign due within the lookahead gets its start queued. */
-export async function queueDueStarts(now: Date, clock: ClockSender = sendClockMessage): Promise<{ queued: number; errors: number }> {
+/**
+ * The `campaign-starts` job: every PROGRAMADA campaign due within the lookahead gets its start
+ * queued, and every running campaign's stalled chain its tick again (reviveStalledChains).
+ */
+export async function queueDueStarts(
+  now: Date,
+  clock: ClockSender = sendClockMessage,
+): Promise<{ queued: number; revived: number; errors: number }> {
   const due = await dueCampaigns(new Date(now.getTime() + START_LOOKAHEAD_MS).toISOString());
   let queued = 0;
   let errors = 0;
@@ -52,5 +66,64 @@ export async function queueDueStarts(now: Date, clock: ClockSender = sendClockMe
       logger.error('campaign start not queued', { companyId: campaign.companyId, campaignId: campaign.id, error });
     }
   }
-  return { queued, errors };
+  const revival = await reviveStalledChains(now, clock);
+  return { queued, revived: revival.revived, errors: errors + revival.errors };
+}
+
+/**
+ * A chain whose next tick is this late is taken as lost. Far over any wait the pace sets (at most
+ * 120 s, SPEC 9, and each tick is queued delayed to its time) plus a tick's retries; a live chain
+ * taken for lost costs one tick that finds its seq gone.
+ */
+export const STALE_CHAIN_MS = 150_000;
+
+/** See the module comment: one tick queued per connection whose running campaigns' chain stalled. */
+export async function reviveStalledChains(now: Date, clock: ClockSender): Promise<{ revived: number; errors: number }> {
+  const byConnection = new Map<string, { companyId: number; connectionId: number; campaignIds: number[] }>();
+  for (const campaign of await runningCampaigns()) {
+    if (!campaign.whatsappId) continue;
+    const key = `${campaign.companyId}:${campaign.whatsappId}`;
+    const entry = byConnection.get(key) ?? { companyId: campaign.companyId, connectionId: campaign.whatsappId, campaignIds: [] };
+    entry.campaignIds.push(campaign.id);
+    byConnection.set(key, entry);
+  }
+  let revived = 0;
+  let errors = 0;
+  for (const { companyId, connectionId, campaignIds } of byConnection.values()) {
+    try {
+      if (await reviveChain(companyId, connectionId, campaignIds, now.getTime(), clock)) revived++;
+    } catch (error) {
+      errors++;
+      logger.error('campaign chain not revived', { companyId, connectionId, error });
+    }
+  }
+  return { revived, errors };
+}
+
+async function reviveChain(companyId: number, connectionId: number, campaignIds: number[], nowMs: number, clock: ClockSender) {
+  let pace = await getPace(companyId, connectionId);
+  let joined = false;
+  // A campaign still walking its audience but off the chain (a start that died after its status
+  // move) joins it again; a sleeping chain wakes with it.
+  for (const campaignId of campaignIds) {
+    if (pace?.campaigns.includes(campaignId)) continue;
+    const run = await getRun(companyId, campaignId);
+    if (!run || run.done) continue;
+    const seq = await joinPace(companyId, connectionId, campaignId, nowMs);
+    joined = true;
+    if (seq === undefined) continue;
+    logger.warn('campaign off its chain: joined again', { companyId, connectionId, campaignId });
+    await clock({ kind: 'tick', companyId, connectionId, seq }, 0);
+    return true;
+  }
+  if (joined) pace = await getPace(companyId, connectionId);
+  if (!pace || pace.idle || !pace.campaigns.length || nowMs - pace.targetAt <= STALE_CHAIN_MS) return false;
+  logger.warn('campaign tick chain stalled: its tick queued again', {
+    companyId,
+    connectionId,
+    seq: pace.seq,
+    late: nowMs - pace.targetAt,
+  });
+  await clock({ kind: 'tick', companyId, connectionId, seq: pace.seq, recover: true }, 0);
+  return true;
 }
