@@ -63,6 +63,21 @@ export const env = {
   get asaasWebhookToken() {
     return optional('ASAAS_WEBHOOK_TOKEN');
   },
+  /** An OpenAI-compatible API for the AI prompts (OpenAI itself unless set; the local fake in infra/local/bot-fakes). */
+  get openAiBaseUrl() {
+    return optional('OPENAI_BASE_URL') ?? 'https://api.openai.com/v1';
+  },
+  get openAiModel() {
+    return optional('OPENAI_MODEL') ?? 'gpt-4o-mini';
+  },
+  /** Where audio is transcribed (POST <base>/audio/transcriptions); unset: the prompts do not transcribe audio. */
+  get transcriptionBaseUrl() {
+    return optional('TRANSCRIPTION_BASE_URL');
+  },
+  /** Dialogflow ES' REST API root (Google's unless set). */
+  get dialogflowBaseUrl() {
+    return optional('DIALOGFLOW_BASE_URL') ?? 'https://dialogflow.googleapis.com';
+  },
   get serverVersion() {
     return process.env.SERVER_VERSION ?? '6.0.0';
   },
