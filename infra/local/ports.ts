@@ -21,6 +21,8 @@ export interface Ports {
   simulator: number;
   /** The fake payment provider (Asaas' API subset, its page and control API). */
   paymentProvider: number;
+  /** The fake bot providers (OpenAI, Typebot, webhook/n8n, Dialogflow: infra/local/bot-fakes). */
+  botFakes: number;
 }
 
 export const defaultPorts: Ports = {
@@ -35,6 +37,7 @@ export const defaultPorts: Ports = {
   cloudwatch: 4582,
   simulator: 3003,
   paymentProvider: 3004,
+  botFakes: 3005,
 };
 
 /** `CONVERSA_PORT_WEB=8080 npm start` and so on; the env var name is the upper-cased key. */

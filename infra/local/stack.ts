@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TABLE_LOGICAL_NAME } from '@conversa/functions/storage/table';
+import { startBotFakes, TYPEBOT_SLUG } from './bot-fakes/server.ts';
 import { type Child, spawnChild, stripAnsi } from './child-process.ts';
 import { startCloudWatch } from './cloudwatch.ts';
 import { ensurePoolAndClient, startCognitoLocal } from './cognito/cognito-local.ts';
@@ -45,6 +46,10 @@ export interface LocalStack {
   simulatorUrl: string;
   /** The fake payment provider (Asaas' API subset): its page, where a person pays a charge, and control API. */
   paymentProviderUrl: string;
+  /** The fake bot providers (infra/local/bot-fakes): OpenAI, Typebot, webhook/n8n and Dialogflow under one root. */
+  botFakesUrl: string;
+  /** What a tenant pastes to try each integration against the fakes. */
+  botFakes: { typebotBaseUrl: string; typebotSlug: string; webhookEchoUrl: string; dialogflowCredentialsUrl: string };
   /** The session-host child: crash and restart it (tests, benches). */
   sessionHost: SessionHostControl;
   admin: { email: string; password: string };
@@ -192,6 +197,9 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
       log,
     });
     stoppers.push({ name: 'payment-provider', stop: payments.close });
+    // The AI prompts' and queue integrations' providers: the handlers reach them through the env below.
+    const botFakes = await startBotFakes({ port: ports.botFakes });
+    stoppers.push({ name: 'bot-fakes', stop: botFakes.close });
 
     const env: Record<string, string> = {
       TABLE_NAME: TABLE_LOGICAL_NAME,
@@ -214,6 +222,9 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
       SERVER_VERSION: serverVersion(),
       ASAAS_BASE_URL: payments.apiUrl,
       ASAAS_WEBHOOK_TOKEN: webhookToken,
+      OPENAI_BASE_URL: botFakes.openAiBaseUrl,
+      TRANSCRIPTION_BASE_URL: botFakes.openAiBaseUrl,
+      DIALOGFLOW_BASE_URL: botFakes.dialogflowBaseUrl,
       SECRETS_KEY: localSecretsKey(opts.dataDir),
     };
     // The handlers run in this process and read process.env, as a Lambda reads its configuration.
@@ -272,6 +283,13 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
       webUrl,
       simulatorUrl: simulator.url,
       paymentProviderUrl: payments.url,
+      botFakesUrl: botFakes.url,
+      botFakes: {
+        typebotBaseUrl: botFakes.typebotBaseUrl,
+        typebotSlug: TYPEBOT_SLUG,
+        webhookEchoUrl: botFakes.webhookEchoUrl,
+        dialogflowCredentialsUrl: `${botFakes.dialogflowBaseUrl}/credentials?project=conversa-local`,
+      },
       sessionHost: sessionHost.control,
       admin,
       env,

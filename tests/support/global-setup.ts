@@ -18,6 +18,8 @@ export interface ProvidedStack {
   webUrl: string;
   /** The WhatsApp simulator's control API (infra/local/whatsapp-simulator/server.ts). */
   simulatorUrl: string;
+  /** The fake bot providers (infra/local/bot-fakes/server.ts): /openai/v1, /typebot, /webhook, /dialogflow. */
+  botFakesUrl: string;
   /**
    * Test-only control of the stack, which lives in this (the main) process while tests run in workers:
    *   POST /session-host/kill {signal?}   (SIGKILL by default; answers once it exited)
@@ -56,6 +58,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     wsUrl: stack.wsUrl,
     webUrl: stack.webUrl ?? '',
     simulatorUrl: stack.simulatorUrl,
+    botFakesUrl: stack.botFakesUrl,
     controlUrl: control.url,
     admin: stack.admin,
     cognito: stack.cognito,
