@@ -38,5 +38,9 @@ export const HelpsPage = page(() => import('../../features/helps/components/help
 export const MessagesApiPage = page(() => import('../../features/messages-api/components/messages-api-page.tsx'), 'MessagesApiPage');
 export const TodoPage = page(() => import('../../features/todo/components/todo-page.tsx'), 'TodoPage');
 export const ChatsPage = page(() => import('../../features/chats/components/chats-page.tsx'), 'ChatsPage');
+export const QueueIntegrationsPage = page(
+  () => import('../../features/queue-integrations/components/queue-integrations-page.tsx'),
+  'QueueIntegrationsPage',
+);
 export const InvoicesPage = page(() => import('../../features/billing/components/invoices-page.tsx'), 'InvoicesPage');
 export const SubscriptionPage = page(() => import('../../features/billing/components/subscription-page.tsx'), 'SubscriptionPage');

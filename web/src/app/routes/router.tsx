@@ -23,6 +23,7 @@ import {
   ListContactsPage,
   LoginPage,
   MessagesApiPage,
+  QueueIntegrationsPage,
   QueuesPage,
   QuickMessagesPage,
   SchedulesPage,
@@ -57,7 +58,6 @@ const campaignGates: Gates = { cshow: true, plan: 'useCampaigns' };
 /** Routes of later issues: they exist, are gated as they will be, and say they are not ready. */
 const upcoming: Array<{ path: string; titleKey: string; gates?: Gates }> = [
   { path: 'prompts', titleKey: 'menu.prompts', gates: { admin: true, plan: 'useOpenAi' } },
-  { path: 'queue-integration', titleKey: 'menu.queueIntegration', gates: { admin: true, plan: 'useIntegrations' } },
 ];
 
 function Suspended() {
@@ -117,6 +117,8 @@ const routes: RouteObject[] = [
           { path: 'announcements', element: gated(<AnnouncementsPage />, { super: true }) },
           // Internal chat (SPEC 2): the list and the open chat, for plans with useInternalChat.
           { path: 'chats/:id?', element: gated(<ChatsPage />, { plan: 'useInternalChat' }) },
+          // Queue integrations (issue 13): the admins' bots, for plans with useIntegrations.
+          { path: 'queue-integration', element: gated(<QueueIntegrationsPage />, { admin: true, plan: 'useIntegrations' }) },
           // Billing (issue 12): admins see and pay the invoices; an expired company reaches only these two (ExpiredGate).
           { path: 'financeiro', element: gated(<InvoicesPage />, { admin: true }) },
           { path: 'subscription', element: gated(<SubscriptionPage />, { admin: true }) },

@@ -7,6 +7,7 @@ import { directoryLocales } from './directory.ts';
 import type { LocaleShape } from './es.ts';
 import { inboxLocales } from './inbox.ts';
 import { insightLocales } from './insight.ts';
+import { queueIntegrationErrorLocales, queueIntegrationsLocales } from './queue-integrations.ts';
 import { schedulesLocales } from './schedules.ts';
 
 const en: LocaleShape = {
@@ -17,6 +18,7 @@ const en: LocaleShape = {
   ...inboxLocales.en,
   ...insightLocales.en,
   ...schedulesLocales.en,
+  ...queueIntegrationsLocales.en,
   ...chatsLocales.en,
   ...billingLocales.en,
   app: { name: 'Conversa' },
@@ -54,6 +56,7 @@ const en: LocaleShape = {
   backendErrors: {
     ...billingErrorLocales.en,
     ...chatErrorLocales.en,
+    ...queueIntegrationErrorLocales.en,
     ...campaignErrorLocales.en,
     ERR_NO_OTHER_WHATSAPP: 'There must be at least one default WhatsApp connection.',
     ERR_NO_DEF_WAPP_FOUND: 'No default WhatsApp connection found. Check the connections page.',

@@ -6,6 +6,7 @@ import { connectionsLocales } from './connections.ts';
 import { directoryLocales } from './directory.ts';
 import { inboxLocales } from './inbox.ts';
 import { insightLocales } from './insight.ts';
+import { queueIntegrationErrorLocales, queueIntegrationsLocales } from './queue-integrations.ts';
 import { schedulesLocales } from './schedules.ts';
 
 /** Spanish: the fallback language (SPEC 1) and the shape every other locale must match. */
@@ -17,6 +18,7 @@ const es = {
   ...inboxLocales.es,
   ...insightLocales.es,
   ...schedulesLocales.es,
+  ...queueIntegrationsLocales.es,
   ...chatsLocales.es,
   ...billingLocales.es,
   app: { name: 'Conversa' },
@@ -54,6 +56,7 @@ const es = {
   backendErrors: {
     ...billingErrorLocales.es,
     ...chatErrorLocales.es,
+    ...queueIntegrationErrorLocales.es,
     ...campaignErrorLocales.es,
     ERR_NO_OTHER_WHATSAPP: 'Debe haber al menos una conexión de WhatsApp predeterminada.',
     ERR_NO_DEF_WAPP_FOUND: 'No se encontró una conexión de WhatsApp predeterminada. Verifique la página de conexiones.',

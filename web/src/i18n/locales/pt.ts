@@ -7,6 +7,7 @@ import { directoryLocales } from './directory.ts';
 import type { LocaleShape } from './es.ts';
 import { inboxLocales } from './inbox.ts';
 import { insightLocales } from './insight.ts';
+import { queueIntegrationErrorLocales, queueIntegrationsLocales } from './queue-integrations.ts';
 import { schedulesLocales } from './schedules.ts';
 
 /** Portuguese (Brazil): the stored `ptBR` selects it (SPEC 1). */
@@ -18,6 +19,7 @@ const pt: LocaleShape = {
   ...inboxLocales.pt,
   ...insightLocales.pt,
   ...schedulesLocales.pt,
+  ...queueIntegrationsLocales.pt,
   ...chatsLocales.pt,
   ...billingLocales.pt,
   app: { name: 'Conversa' },
@@ -55,6 +57,7 @@ const pt: LocaleShape = {
   backendErrors: {
     ...billingErrorLocales.pt,
     ...chatErrorLocales.pt,
+    ...queueIntegrationErrorLocales.pt,
     ...campaignErrorLocales.pt,
     ERR_NO_OTHER_WHATSAPP: 'Deve haver pelo menos uma conexão de WhatsApp padrão.',
     ERR_NO_DEF_WAPP_FOUND: 'Nenhuma conexão de WhatsApp padrão encontrada. Verifique a página de conexões.',

@@ -18,6 +18,7 @@ import {
 } from '@mui/material';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { BotSelects } from '../../../components/bot-selects.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { useConnection } from '../../../lib/lookups/connections.ts';
 import { useQueues } from '../../../lib/lookups/queues.ts';
@@ -214,6 +215,12 @@ function ConnectionForm({ connection, onClose }: { connection: Connection | unde
               </TextField>
               {number('timeToTransfer')}
             </Stack>
+            <BotSelects
+              promptId={values.promptId}
+              integrationId={values.integrationId}
+              onChange={(next) => setValues((v) => ({ ...v, ...next }))}
+              errors={errors}
+            />
             <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
               {number('expiresTicket')}
               {number('timeUseBotQueues')}

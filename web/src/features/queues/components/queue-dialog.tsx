@@ -17,6 +17,7 @@ import {
 } from '@mui/material';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { BotSelects } from '../../../components/bot-selects.tsx';
 import { toast } from '../../../lib/toast.ts';
 import { useErrorToast } from '../../../lib/use-api-error.ts';
 import { type FieldErrors, fieldErrors } from '../../../lib/validation.ts';
@@ -33,6 +34,8 @@ interface FormValues {
   outOfHoursMessage: string;
   ratingMessage: string;
   schedules: ScheduleEntry[];
+  promptId: number | null;
+  integrationId: number | null;
 }
 
 const initialValues = (queue: Queue | undefined): FormValues => ({
@@ -44,6 +47,9 @@ const initialValues = (queue: Queue | undefined): FormValues => ({
   outOfHoursMessage: queue?.outOfHoursMessage ?? '',
   ratingMessage: queue?.ratingMessage ?? '',
   schedules: queue?.schedules ?? [],
+  // Sent back as they are unless changed: a save must not drop the queue's bot.
+  promptId: queue?.promptId ?? null,
+  integrationId: queue?.integrationId ?? null,
 });
 
 export function QueueDialog({ queue, onClose }: { queue: Queue | undefined; onClose: () => void }) {
@@ -140,6 +146,12 @@ export function QueueDialog({ queue, onClose }: { queue: Queue | undefined; onCl
                   />
                 ))}
               </Box>
+              <BotSelects
+                promptId={values.promptId}
+                integrationId={values.integrationId}
+                onChange={(next) => setValues((v) => ({ ...v, ...next }))}
+                errors={errors}
+              />
               {message('greetingMessage')}
               {message('complationMessage')}
               {message('outOfHoursMessage')}
