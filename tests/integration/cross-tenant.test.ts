@@ -29,6 +29,7 @@ const bOwn = {
   fileListId: 0,
   campaignId: 0,
   chatId: 0,
+  queueIntegrationId: 0,
 };
 
 /**
@@ -269,6 +270,17 @@ const fixtures: Record<string, Fixture> = {
   'GET /chats/{id}/messages': { params: () => ({ id: String(bOwn.chatId) }) },
   'POST /chats/{id}/messages': { params: () => ({ id: String(bOwn.chatId) }), body: () => ({ message: 'hijack' }) },
   'POST /chats/{id}/read': { params: () => ({ id: String(bOwn.chatId) }), body: () => ({}) },
+  // Queue integrations: B's (marker-named, with B's signing secret) are not A's to read, change, delete or test.
+  'GET /queueIntegration': {},
+  'GET /queueIntegration/{id}': { params: () => ({ id: String(bOwn.queueIntegrationId) }) },
+  'POST /queueIntegration': { body: () => ({ type: 'webhook', name: 'Hijack hook', urlN8N: 'https://hijack.example/in' }) },
+  'PUT /queueIntegration/{id}': {
+    params: () => ({ id: String(bOwn.queueIntegrationId) }),
+    body: () => ({ name: 'Hijacked', urlN8N: 'https://hijack.example/in' }),
+  },
+  'DELETE /queueIntegration/{id}': { params: () => ({ id: String(bOwn.queueIntegrationId) }) },
+  // With B's id and no credentials of its own: only B's stored service account could answer.
+  'POST /queueIntegration/testSession': { body: () => ({ projectName: 'b-project', id: bOwn.queueIntegrationId }) },
   // Billing: the tenant comes from the token, so A reaches A's invoices only (A has none: 404 on any id);
   // the webhook is public and refuses a call without the deployment's token.
   'GET /invoices/all': {},
@@ -322,6 +334,7 @@ async function snapshotOfB(): Promise<string> {
     call('GET', '/campaign-settings', { token: b.admin.token }),
     call('GET', '/chats', { token: b.admin.token }),
     call('GET', `/chats/${bOwn.chatId}/messages`, { token: b.user.token }),
+    call('GET', '/queueIntegration', { token: b.admin.token }),
     call('GET', '/ticket-notes/list', { token: b.admin.token, query: { ticketId: String(bOwn.ticketId) } }),
     call('GET', `/messages/${bOwn.ticketId}`, { token: b.admin.token }).then((res) => ({ ...res, body: stableMessages(res.body) })),
   ]);
@@ -489,6 +502,17 @@ beforeAll(async () => {
     const sent = await call('POST', `/chats/${bOwn.chatId}/messages`, { token: b.admin.token, body: { message: `${b.marker} segredo` } });
     expect(sent.status, sent.text).toBe(201);
   }
+  // B's queue integrations (marker-named), more than A creates; the last one on B's queue.
+  for (let i = 1; i <= 4; i++) {
+    const integration = await call('POST', '/queueIntegration', {
+      token: b.admin.token,
+      body: { type: 'webhook', name: `${b.marker} qi${i}`.slice(-50), urlN8N: `https://${b.marker}.example/hook` },
+    });
+    expect(integration.status, integration.text).toBe(201);
+    bOwn.queueIntegrationId = (integration.body as { id: number }).id;
+  }
+  const pointed = await call('PUT', `/queue/${bOwn.queueId}`, { token: b.admin.token, body: { integrationId: bOwn.queueIntegrationId } });
+  expect(pointed.status, pointed.text).toBe(200);
   // Give B a setting value that differs from A's default so a leak would show.
   const put = await call('PUT', '/settings/userRating', { token: b.admin.token, body: { value: 'enabled' } });
   expect(put.status, put.text).toBe(200);

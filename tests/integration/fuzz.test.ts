@@ -162,6 +162,7 @@ const listQueries: Record<string, string[]> = {
   'GET /queue-options': ['queueId', 'parentId'],
   'GET /campaigns': ['searchParam', 'pageNumber'],
   'GET /chats': ['searchParam', 'pageNumber'],
+  'GET /queueIntegration': ['searchParam', 'pageNumber'],
   'GET /chats/{id}/messages': ['cursor'],
   'GET /contact-lists': ['searchParam', 'pageNumber'],
   'GET /contact-list-items': ['contactListId', 'searchParam', 'pageNumber', 'cursor'],
