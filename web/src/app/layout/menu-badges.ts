@@ -1,7 +1,7 @@
-import { type QueryKey, skipToken, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { latestChatsQueryOptions } from '../../lib/lookups/chats.ts';
-import { connectionKeys } from '../../lib/lookups/connections.ts';
+import { connectionsQueryOptions } from '../../lib/lookups/connections.ts';
 import type { MenuBadge } from './menu-items.ts';
 
 /** SPEC 2: these connection states need the admin's attention. */
@@ -31,18 +31,16 @@ function useUnreadChats(userId: number | undefined): boolean {
 }
 
 /**
- * The connections badge reads the query cache under the key the connections list uses, without
- * fetching: the menu never invents data, and lights up as soon as that list is loaded.
+ * The connections badge reads the list the app-wide watch loads for admins (useConnectionsWatch)
+ * and the connection channels keep live, without fetching it itself (enabled: false). It observes
+ * with the list's own query function, not skipToken: the query keeps the options of its latest
+ * observer, so a skipToken one made every refetch of the list (after a save, on focus) fail and
+ * left the badge on stale states.
  */
-function useCachedList<T>(queryKey: QueryKey): T[] | undefined {
-  const { data } = useQuery<unknown>({ queryKey, queryFn: skipToken });
-  if (Array.isArray(data)) return data as T[];
-  const records = (data as { records?: T[] } | undefined)?.records;
-  return Array.isArray(records) ? records : undefined;
-}
+export const connectionsBadgeQueryOptions = () => ({ ...connectionsQueryOptions(), enabled: false });
 
 export function useMenuBadges(userId: number | undefined): Record<MenuBadge, boolean> {
-  const connections = useCachedList<{ status?: string }>(connectionKeys.list());
+  const connections = useQuery(connectionsBadgeQueryOptions()).data;
   const chats = useUnreadChats(userId);
   // SPEC 2: the connection state is checked 2 s after load, so a reconnect in progress does not flash it.
   const [checkConnections, setCheckConnections] = useState(false);
