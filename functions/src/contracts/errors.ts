@@ -69,6 +69,8 @@ export const ErrorCodes = [
   'ERR_CAMPAIGN_NOT_RUNNING',
   /** Restart: only a cancelled campaign (CANCELADA) is restarted. */
   'ERR_CAMPAIGN_NOT_CANCELLED',
+  /** A campaign starts (or is scheduled) only with an audience: a contact list, a tag, or both. */
+  'ERR_CAMPAIGN_NO_AUDIENCE',
   /** A contact list that a scheduled or running campaign ships to is not deleted under it. */
   'ERR_CONTACT_LIST_IN_USE',
   /** A queue or connection still points at the AI prompt: take it off them first (409; names them). */

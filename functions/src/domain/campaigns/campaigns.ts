@@ -7,7 +7,8 @@
  * engine moves it to EM_ANDAMENTO, FINALIZADA or CANCELADA. A person changes it only while it is
  * INATIVA, or PROGRAMADA more than an hour before its start (409 ERR_CAMPAIGN_NOT_EDITABLE), and
  * deletes it unless it is shipping. To be PROGRAMADA it must be able to run: a connection, an
- * audience (contact list or tag) and something to say; the time must be ahead.
+ * audience (contact list, tag or both: audience.ts; 400 ERR_CAMPAIGN_NO_AUDIENCE without) and
+ * something to say; the time must be ahead.
  *
  * Every id it names is looked up in the caller's tenant (404 naming the field otherwise), the file
  * list's too (storage/file-lists.ts). Every change is published on
@@ -40,6 +41,7 @@ import { foldSearch } from '#storage/contact-list-items';
 import { type ContactListRecord, getContactList, listContactLists } from '#storage/contact-lists';
 import { getFileList } from '#storage/file-lists';
 import { getTag } from '#storage/tags';
+import { hasAudience } from './audience.ts';
 import { afterSave } from './lifecycle.ts';
 import { progressOf } from './progress.ts';
 
@@ -107,7 +109,9 @@ function checkSchedulable(fields: CampaignFields, scheduleChanged: boolean, now:
 /** What a campaign needs to run: a connection, an audience, something to say. */
 export function checkRunnable(fields: CampaignFields): void {
   if (!fields.whatsappId) throw new ValidationError('whatsappId', SCHEDULE_NEEDS);
-  if (!fields.contactListId && fields.tagListId === NO_TAG_LIST) throw new ValidationError('contactListId', SCHEDULE_NEEDS);
+  // Without one it would run and finish FINALIZADA having sent nothing.
+  if (!hasAudience(fields))
+    throw new ValidationError('contactListId', 'A contact list or a tag is required to start', 'ERR_CAMPAIGN_NO_AUDIENCE');
   if (!campaignMessageFields.some((field) => fields[field])) throw new ValidationError('message1', SCHEDULE_NEEDS);
   if (fields.confirmation && !campaignConfirmationFields.some((field) => fields[field]))
     throw new ValidationError('confirmationMessage1', SCHEDULE_NEEDS);

@@ -16,7 +16,8 @@
  * A duplicate tick finds the seq moved on and does nothing.
  *
  * Cancel moves the campaign out of EM_ANDAMENTO: the next commit's check fails, so nothing not yet
- * committed goes out; restart walks the list again and ships whom no record marks delivered.
+ * committed goes out; restart walks the audience again and ships whom no record marks delivered.
+ * The audience is the contact list's items and/or the tag's contacts (audience.ts).
  */
 import { type ClockSender, sendClockMessage } from '#adapters/campaign-ticks';
 import { logger } from '#commons/logger';
@@ -29,8 +30,8 @@ import { getCampaignSettings } from '#storage/campaign-settings';
 import type { PaceRecord, RunRecord, ShipRecord } from '#storage/campaign-shipping';
 import { commitTick, getShipRecords } from '#storage/campaign-ships';
 import { type CampaignRecord, getCampaign, transitionCampaign } from '#storage/campaigns';
-import { contactListItemsAfter, countContactListItems } from '#storage/contact-list-items';
 import { type FileListFile, getFileList } from '#storage/file-lists';
+import { countAudience, walkAudience } from './audience.ts';
 import { delayToward, fillPlaceholders, nextPace, pickMessages, type ShipPart, shipMessageId, tickBatchSize } from './compose.ts';
 import { publishProgress } from './progress.ts';
 
@@ -59,7 +60,7 @@ export async function startCampaign(
 ): Promise<CampaignRecord | undefined> {
   const moved = await transitionCampaign(companyId, campaignId, from, 'EM_ANDAMENTO', { completedAt: null });
   if (!moved) return undefined;
-  const counts = moved.contactListId ? await countContactListItems(companyId, moved.contactListId) : { valid: 0, invalid: 0 };
+  const counts = await countAudience(moved);
   await beginRun(companyId, campaignId, counts);
   if (moved.whatsappId) {
     const seq = await joinPace(companyId, moved.whatsappId, campaignId, deps.effects.now().getTime());
@@ -163,11 +164,9 @@ async function shipNext(
   const { companyId, connectionId, seq } = tick;
   const settings = await paceOf(companyId);
   const limit = tickBatchSize(settings, pace.sinceLong);
-  const walk = campaign.contactListId
-    ? await contactListItemsAfter(companyId, campaign.contactListId, run.cursor, limit)
-    : { items: [], more: false };
+  const walk = await walkAudience(campaign, run.cursor, limit);
   // Invalid numbers are counted apart at the start and never sent.
-  const valid = walk.items.filter((item) => item.isWhatsappValid !== false);
+  const valid = walk.recipients.filter((item) => item.valid);
   const existing = await getShipRecords(
     companyId,
     campaign.id,
@@ -178,6 +177,8 @@ async function shipNext(
   for (const item of valid) {
     const before = existing.get(item.id);
     if (before?.deliveredAt) continue;
+    // Already shipped in this run: a tag's contact met again through another of their tickets.
+    if (before && before.run === run.run) continue;
     const recipient = { name: item.name, number: item.number, email: item.email };
     const texts = before
       ? { message: before.message, confirmation: before.confirmation }
@@ -201,7 +202,7 @@ async function shipNext(
     seq,
     run: run.run,
     fromCursor: run.cursor,
-    cursor: walk.items.at(-1)?.id ?? run.cursor,
+    cursor: walk.cursor,
     done,
     ships,
     confirms: campaign.confirmation
