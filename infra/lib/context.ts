@@ -7,7 +7,8 @@ export const DEFAULT_REGION = 'us-east-1';
  * Reads the deploy-time choices from CDK context: `region` (default us-east-1), and optionally
  * `domainName` + `certificateArn` for the web app, `serverVersion` for GET /version and `alarmEmail`
  * for the address the region's alarms are e-mailed to (no e-mail subscription without it), and
- * `asaasBaseUrl` + `asaasWebhookToken` for billing's payment provider.
+ * `asaasBaseUrl` + `asaasWebhookToken` for billing's payment provider, and `openAiBaseUrl`,
+ * `openAiModel`, `transcriptionBaseUrl`, `dialogflowBaseUrl` for the bots' providers (issue 13).
  */
 export function stackPropsFromContext(app: App): { id: string; props: ConversaStackProps } {
   const context = (key: string): string | undefined => {
@@ -22,6 +23,11 @@ export function stackPropsFromContext(app: App): { id: string; props: ConversaSt
   const alarmEmail = context('alarmEmail');
   if (alarmEmail && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(alarmEmail))
     throw new Error(`Context alarmEmail "${alarmEmail}" is not an e-mail address`);
+  const providerUrl = (key: string): string | undefined => {
+    const value = context(key);
+    if (value && !/^https?:\/\/[^\s/]+/.test(value)) throw new Error(`Context ${key} "${value}" is not an http(s) URL`);
+    return value;
+  };
   return {
     id: `Conversa-${region}`,
     props: {
@@ -31,6 +37,12 @@ export function stackPropsFromContext(app: App): { id: string; props: ConversaSt
       domain: domainName && certificateArn ? { name: domainName, certificateArn } : undefined,
       alarmEmail,
       billing: { asaasBaseUrl: context('asaasBaseUrl'), asaasWebhookToken: context('asaasWebhookToken') },
+      bots: {
+        openAiBaseUrl: providerUrl('openAiBaseUrl'),
+        openAiModel: context('openAiModel'),
+        transcriptionBaseUrl: providerUrl('transcriptionBaseUrl'),
+        dialogflowBaseUrl: providerUrl('dialogflowBaseUrl'),
+      },
       description: `Conversa WhatsApp inbox (${region})`,
     },
   };

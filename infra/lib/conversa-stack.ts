@@ -90,6 +90,36 @@ export interface ConversaStackProps extends StackProps {
    * Asaas' webhook, without which every webhook call is refused. Given only to the Lambda serving billing.
    */
   billing?: { asaasBaseUrl?: string; asaasWebhookToken?: string };
+  /**
+   * The AI prompts' and queue integrations' providers (context `openAiBaseUrl`, `openAiModel`,
+   * `transcriptionBaseUrl`, `dialogflowBaseUrl`): unset, the handlers use OpenAI, gpt-4o-mini, no
+   * transcription and Google's Dialogflow. Given only to the Lambdas that call the providers.
+   */
+  bots?: BotProviderSettings;
+}
+
+export interface BotProviderSettings {
+  openAiBaseUrl?: string;
+  openAiModel?: string;
+  transcriptionBaseUrl?: string;
+  dialogflowBaseUrl?: string;
+}
+
+/**
+ * The Lambdas that call the bot providers (functions/src/adapters/openai.ts, typebot.ts, bot-webhook.ts,
+ * dialogflow.ts): the integrations' testSession and the bot-turns consumer. A name not deployed (yet) is skipped.
+ */
+export const botProviderFunctions: readonly string[] = ['queue-integrations', 'bot-turns'];
+
+/** The env vars functions/src/commons/env.ts reads for the providers, for the settings given. */
+export function botProviderEnv(bots: BotProviderSettings = {}): Record<string, string> {
+  const vars: Record<string, string | undefined> = {
+    OPENAI_BASE_URL: bots.openAiBaseUrl,
+    OPENAI_MODEL: bots.openAiModel,
+    TRANSCRIPTION_BASE_URL: bots.transcriptionBaseUrl,
+    DIALOGFLOW_BASE_URL: bots.dialogflowBaseUrl,
+  };
+  return Object.fromEntries(Object.entries(vars).filter((entry): entry is [string, string] => Boolean(entry[1])));
 }
 
 /** Construct id of a Lambda: `inbound-consumer` -> `InboundConsumerFunction`. */
@@ -164,6 +194,9 @@ export class ConversaStack extends Stack {
       if (billingFunctions.has(name)) {
         if (props.billing?.asaasBaseUrl) fn.addEnvironment('ASAAS_BASE_URL', props.billing.asaasBaseUrl);
         if (props.billing?.asaasWebhookToken) fn.addEnvironment('ASAAS_WEBHOOK_TOKEN', props.billing.asaasWebhookToken);
+      }
+      if (botProviderFunctions.includes(name)) {
+        for (const [key, value] of Object.entries(botProviderEnv(props.bots))) fn.addEnvironment(key, value);
       }
       const extra = extraAccess[name] ?? {};
       if (extra.cognitoAdmin) identity.grantAdmin(fn);
