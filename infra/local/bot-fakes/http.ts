@@ -5,8 +5,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 const MAX_BODY_BYTES = 2 * 1024 * 1024;
-/** Past any client timeout (the clients default to 10 s): `#lento` must end by the client giving up. */
-export const SLOW_ANSWER_MS = 15_000;
+/** Past any client timeout (10 s by default, 15 s in the bot-turns consumer): `#lento` must end by the client giving up. */
+export const SLOW_ANSWER_MS = 30_000;
 const MAX_LOGGED = 1000;
 
 export class HttpError extends Error {
@@ -47,7 +47,7 @@ export function parseJson(raw: Buffer, invalid: () => HttpError): Record<string,
 /**
  * Words in the contact's message that make any fake misbehave, so a test (or a person at `npm start`)
  * can see each failure without a special endpoint:
- *   #lento   answers after 15 s (the client's timeout ends it first)
+ *   #lento   answers after 30 s (the client's timeout, 10 s by default and 15 s in bot-turns, ends it first)
  *   #lixo    answers 200 with a body that is not what the protocol promises
  *   #limite  answers 429
  *   #falha   answers 500

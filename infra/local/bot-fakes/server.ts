@@ -82,6 +82,6 @@ function describe(url: string): Record<string, string> {
     typebot: `URL ${url}/typebot, slug ${TYPEBOT_SLUG} (or botoes)`,
     webhook: `${url}/webhook/echo (also /webhook/handback, /webhook/texto, /webhook/vazio)`,
     dialogflow: `credentials JSON: GET ${url}/dialogflow/credentials?project=<project name>`,
-    failures: 'words in the message: #lento (15 s), #lixo (unreadable 200), #limite (429), #falha (500)',
+    failures: 'words in the message: #lento (30 s), #lixo (unreadable 200), #limite (429), #falha (500)',
   };
 }
