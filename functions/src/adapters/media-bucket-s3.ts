@@ -30,6 +30,13 @@ export async function headMedia(key: string): Promise<{ contentType: string; siz
   }
 }
 
+/** The object's bytes (a contact's voice note to transcribe: a few hundred KB at most). */
+export async function getMedia(key: string): Promise<Uint8Array> {
+  const out = await s3Client().send(new GetObjectCommand({ Bucket: env.mediaBucket, Key: key }));
+  if (!out.Body) throw new Error(`media ${key} has no body`);
+  return out.Body.transformToByteArray();
+}
+
 export function presignedGet(key: string, expiresIn: number): Promise<string> {
   return getSignedUrl(s3Client(), new GetObjectCommand({ Bucket: env.mediaBucket, Key: key }), { expiresIn });
 }

@@ -24,6 +24,10 @@ export const PRESIGNED_GET_SECONDS = 300;
 /** Long enough to upload the largest file on a slow line. */
 export const PRESIGNED_PUT_SECONDS = 900;
 
+export async function getMedia(key: string): Promise<Uint8Array> {
+  return (await s3()).getMedia(key);
+}
+
 export async function putMedia(key: string, body: Buffer, contentType: string): Promise<void> {
   await (await s3()).putMedia(key, body, contentType);
 }

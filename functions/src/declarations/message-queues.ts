@@ -26,4 +26,11 @@ export const messageQueues: readonly MessageQueueDeclaration[] = [
    * duplicate or stale tick does nothing.
    */
   { name: 'campaign-ticks', fifo: false, consumer: 'campaign-ticks', visibilityTimeoutSeconds: 60, maxReceiveCount: 5, batchSize: 10 },
+  /**
+   * Turns of the AI prompts and integrations that hold a ticket (domain/bots): the inbound pipeline
+   * queues one per contact message, the consumer calls the provider (seconds, not the pipeline's
+   * milliseconds) and sends its answers. FIFO grouped per ticket: a conversation's turns in order.
+   * Visibility covers the provider's timeout plus Typebot's pauses between bubbles.
+   */
+  { name: 'bot-turns', fifo: true, consumer: 'bot-turns', visibilityTimeoutSeconds: 120, maxReceiveCount: 3, batchSize: 10 },
 ];

@@ -12,9 +12,10 @@
  * attendant accepting it) fails the first condition and sends the bot back to decide again.
  */
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { db, transactionCancellationCodes } from './db.ts';
+import { db, table, transactionCancellationCodes } from './db.ts';
 import { type MessageRecord, messageItems, waLinkBotDone } from './messages.ts';
-import { slotTransition, stateCounterItems, type TicketRecord, type TicketStatePatch, ticketStateUpdate } from './tickets.ts';
+
+import { slotTransition, stateCounterItems, type TicketRecord, type TicketStatePatch, ticketPk, ticketStateUpdate } from './tickets.ts';
 
 export interface ChatbotTurn {
   ticket: TicketRecord;
@@ -34,14 +35,43 @@ export interface ChatbotTurn {
 export type ChatbotTurnOutcome = { status: 'committed'; ticket: TicketRecord } | { status: 'alreadyDone' } | { status: 'conflict' };
 
 export async function commitChatbotTurn(turn: ChatbotTurn): Promise<ChatbotTurnOutcome> {
-  const { ticket, patch, replies, inbound } = turn;
+  const { inbound, replies } = turn;
   const done = waLinkBotDone(
     inbound.companyId,
     inbound.whatsappId,
     inbound.waId,
     replies.map((reply) => reply.id),
   );
-  const items = [];
+  return commitTurn(turn, done);
+}
+
+/**
+ * A prompt's or integration's answer to one inbound message (domain/bots/turn.ts), committed the same
+ * way: the ticket's change (conditional on its revision), the answers, and a once-per-message mark on
+ * the ticket (`BOTTURN#<message id>`), so a redelivered turn stores and sends nothing twice.
+ */
+export function commitBotTurn(turn: Omit<ChatbotTurn, 'inbound'> & { inboundMessageId: string }): Promise<ChatbotTurnOutcome> {
+  const done: TransactItem = {
+    Put: {
+      TableName: table(),
+      Item: {
+        pk: ticketPk(turn.ticket.companyId, turn.ticket.id),
+        sk: `BOTTURN#${turn.inboundMessageId}`,
+        entity: 'botTurn',
+        replyIds: turn.replies.map((reply) => reply.id),
+        at: turn.now.toISOString(),
+      },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
+  };
+  return commitTurn(turn, done);
+}
+
+type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
+
+async function commitTurn(turn: Omit<ChatbotTurn, 'inbound'>, done: TransactItem): Promise<ChatbotTurnOutcome> {
+  const { ticket, patch, replies } = turn;
+  const items: TransactItem[] = [];
   let next = ticket;
   if (Object.keys(patch).length) {
     const update = ticketStateUpdate(ticket, patch, turn.now.toISOString());

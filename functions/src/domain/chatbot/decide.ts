@@ -17,6 +17,8 @@ export interface BotConnection {
   outOfHoursMessage: string;
   maxUseBotQueues: number;
   timeUseBotQueues: number;
+  promptId?: number | null;
+  integrationId?: number | null;
 }
 
 export interface BotContext {
@@ -59,6 +61,22 @@ export function decideRating(body: string, completion: string, now: Date): BotDe
   return { patch: closing, replies: [] };
 }
 
+/**
+ * The AI prompt or integration a connection or queue hands its conversations to (BEHAVIOUR "A queue's
+ * integration or AI prompt takes over when set"): the ticket records which one holds it
+ * (`useIntegration`) and keeps the id after it hands back, so it takes over once per cycle (until
+ * the ticket is resolved, which clears all three: SPEC 4). The integration wins when both are set.
+ */
+export function takeoverOf(holder: { promptId?: number | null; integrationId?: number | null } | undefined): TicketStatePatch | undefined {
+  if (holder?.integrationId) return { useIntegration: true, integrationId: holder.integrationId, promptId: null };
+  if (holder?.promptId) return { useIntegration: true, promptId: holder.promptId, integrationId: null };
+  return undefined;
+}
+
+/** A prompt or integration held this ticket in its current cycle (or holds it now). */
+const takenThisCycle = (ticket: TicketRecord): boolean =>
+  ticket.useIntegration || ticket.promptId !== null || ticket.integrationId !== null;
+
 /** Whether the bot talks to this ticket at all: waiting (pending), nobody attending, not a group. */
 export const botApplies = (ticket: TicketRecord): boolean => ticket.status === 'pending' && ticket.userId === null && !ticket.isGroup;
 
@@ -67,7 +85,12 @@ export async function decide(ctx: BotContext): Promise<BotDecision> {
   if (settings.scheduleType === 'company' && ctx.connection.outOfHoursMessage.trim()) {
     if (!isWithinSchedule(ctx.companySchedules, now, settings.timezone)) return outOfHours(ctx, ctx.connection.outOfHoursMessage, {});
   }
+  // A prompt or integration holds the ticket: it answers (domain/bots), the menu stays quiet.
+  if (ticket.useIntegration) return NOTHING;
+  const fresh = !takenThisCycle(ticket);
   if (ticket.queueId === null) {
+    const connectionBot = fresh ? takeoverOf(ctx.connection) : undefined;
+    if (connectionBot) return { patch: connectionBot, replies: [] };
     if (!ctx.queues.length) return NOTHING;
     if (ctx.queues.length === 1) {
       const queue = ctx.queues[0] as QueueRecord;
@@ -90,6 +113,8 @@ export async function decide(ctx: BotContext): Promise<BotDecision> {
   ) {
     return outOfHours(ctx, queue.outOfHoursMessage, {});
   }
+  const queueBot = fresh ? takeoverOf(queue) : undefined;
+  if (queueBot) return { patch: { ...queueBot, chatbot: false, bot: null }, replies: [] };
   if (ticket.chatbot && ticket.bot?.stage === 'options' && queue) return walkOptions(ctx, queue);
   return NOTHING;
 }
@@ -137,6 +162,9 @@ async function enterQueue(ctx: BotContext, queue: QueueRecord, greeting: string)
   ) {
     return outOfHours(ctx, queue.outOfHoursMessage, taken);
   }
+  // The queue's prompt or integration takes the conversation from here, instead of its options.
+  const queueBot = takenThisCycle(ctx.ticket) ? undefined : takeoverOf(queue);
+  if (queueBot) return { patch: { ...taken, ...queueBot }, replies: greeting.trim() ? [greeting] : [] };
   const roots = childrenOf(await ctx.loadTree(queue.id), null);
   if (!roots.length) return { patch: taken, replies: greeting.trim() ? [greeting] : [] };
   const bot: BotState = {

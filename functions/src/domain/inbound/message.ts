@@ -14,6 +14,7 @@ import type { Contact } from '#contracts/contacts';
 import { messagePreview } from '#contracts/message-preview';
 import type { MediaType, WaMessage } from '#contracts/session-events';
 import type { settingDefaults } from '#contracts/settings';
+import { queueBotTurnIfHeld } from '#domain/bots/queue';
 import { runChatbot } from '#domain/chatbot/run';
 import { contactNumber, type ResolvedContact, resolveContactOutcome } from '#domain/contacts/resolve';
 import type { Effects } from '#domain/messages/effects';
@@ -283,6 +284,8 @@ async function afterStore(input: {
   // The bot gave the ticket a queue, or the message reopened it without its attendant: who saw it before drops it (tickets/notify).
   await publishTicketLost(effects, input.stored?.previous ?? read, ticket);
   if (replies.length) await dispatchOutgoing(replies, ticket, effects, { connection });
+  // A prompt or integration holds the ticket: its turn runs beside the pipeline (domain/bots).
+  await queueBotTurnIfHeld(ticket, message);
   const mark = { companyId, connectionId, waId, botRecorded };
   if (input.marks) input.marks.defer(mark);
   else await markDispatched(mark);
@@ -347,6 +350,7 @@ async function resume(
   );
   if (ticket && replies.length) await dispatchOutgoing(replies, ticket, effects, { connection });
   else await publishStored(message, effects, { connection });
+  if (ticket) await queueBotTurnIfHeld(ticket, message);
   await updateWaLink(companyId, connectionId, waId, { dispatched: true });
   return true;
 }

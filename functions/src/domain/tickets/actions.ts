@@ -78,7 +78,16 @@ async function decide(viewer: Viewer, ticket: TicketRecord, input: UpdateTicketI
       return {
         action,
         // BEHAVIOUR: the unread count goes back to 0 when an attendant takes the ticket.
-        patch: { ...integration, status: 'open', userId: viewer.userId, chatbot: false, bot: null, unreadMessages: 0 },
+        // An attendant taking the ticket stops its prompt or integration (issue 13); the ids stay, so it does not take over again this cycle.
+        patch: {
+          ...integration,
+          status: 'open',
+          userId: viewer.userId,
+          chatbot: false,
+          bot: null,
+          unreadMessages: 0,
+          useIntegration: false,
+        },
         kinds: [],
         messages: greet ? [{ body: acceptedGreeting(ticket.contact.name, viewer.user.name), userId: viewer.userId }] : [],
       };
