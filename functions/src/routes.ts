@@ -35,6 +35,7 @@ export const httpFunctions = [
   'chats',
   'dashboard',
   'queue-integrations',
+  'prompts',
 ] as const;
 export type HttpFunctionName = (typeof httpFunctions)[number];
 
@@ -310,6 +311,13 @@ export const httpRoutes: readonly HttpRoute[] = [
   r('PUT', '/queueIntegration/{id}', 'queue-integrations', 'admin', { plan: 'useIntegrations' }),
   r('DELETE', '/queueIntegration/{id}', 'queue-integrations', 'admin', { plan: 'useIntegrations' }),
   r('POST', '/queueIntegration/testSession', 'queue-integrations', 'admin', { plan: 'useIntegrations' }),
+
+  // AI prompts (SPEC 7 "Prompts and integrations"): the admins' assistants; the API key is only ever shown as its hint.
+  r('GET', '/prompt', 'prompts', 'admin', { plan: 'useOpenAi' }),
+  r('GET', '/prompt/{id}', 'prompts', 'admin', { plan: 'useOpenAi' }),
+  r('POST', '/prompt', 'prompts', 'admin', { plan: 'useOpenAi' }),
+  r('PUT', '/prompt/{id}', 'prompts', 'admin', { plan: 'useOpenAi' }),
+  r('DELETE', '/prompt/{id}', 'prompts', 'admin', { plan: 'useOpenAi' }),
 ];
 
 /** WebSocket routes, all served by the `realtime` Lambda: API Gateway's three plus one per client action. */

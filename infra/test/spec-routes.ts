@@ -3,38 +3,27 @@
  * they will most likely need, for the resource budget test: the region's stack must still fit once
  * they exist. The local to-do list (/todolist) keeps its items in the browser and calls nothing.
  */
-import { type Access, type HttpMethod, httpFunctions } from '@conversa/functions/routes';
+import { httpFunctions } from '@conversa/functions/routes';
 import type { LambdaEntry } from '../lib/bundling.ts';
 import type { DeployedRoute } from '../lib/http-api.ts';
 import { httpEntry } from '../lib/paths.ts';
-
-const r = (method: HttpMethod, path: string, fn: string, access: Access = 'user'): DeployedRoute => ({ method, path, fn, access });
-
-/** A resource's list, one, create, update and delete: the spec's usual five. */
-const crud = (base: string, fn: string, access: Access = 'user'): DeployedRoute[] => [
-  r('GET', base, fn, access),
-  r('GET', `${base}/{id}`, fn, access),
-  r('POST', base, fn, access),
-  r('PUT', `${base}/{id}`, fn, access),
-  r('DELETE', `${base}/{id}`, fn, access),
-];
 
 /** SPEC section 7, as written: 54 routes, less the SPEC_ROUTES_SERVED that routes.ts serves already. */
 export const SPEC_ROUTES = 54;
 /**
  * Campaigns CRUD (5), cancel and restart (2), media-upload POST and DELETE (2), campaign settings (2), contact lists (5 + list + upload), contact list items (5), file lists (5 + uploadList),
  * announcements (5 + media-upload POST and DELETE),
- * internal chat (GET /chats, POST /chats/{id}/read), the dashboard (3), queue integrations (5 + testSession).
+ * internal chat (GET /chats, POST /chats/{id}/read), the dashboard (3), queue integrations (5 + testSession),
+ * prompts (5).
  */
-export const SPEC_ROUTES_SERVED = 49; // + billing: POST /subscription, GET /invoices/all
+export const SPEC_ROUTES_SERVED = 54; // + billing: POST /subscription, GET /invoices/all
 
 export const specRoutes: readonly DeployedRoute[] = [
   // Plans and companies: billing's two are in routes.ts
   // Dashboard, chat (announcements are in routes.ts)
   // Campaigns, lists, files (campaigns CRUD, campaign settings, contact lists and their items are in
   // routes.ts, cancel, restart and the campaign's media too)
-  // Prompts and integrations (the queue integrations' six are in routes.ts)
-  ...crud('/prompt', 'prompts', 'admin'),
+  // Prompts and integrations: all eleven are in routes.ts
 ];
 
 /**

@@ -30,6 +30,7 @@ const bOwn = {
   campaignId: 0,
   chatId: 0,
   queueIntegrationId: 0,
+  promptId: 0,
 };
 
 /**
@@ -281,6 +282,15 @@ const fixtures: Record<string, Fixture> = {
   'DELETE /queueIntegration/{id}': { params: () => ({ id: String(bOwn.queueIntegrationId) }) },
   // With B's id and no credentials of its own: only B's stored service account could answer.
   'POST /queueIntegration/testSession': { body: () => ({ projectName: 'b-project', id: bOwn.queueIntegrationId }) },
+  // AI prompts: B's (marker-named, B's API key sealed) are not A's to read, change or delete.
+  'GET /prompt': {},
+  'GET /prompt/{id}': { params: () => ({ id: String(bOwn.promptId) }) },
+  'POST /prompt': { body: () => ({ name: 'Hijack prompt', queueId: bOwn.queueId, apiKey: 'sk-hijack-00000000000000000000' }) },
+  'PUT /prompt/{id}': {
+    params: () => ({ id: String(bOwn.promptId) }),
+    body: () => ({ name: 'Hijacked', apiKey: 'sk-hijack-00000000000000000000' }),
+  },
+  'DELETE /prompt/{id}': { params: () => ({ id: String(bOwn.promptId) }) },
   // Billing: the tenant comes from the token, so A reaches A's invoices only (A has none: 404 on any id);
   // the webhook is public and refuses a call without the deployment's token.
   'GET /invoices/all': {},
@@ -335,6 +345,7 @@ async function snapshotOfB(): Promise<string> {
     call('GET', '/chats', { token: b.admin.token }),
     call('GET', `/chats/${bOwn.chatId}/messages`, { token: b.user.token }),
     call('GET', '/queueIntegration', { token: b.admin.token }),
+    call('GET', '/prompt', { token: b.admin.token }),
     call('GET', '/ticket-notes/list', { token: b.admin.token, query: { ticketId: String(bOwn.ticketId) } }),
     call('GET', `/messages/${bOwn.ticketId}`, { token: b.admin.token }).then((res) => ({ ...res, body: stableMessages(res.body) })),
   ]);
@@ -513,6 +524,17 @@ beforeAll(async () => {
   }
   const pointed = await call('PUT', `/queue/${bOwn.queueId}`, { token: b.admin.token, body: { integrationId: bOwn.queueIntegrationId } });
   expect(pointed.status, pointed.text).toBe(200);
+  // B's AI prompts (marker in the name and prompt), more than A creates; the last one on B's connection.
+  for (let i = 1; i <= 4; i++) {
+    const prompt = await call('POST', '/prompt', {
+      token: b.admin.token,
+      body: { name: `${b.marker} p${i}`.slice(-100), prompt: `${b.marker} instruções`, queueId: bOwn.queueId, apiKey: `sk-b-${i}-0123456789abcdef` },
+    });
+    expect(prompt.status, prompt.text).toBe(201);
+    bOwn.promptId = (prompt.body as { id: number }).id;
+  }
+  const withPrompt = await call('PUT', `/whatsapp/${bOwn.connectionId}`, { token: b.admin.token, body: { promptId: bOwn.promptId } });
+  expect(withPrompt.status, withPrompt.text).toBe(200);
   // Give B a setting value that differs from A's default so a leak would show.
   const put = await call('PUT', '/settings/userRating', { token: b.admin.token, body: { value: 'enabled' } });
   expect(put.status, put.text).toBe(200);

@@ -163,6 +163,7 @@ const listQueries: Record<string, string[]> = {
   'GET /campaigns': ['searchParam', 'pageNumber'],
   'GET /chats': ['searchParam', 'pageNumber'],
   'GET /queueIntegration': ['searchParam', 'pageNumber'],
+  'GET /prompt': ['searchParam'],
   'GET /chats/{id}/messages': ['cursor'],
   'GET /contact-lists': ['searchParam', 'pageNumber'],
   'GET /contact-list-items': ['contactListId', 'searchParam', 'pageNumber', 'cursor'],

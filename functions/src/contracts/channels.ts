@@ -20,6 +20,8 @@ export const channels = {
   tag: (companyId: number) => `company-${companyId}-tag`,
   /** SPEC 7 "Realtime": company-scoped channel for scheduled messages; ids only, like quick messages. */
   schedule: (companyId: number) => `company-${companyId}-schedule`,
+  /** SPEC 7 "Realtime": AI prompts (ids only; the admins' page refetches). */
+  prompt: (companyId: number) => `company-${companyId}-prompt`,
   announcement: () => 'company-announcement',
   /** SPEC 7 "Realtime": campaigns, contact lists and their items (also per list, with a reload action). */
   campaign: (companyId: number) => `company-${companyId}-campaign`,
