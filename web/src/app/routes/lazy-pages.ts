@@ -42,5 +42,6 @@ export const QueueIntegrationsPage = page(
   () => import('../../features/queue-integrations/components/queue-integrations-page.tsx'),
   'QueueIntegrationsPage',
 );
+export const PromptsPage = page(() => import('../../features/prompts/components/prompts-page.tsx'), 'PromptsPage');
 export const InvoicesPage = page(() => import('../../features/billing/components/invoices-page.tsx'), 'InvoicesPage');
 export const SubscriptionPage = page(() => import('../../features/billing/components/subscription-page.tsx'), 'SubscriptionPage');

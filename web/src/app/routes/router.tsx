@@ -1,7 +1,6 @@
 import type { PlanFlag } from '@conversa/functions/contracts';
 import { type ReactNode, Suspense } from 'react';
 import { createBrowserRouter, Navigate, Outlet, type RouteObject } from 'react-router-dom';
-import { NotAvailablePage } from '../../components/not-available-page.tsx';
 import { ExpiredGate } from '../../features/billing/components/expired-gate.tsx';
 import { AdminOnly, CshowGate, FullPageLoader, PlanGate, PrivateOnly, PublicOnly, SuperOnly } from './guards.tsx';
 import {
@@ -23,6 +22,7 @@ import {
   ListContactsPage,
   LoginPage,
   MessagesApiPage,
+  PromptsPage,
   QueueIntegrationsPage,
   QueuesPage,
   QuickMessagesPage,
@@ -54,11 +54,6 @@ function gated(element: ReactNode, gates: Gates = {}): ReactNode {
 }
 
 const campaignGates: Gates = { cshow: true, plan: 'useCampaigns' };
-
-/** Routes of later issues: they exist, are gated as they will be, and say they are not ready. */
-const upcoming: Array<{ path: string; titleKey: string; gates?: Gates }> = [
-  { path: 'prompts', titleKey: 'menu.prompts', gates: { admin: true, plan: 'useOpenAi' } },
-];
 
 function Suspended() {
   return (
@@ -120,9 +115,10 @@ const routes: RouteObject[] = [
           // Queue integrations (issue 13): the admins' bots, for plans with useIntegrations.
           { path: 'queue-integration', element: gated(<QueueIntegrationsPage />, { admin: true, plan: 'useIntegrations' }) },
           // Billing (issue 12): admins see and pay the invoices; an expired company reaches only these two (ExpiredGate).
+          // AI prompts (issue 13): the admins' assistants, for plans with useOpenAi.
+          { path: 'prompts', element: gated(<PromptsPage />, { admin: true, plan: 'useOpenAi' }) },
           { path: 'financeiro', element: gated(<InvoicesPage />, { admin: true }) },
           { path: 'subscription', element: gated(<SubscriptionPage />, { admin: true }) },
-          ...upcoming.map(({ path, titleKey, gates }) => ({ path, element: gated(<NotAvailablePage titleKey={titleKey} />, gates) })),
           { path: '*', element: <Navigate to="/" replace /> },
         ],
       },

@@ -7,6 +7,7 @@ import { directoryLocales } from './directory.ts';
 import type { LocaleShape } from './es.ts';
 import { inboxLocales } from './inbox.ts';
 import { insightLocales } from './insight.ts';
+import { promptErrorLocales, promptsLocales } from './prompts.ts';
 import { queueIntegrationErrorLocales, queueIntegrationsLocales } from './queue-integrations.ts';
 import { schedulesLocales } from './schedules.ts';
 
@@ -18,6 +19,7 @@ const en: LocaleShape = {
   ...inboxLocales.en,
   ...insightLocales.en,
   ...schedulesLocales.en,
+  ...promptsLocales.en,
   ...queueIntegrationsLocales.en,
   ...chatsLocales.en,
   ...billingLocales.en,
@@ -56,6 +58,7 @@ const en: LocaleShape = {
   backendErrors: {
     ...billingErrorLocales.en,
     ...chatErrorLocales.en,
+    ...promptErrorLocales.en,
     ...queueIntegrationErrorLocales.en,
     ...campaignErrorLocales.en,
     ERR_NO_OTHER_WHATSAPP: 'There must be at least one default WhatsApp connection.',

@@ -6,6 +6,7 @@ import { connectionsLocales } from './connections.ts';
 import { directoryLocales } from './directory.ts';
 import { inboxLocales } from './inbox.ts';
 import { insightLocales } from './insight.ts';
+import { promptErrorLocales, promptsLocales } from './prompts.ts';
 import { queueIntegrationErrorLocales, queueIntegrationsLocales } from './queue-integrations.ts';
 import { schedulesLocales } from './schedules.ts';
 
@@ -18,6 +19,7 @@ const es = {
   ...inboxLocales.es,
   ...insightLocales.es,
   ...schedulesLocales.es,
+  ...promptsLocales.es,
   ...queueIntegrationsLocales.es,
   ...chatsLocales.es,
   ...billingLocales.es,
@@ -56,6 +58,7 @@ const es = {
   backendErrors: {
     ...billingErrorLocales.es,
     ...chatErrorLocales.es,
+    ...promptErrorLocales.es,
     ...queueIntegrationErrorLocales.es,
     ...campaignErrorLocales.es,
     ERR_NO_OTHER_WHATSAPP: 'Debe haber al menos una conexión de WhatsApp predeterminada.',

@@ -7,6 +7,7 @@ import { directoryLocales } from './directory.ts';
 import type { LocaleShape } from './es.ts';
 import { inboxLocales } from './inbox.ts';
 import { insightLocales } from './insight.ts';
+import { promptErrorLocales, promptsLocales } from './prompts.ts';
 import { queueIntegrationErrorLocales, queueIntegrationsLocales } from './queue-integrations.ts';
 import { schedulesLocales } from './schedules.ts';
 
@@ -19,6 +20,7 @@ const pt: LocaleShape = {
   ...inboxLocales.pt,
   ...insightLocales.pt,
   ...schedulesLocales.pt,
+  ...promptsLocales.pt,
   ...queueIntegrationsLocales.pt,
   ...chatsLocales.pt,
   ...billingLocales.pt,
@@ -57,6 +59,7 @@ const pt: LocaleShape = {
   backendErrors: {
     ...billingErrorLocales.pt,
     ...chatErrorLocales.pt,
+    ...promptErrorLocales.pt,
     ...queueIntegrationErrorLocales.pt,
     ...campaignErrorLocales.pt,
     ERR_NO_OTHER_WHATSAPP: 'Deve haver pelo menos uma conexão de WhatsApp padrão.',

@@ -1,0 +1,217 @@
+import { createPromptSchema, PROMPT_DEFAULTS, PROMPT_VOICES, type Prompt, promptMessages } from '@conversa/functions/contracts/prompts';
+import { Button, Dialog, DialogActions, DialogContent, DialogTitle, MenuItem, Stack, TextField } from '@mui/material';
+import type { TFunction } from 'i18next';
+import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ApiError } from '../../../lib/api-client.ts';
+import { useQueues } from '../../../lib/lookups/queues.ts';
+import { toast } from '../../../lib/toast.ts';
+import { useErrorToast } from '../../../lib/use-api-error.ts';
+import { useSavePrompt } from '../api/prompts.ts';
+
+interface FormValues {
+  name: string;
+  prompt: string;
+  queueId: string;
+  voice: string;
+  voiceKey: string;
+  voiceRegion: string;
+  maxTokens: string;
+  temperature: string;
+  maxMessages: string;
+  apiKey: string;
+}
+type Field = keyof FormValues;
+type Errors = Partial<Record<Field, string>>;
+
+/** SPEC 9: the prompt text area's rows. */
+const PROMPT_ROWS = 7;
+
+const initialValues = (prompt: Prompt | undefined): FormValues => ({
+  name: prompt?.name ?? '',
+  prompt: prompt?.prompt ?? '',
+  queueId: prompt?.queueId ? String(prompt.queueId) : '',
+  voice: prompt?.voice ?? PROMPT_DEFAULTS.voice,
+  voiceKey: prompt?.voiceKey ?? '',
+  voiceRegion: prompt?.voiceRegion ?? '',
+  maxTokens: String(prompt?.maxTokens ?? PROMPT_DEFAULTS.maxTokens),
+  temperature: String(prompt?.temperature ?? PROMPT_DEFAULTS.temperature),
+  maxMessages: String(prompt?.maxMessages ?? PROMPT_DEFAULTS.maxMessages),
+  // The stored key never comes back: the field starts empty, its hint is the placeholder, and an
+  // empty field on save keeps the stored key.
+  apiKey: '',
+});
+
+/** What travels: the form's fields, less an untouched API key (the server keeps the stored one). */
+function inputOf(values: FormValues): Record<string, unknown> {
+  const { apiKey, queueId, ...rest } = values;
+  return { ...rest, queueId: queueId === '' ? undefined : queueId, ...(apiKey.trim() ? { apiKey: apiKey.trim() } : {}) };
+}
+
+/** The contract's words (SPEC 5: 'Informe o setor') in the current language. */
+const messageKeys: Record<string, string> = {
+  [promptMessages.queue]: 'prompts.validation.queue',
+  [promptMessages.required]: 'prompts.validation.required',
+  [promptMessages.tooLong]: 'prompts.validation.tooLong',
+  [promptMessages.range]: 'prompts.validation.range',
+  [promptMessages.apiKey]: 'prompts.validation.apiKey',
+};
+const translate = (message: string, t: TFunction) => (messageKeys[message] ? t(messageKeys[message]) : message);
+
+function clientErrors(values: FormValues, t: TFunction): Errors | undefined {
+  const parsed = createPromptSchema.safeParse(inputOf(values));
+  if (parsed.success) return undefined;
+  const errors: Errors = {};
+  for (const issue of parsed.error.issues) {
+    const field = String(issue.path[0] ?? '') as Field;
+    errors[field] ??= translate(issue.message, t);
+  }
+  return errors;
+}
+
+/** 'pt-BR-FranciscaNeural' -> 'Francisca (pt-BR)'. */
+const voiceLabel = (voice: string, t: TFunction) =>
+  voice === 'texto' ? t('prompts.voices.texto') : `${voice.replace(/^pt-BR-/, '').replace(/Neural$/, '')} (pt-BR)`;
+
+/** SPEC 2 "AI prompts": the add/edit dialog. */
+export function PromptDialog({ prompt, onClose }: { prompt: Prompt | undefined; onClose: () => void }) {
+  const { t } = useTranslation();
+  const [values, setValues] = useState<FormValues>(() => initialValues(prompt));
+  const [errors, setErrors] = useState<Errors>({});
+  const queues = useQueues();
+  const save = useSavePrompt();
+  const showError = useErrorToast();
+
+  const set = (field: Field) => (event: { target: { value: string } }) => {
+    setValues((v) => ({ ...v, [field]: event.target.value }));
+    setErrors((e) => ({ ...e, [field]: undefined }));
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const problems = clientErrors(values, t);
+    if (problems) {
+      setErrors(problems);
+      return;
+    }
+    setErrors({});
+    try {
+      await save.mutateAsync({ id: prompt?.id, input: inputOf(values) });
+      toast.success(t('prompts.saved'));
+      onClose();
+    } catch (error) {
+      if (error instanceof ApiError && typeof error.body === 'object' && error.body.field) {
+        const field = String(error.body.field).split('.')[0] as Field;
+        setErrors({ [field]: translate(String(error.body.message ?? error.code), t) });
+      }
+      showError(error);
+    }
+  };
+
+  const text = (field: Field, extra: { type?: string; step?: string; helper?: string } = {}) => (
+    <TextField
+      label={t(`prompts.fields.${field}`)}
+      name={field}
+      value={values[field]}
+      onChange={set(field)}
+      error={Boolean(errors[field])}
+      helperText={errors[field] ?? extra.helper}
+      type={extra.type}
+      slotProps={extra.step ? { htmlInput: { step: extra.step } } : undefined}
+      fullWidth
+    />
+  );
+
+  return (
+    <Dialog open onClose={onClose} fullWidth maxWidth="md" scroll="paper" data-testid="prompt-dialog">
+      <form onSubmit={submit} noValidate>
+        <DialogTitle>{prompt ? t('prompts.dialog.editTitle') : t('prompts.dialog.addTitle')}</DialogTitle>
+        <DialogContent dividers>
+          <Stack spacing={2}>
+            {text('name')}
+            <TextField
+              label={t('prompts.fields.prompt')}
+              name="prompt"
+              value={values.prompt}
+              onChange={set('prompt')}
+              error={Boolean(errors.prompt)}
+              helperText={errors.prompt ?? t('prompts.dialog.promptHelp')}
+              multiline
+              minRows={PROMPT_ROWS}
+              maxRows={14}
+              fullWidth
+            />
+            <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+              <TextField
+                select
+                label={t('prompts.fields.queue')}
+                value={values.queueId}
+                onChange={set('queueId')}
+                error={Boolean(errors.queueId)}
+                helperText={errors.queueId}
+                slotProps={{ htmlInput: { 'data-testid': 'prompt-queue' } }}
+                fullWidth
+              >
+                {(queues.data ?? []).map((queue) => (
+                  <MenuItem key={queue.id} value={String(queue.id)}>
+                    {queue.name}
+                  </MenuItem>
+                ))}
+              </TextField>
+              <TextField
+                select
+                label={t('prompts.fields.voice')}
+                value={values.voice}
+                onChange={set('voice')}
+                error={Boolean(errors.voice)}
+                helperText={errors.voice}
+                slotProps={{ htmlInput: { 'data-testid': 'prompt-voice' } }}
+                fullWidth
+              >
+                {PROMPT_VOICES.map((voice) => (
+                  <MenuItem key={voice} value={voice}>
+                    {voiceLabel(voice, t)}
+                  </MenuItem>
+                ))}
+              </TextField>
+            </Stack>
+            {values.voice !== 'texto' && (
+              <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+                {text('voiceKey')}
+                {text('voiceRegion')}
+              </Stack>
+            )}
+            <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+              {text('maxTokens', { type: 'number' })}
+              {text('temperature', { type: 'number', step: '0.1' })}
+              {text('maxMessages', { type: 'number' })}
+            </Stack>
+            <TextField
+              label={t('prompts.fields.apiKey')}
+              name="apiKey"
+              type="password"
+              autoComplete="new-password"
+              value={values.apiKey}
+              onChange={set('apiKey')}
+              placeholder={prompt?.apiKey || undefined}
+              error={Boolean(errors.apiKey)}
+              helperText={
+                errors.apiKey ?? (prompt?.apiKey ? t('prompts.dialog.apiKeyKept', { hint: prompt.apiKey }) : t('prompts.dialog.apiKeyHelp'))
+              }
+              slotProps={{ inputLabel: prompt?.apiKey ? { shrink: true } : undefined, htmlInput: { spellCheck: false } }}
+              fullWidth
+            />
+          </Stack>
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={onClose} color="inherit">
+            {t('common.cancel')}
+          </Button>
+          <Button type="submit" variant="contained" loading={save.isPending}>
+            {prompt ? t('common.save') : t('common.add')}
+          </Button>
+        </DialogActions>
+      </form>
+    </Dialog>
+  );
+}
