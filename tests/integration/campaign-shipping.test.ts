@@ -3,7 +3,8 @@
  * see it (the simulator's chats): each contact of a list gets exactly one message with its
  * placeholders filled; a scheduled campaign sends nothing before its time; cancel stops it and
  * restart ships only who was not reached, once; a session-host killed mid-campaign loses and doubles
- * nothing; with confirmation on, the first reply (not every reply) brings the message; another
+ * nothing; with confirmation on, the first reply (not every reply) brings the message; a tag's
+ * audience is the contacts whose tickets carry the tag, each reached once; another
  * tenant cannot read, cancel or restart it; the plan gate and garbage ids are 4xx.
  *
  * Bounding the waits: the kill test lowers the session-commands visibility timeout to 8 s for its run
@@ -304,6 +305,36 @@ describe('campaign shipping over the local stack', () => {
     expect(tickets.tickets.some((t) => t.contact.number === yes.number)).toBe(true);
     await ok(call, 'POST', `/campaigns/${started.id}/cancel`, { token: a.user.token });
   }, 60_000);
+
+  it("ships a tag's audience: each contact whose ticket carries the tag gets one message, the others none", async () => {
+    await settings(0);
+    const tag = await ok<{ id: number }>(call, 'POST', '/tags', { token: a.admin.token, body: { name: `Tag ${randomInt(1e6)}` } });
+    const [tagged1, tagged2, untagged] = ['Tina', 'Téo', 'Ugo'].map((name) => ({ name, number: phone() }));
+    const people = [tagged1, tagged2, untagged] as { name: string; number: string }[];
+    for (const person of people) await sim.send(setup.simId, person.number, 'oi', person.name);
+    const ticketIds = new Map<string, number>();
+    await waitUntil('the three tickets', async () => {
+      const { tickets } = await ok<{ tickets: { id: number; contact: { number: string } }[] }>(call, 'GET', '/tickets', {
+        token: a.admin.token,
+        query: { showAll: 'true', status: 'pending' },
+      });
+      for (const ticket of tickets) ticketIds.set(ticket.contact.number, ticket.id);
+      return people.every((person) => ticketIds.has(person.number));
+    });
+    for (const person of [tagged1, tagged2])
+      await ok(call, 'PUT', `/ticket-tags/${ticketIds.get(person?.number ?? '')}/${tag.id}`, { token: a.admin.token });
+    const started = await ok<Campaign>(call, 'POST', '/campaigns', {
+      token: a.user.token,
+      body: { name: 'Por tag', tagListId: tag.id, whatsappId: setup.connectionId, message1: 'Tag {nome} {numero}', status: 'EM_ANDAMENTO' },
+    });
+    const done = await waitFinished(started.id);
+    expect(done.progress).toMatchObject({ valid: 2, invalid: 0, queued: 2, delivered: 2, failed: 0 });
+    for (const person of [tagged1, tagged2] as { name: string; number: string }[])
+      expect((await ours(person.number)).filter((m) => m.body.startsWith('Tag '))).toEqual([
+        expect.objectContaining({ body: `Tag ${person.name} ${person.number}` }),
+      ]);
+    expect((await ours(untagged?.number ?? '')).filter((m) => m.body.startsWith('Tag '))).toEqual([]);
+  }, 90_000);
 
   it("refuses another tenant, forged tokens, garbage ids and a plan without campaigns; B's campaign stays as it was", async () => {
     // Ids are per tenant: B's campaign gets an id that A has no campaign of, so a 404 means "not yours".

@@ -150,6 +150,7 @@ const es = {
   campaignErrors: {
     ERR_PLAN_LIMIT_CAMPAIGNS: 'Se alcanzó el límite de campañas de su plan.',
     ERR_CAMPAIGN_NOT_EDITABLE: 'Esta campaña ya no se puede editar.',
+    ERR_CAMPAIGN_NO_AUDIENCE: 'Elija una lista de contactos o una etiqueta para iniciar la campaña.',
     ERR_CONTACT_LIST_IN_USE: 'Una campaña programada o en curso usa esta lista.',
     ERR_FILE_LIST_IN_USE: 'Una campaña programada o en curso usa esta lista de archivos.',
     ERR_FILE_LIST_CHANGED: 'La lista de archivos cambió mientras se guardaba. Inténtelo de nuevo.',
@@ -302,6 +303,7 @@ const en: typeof es = {
   campaignErrors: {
     ERR_PLAN_LIMIT_CAMPAIGNS: 'Your plan’s campaign limit has been reached.',
     ERR_CAMPAIGN_NOT_EDITABLE: 'This campaign can no longer be edited.',
+    ERR_CAMPAIGN_NO_AUDIENCE: 'Choose a contact list or a tag to start the campaign.',
     ERR_CONTACT_LIST_IN_USE: 'A scheduled or running campaign uses this list.',
     ERR_FILE_LIST_IN_USE: 'A scheduled or running campaign uses this file list.',
     ERR_FILE_LIST_CHANGED: 'The file list changed while saving. Try again.',
@@ -454,6 +456,7 @@ const pt: typeof es = {
   campaignErrors: {
     ERR_PLAN_LIMIT_CAMPAIGNS: 'O limite de campanhas do seu plano foi atingido.',
     ERR_CAMPAIGN_NOT_EDITABLE: 'Esta campanha não pode mais ser editada.',
+    ERR_CAMPAIGN_NO_AUDIENCE: 'Escolha uma lista de contatos ou uma tag para iniciar a campanha.',
     ERR_CONTACT_LIST_IN_USE: 'Uma campanha programada ou em andamento usa esta lista.',
     ERR_FILE_LIST_IN_USE: 'Uma campanha programada ou em andamento usa esta lista de arquivos.',
     ERR_FILE_LIST_CHANGED: 'A lista de arquivos mudou enquanto era salva. Tente de novo.',
