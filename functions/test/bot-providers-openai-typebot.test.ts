@@ -10,12 +10,14 @@ import { chatCompletion, transcribeAudio, transcriptionConfigured } from '../src
 import { ProviderError } from '../src/adapters/provider-error.ts';
 import { continueTypebotChat, startTypebotChat } from '../src/adapters/typebot.ts';
 
-const ENV = ['OPENAI_BASE_URL', 'OPENAI_MODEL', 'TRANSCRIPTION_BASE_URL'] as const;
+const ENV = ['OPENAI_BASE_URL', 'OPENAI_MODEL', 'TRANSCRIPTION_BASE_URL', 'ALLOW_PRIVATE_BOT_URLS'] as const;
 const savedEnv = Object.fromEntries(ENV.map((name) => [name, process.env[name]]));
 let fakes: BotFakes;
 
 beforeAll(async () => {
   fakes = await startBotFakes();
+  // The fakes listen on 127.0.0.1, as in the local stack.
+  process.env.ALLOW_PRIVATE_BOT_URLS = '1';
   delete process.env.OPENAI_MODEL;
   delete process.env.TRANSCRIPTION_BASE_URL;
 });

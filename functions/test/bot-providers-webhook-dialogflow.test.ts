@@ -11,17 +11,23 @@ import { type BotFakes, startBotFakes } from '../../infra/local/bot-fakes/server
 import { postToWebhook } from '../src/adapters/bot-webhook.ts';
 import { clearDialogflowTokens, detectIntent } from '../src/adapters/dialogflow.ts';
 import { ProviderError } from '../src/adapters/provider-error.ts';
+import { isNonPublicAddress } from '../src/adapters/provider-http.ts';
 
-const savedBaseUrl = process.env.DIALOGFLOW_BASE_URL;
+const ENV = ['DIALOGFLOW_BASE_URL', 'ALLOW_PRIVATE_BOT_URLS'] as const;
+const savedEnv = Object.fromEntries(ENV.map((name) => [name, process.env[name]]));
 let fakes: BotFakes;
 
 beforeAll(async () => {
   fakes = await startBotFakes();
   process.env.DIALOGFLOW_BASE_URL = fakes.dialogflowBaseUrl;
+  // The fakes listen on 127.0.0.1, as in the local stack.
+  process.env.ALLOW_PRIVATE_BOT_URLS = '1';
 });
 afterAll(async () => {
-  if (savedBaseUrl === undefined) delete process.env.DIALOGFLOW_BASE_URL;
-  else process.env.DIALOGFLOW_BASE_URL = savedBaseUrl;
+  for (const name of ENV) {
+    if (savedEnv[name] === undefined) delete process.env[name];
+    else process.env[name] = savedEnv[name];
+  }
   await fakes.close();
 });
 
@@ -194,5 +200,66 @@ describe('detectIntent', () => {
 
     // Assess
     expect(errors.map((e) => e.status)).toEqual(['timeout', 'invalid', 'invalid', 'invalid', 403, 'network']);
+  });
+});
+
+describe("a tenant's URL in AWS", () => {
+  it('may not name a loopback, private or link-local address, by number or by name, and nothing is sent', async () => {
+    delete process.env.ALLOW_PRIVATE_BOT_URLS;
+    const before = ((await (await fetch(`${fakes.url}/webhook/requests`)).json()) as unknown[]).length;
+
+    // Act
+    const errors = await Promise.all(
+      [
+        fakes.webhookEchoUrl,
+        fakes.webhookEchoUrl.replace('127.0.0.1', 'localhost'),
+        'http://169.254.169.254/latest',
+        'http://[::1]:9001/x',
+      ].map((url) => providerError(postToWebhook({ url, secret: 's', payload: { body: 'oi' } }))),
+    );
+    const dialogflow = await providerError(
+      detectIntent({
+        credentialsJson: JSON.stringify({
+          client_email: 'a@b',
+          private_key: generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+          token_uri: `${fakes.dialogflowBaseUrl}/token`,
+        }),
+        projectName: 'p',
+        sessionId: 's',
+        text: 'oi',
+        language: 'pt-BR',
+      }),
+    );
+    process.env.ALLOW_PRIVATE_BOT_URLS = '1';
+
+    // Assess
+    expect(errors.map((e) => [e.status, e.message])).toEqual(
+      Array(4).fill(['invalid', 'webhook: the URL points at a local or private network address']),
+    );
+    expect([dialogflow.status, dialogflow.message]).toEqual([
+      'invalid',
+      'dialogflow: the URL points at a local or private network address',
+    ]);
+    expect(((await (await fetch(`${fakes.url}/webhook/requests`)).json()) as unknown[]).length).toBe(before);
+  });
+
+  it('tells public addresses from the rest', () => {
+    const nonPublic = [
+      '10.1.2.3',
+      '172.16.0.1',
+      '172.31.255.255',
+      '192.168.0.10',
+      '127.0.0.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      '0.0.0.0',
+      '::1',
+      'fd00::1',
+      'fe80::1',
+      '::ffff:10.0.0.1',
+    ];
+    const isPublic = ['8.8.8.8', '172.32.0.1', '100.128.0.1', '2001:4860:4860::8888', '::ffff:8.8.4.4'];
+    expect(nonPublic.filter((address) => !isNonPublicAddress(address))).toEqual([]);
+    expect(isPublic.filter(isNonPublicAddress)).toEqual([]);
   });
 });

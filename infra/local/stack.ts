@@ -225,6 +225,8 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
       OPENAI_BASE_URL: botFakes.openAiBaseUrl,
       TRANSCRIPTION_BASE_URL: botFakes.openAiBaseUrl,
       DIALOGFLOW_BASE_URL: botFakes.dialogflowBaseUrl,
+      // The fakes listen on 127.0.0.1, which a tenant's bot URL may not name in AWS (adapters/provider-http.ts).
+      ALLOW_PRIVATE_BOT_URLS: '1',
       SECRETS_KEY: localSecretsKey(opts.dataDir),
     };
     // The handlers run in this process and read process.env, as a Lambda reads its configuration.

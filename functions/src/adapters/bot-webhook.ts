@@ -32,6 +32,7 @@ export async function postToWebhook(o: { url: string; secret: string; payload: u
     },
     body,
     timeoutMs: o.timeoutMs,
+    tenantUrl: true,
   });
   const text = answer.text.trim();
   if (answer.status === 204 || !text) return { replies: [], handBack: false };

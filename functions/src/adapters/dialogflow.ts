@@ -146,6 +146,7 @@ async function requestToken(account: ServiceAccount, timeoutMs: number | undefin
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({ grant_type: JWT_BEARER_GRANT, assertion }),
     timeoutMs,
+    tenantUrl: true,
   });
   const body = parseJsonObject('dialogflow', answer.text);
   if (typeof body.access_token !== 'string' || !body.access_token)

@@ -4,6 +4,9 @@
  * URL must not bounce us somewhere else), and every failure turned into a ProviderError with a
  * status. Bodies are parsed defensively: a provider's 200 with an HTML page is 'invalid', not a crash.
  */
+import { lookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
+import { env } from '#commons/env';
 import { type BotProvider, ProviderError } from './provider-error.ts';
 
 /** The default per call; the bot-turns consumer may pass less to stay inside its queue's visibility timeout. */
@@ -25,6 +28,8 @@ export interface ProviderRequest {
   headers?: Record<string, string>;
   body?: string | FormData | URLSearchParams;
   timeoutMs?: number;
+  /** A URL a tenant typed (Typebot, webhook, token_uri): it must not reach our own network (see assertPublicHost). */
+  tenantUrl?: boolean;
 }
 
 /** An http(s) URL or a ProviderError: tenants type these URLs, and fetch's TypeError names nothing useful. */
@@ -46,6 +51,7 @@ export const withoutTrailingSlash = (base: string): string => base.replace(/\/+$
 export async function providerFetch(provider: BotProvider, url: string | URL, req: ProviderRequest = {}): Promise<ProviderAnswer> {
   const target = typeof url === 'string' ? providerUrl(provider, url) : url;
   const timeoutMs = req.timeoutMs ?? PROVIDER_TIMEOUT_MS;
+  if (req.tenantUrl) await assertPublicHost(provider, target);
   let status: number;
   let contentType: string;
   let text: string;
@@ -124,4 +130,57 @@ export function parseJsonObject(provider: BotProvider, text: string): Record<str
   const value = tryJson(text);
   if (!isRecord(value)) throw new ProviderError(provider, 'invalid', 'the answer is not a JSON object');
   return value;
+}
+
+/**
+ * A tenant's URL may not point at loopback, private, link-local or other non-public addresses: from a
+ * Lambda that would reach the runtime API on 127.0.0.1 or whatever else the deployment's network
+ * holds, with our credentials' reach instead of the tenant's. Names are resolved first (a redirect
+ * cannot bypass this: redirects are not followed). The local stack, whose fakes listen on 127.0.0.1,
+ * allows them with ALLOW_PRIVATE_BOT_URLS.
+ */
+export async function assertPublicHost(provider: BotProvider, url: URL): Promise<void> {
+  if (env.allowPrivateBotUrls) return;
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  let addresses: string[];
+  if (isIP(host)) addresses = [host];
+  else {
+    try {
+      addresses = (await lookup(host, { all: true, verbatim: true })).map((entry) => entry.address);
+    } catch {
+      throw new ProviderError(provider, 'network', 'unreachable (the host name does not resolve)');
+    }
+  }
+  if (addresses.length === 0 || addresses.some(isNonPublicAddress))
+    throw new ProviderError(provider, 'invalid', 'the URL points at a local or private network address');
+}
+
+export function isNonPublicAddress(address: string): boolean {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
+  if (mapped) return isNonPublicAddress(mapped);
+  if (isIP(address) === 4) {
+    const [a = 0, b = 0] = address.split('.').map(Number);
+    return (
+      a === 0 || // "this" network
+      a === 10 ||
+      a === 127 ||
+      (a === 100 && b >= 64 && b <= 127) || // carrier-grade NAT
+      (a === 169 && b === 254) || // link-local, cloud metadata
+      (a === 172 && b >= 16 && b <= 31) ||
+      (a === 192 && b === 168) ||
+      (a === 192 && b === 0) ||
+      (a === 198 && (b === 18 || b === 19)) || // benchmarking
+      a >= 224 // multicast and reserved
+    );
+  }
+  const v6 = address.toLowerCase();
+  return (
+    v6 === '::' ||
+    v6 === '::1' ||
+    /^f[cd]/.test(v6) ||
+    /^fe[89ab]/.test(v6) ||
+    /^ff/.test(v6) ||
+    v6.startsWith('64:ff9b:') ||
+    v6.startsWith('100::')
+  );
 }

@@ -55,6 +55,7 @@ async function post(url: string, body: unknown, timeoutMs: number | undefined): 
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
     timeoutMs,
+    tenantUrl: true,
   });
   return parseJsonObject('typebot', answer.text);
 }

@@ -74,6 +74,10 @@ export const env = {
   get transcriptionBaseUrl() {
     return optional('TRANSCRIPTION_BASE_URL');
   },
+  /** The local stack only: tenants' bot URLs may name 127.0.0.1 (where the fake providers listen). */
+  get allowPrivateBotUrls() {
+    return optional('ALLOW_PRIVATE_BOT_URLS') === '1';
+  },
   /** Dialogflow ES' REST API root (Google's unless set). */
   get dialogflowBaseUrl() {
     return optional('DIALOGFLOW_BASE_URL') ?? 'https://dialogflow.googleapis.com';
