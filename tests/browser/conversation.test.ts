@@ -162,6 +162,44 @@ describe('the conversation and the top bar', { timeout: 180_000 }, () => {
     await page.getByTestId('tag-picker').getByText(tagName).waitFor();
   });
 
+  it('paints every emoji of the picker in color, with the bundled font where the system has none (issue 14)', async () => {
+    // Prepare: Debian's Chromium here has no emoji font (no fonts-noto-color-emoji).
+    await page.getByTestId('message-input').getByRole('button', { name: 'Emoji' }).click();
+    const picker = page.getByTestId('emoji-picker');
+    await picker.waitFor();
+    // Act: each emoji drawn with the picker's own font in pure green. A color glyph ignores the fill;
+    // a missing glyph's box or a monochrome fallback comes out green.
+    const notInColor = await picker.evaluate(async (grid) => {
+      const buttons = [...grid.querySelectorAll('button')];
+      const font = `32px ${getComputedStyle(buttons[0] as Element).fontFamily}`;
+      const canvas = document.createElement('canvas');
+      canvas.width = 48;
+      canvas.height = 48;
+      const ctx = canvas.getContext('2d', { willReadFrequently: true }) as CanvasRenderingContext2D;
+      const missing: string[] = [];
+      for (const button of buttons) {
+        const emoji = button.textContent ?? '';
+        await document.fonts.load(font, emoji);
+        ctx.clearRect(0, 0, 48, 48);
+        Object.assign(ctx, { font, fillStyle: '#00ff00', textBaseline: 'top' });
+        ctx.fillText(emoji, 4, 4);
+        const data = ctx.getImageData(0, 0, 48, 48).data;
+        let colored = 0;
+        for (let i = 0; i < data.length; i += 4) {
+          const [r = 0, g = 0, b = 0, a = 0] = data.subarray(i, i + 4);
+          if (a > 128 && !(g > 200 && r < 80 && b < 80)) colored++;
+        }
+        if (colored < 20) missing.push(emoji);
+      }
+      return missing;
+    });
+    // Assess
+    expect(notInColor).toEqual([]);
+    await shot(page, 'emoji-picker');
+    await page.keyboard.press('Escape');
+    await picker.waitFor({ state: 'hidden' });
+  });
+
   it('adds and deletes an internal note in the contact drawer (toasts of SPEC 8) and edits the contact from it', async () => {
     // Prepare
     await page.getByTestId('open-contact').click();

@@ -4,6 +4,7 @@ import { feedbackCustomizations } from './customizations/feedback.ts';
 import { inputCustomizations } from './customizations/inputs.ts';
 import { navigationCustomizations } from './customizations/navigation.ts';
 import { surfaceCustomizations } from './customizations/surfaces.ts';
+import { emojiFontFaces } from './emoji-font.ts';
 import { breakpoints, paletteFor, shape, typography } from './primitives.ts';
 
 export function createAppTheme(mode: PaletteMode): Theme {
@@ -13,6 +14,8 @@ export function createAppTheme(mode: PaletteMode): Theme {
     shape,
     breakpoints,
     components: {
+      // The bundled emoji font's @font-face rules (emoji-font.ts), beside the baseline's own.
+      MuiCssBaseline: { styleOverrides: emojiFontFaces },
       ...inputCustomizations,
       ...navigationCustomizations,
       ...surfaceCustomizations,

@@ -1,4 +1,5 @@
 import type { PaletteMode, ThemeOptions } from '@mui/material';
+import { EMOJI_FONT_FAMILY } from './emoji-font.ts';
 
 /** Brand primitives: everything else in the theme derives from these (mui shared-theme habit). */
 export const brand = {
@@ -34,7 +35,9 @@ export function appBarColor(mode: PaletteMode): string {
 }
 
 export const typography: ThemeOptions['typography'] = {
-  fontFamily: '"Inter", "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
+  // Emoji fonts after the text fonts and before the generic family: the system's color emoji first,
+  // then the bundled one (emoji-font.ts), so a generic font's monochrome or missing glyph never wins.
+  fontFamily: `"Inter", "Segoe UI", Roboto, "Helvetica Neue", Arial, "Apple Color Emoji", "Segoe UI Emoji", "${EMOJI_FONT_FAMILY}", sans-serif`,
   h5: { fontWeight: 600 },
   h6: { fontWeight: 600 },
   button: { textTransform: 'none', fontWeight: 600 },

@@ -85,7 +85,11 @@ export function EmojiPicker({ anchor, onClose, onPick }: EmojiPickerProps) {
     >
       <Box sx={{ display: 'grid', gridTemplateColumns: 'repeat(8, 36px)', p: 1 }} data-testid="emoji-picker">
         {EMOJIS.map((emoji) => (
-          <ButtonBase key={emoji} onClick={() => onPick(emoji)} sx={{ fontSize: 22, width: 36, height: 36, borderRadius: 1 }}>
+          <ButtonBase
+            key={emoji}
+            onClick={() => onPick(emoji)}
+            sx={{ fontSize: 22, fontFamily: 'inherit', width: 36, height: 36, borderRadius: 1 }}
+          >
             {emoji}
           </ButtonBase>
         ))}
