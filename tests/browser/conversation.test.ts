@@ -411,5 +411,16 @@ describe('the conversation and the top bar', { timeout: 180_000 }, () => {
     await sign.click();
     await expect(sign.getAttribute('aria-pressed')).resolves.toBe('false');
     await expect(page.evaluate(() => localStorage.getItem('signMessage'))).resolves.toBe('false');
+    // On a 390 px phone the header shows the contact's whole name, with the number below (issue 14).
+    await page.setViewportSize({ width: 390, height: 844 });
+    const name = page.getByTestId('conversation-contact-name');
+    await expect
+      .poll(() => name.evaluate((el) => el.scrollWidth <= el.clientWidth + 1 && el.scrollHeight <= el.clientHeight + 1), {
+        timeout: 10_000,
+      })
+      .toBe(true);
+    await expect(name.textContent()).resolves.toMatch(/^(Joana|Pedro) \d{4}/);
+    await expect(page.getByTestId('conversation-contact-number').textContent()).resolves.toMatch(/^55\d{10,13}$/);
+    await shot(page, 'phone-header');
   });
 });

@@ -137,25 +137,54 @@ export function ConversationHeader({ ticket, onBack, onOpenContact, onSchedule }
         data-testid="open-contact"
         sx={{ flex: 1, minWidth: 0, gap: 1, justifyContent: 'flex-start', textAlign: 'left', borderRadius: 1, py: 0.5 }}
       >
-        <Avatar src={ticket.contact.profilePicUrl || undefined} alt={ticket.contact.name}>
-          {ticket.contact.name.slice(0, 1).toUpperCase()}
-        </Avatar>
-        <Box sx={{ flex: 1, minWidth: 0 }}>
-          <Typography variant="subtitle1" noWrap sx={{ fontWeight: 600 }}>
-            {ticket.contact.name}{' '}
-            <Typography component="span" variant="caption" sx={{ color: 'text.secondary' }}>
-              #{ticket.id}
+        {/* A phone gives the avatar's room to the name. */}
+        {!compact && (
+          <Avatar src={ticket.contact.profilePicUrl || undefined} alt={ticket.contact.name}>
+            {ticket.contact.name.slice(0, 1).toUpperCase()}
+          </Avatar>
+        )}
+        <Tooltip title={ticket.contact.name} placement="bottom-start" disableInteractive>
+          <Box sx={{ flex: 1, minWidth: 0 }}>
+            {/* Two lines before an ellipsis, and no ellipsis inside a word: a name is cut only when truly long. */}
+            <Typography
+              variant="subtitle1"
+              data-testid="conversation-contact-name"
+              sx={{
+                fontWeight: 600,
+                lineHeight: 1.3,
+                display: '-webkit-box',
+                WebkitLineClamp: 2,
+                WebkitBoxOrient: 'vertical',
+                overflow: 'hidden',
+                overflowWrap: 'anywhere',
+              }}
+            >
+              {ticket.contact.name}{' '}
+              <Typography component="span" variant="caption" sx={{ color: 'text.secondary' }}>
+                #{ticket.id}
+              </Typography>
             </Typography>
-          </Typography>
-          {ticket.user && (
-            <Typography variant="caption" noWrap sx={{ color: 'text.secondary', display: 'block' }}>
-              {t('conversation.assignedTo', { name: ticket.user.name })}
-            </Typography>
-          )}
-        </Box>
+            {compact ? (
+              <Typography
+                variant="caption"
+                noWrap
+                sx={{ color: 'text.secondary', display: 'block' }}
+                data-testid="conversation-contact-number"
+              >
+                {ticket.contact.number}
+              </Typography>
+            ) : (
+              ticket.user && (
+                <Typography variant="caption" noWrap sx={{ color: 'text.secondary', display: 'block' }}>
+                  {t('conversation.assignedTo', { name: ticket.user.name })}
+                </Typography>
+              )
+            )}
+          </Box>
+        </Tooltip>
       </ButtonBase>
       <Stack direction="row" spacing={compact ? 0 : 1} sx={{ flexShrink: 0, alignItems: 'center' }}>
-        {onSchedule && (
+        {onSchedule && !compact && (
           <Tooltip title={t('schedules.scheduleMessage')}>
             <IconButton aria-label={t('schedules.scheduleMessage')} onClick={onSchedule} size="small" data-testid="schedule-message">
               <ScheduleSendOutlined />
@@ -166,13 +195,25 @@ export function ConversationHeader({ ticket, onBack, onOpenContact, onSchedule }
         {ticket.status === 'open' && button('return', 'outlined', 'inherit')}
         {ticket.status !== 'closed' && button('resolve', 'contained')}
         {ticket.status === 'closed' && button('reopen', 'contained')}
-        {(canTransfer || admin) && (
+        {(canTransfer || admin || (compact && onSchedule)) && (
           <IconButton aria-label={t('conversation.actions.more')} onClick={(event) => setMenu(event.currentTarget)} size="small">
             <MoreVert />
           </IconButton>
         )}
       </Stack>
       <Menu anchorEl={menu} open={Boolean(menu)} onClose={() => setMenu(null)}>
+        {/* On a phone the schedule action lives here, leaving the header's room to the name. */}
+        {compact && onSchedule && (
+          <MenuItem
+            data-testid="schedule-message"
+            onClick={() => {
+              setMenu(null);
+              onSchedule();
+            }}
+          >
+            {t('schedules.scheduleMessage')}
+          </MenuItem>
+        )}
         {canTransfer && (
           <MenuItem
             onClick={() => {
