@@ -87,6 +87,10 @@ describe('an expired trial company pays with PIX', { timeout: 180_000 }, () => {
     // Another screen while expired sends back to billing.
     await page.goto('/tickets');
     await page.waitForURL('**/financeiro');
+    // The side menu offers only what an expired admin can use: billing (issue 14).
+    const menuEntries = () =>
+      page.locator('nav [data-testid^="menu-"]').evaluateAll((els) => els.map((el) => el.getAttribute('data-testid')));
+    await expect.poll(menuEntries, { timeout: 15_000 }).toEqual(['menu-financeiro']);
 
     // Act: the wizard
     await page.locator('[data-testid^="pay-invoice-"]').first().click();
@@ -143,6 +147,7 @@ describe('an expired trial company pays with PIX', { timeout: 180_000 }, () => {
     // The inbox's tabs render only when the ExpiredGate lets the route through.
     await page.getByTestId('tab-pending').waitFor();
     expect(new URL(page.url()).pathname).toBe('/tickets');
+    expect(await menuEntries()).toEqual(expect.arrayContaining(['menu-tickets', 'menu-connections', 'menu-financeiro']));
     await shot(page, '7-back-in');
     // /subscription: the licence's days left (SPEC 9: between now and its end) and the billing email.
     await page.goto('/subscription');

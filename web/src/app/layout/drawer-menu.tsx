@@ -5,6 +5,8 @@ import { Badge, Collapse, Divider, List, ListItemButton, ListItemIcon, ListItemT
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useLocation } from 'react-router-dom';
+import { isCompanyExpired } from '../../features/billing/components/billing-dates.ts';
+import { BILLING_PATHS } from '../../features/billing/components/expired-gate.tsx';
 import { isAdmin } from '../../lib/auth/auth-provider.tsx';
 import { isCshowSet, storageKeys, writeStorage } from '../../lib/storage.ts';
 import { useMenuBadges } from './menu-badges.ts';
@@ -89,6 +91,15 @@ export function DrawerMenu({ user, plan, collapsed, onNavigate }: DrawerMenuProp
   const entry = (item: MenuItem, nested = false) => (
     <MenuEntry key={item.path} item={item} badges={badges} collapsed={collapsed} nested={nested} onNavigate={onNavigate} />
   );
+
+  // An expired company reaches billing only (ExpiredGate): every other entry would lead back there.
+  if (isCompanyExpired(user)) {
+    return (
+      <List component="nav" aria-label={t('menu.label')} dense>
+        {visibleAdmin.filter((item) => BILLING_PATHS.includes(item.path)).map((item) => entry(item))}
+      </List>
+    );
+  }
 
   return (
     <List component="nav" aria-label={t('menu.label')} dense>

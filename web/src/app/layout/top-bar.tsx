@@ -2,7 +2,7 @@ import DarkModeOutlined from '@mui/icons-material/DarkModeOutlined';
 import LightModeOutlined from '@mui/icons-material/LightModeOutlined';
 import MenuIcon from '@mui/icons-material/Menu';
 import Refresh from '@mui/icons-material/Refresh';
-import { AppBar, IconButton, Toolbar, Tooltip, Typography, useMediaQuery, useTheme } from '@mui/material';
+import { AppBar, Box, IconButton, Toolbar, Tooltip, Typography, useMediaQuery, useTheme } from '@mui/material';
 import { format, parseISO } from 'date-fns';
 import { useTranslation } from 'react-i18next';
 import { AnnouncementsPopover } from '../../features/announcements/components/announcements-popover.tsx';
@@ -26,8 +26,9 @@ function Greeting() {
   const text = withDueDate
     ? t('layout.greetingDue', { name: user.name, company: user.company.name, date: format(parseISO(dueDate), 'dd/MM/yyyy') })
     : t('layout.greeting', { name: user.name, company: user.company?.name ?? '' });
+  // Phones have no room beside the icons: a greeting squeezed to a few pixels showed a stray "(" or "|".
   return (
-    <Typography variant="body1" noWrap sx={{ flexGrow: 1, fontWeight: 500 }} data-testid="greeting">
+    <Typography variant="body1" noWrap sx={{ fontWeight: 500, display: { xs: 'none', sm: 'block' } }} data-testid="greeting">
       {text}
     </Typography>
   );
@@ -49,7 +50,9 @@ export function TopBar({ onToggleDrawer }: { onToggleDrawer: () => void }) {
         >
           <MenuIcon />
         </IconButton>
-        <Greeting />
+        <Box sx={{ flexGrow: 1, minWidth: 0 }}>
+          <Greeting />
+        </Box>
         <Tooltip title={t('layout.toggleTheme')}>
           <IconButton color="inherit" onClick={toggle} aria-label={t('layout.toggleTheme')} data-testid="theme-toggle">
             {mode === 'dark' ? <LightModeOutlined /> : <DarkModeOutlined />}
