@@ -36,12 +36,13 @@ const pages = [
   '/queues',
   '/users',
   '/messages-api',
+  '/prompts',
   '/financeiro',
   '/settings',
 ] as const;
 
 /** Pages whose Add button (the page header's button with the Add icon) opens a form where labels were cut. */
-const withAddDialog = ['/queues', '/connections', '/users', '/contacts'];
+const withAddDialog = ['/queues', '/connections', '/users', '/contacts', '/prompts'];
 
 let tenant: Tenant;
 let launched: LaunchedBrowser;

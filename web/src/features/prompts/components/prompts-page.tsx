@@ -28,7 +28,15 @@ export function PromptsPage() {
   const columns: Column<Prompt>[] = [
     { id: 'name', label: t('prompts.fields.name'), render: (prompt) => prompt.name },
     { id: 'queue', label: t('prompts.fields.queue'), render: (prompt) => prompt.queue?.name ?? '—' },
-    { id: 'maxTokens', label: t('prompts.fields.maxTokens'), align: 'center', sx: { width: 120 }, render: (prompt) => prompt.maxTokens },
+    // Secondary on a phone, where the name needs the room.
+    {
+      id: 'maxTokens',
+      label: t('prompts.fields.maxTokens'),
+      align: 'center',
+      sx: { width: 120 },
+      hideBelow: 'sm',
+      render: (prompt) => prompt.maxTokens,
+    },
     {
       id: 'actions',
       label: t('common.actions'),
