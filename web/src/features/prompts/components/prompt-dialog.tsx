@@ -1,4 +1,4 @@
-import { createPromptSchema, PROMPT_DEFAULTS, PROMPT_VOICES, type Prompt, promptMessages } from '@conversa/functions/contracts/prompts';
+import { PROMPT_VOICES, type Prompt } from '@conversa/functions/contracts/prompts';
 import { Button, Dialog, DialogActions, DialogContent, DialogTitle, MenuItem, Stack, TextField } from '@mui/material';
 import type { TFunction } from 'i18next';
 import { type FormEvent, useState } from 'react';
@@ -7,76 +7,39 @@ import { ApiError } from '../../../lib/api-client.ts';
 import { useQueues } from '../../../lib/lookups/queues.ts';
 import { toast } from '../../../lib/toast.ts';
 import { useErrorToast } from '../../../lib/use-api-error.ts';
+import {
+  initialPromptValues,
+  type PromptField,
+  type PromptFormValues,
+  promptInput,
+  promptMessageKeys,
+  promptProblems,
+  voiceName,
+} from '../api/prompt-rules.ts';
 import { useSavePrompt } from '../api/prompts.ts';
 
-interface FormValues {
-  name: string;
-  prompt: string;
-  queueId: string;
-  voice: string;
-  voiceKey: string;
-  voiceRegion: string;
-  maxTokens: string;
-  temperature: string;
-  maxMessages: string;
-  apiKey: string;
-}
-type Field = keyof FormValues;
-type Errors = Partial<Record<Field, string>>;
+type Errors = Partial<Record<PromptField, string>>;
+type Field = PromptField;
 
 /** SPEC 9: the prompt text area's rows. */
 const PROMPT_ROWS = 7;
 
-const initialValues = (prompt: Prompt | undefined): FormValues => ({
-  name: prompt?.name ?? '',
-  prompt: prompt?.prompt ?? '',
-  queueId: prompt?.queueId ? String(prompt.queueId) : '',
-  voice: prompt?.voice ?? PROMPT_DEFAULTS.voice,
-  voiceKey: prompt?.voiceKey ?? '',
-  voiceRegion: prompt?.voiceRegion ?? '',
-  maxTokens: String(prompt?.maxTokens ?? PROMPT_DEFAULTS.maxTokens),
-  temperature: String(prompt?.temperature ?? PROMPT_DEFAULTS.temperature),
-  maxMessages: String(prompt?.maxMessages ?? PROMPT_DEFAULTS.maxMessages),
-  // The stored key never comes back: the field starts empty, its hint is the placeholder, and an
-  // empty field on save keeps the stored key.
-  apiKey: '',
-});
-
-/** What travels: the form's fields, less an untouched API key (the server keeps the stored one). */
-function inputOf(values: FormValues): Record<string, unknown> {
-  const { apiKey, queueId, ...rest } = values;
-  return { ...rest, queueId: queueId === '' ? undefined : queueId, ...(apiKey.trim() ? { apiKey: apiKey.trim() } : {}) };
-}
-
-/** The contract's words (SPEC 5: 'Informe o setor') in the current language. */
-const messageKeys: Record<string, string> = {
-  [promptMessages.queue]: 'prompts.validation.queue',
-  [promptMessages.required]: 'prompts.validation.required',
-  [promptMessages.tooLong]: 'prompts.validation.tooLong',
-  [promptMessages.range]: 'prompts.validation.range',
-  [promptMessages.apiKey]: 'prompts.validation.apiKey',
+const translate = (message: string, t: TFunction) => {
+  const key = promptMessageKeys[message] ?? message;
+  return key.startsWith('prompts.') ? t(key) : message;
 };
-const translate = (message: string, t: TFunction) => (messageKeys[message] ? t(messageKeys[message]) : message);
 
-function clientErrors(values: FormValues, t: TFunction): Errors | undefined {
-  const parsed = createPromptSchema.safeParse(inputOf(values));
-  if (parsed.success) return undefined;
-  const errors: Errors = {};
-  for (const issue of parsed.error.issues) {
-    const field = String(issue.path[0] ?? '') as Field;
-    errors[field] ??= translate(issue.message, t);
-  }
-  return errors;
+function clientErrors(values: PromptFormValues, t: TFunction): Errors | undefined {
+  const problems = promptProblems(values);
+  return problems && Object.fromEntries(Object.entries(problems).map(([field, key]) => [field, translate(String(key), t)]));
 }
 
-/** 'pt-BR-FranciscaNeural' -> 'Francisca (pt-BR)'. */
-const voiceLabel = (voice: string, t: TFunction) =>
-  voice === 'texto' ? t('prompts.voices.texto') : `${voice.replace(/^pt-BR-/, '').replace(/Neural$/, '')} (pt-BR)`;
+const voiceLabel = (voice: string, t: TFunction) => voiceName(voice) ?? t('prompts.voices.texto');
 
 /** SPEC 2 "AI prompts": the add/edit dialog. */
 export function PromptDialog({ prompt, onClose }: { prompt: Prompt | undefined; onClose: () => void }) {
   const { t } = useTranslation();
-  const [values, setValues] = useState<FormValues>(() => initialValues(prompt));
+  const [values, setValues] = useState<PromptFormValues>(() => initialPromptValues(prompt));
   const [errors, setErrors] = useState<Errors>({});
   const queues = useQueues();
   const save = useSavePrompt();
@@ -96,7 +59,7 @@ export function PromptDialog({ prompt, onClose }: { prompt: Prompt | undefined; 
     }
     setErrors({});
     try {
-      await save.mutateAsync({ id: prompt?.id, input: inputOf(values) });
+      await save.mutateAsync({ id: prompt?.id, input: promptInput(values) });
       toast.success(t('prompts.saved'));
       onClose();
     } catch (error) {
