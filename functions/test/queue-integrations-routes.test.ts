@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDialogflowSession } from '#domain/queue-integrations/test-session';
 import { createPrompt, newPromptId } from '#storage/prompts';
-import { getQueueIntegration } from '#storage/queue-integrations';
+import { getQueueIntegration, updateQueueIntegration } from '#storage/queue-integrations';
 import { createConnection } from './messages-harness.ts';
 import { call, type Stack, seedTenant, startStack, type Tenant } from './users-harness.ts';
 
@@ -189,6 +189,37 @@ describe('queue integrations', () => {
     expect((await getQueueIntegration(a.companyId, id))?.jsonContentSealed).toBe('');
   });
 
+  it('refuses turning an integration into Dialogflow with a name that is no project name', async () => {
+    const made = await create({ type: 'webhook', name: 'Meu hook/../x', urlN8N: 'https://h.example/m' });
+    const turned = await call('PUT /queueIntegration/{id}', {
+      token: a.admin.token,
+      params: { id: made.body.id },
+      body: { type: 'dialogflow', jsonContent: serviceAccount() },
+    });
+    expect(turned.body).toMatchObject({ error: 'ERR_VALIDATION', field: 'projectName' });
+    expect((await getQueueIntegration(a.companyId, made.body.id))?.type).toBe('webhook');
+  });
+
+  it('still answers when a stored secret was sealed under another key: the page loads, an edit makes a new key', async () => {
+    const made = await create({ type: 'n8n', name: 'Chave perdida', urlN8N: 'https://h.example/k' });
+    const df = await create({ type: 'dialogflow', name: 'Conta perdida', projectName: 'p1', jsonContent: serviceAccount() });
+    const foreign = 'v1:AAAAAAAAAAAAAAAA:AAAAAAAAAAAAAAAAAAAAAA:AAAA';
+    await updateQueueIntegration(a.companyId, made.body.id, { signingSecretSealed: foreign });
+    await updateQueueIntegration(a.companyId, df.body.id, { jsonContentSealed: foreign });
+    const read = await call('GET /queueIntegration/{id}', { token: a.admin.token, params: { id: made.body.id } });
+    expect(read.status).toBe(200);
+    expect(read.body.signingSecret).toBe('');
+    expect((await call('GET /queueIntegration', { token: a.admin.token })).status).toBe(200);
+    const edited = await call('PUT /queueIntegration/{id}', {
+      token: a.admin.token,
+      params: { id: made.body.id },
+      body: { name: 'Chave nova' },
+    });
+    expect(edited.body.signingSecret).toMatch(/^whsec_/);
+    const tested = await call('POST /queueIntegration/testSession', { token: a.admin.token, body: { projectName: 'p1', id: df.body.id } });
+    expect(tested.body).toMatchObject({ error: 'ERR_VALIDATION', field: 'jsonContent' });
+  });
+
   it('gives n8n and webhook integrations a signing secret, sealed at rest and shown to the admins', async () => {
     const made = await create({ type: 'n8n', name: 'Fluxo n8n', urlN8N: 'http://n8n.local:5678/webhook/abc' });
     expect(made.status).toBe(201);
@@ -357,10 +388,12 @@ describe('queue integrations', () => {
     expect((await call('GET /queueIntegration/{id}', { token: a.admin.token, params: { id } })).body.name).toBe('Acesso');
   });
 
-  it('answers garbage in every field and query parameter with a 4xx, never a 500 or a half-written record', async () => {
+  it('answers garbage in every field and query parameter with a 4xx, never a 500 or a half-written record', {
+    timeout: 90_000,
+  }, async () => {
     const made = await create({ type: 'webhook', name: 'Alvo', urlN8N: 'https://h.example/alvo' });
     const id = made.body.id;
-    const garbage: unknown[] = [null, 42, -1, true, [], {}, 'x'.repeat(30_000), '\u0000', '<script>', '1e309', '../../x', { $ne: 1 }];
+    const garbage: unknown[] = [null, -1, true, [], { $ne: 1 }, 'x'.repeat(30_000), '\u0000', '1e309', '../../x'];
     const fields = [
       'type',
       'name',

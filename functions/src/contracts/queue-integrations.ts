@@ -39,8 +39,9 @@ export const isHttpUrl = (text: string): boolean => {
 const text = (max: number) => z.string().trim().max(max, M.tooLong);
 const name = z.string({ error: M.required }).trim().min(1, M.required).min(2, M.tooShort).max(50, M.tooLong);
 const url = text(2000).refine((value) => value === '' || isHttpUrl(value), M.url);
-/** Both end up in a provider's URL path: letters, digits and - _ . only. */
-const pathSegment = (message: string) => text(100).refine((value) => value === '' || /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(value), message);
+/** Dialogflow's project and Typebot's slug end up in a provider's URL path: letters, digits and - _ . only. */
+export const isPathSegment = (value: string): boolean => /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(value);
+const pathSegment = (message: string) => text(100).refine((value) => value === '' || isPathSegment(value), message);
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 
 const fields = {
@@ -150,6 +151,8 @@ export interface IntegrationShape {
 export function checkIntegration(shape: IntegrationShape): { field: string; message: string } | undefined {
   if (shape.type === 'dialogflow') {
     if (!shape.projectName) return { field: 'projectName', message: M.required };
+    // An n8n/webhook/typebot turned into Dialogflow carries its name as project name: it must be one.
+    if (!isPathSegment(shape.projectName)) return { field: 'projectName', message: M.projectName };
     if (!shape.hasCredentials) return { field: 'jsonContent', message: M.required };
     return undefined;
   }

@@ -13,6 +13,7 @@
  */
 import { createPrivateKey, randomBytes } from 'node:crypto';
 import { ConflictError, NotFoundError, ValidationError } from '#commons/errors';
+import { logger } from '#commons/logger';
 import { openSecret, sealSecret } from '#commons/secrets';
 import { channels } from '#contracts/channels';
 import {
@@ -42,13 +43,24 @@ const fold = (text: string) =>
     .replace(/\p{Diacritic}/gu, '')
     .toLowerCase();
 
+/** The signing key for the admin, or '' when it cannot be opened (sealed under another key): the page still loads. */
+async function openSigningSecret(record: store.QueueIntegrationRecord): Promise<string> {
+  if (!signs(record.type) || !record.signingSecretSealed) return '';
+  try {
+    return await openSecret(record.signingSecretSealed);
+  } catch (error) {
+    logger.error('queue integration signing key cannot be opened', {
+      companyId: record.companyId,
+      integrationId: record.id,
+      error: error as Error,
+    });
+    return '';
+  }
+}
+
 export async function present(record: store.QueueIntegrationRecord): Promise<QueueIntegration> {
   const { jsonContentSealed, signingSecretSealed, ...rest } = record;
-  return {
-    ...rest,
-    jsonContentSet: Boolean(jsonContentSealed),
-    signingSecret: signs(record.type) && signingSecretSealed ? await openSecret(signingSecretSealed) : '',
-  };
+  return { ...rest, jsonContentSet: Boolean(jsonContentSealed), signingSecret: await openSigningSecret(record) };
 }
 
 export async function findIntegration(companyId: number, id: number): Promise<store.QueueIntegrationRecord> {
@@ -128,7 +140,9 @@ export async function updateIntegrationFor(companyId: number, id: number, input:
   if (given) patch.jsonContentSealed = await sealSecret(checkServiceAccount(jsonContent));
   // Credentials of a type the integration no longer has are not kept around.
   if (!dialogflow && before.jsonContentSealed) patch.jsonContentSealed = '';
-  if (signs(merged.type) && !before.signingSecretSealed) patch.signingSecretSealed = await newSigningSecret();
+  // A key that cannot be opened any more (sealed under another key) is replaced, so the admin sees a usable one.
+  const secretLost = signs(merged.type) && before.signingSecretSealed !== '' && (await openSigningSecret(before)) === '';
+  if (signs(merged.type) && (!before.signingSecretSealed || secretLost)) patch.signingSecretSealed = await newSigningSecret();
   if (!signs(merged.type) && before.signingSecretSealed) patch.signingSecretSealed = '';
   const record = await store.updateQueueIntegration(companyId, id, patch);
   await publishChange(companyId, { action: 'update', id });
@@ -149,5 +163,10 @@ export async function deleteIntegrationFor(companyId: number, id: number): Promi
 export async function storedCredentials(companyId: number, id: number): Promise<string> {
   const record = await findIntegration(companyId, id);
   if (record.type !== 'dialogflow' || !record.jsonContentSealed) throw new ValidationError('jsonContent', integrationMessages.required);
-  return openSecret(record.jsonContentSealed);
+  try {
+    return await openSecret(record.jsonContentSealed);
+  } catch {
+    // Sealed under another key: the admin pastes the JSON again (a 400 on the field, not a 500).
+    throw new ValidationError('jsonContent', integrationMessages.required);
+  }
 }
