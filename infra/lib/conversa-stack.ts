@@ -36,8 +36,12 @@ const extraAccess: Partial<Record<string, ExtraAccess>> = {
   auth: { cognitoAdmin: true },
   companies: { cognitoAdmin: true },
   users: { cognitoAdmin: true },
-  // The chatbot's replies go to the session-host as `send` commands.
-  inbound: { send: ['session-commands'] },
+  // The chatbot's replies go to the session-host as `send` commands; a prompt's or integration's
+  // turn is queued for the bot-turns consumer.
+  inbound: { send: ['session-commands', 'bot-turns'] },
+  // A bot's answers are sent messages; a contact's voice note is read for transcription.
+  // It opens the prompts' API keys and the integrations' credentials (secrets).
+  'bot-turns': { mediaRead: true, send: ['session-commands'], secrets: true },
   // Session actions (start, new QR, logout) are commands to the session-host.
   connections: { send: ['session-commands'] },
   // Accept greetings, transfer notices and rating requests are sent messages.
