@@ -18,6 +18,14 @@
  *
  *   npm run bench:inbound                          (50 msg/s for 60 s, after 10 s of warm-up)
  *   npm run bench:inbound -- --seconds 10 --rate 20 --contacts 50 --new 1 --warmup 0
+ *   npm run bench:inbound -- --prompt              (an AI prompt holds every ticket: issue 13)
+ *
+ * With --prompt the queue has an AI prompt against the local fake model (infra/local/bot-fakes, which
+ * answers at once): every contact message also gets the assistant's answer. Printed apart: the
+ * latency from the contact's send to the answer's event on the attendant's socket, which is the
+ * product's own overhead of a takeover (the bot-turns queue hop, the turn's reads and its commit,
+ * the send) plus the fake's few milliseconds; compare the contact-message latency with a run
+ * without --prompt for what the takeover adds to the pipeline itself (one SQS send).
  *
  * The stack's log goes to tests/artifacts/bench-inbound.log.
  */
@@ -45,6 +53,7 @@ const { values } = parseArgs({
     drain: { type: 'string', default: '15' },
     warmup: { type: 'string', default: '10' },
     new: { type: 'string', default: '2' },
+    prompt: { type: 'boolean', default: false },
   },
 });
 const seconds = Number(values.seconds);
@@ -53,6 +62,9 @@ const contactCount = Number(values.contacts);
 const drainMs = Number(values.drain) * 1000;
 const warmupSeconds = Number(values.warmup);
 const newPerSecond = Number(values.new);
+const withPrompt = values.prompt;
+/** The fake model's answer to a message M (infra/local/bot-fakes/openai.ts). */
+const ANSWER_PREFIX = 'Resposta: ';
 
 mkdirSync(join(repoRoot, 'tests', 'artifacts'), { recursive: true });
 const logFile = createWriteStream(join(repoRoot, 'tests', 'artifacts', 'bench-inbound.log'), { flags: 'w' });
@@ -199,6 +211,20 @@ try {
     token: tenant.admin.token,
     body: { name: 'Attendant', email, password: PASSWORD, profile: 'user', queueIds: setup.queueIds },
   });
+  if (withPrompt) {
+    const queueId = setup.queueIds[0] as number;
+    const prompt = await ok<{ id: number }>(call, 'POST', '/prompt', {
+      token: tenant.admin.token,
+      body: {
+        name: 'Bench assistant',
+        prompt: 'You answer every customer message briefly and kindly.',
+        queueId,
+        apiKey: 'sk-bench',
+        maxMessages: 10,
+      },
+    });
+    await ok(call, 'PUT', `/queue/${queueId}`, { token: tenant.admin.token, body: { promptId: prompt.id } });
+  }
   const session = await ok<{ token: string }>(call, 'POST', '/auth/login', { body: { email, password: PASSWORD } });
   const socket = await connectSocket(stack.wsUrl, session.token);
   meter('DynamoDB', documentClient().middlewareStack as never);
@@ -218,10 +244,21 @@ try {
   /** [send time, latency] of each delivered message, for the timeline. */
   const samples: Array<[number, number]> = [];
   const channel = channels.appMessage(tenant.companyId);
+  /** With --prompt: the send time of each message whose answer is awaited, and the answers' latencies. */
+  const answerAwaited = new Map<string, number>();
+  const answerLatencies: number[] = [];
   socket.onFrame = (frame) => {
     if (frame.event !== channel) return;
     const event = frame.data as AppMessageEvent;
-    if (event.action !== 'create' || event.message.fromMe) return;
+    if (event.action !== 'create') return;
+    if (event.message.fromMe) {
+      const asked = event.message.bot && event.message.body.startsWith(ANSWER_PREFIX) ? event.message.body.slice(ANSWER_PREFIX.length) : '';
+      const askedAt = answerAwaited.get(asked);
+      if (askedAt === undefined) return;
+      answerAwaited.delete(asked);
+      answerLatencies.push(frame.at - askedAt);
+      return;
+    }
     const started = sentAt.get(event.message.body);
     if (started === undefined) return;
     sentAt.delete(event.message.body);
@@ -282,6 +319,7 @@ try {
     const number = fresh ? `55417${randomInt(10_000_000, 99_999_999)}` : (numbers[i % contactCount] as string);
     if (fresh) firsts.add(body);
     sentAt.set(body, Date.now());
+    if (withPrompt) answerAwaited.set(body, Date.now());
     sends.push(
       sim.send(setup.simId, number, body).catch(() => {
         failedSends++;
@@ -295,11 +333,11 @@ try {
   // Drain: wait while messages keep arriving; what has not arrived after `drain` seconds without
   // progress is lost. Late is not lost: its latency counts.
   let lastProgress = Date.now();
-  let pending = sentAt.size;
-  while (sentAt.size && Date.now() - lastProgress < drainMs) {
+  let pending = sentAt.size + answerAwaited.size;
+  while ((sentAt.size || answerAwaited.size) && Date.now() - lastProgress < drainMs) {
     await sleep(200);
-    if (sentAt.size < pending) {
-      pending = sentAt.size;
+    if (sentAt.size + answerAwaited.size < pending) {
+      pending = sentAt.size + answerAwaited.size;
       lastProgress = Date.now();
     }
   }
@@ -352,6 +390,18 @@ try {
       .map(([, values]) => Math.round(percentile(values, 99)))
       .join(' ')} ms`,
   );
+  if (withPrompt) {
+    say(
+      `  with an AI prompt on the queue: contact send -> the assistant's answer on the attendant's socket (n=${answerLatencies.length}):`,
+    );
+    say(
+      `    p50 ${fmt(percentile(answerLatencies, 50))}  p90 ${fmt(percentile(answerLatencies, 90))}  p99 ${fmt(percentile(answerLatencies, 99))}  max ${fmt(Math.max(...answerLatencies))}`,
+    );
+    say(
+      `    over the message's own latency (the takeover's overhead: bot-turns hop, turn, commit, send; the fake model answers in ~1 ms): p50 ${fmt(percentile(answerLatencies, 50) - percentile(latencies, 50))}`,
+    );
+    say(`    answers missing after the drain: ${answerAwaited.size}`);
+  }
   say(`  machine load average (1 min) at the end: ${loadavg()[0]?.toFixed(1)} on ${availableParallelism()} cores`);
   say(`  throughput ${(latencies.length / ((lastAt - t0) / 1000)).toFixed(1)} msg/s end to end`);
   if (cpuAtStart !== undefined && cpuAtEnd !== undefined && latencies.length) {

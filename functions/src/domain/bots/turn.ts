@@ -56,9 +56,12 @@ const NOTE_AUTHOR = { id: 0, name: 'Conversa' };
 
 export async function runBotTurn(turn: BotTurnMessage, deps: BotTurnDeps = defaultBotTurnDeps): Promise<BotTurnOutcome> {
   const { companyId, ticketId, messageId } = turn;
-  const [read, inbound] = await Promise.all([getTicket(companyId, ticketId), getMessage(companyId, ticketId, messageId)]);
+  const [read, inbound, done] = await Promise.all([
+    getTicket(companyId, ticketId),
+    getMessage(companyId, ticketId, messageId),
+    getItem<{ replyIds: string[] }>(ticketPk(companyId, ticketId), `BOTTURN#${messageId}`),
+  ]);
   if (!read || !inbound || inbound.fromMe) return 'skipped';
-  const done = await getItem<{ replyIds: string[] }>(ticketPk(companyId, ticketId), `BOTTURN#${messageId}`);
   if (done) return resend(read, done.replyIds, deps);
   if (!botHolds(read)) return 'skipped';
 
