@@ -172,4 +172,26 @@ describe('the campaign engine', () => {
     h.advance(STALE_CHAIN_MS * 2);
     expect((await job()).mine).toEqual([]);
   });
+
+  it('a tick that died after its commit and before its sends, then went to the DLQ: the revived chain sends its batch, once', async () => {
+    const t = await seedTenant(env.stack);
+    const { connectionId, items, campaignId } = await setup(t, 3, {}, 5);
+    const h = harness();
+    await startCampaign(t.companyId, campaignId, ['INATIVA'], h.deps);
+    // Tick 1 commits Pessoa 0's shipping, then dies on its send; every retry fails the same way until the DLQ takes it.
+    h.failNext();
+    await expect(runTick(h.nextTick(), false, h.deps)).rejects.toThrow('killed after the commit');
+    expect(h.sends).toEqual([]);
+    expect(h.clock).toEqual([]);
+    h.advance(STALE_CHAIN_MS + 10_000);
+    const clock: typeof h.clock = [];
+    await queueDueStarts(h.now(), async (message, delay) => void clock.push({ message, delay }));
+    h.clock.push(...clock.filter(({ message }) => message.companyId === t.companyId));
+    expect(h.clock).toHaveLength(1);
+    await h.drain();
+    for (const send of h.sends) await settleCampaignSend(result(t.companyId, connectionId, send), h.effects);
+    expect(h.sends.map((s) => s.body).sort()).toEqual(['Oi Pessoa 0', 'Oi Pessoa 1', 'Oi Pessoa 2']);
+    expect(h.sends.map((s) => s.number).sort()).toEqual(items.map((item) => item.number).sort());
+    expect((await getCampaign(t.companyId, campaignId))?.status).toBe('FINALIZADA');
+  });
 });
