@@ -429,6 +429,25 @@ describe('queue integrations', () => {
       expect(res.status, JSON.stringify(value)?.slice(0, 40)).toBeGreaterThanOrEqual(400);
       expect(res.status).toBeLessThan(500);
     }
+    // Whole hostile bodies (as fuzz.test.ts sends them) on every route that takes one.
+    const hostile: unknown[] = [
+      null,
+      0,
+      'text',
+      [],
+      [{}],
+      { ['__proto__']: { admin: true }, constructor: { prototype: { x: 1 } } },
+      { name: 'x'.repeat(100_000) },
+    ];
+    for (const body of hostile) {
+      for (const res of [
+        await call('POST /queueIntegration', { token: a.admin.token, body }),
+        await call('PUT /queueIntegration/{id}', { token: a.admin.token, params: { id }, body }),
+        await call('POST /queueIntegration/testSession', { token: a.admin.token, body }),
+      ]) {
+        expect(res.status, JSON.stringify(body).slice(0, 40)).toBeLessThan(500);
+      }
+    }
     for (const body of ['not json', [1, 2], 'null']) {
       expect((await call('POST /queueIntegration', { token: a.admin.token, body })).status).toBe(400);
     }
