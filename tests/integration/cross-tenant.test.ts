@@ -528,7 +528,12 @@ beforeAll(async () => {
   for (let i = 1; i <= 4; i++) {
     const prompt = await call('POST', '/prompt', {
       token: b.admin.token,
-      body: { name: `${b.marker} p${i}`.slice(-100), prompt: `${b.marker} instruções`, queueId: bOwn.queueId, apiKey: `sk-b-${i}-0123456789abcdef` },
+      body: {
+        name: `${b.marker} p${i}`.slice(-100),
+        prompt: `${b.marker} instruções`,
+        queueId: bOwn.queueId,
+        apiKey: `sk-b-${i}-0123456789abcdef`,
+      },
     });
     expect(prompt.status, prompt.text).toBe(201);
     bOwn.promptId = (prompt.body as { id: number }).id;
