@@ -3,7 +3,8 @@
  * meets that language and only it, from a failed sign-in's toast to the inbox, a dialog and a toast
  * after a save. The expected texts come from the locale files themselves; the page must show no raw
  * i18n key and none of the other two languages' texts for what it shows. The Settings save also
- * checks its success toast is shown once (issue 14: "Settings changes show their success toast twice").
+ * checks its success toast is shown once (issue 14: "Settings changes show their success toast twice"),
+ * and the greeting's date is in the language's order (issue 14: "Two date formats on one screen").
  */
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -32,6 +33,8 @@ const shown = [
   'inbox.newTicketDialog.title',
   'settings.updated',
 ];
+/** The tenant's due date (2099-12-31, tests/integration/tenants.ts) in the greeting of an admin. */
+const dueDateShown: Record<Language, string> = { pt: '31/12/2099', en: '12/31/2099', es: '31/12/2099' };
 /** A raw key of one of the app's namespaces, as i18next prints a missing one. */
 const RAW_KEY = /\b(auth|common|conversation|errors|inbox|layout|menu|settings|tickets)\.[a-zA-Z]+(\.[a-zA-Z]+)*\b/;
 
@@ -87,6 +90,8 @@ describe('each language shows its own strings (issue 14)', { timeout: 120_000 },
         await page.waitForURL('**/tickets');
         await expect(page.getByTestId('tab-assigned').textContent()).resolves.toContain(text(language, 'inbox.subTabs.assigned'));
         await expect(page.getByTestId('tab-pending').textContent()).resolves.toContain(text(language, 'inbox.subTabs.pending'));
+        // Dates in the language's order, as its browser's date inputs write them (one format per screen).
+        await expect(page.getByTestId('greeting').textContent()).resolves.toContain(dueDateShown[language]);
         // A dialog
         await page.getByRole('button', { name: text(language, 'inbox.newTicket'), exact: true }).click();
         await page.getByRole('dialog').getByText(text(language, 'inbox.newTicketDialog.title')).waitFor();

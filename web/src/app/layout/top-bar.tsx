@@ -3,12 +3,12 @@ import LightModeOutlined from '@mui/icons-material/LightModeOutlined';
 import MenuIcon from '@mui/icons-material/Menu';
 import Refresh from '@mui/icons-material/Refresh';
 import { AppBar, Box, IconButton, Toolbar, Tooltip, Typography, useMediaQuery, useTheme } from '@mui/material';
-import { format, parseISO } from 'date-fns';
 import { useTranslation } from 'react-i18next';
 import { AnnouncementsPopover } from '../../features/announcements/components/announcements-popover.tsx';
 import { ChatsPopover } from '../../features/chats/components/chats-popover.tsx';
 import { NotificationsBell } from '../../features/notifications/components/notifications-bell.tsx';
 import { isAdmin, useAuth } from '../../lib/auth/auth-provider.tsx';
+import { formatDay } from '../../lib/dates.ts';
 import { useColorMode } from '../../theme/color-mode.tsx';
 import { AccountMenu } from './account-menu.tsx';
 import { LanguageMenu } from './language-menu.tsx';
@@ -24,7 +24,7 @@ function Greeting() {
   // SPEC 2: admins see the company's active-until date, on wide screens only.
   const withDueDate = wide && isAdmin(user) && dueDate;
   const text = withDueDate
-    ? t('layout.greetingDue', { name: user.name, company: user.company.name, date: format(parseISO(dueDate), 'dd/MM/yyyy') })
+    ? t('layout.greetingDue', { name: user.name, company: user.company.name, date: formatDay(dueDate) })
     : t('layout.greeting', { name: user.name, company: user.company?.name ?? '' });
   // Phones have no room beside the icons: a greeting squeezed to a few pixels showed a stray "(" or "|".
   return (

@@ -1,7 +1,7 @@
 import type { Announcement } from '@conversa/functions/contracts/announcements';
 import { Box, Button, Chip, Dialog, DialogActions, DialogContent, DialogTitle, Typography } from '@mui/material';
-import { format, parseISO } from 'date-fns';
 import { useTranslation } from 'react-i18next';
+import { formatDayTime } from '../../../lib/dates.ts';
 import { useAnnouncementImage } from '../api/announcements.ts';
 import { priorityColor, priorityKey } from './priority.ts';
 
@@ -48,7 +48,7 @@ export function AnnouncementViewer({ announcement, onClose }: { announcement: An
           {announcement.text}
         </Typography>
         <Typography variant="caption" sx={{ display: 'block', mt: 2, color: 'text.secondary' }}>
-          {format(parseISO(announcement.createdAt), 'dd/MM/yyyy HH:mm')}
+          {formatDayTime(announcement.createdAt)}
         </Typography>
       </DialogContent>
       <DialogActions>

@@ -1,10 +1,10 @@
 import type { SessionUser } from '@conversa/functions/contracts';
-import { format, parseISO } from 'date-fns';
+import { formatDay } from '../../../lib/dates.ts';
 
 /** Calendar day in UTC, as the server compares due dates (domain/auth/due-date-policy.ts). */
 export const utcToday = (now: Date = new Date()): string => now.toISOString().slice(0, 10);
 
-export const showDay = (day: string): string => format(parseISO(day), 'dd/MM/yyyy');
+export const showDay = (day: string): string => formatDay(day);
 
 /** BEHAVIOUR "Enforced on the server": past its due date a company reaches billing only (super users excepted). */
 export function isCompanyExpired(user: Pick<SessionUser, 'super' | 'company'> | undefined, today: string = utcToday()): boolean {

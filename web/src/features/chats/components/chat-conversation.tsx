@@ -3,10 +3,10 @@ import DeleteOutline from '@mui/icons-material/DeleteOutlined';
 import EditOutlined from '@mui/icons-material/EditOutlined';
 import Send from '@mui/icons-material/Send';
 import { Box, CircularProgress, IconButton, Paper, Stack, TextField, Tooltip, Typography } from '@mui/material';
-import { format, parseISO } from 'date-fns';
 import { type KeyboardEvent, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isAdmin, useAuth } from '../../../lib/auth/auth-provider.tsx';
+import { formatDayTime } from '../../../lib/dates.ts';
 import { type ShownChatMessage, unreadsOf } from '../../../lib/lookups/chats.ts';
 import { useErrorToast } from '../../../lib/use-api-error.ts';
 import { nextTempId, useChat, useChatMessages, useMarkChatRead, useSendChatMessage } from '../api/chats.ts';
@@ -45,11 +45,7 @@ function MessageBubble({ message, own }: { message: ShownChatMessage; own: boole
           {message.message}
         </Typography>
         <Typography variant="caption" sx={{ display: 'block', textAlign: 'right', opacity: 0.8 }}>
-          {message.isTemp ? (
-            <span data-testid="chat-message-sending">{t('chats.sending')}</span>
-          ) : (
-            format(parseISO(message.createdAt), 'dd/MM/yyyy HH:mm')
-          )}
+          {message.isTemp ? <span data-testid="chat-message-sending">{t('chats.sending')}</span> : formatDayTime(message.createdAt)}
         </Typography>
       </Paper>
     </Stack>

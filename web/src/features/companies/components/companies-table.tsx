@@ -2,8 +2,8 @@ import type { Company } from '@conversa/functions/contracts';
 import DeleteOutline from '@mui/icons-material/DeleteOutlined';
 import EditOutlined from '@mui/icons-material/EditOutlined';
 import { alpha, IconButton, Paper, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, type Theme } from '@mui/material';
-import { format, parseISO } from 'date-fns';
 import { useTranslation } from 'react-i18next';
+import { formatDay } from '../../../lib/dates.ts';
 import { type DueDateTone, dueDateTone } from '../api/due-date.ts';
 
 const toneColour = (theme: Theme, tone: DueDateTone) =>
@@ -56,7 +56,7 @@ export function CompaniesTable({ companies, planName, onEdit, onDelete }: Props)
                 <TableCell>{company.phone}</TableCell>
                 <TableCell>{company.plan?.name ?? planName(company.planId)}</TableCell>
                 <TableCell>{company.status ? t('common.yes') : t('common.no')}</TableCell>
-                <TableCell>{company.dueDate ? format(parseISO(company.dueDate), 'dd/MM/yyyy') : '—'}</TableCell>
+                <TableCell>{company.dueDate ? formatDay(company.dueDate) : '—'}</TableCell>
                 <TableCell>{t(`recurrences.${company.recurrence}`)}</TableCell>
                 <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
                   <IconButton size="small" onClick={() => onEdit(company)} aria-label={t('common.edit')}>

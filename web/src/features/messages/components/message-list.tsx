@@ -1,10 +1,11 @@
 import type { Message } from '@conversa/functions/contracts/messages';
 import { Box, Chip, CircularProgress, Typography } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
-import { format, isSameDay } from 'date-fns';
+import { isSameDay } from 'date-fns';
 import { Fragment, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
+import { formatDay } from '../../../lib/dates.ts';
 import { useErrorToast } from '../../../lib/use-api-error.ts';
 import { deleteMessage, flattenMessages, putMessage, retryMessage, useMessages } from '../api/messages.ts';
 import { useMessagesLive } from '../hooks/use-messages-live.ts';
@@ -115,7 +116,7 @@ export function MessageList({ ticketId, isGroup, readOnly, onReply }: MessageLis
           <Fragment key={message.id}>
             {newDay && (
               <Box sx={{ display: 'flex', justifyContent: 'center', my: 1 }} data-testid="date-separator">
-                <Chip size="small" label={format(day, 'dd/MM/yyyy')} />
+                <Chip size="small" label={formatDay(day)} />
               </Box>
             )}
             <MessageBubble

@@ -17,11 +17,12 @@ import {
 } from '@mui/material';
 import { format, isToday } from 'date-fns';
 import { useTranslation } from 'react-i18next';
+import { formatDay } from '../../../lib/dates.ts';
 
-/** SPEC 2: HH:mm when the ticket moved today, otherwise dd/MM/yyyy. */
+/** SPEC 2: HH:mm when the ticket moved today, otherwise the day (in the language's order, lib/dates). */
 export const rowTime = (iso: string) => {
   const date = new Date(iso);
-  return isToday(date) ? format(date, 'HH:mm') : format(date, 'dd/MM/yyyy');
+  return isToday(date) ? format(date, 'HH:mm') : formatDay(date);
 };
 
 /** Readable text on a queue's or tag's colour; a colour MUI cannot parse falls back to the theme's text. */
@@ -86,7 +87,7 @@ export function TicketRow({ ticket, selected, admin, accepting, onOpen, onAccept
           <Typography variant="subtitle2" noWrap sx={{ flex: 1, minWidth: 0 }}>
             {ticket.contact.name}
           </Typography>
-          {ticket.chatbot && (
+          {(ticket.chatbot || ticket.useIntegration) && (
             <Tooltip title={t('inbox.chatbot')}>
               <SmartToyOutlined fontSize="small" color="action" data-testid="chatbot-icon" />
             </Tooltip>

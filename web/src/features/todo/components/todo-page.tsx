@@ -17,13 +17,13 @@ import {
   Tooltip,
   Typography,
 } from '@mui/material';
-import { format, parseISO } from 'date-fns';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PageHeader } from '../../../components/page-header.tsx';
+import { formatDayTime } from '../../../lib/dates.ts';
 import { addTask, deleteTask, editTask, type Task, toggleTask, useTasks } from '../api/tasks.ts';
 
-const when = (iso: string) => format(parseISO(iso), 'dd/MM/yyyy HH:mm');
+const when = (iso: string) => formatDayTime(iso);
 
 function TaskRow({ task, onChange }: { task: Task; onChange: (change: (tasks: Task[]) => Task[]) => void }) {
   const { t } = useTranslation();

@@ -18,10 +18,10 @@ import {
   Tooltip,
   Typography,
 } from '@mui/material';
-import { format } from 'date-fns';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../../../components/confirm-dialog.tsx';
+import { formatDayTime } from '../../../../lib/dates.ts';
 import { useContact } from '../../../../lib/lookups/contacts.ts';
 import { toast } from '../../../../lib/toast.ts';
 import { useErrorToast } from '../../../../lib/use-api-error.ts';
@@ -115,7 +115,7 @@ function Notes({ ticket }: { ticket: Ticket }) {
           >
             <ListItemText
               primary={note.note}
-              secondary={`${note.user?.name ?? ''} · ${format(new Date(note.createdAt), 'dd/MM/yyyy HH:mm')}`}
+              secondary={`${note.user?.name ?? ''} · ${formatDayTime(note.createdAt)}`}
               slotProps={{ primary: { sx: { whiteSpace: 'pre-wrap', wordBreak: 'break-word' } } }}
             />
           </ListItem>

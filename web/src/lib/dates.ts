@@ -1,0 +1,25 @@
+/**
+ * Dates as the user's language writes them (issue 14: tables said dd/mm/yyyy while the date picker,
+ * which follows the browser's locale, said mm/dd/yyyy). One helper for every screen: date-fns'
+ * localized short date ('P') for the i18n language, so en shows 12/31/2099 and pt and es 31/12/2099,
+ * as the browser's own date inputs do for those locales. Times stay HH:mm (SPEC 2).
+ */
+import { format, type Locale, parseISO } from 'date-fns';
+import { enUS, es, ptBR } from 'date-fns/locale';
+import i18n from 'i18next';
+
+const dateLocales: Record<string, Locale> = { pt: ptBR, en: enUS, es };
+
+/** The date-fns locale of a language tag ('pt', 'pt-BR', 'en-US'...); Spanish, the app's fallback, otherwise. */
+export function dateLocale(language: string | undefined = i18n.resolvedLanguage ?? i18n.language): Locale {
+  return dateLocales[(language ?? '').slice(0, 2).toLowerCase()] ?? es;
+}
+
+const toDate = (at: Date | string): Date => (typeof at === 'string' ? parseISO(at) : at);
+
+/** The day: 31/12/2099 (pt, es) or 12/31/2099 (en). A date-only string is that calendar day. */
+export const formatDay = (at: Date | string, language?: string): string => format(toDate(at), 'P', { locale: dateLocale(language) });
+
+/** The day and the time: 31/12/2099 14:05. */
+export const formatDayTime = (at: Date | string, language?: string): string =>
+  format(toDate(at), 'P HH:mm', { locale: dateLocale(language) });
