@@ -1,8 +1,11 @@
 /**
  * Billing's deployment settings (issue 12): `-c asaasBaseUrl=... -c asaasWebhookToken=...` reach the
  * Lambda that serves the payment routes, and the webhook token reaches no other Lambda.
+ * The same synth (one per file is the cdk project's cost) carries the bots' provider settings
+ * (issue 13), checked in bot-providers-config.ts.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
+import { BOT_PROVIDER_CONTEXT, expectBotProviderEnv } from './bot-providers-config.ts';
 import { type Synthesized, synthesize } from './synth.ts';
 
 describe('billing configuration', () => {
@@ -10,7 +13,11 @@ describe('billing configuration', () => {
   beforeAll(() => {
     synthesized = synthesize({
       bundle: false,
-      context: { asaasBaseUrl: 'https://api-sandbox.asaas.com/v3', asaasWebhookToken: 'token-of-this-region-0123456789' },
+      context: {
+        asaasBaseUrl: 'https://api-sandbox.asaas.com/v3',
+        asaasWebhookToken: 'token-of-this-region-0123456789',
+        ...BOT_PROVIDER_CONTEXT,
+      },
     });
   });
 
@@ -31,5 +38,9 @@ describe('billing configuration', () => {
       ASAAS_BASE_URL: 'https://api-sandbox.asaas.com/v3',
       ASAAS_WEBHOOK_TOKEN: 'token-of-this-region-0123456789',
     });
+  });
+
+  it('gives the bot provider URLs and model to the Lambdas that call the providers only (issue 13)', () => {
+    expectBotProviderEnv(synthesized.template);
   });
 });

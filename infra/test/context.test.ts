@@ -25,6 +25,16 @@ describe('stack context', () => {
     expect(stackPropsFromContext(new App()).props.alarmEmail).toBeUndefined();
     expect(() => stackPropsFromContext(new App({ context: { alarmEmail: 'ops' } }))).toThrow(/not an e-mail address/);
   });
+
+  it("passes the bots' provider settings on (issue 13), and refuses a provider URL that is not http(s)", () => {
+    const bots = stackPropsFromContext(
+      new App({ context: { openAiModel: 'gpt-4.1-mini', dialogflowBaseUrl: 'https://dialogflow.example' } }),
+    ).props.bots;
+    expect(bots).toEqual({ openAiModel: 'gpt-4.1-mini', dialogflowBaseUrl: 'https://dialogflow.example' });
+    expect(() => stackPropsFromContext(new App({ context: { dialogflowBaseUrl: 'dialogflow.googleapis.com' } }))).toThrow(
+      /dialogflowBaseUrl .* is not an http\(s\) URL/,
+    );
+  });
 });
 
 describe('web hosting with a custom domain', () => {
