@@ -8,10 +8,7 @@
  * Secrets are stored sealed (commons/secrets.ts): the Dialogflow service account and the n8n/webhook
  * signing key. Only the domain opens them.
  */
-import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { NotFoundError } from '#commons/errors';
-import { db, getItem, isConditionalCheckFailed, nextId, queryAll, stripKeys, table, updateExpression } from './db.ts';
-import { pad, tenantPk } from './table.ts';
+import { tenantRecords } from './tenant-records.ts';
 
 export type IntegrationType = 'dialogflow' | 'n8n' | 'webhook' | 'typebot';
 
@@ -41,48 +38,15 @@ export interface QueueIntegrationRecord {
 }
 export type QueueIntegrationPatch = Partial<Omit<QueueIntegrationRecord, 'companyId' | 'id' | 'createdAt' | 'updatedAt'>>;
 
-const key = (companyId: number, id: number) => ({ pk: tenantPk(companyId), sk: `QI#${pad(id)}` });
+const records = tenantRecords<QueueIntegrationRecord, QueueIntegrationPatch>({
+  prefix: 'QI',
+  counter: 'QUEUE_INTEGRATION',
+  entity: 'queueIntegration',
+});
 
-export const newQueueIntegrationId = (companyId: number): Promise<number> => nextId(tenantPk(companyId), 'QUEUE_INTEGRATION');
-
-export const getQueueIntegration = (companyId: number, id: number): Promise<QueueIntegrationRecord | undefined> =>
-  getItem<QueueIntegrationRecord>(key(companyId, id).pk, key(companyId, id).sk);
-
-export const listQueueIntegrations = (companyId: number): Promise<QueueIntegrationRecord[]> =>
-  queryAll<QueueIntegrationRecord>({
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': tenantPk(companyId), ':prefix': 'QI#' },
-  });
-
-export async function createQueueIntegration(record: QueueIntegrationRecord): Promise<QueueIntegrationRecord> {
-  await db().send(
-    new PutCommand({
-      TableName: table(),
-      Item: { ...key(record.companyId, record.id), entity: 'queueIntegration', ...record },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    }),
-  );
-  return record;
-}
-
-export async function updateQueueIntegration(companyId: number, id: number, patch: QueueIntegrationPatch): Promise<QueueIntegrationRecord> {
-  try {
-    const out = await db().send(
-      new UpdateCommand({
-        TableName: table(),
-        Key: key(companyId, id),
-        ...updateExpression({ ...patch, updatedAt: new Date().toISOString() }),
-        ConditionExpression: 'attribute_exists(pk)',
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return stripKeys<QueueIntegrationRecord>(out.Attributes ?? {});
-  } catch (error) {
-    if (isConditionalCheckFailed(error)) throw new NotFoundError('ERR_NOT_FOUND');
-    throw error;
-  }
-}
-
-export async function deleteQueueIntegration(companyId: number, id: number): Promise<void> {
-  await db().send(new DeleteCommand({ TableName: table(), Key: key(companyId, id) }));
-}
+export const newQueueIntegrationId = records.newId;
+export const getQueueIntegration = records.get;
+export const listQueueIntegrations = records.list;
+export const createQueueIntegration = records.create;
+export const updateQueueIntegration = records.update;
+export const deleteQueueIntegration = records.remove;
