@@ -160,9 +160,13 @@ async function afterCommit(
   if (answer.session === null) await deleteBotSession(companyId, ticket.id);
   else if (answer.session) await putBotSession(companyId, ticket.id, answer.session);
   const gap = Math.min(MAX_GAP_MS, Math.max(0, answer.gapMs ?? 0));
+  // The ticket as just committed, its contact and names, read once for all the replies' events.
+  const [contact, names] = replies.length
+    ? await Promise.all([getContact(companyId, ticket.contactId), loadTicketRefs(ticket)])
+    : [undefined, undefined];
   for (const [i, reply] of replies.entries()) {
     if (i > 0 && gap) await deps.sleep(gap);
-    await dispatchOutgoing([reply], ticket, deps.effects);
+    await dispatchOutgoing([reply], ticket, deps.effects, {}, { current: ticket, contact, names });
   }
   if (failure) {
     const at = deps.effects.now().toISOString();

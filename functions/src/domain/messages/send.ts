@@ -6,6 +6,7 @@
  * sends with the WhatsApp id derived from it); a failed send comes back as `sendFailed` and marks
  * the message. Nothing is ever sent that was not recorded first.
  */
+import type { Contact } from '#contracts/contacts';
 import { wellFormedText } from '#contracts/queue-body';
 import type { InboundMedia, MediaType, SessionCommand } from '#contracts/session-events';
 import { loadTicketRefs, presentTicket, type TicketRefs } from '#domain/tickets/present';
@@ -119,14 +120,19 @@ export async function dispatchOutgoing(
   ticket: TicketRecord,
   effects: Effects,
   refs: TicketRefs = {},
+  /** What the caller already holds: the ticket as it now stands (just committed) and its contact, so they are not read again. */
+  known: { current?: TicketRecord; contact?: Contact; names?: TicketRefs } = {},
 ): Promise<void> {
   for (const message of messages) {
     if (message.pending && !message.error && message.ack === 0) await effects.sendCommand(await sendCommandFor(message, ticket));
   }
   if (!messages.length) return;
-  const [current, contact] = await Promise.all([getTicket(ticket.companyId, ticket.id), getContact(ticket.companyId, ticket.contactId)]);
+  const [current, contact] = await Promise.all([
+    known.current ?? getTicket(ticket.companyId, ticket.id),
+    known.contact ?? getContact(ticket.companyId, ticket.contactId),
+  ]);
   if (!current || !contact) return;
-  const presented = presentTicket(current, await loadTicketRefs(current, refs));
+  const presented = presentTicket(current, known.names ?? (await loadTicketRefs(current, refs)));
   for (const message of messages) await publishMessage(effects, 'create', message, presented, contact);
   await publishTicket(effects, presented);
 }
