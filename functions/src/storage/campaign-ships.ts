@@ -4,6 +4,7 @@
  */
 import { BatchGetCommand, DeleteCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { campaignKeyOf, confirmKey, paceKey, runKey, type ShipRecord, shipKey, withNames } from './campaign-shipping.ts';
+import { getItemBatched } from './batch-get.ts';
 import { db, getItem, stripKeys, table, transactionCancellationCodes } from './db.ts';
 
 export async function getShipRecords(companyId: number, campaignId: number, itemIds: number[]): Promise<Map<number, ShipRecord>> {
@@ -181,9 +182,9 @@ export async function getPendingConfirmation(
   connectionId: number,
   number: string,
 ): Promise<{ campaignId: number; itemId: number } | undefined> {
-  const key = confirmKey(companyId, connectionId, number);
-  // Eventually consistent: half the cost on the inbound path; a reply a split second after the request is rare.
-  return getItem<{ campaignId: number; itemId: number }>(key.pk, key.sk, false);
+  // On the inbound path for every contact message: read with the batch's other point reads (one
+  // BatchGetItem for an SQS batch's links, contacts and confirmations) rather than a GetItem each.
+  return getItemBatched<{ campaignId: number; itemId: number }>(confirmKey(companyId, connectionId, number));
 }
 
 export async function clearPendingConfirmation(companyId: number, connectionId: number, number: string): Promise<void> {

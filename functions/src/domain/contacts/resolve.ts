@@ -23,6 +23,19 @@ export interface ContactSource {
 export const contactNumber = (source: Pick<ContactSource, 'number' | 'isGroup'>): string =>
   source.isGroup ? source.number.trim() : numberDigits(source.number);
 
+/** The name an event may give its contact: the sender's pushName, never our own nor a group's. */
+const pushNameOf = (source: ContactSource): string | undefined =>
+  !source.fromMe && !source.isGroup ? source.pushName?.trim() || undefined : undefined;
+
+/**
+ * Whether the event leaves an existing contact as it is: it carries no name, or the contact already
+ * has a name of its own (only a name that is just the number gives way to a pushName).
+ */
+export const keepsContact = (existing: Pick<Contact, 'name' | 'number'>, source: ContactSource): boolean => {
+  const name = pushNameOf(source);
+  return !name || existing.name !== existing.number || name === existing.name;
+};
+
 export async function resolveContact(source: ContactSource, effects: Effects): Promise<Contact> {
   const resolved = await resolveContactOutcome(source, effects);
   await resolved.published;
@@ -55,10 +68,10 @@ export async function resolveContactOutcome(
   hooks: { creating?: () => void } = {},
 ): Promise<ResolvedContact> {
   const number = contactNumber(source);
-  const name = !source.fromMe && !source.isGroup ? source.pushName?.trim() : undefined;
+  const name = pushNameOf(source);
   const existing = await getContactByNumber(source.companyId, number);
   if (existing) {
-    if (!name || existing.name !== existing.number || name === existing.name) return { contact: existing, created: false };
+    if (keepsContact(existing, source)) return { contact: existing, created: false };
     const renamed = await updateContact(source.companyId, existing.id, { name });
     await refreshTicketContact(source.companyId, renamed.id, contactSummary(renamed));
     return { contact: renamed, created: false, published: publishing(effects, renamed) };

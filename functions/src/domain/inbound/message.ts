@@ -16,7 +16,7 @@ import type { MediaType, WaMessage } from '#contracts/session-events';
 import type { settingDefaults } from '#contracts/settings';
 import { queueBotTurnIfHeld } from '#domain/bots/queue';
 import { runChatbot } from '#domain/chatbot/run';
-import { contactNumber, type ResolvedContact, resolveContactOutcome } from '#domain/contacts/resolve';
+import { type ContactSource, contactNumber, keepsContact, type ResolvedContact, resolveContactOutcome } from '#domain/contacts/resolve';
 import type { Effects } from '#domain/messages/effects';
 import { messageIdAt } from '#domain/messages/message-id';
 import { dispatchOutgoing } from '#domain/messages/send';
@@ -60,16 +60,17 @@ function locationBody(message: WaMessage): string {
 /**
  * Per container: the contact id last resolved for a number (see storage/read-cache.ts `hints`).
  * A contact read through it counts only while it still has that number (the number guard makes a
- * number one contact's), and only when resolveContact would return it unchanged: a contact whose
- * name is just its number may be renamed by the pushName, so it goes through resolveContact.
+ * number one contact's), and only when resolveContact would return it unchanged (keepsContact): a
+ * contact whose name is just its number goes through resolveContact when the message carries a
+ * pushName that may rename it, and stays on the hint when it carries none.
  */
 const contactHints = hints<number>();
 
-async function readHintedContact(companyId: number, number: string): Promise<Contact | undefined> {
-  const id = contactHints.get(`${companyId}:${number}`);
+async function readHintedContact(source: ContactSource, number: string): Promise<Contact | undefined> {
+  const id = contactHints.get(`${source.companyId}:${number}`);
   if (id === undefined) return undefined;
-  const contact = await getItemBatched<Contact>(contactKey(companyId, id));
-  return contact && contact.number === number && contact.name !== contact.number ? contact : undefined;
+  const contact = await getItemBatched<Contact>(contactKey(source.companyId, id));
+  return contact && contact.number === number && keepsContact(contact, source) ? contact : undefined;
 }
 
 export async function handleWaMessage(
@@ -92,7 +93,7 @@ export async function handleWaMessage(
     loadSettings(companyId, refs),
     refs.connection(companyId, connectionId),
     refs.queues(companyId),
-    readHintedContact(companyId, number),
+    readHintedContact(source, number),
     hintedContactId === undefined ? undefined : readHintedTicket(companyId, hintedContactId, connectionId),
     wa.quotedId ? getMessageByWaId(companyId, connectionId, wa.quotedId) : undefined,
   ]);
@@ -283,7 +284,9 @@ async function afterStore(input: {
   if (contact) await publishMessage(effects, 'create', message, presented, contact);
   // The bot gave the ticket a queue, or the message reopened it without its attendant: who saw it before drops it (tickets/notify).
   await publishTicketLost(effects, input.stored?.previous ?? read, ticket);
-  if (replies.length) await dispatchOutgoing(replies, ticket, effects, { connection });
+  // The bot's replies go out with the ticket its turn committed (they leave the ticket item as it
+  // is), the contact and names just read: a first message's greeting read them again otherwise.
+  if (replies.length) await dispatchOutgoing(replies, ticket, effects, { connection }, contact ? { current: ticket, contact, names } : {});
   // A prompt or integration holds the ticket: its turn runs beside the pipeline (domain/bots).
   await queueBotTurnIfHeld(ticket, message);
   const mark = { companyId, connectionId, waId, botRecorded };
