@@ -3,8 +3,8 @@
  * one per (campaign, contact), the tick's all-or-nothing commit, each result recorded once.
  */
 import { BatchGetCommand, DeleteCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { campaignKeyOf, confirmKey, paceKey, runKey, type ShipRecord, shipKey, withNames } from './campaign-shipping.ts';
 import { getItemBatched } from './batch-get.ts';
+import { campaignKeyOf, confirmKey, paceKey, runKey, type ShipRecord, shipKey, withNames } from './campaign-shipping.ts';
 import { db, getItem, stripKeys, table, transactionCancellationCodes } from './db.ts';
 
 export async function getShipRecords(companyId: number, campaignId: number, itemIds: number[]): Promise<Map<number, ShipRecord>> {
