@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { repoRoot } from '../../infra/local/lambda-runtime.ts';
 import { type Call, client, createTenant, firstPlanId, superLogin, type Tenant } from '../integration/tenants.ts';
 import { connectedConnection, ok, type Simulator, simulator, waitUntil } from '../integration/whatsapp-kit.ts';
-import { CHROMIUM_PATH } from '../support/browser.ts';
+import { CHROMIUM_PATH, typeDate } from '../support/browser.ts';
 
 const artifacts = join(repoRoot, 'tests', 'artifacts');
 const shot = (page: Page, name: string) => page.screenshot({ path: join(artifacts, `campaigns-${name}.png`) });
@@ -205,7 +205,7 @@ describe('the campaign pages', { timeout: 300_000 }, () => {
     await form.getByRole('combobox', { name: 'Lista de arquivos' }).click();
     await page.getByRole('option', { name: fileListName }).waitFor();
     await page.keyboard.press('Escape');
-    await form.locator('input[name=scheduledAt]').fill(format(scheduledAt, "yyyy-MM-dd'T'HH:mm"));
+    await typeDate(page, form.locator('input[name=scheduledAt]'), scheduledAt, { time: true });
     await form.locator('textarea[name=message1]').fill('Olá ');
     await form.getByRole('button', { name: '{nome}' }).click();
     await form.getByTestId('campaign-tab-2').click();
@@ -218,7 +218,7 @@ describe('the campaign pages', { timeout: 300_000 }, () => {
     await page.getByText('Campanha salva com sucesso.').waitFor();
     const row = page.getByRole('row').filter({ hasText: campaignName });
     await row.getByTestId('campaign-status').getByText('Programada').waitFor();
-    await row.getByText(new Intl.DateTimeFormat('pt-BR', { dateStyle: 'short', timeStyle: 'short' }).format(scheduledAt)).waitFor();
+    await row.getByText(format(scheduledAt, 'dd/MM/yyyy HH:mm')).waitFor();
     const saved = await ok<CampaignsPage>(call, 'GET', '/campaigns', { token: tenant.user.token, query: { searchParam: campaignName } });
     expect(saved.records[0]).toMatchObject({ status: 'PROGRAMADA', scheduledAt: scheduledAt.toISOString(), message1: 'Olá {nome}' });
     await shot(page, '7-campaigns');
@@ -239,10 +239,7 @@ describe('the campaign pages', { timeout: 300_000 }, () => {
     const soon = new Date(Date.now() + 6000);
     await ok(call, 'PUT', `/campaigns/${campaign.id}`, { token: tenant.user.token, body: { scheduledAt: soon.toISOString() } });
     // Assess: the new time shows, then the campaign runs and every valid contact is delivered
-    await page
-      .getByTestId('tile-schedule-value')
-      .getByText(new Intl.DateTimeFormat('pt-BR', { dateStyle: 'short', timeStyle: 'short' }).format(soon))
-      .waitFor();
+    await page.getByTestId('tile-schedule-value').getByText(format(soon, 'dd/MM/yyyy HH:mm')).waitFor();
     await page
       .getByTestId('report-status')
       .getByText('Em andamento')

@@ -6,13 +6,15 @@
  * checks its success toast is shown once (issue 14: "Settings changes show their success toast twice"),
  * and the greeting's date is in the language's order (issue 14: "Two date formats on one screen").
  */
+import { format, startOfMonth } from 'date-fns';
+import { enUS, ptBR } from 'date-fns/locale';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import en from '../../web/src/i18n/locales/en.ts';
 import es from '../../web/src/i18n/locales/es.ts';
 import pt from '../../web/src/i18n/locales/pt.ts';
 import { client, createTenant, firstPlanId, superLogin, type Tenant } from '../integration/tenants.ts';
-import { type LaunchedBrowser, launchBrowser } from '../support/browser.ts';
+import { type LaunchedBrowser, launchBrowser, typeDate } from '../support/browser.ts';
 
 const locales = { pt, en, es } as const;
 type Language = keyof typeof locales;
@@ -112,6 +114,49 @@ describe('each language shows its own strings (issue 14)', { timeout: 120_000 },
           await page.waitForTimeout(1_000);
           expect(await page.getByTestId('toast').count()).toBe(0);
         }
+      } finally {
+        await context.close();
+      }
+    });
+  }
+});
+
+describe("date fields follow the app's language, not the browser's (issue 14)", { timeout: 120_000 }, () => {
+  for (const [language, browserLocale] of [
+    ['en', 'pt-BR'],
+    ['pt', 'en-US'],
+  ] as const) {
+    it(`${language} on a ${browserLocale} browser: the dashboard's dates, their calendar and typing one`, async () => {
+      // Prepare: a user who picked a language other than the browser's (a native date input would follow the browser).
+      const context: BrowserContext = await launched.browser.newContext({
+        baseURL: inject('webUrl'),
+        viewport: { width: 1440, height: 900 },
+        locale: browserLocale,
+      });
+      await context.addInitScript((stored) => localStorage.setItem('language', stored), language);
+      const page = await context.newPage();
+      const order = language === 'en' ? 'MM/dd/yyyy' : 'dd/MM/yyyy';
+      try {
+        await page.goto('/login');
+        await page.fill('input[name=email]', tenant.admin.email);
+        await page.fill('input[name=password]', tenant.admin.password);
+        await page.click('button[type=submit]');
+        await page.waitForURL('**/tickets');
+        // Act: the dashboard's date filter (from the first of the month by default)
+        await page.goto('/');
+        const from = page.locator('input[name=from]');
+        await from.waitFor({ state: 'attached' });
+        // Assess: the language's order, and its month names in the calendar
+        await expect.poll(() => from.inputValue(), { timeout: 10_000 }).toBe(format(startOfMonth(new Date()), order));
+        await from.locator('xpath=..').getByRole('button').click();
+        const month = format(new Date(), 'LLLL', { locale: language === 'en' ? enUS : ptBR });
+        await page.getByRole('dialog').getByText(new RegExp(month, 'i')).first().waitFor();
+        await page.screenshot({ path: `tests/artifacts/first-use-date-${language}.png` });
+        await page.keyboard.press('Escape');
+        // Typing a day goes in the language's order too
+        const day = new Date(2026, 1, 3);
+        await typeDate(page, from, day, { language });
+        await expect.poll(() => from.inputValue()).toBe(format(day, order));
       } finally {
         await context.close();
       }

@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { repoRoot } from '../../infra/local/lambda-runtime.ts';
 import { type Call, client, createTenant, firstPlanId, superLogin, type Tenant } from '../integration/tenants.ts';
 import { type ConnectionSetup, connectedConnection, ok, type Simulator, simulator, waitUntil } from '../integration/whatsapp-kit.ts';
-import { CHROMIUM_PATH } from '../support/browser.ts';
+import { CHROMIUM_PATH, typeDate } from '../support/browser.ts';
 
 const artifacts = join(repoRoot, 'tests', 'artifacts');
 const shot = (page: Page, name: string) => page.screenshot({ path: join(artifacts, `schedules-${name}.png`) });
@@ -133,14 +133,16 @@ describe('scheduling a message', { timeout: 180_000 }, () => {
     await dialog().getByText('Mensagem pendente').waitFor();
     await waitUntil('the contact is set', async () => (await dialog().locator('input[name=contact]').inputValue()).includes(contactName));
     const initial = await dialog().locator('input[name=sendAt]').inputValue();
-    const oneHourAhead = [0, 60_000].map((skew) => format(addHours(new Date(opened + skew), 1), "yyyy-MM-dd'T'HH:mm"));
+    // The field writes pt's order (dd/MM/yyyy HH:mm), whatever the browser's locale.
+    const oneHourAhead = [0, 60_000].map((skew) => format(addHours(new Date(opened + skew), 1), 'dd/MM/yyyy HH:mm'));
     expect(oneHourAhead).toContain(initial);
     // Act: too short, then a real message tomorrow at 10:00
     await dialog().locator('textarea[name=body]').fill('oi');
     await dialog().getByRole('button', { name: 'Agendar' }).click();
     await dialog().getByText('Mensagem muito curta').waitFor();
     await dialog().locator('textarea[name=body]').fill('Lembrete: sua consulta é amanhã às 10h');
-    await dialog().locator('input[name=sendAt]').fill(format(sendAt, "yyyy-MM-dd'T'HH:mm"));
+    await typeDate(page, dialog().locator('input[name=sendAt]'), sendAt, { time: true });
+    await expect(dialog().locator('input[name=sendAt]').inputValue()).resolves.toBe(format(sendAt, 'dd/MM/yyyy HH:mm'));
     await shot(page, '1-dialog-from-conversation');
     await dialog().getByRole('button', { name: 'Agendar' }).click();
     // Assess

@@ -3,7 +3,7 @@
  * playwright-core, so no browser download is needed. Each launch gets a fresh profile: playwright
  * refuses --user-data-dir in launch() and creates a temp profile per launch itself.
  */
-import { type Browser, type BrowserContext, chromium } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -36,4 +36,24 @@ export async function launchBrowser(): Promise<LaunchedBrowser> {
       await browser.close().catch(() => undefined);
     },
   };
+}
+
+/**
+ * Types a day (and time) into one of the app's date fields (web/src/components/date-fields.tsx:
+ * MUI X pickers, a section per part) the way a person does: a click on its first section, then the
+ * digits in the interface language's order (day first in pt and es, month first in en), each
+ * section moving on by itself once full. `field` is the field's hidden input (input[name=...]).
+ */
+export async function typeDate(
+  page: Page,
+  field: Locator,
+  at: Date,
+  { language = 'pt', time = false }: { language?: 'pt' | 'en' | 'es'; time?: boolean } = {},
+): Promise<void> {
+  const two = (n: number) => String(n).padStart(2, '0');
+  const [day, month] = [two(at.getDate()), two(at.getMonth() + 1)];
+  const digits = [...(language === 'en' ? [month, day] : [day, month]), String(at.getFullYear())];
+  if (time) digits.push(two(at.getHours()), two(at.getMinutes()));
+  await field.locator('xpath=..').getByRole('spinbutton').first().click();
+  await page.keyboard.type(digits.join(''));
 }

@@ -33,7 +33,9 @@ describe('session buttons by status', () => {
 describe('last update column', () => {
   it('formats as dd/MM/yy HH:mm in local time and tolerates junk', () => {
     const local = new Date(2026, 2, 5, 9, 7);
-    expect(formatUpdatedAt(local.toISOString())).toBe('05/03/26 09:07');
+    expect(formatUpdatedAt(local.toISOString(), 'pt')).toBe('05/03/26 09:07');
+    expect(formatUpdatedAt(local.toISOString(), 'es')).toBe('05/03/26 09:07');
+    expect(formatUpdatedAt(local.toISOString(), 'en')).toBe('03/05/26 09:07');
     expect(formatUpdatedAt('not a date')).toBe('');
     expect(formatUpdatedAt(undefined)).toBe('');
   });

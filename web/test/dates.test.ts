@@ -4,7 +4,7 @@
  * that locale, and the day of a date-only string is that calendar day in any time zone.
  */
 import { describe, expect, it } from 'vitest';
-import { dateLocale, formatDay, formatDayTime } from '../src/lib/dates.ts';
+import { dateLocale, formatDay, formatDayTime, formatShortDayTime } from '../src/lib/dates.ts';
 
 describe('formatDay', () => {
   it("writes the language's order: day first in pt and es, month first in en", () => {
@@ -29,5 +29,14 @@ describe('formatDay', () => {
   it('adds the time as HH:mm, and falls back to Spanish for an unknown language', () => {
     expect(formatDayTime(new Date(2099, 11, 31, 14, 5), 'en')).toBe('12/31/2099 14:05');
     expect(dateLocale('fr').code).toBe('es');
+  });
+});
+
+describe('formatShortDayTime', () => {
+  it("keeps the language's order with a two-digit year", () => {
+    const at = new Date(2026, 2, 5, 9, 7);
+    expect(formatShortDayTime(at, 'pt')).toBe('05/03/26 09:07');
+    expect(formatShortDayTime(at, 'es')).toBe('05/03/26 09:07');
+    expect(formatShortDayTime(at, 'en')).toBe('03/05/26 09:07');
   });
 });

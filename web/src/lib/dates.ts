@@ -23,3 +23,13 @@ export const formatDay = (at: Date | string, language?: string): string => forma
 /** The day and the time: 31/12/2099 14:05. */
 export const formatDayTime = (at: Date | string, language?: string): string =>
   format(toDate(at), 'P HH:mm', { locale: dateLocale(language) });
+
+/**
+ * The day with a two-digit year and the time, where a table needs the room (SPEC 2 "Connections":
+ * dd/MM/yy HH:mm in pt and es; en keeps its month-first order: 03/05/26 09:07).
+ */
+export function formatShortDayTime(at: Date | string, language?: string): string {
+  const locale = dateLocale(language);
+  const day = locale.formatLong?.date({ width: 'short' }) ?? 'dd/MM/yyyy';
+  return format(toDate(at), `${day.replace(/y+/, 'yy')} HH:mm`, { locale });
+}

@@ -12,6 +12,7 @@ import {
   defaultCampaignSettings,
 } from '@conversa/functions/contracts/campaigns';
 import { format } from 'date-fns';
+import { formatDayTime } from '../../../lib/dates.ts';
 
 export type ChipColor = 'default' | 'info' | 'warning' | 'success' | 'error';
 
@@ -84,11 +85,9 @@ export function fromLocalInput(value: string): string | null {
   return Number.isNaN(parsed.getTime()) ? null : parsed.toISOString();
 }
 
-/** A date and time in the interface's language (the company's users read pt, en or es). */
+/** A date and time in the interface's language, as every other screen writes it (lib/dates.ts: 31/12/2099 14:05). */
 export function formatDateTime(at: string | null | undefined, language: string): string {
   if (!at) return '-';
   const date = new Date(at);
-  if (Number.isNaN(date.getTime())) return '-';
-  const locale = language.startsWith('pt') ? 'pt-BR' : language.startsWith('en') ? 'en-US' : 'es';
-  return new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'short' }).format(date);
+  return Number.isNaN(date.getTime()) ? '-' : formatDayTime(date, language);
 }

@@ -27,6 +27,7 @@ import {
 } from '@mui/material';
 import { type FormEvent, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { DayTimeField } from '../../../components/date-fields.tsx';
 import { useAuth } from '../../../lib/auth/auth-provider.tsx';
 import { useConnections } from '../../../lib/lookups/connections.ts';
 import { useContactListOptions } from '../../../lib/lookups/contact-lists.ts';
@@ -35,7 +36,7 @@ import { useTagOptions } from '../../../lib/lookups/tags.ts';
 import { toast } from '../../../lib/toast.ts';
 import { useErrorToast } from '../../../lib/use-api-error.ts';
 import { fieldErrors } from '../../../lib/validation.ts';
-import { formatDateTime, fromLocalInput, showsSave, toLocalInput } from '../api/campaign-rules.ts';
+import { fromLocalInput, showsSave, toLocalInput } from '../api/campaign-rules.ts';
 import { type Campaign, useCampaignSettings, useSaveCampaign } from '../api/campaigns.ts';
 import { type CampaignMessages, CampaignMessageTabs } from './campaign-message-tabs.tsx';
 
@@ -53,7 +54,7 @@ const idText = (id: number | null | undefined) => (id ? String(id) : '');
  * only (and titled so) unless editable.
  */
 export function CampaignDialog({ campaign, onClose }: { campaign: Campaign | undefined; onClose: () => void }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const theme = useTheme();
   const phone = useMediaQuery(theme.breakpoints.down('sm'));
   const { user } = useAuth();
@@ -202,26 +203,18 @@ export function CampaignDialog({ campaign, onClose }: { campaign: Campaign | und
                 ])}
               </Grid>
               <Grid size={{ xs: 12, sm: 6 }}>
-                <TextField
+                <DayTimeField
                   fullWidth
                   label={t('campaigns.fields.scheduledAt')}
                   name="scheduledAt"
-                  type="datetime-local"
                   value={scheduledAt}
-                  onChange={(e) => {
-                    setScheduledAt(e.target.value);
+                  onChange={(value) => {
+                    setScheduledAt(value);
                     setErrors((current) => ({ ...current, scheduledAt: undefined }));
                   }}
                   error={Boolean(errors.scheduledAt)}
-                  // The native picker speaks the browser's language; this line says the time in the interface's.
-                  helperText={
-                    errors.scheduledAt ??
-                    (fromLocalInput(scheduledAt)
-                      ? formatDateTime(fromLocalInput(scheduledAt), i18n.language)
-                      : t('campaigns.dialog.scheduleHint'))
-                  }
+                  helperText={errors.scheduledAt ?? t('campaigns.dialog.scheduleHint')}
                   disabled={fieldsLocked}
-                  slotProps={{ inputLabel: { shrink: true } }}
                 />
               </Grid>
               <Grid size={{ xs: 12, sm: 6 }}>

@@ -2,6 +2,7 @@ import { type Company, type CompanyInput, companyInputSchema, type Recurrence, r
 import { Button, FormControlLabel, Grid, MenuItem, Paper, Stack, Switch, TextField } from '@mui/material';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { DayField } from '../../../components/date-fields.tsx';
 import { type FieldErrors, fieldErrors } from '../../../lib/validation.ts';
 import { extendDueDate } from '../api/due-date.ts';
 
@@ -146,12 +147,11 @@ export function CompanyForm({ company, plans, busy, onSubmit, onCancel }: Props)
         </Grid>
         <Grid size={{ xs: 12, sm: 6, md: 4 }}>
           <Stack direction="row" spacing={1}>
-            <TextField
+            <DayField
               label={t('companies.fields.dueDate')}
-              type="date"
+              name="dueDate"
               value={values.dueDate}
-              onChange={set('dueDate')}
-              slotProps={{ inputLabel: { shrink: true } }}
+              onChange={(dueDate) => setValues((v) => ({ ...v, dueDate }))}
             />
             <Button
               variant="outlined"

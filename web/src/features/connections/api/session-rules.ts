@@ -1,5 +1,6 @@
 import type { Connection } from '@conversa/functions/contracts';
-import { format, parseISO } from 'date-fns';
+import { parseISO } from 'date-fns';
+import { formatShortDayTime } from '../../../lib/dates.ts';
 import type { SessionAction } from './connections.ts';
 
 /** The buttons a status offers (SPEC 4 "Connection status"). */
@@ -20,9 +21,9 @@ export function sessionButtonsFor(status: Connection['status']): Array<'qr' | Se
   }
 }
 
-/** SPEC 2 "Connections": last update as dd/MM/yy HH:mm (local time). */
-export function formatUpdatedAt(iso: string | undefined): string {
+/** SPEC 2 "Connections": last update as dd/MM/yy HH:mm (local time), month first in English as every date of the app. */
+export function formatUpdatedAt(iso: string | undefined, language?: string): string {
   if (!iso) return '';
   const date = parseISO(iso);
-  return Number.isNaN(date.getTime()) ? '' : format(date, 'dd/MM/yy HH:mm');
+  return Number.isNaN(date.getTime()) ? '' : formatShortDayTime(date, language);
 }

@@ -19,7 +19,7 @@ import { QrModal } from './qr-modal.tsx';
 import { SessionActions } from './session-actions.tsx';
 
 export function ConnectionsPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { user } = useAuth();
   // Permission keys connections-page:addConnection, :actionButtons, :editOrDeleteConnection (SPEC 6): admins.
   const admin = isAdmin(user);
@@ -48,7 +48,7 @@ export function ConnectionsPage() {
       id: 'lastUpdate',
       label: t('connections.columns.lastUpdate'),
       align: 'center',
-      render: (connection) => formatUpdatedAt(connection.updatedAt),
+      render: (connection) => formatUpdatedAt(connection.updatedAt, i18n.language),
     },
     {
       id: 'default',

@@ -7,7 +7,9 @@ import TimerOutlined from '@mui/icons-material/TimerOutlined';
 import { Alert, Box, Button, CircularProgress, MenuItem, Paper, Stack, TextField, Typography } from '@mui/material';
 import { lazy, type ReactNode, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { DayField } from '../../../components/date-fields.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
+import { formatDay } from '../../../lib/dates.ts';
 import { type DashboardFilter, useDashboard } from '../api/dashboard.ts';
 import { AttendantsTable } from './attendants-table.tsx';
 
@@ -35,7 +37,7 @@ function Counter({ icon, label, value, testId }: { icon: ReactNode; label: strin
 
 /** The admin dashboard (/): SPEC 2 "Dashboard", from GET /dashboard and its two chart routes. */
 export function DashboardPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [draft, setDraft] = useState<{ type: 'dates' | 'period'; from: string; to: string; days: number | '' }>({
     type: 'dates',
     from: '',
@@ -117,21 +119,19 @@ export function DashboardPage() {
           </TextField>
           {draft.type === 'dates' ? (
             <>
-              <TextField
-                type="date"
+              <DayField
                 size="small"
+                name="from"
                 label={t('dashboard.from')}
                 value={draft.from}
-                onChange={(e) => setDraft({ ...draft, from: e.target.value })}
-                slotProps={{ inputLabel: { shrink: true } }}
+                onChange={(from) => setDraft((current) => ({ ...current, from }))}
               />
-              <TextField
-                type="date"
+              <DayField
                 size="small"
+                name="to"
                 label={t('dashboard.to')}
                 value={draft.to}
-                onChange={(e) => setDraft({ ...draft, to: e.target.value })}
-                slotProps={{ inputLabel: { shrink: true } }}
+                onChange={(to) => setDraft((current) => ({ ...current, to }))}
               />
             </>
           ) : (
@@ -167,7 +167,11 @@ export function DashboardPage() {
         )}
         {data && (
           <Typography variant="caption" color="text.secondary" sx={{ display: 'block', mt: 1 }} data-testid="dashboard-period">
-            {t('dashboard.periodShown', { from: data.period.from, to: data.period.to, timeZone: data.period.timeZone })}
+            {t('dashboard.periodShown', {
+              from: formatDay(data.period.from, i18n.language),
+              to: formatDay(data.period.to, i18n.language),
+              timeZone: data.period.timeZone,
+            })}
           </Typography>
         )}
       </Paper>

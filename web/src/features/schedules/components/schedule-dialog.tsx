@@ -5,8 +5,10 @@ import DeleteOutline from '@mui/icons-material/DeleteOutlined';
 import { Alert, Autocomplete, Button, Chip, Dialog, DialogActions, DialogContent, DialogTitle, Stack, TextField } from '@mui/material';
 import { type FormEvent, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { DayTimeField } from '../../../components/date-fields.tsx';
 import { useDebouncedValue } from '../../../hooks/use-debounced-value.ts';
 import { ApiError } from '../../../lib/api-client.ts';
+import { formatDayTime } from '../../../lib/dates.ts';
 import { CONTACT_SEARCH_MIN, useContact, useContactSearch } from '../../../lib/lookups/contacts.ts';
 import { toast } from '../../../lib/toast.ts';
 import { useApiErrorMessage, useErrorToast } from '../../../lib/use-api-error.ts';
@@ -33,7 +35,7 @@ export interface ScheduleDialogProps {
  * form is read-only and has no save button.
  */
 export function ScheduleDialog({ schedule, preset, onClose }: ScheduleDialogProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const errorMessage = useApiErrorMessage();
   const showError = useErrorToast();
   const save = useSaveSchedule();
@@ -140,24 +142,22 @@ export function ScheduleDialog({ schedule, preset, onClose }: ScheduleDialogProp
               disabled={!editable}
               autoFocus={Boolean(contact)}
             />
-            <TextField
+            <DayTimeField
               label={t('schedules.fields.sendAt')}
               name="sendAt"
-              type="datetime-local"
               value={sendAt}
-              onChange={(e) => {
-                setSendAt(e.target.value);
+              onChange={(value) => {
+                setSendAt(value);
                 setErrors((current) => ({ ...current, sendAt: undefined }));
               }}
               error={Boolean(errors.sendAt)}
               helperText={errors.sendAt}
               disabled={!editable}
-              slotProps={{ inputLabel: { shrink: true } }}
             />
             {schedule?.sentAt && (
               <TextField
                 label={t('schedules.fields.sentAt')}
-                value={toLocalInput(schedule.sentAt).replace('T', ' ')}
+                value={formatDayTime(schedule.sentAt, i18n.language)}
                 disabled
                 data-testid="schedule-sent-at"
               />
