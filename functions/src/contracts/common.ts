@@ -1,16 +1,7 @@
 import * as z from 'zod';
+import { messages } from './form-messages.ts';
 
-/** Spec messages (SPEC 5): the user form and signup share these. */
-export const messages = {
-  tooShort: 'Too Short!',
-  tooLong: 'Too Long!',
-  required: 'Required',
-  invalidEmail: 'Invalid email',
-  /** BEHAVIOUR "Passwords": one policy everywhere, the reset rule's. */
-  weakPassword: 'Password must have at least 8 characters, a digit, a lowercase and an uppercase letter',
-  /** A connection's API token: short ones could be guessed (issue 9). */
-  shortToken: 'The token must have at least 16 characters',
-} as const;
+export { messages };
 
 export const PASSWORD_RULE = /^(?=.*\d)(?=.*[a-z])(?=.*[A-Z]).{8,50}$/;
 

@@ -12,4 +12,4 @@ export * from './session.ts';
 export * from './session-events.ts';
 export * from './settings.ts';
 export * from './users.ts';
-export const APP_VERSION = '6.0.0';
+export { APP_VERSION } from './version.ts';

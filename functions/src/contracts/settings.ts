@@ -1,32 +1,8 @@
 import * as z from 'zod';
 
-/** Setting keys with their defaults (SPEC 3 "Setting", 9). Values are strings, as stored. */
-export const settingDefaults = {
-  userRating: 'disabled',
-  scheduleType: 'disabled',
-  call: 'enabled',
-  CheckMsgIsGroup: 'enabled',
-  sendGreetingAccepted: 'disabled',
-  sendMsgTransfTicket: 'disabled',
-  sendGreetingMessageOneQueues: 'enabled',
-  chatBotType: 'text',
-  /** BEHAVIOUR: a closed ticket updated within this many hours is reopened instead of a new one. */
-  timeCreateNewTicket: '2',
-  asaas: '',
-  /** IANA time zone used for out-of-hours checks. */
-  timezone: 'America/Sao_Paulo',
-  campaignsEnabled: 'true',
-} as const satisfies Record<string, string>;
+import type { SettingKey } from './setting-keys.ts';
 
-export type SettingKey = keyof typeof settingDefaults;
-
-/**
- * Settings only a company's admins (and super users) ever receive: in GET /settings, in the
- * session user (login, refresh, GET /auth/me) and in the settings socket event. Every other key is
- * public to the company's users. The payment provider's key is a secret of the admins.
- */
-export const adminOnlySettingKeys: ReadonlySet<SettingKey> = new Set<SettingKey>(['asaas']);
-export const settingKeys = Object.keys(settingDefaults) as SettingKey[];
+export { adminOnlySettingKeys, type SettingKey, settingDefaults, settingKeys } from './setting-keys.ts';
 
 const toggle = z.enum(['enabled', 'disabled']);
 

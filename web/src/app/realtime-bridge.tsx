@@ -1,4 +1,6 @@
-import { type AuthEventData, channels, ENDED_SESSION_JTI, isSupersededSession } from '@conversa/functions/contracts';
+import type { AuthEventData } from '@conversa/functions/contracts';
+import { channels } from '@conversa/functions/contracts/channels';
+import { ENDED_SESSION_JTI, isSupersededSession } from '@conversa/functions/contracts/session';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { settingKeys } from '../features/settings/api/settings.ts';

@@ -1,4 +1,4 @@
-import { messages } from '@conversa/functions/contracts';
+import { messages } from '@conversa/functions/contracts/form-messages';
 import type { TFunction } from 'i18next';
 
 /** The contracts word validation messages in the spec's English; the UI shows their translation. */

@@ -1,4 +1,4 @@
-import { APP_VERSION } from '@conversa/functions/contracts';
+import { APP_VERSION } from '@conversa/functions/contracts/version';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../lib/api-client.ts';
 

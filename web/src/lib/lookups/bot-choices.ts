@@ -1,4 +1,4 @@
-import { channels } from '@conversa/functions/contracts';
+import { channels } from '@conversa/functions/contracts/channels';
 import type { QueueIntegration } from '@conversa/functions/contracts/queue-integrations';
 import { type QueryClient, queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../api-client.ts';

@@ -1,4 +1,5 @@
-import { type ContactListReloadEvent, channels, type RecordEvent } from '@conversa/functions/contracts';
+import type { ContactListReloadEvent, RecordEvent } from '@conversa/functions/contracts';
+import { channels } from '@conversa/functions/contracts/channels';
 import type { ContactList } from '@conversa/functions/contracts/contact-lists';
 import { type QueryClient, queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../api-client.ts';

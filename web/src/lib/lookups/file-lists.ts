@@ -1,4 +1,5 @@
-import { channels, type RecordEvent } from '@conversa/functions/contracts';
+import type { RecordEvent } from '@conversa/functions/contracts';
+import { channels } from '@conversa/functions/contracts/channels';
 import type { FileList, FileListsPage } from '@conversa/functions/contracts/file-lists';
 import { type QueryClient, queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../api-client.ts';

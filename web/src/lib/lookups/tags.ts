@@ -1,4 +1,5 @@
-import { channels, type TagEvent } from '@conversa/functions/contracts';
+import type { TagEvent } from '@conversa/functions/contracts';
+import { channels } from '@conversa/functions/contracts/channels';
 import { type QueryClient, queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../api-client.ts';
 import { useRealtimeEvent } from '../realtime/realtime-provider.tsx';

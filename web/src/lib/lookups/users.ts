@@ -1,4 +1,4 @@
-import { channels } from '@conversa/functions/contracts';
+import { channels } from '@conversa/functions/contracts/channels';
 import { type QueryClient, queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../api-client.ts';
 import { authKeys } from '../auth/session-api.ts';

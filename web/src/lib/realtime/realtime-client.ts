@@ -1,4 +1,5 @@
-import { type ClientMessage, type ServerEvent, SOCKET_PING_INTERVAL_MS } from '@conversa/functions/contracts';
+import type { ClientMessage, ServerEvent } from '@conversa/functions/contracts';
+import { SOCKET_PING_INTERVAL_MS } from '@conversa/functions/contracts/channels';
 
 export type EventListener = (event: ServerEvent) => void;
 

@@ -1,4 +1,5 @@
-import { type Setting, type SettingKey, settingDefaults } from '@conversa/functions/contracts';
+import type { Setting } from '@conversa/functions/contracts';
+import { type SettingKey, settingDefaults } from '@conversa/functions/contracts/setting-keys';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import { authKeys } from '../../../lib/auth/session-api.ts';
