@@ -8,13 +8,21 @@ export interface RealtimeClientOptions {
   /** Asked before every (re)connect, so a reconnect carries a fresh token. */
   getToken: () => Promise<string | undefined>;
   onEvent: EventListener;
+  /**
+   * After a socket opened again (a dropped connection, API Gateway's 2-hour limit, a deploy): what
+   * happened meanwhile reached nobody, so the caller refetches what it shows, once.
+   */
+  onReconnect?: () => void;
 }
 
 const MAX_BACKOFF_MS = 30_000;
 
 /**
  * One WebSocket to the API Gateway WebSocket API. It pings every 18 s (SPEC 9) so the gateway's
- * 10-minute idle limit never drops it, and reconnects with exponential back-off until closed.
+ * 10-minute idle limit never drops it, and reconnects with jittered exponential back-off until
+ * closed (many clients dropped at once do not come back in step). A new socket is a new connection
+ * to the server: the open conversation's room is joined again, and `onReconnect` lets the app
+ * refetch what it missed.
  */
 export class RealtimeClient {
   private socket: WebSocket | undefined;
@@ -22,6 +30,9 @@ export class RealtimeClient {
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
   private attempts = 0;
   private closed = false;
+  private opened = false;
+  /** The conversation whose events this client asked for (joinChatBox), joined again on every new socket. */
+  private chatBox: unknown;
   private readonly pending: ClientMessage[] = [];
 
   constructor(private readonly options: RealtimeClientOptions) {}
@@ -31,9 +42,11 @@ export class RealtimeClient {
   }
 
   send(message: ClientMessage): void {
+    if (message.action === 'joinChatBox') this.chatBox = message.data;
+    else if (message.action === 'leaveChatBox' && message.data === this.chatBox) this.chatBox = undefined;
     if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify(message));
-    // Joins sent before the socket opens are replayed on open.
-    else if (message.action !== 'ping') this.pending.push(message);
+    // Messages sent before the socket opens are replayed on open (the room is rejoined from chatBox).
+    else if (message.action !== 'ping' && message.action !== 'joinChatBox' && message.action !== 'leaveChatBox') this.pending.push(message);
   }
 
   close(): void {
@@ -53,8 +66,11 @@ export class RealtimeClient {
     this.socket = socket;
     socket.onopen = () => {
       this.attempts = 0;
+      if (this.chatBox !== undefined) socket.send(JSON.stringify({ action: 'joinChatBox', data: this.chatBox }));
       for (const message of this.pending.splice(0)) socket.send(JSON.stringify(message));
       this.pingTimer = setInterval(() => this.send({ action: 'ping' }), SOCKET_PING_INTERVAL_MS);
+      if (this.opened) this.options.onReconnect?.();
+      this.opened = true;
     };
     socket.onmessage = (message) => {
       const event = parseEvent(message.data);

@@ -1,4 +1,5 @@
 import type { ClientMessage, ServerEvent } from '@conversa/functions/contracts';
+import { useQueryClient } from '@tanstack/react-query';
 import { createContext, type ReactNode, useContext, useEffect, useMemo, useRef } from 'react';
 import { runtimeConfig } from '../../config/runtime-config.ts';
 import { currentIdToken } from '../auth/tokens.ts';
@@ -19,6 +20,7 @@ const RELOAD_DELAY_MS = 1000;
 export function RealtimeProvider({ sessionKey, children }: { sessionKey: string | undefined; children: ReactNode }) {
   const listeners = useRef(new Set<EventListener>());
   const client = useRef<RealtimeClient | undefined>(undefined);
+  const queryClient = useQueryClient();
 
   useEffect(() => {
     const wsUrl = runtimeConfig().wsUrl;
@@ -38,6 +40,9 @@ export function RealtimeProvider({ sessionKey, children }: { sessionKey: string 
       onEvent: (event: ServerEvent) => {
         for (const listener of listeners.current) listener(event);
       },
+      // Events sent while the socket was down are lost: every list on screen is fetched again, once
+      // (the others refetch when next shown), rather than trusting a cache that missed them.
+      onReconnect: () => void queryClient.invalidateQueries(),
     });
     client.current = realtime;
     realtime.start();
@@ -45,7 +50,7 @@ export function RealtimeProvider({ sessionKey, children }: { sessionKey: string 
       realtime.close();
       if (client.current === realtime) client.current = undefined;
     };
-  }, [sessionKey]);
+  }, [sessionKey, queryClient]);
 
   const value = useMemo<RealtimeValue>(
     () => ({
