@@ -14,6 +14,19 @@ interface LoginValues {
   password: string;
 }
 
+/**
+ * The contract's rules (zod, a tenth of the first screen's JS: issue 11) load once the user starts
+ * on the form, not with the page, so they are there by the time it is sent.
+ */
+let loginRules: Promise<typeof import('@conversa/functions/contracts/auth')> | undefined;
+function loadLoginRules() {
+  loginRules ??= import('@conversa/functions/contracts/auth');
+  loginRules.catch(() => {
+    loginRules = undefined; // a failed chunk load is tried again on the next focus or submit
+  });
+  return loginRules;
+}
+
 export function LoginPage() {
   const { t } = useTranslation();
   const { signIn } = useAuth();
@@ -25,9 +38,14 @@ export function LoginPage() {
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    // The contract's rules load with the first submit: zod is a tenth of the first screen's JS (issue 11).
-    const { loginSchema } = await import('@conversa/functions/contracts/auth');
-    const parsed = loginSchema.safeParse(values);
+    let rules: Awaited<ReturnType<typeof loadLoginRules>>;
+    try {
+      rules = await loadLoginRules();
+    } catch (error) {
+      toast.error(errorText(error)); // the rules' chunk did not load (offline, a deploy in between)
+      return;
+    }
+    const parsed = rules.loginSchema.safeParse(values);
     if (!parsed.success) {
       setErrors(fieldErrors<LoginValues>(parsed.error.issues, t));
       return;
@@ -63,7 +81,7 @@ export function LoginPage() {
         </Stack>
       }
     >
-      <Stack component="form" spacing={2} onSubmit={submit} noValidate>
+      <Stack component="form" spacing={2} onSubmit={submit} onFocus={() => void loadLoginRules()} noValidate>
         <TextField
           label={t('auth.fields.email')}
           type="email"
