@@ -131,18 +131,20 @@ async function load(call: Call, raw: DynamoDBDocumentClient, table: string, tena
   say(`  ${size} tickets, ${counters.length} counter items`);
 }
 
-const meter = { requests: 0, items: 0 };
+/** One request's DynamoDB requests, items read and their size (JSON of what came back: a counter item grows with the attributes its day has filled). */
+const meter = { requests: 0, items: 0, kb: 0 };
 
 interface Figures {
   requests: number;
   items: number;
+  kb: number;
   p50: number;
   p95: number;
   summary: string;
 }
 
 interface Runs {
-  counts: { requests: number; items: number }[];
+  counts: { requests: number; items: number; kb: number }[];
   times: number[];
   last: string;
 }
@@ -150,6 +152,7 @@ interface Runs {
 async function run(call: Call, tenant: Tenant, path: string, summary: (body: unknown) => string, into: Runs): Promise<void> {
   meter.requests = 0;
   meter.items = 0;
+  meter.kb = 0;
   const started = performance.now();
   const res = await call('GET', path, { token: tenant.admin.token });
   into.times.push(performance.now() - started);
@@ -191,6 +194,10 @@ function figuresOf({ counts, times, last }: Runs): Figures {
       counts.map((c) => c.items),
       50,
     ),
+    kb: percentile(
+      counts.map((c) => c.kb),
+      50,
+    ),
     p50: percentile(times, 50),
     p95: percentile(times, 95),
     summary: last,
@@ -222,8 +229,9 @@ try {
     (next) => async (args) => {
       meter.requests++;
       const result = await next(args);
-      const output = result.output as { ScannedCount?: number; Item?: unknown; Responses?: Record<string, unknown[]> };
+      const output = result.output as { ScannedCount?: number; Item?: unknown; Items?: unknown[]; Responses?: Record<string, unknown[]> };
       meter.items += output.ScannedCount ?? (output.Item ? 1 : 0) + Object.values(output.Responses ?? {}).reduce((n, r) => n + r.length, 0);
+      meter.kb += JSON.stringify([output.Item ?? null, output.Items ?? [], output.Responses ?? {}]).length / 1024;
       return result;
     },
     { step: 'initialize', name: 'dashboardBenchMeter' },
@@ -247,7 +255,9 @@ try {
     ['ticketsDay', `/dashboard/ticketsDay?initialDate=${from}&finalDate=${today}`, (b) => `count ${(b as { count: number }).count}`],
   ];
   const pad = (text: string | number, width: number) => String(text).padStart(width);
-  say(`\n${'scenario'.padEnd(26)}${pad('tickets', 9)}${pad('requests', 10)}${pad('items', 8)}${pad('p50 ms', 9)}${pad('p95 ms', 9)}`);
+  say(
+    `\n${'scenario'.padEnd(26)}${pad('tickets', 9)}${pad('requests', 10)}${pad('items', 8)}${pad('KB', 7)}${pad('p50 ms', 9)}${pad('p95 ms', 9)}`,
+  );
   for (const [name, path, summary] of scenarios) {
     const [small, large] = await measurePair(call, [tenants[0] as Tenant, tenants[1] as Tenant], path, summary);
     for (const [size, f] of [
@@ -255,7 +265,7 @@ try {
       [SIZES[1], large],
     ] as const)
       say(
-        `${name.padEnd(26)}${pad(size as number, 9)}${pad(f.requests, 10)}${pad(f.items, 8)}${pad(f.p50.toFixed(1), 9)}${pad(f.p95.toFixed(1), 9)}   ${f.summary}`,
+        `${name.padEnd(26)}${pad(size as number, 9)}${pad(f.requests, 10)}${pad(f.items, 8)}${pad(f.kb.toFixed(0), 7)}${pad(f.p50.toFixed(1), 9)}${pad(f.p95.toFixed(1), 9)}   ${f.summary}`,
       );
     const requestRatio = large.requests / small.requests;
     const itemRatio = large.items / small.items;
