@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 const WEB = resolve(import.meta.dirname, '..');
 const CONTRACTS = resolve(WEB, '../functions/src/contracts');
 const ENTRY = resolve(WEB, 'src/main.tsx');
+const BARREL = '@conversa/functions/contracts';
 
 /** Static imports with their specifier; `import type` and `export type` lines are left out. */
 const STATIC_IMPORT = /^(?:import|export)\s+(?!type\b)(?:[^'";]*?\bfrom\s*)?['"]([^'"]+)['"]/gm;
@@ -19,11 +20,10 @@ const STATIC_IMPORT = /^(?:import|export)\s+(?!type\b)(?:[^'";]*?\bfrom\s*)?['"]
 function resolveImport(from: string, specifier: string): string | undefined {
   let base: string | undefined;
   if (specifier.startsWith('.')) base = resolve(dirname(from), specifier);
-  else if (specifier === '@conversa/functions/contracts') base = resolve(CONTRACTS, 'index.ts');
-  else if (specifier.startsWith('@conversa/functions/contracts/')) base = resolve(CONTRACTS, specifier.slice(30));
+  else if (specifier === BARREL) base = resolve(CONTRACTS, 'index.ts');
+  else if (specifier.startsWith(`${BARREL}/`)) base = resolve(CONTRACTS, specifier.slice(BARREL.length + 1));
   if (!base) return undefined;
-  for (const candidate of [base, `${base}.ts`, `${base}.tsx`]) if (existsSync(candidate) && !candidate.endsWith('/')) return candidate;
-  return undefined;
+  return [`${base}.ts`, `${base}.tsx`, base].find((candidate) => existsSync(candidate) && /\.tsx?$/.test(candidate));
 }
 
 /** Every module the entry loads before any dynamic import, and the ones in it that import zod. */

@@ -1,8 +1,7 @@
 /**
- * The form messages of SPEC 5, apart from the zod schemas that use them (common.ts): the web's first
- * screen shows them without loading zod (issue 11, first screen JS).
+ * Spec messages (SPEC 5): the user form and signup share these. Apart from the zod schemas that use
+ * them (common.ts), so the web's first screen shows them without loading zod (issue 11).
  */
-/** Spec messages (SPEC 5): the user form and signup share these. */
 export const messages = {
   tooShort: 'Too Short!',
   tooLong: 'Too Long!',

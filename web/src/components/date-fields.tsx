@@ -30,8 +30,6 @@ export interface DateFieldProps extends FieldProps {
   /** 'yyyy-MM-dd' ('yyyy-MM-ddTHH:mm' with time), or '' when empty. */
   value: string;
   onChange: (value: string) => void;
-  /** Earliest day the calendar offers (a 'yyyy-MM-dd...' value). */
-  min?: string;
 }
 
 function Localized({ children }: { children: ReactNode }) {
@@ -89,35 +87,17 @@ const textFieldOf = ({ label, name, size, error, helperText, fullWidth, disabled
   },
 });
 
-/** A day in the interface language's order (31/12/2099 in pt and es, 12/31/2099 in en). */
-export function DayField({ value, onChange, min, ...field }: DateFieldProps) {
-  const [date, change] = usePickerValue(value, onChange, DAY);
+/** One picker for both fields: the day alone, or the day and a 24-hour time. */
+function PickerField({ value, onChange, time, ...field }: DateFieldProps & { time: boolean }) {
+  const [date, change] = usePickerValue(value, onChange, time ? DAY_TIME : DAY);
+  const shared = { value: date, onChange: change, ...textFieldOf(field, time ? 220 : 170) };
   return (
-    <Localized>
-      <DatePicker
-        value={date}
-        onChange={change}
-        format="P"
-        {...(min ? { minDate: parse(min.slice(0, 10), DAY, new Date()) } : {})}
-        {...textFieldOf(field, 170)}
-      />
-    </Localized>
+    <Localized>{time ? <DateTimePicker {...shared} format="P HH:mm" ampm={false} /> : <DatePicker {...shared} format="P" />}</Localized>
   );
 }
 
+/** A day in the interface language's order (31/12/2099 in pt and es, 12/31/2099 in en). */
+export const DayField = (props: DateFieldProps) => <PickerField {...props} time={false} />;
+
 /** A day and a 24-hour time in the interface language's order (31/12/2099 14:05). */
-export function DayTimeField({ value, onChange, min, ...field }: DateFieldProps) {
-  const [date, change] = usePickerValue(value, onChange, DAY_TIME);
-  return (
-    <Localized>
-      <DateTimePicker
-        value={date}
-        onChange={change}
-        format="P HH:mm"
-        ampm={false}
-        {...(min ? { minDate: parse(min.slice(0, 10), DAY, new Date()) } : {})}
-        {...textFieldOf(field, 220)}
-      />
-    </Localized>
-  );
-}
+export const DayTimeField = (props: DateFieldProps) => <PickerField {...props} time />;
