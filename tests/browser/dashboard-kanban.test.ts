@@ -145,10 +145,16 @@ describe('kanban', () => {
 
     // The keyboard: focus the handle, Space picks it up, ArrowRight moves to the next lane (Frio, the
     // lanes in name order after Open), Space drops.
-    await admin.getByTestId(`kanban-handle-${tickets[4]?.id}`).focus();
+    // Each key waits for the board to take the one before (a loaded machine let ArrowRight in before
+    // the pick-up had registered, and the card dropped back where it was).
+    const keyHandle = admin.getByTestId(`kanban-handle-${tickets[4]?.id}`);
+    await keyHandle.focus();
     await admin.keyboard.press('Space');
+    await expect.poll(() => keyHandle.getAttribute('aria-pressed')).toBe('true');
     await admin.keyboard.press('ArrowRight');
+    await admin.waitForTimeout(300);
     await admin.keyboard.press('Space');
+    await expect.poll(() => keyHandle.getAttribute('aria-pressed')).not.toBe('true');
     await lane(viewer, cold.id).locator(`[data-testid=kanban-card-${tickets[4]?.id}]`).waitFor({ timeout: 30_000 });
     expect(await card(admin, 4).count()).toBe(1);
     await shot(admin, 'kanban-after');
