@@ -1,7 +1,8 @@
 /**
  * The local WebSocket gateway behaves like API Gateway for what our Lambda relies on: $connect can
  * refuse, frames route on `action`, $disconnect runs, and the real management SDK client can post,
- * inspect and close connections (410 for unknown ones).
+ * inspect and close connections (410 for unknown ones). New connections are throttled like AWS's
+ * quota (429 before $connect), and a deploy's drop of every socket can be replayed.
  */
 import {
   ApiGatewayManagementApiClient,
@@ -20,7 +21,7 @@ afterEach(async () => {
 });
 
 /** Starts a gateway whose invoke records events and refuses $connect without `token=good`. */
-async function startRecording(options: { idleTimeoutMs?: number } = {}) {
+async function startRecording(options: { idleTimeoutMs?: number; newConnectionsPerSecond?: number; newConnectionBurst?: number } = {}) {
   const events: WsGatewayEvent[] = [];
   gateway = await startWsGateway({
     port: 0,
@@ -191,5 +192,35 @@ describe('local WebSocket gateway', () => {
     clearInterval(keepAlive);
     expect(busy.readyState).toBe(WebSocket.OPEN);
     busy.close();
+  });
+
+  it('answers 429 to a new connection over the quota without running $connect, and refills', async () => {
+    // Prepare: a bucket of 2 refilled at 5 per second
+    const { gateway, events } = await startRecording({ newConnectionsPerSecond: 5, newConnectionBurst: 2 });
+    const connects = () => events.filter((e) => e.requestContext.routeKey === '$connect').length;
+    // Act
+    const attempts = await Promise.allSettled([1, 2, 3].map(() => open(`${gateway.url}?token=good`)));
+    // Assess
+    expect(attempts.map((a) => a.status).sort()).toEqual(['fulfilled', 'fulfilled', 'rejected']);
+    expect(attempts.find((a) => a.status === 'rejected')?.reason).toEqual(new Error('HTTP 429'));
+    expect(connects()).toBe(2);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    const later = await open(`${gateway.url}?token=good`);
+    expect(connects()).toBe(3);
+    for (const attempt of attempts) if (attempt.status === 'fulfilled') attempt.value.close();
+    later.close();
+  });
+
+  it('drops every socket at once with 1001 Going Away, and each one gets its $disconnect', async () => {
+    // Prepare
+    const { gateway, events } = await startRecording();
+    const sockets = await Promise.all([1, 2, 3].map(() => open(`${gateway.url}?token=good`)));
+    const codes = Promise.all(sockets.map((s) => new Promise<number>((resolve) => s.once('close', (code) => resolve(code)))));
+    // Act
+    const dropped = gateway.dropAll();
+    // Assess
+    expect(dropped).toBe(3);
+    expect(await codes).toEqual([1001, 1001, 1001]);
+    await until(() => events.filter((e) => e.requestContext.routeKey === '$disconnect').length === 3);
   });
 });

@@ -23,7 +23,7 @@ import { startSchedules } from './scheduler.ts';
 import { startQueuePollers, startSqs } from './sqs.ts';
 import { ensureWebBuild, startWebServer } from './web-server.ts';
 import { startSimulator } from './whatsapp-simulator/server.ts';
-import { startWsGateway } from './ws-gateway.ts';
+import { startWsGateway, type WsGateway } from './ws-gateway.ts';
 
 export type { Ports } from './ports.ts';
 
@@ -36,11 +36,15 @@ export interface LocalStackOptions {
   log?: (line: string) => void;
   /** `replacesPassword`: an admin already seeded gets this password (its old one was lost with local.json). */
   seedAdmin?: { email: string; password: string; replacesPassword?: boolean };
+  /** The WebSocket gateway's new-connection quota; AWS's 500 per second by default (bench:reconnect sets it). */
+  wsNewConnectionsPerSecond?: number;
 }
 
 export interface LocalStack {
   apiUrl: string;
   wsUrl: string;
+  /** Drops every socket at once, as a deploy does (bench:reconnect). */
+  dropAllSockets: WsGateway['dropAll'];
   webUrl?: string;
   /** The WhatsApp simulator: its page (chat as a contact) and the control API tests drive. */
   simulatorUrl: string;
@@ -185,7 +189,7 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
     });
     stoppers.push({ name: 'cognito-proxy', stop: proxy.close });
 
-    const ws = await startWsGateway({ port: ports.ws, invoke: wsInvoker() });
+    const ws = await startWsGateway({ port: ports.ws, invoke: wsInvoker(), newConnectionsPerSecond: opts.wsNewConnectionsPerSecond });
     stoppers.push({ name: 'ws-gateway', stop: ws.close });
     // Asaas' stand-in: pays a charge on request by calling our webhook with this run's token, as Asaas would.
     let webhookUrl = '';
@@ -282,6 +286,7 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
     return {
       apiUrl: api.url,
       wsUrl: ws.url,
+      dropAllSockets: ws.dropAll,
       webUrl,
       simulatorUrl: simulator.url,
       paymentProviderUrl: payments.url,

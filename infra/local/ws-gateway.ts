@@ -10,6 +10,9 @@
  *   the real `@aws-sdk/client-apigatewaymanagementapi` client works against `managementUrl`.
  * - Idle connections close after 10 minutes and every connection after 2 hours, as in AWS, so
  *   a client that forgets to ping fails here too.
+ * - New connections are throttled as AWS's quota does (500 per second per account and Region, a
+ *   token bucket): an upgrade over it is answered 429 Too Many Requests before $connect runs, so a
+ *   crowd of clients reconnecting at once after a deploy (`dropAll`) meets the same wall here.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
@@ -29,6 +32,10 @@ export interface WsGatewayOptions {
   idleTimeoutMs?: number;
   /** Defaults to AWS's 2 hours. */
   maxConnectionMs?: number;
+  /** New connections per second (the bucket's refill); defaults to AWS's quota, 500. */
+  newConnectionsPerSecond?: number;
+  /** How many may arrive at once when the bucket is full; defaults to one second's worth. */
+  newConnectionBurst?: number;
   stage?: string;
 }
 
@@ -37,6 +44,12 @@ export interface WsGateway {
   url: string;
   /** http://host:port, the endpoint for ApiGatewayManagementApiClient. */
   managementUrl: string;
+  /**
+   * Closes every open socket at once, as a deploy does (1001 Going Away by default; 1012 Service
+   * Restart is the other code a client may see). Resolves with how many it closed; their
+   * $disconnects run as the closes complete, while the clients are already coming back.
+   */
+  dropAll(code?: number, reason?: string): number;
   close(): Promise<void>;
 }
 
@@ -70,6 +83,8 @@ export interface WsGatewayEvent {
 
 const IDLE_TIMEOUT_MS = 10 * 60 * 1000;
 const MAX_CONNECTION_MS = 2 * 60 * 60 * 1000;
+/** "New connections per second per account (across all WebSocket APIs) per Region": 500 by default. */
+const NEW_CONNECTIONS_PER_SECOND = 500;
 /** API Gateway's message size limit. */
 const MAX_PAYLOAD_BYTES = 128 * 1024;
 const routable = new Set<string>(wsRouteKeys.filter((key) => !key.startsWith('$')));
@@ -101,6 +116,22 @@ export function selectRouteKey(body: string): string {
   }
 }
 
+/** API Gateway's throttling: a bucket of `burst` tokens refilled at `perSecond`; a request without a token is refused. */
+function tokenBucket(perSecond: number, burst: number, now: () => number = () => performance.now()): { take(): boolean } {
+  let tokens = burst;
+  let last = now();
+  return {
+    take() {
+      const at = now();
+      tokens = Math.min(burst, tokens + ((at - last) * perSecond) / 1000);
+      last = at;
+      if (tokens < 1) return false;
+      tokens -= 1;
+      return true;
+    },
+  };
+}
+
 function group(pairs: Iterable<readonly [string, string]>): Record<string, string[]> {
   const out: Record<string, string[]> = {};
   for (const [key, value] of pairs) {
@@ -119,6 +150,8 @@ export async function startWsGateway(opts: WsGatewayOptions): Promise<WsGateway>
   const stage = opts.stage ?? 'local';
   const idleTimeoutMs = opts.idleTimeoutMs ?? IDLE_TIMEOUT_MS;
   const maxConnectionMs = opts.maxConnectionMs ?? MAX_CONNECTION_MS;
+  const newConnectionsPerSecond = opts.newConnectionsPerSecond ?? NEW_CONNECTIONS_PER_SECOND;
+  const newConnections = tokenBucket(newConnectionsPerSecond, opts.newConnectionBurst ?? newConnectionsPerSecond);
   const connections = new Map<string, Connection>();
   /** $disconnect invocations still running; close() waits for them. */
   const disconnects = new Set<Promise<void>>();
@@ -165,6 +198,8 @@ export async function startWsGateway(opts: WsGatewayOptions): Promise<WsGateway>
 
   async function onUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
     socket.on('error', () => socket.destroy());
+    // The quota counts every attempt, and a refused one never reaches $connect (no invocation, no cost).
+    if (!newConnections.take()) return refuseUpgrade(socket, 429);
     const url = new URL(request.url ?? '/', `http://${domainName}`);
     const multiQuery = group([...url.searchParams]);
     const rawHeaders = request.rawHeaders;
@@ -330,11 +365,18 @@ export async function startWsGateway(opts: WsGatewayOptions): Promise<WsGateway>
   const { port } = server.address() as AddressInfo;
   domainName = `${host}:${port}`;
 
+  const dropAll = (code = 1001, reason = 'Going away'): number => {
+    const open = [...connections.values()];
+    for (const connection of open) connection.socket.close(code, reason);
+    return open.length;
+  };
+
   return {
     url: `ws://${host}:${port}`,
     managementUrl: `http://${host}:${port}`,
+    dropAll,
     async close() {
-      for (const connection of connections.values()) connection.socket.close(1001, 'Going away');
+      dropAll();
       // Give clients a moment to finish the close handshake, then cut the rest; either way each
       // socket's $disconnect runs before the stack behind the gateway stops.
       const deadline = Date.now() + 1000;
