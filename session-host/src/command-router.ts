@@ -3,7 +3,8 @@
  * delete it from the queue) or `defer` (give it back to the queue after a delay, for the owner or
  * for later).
  *
- * - start / newQr: run the session here unless another live host holds it (then it is routed there).
+ * - start / newQr: run the session here unless another live host holds it (then it is routed there)
+ *   or this host is full (then another host's poller gets it).
  * - logout: the holder logs out; with no live holder any host does it.
  * - send / delete / edit (and importContacts, checkNumbers): only the holder, once its session is CONNECTED. A session wanted but held
  *   by nobody (its host died) is taken over here on demand. With nobody to run it (logged out), the
@@ -51,6 +52,11 @@ export function createCommandRouter(deps: RouterDeps) {
     if (!manager.owns(key) && heldByOther(await getLease(key), manager.hostId, now())) return forward('held by another host');
     if (command.kind === 'logout') {
       return (await manager.logout(key)) === 'done' ? done : forward('held by another host');
+    }
+    // A full host leaves a new session to one with room: the command comes back for another poller.
+    if (!manager.owns(key) && manager.isFull()) {
+      deps.log.warn('host full: start left to a host with room', { key, kind: command.kind });
+      return forward('host full');
     }
     const started = await manager.startSession(key, {
       fresh: command.kind === 'newQr',

@@ -30,6 +30,24 @@ export interface HostTimings {
   shutdownMs: number;
   /** How often the counted metrics are published (one PutMetricData); the alarms read 1-minute periods. */
   metricsMs: number;
+  /** How long a host that is not the preferred one leaves an orphan for the host that is (placement.ts). */
+  placementGraceMs: number;
+  /** A host whose load row is older than this is dead to placement (it publishes every scan). */
+  hostStaleMs: number;
+}
+
+/** What placement.ts and capacity.ts need to know of this host. */
+export interface PlacementConfig {
+  /** The egress address group this host's traffic leaves by (the stack's EGRESS_GROUP). */
+  egressGroup: string;
+  /** That address, when the stack passes it (EGRESS_ADDRESS): logged and published, never relied on. */
+  egressAddress?: string;
+  /** Share of the container's memory limit the host fills with sessions. */
+  memoryBudgetFraction: number;
+  /** Cost of one session until the host has measured its own (bytes). */
+  sessionEstimateBytes: number;
+  /** Sessions per egress address beyond which other addresses' hosts are preferred. */
+  sessionsPerEgress: number;
 }
 
 export interface HostConfig {
@@ -43,6 +61,7 @@ export interface HostConfig {
   /** CloudWatch's endpoint when it is not the region's (a stand-in). */
   cloudWatchEndpoint?: string;
   timings: HostTimings;
+  placement: PlacementConfig;
 }
 
 export const defaultTimings: HostTimings = {
@@ -57,6 +76,17 @@ export const defaultTimings: HostTimings = {
   sendDeadlineMs: 5 * 60_000,
   shutdownMs: 10_000,
   metricsMs: 60_000,
+  // A bit more than a scan: the preferred host has scanned at least once before the others step in.
+  placementGraceMs: 15_000,
+  hostStaleMs: 35_000,
+};
+
+export const defaultPlacement: PlacementConfig = {
+  egressGroup: 'default',
+  memoryBudgetFraction: 0.75,
+  // bench:session-host's goal per idle session; a host measures its own once it runs a few.
+  sessionEstimateBytes: 10 * 1024 * 1024,
+  sessionsPerEgress: 200,
 };
 
 function required(env: NodeJS.ProcessEnv, name: string): string {
@@ -72,6 +102,26 @@ function positiveMs(env: NodeJS.ProcessEnv, name: string): number | undefined {
   if (!Number.isInteger(value) || value <= 0)
     throw new Error(`session-host: ${name} must be a positive number of milliseconds, not ${raw}`);
   return value;
+}
+
+function positiveNumber(env: NodeJS.ProcessEnv, name: string, max = Number.POSITIVE_INFINITY): number | undefined {
+  const raw = env[name];
+  if (!raw) return undefined;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0 || value > max)
+    throw new Error(`session-host: ${name} must be a number in (0, ${max}], not ${raw}`);
+  return value;
+}
+
+function placementFromEnv(env: NodeJS.ProcessEnv): PlacementConfig {
+  const sessionMb = positiveNumber(env, 'SESSION_MEMORY_MB');
+  return {
+    egressGroup: env.EGRESS_GROUP || defaultPlacement.egressGroup,
+    egressAddress: env.EGRESS_ADDRESS || undefined,
+    memoryBudgetFraction: positiveNumber(env, 'MEMORY_BUDGET_FRACTION', 1) ?? defaultPlacement.memoryBudgetFraction,
+    sessionEstimateBytes: sessionMb ? sessionMb * 1024 * 1024 : defaultPlacement.sessionEstimateBytes,
+    sessionsPerEgress: Math.floor(positiveNumber(env, 'SESSIONS_PER_EGRESS') ?? defaultPlacement.sessionsPerEgress),
+  };
 }
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): HostConfig {
@@ -92,5 +142,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): HostConfig 
     commandsMaxReceiveCount: messageQueues.find((q) => q.name === 'session-commands')?.maxReceiveCount ?? 5,
     cloudWatchEndpoint: env.CLOUDWATCH_ENDPOINT || undefined,
     timings: { ...defaultTimings, metricsMs: positiveMs(env, 'METRICS_INTERVAL_MS') ?? defaultTimings.metricsMs },
+    placement: placementFromEnv(env),
   };
 }

@@ -3,12 +3,14 @@
  * publisher, wired together. main.ts runs one from the environment; tests run several in a process.
  */
 import type { SQSClient } from '@aws-sdk/client-sqs';
+import { createCapacity, type HostCapacity } from './capacity.ts';
 import { type CommandConsumer, startCommandConsumer } from './command-consumer.ts';
 import { createCommandRouter } from './command-router.ts';
 import type { HostConfig } from './config.ts';
 import { createInboundPublisher } from './inbound-publisher.ts';
 import { type HostMetrics, noMetrics } from './metrics.ts';
 import { checkPendingNumbers } from './number-checks.ts';
+import { Placement } from './placement.ts';
 import type { WhatsAppProvider } from './provider.ts';
 import type { SendHooks } from './send-executor.ts';
 import { type Logger, SessionManager } from './session-manager.ts';
@@ -25,6 +27,8 @@ export interface HostDeps {
   sendHooks?: SendHooks;
   /** Concurrent long-polls on the commands queue. */
   pollers?: number;
+  /** How many sessions fit (default: this process's memory against config.placement's budget). */
+  capacity?: HostCapacity;
 }
 
 export interface Host {
@@ -39,6 +43,17 @@ export function startHost(deps: HostDeps): Host {
   const { config, log } = deps;
   const inbound = createInboundPublisher({ sqs: deps.sqs, queueUrl: config.inboundQueueUrl, log });
   const metrics = deps.metrics ?? noMetrics;
+  const { placement: placing, timings } = config;
+  const placement = new Placement({
+    hostId: config.hostId,
+    egressGroup: placing.egressGroup,
+    egressAddress: placing.egressAddress,
+    capacity:
+      deps.capacity ?? createCapacity({ budgetFraction: placing.memoryBudgetFraction, sessionEstimateBytes: placing.sessionEstimateBytes }),
+    rule: { graceMs: timings.placementGraceMs, sessionsPerEgress: placing.sessionsPerEgress },
+    staleMs: timings.hostStaleMs,
+    log,
+  });
   const manager = new SessionManager({
     hostId: config.hostId,
     timings: config.timings,
@@ -47,6 +62,7 @@ export function startHost(deps: HostDeps): Host {
     status: deps.status ?? statusReporter,
     log,
     metrics,
+    placement,
     // Contact list numbers added while no session of the company was connected are checked now.
     onConnected: async (key, handle) => {
       const count = await checkPendingNumbers(key, handle, inbound);

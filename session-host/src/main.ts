@@ -4,6 +4,9 @@
  * MEDIA_BUCKET, S3_ENDPOINT, WS_MANAGEMENT_URL, SESSION_PROVIDER (simulator | baileys), SIMULATOR_URL,
  * HOST_ID (default hostname-pid; a stable one lets a restarted host reclaim its sessions at once),
  * CLOUDWATCH_ENDPOINT (a stand-in's; AWS's by default), METRICS_INTERVAL_MS (default 60 000).
+ * Placement (placement.ts, capacity.ts): EGRESS_GROUP and EGRESS_ADDRESS (the NAT this task leaves
+ * by, set by the stack), MEMORY_BUDGET_FRACTION (default 0.75 of the container's limit),
+ * SESSION_MEMORY_MB (a session's cost until measured, default 10), SESSIONS_PER_EGRESS (default 200).
  * SIGTERM / SIGINT: graceful shutdown, exit 0 within the shutdown budget.
  */
 
@@ -33,7 +36,7 @@ const metrics = createMetricsPublisher({
   log,
 });
 const host = startHost({ config, provider, sqs: sqsClient(), log, metrics });
-log.info('session-host started', { hostId: config.hostId, provider: provider.name });
+log.info('session-host started', { hostId: config.hostId, provider: provider.name, ...config.placement });
 
 let signalled = false;
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {

@@ -8,6 +8,8 @@
  * - Scan: every `scanMs` the host lists wanted leases and takes the free or expired ones (a dead
  *   host's sessions, or its own from before a restart with the same HOST_ID). How many it found is
  *   the OrphanSessions metric: sessions someone wants that no live host runs at that moment.
+ *   With a placement (placement.ts) it takes only those it has room for, and leaves an orphan for a
+ *   short grace to an emptier host or a less loaded egress address; a full host takes nothing new.
  * - A provider's DISCONNECTED ends the session for good: it is stopped and no longer wanted.
  * Operations on one session are serialised (start, stop, logout never interleave).
  */
@@ -15,6 +17,7 @@ import type { ConnectionStatus } from '@conversa/functions/contracts';
 import type { HostTimings } from './config.ts';
 import type { InboundPublisher } from './inbound-publisher.ts';
 import { type HostMetrics, noMetrics } from './metrics.ts';
+import type { Placement } from './placement.ts';
 import type { ProviderInbound, SessionHandle, SessionSpec, WhatsAppProvider } from './provider.ts';
 import type { StatusReporter, StatusUpdate } from './status-reporter.ts';
 import type { SessionKey } from './storage/leases.ts';
@@ -46,6 +49,8 @@ export interface SessionManagerDeps {
   log: Logger;
   /** Where the scan reports orphaned sessions; none by default. */
   metrics?: HostMetrics;
+  /** Which orphans this host takes; without one it takes every one it finds (tests about something else). */
+  placement?: Placement;
   /**
    * Work a session does each time it becomes CONNECTED here (host.ts: check the company's contact
    * list numbers still unchecked). Runs in the background; a failure is logged.
@@ -85,6 +90,11 @@ export class SessionManager {
   freeze(): void {
     for (const timer of this.timers) clearInterval(timer);
     this.timers = [];
+  }
+
+  /** True when this host has no room for one more session (it runs only those it has). */
+  isFull(): boolean {
+    return this.deps.placement ? !this.deps.placement.hasRoom(this.sessions.size) : false;
   }
 
   /** Sessions running here, for tests and logs. */
@@ -140,7 +150,7 @@ export class SessionManager {
       if (this.closing) return false;
       const live = this.sessions.get(sessionId(key));
       if (live && !live.ended) return true;
-      if (!(await leases.acquire(key, this.leaseArgs()))) return false;
+      if (this.isFull() || !(await leases.acquire(key, this.leaseArgs()))) return false;
       await this.launch(key, {});
       return true;
     });
@@ -175,6 +185,7 @@ export class SessionManager {
   async shutdown(): Promise<void> {
     this.closing = true;
     this.freeze();
+    await this.deps.placement?.withdraw();
     const all = [...this.sessions.values()];
     await Promise.allSettled(
       all.map((live) =>
@@ -196,6 +207,8 @@ export class SessionManager {
 
   async scan(): Promise<void> {
     if (this.closing) return;
+    const { placement } = this.deps;
+    await placement?.refresh(this.sessions.size);
     let wanted: leases.Lease[];
     try {
       wanted = await leases.listWantedLeases();
@@ -207,8 +220,15 @@ export class SessionManager {
     // Free (never owned, released, expired) or ours from before a restart, and not running here.
     const orphans = wanted.filter((lease) => (leases.isFree(lease, now) || lease.owner === this.hostId) && !this.owns(lease));
     this.metrics.orphanSessions(orphans.length);
+    placement?.settle(orphans.map(sessionId));
+    const left = { full: 0, waiting: 0 };
     for (const lease of orphans) {
       if (this.closing) return;
+      const verdict = placement?.verdict(sessionId(lease), this.sessions.size, lease.owner === this.hostId) ?? 'take';
+      if (verdict !== 'take') {
+        left[verdict === 'full' ? 'full' : 'waiting'] += 1;
+        continue;
+      }
       const taken = await this.takeOver(lease).catch((error: unknown) => {
         this.deps.log.warn('takeover failed', { key: lease, error: String(error) });
         return false;
@@ -216,6 +236,7 @@ export class SessionManager {
       if (taken)
         this.deps.log.info('took over session', { companyId: lease.companyId, connectionId: lease.connectionId, from: lease.owner });
     }
+    placement?.reportScan(left, this.sessions.size);
   }
 
   private async heartbeatOne(live: LiveSession): Promise<void> {

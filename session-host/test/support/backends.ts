@@ -8,7 +8,7 @@ import { type DynamoDbLocal, startDynamoDbLocal } from '../../../functions/test/
 import { freePort } from '../../../functions/test/support/processes.ts';
 import { type LocalSqs, startSqs } from '../../../infra/local/sqs.ts';
 import type { HostConfig, HostTimings } from '../../src/config.ts';
-import { defaultTimings } from '../../src/config.ts';
+import { defaultPlacement, defaultTimings } from '../../src/config.ts';
 import type { Logger } from '../../src/session-manager.ts';
 import type { StatusReporter, StatusUpdate } from '../../src/status-reporter.ts';
 
@@ -78,6 +78,8 @@ export const fastTimings: HostTimings = {
   readyWaitMs: 3000,
   sendDeadlineMs: 60_000,
   shutdownMs: 10_000,
+  placementGraceMs: 500,
+  hostStaleMs: 1000,
 };
 
 export function testConfig(backends: Backends, hostId: string, timings: Partial<HostTimings> = {}): HostConfig {
@@ -88,6 +90,7 @@ export function testConfig(backends: Backends, hostId: string, timings: Partial<
     commandsQueueUrl: backends.commandsUrl,
     commandsMaxReceiveCount: 5,
     timings: { ...fastTimings, ...timings },
+    placement: defaultPlacement,
   };
 }
 
