@@ -2,10 +2,14 @@
  * The socket client after a drop (issue 15: "reconnects with jittered exponential back-off and
  * resyncs what it missed"): API Gateway ends every WebSocket after 2 hours and a deploy drops them
  * all, and a new socket is a new connection to the server. The open conversation's room must be
- * joined again on it, the app told once so it refetches its lists, and the retries spread out.
+ * joined again on it, the app told once so it refetches its lists, and the retries spread out: a
+ * crowd dropped at once meets API Gateway's 500 new connections per second, and a retry over it is
+ * refused (429). The server may coalesce several events in one frame (a JSON array, in order).
  */
+import type { ServerEvent } from '@conversa/functions/contracts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { RealtimeClient } from '../src/lib/realtime/realtime-client.ts';
+import { FIRST_RETRY_WINDOW_MS, reconnectDelayMs } from '../src/lib/realtime/reconnect-policy.ts';
 
 class FakeSocket {
   static readonly OPEN = 1;
@@ -45,13 +49,26 @@ beforeEach(() => {
 });
 afterEach(() => {
   vi.unstubAllGlobals();
+  vi.restoreAllMocks();
   vi.useRealTimers();
 });
 
-function client(onReconnect = vi.fn()) {
-  const realtime = new RealtimeClient({ wsUrl: 'wss://x/ws', getToken: async () => 'token', onEvent: () => {}, onReconnect });
+function client(onReconnect = vi.fn(), onEvent = vi.fn()) {
+  const realtime = new RealtimeClient({ wsUrl: 'wss://x/ws', getToken: async () => 'token', onEvent, onReconnect });
   realtime.start();
-  return { realtime, onReconnect };
+  return { realtime, onReconnect, onEvent };
+}
+
+/** Drops the latest socket (open or still connecting) and returns how long the client waited before its next one. */
+async function waitOfNextAttempt(): Promise<number> {
+  const before = FakeSocket.all.length;
+  latest().drop();
+  let waited = 0;
+  while (FakeSocket.all.length === before) {
+    await vi.advanceTimersByTimeAsync(100);
+    waited += 100;
+  }
+  return waited;
 }
 
 describe('RealtimeClient after a dropped socket', () => {
@@ -64,7 +81,7 @@ describe('RealtimeClient after a dropped socket', () => {
     expect(onReconnect).not.toHaveBeenCalled();
 
     latest().drop();
-    await vi.advanceTimersByTimeAsync(2_000);
+    await vi.advanceTimersByTimeAsync(FIRST_RETRY_WINDOW_MS);
     expect(FakeSocket.all).toHaveLength(2);
     latest().open();
 
@@ -80,38 +97,106 @@ describe('RealtimeClient after a dropped socket', () => {
     realtime.send({ action: 'joinChatBox', data: 'a' });
     realtime.send({ action: 'joinChatBox', data: 'b' });
     latest().drop();
-    await vi.advanceTimersByTimeAsync(2_000);
+    await vi.advanceTimersByTimeAsync(FIRST_RETRY_WINDOW_MS);
     latest().open();
     expect(latest().sent).toEqual([{ action: 'joinChatBox', data: 'b' }]);
 
     realtime.send({ action: 'leaveChatBox', data: 'b' });
     latest().drop();
-    await vi.advanceTimersByTimeAsync(5_000);
+    await vi.advanceTimersByTimeAsync(FIRST_RETRY_WINDOW_MS);
     latest().open();
     expect(latest().sent).toEqual([]);
     realtime.close();
   });
 
-  it('waits longer after each failed attempt, with jitter, up to 30 s', async () => {
+  it('spreads the first retry after a drop uniformly over the first window', async () => {
+    // Prepare: the client draws its wait from Math.random; the drawn fraction of the window is what it waits
     const { realtime } = client();
     await settle();
+    latest().open();
     const waits: number[] = [];
-    for (let attempt = 0; attempt < 7; attempt++) {
-      const before = FakeSocket.all.length;
-      latest().drop();
-      let waited = 0;
-      while (FakeSocket.all.length === before) {
-        await vi.advanceTimersByTimeAsync(100);
-        waited += 100;
-      }
-      waits.push(waited);
+    // Act: a drop at each of these draws, the socket opening again in between
+    for (const draw of [0, 0.25, 0.5, 0.999]) {
+      vi.spyOn(Math, 'random').mockReturnValue(draw);
+      waits.push(await waitOfNextAttempt());
+      latest().open();
     }
-    // 1, 2, 4, 8, 16, 30, 30 s, each within +-25 %.
-    const nominal = [1, 2, 4, 8, 16, 30, 30].map((s) => s * 1000);
-    waits.forEach((wait, i) => {
-      expect(wait).toBeGreaterThanOrEqual((nominal[i] as number) * 0.75);
-      expect(wait).toBeLessThanOrEqual((nominal[i] as number) * 1.25 + 100);
-    });
+    // Assess
+    expect(waits).toEqual([100, 1_300, 2_500, 5_000]);
+    realtime.close();
+  });
+
+  it('draws the first retry from the whole window, so a crowd dropped at once does not arrive in one second', () => {
+    const draws = Array.from({ length: 2_000 }, () => reconnectDelayMs(0));
+    expect(Math.min(...draws)).toBeGreaterThanOrEqual(0);
+    expect(Math.max(...draws)).toBeLessThanOrEqual(FIRST_RETRY_WINDOW_MS);
+    const perSecond = [0, 1, 2, 3, 4].map((second) => draws.filter((d) => Math.floor(d / 1000) === second).length);
+    // Uniform: 400 a second; the old 1 s +-25 % put all 2,000 within half a second.
+    for (const count of perSecond) expect(count).toBeGreaterThan(300);
+  });
+
+  it('doubles the window after each attempt that never opened, up to 30 s, and starts over once one opens', async () => {
+    // Prepare
+    vi.spyOn(Math, 'random').mockReturnValue(0.999);
+    const { realtime } = client();
+    await settle();
+    latest().open();
+    // Act: the socket drops, then six attempts are refused (closed without opening, as a 429 upgrade is)
+    const waits = [];
+    for (let attempt = 0; attempt < 7; attempt++) waits.push(await waitOfNextAttempt());
+    latest().open();
+    const afterOpen = await waitOfNextAttempt();
+    // Assess: 5, 10, 20, 30, 30 ... s (the window, as the draw is its top)
+    expect(waits.map((ms) => Math.round(ms / 1000))).toEqual([5, 10, 20, 30, 30, 30, 30]);
+    expect(Math.round(afterOpen / 1000)).toBe(5);
+    realtime.close();
+  });
+
+  it('asks for one resync per socket that opened again, however many attempts it took, and none per event', async () => {
+    // Prepare
+    const { realtime, onReconnect } = client();
+    await settle();
+    latest().open();
+    // Act: a drop, two refused attempts, then an open socket that receives events
+    for (let attempt = 0; attempt < 3; attempt++) await waitOfNextAttempt();
+    latest().open();
+    for (let i = 0; i < 5; i++)
+      latest().onmessage?.({
+        data: JSON.stringify([
+          { event: 'e', data: i },
+          { event: 'e', data: i },
+        ]),
+      });
+    // Assess
+    expect(onReconnect).toHaveBeenCalledTimes(1);
+    await waitOfNextAttempt();
+    latest().open();
+    expect(onReconnect).toHaveBeenCalledTimes(2);
+    realtime.close();
+  });
+});
+
+describe('RealtimeClient frames', () => {
+  it('dispatches a single event and every event of a coalesced array frame, in order, skipping what is not an event', async () => {
+    // Prepare
+    const { realtime, onEvent } = client();
+    await settle();
+    latest().open();
+    // Act
+    const deliver = (data: unknown) => latest().onmessage?.({ data });
+    deliver(JSON.stringify({ event: 'one', data: 1 }));
+    deliver(JSON.stringify([{ event: 'two', data: 2 }, { nope: true }, 'text', null, { event: 3 }, { event: 'three', data: { n: 3 } }]));
+    deliver('not json');
+    deliver(JSON.stringify([]));
+    deliver(JSON.stringify({ event: 'four' }));
+    // Assess
+    const events = onEvent.mock.calls.map(([event]) => event as ServerEvent);
+    expect(events).toEqual([
+      { event: 'one', data: 1 },
+      { event: 'two', data: 2 },
+      { event: 'three', data: { n: 3 } },
+      { event: 'four', data: undefined },
+    ]);
     realtime.close();
   });
 });

@@ -1,5 +1,6 @@
 import type { ClientMessage, ServerEvent } from '@conversa/functions/contracts';
-import { SOCKET_PING_INTERVAL_MS } from '@conversa/functions/contracts/channels';
+import { eventsOfFrame, SOCKET_PING_INTERVAL_MS } from '@conversa/functions/contracts/channels';
+import { reconnectDelayMs } from './reconnect-policy.ts';
 
 export type EventListener = (event: ServerEvent) => void;
 
@@ -13,22 +14,23 @@ export interface RealtimeClientOptions {
    * happened meanwhile reached nobody, so the caller refetches what it shows, once.
    */
   onReconnect?: () => void;
+  /** The wait before the next attempt after `failures` attempts that never opened; reconnect-policy.ts's by default (bench:reconnect replays others). */
+  reconnectDelayMs?: (failures: number) => number;
 }
-
-const MAX_BACKOFF_MS = 30_000;
 
 /**
  * One WebSocket to the API Gateway WebSocket API. It pings every 18 s (SPEC 9) so the gateway's
  * 10-minute idle limit never drops it, and reconnects with jittered exponential back-off until
- * closed (many clients dropped at once do not come back in step). A new socket is a new connection
- * to the server: the open conversation's room is joined again, and `onReconnect` lets the app
- * refetch what it missed.
+ * closed (reconnect-policy.ts: many clients dropped at once do not come back in step). A new socket
+ * is a new connection to the server: the open conversation's room is joined again, and
+ * `onReconnect` lets the app refetch what it missed, once per socket that opened again.
  */
 export class RealtimeClient {
   private socket: WebSocket | undefined;
   private pingTimer: ReturnType<typeof setInterval> | undefined;
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
-  private attempts = 0;
+  /** Attempts since the last open that closed without opening (refused, 429 included). */
+  private failures = 0;
   private closed = false;
   private opened = false;
   /** The conversation whose events this client asked for (joinChatBox), joined again on every new socket. */
@@ -65,16 +67,17 @@ export class RealtimeClient {
     const socket = new WebSocket(url);
     this.socket = socket;
     socket.onopen = () => {
-      this.attempts = 0;
+      this.failures = 0;
       if (this.chatBox !== undefined) socket.send(JSON.stringify({ action: 'joinChatBox', data: this.chatBox }));
       for (const message of this.pending.splice(0)) socket.send(JSON.stringify(message));
       this.pingTimer = setInterval(() => this.send({ action: 'ping' }), SOCKET_PING_INTERVAL_MS);
       if (this.opened) this.options.onReconnect?.();
       this.opened = true;
     };
+    // One event per frame, or several the server coalesced, in order.
     socket.onmessage = (message) => {
-      const event = parseEvent(message.data);
-      if (event) this.options.onEvent(event);
+      if (typeof message.data !== 'string') return;
+      for (const event of eventsOfFrame(message.data)) this.options.onEvent(event);
     };
     socket.onclose = () => {
       clearInterval(this.pingTimer);
@@ -85,18 +88,8 @@ export class RealtimeClient {
 
   private scheduleReconnect(): void {
     if (this.closed) return;
-    const delay = Math.min(MAX_BACKOFF_MS, 1000 * 2 ** this.attempts) * (0.75 + Math.random() * 0.5);
-    this.attempts += 1;
+    const delay = (this.options.reconnectDelayMs ?? reconnectDelayMs)(this.failures);
+    this.failures += 1;
     this.retryTimer = setTimeout(() => void this.connect(), delay);
-  }
-}
-
-function parseEvent(raw: unknown): ServerEvent | undefined {
-  if (typeof raw !== 'string') return undefined;
-  try {
-    const parsed = JSON.parse(raw) as Partial<ServerEvent>;
-    return typeof parsed.event === 'string' ? { event: parsed.event, data: parsed.data } : undefined;
-  } catch {
-    return undefined;
   }
 }
