@@ -19,6 +19,7 @@
  *   npm run bench:inbound                          (50 msg/s for 60 s, after 10 s of warm-up)
  *   npm run bench:inbound -- --seconds 10 --rate 20 --contacts 50 --new 1 --warmup 0
  *   npm run bench:inbound -- --prompt              (an AI prompt holds every ticket: issue 13)
+ *   npm run bench:inbound -- --sockets-per-event 50 [--coalesce 0]   (issue 15)
  *
  * With --prompt the queue has an AI prompt against the local fake model (infra/local/bot-fakes, which
  * answers at once): every contact message also gets the assistant's answer. Printed apart: the
@@ -27,10 +28,16 @@
  * the send) plus the fake's few milliseconds; compare the contact-message latency with a run
  * without --prompt for what the takeover adds to the pipeline itself (one SQS send).
  *
+ * With --sockets-per-event N the attendant has N sockets open (tabs; each entitled to every event,
+ * as N attendants of the queue would be): printed apart, the PostToConnection and all API Gateway
+ * management calls per inbound message (the account's 10,000 requests/s throttle counts each) and the
+ * latency to every socket. --coalesce MS sets the inbound consumer's coalescing window (0: off, one
+ * frame per event and socket) for a before/after in one build.
+ *
  * The stack's log goes to tests/artifacts/bench-inbound.log.
  */
 import { randomInt } from 'node:crypto';
-import { createWriteStream, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync } from 'node:fs';
 import { type IncomingMessage, Server } from 'node:http';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -44,6 +51,7 @@ import { coldStarts, repoRoot } from '../../infra/local/lambda-runtime.ts';
 import { startLocalStack } from '../../infra/local/stack.ts';
 import { client, createTenant, firstPlanId, PASSWORD, superLogin } from '../integration/tenants.ts';
 import { connectedConnection, connectSocket, ok, percentile, simulator, sleep } from '../integration/whatsapp-kit.ts';
+import { stackCpuMs, sumOf } from './stack-cpu.ts';
 
 const { values } = parseArgs({
   options: {
@@ -54,6 +62,8 @@ const { values } = parseArgs({
     warmup: { type: 'string', default: '10' },
     new: { type: 'string', default: '2' },
     prompt: { type: 'boolean', default: false },
+    'sockets-per-event': { type: 'string', default: '1' },
+    coalesce: { type: 'string' },
   },
 });
 const seconds = Number(values.seconds);
@@ -63,6 +73,10 @@ const drainMs = Number(values.drain) * 1000;
 const warmupSeconds = Number(values.warmup);
 const newPerSecond = Number(values.new);
 const withPrompt = values.prompt;
+const socketsPerEvent = Math.max(1, Number(values['sockets-per-event']));
+// The inbound consumer's coalescing window (functions/src/commons/env.ts); the handlers run in this process.
+if (values.coalesce !== undefined) process.env.REALTIME_COALESCE_MS = values.coalesce;
+const coalesceMs = Number(process.env.REALTIME_COALESCE_MS ?? 20);
 /** The fake model's answer to a message M (infra/local/bot-fakes/openai.ts). */
 const ANSWER_PREFIX = 'Resposta: ';
 
@@ -70,51 +84,6 @@ mkdirSync(join(repoRoot, 'tests', 'artifacts'), { recursive: true });
 const logFile = createWriteStream(join(repoRoot, 'tests', 'artifacts', 'bench-inbound.log'), { flags: 'w' });
 const log = (line: string) => logFile.write(`${new Date().toISOString()} ${line}\n`);
 const say = (line: string) => process.stdout.write(`${line}\n`);
-
-/**
- * CPU ms (user + system) of this process and each of its descendants by name (java for DynamoDB
- * Local, the session-host, ...), from /proc (Linux); undefined elsewhere.
- */
-function stackCpuMs(): Map<string, number> | undefined {
-  try {
-    const stats = readdirSync('/proc')
-      .filter((name) => /^\d+$/.test(name))
-      .flatMap((pid) => {
-        try {
-          // Fields after the command's closing parenthesis: state ppid ... utime(12th) stime(13th)
-          const fields = (readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1] ?? '').split(' ');
-          const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-          const name = Number(pid) === process.pid ? 'this process' : processName(argv);
-          return [{ pid: Number(pid), ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]), name }];
-        } catch {
-          return []; // exited meanwhile
-        }
-      });
-    const mine = new Set([process.pid]);
-    for (let grew = true; grew; ) {
-      grew = false;
-      for (const stat of stats)
-        if (mine.has(stat.ppid) && !mine.has(stat.pid)) {
-          mine.add(stat.pid);
-          grew = true;
-        }
-    }
-    const byName = new Map<string, number>();
-    // Clock ticks are 1/100 s on Linux (USER_HZ).
-    for (const stat of stats.filter((s) => mine.has(s.pid))) byName.set(stat.name, (byName.get(stat.name) ?? 0) + stat.ticks * 10);
-    return byName;
-  } catch {
-    return undefined;
-  }
-}
-
-function processName(argv: string[]): string {
-  if (argv[0]?.endsWith('java')) return 'DynamoDB Local';
-  const script = argv.find((arg) => /\.(ts|js|mjs)$/.test(arg) && !arg.includes('node_modules'));
-  return script ? script.replace(`${repoRoot}/`, '') : (argv[0] ?? '?');
-}
-
-const sumOf = (cpu: Map<string, number>) => [...cpu.values()].reduce((a, b) => a + b, 0);
 
 /** The handlers' AWS requests by service and command (a middleware on their SDK clients), and their latencies. */
 const requests = new Map<string, number>();
@@ -227,6 +196,7 @@ try {
   }
   const session = await ok<{ token: string }>(call, 'POST', '/auth/login', { body: { email, password: PASSWORD } });
   const socket = await connectSocket(stack.wsUrl, session.token);
+  const tabs = await Promise.all(Array.from({ length: socketsPerEvent - 1 }, () => connectSocket(stack.wsUrl, session.token)));
   meter('DynamoDB', documentClient().middlewareStack as never);
   meter('SQS', sqsClient().middlewareStack as never);
   meter('WebSocket', managementClient().middlewareStack as never);
@@ -247,7 +217,18 @@ try {
   /** With --prompt: the send time of each message whose answer is awaited, and the answers' latencies. */
   const answerAwaited = new Map<string, number>();
   const answerLatencies: number[] = [];
+  /** Every bench message's send time, and the latency of each of its events on every socket. */
+  const sentTimes = new Map<string, number>();
+  const socketLatencies: number[] = [];
+  const perSocket = (frame: { event: string; data: unknown; at: number }) => {
+    if (frame.event !== channel) return;
+    const event = frame.data as AppMessageEvent;
+    const started = event.action === 'create' && !event.message.fromMe ? sentTimes.get(event.message.body) : undefined;
+    if (started !== undefined) socketLatencies.push(frame.at - started);
+  };
+  for (const tab of tabs) tab.onFrame = perSocket;
   socket.onFrame = (frame) => {
+    perSocket(frame);
     if (frame.event !== channel) return;
     const event = frame.data as AppMessageEvent;
     if (event.action !== 'create') return;
@@ -293,6 +274,8 @@ try {
     );
     for (const waitUntil = Date.now() + 60_000; sentAt.size && Date.now() < waitUntil; ) await sleep(200);
     sentAt.clear();
+    sentTimes.clear();
+    socketLatencies.length = 0;
     latencies.length = 0;
     samples.length = 0;
     socket.frames.length = 0;
@@ -319,6 +302,7 @@ try {
     const number = fresh ? `55417${randomInt(10_000_000, 99_999_999)}` : (numbers[i % contactCount] as string);
     if (fresh) firsts.add(body);
     sentAt.set(body, Date.now());
+    sentTimes.set(body, Date.now());
     if (withPrompt) answerAwaited.set(body, Date.now());
     sends.push(
       sim.send(setup.simId, number, body).catch(() => {
@@ -327,6 +311,7 @@ try {
       }),
     );
     socket.frames.length = 0; // the bench keeps latencies, not frames
+    for (const tab of tabs) tab.frames.length = 0;
   }
   await Promise.all(sends);
   const drivenMs = Date.now() - t0;
@@ -345,6 +330,7 @@ try {
   const cpuAtEnd = stackCpuMs();
   metering = false;
   socket.close();
+  for (const tab of tabs) tab.close();
 
   const lost = sentAt.size;
   const fmt = (ms: number) => `${Math.round(ms)} ms`;
@@ -430,6 +416,24 @@ try {
     const hostEntries = sqsEntries - handlersSent('SendMessage') - handlerEntries;
     say(
       `  the session-host's SQS sends per message delivered: ${perMessage(hostCalls)} (${hostSends.map(([a, n]) => `${a} ${perMessage(n)}`).join(', ')}; ${hostEntries} events, ${(hostEntries / Math.max(1, hostCalls)).toFixed(2)} per call)`,
+    );
+  }
+  if (latencies.length) {
+    const calls = (name?: string) =>
+      [...requests].filter(([key]) => key.startsWith(`WebSocket ${name ?? ''}`)).reduce((sum, [, n]) => sum + n, 0);
+    const posts = calls('PostToConnection') / latencies.length;
+    const management = calls() / latencies.length;
+    say(
+      `  realtime: ${socketsPerEvent} entitled socket${socketsPerEvent > 1 ? 's' : ''} per event, coalescing window ${coalesceMs || 'off'}${coalesceMs ? ' ms' : ''}:`,
+    );
+    say(
+      `    PostToConnection per inbound message ${posts.toFixed(2)} (${(posts / socketsPerEvent).toFixed(2)} per socket); API Gateway management calls per message ${management.toFixed(2)}`,
+    );
+    say(
+      `    latency contact send -> each socket's event (n=${socketLatencies.length}): p50 ${fmt(percentile(socketLatencies, 50))}  p99 ${fmt(percentile(socketLatencies, 99))}`,
+    );
+    say(
+      `    API Gateway's 10,000 requests/s per account and region binds at ~${Math.round(10_000 / Math.max(management, 0.01))} inbound msg/s at this ratio`,
     );
   }
   say(`  the inbound consumer's batches: ${(consumerRecords / Math.max(1, consumerBatches)).toFixed(2)} records per invocation`);

@@ -4,6 +4,7 @@
  * connection, and the stack control (kill/start the session-host). No vitest imports: the benches
  * under tests/bench use it outside vitest.
  */
+import { eventsOfFrame } from '@conversa/functions/contracts/channels';
 import { WebSocket } from 'ws';
 import type { Call } from './tenants.ts';
 
@@ -118,9 +119,13 @@ export function connectSocket(wsUrl: string, token: string): Promise<Socket> {
         }),
     };
     ws.on('message', (raw) => {
-      const frame = { ...(JSON.parse(raw.toString()) as Omit<Frame, 'at'>), at: Date.now() };
-      frames.push(frame);
-      socket.onFrame?.(frame);
+      // A coalesced message carries several events (contracts/channels.ts ServerFrame): one frame each here.
+      const at = Date.now();
+      for (const event of eventsOfFrame(raw.toString())) {
+        const frame = { ...event, at };
+        frames.push(frame);
+        socket.onFrame?.(frame);
+      }
       for (const wake of [...waiters]) wake();
     });
     ws.once('unexpected-response', (_req, res) => reject(new Error(`socket: HTTP ${res.statusCode}`)));

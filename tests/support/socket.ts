@@ -2,6 +2,7 @@
  * A WebSocket client for tests, as the web app uses the realtime API: connect to `${wsUrl}?token=`,
  * send `{action, data}`, receive `{event, data}` frames.
  */
+import { eventsOfFrame } from '@conversa/functions/contracts/channels';
 import { WebSocket } from 'ws';
 
 export interface Frame {
@@ -27,7 +28,8 @@ export function connectSocket(wsUrl: string, token: string): Promise<TestSocket>
     const waiters = new Set<() => void>();
     let isClosed = false;
     ws.on('message', (raw) => {
-      frames.push(JSON.parse(raw.toString()) as Frame);
+      // A coalesced message carries several events (contracts/channels.ts ServerFrame): one frame each here.
+      frames.push(...eventsOfFrame(raw.toString()));
       for (const wake of waiters) wake();
     });
     ws.on('close', () => {

@@ -82,6 +82,14 @@ export const env = {
   get dialogflowBaseUrl() {
     return optional('DIALOGFLOW_BASE_URL') ?? 'https://dialogflow.googleapis.com';
   },
+  /**
+   * How long the inbound pipeline lets a socket's events gather into one frame (realtime/outbox.ts);
+   * 0 posts every event by itself. Default 20 ms.
+   */
+  get realtimeCoalesceMs() {
+    const value = Number(optional('REALTIME_COALESCE_MS') ?? 20);
+    return Number.isFinite(value) && value >= 0 ? Math.min(value, 100) : 20;
+  },
   get serverVersion() {
     return process.env.SERVER_VERSION ?? '6.0.0';
   },

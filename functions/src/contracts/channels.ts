@@ -70,6 +70,28 @@ export interface ServerEvent<T = unknown> {
   data: T;
 }
 
+/**
+ * What one WebSocket message from the server carries: one event, or several in the order they
+ * happened when the publisher coalesced a socket's events of a short window (realtime/outbox.ts).
+ * Clients read both shapes with `eventsOfFrame`.
+ */
+export type ServerFrame = ServerEvent | ServerEvent[];
+
+const isServerEvent = (value: unknown): value is ServerEvent =>
+  typeof value === 'object' && value !== null && typeof (value as { event?: unknown }).event === 'string';
+
+/** The events of one server frame, in order; nothing for text that is not a frame (entries that are not events are skipped). */
+export function eventsOfFrame(text: string): ServerEvent[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return [];
+  }
+  const events = Array.isArray(parsed) ? parsed : [parsed];
+  return events.filter(isServerEvent).map(({ event, data }) => ({ event, data }));
+}
+
 export interface ClientMessage {
   action: ClientAction;
   data?: unknown;

@@ -33,16 +33,13 @@ import * as connections from '#storage/ws-connections';
 import { type Audience, type AudienceFilter, audience, matches } from './audience.ts';
 import { mapWithConcurrency } from './concurrency.ts';
 import { type PostOutcome, postToConnection } from './management.ts';
+import { createOutbox, type PublishResult, type SendFrames } from './outbox.ts';
 import { rooms } from './rooms.ts';
 
 /** In flight PostToConnection calls per publish; API Gateway's management API throttles bursts. */
 export const PUBLISH_CONCURRENCY = 16;
 
-export interface PublishResult {
-  sent: number;
-  gone: number;
-  failed: number;
-}
+export type { PublishResult };
 
 export interface PublisherDeps {
   listCompanyConnections(companyId: number): Promise<ConnectionRecord[]>;
@@ -59,10 +56,11 @@ export interface Publisher {
   publishToAll(event: string, data: unknown): Promise<PublishResult>;
 }
 
-export function createPublisher(deps: PublisherDeps): Publisher {
-  async function deliver(targets: ConnectionRecord[], message: ServerEvent): Promise<PublishResult> {
-    const outcomes = await mapWithConcurrency(targets, PUBLISH_CONCURRENCY, async (connection) => {
-      const outcome = await deps.post(connection.connectionId, message);
+/** Posts one frame per delivery with bounded concurrency; a socket that answers 410 is deleted. */
+function frameSender(deps: PublisherDeps): SendFrames {
+  return async (deliveries) => {
+    const outcomes = await mapWithConcurrency(deliveries, PUBLISH_CONCURRENCY, async ({ connection, payload }) => {
+      const outcome = await deps.post(connection.connectionId, payload);
       if (outcome === 'gone') {
         await deps.deleteConnection(connection.companyId, connection.connectionId).catch((error: unknown) => {
           logger.warn('could not delete a gone connection', { connectionId: connection.connectionId, error: error as Error });
@@ -73,7 +71,14 @@ export function createPublisher(deps: PublisherDeps): Publisher {
     const result: PublishResult = { sent: 0, gone: 0, failed: 0 };
     for (const outcome of outcomes) result[outcome]++;
     return result;
-  }
+  };
+}
+
+type Deliver = (targets: ConnectionRecord[], message: ServerEvent) => Promise<PublishResult>;
+
+export function createPublisher(deps: PublisherDeps, deliver?: Deliver): Publisher {
+  const send = frameSender(deps);
+  const deliverEach: Deliver = deliver ?? ((targets, message) => send(targets.map((connection) => ({ connection, payload: message }))));
 
   async function guarded(what: string, run: () => Promise<PublishResult>): Promise<PublishResult> {
     try {
@@ -90,7 +95,7 @@ export function createPublisher(deps: PublisherDeps): Publisher {
       // The tenant check is repeated on each record: the Query is already scoped, this keeps a
       // mis-keyed item from ever leaking an event across tenants.
       const targets = all.filter((connection) => connection.companyId === companyId && matches(target, connection));
-      return deliver(targets, { event, data });
+      return deliverEach(targets, { event, data });
     });
 
   return {
@@ -98,7 +103,7 @@ export function createPublisher(deps: PublisherDeps): Publisher {
     publishToCompany: (companyId, event, data, filter) => publish(companyId, event, data, filter ?? audience.company),
     publishToUser: (companyId, userId, event, data) => publish(companyId, event, data, audience.user(userId)),
     publishToTicket: (companyId, ticketId, event, data) => publish(companyId, event, data, audience.room(rooms.ticket(ticketId))),
-    publishToAll: (event, data) => guarded(event, async () => deliver(await deps.listAllConnections(), { event, data })),
+    publishToAll: (event, data) => guarded(event, async () => deliverEach(await deps.listAllConnections(), { event, data })),
   };
 }
 
@@ -111,6 +116,11 @@ const defaultDeps: PublisherDeps = {
 
 const defaultPublisher = createPublisher(defaultDeps);
 
+/** A publisher for one unit of work; `flush` posts what it still holds and must be awaited before the unit ends. */
+export interface UnitPublisher extends Publisher {
+  flush(): Promise<PublishResult>;
+}
+
 /**
  * A publisher for one short unit of work (an SQS batch of the inbound pipeline) that queries each
  * tenant's socket connections once and reuses that list for every event it publishes: an inbound
@@ -118,10 +128,14 @@ const defaultPublisher = createPublisher(defaultDeps);
  * while the unit runs (well under a second) misses its events, as it would had the Query run just
  * before it connected; a socket that went away answers 410 and is deleted as usual. Not for
  * long-lived use: build one per unit.
+ *
+ * With `coalesceMs` the events go through an outbox (outbox.ts): each socket gets one frame per
+ * window instead of one per event, a publish resolves once its event is queued (`queued`), and the
+ * unit awaits `flush()` before it ends or marks anything as delivered.
  */
-export function createSnapshotPublisher(deps: PublisherDeps = defaultDeps): Publisher {
+export function createSnapshotPublisher(deps: PublisherDeps = defaultDeps, options: { coalesceMs?: number } = {}): UnitPublisher {
   const known = new Map<number, Promise<ConnectionRecord[]>>();
-  return createPublisher({
+  const snapshot: PublisherDeps = {
     ...deps,
     listCompanyConnections(companyId) {
       const hit = known.get(companyId);
@@ -131,7 +145,14 @@ export function createSnapshotPublisher(deps: PublisherDeps = defaultDeps): Publ
       read.catch(() => known.delete(companyId));
       return read;
     },
+  };
+  if (options.coalesceMs === undefined) return { ...createPublisher(snapshot), flush: async () => ({ sent: 0, gone: 0, failed: 0 }) };
+  const outbox = createOutbox(frameSender(deps), options.coalesceMs);
+  const publisher = createPublisher(snapshot, async (targets, message) => {
+    outbox.add(targets, message);
+    return { sent: 0, gone: 0, failed: 0, queued: targets.length };
   });
+  return { ...publisher, flush: outbox.flush };
 }
 
 /** To an audience within one tenant (see audience.ts; `ticketViewers(ticket)` for ticket events). */

@@ -7,13 +7,15 @@
  * in the DLQ, kept for inspection rather than dropped.
  *
  * Per batch, shared by its groups: the tenant's socket list (createSnapshotPublisher), read as the
- * batch starts, beside the events' first reads rather than after them; settings, connections and
+ * batch starts, beside the events' first reads rather than after them, and an outbox that sends each
+ * socket one frame per coalescing window (flushed before the marks below); settings, connections and
  * queues come from the container's read caches (domain/inbound/batch-references.ts). The messages'
  * last write, their links' `dispatched` mark, is taken for the whole batch once its groups are done
  * (domain/inbound/dispatch-marks.ts): a record whose mark could not be written fails then, with the
  * later records of its group, as if it had failed in its turn.
  */
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { env } from '#commons/env';
 import { logger } from '#commons/logger';
 import { decodeQueueBody } from '#contracts/queue-body';
 import { type InboundEvent, inboundEventSchema } from '#contracts/session-events';
@@ -22,7 +24,7 @@ import { batchMarks } from '#domain/inbound/dispatch-marks';
 import { processInboundEvent } from '#domain/inbound/pipeline';
 import { defaultEffects, type Effects } from '#domain/messages/effects';
 import { postToConnection } from '#realtime/management';
-import { createSnapshotPublisher } from '#realtime/publisher';
+import { createSnapshotPublisher, type UnitPublisher } from '#realtime/publisher';
 import * as sockets from '#storage/ws-connections';
 
 type Parsed = { record: SQSRecord; event?: InboundEvent; error?: string };
@@ -36,8 +38,11 @@ function parse(record: SQSRecord): Parsed {
   }
 }
 
-/** The batch's publisher, its tenants' socket lists already being read. */
-function batchPublisher(companyIds: Set<number>): Effects['publish'] {
+/**
+ * The batch's publisher, its tenants' socket lists already being read. Events coalesce per socket
+ * (realtime/outbox.ts): a batch's messages for one attendant go out as one frame, not one each.
+ */
+function batchPublisher(companyIds: Set<number>): UnitPublisher {
   const lists = new Map<number, ReturnType<typeof sockets.listCompanyConnections>>();
   const listCompanyConnections = (companyId: number) => {
     let list = lists.get(companyId);
@@ -49,18 +54,22 @@ function batchPublisher(companyIds: Set<number>): Effects['publish'] {
     return list;
   };
   for (const companyId of companyIds) void listCompanyConnections(companyId).catch(() => undefined);
-  return createSnapshotPublisher({
-    listCompanyConnections,
-    listAllConnections: sockets.listAllConnections,
-    deleteConnection: sockets.deleteConnection,
-    post: postToConnection,
-  }).publish;
+  return createSnapshotPublisher(
+    {
+      listCompanyConnections,
+      listAllConnections: sockets.listAllConnections,
+      deleteConnection: sockets.deleteConnection,
+      post: postToConnection,
+    },
+    { coalesceMs: env.realtimeCoalesceMs || undefined },
+  );
 }
 
 export async function consume(event: SQSEvent, given?: Effects): Promise<SQSBatchResponse> {
   const parsed = event.Records.map(parse);
   const companyIds = new Set(parsed.flatMap((p) => (p.event ? [p.event.companyId] : [])));
-  const effects = given ?? { ...defaultEffects, publish: batchPublisher(companyIds) };
+  const publisher = given ? undefined : batchPublisher(companyIds);
+  const effects = given ?? { ...defaultEffects, publish: (publisher as UnitPublisher).publish };
   const refs = batchReferences();
   const groups = new Map<string, Parsed[]>();
   for (const item of parsed) {
@@ -83,6 +92,8 @@ export async function consume(event: SQSEvent, given?: Effects): Promise<SQSBatc
       return { items, firstFailed: items.length };
     }),
   );
+  // Published before marked: a link is marked dispatched only once its events left the outbox.
+  await publisher?.flush();
   const unmarked = await marks.flush();
   for (const [messageId, failure] of unmarked)
     logger.error('inbound event failed: its link mark not written', { messageId, error: failure as Error });
