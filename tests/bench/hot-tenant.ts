@@ -1,0 +1,260 @@
+/**
+ * Hot tenant bench (issue 15): one tenant's contacts write into one queue at --rate messages a second
+ * for --seconds, and the bench prints the DynamoDB partitions that take the most writes, against
+ * the 1,000 WCU/s a partition takes in AWS. DynamoDB Local enforces no partition limit, so the
+ * writes are counted from the handlers' own requests: a middleware on their client reads every item
+ * a write touches before and after it (outside the count) and charges, as DynamoDB does, the base
+ * item's partition key ceil(max(before, after) / 1 KB) WCU (twice in a transaction), and each index
+ * whose key the item holds a write of the new image in its partition, plus a delete in the old
+ * partition when the index key moved. A conditional write that fails still costs its WCU.
+ *
+ * Events enter the inbound queue through the session-host's own publisher (no phone, no session
+ * host: the machine's two cores go to the consumer and DynamoDB Local). The contacts open their
+ * conversations first (not counted); the counted run is an inbox at work. This machine falls short
+ * of 300 msg/s: the bench prints the rate it reached, each partition's WCU per message and, from
+ * that, its WCU/s at --target messages a second (300 by default).
+ *
+ *   npm run bench:hot-tenant                                  (300 msg/s asked for 60 s)
+ *   npm run bench:hot-tenant -- --rate 40 --seconds 20 --contacts 200
+ *
+ * The stack's log goes to tests/artifacts/bench-hot-tenant.log.
+ */
+import { randomUUID } from 'node:crypto';
+import { createWriteStream, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { BatchGetCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { documentClient } from '@conversa/functions/commons/dynamodb';
+import { sqsClient } from '@conversa/functions/commons/sqs';
+import { tableDeclaration } from '@conversa/functions/storage/table';
+import { createInboundPublisher } from '@conversa/session-host/inbound-publisher';
+import { repoRoot } from '../../infra/local/lambda-runtime.ts';
+import { startLocalStack } from '../../infra/local/stack.ts';
+import { client, createTenant, firstPlanId, superLogin } from '../integration/tenants.ts';
+import { connectedConnection, simulator, sleep } from '../integration/whatsapp-kit.ts';
+
+const { values } = parseArgs({
+  options: {
+    rate: { type: 'string', default: '300' },
+    seconds: { type: 'string', default: '60' },
+    contacts: { type: 'string', default: '1000' },
+    target: { type: 'string', default: '300' },
+    top: { type: 'string', default: '8' },
+  },
+});
+const rate = Number(values.rate);
+const seconds = Number(values.seconds);
+const contactCount = Number(values.contacts);
+const target = Number(values.target);
+const PARTITION_WCU = 1000;
+
+mkdirSync(join(repoRoot, 'tests', 'artifacts'), { recursive: true });
+const logFile = createWriteStream(join(repoRoot, 'tests', 'artifacts', 'bench-hot-tenant.log'), { flags: 'w' });
+const log = (line: string) => logFile.write(`${new Date().toISOString()} ${line}\n`);
+const say = (line: string) => process.stdout.write(`${line}\n`);
+
+type Item = Record<string, unknown>;
+type Key = { pk: string; sk: string };
+
+/** WCU per partition ("<table or index> <partition key>") per second since the start. */
+const writes = new Map<string, Map<number, number>>();
+let metering = false;
+let meterStart = 0;
+const charge = (partition: string, wcu: number) => {
+  const second = Math.floor((Date.now() - meterStart) / 1000);
+  const perSecond = writes.get(partition) ?? new Map<number, number>();
+  perSecond.set(second, (perSecond.get(second) ?? 0) + wcu);
+  writes.set(partition, perSecond);
+};
+/** DynamoDB's item size is its names and values in bytes; the JSON of the item is a close upper bound. */
+const units = (item: Item | undefined) => Math.max(1, Math.ceil(Buffer.byteLength(JSON.stringify(item ?? {})) / 1024));
+
+/** The keys a write command touches, and whether it is a transaction (which costs twice). */
+function keysOf(command: string, input: Record<string, unknown>): { keys: Key[]; transaction: boolean } {
+  // The middleware sees the low-level command's name, its input plain or already marshalled ({ pk: { S: '...' } }).
+  const keyOf = (entry: { Key?: Item; Item?: Item } | undefined): Key[] => {
+    const source = entry?.Key ?? entry?.Item;
+    const marshalled = typeof source?.pk === 'object' && source.pk !== null && 'S' in source.pk;
+    const plain = marshalled ? (unmarshall(source as never) as Item) : source;
+    return plain && typeof plain.pk === 'string' ? [{ pk: plain.pk, sk: String(plain.sk) }] : [];
+  };
+  switch (command.replace(/Command$/, '')) {
+    case 'PutItem':
+    case 'UpdateItem':
+    case 'DeleteItem':
+      return { keys: keyOf(input), transaction: false };
+    case 'TransactWriteItems':
+      return {
+        transaction: true,
+        keys: ((input.TransactItems ?? []) as Array<Record<string, { Key?: Item; Item?: Item }>>).flatMap((entry) =>
+          keyOf(entry.Put ?? entry.Update ?? entry.Delete),
+        ),
+      };
+    case 'BatchWriteItem':
+      return {
+        transaction: false,
+        keys: Object.values(
+          (input.RequestItems ?? {}) as Record<string, Array<{ PutRequest?: { Item: Item }; DeleteRequest?: { Key: Item } }>>,
+        )
+          .flat()
+          .flatMap((request) => keyOf(request.PutRequest ? { Item: request.PutRequest.Item } : { Key: request.DeleteRequest?.Key })),
+      };
+    default:
+      return { keys: [], transaction: false };
+  }
+}
+
+say('starting the local stack...');
+const admin = { email: 'bench@conversa.test', password: 'Bench-Admin-1' };
+const stack = await startLocalStack({ ports: 'auto', log, seedAdmin: admin });
+let exitCode = 0;
+try {
+  const call = client(stack.apiUrl);
+  const sim = simulator(stack.simulatorUrl);
+  const tenant = await createTenant(call, await superLogin(call, admin), await firstPlanId(call), 'hot');
+  const setup = await connectedConnection(call, sim, { token: tenant.admin.token, companyId: tenant.companyId, queues: ['Support'] });
+  // The bench's own reads (images before and after each write): a client of its own, never counted.
+  const reader = DynamoDBDocumentClient.from(new DynamoDBClient({ region: stack.env.AWS_REGION, endpoint: stack.env.DYNAMODB_ENDPOINT }));
+  const table = stack.env.TABLE_NAME as string;
+  const images = async (keys: Key[]): Promise<Map<string, Item>> => {
+    const found = new Map<string, Item>();
+    for (let i = 0; i < keys.length; i += 100) {
+      const unique = [...new Map(keys.slice(i, i + 100).map((key) => [`${key.pk}|${key.sk}`, key])).values()];
+      const out = await reader.send(new BatchGetCommand({ RequestItems: { [table]: { Keys: unique, ConsistentRead: true } } }));
+      for (const item of out.Responses?.[table] ?? []) found.set(`${item.pk}|${item.sk}`, item);
+    }
+    return found;
+  };
+  const account = (keys: Key[], before: Map<string, Item>, after: Map<string, Item>, transaction: boolean, failed: boolean) => {
+    for (const key of keys) {
+      const id = `${key.pk}|${key.sk}`;
+      const [old, now] = [before.get(id), after.get(id)];
+      charge(`table ${key.pk}`, Math.max(units(old), units(now)) * (transaction ? 2 : 1));
+      if (failed) continue;
+      for (const index of tableDeclaration.globalIndexes) {
+        const [from, to] = [old?.[index.partitionKey], now?.[index.partitionKey]];
+        if (from !== undefined && from !== to) charge(`${index.name} ${String(from)}`, units(old));
+        if (to !== undefined && JSON.stringify(old) !== JSON.stringify(now)) charge(`${index.name} ${String(to)}`, units(now));
+      }
+    }
+  };
+  documentClient().middlewareStack.add(
+    ((next: (args: unknown) => Promise<unknown>, context: { commandName?: string }) => async (args: { input: Record<string, unknown> }) => {
+      const { keys, transaction } = metering ? keysOf(context.commandName ?? '', args.input) : { keys: [], transaction: false };
+      if (!keys.length) return next(args);
+      const before = await images(keys);
+      try {
+        const out = await next(args);
+        account(keys, before, await images(keys), transaction, false);
+        return out;
+      } catch (error) {
+        account(keys, before, before, transaction, true);
+        throw error;
+      }
+    }) as never,
+    { step: 'initialize', name: 'hotTenantWriteMeter' },
+  );
+
+  const inbound = createInboundPublisher({
+    sqs: sqsClient(),
+    queueUrl: stack.env.QUEUE_URL_INBOUND as string,
+    log: { info: () => undefined, warn: (m) => log(`publisher: ${m}`), error: (m) => log(`publisher: ${m}`) },
+  });
+  // Customer text: 3 to 12 words drawn with Zipf weights from the words of a support inbox, so a
+  // common word's search-index partition is as hot as it would be in a real one.
+  const vocabulary = (
+    'obrigado bom dia boa tarde noite pedido entrega quando chega ainda nao recebi produto boleto pix pagamento ' +
+    'cancelar troca atraso endereco prazo nota fiscal garantia defeito tamanho cor estoque cupom desconto compra ' +
+    'site aplicativo senha cadastro conta retirada loja horario atendimento reembolso devolucao frete rastreio codigo'
+  ).split(' ');
+  const weights = vocabulary.map((_, rank) => 1 / (rank + 1));
+  const weightSum = weights.reduce((a, b) => a + b, 0);
+  const word = () => {
+    let pick = Math.random() * weightSum;
+    for (const [i, weight] of weights.entries()) {
+      pick -= weight;
+      if (pick <= 0) return vocabulary[i] as string;
+    }
+    return vocabulary[0] as string;
+  };
+  const text = (i: number) => [...Array.from({ length: 3 + (i % 10) }, word), String(i)].join(' ');
+  const numbers = Array.from({ length: contactCount }, (_, i) => `5541${String(90_000_000 + i)}`);
+  const event = (number: string, body: string) => ({
+    kind: 'message' as const,
+    companyId: tenant.companyId,
+    connectionId: setup.connectionId,
+    message: { id: randomUUID().replace(/-/g, '').toUpperCase(), fromMe: false, number, isGroup: false, timestamp: Date.now(), body },
+  });
+  /** Waits until the consumer wrote nothing for `quietMs` (the queue drained). */
+  let lastWrite = Date.now();
+  documentClient().middlewareStack.add(
+    ((next: (args: unknown) => Promise<unknown>) => async (args: unknown) => {
+      lastWrite = Date.now();
+      return next(args);
+    }) as never,
+    { step: 'initialize', name: 'hotTenantLastWrite' },
+  );
+  const drained = async (quietMs = 3000) => {
+    await inbound.idle();
+    while (Date.now() - lastWrite < quietMs) await sleep(250);
+  };
+
+  say(`opening ${contactCount} conversations (not counted)...`);
+  await Promise.all(numbers.map((number, i) => inbound.publish(event(number, `hello ${i}`))));
+  await drained();
+
+  const total = Math.round(rate * seconds);
+  say(`driving ${total} messages at ${rate}/s into one queue of one tenant for ${seconds} s...`);
+  metering = true;
+  meterStart = Date.now();
+  const sends: Promise<void>[] = [];
+  for (let i = 0; i < total; i++) {
+    const due = meterStart + (i * 1000) / rate;
+    if (due > Date.now()) await sleep(due - Date.now());
+    sends.push(inbound.publish(event(numbers[i % contactCount] as string, text(i))));
+  }
+  await Promise.all(sends);
+  const sentMs = Date.now() - meterStart;
+  await drained();
+  const doneMs = lastWrite - meterStart;
+  metering = false;
+  await inbound.close(1000);
+
+  const achieved = total / (doneMs / 1000);
+  say('');
+  say(
+    `hot tenant bench: ${total} messages asked at ${rate}/s (sent in ${(sentMs / 1000).toFixed(1)} s), processed in ${(doneMs / 1000).toFixed(1)} s: ${achieved.toFixed(1)} msg/s reached`,
+  );
+  const tenantKey = `C#${tenant.companyId}`;
+  const rows = [...writes].map(([partition, perSecond]) => {
+    const all = [...perSecond.values()].reduce((a, b) => a + b, 0);
+    return { partition: partition.replace(tenantKey, 'C#<tenant>'), perMessage: all / total, peak: Math.max(...perSecond.values()) };
+  });
+  rows.sort((a, b) => b.perMessage - a.perMessage);
+  const totalWcu = rows.reduce((sum, row) => sum + row.perMessage, 0);
+  say(`  WCU per message, all partitions: ${totalWcu.toFixed(2)}; partitions written: ${rows.length}`);
+  say(`  the hottest partitions (WCU per message; peak WCU in one second here; WCU/s at ${target} msg/s against ${PARTITION_WCU}):`);
+  for (const row of rows.slice(0, Number(values.top))) {
+    const atTarget = row.perMessage * target;
+    const verdict = atTarget > PARTITION_WCU ? 'OVER' : atTarget > PARTITION_WCU / 2 ? 'over half' : 'ok';
+    say(
+      `    ${row.perMessage.toFixed(2).padStart(6)}  peak ${String(Math.round(row.peak)).padStart(5)}  at ${target}/s ${String(Math.round(atTarget)).padStart(5)} WCU/s  ${verdict.padEnd(9)}  ${row.partition}`,
+    );
+  }
+  const hottest = rows[0];
+  if (hottest) {
+    const binds = PARTITION_WCU / hottest.perMessage;
+    say(
+      `  the hottest partition reaches ${PARTITION_WCU} WCU/s at ~${Math.round(binds)} msg/s in one tenant (half of it at ~${Math.round(binds / 2)})`,
+    );
+  }
+} catch (error) {
+  say(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  exitCode = 2;
+} finally {
+  await stack.stop();
+  logFile.end();
+}
+process.exit(exitCode);
