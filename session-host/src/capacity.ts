@@ -63,9 +63,12 @@ export function cgroupLimitBytes(root = '/sys/fs/cgroup'): number | undefined {
   return undefined;
 }
 
+/** A container's limit does not change while it runs: read once. */
+let limitBytes: number | undefined;
+
 export function readProcessMemory(): MemoryReading {
-  const machine = totalmem();
-  return { limitBytes: Math.min(cgroupLimitBytes() ?? machine, machine), rssBytes: process.memoryUsage.rss() };
+  limitBytes ??= Math.min(cgroupLimitBytes() ?? totalmem(), totalmem());
+  return { limitBytes, rssBytes: process.memoryUsage.rss() };
 }
 
 export function createCapacity(opts: CapacityOptions): HostCapacity {
