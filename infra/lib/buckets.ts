@@ -68,7 +68,7 @@ export class MediaBucket extends Construct {
     this.bucket.grantRead(grantee);
     const principal = policyOwnerOf(grantee);
     const reason = 'Media object keys are made at run time (tenant/ticket/message); the grant is S3 object read on this one bucket.';
-    acknowledge(principal, `IAM5[Resource::${nagArnOf(this.bucket.node.defaultChild as CfnBucket)}/*]`, reason);
+    acknowledge(principal, `IAM5[Resource::${nagArnOf(this.bucket.node.defaultChild as CfnBucket, principal)}/*]`, reason);
     for (const action of ['GetBucket*', 'GetObject*', 'List*']) acknowledge(principal, `IAM5[Action::s3:${action}]`, reason);
   }
 
@@ -77,7 +77,7 @@ export class MediaBucket extends Construct {
     const principal = policyOwnerOf(grantee);
     const reason =
       'Media object keys are made at run time (tenant/ticket/message); the grant is the S3 object read/write set on this one bucket.';
-    acknowledge(principal, `IAM5[Resource::${nagArnOf(this.bucket.node.defaultChild as CfnBucket)}/*]`, reason);
+    acknowledge(principal, `IAM5[Resource::${nagArnOf(this.bucket.node.defaultChild as CfnBucket, principal)}/*]`, reason);
     for (const action of ['Abort*', 'DeleteObject*', 'GetBucket*', 'GetObject*', 'List*'])
       acknowledge(principal, `IAM5[Action::s3:${action}]`, reason);
   }

@@ -1,6 +1,6 @@
 import { jobs } from '@conversa/functions/declarations/jobs';
 import { httpRoutes } from '@conversa/functions/routes';
-import { CfnOutput, Duration, NestedStack, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, Fn, NestedStack, Stack, type StackProps } from 'aws-cdk-lib';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import type { Construct } from 'constructs';
@@ -13,7 +13,7 @@ import { ConversaFunction } from './lambda-function.ts';
 import { Messaging } from './messaging.ts';
 import { Monitoring } from './monitoring.ts';
 import { SecretsKey } from './secrets-key.ts';
-import { SessionHostService } from './session-host-service.ts';
+import { SessionHostService, type SessionHostServiceProps } from './session-host-service.ts';
 import { WebHosting } from './web-hosting.ts';
 import { ConversaWebSocketApi } from './websocket-api.ts';
 
@@ -100,6 +100,8 @@ export interface ConversaStackProps extends StackProps {
    * transcription and Google's Dialogflow. Given only to the Lambdas that call the providers.
    */
   bots?: BotProviderSettings;
+  /** The session-host's egress addresses and tasks (context, see context.ts): one address, one task unless given. */
+  sessionHost?: SessionHostServiceProps;
 }
 
 export interface BotProviderSettings {
@@ -136,6 +138,9 @@ export class ConversaStack extends Stack {
   readonly httpApi: ConversaHttpApi;
   /** The alarm topic, every alarm and the dashboard (a nested stack: 1 alarm per Lambda stays out of this template). */
   readonly monitoringStack: NestedStack;
+  /** The session-host's network, egress addresses and services (a nested stack: they grow with the addresses). */
+  readonly sessionHostStack: NestedStack;
+  readonly sessionHost: SessionHostService;
 
   constructor(scope: Construct, id: string, props: ConversaStackProps = {}) {
     super(scope, id, props);
@@ -210,7 +215,15 @@ export class ConversaStack extends Stack {
       if (extra.secrets) secretsKey.bind(fn);
     }
 
-    const sessionHost = new SessionHostService(this, 'SessionHost');
+    this.sessionHostStack = new NestedStack(this, 'SessionHost', {
+      description: 'Conversa session-host: VPC, egress addresses (NAT gateway + Elastic IP each) and the Fargate services behind them',
+    });
+    const sessionHost = new SessionHostService(
+      this.sessionHostStack,
+      'Hosts',
+      props.sessionHost ?? { egressAddresses: 1, tasksPerEgress: 1 },
+    );
+    this.sessionHost = sessionHost;
     const { container, taskRole } = sessionHost;
     data.bind(container, taskRole);
     messaging.bind(container);
@@ -250,5 +263,13 @@ export class ConversaStack extends Stack {
     new CfnOutput(this, 'UserPoolId', { value: identity.userPool.userPoolId });
     new CfnOutput(this, 'UserPoolClientId', { value: identity.client.userPoolClientId });
     new CfnOutput(this, 'TableName', { value: data.table.tableName });
+    // What WhatsApp (and any allow-list) sees of this region: the session-hosts' Elastic IPs, in group order.
+    new CfnOutput(this, 'SessionHostEgressAddresses', {
+      description: 'Public addresses the WhatsApp sessions leave by (egress-1, egress-2, ...)',
+      value: Fn.join(
+        ',',
+        sessionHost.groups.map((group) => group.address),
+      ),
+    });
   }
 }

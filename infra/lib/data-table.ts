@@ -52,9 +52,10 @@ export class DataTable extends Construct {
       // (functions/src/storage/messages.ts markLinksDispatched) go through BatchExecuteStatement.
       this.table.grant(grantee, 'dynamodb:PartiQLUpdate');
     }
+    const owner = policyOwnerOf(grantee);
     acknowledge(
-      policyOwnerOf(grantee),
-      `IAM5[Resource::${nagArnOf(this.table.node.defaultChild as CfnTable)}/index/*]`,
+      owner,
+      `IAM5[Resource::${nagArnOf(this.table.node.defaultChild as CfnTable, owner)}/index/*]`,
       'Queries on the generic GSIs (gsi1..gsi3 of storage/table.ts) need the index ARNs; all of them belong to this one table.',
     );
   }

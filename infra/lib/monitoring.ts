@@ -12,6 +12,7 @@ import {
   TreatMissingData,
 } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import type { FargateService } from 'aws-cdk-lib/aws-ecs';
 import { type IGrantable, PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Topic } from 'aws-cdk-lib/aws-sns';
@@ -102,29 +103,34 @@ export class Monitoring extends Construct {
       this.alarm(`${name}-failures`, failures, { description: `The ${name} Lambda failed or was throttled.` });
     }
 
-    const missingTasks = new MathExpression({
-      expression: 'desired - running',
-      usingMetrics: {
-        desired: sessionHostTasks(props.sessionHost, 'DesiredTaskCount', 'Maximum'),
-        running: sessionHostTasks(props.sessionHost, 'RunningTaskCount', 'Minimum'),
-      },
-      label: 'session-host tasks missing',
-      period: minute,
-    });
-    // Five minutes: a replaced task takes a minute or two to pull and start; deploys add tasks first.
-    this.alarm('session-host-tasks', missingTasks, {
-      description: 'The session-host runs fewer tasks than desired: its WhatsApp sessions wait for a takeover.',
-      evaluationPeriods: 5,
-    });
+    // One per service (egress group): the notification names the address whose hosts are missing.
+    for (const { egressGroup, service } of props.sessionHost.groups) {
+      const missingTasks = new MathExpression({
+        expression: 'desired - running',
+        usingMetrics: {
+          desired: sessionHostTasks(service, 'DesiredTaskCount', 'Maximum', egressGroup),
+          running: sessionHostTasks(service, 'RunningTaskCount', 'Minimum', egressGroup),
+        },
+        label: `session-host ${egressGroup} tasks missing`,
+        period: minute,
+      });
+      // Five minutes: a replaced task takes a minute or two to pull and start; deploys add tasks first.
+      this.alarm(`session-host-tasks-${egressGroup}`, missingTasks, {
+        description: `The session-host service of ${egressGroup} runs fewer tasks than desired: its WhatsApp sessions wait for a takeover.`,
+        evaluationPeriods: 5,
+      });
+    }
     const orphanSessions = new Metric({
       namespace: SESSION_HOST_METRICS.namespace,
       metricName: SESSION_HOST_METRICS.orphanSessions,
       period: minute,
       statistic: 'Maximum',
     });
-    // A dead host's leases run out after 40 s and a live host's scan takes them within 10 s more.
+    // A dead host's leases run out after 40 s and a live host's scan takes them within 10 s more
+    // (15 s more again when the hosts that scan leave them to an emptier one: placement's grace).
+    // Also what a fleet without room looks like: every host full refuses the orphans (its log says so).
     this.alarm('orphan-sessions', orphanSessions, {
-      description: 'WhatsApp sessions are wanted but no session-host has owned them for minutes.',
+      description: 'WhatsApp sessions are wanted but no session-host has owned them for minutes (hosts missing, or every host full).',
       evaluationPeriods: 3,
     });
 
@@ -218,10 +224,10 @@ export class Monitoring extends Construct {
       }),
       new GraphWidget({
         title: 'Session-host',
-        left: [
-          sessionHostTasks(props.sessionHost, 'RunningTaskCount', 'Minimum'),
-          sessionHostTasks(props.sessionHost, 'DesiredTaskCount', 'Maximum'),
-        ],
+        left: props.sessionHost.groups.flatMap(({ egressGroup, service }) => [
+          sessionHostTasks(service, 'RunningTaskCount', 'Minimum', egressGroup),
+          sessionHostTasks(service, 'DesiredTaskCount', 'Maximum', egressGroup),
+        ]),
         right: [
           new Metric({
             namespace: SESSION_HOST_METRICS.namespace,
@@ -250,10 +256,15 @@ function regionStackName(scope: Construct): string {
   return stack.stackName;
 }
 
-/** The session-host service's task counts from Container Insights (enabled on its cluster). */
-function sessionHostTasks(host: SessionHostService, metricName: 'RunningTaskCount' | 'DesiredTaskCount', statistic: string): Metric {
-  const { service } = host;
+/** A session-host service's task counts from Container Insights (enabled on its cluster). */
+function sessionHostTasks(
+  service: FargateService,
+  metricName: 'RunningTaskCount' | 'DesiredTaskCount',
+  statistic: string,
+  egressGroup: string,
+): Metric {
   return new Metric({
+    label: `${egressGroup} ${metricName === 'RunningTaskCount' ? 'running' : 'desired'}`,
     namespace: 'ECS/ContainerInsights',
     metricName,
     dimensionsMap: { ClusterName: service.cluster.clusterName, ServiceName: service.serviceName },

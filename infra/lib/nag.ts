@@ -1,4 +1,4 @@
-import { type CfnResource, Stack, Token, Validations } from 'aws-cdk-lib';
+import { type CfnResource, Names, Stack, Token, Validations } from 'aws-cdk-lib';
 import type { IGrantable } from 'aws-cdk-lib/aws-iam';
 import { Construct, type IConstruct } from 'constructs';
 
@@ -10,15 +10,25 @@ export function acknowledge(scope: IConstruct, rule: string, reason: string): vo
   Validations.of(scope).acknowledge({ id: `AwsSolutions-${rule}`, reason });
 }
 
-/** How cdk-nag prints a resource's ARN in a finding: `<LogicalId.Arn>`. */
-export function nagArnOf(resource: CfnResource): string {
-  return `<${Stack.of(resource).getLogicalId(resource)}.Arn>`;
+/**
+ * How cdk-nag prints a resource's ARN in a finding on `seenFrom` (the policy's owner): `<LogicalId.Arn>`
+ * in the resource's own stack, `<referenceto<uniqueId>Arn>` in a nested stack, where the ARN arrives
+ * as the parameter CDK names that way.
+ */
+export function nagArnOf(resource: CfnResource, seenFrom: IConstruct = resource): string {
+  return crossesStacks(resource, seenFrom)
+    ? `<referenceto${Names.nodeUniqueId(resource.node)}Arn>`
+    : `<${Stack.of(resource).getLogicalId(resource)}.Arn>`;
 }
 
-/** How cdk-nag prints a resource's Ref in a finding: `<LogicalId>`. */
-export function nagRefOf(resource: CfnResource): string {
-  return `<${Stack.of(resource).getLogicalId(resource)}>`;
+/** How cdk-nag prints a resource's Ref in a finding on `seenFrom`: `<LogicalId>`, or the nested stack's parameter. */
+export function nagRefOf(resource: CfnResource, seenFrom: IConstruct = resource): string {
+  return crossesStacks(resource, seenFrom)
+    ? `<referenceto${Names.nodeUniqueId(resource.node)}Ref>`
+    : `<${Stack.of(resource).getLogicalId(resource)}>`;
 }
+
+const crossesStacks = (resource: IConstruct, seenFrom: IConstruct): boolean => Stack.of(resource) !== Stack.of(seenFrom);
 
 /** How cdk-nag prints the stack's region: the literal when known, the pseudo parameter otherwise. */
 export function nagRegionOf(scope: IConstruct): string {

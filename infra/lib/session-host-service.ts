@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { IgnoreMode } from 'aws-cdk-lib';
-import { FlowLogDestination, Vpc } from 'aws-cdk-lib/aws-ec2';
+import { SecurityGroup } from 'aws-cdk-lib/aws-ec2';
 import { Platform } from 'aws-cdk-lib/aws-ecr-assets';
 import {
   Cluster,
+  type ContainerDefinition,
   ContainerImage,
   ContainerInsights,
   CpuArchitecture,
@@ -13,10 +14,13 @@ import {
   LogDrivers,
   OperatingSystemFamily,
 } from 'aws-cdk-lib/aws-ecs';
+import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
+import type { EnvironmentTarget } from './data-table.ts';
 import { retainedLogGroup } from './log-groups.ts';
 import { acknowledge } from './nag.ts';
 import { repoRoot } from './paths.ts';
+import { SessionHostNetwork } from './session-host-network.ts';
 
 /** Docker-style patterns from session-host/Dockerfile.dockerignore: the one allowlist for the image context. */
 export function sessionHostContextExcludes(): string[] {
@@ -26,68 +30,105 @@ export function sessionHostContextExcludes(): string[] {
     .filter((line) => line !== '' && !line.startsWith('#'));
 }
 
+export interface SessionHostServiceProps {
+  /** Egress addresses (context `sessionHostEgressAddresses`): a NAT gateway, an Elastic IP and a service of hosts each. */
+  egressAddresses: number;
+  /** Tasks per egress address (context `sessionHostTasksPerEgress`). */
+  tasksPerEgress: number;
+  /** Sessions an address should carry (context `sessionsPerEgressAddress`); the host's own default when absent. */
+  sessionsPerEgress?: number;
+}
+
+/** One egress group's hosts: a service whose tasks all leave by that group's address. */
+export interface SessionHostGroup {
+  egressGroup: string;
+  service: FargateService;
+  /** The group's public address (the Elastic IP's Ref). */
+  address: string;
+}
+
 /**
- * The long-running WhatsApp session host on Fargate, in a private subnet (it only dials out:
- * WhatsApp, DynamoDB, SQS, S3). One task by default; more can be added because sessions are leased.
+ * The long-running WhatsApp session hosts on Fargate, in private subnets (they only dial out:
+ * WhatsApp, DynamoDB, SQS, S3). One service per egress group (session-host-network.ts), so every
+ * task of a service leaves by that group's Elastic IP and knows it (EGRESS_GROUP, EGRESS_ADDRESS),
+ * which it publishes for placement (session-host/src/placement.ts) to spread sessions over the
+ * addresses. The services share one cluster, image, log group, security group and pair of roles:
+ * only the task definition (its environment) and the service differ per group.
  */
 export class SessionHostService extends Construct {
-  readonly service: FargateService;
-  readonly taskDefinition: FargateTaskDefinition;
+  readonly groups: SessionHostGroup[];
+  readonly taskRole: Role;
+  /** Every host container at once: a binding gives them all the same variable. */
+  readonly container: EnvironmentTarget;
 
-  constructor(scope: Construct, id: string) {
+  constructor(scope: Construct, id: string, props: SessionHostServiceProps) {
     super(scope, id);
-    const vpc = new Vpc(this, 'Vpc', {
-      maxAzs: 2,
-      natGateways: 1,
-      flowLogs: { all: { destination: FlowLogDestination.toCloudWatchLogs(retainedLogGroup(this, 'FlowLogs')) } },
-    });
+    const network = new SessionHostNetwork(this, 'Network', { egressAddresses: props.egressAddresses });
+    const { vpc } = network;
     const cluster = new Cluster(this, 'Cluster', { vpc, containerInsightsV2: ContainerInsights.ENABLED });
-    this.taskDefinition = new FargateTaskDefinition(this, 'Task', {
-      cpu: 512,
-      memoryLimitMiB: 1024,
-      runtimePlatform: { cpuArchitecture: CpuArchitecture.ARM64, operatingSystemFamily: OperatingSystemFamily.LINUX },
-    });
-    this.taskDefinition.addContainer('session-host', {
-      // CDK only stages the context at synth; the image is built by `cdk deploy` (needs Docker there).
-      image: ContainerImage.fromAsset(repoRoot, {
-        file: 'session-host/Dockerfile',
-        exclude: sessionHostContextExcludes(),
-        ignoreMode: IgnoreMode.DOCKER,
-        platform: Platform.LINUX_ARM64,
-      }),
-      environment: { SESSION_PROVIDER: 'baileys' },
-      logging: LogDrivers.awsLogs({ streamPrefix: 'session-host', logGroup: retainedLogGroup(this, 'Logs') }),
-    });
+    const tasks = new ServicePrincipal('ecs-tasks.amazonaws.com');
+    this.taskRole = new Role(this, 'TaskRole', { assumedBy: tasks, description: 'Conversa session-host tasks' });
+    const executionRole = new Role(this, 'ExecutionRole', { assumedBy: tasks, description: 'Conversa session-host image pull and logs' });
     acknowledge(
-      this.taskDefinition,
-      'ECS2',
-      'The variables are resource names and queue URLs (no secrets); the session auth state lives in DynamoDB, never in the environment.',
-    );
-    acknowledge(
-      this.taskDefinition.obtainExecutionRole(),
+      executionRole,
       'IAM5[Resource::*]',
       'ecr:GetAuthorizationToken has no resource-level permissions; CDK scopes the image pull and log writes to their resources.',
     );
-    this.service = new FargateService(this, 'Service', {
-      cluster,
-      taskDefinition: this.taskDefinition,
-      desiredCount: 1,
-      // A replacement task starts before the old one stops; the session lease hands sessions over.
-      minHealthyPercent: 100,
-      maxHealthyPercent: 200,
-      circuitBreaker: { enable: true, rollback: true },
-      assignPublicIp: false,
+    // CDK only stages the context at synth; the image is built by `cdk deploy` (needs Docker there).
+    const image = ContainerImage.fromAsset(repoRoot, {
+      file: 'session-host/Dockerfile',
+      exclude: sessionHostContextExcludes(),
+      ignoreMode: IgnoreMode.DOCKER,
+      platform: Platform.LINUX_ARM64,
     });
-  }
-
-  /** The container, for bindings (env var + grant). */
-  get container() {
-    const container = this.taskDefinition.defaultContainer;
-    if (!container) throw new Error('session-host task has no container');
-    return container;
-  }
-
-  get taskRole() {
-    return this.taskDefinition.taskRole;
+    const logGroup = retainedLogGroup(this, 'Logs');
+    const securityGroup = new SecurityGroup(this, 'Tasks', { vpc, description: 'Conversa session-host tasks: outbound only' });
+    const containers: ContainerDefinition[] = [];
+    this.groups = network.egressGroups.map(({ name, subnet, address }, i) => {
+      const taskDefinition = new FargateTaskDefinition(this, `Egress${i + 1}Task`, {
+        cpu: 512,
+        memoryLimitMiB: 1024,
+        runtimePlatform: { cpuArchitecture: CpuArchitecture.ARM64, operatingSystemFamily: OperatingSystemFamily.LINUX },
+        taskRole: this.taskRole,
+        executionRole,
+      });
+      containers.push(
+        taskDefinition.addContainer('session-host', {
+          image,
+          environment: {
+            SESSION_PROVIDER: 'baileys',
+            EGRESS_GROUP: name,
+            EGRESS_ADDRESS: address.ref,
+            ...(props.sessionsPerEgress ? { SESSIONS_PER_EGRESS: String(props.sessionsPerEgress) } : {}),
+          },
+          logging: LogDrivers.awsLogs({ streamPrefix: `session-host-${name}`, logGroup }),
+        }),
+      );
+      acknowledge(
+        taskDefinition,
+        'ECS2',
+        'The variables are resource names, queue URLs and the egress address (no secrets); the session auth state lives in DynamoDB, never in the environment.',
+      );
+      const service = new FargateService(this, `Egress${i + 1}Service`, {
+        cluster,
+        taskDefinition,
+        desiredCount: props.tasksPerEgress,
+        // A replacement task starts before the old one stops; the session lease hands sessions over.
+        minHealthyPercent: 100,
+        maxHealthyPercent: 200,
+        circuitBreaker: { enable: true, rollback: true },
+        assignPublicIp: false,
+        vpcSubnets: { subnets: [subnet] },
+        securityGroups: [securityGroup],
+      });
+      // Tasks start once their way out exists (the subnet's route through the group's NAT).
+      service.node.addDependency(subnet.internetConnectivityEstablished);
+      return { egressGroup: name, service, address: address.ref };
+    });
+    this.container = {
+      addEnvironment: (key, value) => {
+        for (const container of containers) container.addEnvironment(key, value);
+      },
+    };
   }
 }

@@ -88,9 +88,10 @@ export class ConversaWebSocketApi extends Construct {
   bindPublisher(target: EnvironmentTarget, grantee: IGrantable): void {
     target.addEnvironment('WS_MANAGEMENT_URL', this.stage.callbackUrl);
     this.stage.grantManagementApiAccess(grantee);
-    const api = nagRefOf(this.api.node.defaultChild as CfnApi);
+    const owner = policyOwnerOf(grantee);
+    const api = nagRefOf(this.api.node.defaultChild as CfnApi, owner);
     acknowledge(
-      policyOwnerOf(grantee),
+      owner,
       `IAM5[Resource::arn:<AWS::Partition>:execute-api:${nagRegionOf(this)}:<AWS::AccountId>:${api}/${this.stage.stageName}/*/@connections/*]`,
       'Connection ids exist only at run time; the grant is limited to the @connections endpoint of this API and stage.',
     );

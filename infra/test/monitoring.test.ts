@@ -15,10 +15,16 @@ const ALARM_EMAIL = 'ops@example.com';
 /** The region's stack (functions, queues, service) and the nested one holding the topic, alarms and dashboard. */
 let template: Template;
 let monitoring: Template;
+let sessionHost: Template;
 let stackName: string;
 beforeAll(() => {
   let stack: { stackName: string };
-  ({ template, monitoringTemplate: monitoring, stack } = synthesize({ bundle: false, context: { alarmEmail: ALARM_EMAIL } }));
+  ({
+    template,
+    monitoringTemplate: monitoring,
+    sessionHostTemplate: sessionHost,
+    stack,
+  } = synthesize({ bundle: false, context: { alarmEmail: ALARM_EMAIL } }));
   stackName = stack.stackName;
 });
 
@@ -94,29 +100,36 @@ describe('alarms', () => {
     expect(own[0]).toMatchObject({ ComparisonOperator: 'GreaterThanThreshold', Threshold: 0 });
   });
 
-  it('session-host: alarms when Container Insights counts fewer running tasks than desired', () => {
-    // Prepare
-    const serviceId = logicalIdOf(template, 'AWS::ECS::Service', 'SessionHostService');
-    const [alarm, ...others] = alarmsOn('ECS/ContainerInsights', 'RunningTaskCount');
-    const metrics = alarm!.Metrics as MetricStat[];
-    // Assess
-    expect(others).toEqual([]);
-    expect(metrics.find((m) => m.Expression)?.Expression).toBe('desired - running');
-    expect(
-      metrics
-        .map((m) => m.MetricStat?.Metric.MetricName)
-        .filter(Boolean)
-        .sort(),
-    ).toEqual(['DesiredTaskCount', 'RunningTaskCount']);
-    expect(JSON.stringify(metrics)).toContain(`{"Name":"ServiceName","Value":{"Fn::GetAtt":["${serviceId}","Name"]}}`);
-    expect(alarm).toMatchObject({ ComparisonOperator: 'GreaterThanThreshold', Threshold: 0 });
+  it('session-host: alarms when Container Insights counts fewer running tasks than desired, for each service', () => {
+    // Prepare: each service's name reaches the monitoring stack as an output of the session-host's
+    const outputs = Object.entries((sessionHost.toJSON().Outputs ?? {}) as Record<string, { Value: unknown }>);
+    const services = resourcesOf(sessionHost, 'AWS::ECS::Service').map(([id]) => id);
+    const nameOutput = (serviceId: string) =>
+      outputs.find(([, output]) => JSON.stringify(output.Value) === JSON.stringify({ 'Fn::GetAtt': [serviceId, 'Name'] }))![0];
+    const taskAlarms = alarmsOn('ECS/ContainerInsights', 'RunningTaskCount');
+    // Assess: one alarm per service, each on its own service
+    expect(services).toHaveLength(2);
+    expect(taskAlarms).toHaveLength(services.length);
+    for (const serviceId of services) {
+      const own = taskAlarms.filter((a) => JSON.stringify(a.Metrics).includes(`Outputs.${nameOutput(serviceId)}"`));
+      expect(own, serviceId).toHaveLength(1);
+      const metrics = own[0]!.Metrics as MetricStat[];
+      expect(metrics.find((m) => m.Expression)?.Expression).toBe('desired - running');
+      expect(
+        metrics
+          .map((m) => m.MetricStat?.Metric.MetricName)
+          .filter(Boolean)
+          .sort(),
+      ).toEqual(['DesiredTaskCount', 'RunningTaskCount']);
+      expect(own[0]).toMatchObject({ ComparisonOperator: 'GreaterThanThreshold', Threshold: 0 });
+    }
   });
 
   it('session-host: alarms on sessions without an owner, a metric its task may publish', () => {
     // Prepare
     const onOrphans = alarmsOn(SESSION_HOST_METRICS.namespace, SESSION_HOST_METRICS.orphanSessions);
-    const taskPolicies = props('AWS::IAM::Policy').filter(([, p]) =>
-      (p.Roles as { Ref?: string }[]).some((r) => r.Ref?.startsWith('SessionHostTaskTaskRole')),
+    const taskPolicies = props('AWS::IAM::Policy', sessionHost).filter(([, p]) =>
+      (p.Roles as { Ref?: string }[]).some((r) => r.Ref?.startsWith('HostsTaskRole')),
     );
     const statements = taskPolicies.flatMap(([, p]) => (p.PolicyDocument as { Statement: Json[] }).Statement);
     // Assess
@@ -130,8 +143,9 @@ describe('alarms', () => {
     );
   });
 
-  it('has nothing else: one per DLQ, one per Lambda, two for the session-host', () => {
-    expect(alarms()).toHaveLength(messageQueues.length + lambdaEntries().length + 2);
+  it('has nothing else: one per DLQ, one per Lambda, one per session-host service and one on orphaned sessions', () => {
+    const services = resourcesOf(sessionHost, 'AWS::ECS::Service').length;
+    expect(alarms()).toHaveLength(messageQueues.length + lambdaEntries().length + services + 1);
   });
 });
 

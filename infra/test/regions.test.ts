@@ -61,8 +61,8 @@ describe('two regions from the same code', () => {
     const [first, second] = regions as [Region, Region];
     expect(first.synthesized.stack.stackName).toBe('Conversa-eu-west-1');
     expect(second.synthesized.stack.stackName).toBe('Conversa-sa-east-1');
-    // The region's stack, its HTTP routes' and its monitoring's nested stacks.
-    expect(first.templates).toHaveLength(3);
+    // The region's stack, its HTTP routes', its monitoring's and its session-host's nested stacks.
+    expect(first.templates).toHaveLength(4);
     expect(shape(second)).toEqual(shape(first));
   });
 

@@ -19,14 +19,16 @@ import { queueUrlVariable } from '../lib/messaging.ts';
 import { resourcesOf, synthesize } from './synth.ts';
 
 let template: Template;
+let sessionHost: Template;
 let stack: ConversaStack;
 let assembly: CloudAssembly;
 beforeAll(() => {
-  ({ template, stack, assembly } = synthesize());
+  ({ template, stack, assembly, sessionHostTemplate: sessionHost } = synthesize());
 });
 
 type Json = Record<string, unknown>;
-const props = (type: string) => resourcesOf(template, type).map(([id, r]) => [id, r.Properties ?? {}] as [string, Json]);
+const props = (type: string, of = template) => resourcesOf(of, type).map(([id, r]) => [id, r.Properties ?? {}] as [string, Json]);
+const hostProps = (type: string) => props(type, sessionHost);
 
 describe('table', () => {
   it('has the keys and GSIs of storage/table.ts, all projected', () => {
@@ -161,41 +163,47 @@ describe('web hosting', () => {
 });
 
 describe('session host', () => {
-  it('runs one arm64 task with circuit breaker, container insights and the queue/table/bucket environment', () => {
-    template.hasResourceProperties('AWS::ECS::Service', {
-      DesiredCount: 1,
-      LaunchType: 'FARGATE',
-      DeploymentConfiguration: { DeploymentCircuitBreaker: { Enable: true, Rollback: true } },
-    });
-    template.hasResourceProperties('AWS::ECS::Cluster', { ClusterSettings: [{ Name: 'containerInsights', Value: 'enabled' }] });
-    const [[, task]] = props('AWS::ECS::TaskDefinition') as [[string, Json]];
-    expect(task.RuntimePlatform).toEqual({ CpuArchitecture: 'ARM64', OperatingSystemFamily: 'LINUX' });
-    const [container] = task.ContainerDefinitions as Json[];
-    const names = (container!.Environment as { Name: string; Value: unknown }[]).map((e) => e.Name);
-    expect(names).toEqual(
-      expect.arrayContaining(['TABLE_NAME', 'MEDIA_BUCKET', 'SESSION_PROVIDER', ...messageQueues.map((q) => queueUrlVariable(q.name))]),
-    );
-    expect((container!.Environment as { Name: string; Value: unknown }[]).find((e) => e.Name === 'SESSION_PROVIDER')?.Value).toBe(
-      'baileys',
-    );
-    expect((container!.LogConfiguration as Json).LogDriver).toBe('awslogs');
+  it('runs one arm64 task per egress address with circuit breaker, container insights and the queue/table/bucket environment', () => {
+    const services = hostProps('AWS::ECS::Service');
+    expect(services).toHaveLength(2);
+    for (const [, service] of services)
+      expect(service).toMatchObject({
+        DesiredCount: 1,
+        LaunchType: 'FARGATE',
+        DeploymentConfiguration: { DeploymentCircuitBreaker: { Enable: true, Rollback: true } },
+      });
+    sessionHost.resourceCountIs('AWS::ECS::Cluster', 1);
+    sessionHost.hasResourceProperties('AWS::ECS::Cluster', { ClusterSettings: [{ Name: 'containerInsights', Value: 'enabled' }] });
+    for (const [, task] of hostProps('AWS::ECS::TaskDefinition')) {
+      expect(task.RuntimePlatform).toEqual({ CpuArchitecture: 'ARM64', OperatingSystemFamily: 'LINUX' });
+      const [container] = task.ContainerDefinitions as Json[];
+      const names = (container!.Environment as { Name: string; Value: unknown }[]).map((e) => e.Name);
+      expect(names).toEqual(
+        expect.arrayContaining(['TABLE_NAME', 'MEDIA_BUCKET', 'SESSION_PROVIDER', ...messageQueues.map((q) => queueUrlVariable(q.name))]),
+      );
+      expect((container!.Environment as { Name: string; Value: unknown }[]).find((e) => e.Name === 'SESSION_PROVIDER')?.Value).toBe(
+        'baileys',
+      );
+      expect((container!.LogConfiguration as Json).LogDriver).toBe('awslogs');
+    }
   });
 
   it("grants the task what the host calls: the table, the media bucket, both queues' sends, the commands' visibility, the @connections API", () => {
     // Prepare: every action the task role's policies allow, by the resource they name
-    const policies = props('AWS::IAM::Policy').filter(([, p]) =>
-      (p.Roles as { Ref?: string }[] | undefined)?.some((r) => r.Ref?.startsWith('SessionHostTaskTaskRole')),
+    const policies = hostProps('AWS::IAM::Policy').filter(([, p]) =>
+      (p.Roles as { Ref?: string }[] | undefined)?.some((r) => r.Ref?.startsWith('HostsTaskRole')),
     );
     const statements = policies.flatMap(([, p]) => (p.PolicyDocument as { Statement: Json[] }).Statement);
     const actions = (resourcePrefix: string) =>
       statements
         .filter((s) => JSON.stringify(s.Resource).includes(resourcePrefix))
         .flatMap((s) => (Array.isArray(s.Action) ? s.Action : [s.Action]) as string[]);
-    const [[, task]] = props('AWS::ECS::TaskDefinition') as [[string, Json]];
-    const [container] = task.ContainerDefinitions as Json[];
-    const names = (container!.Environment as { Name: string }[]).map((e) => e.Name);
-    // Assess
-    expect(names).toContain('WS_MANAGEMENT_URL');
+    const tasks = hostProps('AWS::ECS::TaskDefinition');
+    const names = tasks.map(([, task]) => ((task.ContainerDefinitions as Json[])[0]!.Environment as { Name: string }[]).map((e) => e.Name));
+    // Assess: every host's, and the role is the one the task definitions name
+    expect(policies.length).toBeGreaterThan(0);
+    for (const each of names) expect(each).toContain('WS_MANAGEMENT_URL');
+    for (const [, task] of tasks) expect(JSON.stringify(task.TaskRoleArn)).toContain('HostsTaskRole');
     expect(actions('Queuessessioncommands')).toEqual(
       expect.arrayContaining(['sqs:SendMessage', 'sqs:ReceiveMessage', 'sqs:ChangeMessageVisibility', 'sqs:DeleteMessage']),
     );
@@ -222,9 +230,12 @@ describe('session host', () => {
     expect(existsSync(join(context, 'web/src'))).toBe(false);
   });
 
-  it('lives in a new VPC over two AZs with one NAT gateway', () => {
-    template.resourceCountIs('AWS::EC2::NatGateway', 1);
-    template.resourceCountIs('AWS::EC2::Subnet', 4);
+  it('lives in a new VPC over two AZs with two egress addresses by default, out of the region template', () => {
+    sessionHost.resourceCountIs('AWS::EC2::NatGateway', 2);
+    sessionHost.resourceCountIs('AWS::EC2::EIP', 2);
+    // Two public subnets (the NAT gateways') and a private one per egress address.
+    sessionHost.resourceCountIs('AWS::EC2::Subnet', 4);
+    for (const type of ['AWS::EC2::VPC', 'AWS::EC2::NatGateway', 'AWS::ECS::Service']) template.resourceCountIs(type, 0);
   });
 });
 

@@ -24,6 +24,8 @@ export interface Synthesized {
   routesTemplate: Template;
   /** The alarm topic, the alarms and the dashboard (a nested stack), references resolved. */
   monitoringTemplate: Template;
+  /** The session-host's VPC, egress addresses and services (a nested stack), references resolved. */
+  sessionHostTemplate: Template;
 }
 
 export interface SynthOptions {
@@ -52,7 +54,8 @@ export function synthesize(opts: SynthOptions = {}): Synthesized {
   const template = Template.fromJSON(parent);
   const routesTemplate = Template.fromJSON(nestedTemplateOf(parent, assembly, stack.httpApi.routeStack));
   const monitoringTemplate = Template.fromJSON(nestedTemplateOf(parent, assembly, stack.monitoringStack));
-  return { app, assembly, stack, template, routesTemplate, monitoringTemplate };
+  const sessionHostTemplate = Template.fromJSON(nestedTemplateOf(parent, assembly, stack.sessionHostStack));
+  return { app, assembly, stack, template, routesTemplate, monitoringTemplate, sessionHostTemplate };
 }
 
 /**
