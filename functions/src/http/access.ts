@@ -10,9 +10,9 @@ import { expiredMessage } from '#contracts/auth';
 import { planFlags } from '#contracts/plans';
 import { isSupersededSession, isTokenOfUser } from '#contracts/session';
 import { isExpired } from '#domain/auth/due-date-policy';
-import { type CompanyRecord, getCompany } from '#storage/companies';
-import { getPlan, type PlanRecord } from '#storage/plans';
-import { getUser } from '#storage/users';
+import { type CompanyRecord, getCompanyBatched } from '#storage/companies';
+import { getPlanCached, type PlanRecord } from '#storage/plans';
+import { getUserBatched } from '#storage/users';
 import type { HttpRoute } from '../routes.ts';
 import type { Identity, RequestContext } from './types.ts';
 
@@ -43,19 +43,22 @@ function missingPlan(company: CompanyRecord): PlanRecord {
 /**
  * Verifies the bearer token and loads who is calling, refusing stale sessions. `claiming`: the
  * caller is claiming the session with this token (POST /auth/session), so it need not own it yet.
+ *
+ * Every request reads the user and the company fresh, together in one BatchGetItem: a deleted
+ * user, a logout, a changed profile or queues, an inactive company take effect on the next request.
+ * The plan (platform-wide feature flags and limits) comes from the read cache, up to 5 s stale.
  */
 export async function loadIdentity(rawToken: string | undefined, options: { claiming?: boolean } = {}): Promise<Identity> {
   const token = await verifyIdToken(rawToken);
-  const user = await getUser(token.companyId, token.userId);
+  const [user, company] = await Promise.all([getUserBatched(token.companyId, token.userId), getCompanyBatched(token.companyId)]);
   if (!user) throw new UnauthorizedError('ERR_SESSION_EXPIRED');
   // The tenancy attributes only name a record; the sub proves it is this caller's (a user who
   // rewrote its own custom:companyId, or a Cognito user recreated with the same attributes).
   if (!isTokenOfUser(token, user)) throw new UnauthorizedError('ERR_SESSION_EXPIRED');
   // Single session: a newer login elsewhere, or a logout, ended every other sign-in's tokens.
   if (!options.claiming && isSupersededSession(token, user)) throw new UnauthorizedError('ERR_SESSION_EXPIRED');
-  const company = await getCompany(token.companyId);
   if (!company) throw new UnauthorizedError('ERR_SESSION_EXPIRED');
-  const plan = (await getPlan(company.planId)) ?? missingPlan(company);
+  const plan = (await getPlanCached(company.planId)) ?? missingPlan(company);
   return {
     userId: user.id,
     companyId: company.id,

@@ -9,6 +9,7 @@
 import { DeleteCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { ConflictError, NotFoundError } from '#commons/errors';
 import type { Company } from '#contracts/companies';
+import { getItemBatched } from './batch-get.ts';
 import { db, getItem, nextId, queryAll, table, transactionCancellationCodes } from './db.ts';
 import { REFERENCE_TTL_MS, readCache } from './read-cache.ts';
 import { PLATFORM_PK, pad, tenantPk } from './table.ts';
@@ -27,6 +28,9 @@ const listKeys = (id: number) => ({ gsi1pk: `${PLATFORM_PK}#COMPANIES`, gsi1sk: 
 export const newCompanyId = (): Promise<number> => nextId(PLATFORM_PK, 'COMPANY');
 
 export const getCompany = (id: number): Promise<CompanyRecord | undefined> => getItem<CompanyRecord>(tenantPk(id), COMPANY_SK);
+
+/** getCompany read with whatever else is asked for in this turn (batch-get.ts): strongly consistent, never cached. */
+export const getCompanyBatched = (id: number): Promise<CompanyRecord | undefined> => getItemBatched<CompanyRecord>(companyKey(id));
 
 const companyCache = readCache((id: number) => getCompany(id), { ttlMs: REFERENCE_TTL_MS });
 

@@ -8,6 +8,7 @@ import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { ConflictError, NotFoundError } from '#commons/errors';
 import type { Plan } from '#contracts/plans';
 import { db, getItem, nextId, queryAll, table } from './db.ts';
+import { REFERENCE_TTL_MS, readCache } from './read-cache.ts';
 import { PLATFORM_PK, pad } from './table.ts';
 import { putGuarded, type UniqueGuard, updateGuarded } from './unique-guard.ts';
 
@@ -20,6 +21,14 @@ const nameGuardKey = (name: string) => ({ pk: `${PLATFORM_PK}#PLAN_NAME#${name.t
 export const newPlanId = (): Promise<number> => nextId(PLATFORM_PK, 'PLAN');
 
 export const getPlan = (id: number): Promise<PlanRecord | undefined> => getItem<PlanRecord>(PLATFORM_PK, `PLAN#${pad(id)}`);
+
+const planCache = readCache(getPlan, { ttlMs: REFERENCE_TTL_MS });
+
+/**
+ * getPlan through this container's read cache (read-cache.ts): every request's feature flags, up
+ * to 5 s stale after a super user's edit made in another container.
+ */
+export const getPlanCached = (id: number): Promise<PlanRecord | undefined> => planCache.get(id);
 
 export function listPlans(): Promise<PlanRecord[]> {
   return queryAll<PlanRecord>({
@@ -38,19 +47,22 @@ const nameGuard = (planId: number): UniqueGuard<PlanRecord> => ({
 
 export async function createPlan(record: PlanRecord): Promise<PlanRecord> {
   await putGuarded({ item: { ...planKey(record.id), entity: 'plan', ...record }, guards: [nameGuard(record.id)] });
+  planCache.forget(record.id);
   return record;
 }
 
 export async function updatePlan(id: number, patch: PlanPatch): Promise<PlanRecord> {
   const current = await getPlan(id);
   if (!current) throw new NotFoundError('ERR_NO_PLAN_FOUND');
-  return updateGuarded({
+  const updated = await updateGuarded({
     key: planKey(id),
     current,
     changes: { ...patch, updatedAt: patch.updatedAt ?? new Date().toISOString() },
     guards: [nameGuard(id)],
     notFound: () => new NotFoundError('ERR_NO_PLAN_FOUND'),
   });
+  planCache.forget(id);
+  return updated;
 }
 
 /** Whether companies still use the plan is the caller's rule (ERR_PLAN_IN_USE); this only removes it. */
@@ -65,4 +77,5 @@ export async function deletePlan(id: number): Promise<void> {
       ],
     }),
   );
+  planCache.forget(id);
 }

@@ -10,6 +10,7 @@
 import { QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConflictError, NotFoundError } from '#commons/errors';
 import type { User } from '#contracts/users';
+import { getItemBatched } from './batch-get.ts';
 import { db, getItem, isConditionalCheckFailed, nextId, queryAll, table } from './db.ts';
 import type { LimitClaim } from './plan-limits.ts';
 import { PLATFORM_PK, pad, tenantPk } from './table.ts';
@@ -37,6 +38,10 @@ export const newUserId = (companyId: number): Promise<number> => nextId(tenantPk
 
 export const getUser = (companyId: number, userId: number): Promise<UserRecord | undefined> =>
   getItem<UserRecord>(tenantPk(companyId), `USER#${pad(userId)}`);
+
+/** getUser read with whatever else is asked for in this turn (batch-get.ts): strongly consistent, never cached. */
+export const getUserBatched = (companyId: number, userId: number): Promise<UserRecord | undefined> =>
+  getItemBatched<UserRecord>(userKey(companyId, userId));
 
 export async function getUserByEmail(email: string): Promise<UserRecord | undefined> {
   const guard = await getItem<{ companyId: number; userId: number }>(emailGuardKey(email).pk, 'GUARD');
