@@ -1,14 +1,19 @@
 /**
- * Issue 15 reads the caller's user and company together in one BatchGetItem, fresh on every
- * request (http/access.ts), because they decide who sees what. These tests change records as
- * another container would, straight into the table around this container's storage modules, and
- * check that the next page already obeys the change.
+ * Issue 15 serves what a page of the inbox only shows (the plan, the names of the queues,
+ * connections and users) from per-container read caches (storage/read-cache.ts), and reads what
+ * decides who sees what (the caller's user and company) fresh on every request. These tests change
+ * records as another container would, straight into the table around this container's storage
+ * modules (so no `forget` runs here), and check when the next page shows it: a change of access at
+ * once, a name within the caches' 5 s.
  */
 import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db, table, updateExpression } from '../src/storage/db.ts';
+import { updateQueue } from '../src/storage/queues.ts';
+import { REFERENCE_TTL_MS } from '../src/storage/read-cache.ts';
 import { pad, tenantPk } from '../src/storage/table.ts';
 import type { TicketRecord } from '../src/storage/tickets.ts';
+import { updateUser } from '../src/storage/users.ts';
 import { type Inbox, seedInbox } from './tickets-harness.ts';
 import { call, type Stack, startStack } from './users-harness.ts';
 
@@ -38,6 +43,43 @@ async function page(token: string, query: Record<string, string>) {
 }
 
 const listed = (tickets: { id: number }[], id: number) => tickets.find((ticket) => ticket.id === id);
+
+describe("names shown on a page (the read caches' 5 s)", () => {
+  it('a rename through this container shows on the next page', async () => {
+    // Prepare: the names are cached
+    await page(inbox.admin.token, { status: 'open', showAll: 'true' });
+
+    // Act
+    await updateQueue(inbox.companyId, inbox.q1.id, { name: 'Vendas renamed here' });
+    await updateUser(inbox.companyId, inbox.inQueue.id, { name: 'Attendant renamed here' });
+    const after = await page(inbox.admin.token, { status: 'open', showAll: 'true' });
+
+    // Assess
+    expect(listed(after.tickets, open.id)).toMatchObject({
+      queue: { id: inbox.q1.id, name: 'Vendas renamed here' },
+      user: { id: inbox.inQueue.id, name: 'Attendant renamed here' },
+    });
+  });
+
+  it('a rename by another container shows within 5 s', async () => {
+    // Prepare: the names are cached
+    await page(inbox.admin.token, { status: 'open', showAll: 'true' });
+
+    // Act
+    await writtenElsewhere(inbox.companyId, `QUEUE#${pad(inbox.q1.id)}`, { name: 'Vendas renamed elsewhere' });
+    await writtenElsewhere(inbox.companyId, `USER#${pad(inbox.inQueue.id)}`, { name: 'Attendant renamed elsewhere' });
+    await writtenElsewhere(inbox.companyId, `WAPP#${pad(inbox.connection.id)}`, { name: 'Connection renamed elsewhere' });
+    await new Promise((resolve) => setTimeout(resolve, REFERENCE_TTL_MS + 50));
+    const after = await page(inbox.admin.token, { status: 'open', showAll: 'true' });
+
+    // Assess
+    expect(listed(after.tickets, open.id)).toMatchObject({
+      queue: { id: inbox.q1.id, name: 'Vendas renamed elsewhere' },
+      user: { id: inbox.inQueue.id, name: 'Attendant renamed elsewhere' },
+      whatsapp: { id: inbox.connection.id, name: 'Connection renamed elsewhere' },
+    });
+  });
+});
 
 describe('access changed by another container applies on the next request', () => {
   it('a user removed from a queue stops seeing its pending tickets', async () => {

@@ -49,7 +49,11 @@ const connectionCache = readCache(
   },
   { ttlMs: REFERENCE_TTL_MS },
 );
-const forgetConnection = (companyId: number, id: number) => connectionCache.forget(`${companyId}:${id}`);
+const listCache = readCache((companyId: number) => listConnections(companyId), { ttlMs: REFERENCE_TTL_MS });
+const forgetConnection = (companyId: number, id: number) => {
+  connectionCache.forget(`${companyId}:${id}`);
+  listCache.forget(companyId);
+};
 
 /** getConnection through this container's read cache (read-cache.ts): a hot path's read, up to 5 s stale. */
 export const getConnectionCached = (companyId: number, id: number): Promise<ConnectionRecord | undefined> =>
@@ -63,6 +67,9 @@ export function listConnections(companyId: number): Promise<ConnectionRecord[]> 
     ConsistentRead: true,
   });
 }
+
+/** listConnections through this container's read cache (read-cache.ts): a page's connection names, up to 5 s stale. */
+export const listConnectionsCached = (companyId: number): Promise<ConnectionRecord[]> => listCache.get(companyId);
 
 export async function getDefaultConnection(companyId: number): Promise<ConnectionRecord | undefined> {
   return (await listConnections(companyId)).find((connection) => connection.isDefault);

@@ -13,6 +13,7 @@ import type { User } from '#contracts/users';
 import { getItemBatched } from './batch-get.ts';
 import { db, getItem, isConditionalCheckFailed, nextId, queryAll, table } from './db.ts';
 import type { LimitClaim } from './plan-limits.ts';
+import { REFERENCE_TTL_MS, readCache } from './read-cache.ts';
 import { PLATFORM_PK, pad, tenantPk } from './table.ts';
 import { putGuarded, type UniqueGuard, updateGuarded } from './unique-guard.ts';
 
@@ -48,13 +49,29 @@ export async function getUserByEmail(email: string): Promise<UserRecord | undefi
   return guard ? getUser(guard.companyId, guard.userId) : undefined;
 }
 
+const usersQuery = (companyId: number) => ({
+  KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+  ExpressionAttributeValues: { ':pk': tenantPk(companyId), ':prefix': 'USER#' },
+  ConsistentRead: true,
+});
+
 export function listUsers(companyId: number): Promise<UserRecord[]> {
-  return queryAll<UserRecord>({
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': tenantPk(companyId), ':prefix': 'USER#' },
-    ConsistentRead: true,
-  });
+  return queryAll<UserRecord>(usersQuery(companyId));
 }
+
+export type UserName = Pick<UserRecord, 'id' | 'name'>;
+
+/** Id and name only: what a list shows of an attendant, without keeping session fields in a cache. */
+const listUserNames = (companyId: number): Promise<UserName[]> =>
+  queryAll<UserName>({ ...usersQuery(companyId), ProjectionExpression: 'id, #name', ExpressionAttributeNames: { '#name': 'name' } });
+
+const namesCache = readCache(listUserNames, { ttlMs: REFERENCE_TTL_MS });
+
+/**
+ * The company's users' names through this container's read cache (read-cache.ts): a page's
+ * attendant names, up to 5 s stale. Never an access decision: those read the user itself.
+ */
+export const listUserNamesCached = (companyId: number): Promise<UserName[]> => namesCache.get(companyId);
 
 /** For the plan's user limit. */
 export async function countUsers(companyId: number): Promise<number> {
@@ -91,6 +108,7 @@ export async function createUser(record: UserRecord, claim?: LimitClaim): Promis
     guards: [emailGuard(record.companyId, record.id)],
     claim,
   });
+  namesCache.forget(record.companyId);
   return stored;
 }
 
@@ -99,13 +117,15 @@ export async function updateUser(companyId: number, userId: number, patch: UserP
   if (!current) throw new NotFoundError('ERR_NO_USER_FOUND');
   const changes: UserPatch = { ...patch, updatedAt: patch.updatedAt ?? new Date().toISOString() };
   if (changes.email !== undefined) changes.email = normaliseEmail(changes.email);
-  return updateGuarded({
+  const updated = await updateGuarded({
     key: userKey(companyId, userId),
     current,
     changes,
     guards: [emailGuard(companyId, userId)],
     notFound: () => new NotFoundError('ERR_NO_USER_FOUND'),
   });
+  namesCache.forget(companyId);
+  return updated;
 }
 
 /**
@@ -183,4 +203,5 @@ export async function deleteUser(companyId: number, userId: number): Promise<voi
       ],
     }),
   );
+  namesCache.forget(companyId);
 }

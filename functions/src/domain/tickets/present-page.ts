@@ -1,26 +1,29 @@
 /**
- * Presents many tickets at once with a bounded number of reads: the tenant's queues and connections
- * (small sets, bounded by the plan) once, and each distinct attendant once. P's loadTicketRefs does
- * three GetItems per ticket, fine for one ticket and wasteful for a page of 40.
+ * Presents many tickets at once with a bounded number of reads: the names of the tenant's queues,
+ * connections and users (small sets, bounded by the plan), each one Query, through this container's
+ * read caches (storage/read-cache.ts). A busy container presents a page with no read at all; a
+ * rename is seen at once through this container and within 5 s from any other, as on the inbound
+ * path. Names only: who may see a ticket is decided on fresh reads before this (list.ts, access).
+ * P's loadTicketRefs does three GetItems per ticket, fine for one ticket and wasteful for a page of 40.
  */
 import type { Ticket } from '#contracts/tickets';
-import { listConnections } from '#storage/connections';
-import { listQueues } from '#storage/queues';
+import { listConnectionsCached } from '#storage/connections';
+import { listQueuesCached } from '#storage/queues';
 import type { TicketRecord } from '#storage/tickets';
-import { getUser } from '#storage/users';
+import { listUserNamesCached } from '#storage/users';
 import { presentTicket } from './present.ts';
 
 export async function presentTickets(companyId: number, tickets: TicketRecord[]): Promise<Ticket[]> {
   if (!tickets.length) return [];
-  const userIds = [...new Set(tickets.flatMap((ticket) => (ticket.userId === null ? [] : [ticket.userId])))];
+  const assigned = tickets.some((ticket) => ticket.userId !== null);
   const [queues, connections, users] = await Promise.all([
-    listQueues(companyId),
-    listConnections(companyId),
-    Promise.all(userIds.map((id) => getUser(companyId, id))),
+    listQueuesCached(companyId),
+    listConnectionsCached(companyId),
+    assigned ? listUserNamesCached(companyId) : [],
   ]);
   const queueById = new Map(queues.map((queue) => [queue.id, queue]));
   const connectionById = new Map(connections.map((connection) => [connection.id, connection]));
-  const userById = new Map(users.flatMap((user) => (user ? [[user.id, user] as const] : [])));
+  const userById = new Map(users.map((user) => [user.id, user]));
   return tickets.map((ticket) => {
     const queue = ticket.queueId === null ? undefined : queueById.get(ticket.queueId);
     const user = ticket.userId === null ? undefined : userById.get(ticket.userId);
