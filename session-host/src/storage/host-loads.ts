@@ -6,8 +6,8 @@
  * each scan and read whole, strongly consistent, by every host's scan. `expiresAt` lets DynamoDB drop
  * the rows of hosts that died; readers do not wait for it: a row older than `staleMs` is a dead host.
  */
-import { DeleteCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { db, table } from '@conversa/functions/storage/db';
+import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { db, queryAll, table } from '@conversa/functions/storage/db';
 import { PLATFORM_PK } from '@conversa/functions/storage/table';
 
 export interface HostLoad {
@@ -45,30 +45,18 @@ export async function withdrawLoad(hostId: string): Promise<void> {
 
 /** Hosts that published within `staleMs` of `now`. */
 export async function listLiveLoads(opts: { now: number; staleMs: number }): Promise<HostLoad[]> {
-  const loads: HostLoad[] = [];
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const out = await db().send(
-      new QueryCommand({
-        TableName: table(),
-        KeyConditionExpression: 'pk = :pk',
-        FilterExpression: 'heartbeatAt > :since',
-        ExpressionAttributeValues: { ':pk': PK, ':since': opts.now - opts.staleMs },
-        ConsistentRead: true,
-        ExclusiveStartKey,
-      }),
-    );
-    for (const item of out.Items ?? []) {
-      loads.push({
-        hostId: String(item.hostId),
-        egressGroup: String(item.egressGroup),
-        egressAddress: typeof item.egressAddress === 'string' ? item.egressAddress : undefined,
-        sessions: Number(item.sessions),
-        room: Number(item.room),
-        heartbeatAt: Number(item.heartbeatAt),
-      });
-    }
-    ExclusiveStartKey = out.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
-  return loads;
+  const items = await queryAll<Record<string, unknown>>({
+    KeyConditionExpression: 'pk = :pk',
+    FilterExpression: 'heartbeatAt > :since',
+    ExpressionAttributeValues: { ':pk': PK, ':since': opts.now - opts.staleMs },
+    ConsistentRead: true,
+  });
+  return items.map((item) => ({
+    hostId: String(item.hostId),
+    egressGroup: String(item.egressGroup),
+    egressAddress: typeof item.egressAddress === 'string' ? item.egressAddress : undefined,
+    sessions: Number(item.sessions),
+    room: Number(item.room),
+    heartbeatAt: Number(item.heartbeatAt),
+  }));
 }
