@@ -75,6 +75,7 @@ export class Placement {
   private readonly firstSeen = new Map<string, number>();
   private readonly now: () => number;
   private overCap = false;
+  private withdrawn = false;
 
   constructor(private readonly deps: PlacementDeps) {
     this.now = deps.now ?? Date.now;
@@ -96,8 +97,11 @@ export class Placement {
    * host keeps the others it last read (its leases fail the same way, so the scan does little anyway).
    */
   async refresh(sessions: number): Promise<void> {
+    if (this.withdrawn) return;
     try {
       await loads.publishLoad(this.load(sessions));
+      // A scan that was publishing while the host withdrew must not leave its row behind.
+      if (this.withdrawn) return await this.removeRow();
       const now = this.now();
       this.peers = (await loads.listLiveLoads({ now, staleMs: this.deps.staleMs })).filter((peer) => peer.hostId !== this.deps.hostId);
     } catch (error) {
@@ -148,6 +152,11 @@ export class Placement {
 
   /** Shutdown: the others stop counting this host at once. */
   async withdraw(): Promise<void> {
+    this.withdrawn = true;
+    await this.removeRow();
+  }
+
+  private async removeRow(): Promise<void> {
     await loads
       .withdrawLoad(this.deps.hostId)
       .catch((error: unknown) => this.deps.log.warn('host load not withdrawn', { error: String(error) }));
