@@ -197,6 +197,8 @@ export class ConversaStack extends Stack {
       media.bind(fn);
       messaging.bind(fn);
       wsApi?.bindPublisher(fn, fn);
+      // Every publisher may hand a big tenant's frames to the fan-out queue (functions/src/realtime/fanout.ts).
+      if (wsApi) messaging.grantSend(fn, 'realtime-fanout');
       fn.addEnvironment('SERVER_VERSION', props.serverVersion ?? '6.0.0');
       fn.addEnvironment('POWERTOOLS_SERVICE_NAME', 'conversa');
       fn.addEnvironment('CORS_ORIGIN', web.origin);

@@ -44,7 +44,7 @@ describe('scheduled jobs', () => {
   it.each([
     ['ticket-sweeps', 'the expiry message'],
     ['schedule-sends', 'the scheduled messages'],
-  ])('%s may send to session-commands (%s) and nothing else', (name) => {
+  ])('%s may send to session-commands (%s) and, as every publisher, the realtime fan-out; nothing else', (name) => {
     // Prepare
     const role = logicalIdOf(template, 'AWS::IAM::Role', `${functionConstructId(name)}Role`);
     const statements = props('AWS::IAM::Policy')
@@ -52,7 +52,10 @@ describe('scheduled jobs', () => {
       .flatMap(([, p]) => (p.PolicyDocument as { Statement: Json[] }).Statement);
     const sqsSends = statements.filter((s) => [s.Action].flat().some((a) => String(a).startsWith('sqs:SendMessage')));
     // Assess
-    expect(sqsSends).toHaveLength(1);
-    expect(JSON.stringify(sqsSends[0]!.Resource)).toMatch(/Queuessessioncommands/);
+    expect(sqsSends).toHaveLength(2);
+    expect(sqsSends.map((s) => JSON.stringify(s.Resource).match(/Queues(sessioncommands|realtimefanout)[A-Z0-9]/)?.[1]).sort()).toEqual([
+      'realtimefanout',
+      'sessioncommands',
+    ]);
   });
 });

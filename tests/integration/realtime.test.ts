@@ -6,7 +6,7 @@ import { channels } from '@conversa/functions/contracts/channels';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { type Api, createApi } from '../support/api.ts';
-import { connectSocket } from '../support/socket.ts';
+import { connectSocket, type TestSocket } from '../support/socket.ts';
 
 const connect = (token: string) => connectSocket(inject('wsUrl'), token);
 
@@ -40,6 +40,29 @@ describe('realtime', () => {
     expect(b.frames.filter((f) => f.event.startsWith(`company-${idA}-`))).toEqual([]);
     a.close();
     b.close();
+  });
+
+  it('a tenant with more sockets than the fan-out threshold (100) gets every event on every socket, in order, through the fan-out queue', async () => {
+    // Prepare: 101 tabs of tenant A's admin, one socket of tenant B.
+    const sockets: TestSocket[] = [];
+    for (let i = 0; i < 101; i += 25)
+      sockets.push(...(await Promise.all(Array.from({ length: Math.min(25, 101 - i) }, () => connect(tenantA.admin.token)))));
+    const b = await connect(tenantB.admin.token);
+    const idA = tenantA.company.id;
+    // Act
+    const first = await api.createUser(tenantA.admin.token);
+    const second = await api.createUser(tenantA.admin.token);
+    // Assess
+    const created = (socket: (typeof sockets)[number]) =>
+      socket.frames
+        .filter((f) => f.event === channels.user(idA) && (f.data as { action?: string }).action === 'create')
+        .map((f) => (f.data as { user: { id: number } }).user.id);
+    for (const socket of sockets) {
+      await socket.waitFor(() => created(socket).includes(second.id), 30_000);
+      expect(created(socket)).toEqual([first.id, second.id]);
+    }
+    expect(b.frames.filter((f) => f.event.startsWith(`company-${idA}-`))).toEqual([]);
+    for (const socket of [...sockets, b]) socket.close();
   });
 
   it('answers ping with pong', async () => {

@@ -90,6 +90,11 @@ export const env = {
     const value = Number(optional('REALTIME_COALESCE_MS') ?? 20);
     return Number.isFinite(value) && value >= 0 ? Math.min(value, 100) : 20;
   },
+  /** A tenant with more sockets open than this gets its frames through the fan-out queue (realtime/fanout.ts). Default 100. */
+  get realtimeFanoutThreshold() {
+    const value = Number(optional('REALTIME_FANOUT_THRESHOLD') ?? 100);
+    return Number.isInteger(value) && value >= 0 ? value : 100;
+  },
   get serverVersion() {
     return process.env.SERVER_VERSION ?? '6.0.0';
   },

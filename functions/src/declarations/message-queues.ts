@@ -33,4 +33,9 @@ export const messageQueues: readonly MessageQueueDeclaration[] = [
    * Visibility covers the provider's timeout plus Typebot's pauses between bubbles.
    */
   { name: 'bot-turns', fifo: true, consumer: 'bot-turns', visibilityTimeoutSeconds: 120, maxReceiveCount: 3, batchSize: 10 },
+  /**
+   * A big tenant's realtime frames (realtime/fanout.ts): packed frames and the sockets that get
+   * them, posted by the consumer. FIFO grouped by a hash of the socket: a socket's frames in order.
+   */
+  { name: 'realtime-fanout', fifo: true, consumer: 'realtime-fanout', visibilityTimeoutSeconds: 30, maxReceiveCount: 3, batchSize: 10 },
 ];

@@ -26,12 +26,14 @@
  * A socket's entitlement (profile, queues, allTicket) is the one recorded at $connect.
  */
 
+import { env } from '#commons/env';
 import { logger } from '#commons/logger';
 import type { ServerEvent } from '#contracts/channels';
 import type { ConnectionRecord } from '#storage/ws-connections';
 import * as connections from '#storage/ws-connections';
 import { type Audience, type AudienceFilter, audience, matches } from './audience.ts';
 import { mapWithConcurrency } from './concurrency.ts';
+import { enqueueFanout } from './fanout.ts';
 import { type PostOutcome, postToConnection } from './management.ts';
 import { createOutbox, type PublishResult, type SendFrames } from './outbox.ts';
 import { rooms } from './rooms.ts';
@@ -46,6 +48,10 @@ export interface PublisherDeps {
   listAllConnections(): Promise<ConnectionRecord[]>;
   deleteConnection(companyId: number, connectionId: string): Promise<void>;
   post(connectionId: string, payload: unknown): Promise<PostOutcome>;
+  /** Where a big tenant's frames go instead of `post` (fanout.ts); without it every frame is posted here. */
+  fanout?: SendFrames;
+  /** Sockets open in a tenant above which its frames take `fanout`. */
+  fanoutThreshold?: number;
 }
 
 export interface Publisher {
@@ -56,8 +62,33 @@ export interface Publisher {
   publishToAll(event: string, data: unknown): Promise<PublishResult>;
 }
 
+const sum = (a: PublishResult, b: PublishResult): PublishResult => {
+  const queued = (a.queued ?? 0) + (b.queued ?? 0);
+  return { sent: a.sent + b.sent, gone: a.gone + b.gone, failed: a.failed + b.failed, ...(queued ? { queued } : {}) };
+};
+
+/**
+ * Sends frames: a big tenant's (more sockets open than the threshold: its size as its socket list
+ * read, `sizes`, or as this send holds them) through `deps.fanout`, the others posted here.
+ */
+function frameSender(deps: PublisherDeps, sizes: Map<number, number>): SendFrames {
+  const post = postSender(deps);
+  const { fanout, fanoutThreshold } = deps;
+  if (!fanout || fanoutThreshold === undefined) return post;
+  return async (deliveries) => {
+    const held = new Map<number, number>();
+    for (const { connection } of deliveries) held.set(connection.companyId, (held.get(connection.companyId) ?? 0) + 1);
+    const big = (companyId: number) => Math.max(sizes.get(companyId) ?? 0, held.get(companyId) ?? 0) > fanoutThreshold;
+    const queued = deliveries.filter((delivery) => big(delivery.connection.companyId));
+    if (!queued.length) return post(deliveries);
+    const direct = deliveries.filter((delivery) => !big(delivery.connection.companyId));
+    const [posted, fannedOut] = await Promise.all([post(direct), fanout(queued)]);
+    return sum(posted, fannedOut);
+  };
+}
+
 /** Posts one frame per delivery with bounded concurrency; a socket that answers 410 is deleted. */
-function frameSender(deps: PublisherDeps): SendFrames {
+export function postSender(deps: Pick<PublisherDeps, 'post' | 'deleteConnection'>): SendFrames {
   return async (deliveries) => {
     const outcomes = await mapWithConcurrency(deliveries, PUBLISH_CONCURRENCY, async ({ connection, payload }) => {
       const outcome = await deps.post(connection.connectionId, payload);
@@ -76,9 +107,15 @@ function frameSender(deps: PublisherDeps): SendFrames {
 
 type Deliver = (targets: ConnectionRecord[], message: ServerEvent) => Promise<PublishResult>;
 
-export function createPublisher(deps: PublisherDeps, deliver?: Deliver): Publisher {
-  const send = frameSender(deps);
-  const deliverEach: Deliver = deliver ?? ((targets, message) => send(targets.map((connection) => ({ connection, payload: message }))));
+/**
+ * `options.deliver` replaces the sending (an outbox); `options.sizes` receives each tenant's socket
+ * count as listed, which decides its path (frameSender).
+ */
+export function createPublisher(deps: PublisherDeps, options: { deliver?: Deliver; sizes?: Map<number, number> } = {}): Publisher {
+  const sizes = options.sizes ?? new Map<number, number>();
+  const send = frameSender(deps, sizes);
+  const deliverEach: Deliver =
+    options.deliver ?? ((targets, message) => send(targets.map((connection) => ({ connection, payload: message }))));
 
   async function guarded(what: string, run: () => Promise<PublishResult>): Promise<PublishResult> {
     try {
@@ -92,6 +129,7 @@ export function createPublisher(deps: PublisherDeps, deliver?: Deliver): Publish
   const publish: Publisher['publish'] = (companyId, event, data, target) =>
     guarded(event, async () => {
       const all = await deps.listCompanyConnections(companyId);
+      sizes.set(companyId, all.length);
       // The tenant check is repeated on each record: the Query is already scoped, this keeps a
       // mis-keyed item from ever leaking an event across tenants.
       const targets = all.filter((connection) => connection.companyId === companyId && matches(target, connection));
@@ -112,6 +150,10 @@ const defaultDeps: PublisherDeps = {
   listAllConnections: connections.listAllConnections,
   deleteConnection: connections.deleteConnection,
   post: postToConnection,
+  fanout: enqueueFanout,
+  get fanoutThreshold() {
+    return env.realtimeFanoutThreshold;
+  },
 };
 
 const defaultPublisher = createPublisher(defaultDeps);
@@ -147,10 +189,14 @@ export function createSnapshotPublisher(deps: PublisherDeps = defaultDeps, optio
     },
   };
   if (options.coalesceMs === undefined) return { ...createPublisher(snapshot), flush: async () => ({ sent: 0, gone: 0, failed: 0 }) };
-  const outbox = createOutbox(frameSender(deps), options.coalesceMs);
-  const publisher = createPublisher(snapshot, async (targets, message) => {
-    outbox.add(targets, message);
-    return { sent: 0, gone: 0, failed: 0, queued: targets.length };
+  const sizes = new Map<number, number>();
+  const outbox = createOutbox(frameSender(deps, sizes), options.coalesceMs);
+  const publisher = createPublisher(snapshot, {
+    sizes,
+    deliver: async (targets, message) => {
+      outbox.add(targets, message);
+      return { sent: 0, gone: 0, failed: 0, queued: targets.length };
+    },
   });
   return { ...publisher, flush: outbox.flush };
 }

@@ -23,6 +23,7 @@ import { batchReferences } from '#domain/inbound/batch-references';
 import { batchMarks } from '#domain/inbound/dispatch-marks';
 import { processInboundEvent } from '#domain/inbound/pipeline';
 import { defaultEffects, type Effects } from '#domain/messages/effects';
+import { enqueueFanout } from '#realtime/fanout';
 import { postToConnection } from '#realtime/management';
 import { createSnapshotPublisher, type UnitPublisher } from '#realtime/publisher';
 import * as sockets from '#storage/ws-connections';
@@ -60,6 +61,8 @@ function batchPublisher(companyIds: Set<number>): UnitPublisher {
       listAllConnections: sockets.listAllConnections,
       deleteConnection: sockets.deleteConnection,
       post: postToConnection,
+      fanout: enqueueFanout,
+      fanoutThreshold: env.realtimeFanoutThreshold,
     },
     { coalesceMs: env.realtimeCoalesceMs || undefined },
   );
