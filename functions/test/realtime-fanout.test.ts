@@ -11,19 +11,9 @@ import { FANOUT_GROUPS, type FanoutBody, fanoutGroup, MAX_TARGETS, packFanout } 
 import type { PostOutcome } from '../src/realtime/management.ts';
 import type { Delivery } from '../src/realtime/outbox.ts';
 import { createPublisher, createSnapshotPublisher } from '../src/realtime/publisher.ts';
-import type { ConnectionRecord } from '../src/storage/ws-connections.ts';
+import { connectionRecord } from './support/socket-records.ts';
 
-const socket = (connectionId: string, companyId = 1) =>
-  ({
-    connectionId,
-    companyId,
-    userId: 1,
-    profile: 'admin',
-    super: false,
-    queueIds: [],
-    allTicket: 'desabled',
-    rooms: [],
-  }) as unknown as ConnectionRecord;
+const socket = (connectionId: string, companyId = 1) => connectionRecord(connectionId, { companyId, profile: 'admin' });
 const event = (name: string): ServerEvent => ({ event: name, data: { name } });
 
 describe('packFanout', () => {

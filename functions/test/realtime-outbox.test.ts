@@ -9,28 +9,9 @@ import { audience } from '../src/realtime/audience.ts';
 import type { PostOutcome } from '../src/realtime/management.ts';
 import { createOutbox, type Delivery, MAX_FRAME_BYTES } from '../src/realtime/outbox.ts';
 import { createSnapshotPublisher } from '../src/realtime/publisher.ts';
-import type { ConnectionRecord } from '../src/storage/ws-connections.ts';
+import { connectionRecord } from './support/socket-records.ts';
 
-const far = Math.floor(Date.now() / 1000) + 3600;
-const conn = (connectionId: string, overrides: Partial<ConnectionRecord> = {}): ConnectionRecord => ({
-  connectionId,
-  companyId: 1,
-  userId: 1,
-  profile: 'user',
-  super: false,
-  queueIds: [],
-  allTicket: 'desabled',
-  rooms: [],
-  tokenExpiresAt: far,
-  tokenIssuedAt: 0,
-  tokenJti: '',
-  tokenOrigin: '',
-  connectedAt: '',
-  lastSeenAt: '',
-  expiresAt: far,
-  ...overrides,
-});
-
+const conn = connectionRecord;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const event = (name: string, data: unknown = {}): ServerEvent => ({ event: name, data });
 /** What a socket received, as its client reads it. */

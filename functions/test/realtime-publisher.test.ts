@@ -8,30 +8,9 @@ import { mapWithConcurrency } from '../src/realtime/concurrency.ts';
 import type { PostOutcome } from '../src/realtime/management.ts';
 import { createPublisher, createSnapshotPublisher, PUBLISH_CONCURRENCY } from '../src/realtime/publisher.ts';
 import { rooms } from '../src/realtime/rooms.ts';
-import type { ConnectionRecord } from '../src/storage/ws-connections.ts';
+import { connectionRecord } from './support/socket-records.ts';
 
-const far = Math.floor(Date.now() / 1000) + 3600;
-
-function conn(connectionId: string, overrides: Partial<ConnectionRecord> = {}): ConnectionRecord {
-  return {
-    connectionId,
-    companyId: 1,
-    userId: 1,
-    profile: 'user',
-    super: false,
-    queueIds: [],
-    allTicket: 'desabled',
-    rooms: [],
-    tokenExpiresAt: far,
-    tokenIssuedAt: 0,
-    tokenJti: '',
-    tokenOrigin: '',
-    connectedAt: '',
-    lastSeenAt: '',
-    expiresAt: far,
-    ...overrides,
-  };
-}
+const conn = connectionRecord;
 
 /** Company 1: an admin, two users with queues, an allTicket user; company 2: one admin. */
 const sockets = [
