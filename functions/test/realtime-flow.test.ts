@@ -178,6 +178,19 @@ describe('realtime over the local gateway', () => {
     await b.waitFor('company-announcement');
   });
 
+  it('publishToAll reaches sockets in every shard of the platform-wide index', async () => {
+    // Prepare: 40 sockets land in most of the ALL_SHARDS shards (a hash of the connection id).
+    const sockets = await Promise.all(Array.from({ length: 40 }, (_, i) => connect(i % 2 ? token(2, 1) : token(1, 2))));
+    const listed = await connections.listAllConnections();
+    const ids = new Set(listed.map((c) => c.connectionId));
+    // Act
+    await publishToAll('company-announcement', { action: 'create', record: { id: 2 } });
+    // Assess
+    await Promise.all(sockets.map((socket) => socket.waitFor('company-announcement')));
+    expect(ids.size).toBeGreaterThanOrEqual(40);
+    for (const socket of sockets) socket.socket.close();
+  });
+
   it('tells a socket whose token expired, and closes it', async () => {
     const soon = await connect(token(1, 2, { expiresAt: now() + 2 }));
     const closed = new Promise((resolve) => soon.socket.once('close', resolve));

@@ -39,7 +39,7 @@ function setup() {
         store.set(input.connectionId, { ...input, rooms: [], connectedAt: '', lastSeenAt: '', expiresAt: clock.now + 7200 });
       },
       find: async (id) => store.get(id),
-      listCompany: async (companyId) => [...store.values()].filter((c) => c.companyId === companyId),
+      listUser: async (companyId, userId) => [...store.values()].filter((c) => c.companyId === companyId && c.userId === userId),
       delete: async (_companyId, id) => {
         store.delete(id);
       },

@@ -44,7 +44,8 @@ export interface SocketSessionDeps {
   connections: {
     put(input: NewConnection): Promise<unknown>;
     find(connectionId: string): Promise<ConnectionRecord | undefined>;
-    listCompany(companyId: number): Promise<ConnectionRecord[]>;
+    /** The user's sockets (storage/ws-connections.ts listUserConnections). */
+    listUser(companyId: number, userId: number): Promise<ConnectionRecord[]>;
     delete(companyId: number, connectionId: string): Promise<void>;
     changeRooms(companyId: number, connectionId: string, change: { add?: string[]; remove?: string[] }): Promise<boolean>;
     setChatBox(companyId: number, connectionId: string, room: string): Promise<boolean>;
@@ -129,7 +130,7 @@ export function createSocketSession(deps: SocketSessionDeps): SocketSession {
     await deps.connections.delete(connection.companyId, connectionId);
     // Offline only when this was the user's last socket (other tabs, other devices). A connect
     // racing this can leave the flag stale; the client's userStatus every 5 minutes repairs it.
-    const remaining = await deps.connections.listCompany(connection.companyId);
+    const remaining = await deps.connections.listUser(connection.companyId, connection.userId);
     if (!remaining.some((other) => other.userId === connection.userId && other.connectionId !== connectionId)) {
       await deps.setPresence(connection.companyId, connection.userId, { online: false, lastSeenAt: nowIso() });
     }

@@ -5,18 +5,25 @@
  *   pk = C#<companyId>          sk = WSCONN#<connectionId>    a tenant's connections: one Query per publish
  *   gsi1pk = WSCONN#<connId>    gsi1sk = WSCONN               by connection id: $disconnect and client
  *                                                             messages carry only the connection id
- *   gsi2pk = WSCONN             gsi2sk = C#<companyId>#<connId>  every connection of every tenant:
- *                                                             `company-announcement` only
+ *   gsi2pk = WSCONN#<shard>     gsi2sk = C#<companyId>#<connId>  every connection of every tenant,
+ *                                                             in ALL_SHARDS shards by a hash of the
+ *                                                             connection id: `company-announcement` only
+ *   gsi3pk = C#<companyId>#WSU#<userId>  gsi3sk = WSCONN#<connId>  one user's sockets: $disconnect
+ *                                                             asks whether the user is still online
  *
  * Denormalised: profile, super, queueIds and allTicket are copied from the user at $connect so a
  * publish filters its audience without reading users. A change to a user's queues reaches their
  * sockets on the next connect (the web client reconnects when the user changes).
  *
- * Cost: every write of a connection (connect, join/leave, ping) is also written to both GSIs, so a
- * connection write costs 3 WCU instead of 1. gsi2 puts every connection of the platform under one
- * partition key; connection churn is far below a partition's 1,000 writes/s, and the fan-out Query
- * there is paid only by platform announcements (rare, super users only). If that ever stops being
- * true, shard gsi2pk (`WSCONN#<n>`) and query the shards in parallel.
+ * Cost: every write of a connection (connect, join/leave, the ping's TTL refresh) is also written to
+ * the three GSIs, so a connection write costs 4 WCU instead of 1. gsi2 holds every connection of the
+ * platform: one partition key would take every connect and disconnect of a region, and 100k sockets
+ * dropped at once (a deploy, a network blip) write their deletes far faster than a partition's
+ * 1,000 writes/s, throttling the base table's writes behind it (issue 15). Sharded, a mass reconnect
+ * at API Gateway's 500 new connections/s puts about 500 / ALL_SHARDS writes a second on each; the
+ * announcement's Query reads the shards in parallel (and the unsharded key of sockets connected
+ * before the shards, for their last 2 hours). gsi3 lets $disconnect read the user's sockets instead
+ * of the whole tenant's: a tenant of n sockets dropped at once read n x n items before.
  *
  * Rooms stay few: the list rooms and flags are a fixed handful (realtime/rooms.ts) kept in the `rooms`
  * set, and the open conversation is one attribute, `chatBox`, that a new joinChatBox replaces. A
@@ -25,6 +32,7 @@
  * `expiresAt` is the DynamoDB TTL: a connection whose $disconnect never ran (Lambda error, region
  * hiccup) disappears on its own. TTL deletion is lazy, so readers also skip expired items.
  */
+import { createHash } from 'node:crypto';
 import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { AllTicket, Profile } from '#contracts/users';
 import { db, table } from './db.ts';
@@ -36,6 +44,11 @@ export const CONNECTION_TTL_SECONDS = 2 * 60 * 60;
 const ENTITY = 'WsConnection';
 const SK_PREFIX = 'WSCONN#';
 const ALL_CONNECTIONS_PK = 'WSCONN';
+/** Shards of gsi2 (every connection of the platform). */
+export const ALL_SHARDS = 16;
+const allConnectionsShard = (connectionId: string): string =>
+  `${ALL_CONNECTIONS_PK}#${createHash('sha1').update(connectionId).digest().readUInt16BE(0) % ALL_SHARDS}`;
+const userSocketsPk = (companyId: number, userId: number): string => `${tenantPk(companyId)}#WSU#${userId}`;
 
 export interface ConnectionRecord {
   connectionId: string;
@@ -106,8 +119,10 @@ export async function putConnection(input: NewConnection): Promise<ConnectionRec
         ...keyOf(input.companyId, input.connectionId),
         gsi1pk: `${SK_PREFIX}${input.connectionId}`,
         gsi1sk: ALL_CONNECTIONS_PK,
-        gsi2pk: ALL_CONNECTIONS_PK,
+        gsi2pk: allConnectionsShard(input.connectionId),
         gsi2sk: `${tenantPk(input.companyId)}#${input.connectionId}`,
+        gsi3pk: userSocketsPk(input.companyId, input.userId),
+        gsi3sk: `${SK_PREFIX}${input.connectionId}`,
         entity: ENTITY,
         ...stored,
       },
@@ -166,13 +181,25 @@ export function listCompanyConnections(companyId: number): Promise<ConnectionRec
   });
 }
 
-/** Every live connection of every tenant (gsi2; see the cost note above). */
-export function listAllConnections(): Promise<ConnectionRecord[]> {
+/** A user's live sockets (gsi3; eventually consistent, like every GSI read). */
+export function listUserConnections(companyId: number, userId: number): Promise<ConnectionRecord[]> {
   return queryConnections({
-    IndexName: 'gsi2',
-    KeyConditionExpression: 'gsi2pk = :pk',
-    ExpressionAttributeValues: { ':pk': ALL_CONNECTIONS_PK },
+    IndexName: 'gsi3',
+    KeyConditionExpression: 'gsi3pk = :pk',
+    ExpressionAttributeValues: { ':pk': userSocketsPk(companyId, userId) },
   });
+}
+
+/** Every live connection of every tenant (gsi2's shards in parallel; see the cost note above). */
+export async function listAllConnections(): Promise<ConnectionRecord[]> {
+  // The unsharded key holds the sockets connected before the shards, until their 2 hours end.
+  const partitions = [ALL_CONNECTIONS_PK, ...Array.from({ length: ALL_SHARDS }, (_, shard) => `${ALL_CONNECTIONS_PK}#${shard}`)];
+  const shards = await Promise.all(
+    partitions.map((pk) =>
+      queryConnections({ IndexName: 'gsi2', KeyConditionExpression: 'gsi2pk = :pk', ExpressionAttributeValues: { ':pk': pk } }),
+    ),
+  );
+  return shards.flat();
 }
 
 export async function deleteConnection(companyId: number, connectionId: string): Promise<void> {

@@ -30,7 +30,7 @@ const session = createSocketSession({
   connections: {
     put: connections.putConnection,
     find: (connectionId) => connections.findConnection(connectionId),
-    listCompany: connections.listCompanyConnections,
+    listUser: connections.listUserConnections,
     delete: connections.deleteConnection,
     changeRooms: connections.changeRooms,
     setChatBox: connections.setChatBox,
