@@ -76,6 +76,8 @@ export class Placement {
   private readonly now: () => number;
   private overCap = false;
   private withdrawn = false;
+  /** The scan's publish in flight, which a withdrawal waits for. */
+  private refreshing: Promise<void> = Promise.resolve();
 
   constructor(private readonly deps: PlacementDeps) {
     this.now = deps.now ?? Date.now;
@@ -98,10 +100,15 @@ export class Placement {
    */
   async refresh(sessions: number): Promise<void> {
     if (this.withdrawn) return;
+    const run = this.publishAndRead(sessions);
+    this.refreshing = run;
+    await run;
+  }
+
+  private async publishAndRead(sessions: number): Promise<void> {
     try {
       await loads.publishLoad(this.load(sessions));
-      // A scan that was publishing while the host withdrew must not leave its row behind.
-      if (this.withdrawn) return await this.removeRow();
+      if (this.withdrawn) return;
       const now = this.now();
       this.peers = (await loads.listLiveLoads({ now, staleMs: this.deps.staleMs })).filter((peer) => peer.hostId !== this.deps.hostId);
     } catch (error) {
@@ -153,6 +160,8 @@ export class Placement {
   /** Shutdown: the others stop counting this host at once. */
   async withdraw(): Promise<void> {
     this.withdrawn = true;
+    // A scan still publishing would write the row again after the delete: the delete goes last.
+    await this.refreshing;
     await this.removeRow();
   }
 
