@@ -56,7 +56,9 @@ export function packFanout(deliveries: readonly Delivery[]): Array<{ group: numb
   const byGroup = new Map<number, Delivery[]>();
   for (const delivery of deliveries) {
     const group = fanoutGroup(delivery.connection.connectionId);
-    byGroup.set(group, [...(byGroup.get(group) ?? []), delivery]);
+    const members = byGroup.get(group);
+    if (members) members.push(delivery);
+    else byGroup.set(group, [delivery]);
   }
   const messages: Array<{ group: number; body: FanoutBody }> = [];
   for (const [group, list] of byGroup) {
@@ -80,7 +82,7 @@ export function packFanout(deliveries: readonly Delivery[]): Array<{ group: numb
 
 /** Queues the deliveries for the fan-out consumer; what could not be queued counts as failed. */
 export async function enqueueFanout(deliveries: readonly Delivery[]): Promise<PublishResult> {
-  const result: PublishResult = { sent: 0, gone: 0, failed: 0, queued: 0 };
+  const result = { sent: 0, gone: 0, failed: 0, queued: 0 };
   const entries = packFanout(deliveries).map(({ group, body }, index) => ({
     entry: {
       Id: `m${index}`,
@@ -112,7 +114,7 @@ export async function enqueueFanout(deliveries: readonly Delivery[]): Promise<Pu
       const refused = new Set((out.Failed ?? []).map((failure) => failure.Id));
       for (const item of batch) {
         if (refused.has(item.entry.Id)) result.failed += item.targets;
-        else result.queued = (result.queued ?? 0) + item.targets;
+        else result.queued += item.targets;
       }
       if (refused.size) logger.warn('realtime fan-out entries refused', { failed: out.Failed });
     } catch (error) {

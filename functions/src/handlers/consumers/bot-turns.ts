@@ -10,6 +10,7 @@ import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { logger } from '#commons/logger';
 import { runBotTurn } from '#domain/bots/turn';
 import { botTurnMessageSchema } from '#domain/bots/turn-message';
+import { byMessageGroup } from './message-groups.ts';
 
 async function runGroup(records: SQSRecord[]): Promise<string[]> {
   for (const [i, record] of records.entries()) {
@@ -24,11 +25,6 @@ async function runGroup(records: SQSRecord[]): Promise<string[]> {
 }
 
 export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
-  const groups = new Map<string, SQSRecord[]>();
-  for (const record of event.Records) {
-    const group = record.attributes?.MessageGroupId ?? record.messageId;
-    groups.set(group, [...(groups.get(group) ?? []), record]);
-  }
-  const failed = (await Promise.all([...groups.values()].map(runGroup))).flat();
+  const failed = (await Promise.all(byMessageGroup(event.Records, (record) => record).map(runGroup))).flat();
   return { batchItemFailures: failed.map((itemIdentifier) => ({ itemIdentifier })) };
 }

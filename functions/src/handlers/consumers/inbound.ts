@@ -27,6 +27,7 @@ import { enqueueFanout } from '#realtime/fanout';
 import { postToConnection } from '#realtime/management';
 import { createSnapshotPublisher, type UnitPublisher } from '#realtime/publisher';
 import * as sockets from '#storage/ws-connections';
+import { byMessageGroup } from './message-groups.ts';
 
 type Parsed = { record: SQSRecord; event?: InboundEvent; error?: string };
 
@@ -74,15 +75,10 @@ export async function consume(event: SQSEvent, given?: Effects): Promise<SQSBatc
   const publisher = given ? undefined : batchPublisher(companyIds);
   const effects = given ?? { ...defaultEffects, publish: (publisher as UnitPublisher).publish };
   const refs = batchReferences();
-  const groups = new Map<string, Parsed[]>();
-  for (const item of parsed) {
-    const group = item.record.attributes?.MessageGroupId ?? item.record.messageId;
-    groups.set(group, [...(groups.get(group) ?? []), item]);
-  }
   const marks = batchMarks();
   /** Per group, its records in order and the first that failed (all from it are failures). */
   const outcomes = await Promise.all(
-    [...groups.values()].map(async (items) => {
+    byMessageGroup(parsed, (item) => item.record).map(async (items) => {
       for (const [index, { record, event: inbound, error }] of items.entries()) {
         try {
           if (!inbound) throw new Error(`invalid inbound event: ${error}`);

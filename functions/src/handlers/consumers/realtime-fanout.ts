@@ -14,6 +14,7 @@ import type { Delivery } from '#realtime/outbox';
 import { type PublisherDeps, postSender } from '#realtime/publisher';
 import type { ConnectionRecord } from '#storage/ws-connections';
 import * as sockets from '#storage/ws-connections';
+import { byMessageGroup } from './message-groups.ts';
 
 const event = z.object({ event: z.string(), data: z.unknown() });
 const bodySchema = z.object({
@@ -26,14 +27,9 @@ const defaultDeps: Deps = { post: postToConnection, deleteConnection: sockets.de
 
 export async function consume(sqsEvent: SQSEvent, deps: Deps = defaultDeps): Promise<SQSBatchResponse> {
   const send = postSender(deps);
-  const groups = new Map<string, SQSEvent['Records']>();
-  for (const record of sqsEvent.Records) {
-    const group = record.attributes?.MessageGroupId ?? record.messageId;
-    groups.set(group, [...(groups.get(group) ?? []), record]);
-  }
   const failed: string[] = [];
   await Promise.all(
-    [...groups.values()].map(async (records) => {
+    byMessageGroup(sqsEvent.Records, (record) => record).map(async (records) => {
       for (const record of records) {
         const parsed = (() => {
           try {
