@@ -17,18 +17,16 @@
  * The stack's log goes to tests/artifacts/bench-campaign.log.
  */
 import { randomInt } from 'node:crypto';
-import { createWriteStream, mkdirSync } from 'node:fs';
 import { type IncomingMessage, Server } from 'node:http';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { documentClient } from '@conversa/functions/commons/dynamodb';
 import { sqsClient } from '@conversa/functions/commons/sqs';
 import type { Campaign } from '@conversa/functions/contracts/campaigns';
 import { managementClient } from '@conversa/functions/realtime/management';
-import { repoRoot } from '../../infra/local/lambda-runtime.ts';
 import { startLocalStack } from '../../infra/local/stack.ts';
 import { client, createTenant, firstPlanId, superLogin } from '../integration/tenants.ts';
 import { connectedConnection, ok, percentile, type Simulator, simulator, sleep } from '../integration/whatsapp-kit.ts';
+import { benchLog } from './bench-log.ts';
 
 const { values } = parseArgs({
   options: {
@@ -39,10 +37,7 @@ const { values } = parseArgs({
 const contactCount = Number(values.contacts);
 const pacedCount = Number(values.paced);
 
-mkdirSync(join(repoRoot, 'tests', 'artifacts'), { recursive: true });
-const logFile = createWriteStream(join(repoRoot, 'tests', 'artifacts', 'bench-campaign.log'), { flags: 'w' });
-const log = (line: string) => logFile.write(`${new Date().toISOString()} ${line}\n`);
-const say = (line: string) => process.stdout.write(`${line}\n`);
+const { logFile, log, say } = benchLog('campaign');
 
 /** The handlers' AWS requests by service (a middleware on their SDK clients). */
 const requests = new Map<string, number>();

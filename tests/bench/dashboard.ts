@@ -15,18 +15,16 @@
  * The stack's log goes to tests/artifacts/bench-dashboard.log.
  */
 import { randomUUID } from 'node:crypto';
-import { createWriteStream, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '@conversa/functions/commons/dynamodb';
 import { type CountedTicket, counterDeltas, dashboardPk, trackingFields } from '@conversa/functions/storage/dashboard-counters';
 import { type TicketRecord, ticketStoredItems } from '@conversa/functions/storage/tickets';
-import { repoRoot } from '../../infra/local/lambda-runtime.ts';
 import { startLocalStack } from '../../infra/local/stack.ts';
 import { type Call, client, createTenant, firstPlanId, superLogin, type Tenant } from '../integration/tenants.ts';
 import { ok, percentile } from '../integration/whatsapp-kit.ts';
+import { benchLog } from './bench-log.ts';
 import { writeAll } from './bulk-write.ts';
 
 const { values } = parseArgs({ options: { small: { type: 'string', default: '1000' }, large: { type: 'string', default: '100000' } } });
@@ -36,9 +34,7 @@ const DAYS = 30;
 const TZ = 'America/Sao_Paulo';
 const MIN = 60_000;
 
-mkdirSync(join(repoRoot, 'tests', 'artifacts'), { recursive: true });
-const logFile = createWriteStream(join(repoRoot, 'tests', 'artifacts', 'bench-dashboard.log'), { flags: 'w' });
-const say = (line: string) => process.stdout.write(`${line}\n`);
+const { logFile, say } = benchLog('dashboard');
 
 let seed = 7;
 const rand = () => {

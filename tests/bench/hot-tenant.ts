@@ -20,8 +20,6 @@
  * The stack's log goes to tests/artifacts/bench-hot-tenant.log.
  */
 import { randomUUID } from 'node:crypto';
-import { createWriteStream, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
@@ -30,10 +28,10 @@ import { documentClient } from '@conversa/functions/commons/dynamodb';
 import { sqsClient } from '@conversa/functions/commons/sqs';
 import { tableDeclaration } from '@conversa/functions/storage/table';
 import { createInboundPublisher } from '@conversa/session-host/inbound-publisher';
-import { repoRoot } from '../../infra/local/lambda-runtime.ts';
 import { startLocalStack } from '../../infra/local/stack.ts';
 import { client, createTenant, firstPlanId, superLogin } from '../integration/tenants.ts';
 import { connectedConnection, simulator, sleep } from '../integration/whatsapp-kit.ts';
+import { benchLog } from './bench-log.ts';
 
 const { values } = parseArgs({
   options: {
@@ -50,10 +48,7 @@ const contactCount = Number(values.contacts);
 const target = Number(values.target);
 const PARTITION_WCU = 1000;
 
-mkdirSync(join(repoRoot, 'tests', 'artifacts'), { recursive: true });
-const logFile = createWriteStream(join(repoRoot, 'tests', 'artifacts', 'bench-hot-tenant.log'), { flags: 'w' });
-const log = (line: string) => logFile.write(`${new Date().toISOString()} ${line}\n`);
-const say = (line: string) => process.stdout.write(`${line}\n`);
+const { logFile, log, say } = benchLog('hot-tenant');
 
 type Item = Record<string, unknown>;
 type Key = { pk: string; sk: string };

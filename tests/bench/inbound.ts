@@ -37,20 +37,19 @@
  * The stack's log goes to tests/artifacts/bench-inbound.log.
  */
 import { randomInt } from 'node:crypto';
-import { createWriteStream, mkdirSync } from 'node:fs';
 import { type IncomingMessage, Server } from 'node:http';
 import { availableParallelism, loadavg } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { documentClient } from '@conversa/functions/commons/dynamodb';
 import { sqsClient } from '@conversa/functions/commons/sqs';
 import { channels } from '@conversa/functions/contracts/channels';
 import type { AppMessageEvent } from '@conversa/functions/contracts/messages';
 import { managementClient } from '@conversa/functions/realtime/management';
-import { coldStarts, repoRoot } from '../../infra/local/lambda-runtime.ts';
+import { coldStarts } from '../../infra/local/lambda-runtime.ts';
 import { startLocalStack } from '../../infra/local/stack.ts';
 import { client, createTenant, firstPlanId, PASSWORD, superLogin } from '../integration/tenants.ts';
 import { connectedConnection, connectSocket, ok, percentile, simulator, sleep } from '../integration/whatsapp-kit.ts';
+import { benchLog } from './bench-log.ts';
 import { stackCpuMs, sumOf } from './stack-cpu.ts';
 
 const { values } = parseArgs({
@@ -80,10 +79,7 @@ const coalesceMs = Number(process.env.REALTIME_COALESCE_MS ?? 20);
 /** The fake model's answer to a message M (infra/local/bot-fakes/openai.ts). */
 const ANSWER_PREFIX = 'Resposta: ';
 
-mkdirSync(join(repoRoot, 'tests', 'artifacts'), { recursive: true });
-const logFile = createWriteStream(join(repoRoot, 'tests', 'artifacts', 'bench-inbound.log'), { flags: 'w' });
-const log = (line: string) => logFile.write(`${new Date().toISOString()} ${line}\n`);
-const say = (line: string) => process.stdout.write(`${line}\n`);
+const { logFile, log, say } = benchLog('inbound');
 
 /** The handlers' AWS requests by service and command (a middleware on their SDK clients), and their latencies. */
 const requests = new Map<string, number>();

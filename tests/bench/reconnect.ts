@@ -18,17 +18,15 @@
  *
  * The stack's log goes to tests/artifacts/bench-reconnect.log.
  */
-import { createWriteStream, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { documentClient } from '@conversa/functions/commons/dynamodb';
 import { WebSocket } from 'ws';
-import { repoRoot } from '../../infra/local/lambda-runtime.ts';
 import { startLocalStack } from '../../infra/local/stack.ts';
 import { RealtimeClient } from '../../web/src/lib/realtime/realtime-client.ts';
 import { reconnectDelayMs } from '../../web/src/lib/realtime/reconnect-policy.ts';
 import { client, createTenant, firstPlanId, superLogin } from '../integration/tenants.ts';
 import { percentile, sleep } from '../integration/whatsapp-kit.ts';
+import { benchLog } from './bench-log.ts';
 
 const { values } = parseArgs({
   options: {
@@ -51,9 +49,7 @@ const policies: Record<string, (failures: number) => number> = { old: oldPolicy,
 const runs = values.policy === 'both' ? ['old', 'new'] : [values.policy as string];
 if (!runs.every((name) => name in policies)) throw new Error(`--policy old|new|both, not ${values.policy}`);
 
-mkdirSync(join(repoRoot, 'tests', 'artifacts'), { recursive: true });
-const logFile = createWriteStream(join(repoRoot, 'tests', 'artifacts', 'bench-reconnect.log'), { flags: 'w' });
-const say = (line: string) => process.stdout.write(`${line}\n`);
+const { logFile, say } = benchLog('reconnect');
 
 /** One drop: every attempt after it, by second, and what the accepted ones cost. */
 interface Round {

@@ -9,21 +9,17 @@
  *
  * RSS is read from /proc (Linux). The stack's log goes to tests/artifacts/bench-session-host.log.
  */
-import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { repoRoot } from '../../infra/local/lambda-runtime.ts';
 import { startLocalStack } from '../../infra/local/stack.ts';
 import { client, createTenant, superLogin } from '../integration/tenants.ts';
 import { ok, sleep, waitUntil } from '../integration/whatsapp-kit.ts';
+import { benchLog } from './bench-log.ts';
 
 const { values } = parseArgs({ options: { sessions: { type: 'string', default: '200' } } });
 const sessions = Number(values.sessions);
 
-mkdirSync(join(repoRoot, 'tests', 'artifacts'), { recursive: true });
-const logFile = createWriteStream(join(repoRoot, 'tests', 'artifacts', 'bench-session-host.log'), { flags: 'w' });
-const log = (line: string) => logFile.write(`${new Date().toISOString()} ${line}\n`);
-const say = (line: string) => process.stdout.write(`${line}\n`);
+const { logFile, log, say } = benchLog('session-host');
 
 /** Resident set size of a process, in bytes. */
 function rssOf(pid: number): number {

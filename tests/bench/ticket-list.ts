@@ -17,8 +17,6 @@
  * The stack's log goes to tests/artifacts/bench-ticket-list.log.
  */
 import { randomUUID } from 'node:crypto';
-import { createWriteStream, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
@@ -26,10 +24,10 @@ import { documentClient } from '@conversa/functions/commons/dynamodb';
 import { contactStoredItems } from '@conversa/functions/storage/contacts';
 import { messageItems, messageSearchItems } from '@conversa/functions/storage/messages';
 import { type TicketRecord, ticketStoredItems } from '@conversa/functions/storage/tickets';
-import { repoRoot } from '../../infra/local/lambda-runtime.ts';
 import { startLocalStack } from '../../infra/local/stack.ts';
 import { type Call, client, createTenant, firstPlanId, superLogin, type Tenant } from '../integration/tenants.ts';
 import { ok, percentile } from '../integration/whatsapp-kit.ts';
+import { benchLog } from './bench-log.ts';
 import { writeAll } from './bulk-write.ts';
 
 const { values } = parseArgs({ options: { small: { type: 'string', default: '1000' }, large: { type: 'string', default: '100000' } } });
@@ -37,9 +35,7 @@ const SIZES = [Number(values.small), Number(values.large)];
 const MESSAGES_PER_TICKET = 5;
 const RUNS = 50;
 
-mkdirSync(join(repoRoot, 'tests', 'artifacts'), { recursive: true });
-const logFile = createWriteStream(join(repoRoot, 'tests', 'artifacts', 'bench-ticket-list.log'), { flags: 'w' });
-const say = (line: string) => process.stdout.write(`${line}\n`);
+const { logFile, say } = benchLog('ticket-list');
 
 const FIRST =
   'Maria Ana Jose Joao Antonio Francisca Carlos Paulo Pedro Lucas Luiz Marcos Luis Gabriel Rafael Daniel Marcelo Bruno Eduardo Felipe'.split(
