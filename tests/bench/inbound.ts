@@ -37,7 +37,6 @@
  * The stack's log goes to tests/artifacts/bench-inbound.log.
  */
 import { randomInt } from 'node:crypto';
-import { type IncomingMessage, Server } from 'node:http';
 import { availableParallelism, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { documentClient } from '@conversa/functions/commons/dynamodb';
@@ -50,6 +49,7 @@ import { startLocalStack } from '../../infra/local/stack.ts';
 import { client, createTenant, firstPlanId, PASSWORD, superLogin } from '../integration/tenants.ts';
 import { connectedConnection, connectSocket, ok, percentile, simulator, sleep } from '../integration/whatsapp-kit.ts';
 import { benchLog } from './bench-log.ts';
+import { counts, handlerSqs, meter, queuedAt, requestMs, requests, sqsServed } from './inbound-meter.ts';
 import { stackCpuMs, sumOf } from './stack-cpu.ts';
 
 const { values } = parseArgs({
@@ -80,86 +80,6 @@ const coalesceMs = Number(process.env.REALTIME_COALESCE_MS ?? 20);
 const ANSWER_PREFIX = 'Resposta: ';
 
 const { logFile, log, say } = benchLog('inbound');
-
-/** The handlers' AWS requests by service and command (a middleware on their SDK clients), and their latencies. */
-const requests = new Map<string, number>();
-const requestMs = new Map<string, number[]>();
-/** The handlers' SQS requests by action, and the entries of their batch sends. */
-const handlerSqs = new Map<string, number>();
-let handlerEntries = 0;
-let metering = false;
-function meter(service: string, stack: { add: (mw: never, options: { step: 'initialize'; name: string }) => void }): void {
-  const counting = (next: (args: unknown) => Promise<unknown>, context: { commandName?: string }) => async (args: unknown) => {
-    if (metering) {
-      const input = (args as { input?: { Key?: { sk?: string }; UpdateExpression?: string } }).input;
-      const detail = process.env.BENCH_DETAIL
-        ? ` ${String(input?.Key?.sk ?? '').replace(/[#:].*$/, '')} ${input?.UpdateExpression?.slice(0, 40) ?? ''}`
-        : '';
-      const key = `${service} ${context.commandName?.replace(/Command$/, '') ?? '?'}${detail}`;
-      if (service === 'SQS') {
-        const action = context.commandName?.replace(/Command$/, '') ?? '?';
-        handlerSqs.set(action, (handlerSqs.get(action) ?? 0) + 1);
-        handlerEntries += (args as { input?: { Entries?: unknown[] } }).input?.Entries?.length ?? 0;
-      }
-      requests.set(key, (requests.get(key) ?? 0) + 1);
-      const started = performance.now();
-      const settled = () => {
-        const list = requestMs.get(key) ?? [];
-        list.push(performance.now() - started);
-        requestMs.set(key, list);
-      };
-      return next(args).finally(settled);
-    }
-    return next(args);
-  };
-  stack.add(counting as never, { step: 'initialize', name: 'inboundBenchMeter' });
-}
-
-/**
- * SQS sends the local queue served, by action (SendMessage, SendMessageBatch) and entries sent.
- * fauxqs answers in this process but the session-host's SDK client lives in its own, out of the
- * meter's reach: its sends are what the queue served less the handlers' (metered above). Counted
- * on node:http's Server, which fauxqs's Fastify listens through (the SDK speaks SQS's JSON protocol,
- * the action in X-Amz-Target).
- */
-const sqsServed = new Map<string, number>();
-let sqsEntries = 0;
-let consumerBatches = 0;
-let consumerRecords = 0;
-/** When the session-host's send carrying each bench message reached the inbound queue. */
-const queuedAt = new Map<string, number>();
-const serverEmit = Server.prototype.emit as (this: Server, event: string | symbol, ...args: unknown[]) => boolean;
-Server.prototype.emit = function (this: Server, event: string | symbol, ...args: unknown[]) {
-  if (metering && event === 'request') {
-    const request = args[0] as IncomingMessage;
-    const action = String(request.headers['x-amz-target'] ?? '').replace(/^AmazonSQS\./, '');
-    if (action === 'DeleteMessageBatch') {
-      // The local event source mapping deletes each invocation's done records in one request: records per batch.
-      let body = '';
-      request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
-      request.on('end', () => {
-        const input = JSON.parse(body || '{}') as { QueueUrl?: string; Entries?: unknown[] };
-        if (!input.QueueUrl?.includes('/inbound')) return;
-        consumerBatches++;
-        consumerRecords += input.Entries?.length ?? 0;
-      });
-    }
-    if (action === 'SendMessage' || action === 'SendMessageBatch') {
-      sqsServed.set(action, (sqsServed.get(action) ?? 0) + 1);
-      if (action === 'SendMessage') sqsEntries++;
-      else {
-        let body = '';
-        request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
-        request.on('end', () => {
-          sqsEntries += (JSON.parse(body || '{}') as { Entries?: unknown[] }).Entries?.length ?? 0;
-          const at = Date.now();
-          for (const [text] of body.matchAll(/bench \d+/g)) if (!queuedAt.has(text)) queuedAt.set(text, at);
-        });
-      }
-    }
-  }
-  return serverEmit.call(this, event, ...args);
-} as typeof Server.prototype.emit;
 
 const admin = { email: 'bench@conversa.test', password: 'Bench-Admin-1' };
 say('starting the local stack...');
@@ -287,7 +207,7 @@ try {
   const t0 = Date.now();
   const loadedBefore = new Set(coldStarts.keys());
   const cpuAtStart = stackCpuMs();
-  metering = true;
+  counts.on = true;
   const sends: Promise<unknown>[] = [];
   let failedSends = 0;
   for (let i = 0; i < total; i++) {
@@ -324,7 +244,7 @@ try {
   }
   const lastAt = Date.now();
   const cpuAtEnd = stackCpuMs();
-  metering = false;
+  counts.on = false;
   socket.close();
   for (const tab of tabs) tab.close();
 
@@ -409,7 +329,7 @@ try {
       (action) => [action, (sqsServed.get(action) ?? 0) - handlersSent(action)] as const,
     );
     const hostCalls = hostSends.reduce((a, [, n]) => a + n, 0);
-    const hostEntries = sqsEntries - handlersSent('SendMessage') - handlerEntries;
+    const hostEntries = counts.sqsEntries - handlersSent('SendMessage') - counts.handlerEntries;
     say(
       `  the session-host's SQS sends per message delivered: ${perMessage(hostCalls)} (${hostSends.map(([a, n]) => `${a} ${perMessage(n)}`).join(', ')}; ${hostEntries} events, ${(hostEntries / Math.max(1, hostCalls)).toFixed(2)} per call)`,
     );
@@ -432,7 +352,9 @@ try {
       `    API Gateway's 10,000 requests/s per account and region binds at ~${Math.round(10_000 / Math.max(management, 0.01))} inbound msg/s at this ratio`,
     );
   }
-  say(`  the inbound consumer's batches: ${(consumerRecords / Math.max(1, consumerBatches)).toFixed(2)} records per invocation`);
+  say(
+    `  the inbound consumer's batches: ${(counts.consumerRecords / Math.max(1, counts.consumerBatches)).toFixed(2)} records per invocation`,
+  );
   const p50Ok = percentile(latencies, 50) <= 150;
   const p99Ok = percentile(latencies, 99) <= 500;
   say(
