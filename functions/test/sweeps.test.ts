@@ -12,6 +12,7 @@ import { queueOutgoingMessage } from '../src/domain/messages/send.ts';
 import { expireTicket } from '../src/domain/sweeps/expire.ts';
 import { MARK_OVERLAP_MS, runTicketSweeps, sweepCompany } from '../src/domain/sweeps/run.ts';
 import { matches } from '../src/realtime/audience.ts';
+import { raiseListShards } from '../src/storage/companies.ts';
 import { listConnections, updateConnection } from '../src/storage/connections.ts';
 import { getContactByNumber } from '../src/storage/contacts.ts';
 import { table } from '../src/storage/db.ts';
@@ -248,6 +249,23 @@ describe('timeToTransfer', () => {
     await updateConnection(companyId, connectionId, { transferQueueId: queues[1]!.id });
     expect(await sweepCompany(companyId, at(inA, 60), effects())).toMatchObject({ transferred: 0 });
     expect((await getTicket(companyId, inA.id))!.queueId).toBe(queues[0]!.id);
+  });
+
+  it('moves the tickets of every list shard of a busy tenant (storage/list-shards.ts)', async () => {
+    const { companyId, connectionId, queues } = await tenant({ timeToTransfer: 10, queueIds: [] }, [{ name: 'Overflow' }]);
+    await updateConnection(companyId, connectionId, { transferQueueId: queues[0]!.id });
+    expect(await raiseListShards(companyId, 4)).toBe(true);
+    const tickets: TicketRecord[] = [];
+    for (let i = 0; i < 6; i++) tickets.push(await contactWrites(companyId, connectionId, nextNumber()));
+    const shards = new Set(tickets.map((t) => t.id % 4));
+    expect(shards.size).toBeGreaterThan(1);
+    for (const shard of shards) {
+      const partition = ticketLists.byStatusAndQueue(companyId, 'pending', null, shard);
+      expect((await listTicketsPage('gsi1', partition, { limit: 10 })).tickets.length).toBeGreaterThan(0);
+    }
+    const newest = tickets.reduce((a, b) => (a.updatedAt > b.updatedAt ? a : b));
+    expect(await sweepCompany(companyId, at(newest, 10), effects())).toMatchObject({ transferred: 6, failures: 0 });
+    for (const ticket of tickets) expect((await getTicket(companyId, ticket.id))!.queueId).toBe(queues[0]!.id);
   });
 });
 

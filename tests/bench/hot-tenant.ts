@@ -14,8 +14,13 @@
  * of 300 msg/s: the bench prints the rate it reached, each partition's WCU per message and, from
  * that, its WCU/s at --target messages a second (300 by default).
  *
+ * A tenant's ticket lists are write-sharded past 100 messages a second (functions/src/storage/list-shards.ts);
+ * this machine does not reach that, so `--list-shards N` gives the tenant N shards before it starts,
+ * to measure the partitions as a sharded tenant writes them. The bench prints the count it ran with.
+ *
  *   npm run bench:hot-tenant                                  (300 msg/s asked for 60 s)
  *   npm run bench:hot-tenant -- --rate 40 --seconds 20 --contacts 200
+ *   npm run bench:hot-tenant -- --list-shards 4
  *
  * The stack's log goes to tests/artifacts/bench-hot-tenant.log.
  */
@@ -26,6 +31,8 @@ import { BatchGetCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { documentClient } from '@conversa/functions/commons/dynamodb';
 import { sqsClient } from '@conversa/functions/commons/sqs';
+import { getCompany, raiseListShards } from '@conversa/functions/storage/companies';
+import { listShardsOf } from '@conversa/functions/storage/list-shards';
 import { tableDeclaration } from '@conversa/functions/storage/table';
 import { createInboundPublisher } from '@conversa/session-host/inbound-publisher';
 import { startLocalStack } from '../../infra/local/stack.ts';
@@ -40,6 +47,7 @@ const { values } = parseArgs({
     contacts: { type: 'string', default: '1000' },
     target: { type: 'string', default: '300' },
     top: { type: 'string', default: '8' },
+    'list-shards': { type: 'string', default: '1' },
   },
 });
 const rate = Number(values.rate);
@@ -110,6 +118,8 @@ try {
   const sim = simulator(stack.simulatorUrl);
   const tenant = await createTenant(call, await superLogin(call, admin), await firstPlanId(call), 'hot');
   const setup = await connectedConnection(call, sim, { token: tenant.admin.token, companyId: tenant.companyId, queues: ['Support'] });
+  const listShards = Number(values['list-shards']);
+  if (listShards > 1) await raiseListShards(tenant.companyId, listShards);
   // The bench's own reads (images before and after each write): a client of its own, never counted.
   const reader = DynamoDBDocumentClient.from(new DynamoDBClient({ region: stack.env.AWS_REGION, endpoint: stack.env.DYNAMODB_ENDPOINT }));
   const table = stack.env.TABLE_NAME as string;
@@ -222,6 +232,7 @@ try {
   say(
     `hot tenant bench: ${total} messages asked at ${rate}/s (sent in ${(sentMs / 1000).toFixed(1)} s), processed in ${(doneMs / 1000).toFixed(1)} s: ${achieved.toFixed(1)} msg/s reached`,
   );
+  say(`  the tenant's ticket lists: ${listShardsOf(await getCompany(tenant.companyId))} write shard(s)`);
   const tenantKey = `C#${tenant.companyId}`;
   const rows = [...writes].map(([partition, perSecond]) => {
     const all = [...perSecond.values()].reduce((a, b) => a + b, 0);

@@ -74,7 +74,7 @@ async function commitTurn(turn: Omit<ChatbotTurn, 'inbound'>, done: TransactItem
   const items: TransactItem[] = [];
   let next = ticket;
   if (Object.keys(patch).length) {
-    const update = ticketStateUpdate(ticket, patch, turn.now.toISOString());
+    const update = await ticketStateUpdate(ticket, patch, turn.now.toISOString());
     next = update.next;
     items.push(update.item, ...slotTransition(ticket, next), ...(await stateCounterItems(ticket, next)));
   }

@@ -6,18 +6,22 @@
  * The guard makes company names unique platform-wide inside the same transaction as the write,
  * so two concurrent creates of one name cannot both succeed.
  */
-import { DeleteCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConflictError, NotFoundError } from '#commons/errors';
 import type { Company } from '#contracts/companies';
 import { getItemBatched } from './batch-get.ts';
-import { db, getItem, nextId, queryAll, table, transactionCancellationCodes } from './db.ts';
+import { db, getItem, isConditionalCheckFailed, nextId, queryAll, table, transactionCancellationCodes } from './db.ts';
 import { REFERENCE_TTL_MS, readCache } from './read-cache.ts';
 import { PLATFORM_PK, pad, tenantPk } from './table.ts';
 import { putGuarded, type UniqueGuard, updateGuarded } from './unique-guard.ts';
 
-/** The stored company: no joined plan or settings; `dueDate` is `YYYY-MM-DD` or null (no due date). */
-export type CompanyRecord = Omit<Company, 'plan' | 'settings'>;
-export type CompanyPatch = Partial<Omit<CompanyRecord, 'id' | 'createdAt'>>;
+/**
+ * The stored company: no joined plan or settings; `dueDate` is `YYYY-MM-DD` or null (no due date).
+ * `listShards` is the platform's, never the API's: how many write shards the tenant's ticket lists
+ * have (list-shards.ts; absent = 1). It only grows, and only through raiseListShards.
+ */
+export type CompanyRecord = Omit<Company, 'plan' | 'settings'> & { listShards?: number };
+export type CompanyPatch = Partial<Omit<CompanyRecord, 'id' | 'createdAt' | 'listShards'>>;
 
 const COMPANY_SK = 'COMPANY';
 /** Also written by storage/invoices.ts: a payment and the renewal it buys are one transaction. */
@@ -36,6 +40,31 @@ const companyCache = readCache((id: number) => getCompany(id), { ttlMs: REFERENC
 
 /** getCompany through this container's read cache (read-cache.ts): a hot path's read, up to 5 s stale. */
 export const getCompanyCached = (id: number): Promise<CompanyRecord | undefined> => companyCache.get(id);
+
+/**
+ * Raises the tenant's list shards to `shards` (never lowers them: a reader reads every shard below
+ * the stored count, so a lower count would hide the tickets written above it). False when the
+ * company is gone or already has as many.
+ */
+export async function raiseListShards(id: number, shards: number): Promise<boolean> {
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: companyKey(id),
+        UpdateExpression: 'SET listShards = :shards',
+        ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(listShards) OR listShards < :shards)',
+        ExpressionAttributeValues: { ':shards': shards },
+      }),
+    );
+  } catch (error) {
+    if (isConditionalCheckFailed(error)) return false;
+    throw error;
+  } finally {
+    companyCache.forget(id);
+  }
+  return true;
+}
 
 export function listCompanies(): Promise<CompanyRecord[]> {
   return queryAll<CompanyRecord>({

@@ -1,14 +1,16 @@
 /**
- * Request and attempt counters: the external API's per-token limit (per tenant), and the platform's
- * guards against guessing (wrong passwords, reset codes and API tokens per account and per client
- * address, which belong to no tenant yet).
+ * Request and attempt counters: per tenant, the external API's per-token limit and the inbound
+ * message rate that decides the tenant's list shards; for the platform, the guards against guessing
+ * (wrong passwords, reset codes and API tokens per account and per client address, which belong to
+ * no tenant yet).
  *
  *   tenant window     pk = C#<cid>#RATE#<scope>       sk = W#<window start, epoch s>   { count, expiresAt }
  *   platform window   pk = PLATFORM#RATE#<scope>      sk = W#<window start, epoch s>   { count, expiresAt }
  *   attempts          pk = PLATFORM#ATTEMPTS#<scope>  sk = A                           { count, expiresAt }
  *
- * One atomic ADD per request; window items expire through the table's TTL a window after they end
- * (TTL deletes lazily, so the window start in the key, not the TTL, decides which counter counts).
+ * One atomic ADD per request (per batch of events: addToWindow); window items expire through the
+ * table's TTL a window after they end (TTL deletes lazily, so the window start in the key, not the
+ * TTL, decides which counter counts).
  * Attempt counters have no window: they live until cleared (a new reset code) or until their
  * expiresAt, which the update itself checks for the same reason.
  */
@@ -25,7 +27,7 @@ export interface WindowHit {
   key: { pk: string; sk: string };
 }
 
-async function hit(pk: string, windowSeconds: number, nowMs: number): Promise<WindowHit> {
+async function hit(pk: string, windowSeconds: number, nowMs: number, by = 1): Promise<WindowHit> {
   const now = Math.floor(nowMs / 1000);
   const start = now - (now % windowSeconds);
   const end = start + windowSeconds;
@@ -36,15 +38,26 @@ async function hit(pk: string, windowSeconds: number, nowMs: number): Promise<Wi
       Key: key,
       UpdateExpression: 'ADD #count :one SET expiresAt = if_not_exists(expiresAt, :expires), entity = :entity',
       ExpressionAttributeNames: { '#count': 'count' },
-      ExpressionAttributeValues: { ':one': 1, ':expires': end + windowSeconds, ':entity': 'rateWindow' },
+      ExpressionAttributeValues: { ':one': by, ':expires': end + windowSeconds, ':entity': 'rateWindow' },
       ReturnValues: 'UPDATED_NEW',
     }),
   );
-  return { count: Number(out.Attributes?.count ?? 1), resetInSeconds: Math.max(1, end - now), key };
+  return { count: Number(out.Attributes?.count ?? by), resetInSeconds: Math.max(1, end - now), key };
 }
 
 export function hitWindow(companyId: number, scope: string, windowSeconds: number, nowMs = Date.now()): Promise<WindowHit> {
   return hit(`${tenantPk(companyId)}#RATE#${scope}`, windowSeconds, nowMs);
+}
+
+/** Adds `count` events at once to the tenant's window (a batch's worth): the window's total after it. */
+export function addToWindow(
+  companyId: number,
+  scope: string,
+  count: number,
+  windowSeconds: number,
+  nowMs = Date.now(),
+): Promise<WindowHit> {
+  return hit(`${tenantPk(companyId)}#RATE#${scope}`, windowSeconds, nowMs, count);
 }
 
 /** A counter of the platform (no tenant): per account, per client address. */

@@ -21,7 +21,7 @@ export async function commitIfUnchanged(
   extra: TransactItem[],
   now: Date,
 ): Promise<TicketRecord | undefined> {
-  const { item, next } = ticketStateUpdate(ticket, patch, now.toISOString());
+  const { item, next } = await ticketStateUpdate(ticket, patch, now.toISOString());
   const update = item.Update as NonNullable<TransactItem['Update']>;
   update.ConditionExpression = `(${update.ConditionExpression}) AND #sweepSeenAt = :sweepSeenAt`;
   update.ExpressionAttributeNames = { ...update.ExpressionAttributeNames, '#sweepSeenAt': 'updatedAt' };

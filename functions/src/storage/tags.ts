@@ -27,6 +27,7 @@ import {
   transactionCancellationCodes,
   updateExpression,
 } from './db.ts';
+import { primeListShards } from './list-shards.ts';
 import { pad, tenantPk } from './table.ts';
 import { type TicketRecord, tagLinkKey, tagLinkListKeys, tagsUnchanged, ticketKey } from './tickets.ts';
 
@@ -128,6 +129,7 @@ export class TicketTagsChangedError extends Error {}
  */
 export async function setTicketTags(ticket: TicketRecord, after: TicketTag[], options: { countRemoved?: boolean } = {}): Promise<void> {
   const { companyId, id: ticketId } = ticket;
+  await primeListShards(companyId);
   const before = ticket.tags ?? [];
   const beforeIds = new Set(before.map((tag) => tag.id));
   const afterIds = new Set(after.map((tag) => tag.id));

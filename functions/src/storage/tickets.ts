@@ -15,6 +15,8 @@
  *     gsi3  status           gsi3pk = C#<cid>#TS#<status>
  *           -> admin show-all without a queue filter, Closed tab, dashboard counters
  *     every index sorts on   gsiNsk = <updatedAt ISO>#<padded id>  (newest first, ties by id)
+ *     a busy tenant's gsi1 and gsi3 partitions are write-sharded by ticket id (`...#s<n>`, see
+ *     list-shards.ts); its readers read every shard and merge them like any other sources
  *   uuid lookup    pk = C#<cid>#TKU#<uuid>          sk = LOOKUP   { ticketId }
  *                  -> GET /tickets/u/{uuid}; written with the ticket, strongly consistent
  *   slot           pk = C#<cid>#CT#<contactId>      sk = SLOT#W#<padded connectionId>  { ticketId, active }
@@ -51,6 +53,7 @@ import type { TicketContactSummary, TicketStatus } from '#contracts/tickets';
 import { contactPk } from './contacts.ts';
 import { ticketCounterItems, trackingFields } from './dashboard-counters.ts';
 import { db, getItem, isConditionalCheckFailed, stripKeys, table, transactionCancellationCodes } from './db.ts';
+import { listShardOf, primeListShards } from './list-shards.ts';
 import { contactWords, ticketSearchItems, ticketSearchKey } from './search-index.ts';
 import { pad, tenantPk } from './table.ts';
 
@@ -140,12 +143,19 @@ const linkKey = (companyId: number, contactId: number, ticketId: number) => ({
 export const isActive = (status: TicketStatus): boolean => status !== 'closed';
 export const listSortKey = (updatedAt: string, id: number): string => `${updatedAt}#${pad(id)}`;
 
-/** Index partitions of the lists above. */
+/** Shard `shard` of a queue or status list partition (shard 0 is the partition itself). */
+export const shardedPartition = (partition: string, shard: number): string => (shard ? `${partition}#s${shard}` : partition);
+
+/**
+ * Index partitions of the lists above. The queue and status lists of a busy tenant are written in
+ * `shard`s (list-shards.ts): shard 0 is the unsharded partition, so a tenant's rows from before
+ * sharding stay where its readers look. The user lists (one attendant's tickets) are never sharded.
+ */
 export const ticketLists = {
-  byStatusAndQueue: (companyId: number, status: TicketStatus, queueId: number | null) =>
-    `${tenantPk(companyId)}#TS#${status}#Q#${queueId ?? 0}`,
+  byStatusAndQueue: (companyId: number, status: TicketStatus, queueId: number | null, shard = 0) =>
+    shardedPartition(`${tenantPk(companyId)}#TS#${status}#Q#${queueId ?? 0}`, shard),
   byStatusAndUser: (companyId: number, status: TicketStatus, userId: number) => `${tenantPk(companyId)}#TS#${status}#U#${userId}`,
-  byStatus: (companyId: number, status: TicketStatus) => `${tenantPk(companyId)}#TS#${status}`,
+  byStatus: (companyId: number, status: TicketStatus, shard = 0) => shardedPartition(`${tenantPk(companyId)}#TS#${status}`, shard),
 };
 
 /** A list partition of `ticketLists` narrowed to the tickets carrying `tagId` (their tag links). */
@@ -162,12 +172,13 @@ type ListPosition = Pick<TicketRecord, 'companyId' | 'id' | 'status' | 'queueId'
 function indexKeys(ticket: ListPosition, tagId?: number) {
   const sk = listSortKey(ticket.updatedAt, ticket.id);
   const scoped = (partition: string) => (tagId === undefined ? partition : tagListPartition(ticket.companyId, tagId, partition));
+  const shard = listShardOf(ticket.companyId, ticket.id);
   return {
-    gsi1pk: scoped(ticketLists.byStatusAndQueue(ticket.companyId, ticket.status, ticket.queueId)),
+    gsi1pk: scoped(ticketLists.byStatusAndQueue(ticket.companyId, ticket.status, ticket.queueId, shard)),
     gsi1sk: sk,
     gsi2pk: ticket.userId ? scoped(ticketLists.byStatusAndUser(ticket.companyId, ticket.status, ticket.userId)) : undefined,
     gsi2sk: ticket.userId ? sk : undefined,
-    gsi3pk: scoped(ticketLists.byStatus(ticket.companyId, ticket.status)),
+    gsi3pk: scoped(ticketLists.byStatus(ticket.companyId, ticket.status, shard)),
     gsi3sk: sk,
   };
 }
@@ -281,6 +292,7 @@ export function ticketStoredItems(ticket: TicketRecord): Record<string, unknown>
  * it is open or pending. SlotTakenError when another active ticket holds it.
  */
 export async function createTicket(created: TicketRecord, extra: TransactItem[] = []): Promise<TicketRecord> {
+  await primeListShards(created.companyId);
   const ticket: TicketRecord = { ...created, ...trackingFields(undefined, created, created.createdAt) };
   const items: TransactItem[] = [
     {
@@ -322,11 +334,13 @@ export async function createTicket(created: TicketRecord, extra: TransactItem[] 
  * revision, and fails unless the stored revision is still `ticket.revision`. Exposed so a caller can
  * commit it with other writes (the chatbot commits its replies with it).
  */
-export function ticketStateUpdate(
+export async function ticketStateUpdate(
   ticket: TicketRecord,
   patch: TicketStatePatch,
   now = new Date().toISOString(),
-): { item: TransactItem; next: TicketRecord } {
+): Promise<{ item: TransactItem; next: TicketRecord }> {
+  // The state's partitions are where the ticket is written from now on: in the tenant's shards as this container knows them.
+  await primeListShards(ticket.companyId);
   const patched: TicketRecord = { ...ticket, ...patch, updatedAt: now, revision: ticket.revision + 1 };
   // The dashboard's tracking fields move with the state, in this same write (only those that change).
   const tracking = Object.fromEntries(
@@ -393,7 +407,7 @@ export const stateCounterItems = (ticket: TicketRecord, next: TicketRecord): Pro
  * SlotTakenError when reopening while another ticket of the contact is active on the connection.
  */
 export async function updateTicketState(ticket: TicketRecord, patch: TicketStatePatch, extra: TransactItem[] = []): Promise<TicketRecord> {
-  const { item, next } = ticketStateUpdate(ticket, patch);
+  const { item, next } = await ticketStateUpdate(ticket, patch);
   const slotItems = slotWrites(ticket, next);
   try {
     const counters = await stateCounterItems(ticket, next);

@@ -11,5 +11,6 @@ export function planSummary(plan: Plan): CompanyPlanSummary {
 }
 
 export function toCompany(record: CompanyRecord, plan: Plan | undefined, campaignsEnabled: boolean): Company {
-  return { ...record, campaignsEnabled, ...(plan ? { plan: planSummary(plan) } : {}) };
+  const { listShards: _platformOnly, ...company } = record;
+  return { ...company, campaignsEnabled, ...(plan ? { plan: planSummary(plan) } : {}) };
 }

@@ -1,7 +1,8 @@
 /**
  * The ticket sweeps, run once a minute (schedules.ts): for every company, for every connection with
  * the rule on, read the tickets of the rule's list that went idle since the previous run
- * (storage/sweep-marks.ts, storage/sweep-candidates.ts) and apply the rule to each (expire.ts, transfer.ts).
+ * (storage/sweep-marks.ts, storage/sweep-candidates.ts; every write shard of it, storage/list-shards.ts)
+ * and apply the rule to each (expire.ts, transfer.ts).
  *
  * Independence: each company, and within it each (connection, rule), succeeds or fails on its own;
  * a failure is logged, leaves that mark where it was (the next run reads the range again) and
@@ -11,8 +12,9 @@
 import { logger } from '#commons/logger';
 import { defaultEffects, type Effects } from '#domain/messages/effects';
 import { mapWithConcurrency } from '#realtime/concurrency';
-import { listCompanies } from '#storage/companies';
+import { getCompany, listCompanies } from '#storage/companies';
 import { type ConnectionRecord, listConnections } from '#storage/connections';
+import { listShardsOf } from '#storage/list-shards';
 import { getQueue } from '#storage/queues';
 import { ticketsUpdatedWithin } from '#storage/sweep-candidates';
 import { advanceSweepMark, getSweepMarks, markOf, type SweepRule } from '#storage/sweep-marks';
@@ -40,18 +42,20 @@ interface RulePlan {
   rule: SweepRule;
   minutes: number;
   index: 'gsi1' | 'gsi3';
-  partition: string;
+  /** The list's partitions: one per write shard of the tenant (storage/list-shards.ts). */
+  partitions: string[];
   apply: (ticket: TicketRecord) => Promise<boolean>;
 }
 
-async function plansFor(companyId: number, connection: ConnectionRecord, now: Date, effects: Effects): Promise<RulePlan[]> {
+async function plansFor(companyId: number, shards: number, connection: ConnectionRecord, now: Date, effects: Effects): Promise<RulePlan[]> {
   const plans: RulePlan[] = [];
+  const eachShard = (partition: (shard: number) => string) => Array.from({ length: shards }, (_, shard) => partition(shard));
   if (connection.expiresTicket > 0) {
     plans.push({
       rule: 'expire',
       minutes: connection.expiresTicket,
       index: 'gsi3',
-      partition: ticketLists.byStatus(companyId, 'open'),
+      partitions: eachShard((shard) => ticketLists.byStatus(companyId, 'open', shard)),
       apply: (ticket) => expireTicket(ticket, connection, now, effects),
     });
   }
@@ -64,7 +68,7 @@ async function plansFor(companyId: number, connection: ConnectionRecord, now: Da
         rule: 'transfer',
         minutes: connection.timeToTransfer as number,
         index: 'gsi1',
-        partition: ticketLists.byStatusAndQueue(companyId, 'pending', null),
+        partitions: eachShard((shard) => ticketLists.byStatusAndQueue(companyId, 'pending', null, shard)),
         apply: (ticket) => transferTicket(ticket, connection, queueId, now, effects),
       });
     } else logger.warn('transfer queue not found; timeToTransfer skipped', { companyId, connectionId: connection.id, queueId });
@@ -80,20 +84,21 @@ async function sweepRule(companyId: number, connectionId: number, plan: RulePlan
   const after = mark ? new Date(Date.parse(mark) - MARK_OVERLAP_MS).toISOString() : undefined;
   let changed = 0;
   let firstError: unknown;
-  for await (const ticket of ticketsUpdatedWithin(plan.index, plan.partition, { after, until: cutoff }, connectionId)) {
-    try {
-      if (await plan.apply(ticket)) changed++;
-    } catch (error) {
-      firstError ??= error;
-      logger.error('ticket sweep failed on a ticket', {
-        companyId,
-        connectionId,
-        rule: plan.rule,
-        ticketId: ticket.id,
-        error: error as Error,
-      });
+  for (const partition of plan.partitions)
+    for await (const ticket of ticketsUpdatedWithin(plan.index, partition, { after, until: cutoff }, connectionId)) {
+      try {
+        if (await plan.apply(ticket)) changed++;
+      } catch (error) {
+        firstError ??= error;
+        logger.error('ticket sweep failed on a ticket', {
+          companyId,
+          connectionId,
+          rule: plan.rule,
+          ticketId: ticket.id,
+          error: error as Error,
+        });
+      }
     }
-  }
   if (firstError) throw firstError;
   await advanceSweepMark(companyId, plan.rule, connectionId, cutoff);
   return changed;
@@ -107,9 +112,11 @@ export async function sweepCompany(
   const report = { closed: 0, transferred: 0, failures: 0 };
   const connections = await listConnections(companyId);
   if (!connections.some((c) => c.expiresTicket > 0 || (c.timeToTransfer ?? 0) > 0)) return report;
-  const marks = await getSweepMarks(companyId);
+  // Read fresh, not cached: a shard this run did not know of would keep its tickets from every rule.
+  const [marks, company] = await Promise.all([getSweepMarks(companyId), getCompany(companyId)]);
+  const shards = listShardsOf(company);
   for (const connection of connections) {
-    for (const plan of await plansFor(companyId, connection, now, effects)) {
+    for (const plan of await plansFor(companyId, shards, connection, now, effects)) {
       try {
         const changed = await sweepRule(companyId, connection.id, plan, markOf(marks, plan.rule, connection.id), now);
         if (plan.rule === 'expire') report.closed += changed;

@@ -9,7 +9,9 @@
  *     the caller, gsi2 (narrowed to the selected queues by predicate);
  *   - admin showAll: gsi1 per (status, selected queue + no queue), or gsi3 per status;
  *   - admin user filter: gsi2 per (status, user).
- * Sources are read newest first and k-way merged on the shared sort key (updatedAt#id).
+ * Sources are read newest first and k-way merged on the shared sort key (updatedAt#id). A busy
+ * tenant's queue and status lists are written in shards (storage/list-shards.ts): each such source
+ * is then one per shard, merged the same way.
  *
  * Cost of a page (the issue 4 rule): a plain list of one source reads `pageSize + 1` rows in one
  * Query; with k sources each reads its share, about pageSize / k rows, once, and the page ends where
@@ -38,11 +40,12 @@
 import type { ListTicketsQuery, TicketPageResponse } from '#contracts/ticket-requests';
 import type { TicketStatus } from '#contracts/tickets';
 import { InvalidCursorError, openCursor, scopeOf, sealCursor } from '#storage/cursors';
+import { listShardsOf } from '#storage/list-shards';
 import { contactWords, MIN_WORD, searchPrefix, termWords } from '#storage/search-index';
 import { readSearchHits } from '#storage/search-reads';
 import { listTags } from '#storage/tags';
 import { getTickets, type ListIndex, readListSlice } from '#storage/ticket-lists';
-import { type TicketRecord, tagListPartition, ticketLists } from '#storage/tickets';
+import { shardedPartition, type TicketRecord, tagListPartition, ticketLists } from '#storage/tickets';
 import { canSeeTicket, type Viewer, viewerIsAdmin } from './access.ts';
 import { presentTickets } from './present-page.ts';
 
@@ -63,6 +66,25 @@ interface Source {
   predicate?: Predicate;
   /** The partition is this tag's (its rows are tag links). */
   tagId?: number;
+  /** A write shard (storage/list-shards.ts) of the source at this index of the plan, its shard 0. */
+  shardOf?: number;
+}
+
+/** The caller, with the company read fresh with its identity: the tenant's list shards (storage/list-shards.ts). */
+export type ListViewer = Viewer & { company: { listShards?: number } };
+
+/**
+ * The sources with each queue or status list (gsi1, gsi3) repeated for the tenant's write shards:
+ * first every source as given (shard 0), then shard 1 of each sharded one, then shard 2, ... So the
+ * sources of a plan made with fewer shards are a prefix of these, and its cursor still opens
+ * (decodePositions). Lists of one user (gsi2) are never sharded.
+ */
+function withShards(sources: Source[], shards: number): Source[] {
+  const sharded = sources.flatMap((source, i) => (source.index === 'gsi2' ? [] : [{ source, i }]));
+  const more: Source[] = [];
+  for (let shard = 1; shard < shards; shard++)
+    for (const { source, i } of sharded) more.push({ ...source, partition: shardedPartition(source.partition, shard), shardOf: i });
+  return [...sources, ...more];
 }
 
 export interface ListPlan {
@@ -115,7 +137,7 @@ const hasTags =
  * The partitions and filters that answer `query` for `viewer` (see the header). `tagId`: read the
  * lists of that tag (the caller picks the query's most selective tag).
  */
-export function planList(viewer: Viewer, query: ListTicketsQuery, statuses?: TicketStatus[], tagId?: number): ListPlan {
+export function planList(viewer: ListViewer, query: ListTicketsQuery, statuses?: TicketStatus[], tagId?: number): ListPlan {
   const { companyId } = viewer;
   const admin = viewerIsAdmin(viewer);
   const wanted = statuses ?? (query.status ? [query.status] : allStatuses);
@@ -152,11 +174,12 @@ export function planList(viewer: Viewer, query: ListTicketsQuery, statuses?: Tic
 
   const date = query.date;
   const tags = query.tags?.length ? query.tags : undefined;
+  const shardedSources = withShards(sources, listShardsOf(viewer.company));
   return {
     sources:
       tagId === undefined
-        ? sources
-        : sources.map((source) => ({ ...source, tagId, partition: tagListPartition(companyId, tagId, source.partition) })),
+        ? shardedSources
+        : shardedSources.map((source) => ({ ...source, tagId, partition: tagListPartition(companyId, tagId, source.partition) })),
     rowFilter: allOf([
       date ? (t) => t.createdAt.startsWith(date) : undefined,
       query.withUnreadMessages ? (t) => t.unreadMessages > 0 : undefined,
@@ -183,15 +206,26 @@ function cursorScope(viewer: Viewer, query: ListTicketsQuery, kind: 'list' | 'se
 /** A list sort key (storage/tickets.ts listSortKey: `<updatedAt>#<padded id>`), inside the day filtered on. */
 const LIST_SORT_KEY = /^\d{4}-\d{2}-\d{2}T[\d:.]{1,20}Z#\d{10}$/;
 
+/**
+ * The positions a cursor holds, one per source. A cursor made before the tenant's lists were sharded
+ * further holds a prefix of the sources (withShards); each new shard starts where its shard 0 is:
+ * every row it holds was written after the cursor was made, so it sits above that position, as a
+ * ticket that moves during paging does.
+ */
 async function decodePositions(scope: string, cursor: string, plan: ListPlan): Promise<Position[]> {
   const value = await openCursor(scope, cursor);
   const inRange = (sk: string) => !plan.range || (sk >= plan.range.from && sk <= plan.range.to);
+  const bases = plan.sources.filter((source) => source.shardOf === undefined).length;
+  const perShard = plan.sources.filter((source, i) => source.shardOf === undefined && plan.sources.some((s) => s.shardOf === i)).length;
+  const madeWith = (length: number) =>
+    length === plan.sources.length || (length >= bases && perShard > 0 && (length - bases) % perShard === 0);
   if (
     Array.isArray(value) &&
-    value.length === plan.sources.length &&
+    value.length <= plan.sources.length &&
+    madeWith(value.length) &&
     value.every((p) => p === null || p === END || (typeof p === 'string' && LIST_SORT_KEY.test(p) && inRange(p)))
   )
-    return value as Position[];
+    return plan.sources.map((source, i) => (i < value.length ? value[i] : value[source.shardOf as number]) as Position);
   throw new InvalidCursorError();
 }
 
@@ -386,7 +420,7 @@ async function searchPage(
   return { tickets: page, position: { phase, afterSk } };
 }
 
-export async function listTickets(viewer: Viewer, query: ListTicketsQuery): Promise<TicketPageResponse> {
+export async function listTickets(viewer: ListViewer, query: ListTicketsQuery): Promise<TicketPageResponse> {
   const tagIds = query.tags?.length ? query.tags : undefined;
   const words = indexedTerm(query.searchParam);
   if (words) {
@@ -424,14 +458,17 @@ export async function listTickets(viewer: Viewer, query: ListTicketsQuery): Prom
 }
 
 /** GET /ticket/kanban: open and pending tickets of the caller's queues (SPEC 6 "Kanban loads tickets for the queues of the current user"). */
-export async function listKanbanTickets(viewer: Viewer, queueIds: number[] | undefined): Promise<TicketPageResponse> {
+export async function listKanbanTickets(viewer: ListViewer, queueIds: number[] | undefined): Promise<TicketPageResponse> {
   const mine = viewer.user.queueIds;
   const queues = (queueIds?.length ? queueIds : mine).filter((id) => mine.includes(id));
-  const sources: Source[] = (['open', 'pending'] as const).flatMap((status) =>
-    [...new Set(queues)].map((queueId) => ({
-      index: 'gsi1' as const,
-      partition: ticketLists.byStatusAndQueue(viewer.companyId, status, queueId),
-    })),
+  const sources: Source[] = withShards(
+    (['open', 'pending'] as const).flatMap((status) =>
+      [...new Set(queues)].map((queueId) => ({
+        index: 'gsi1' as const,
+        partition: ticketLists.byStatusAndQueue(viewer.companyId, status, queueId),
+      })),
+    ),
+    listShardsOf(viewer.company),
   );
   const plan: ListPlan = { sources, visible: (t) => canSeeTicket(viewer, t) };
   const page = await readPage(

@@ -12,7 +12,8 @@
  * queues come from the container's read caches (domain/inbound/batch-references.ts). The messages'
  * last write, their links' `dispatched` mark, is taken for the whole batch once its groups are done
  * (domain/inbound/dispatch-marks.ts): a record whose mark could not be written fails then, with the
- * later records of its group, as if it had failed in its turn.
+ * later records of its group, as if it had failed in its turn. Beside the batch, its messages are
+ * counted per tenant for the tenant's list shards (domain/inbound/tenant-load.ts).
  */
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { env } from '#commons/env';
@@ -22,6 +23,7 @@ import { type InboundEvent, inboundEventSchema } from '#contracts/session-events
 import { batchReferences } from '#domain/inbound/batch-references';
 import { batchMarks } from '#domain/inbound/dispatch-marks';
 import { processInboundEvent } from '#domain/inbound/pipeline';
+import { observeInboundLoad } from '#domain/inbound/tenant-load';
 import { defaultEffects, type Effects } from '#domain/messages/effects';
 import { enqueueFanout } from '#realtime/fanout';
 import { postToConnection } from '#realtime/management';
@@ -38,6 +40,12 @@ function parse(record: SQSRecord): Parsed {
   } catch (error) {
     return { record, error: (error as Error).message };
   }
+}
+
+function messagesPerTenant(parsed: Parsed[]): Map<number, number> {
+  const counts = new Map<number, number>();
+  for (const { event } of parsed) if (event?.kind === 'message') counts.set(event.companyId, (counts.get(event.companyId) ?? 0) + 1);
+  return counts;
 }
 
 /**
@@ -76,6 +84,10 @@ export async function consume(event: SQSEvent, given?: Effects): Promise<SQSBatc
   const effects = given ?? { ...defaultEffects, publish: (publisher as UnitPublisher).publish };
   const refs = batchReferences();
   const marks = batchMarks();
+  // The tenants' message rate, for their list shards (tenant-load.ts): beside the batch, never in its way.
+  const load = observeInboundLoad(messagesPerTenant(parsed)).catch((error: unknown) =>
+    logger.warn('inbound load not counted', { error: error as Error }),
+  );
   /** Per group, its records in order and the first that failed (all from it are failures). */
   const outcomes = await Promise.all(
     byMessageGroup(parsed, (item) => item.record).map(async (items) => {
@@ -94,6 +106,7 @@ export async function consume(event: SQSEvent, given?: Effects): Promise<SQSBatc
   // Published before marked: a link is marked dispatched only once its events left the outbox.
   await publisher?.flush();
   const unmarked = await marks.flush();
+  await load;
   for (const [messageId, failure] of unmarked)
     logger.error('inbound event failed: its link mark not written', { messageId, error: failure as Error });
   const failures = outcomes.flatMap(({ items, firstFailed }) => {
