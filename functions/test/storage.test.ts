@@ -1,7 +1,11 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { documentClient } from '../src/commons/dynamodb.ts';
 import { createCompany, deleteCompany, getCompany, listCompanies, newCompanyId, updateCompany } from '../src/storage/companies.ts';
+import { table } from '../src/storage/db.ts';
 import { createPlan, getPlan, listPlans, newPlanId, updatePlan } from '../src/storage/plans.ts';
 import { getSetting, listSettings, putSetting } from '../src/storage/settings.ts';
+import { pad } from '../src/storage/table.ts';
 import {
   claimSession,
   countUsers,
@@ -9,6 +13,7 @@ import {
   deleteUser,
   getUser,
   getUserByEmail,
+  listUserNamesCached,
   listUsers,
   newUserId,
   updateUser,
@@ -107,6 +112,27 @@ describe('users', () => {
     expect(await getUserByEmail('new@example.com')).toBeUndefined();
     await createUser(userFixture({ companyId: 21, id: 1, email: 'new@example.com' }));
     await expect(deleteUser(20, id)).rejects.toMatchObject({ code: 'ERR_NO_USER_FOUND' });
+  });
+
+  it('keeps the cached attendant names through presence updates and drops them on a rename', async () => {
+    const id = await newUserId(40);
+    await createUser(userFixture({ companyId: 40, id, email: 'names@example.com', name: 'Ana' }));
+    expect(await listUserNamesCached(40)).toEqual([{ id, name: 'Ana' }]);
+    // A write around the storage module: only a re-read would see it.
+    await documentClient().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: { pk: 'C#40', sk: `USER#${pad(id)}` },
+        UpdateExpression: 'SET #name = :name',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: { '#name': 'name' },
+        ExpressionAttributeValues: { ':name': 'Written around' },
+      }),
+    );
+    await updateUser(40, id, { online: true });
+    expect(await listUserNamesCached(40)).toEqual([{ id, name: 'Ana' }]);
+    await updateUser(40, id, { name: 'Ana Maria' });
+    expect(await listUserNamesCached(40)).toEqual([{ id, name: 'Ana Maria' }]);
   });
 
   it('claims the session only forwards in time and returns the token to revoke', async () => {

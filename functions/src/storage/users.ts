@@ -124,7 +124,8 @@ export async function updateUser(companyId: number, userId: number, patch: UserP
     guards: [emailGuard(companyId, userId)],
     notFound: () => new NotFoundError('ERR_NO_USER_FOUND'),
   });
-  namesCache.forget(companyId);
+  // Only a rename changes the names (presence updates come on every socket's connect and disconnect).
+  if (patch.name !== undefined && patch.name !== current.name) namesCache.forget(companyId);
   return updated;
 }
 
