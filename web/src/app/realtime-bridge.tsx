@@ -14,6 +14,7 @@ import { useQueuesLive } from '../lib/lookups/queues.ts';
 import { useQuickMessagesLive } from '../lib/lookups/quick-messages.ts';
 import { useTagsLive } from '../lib/lookups/tags.ts';
 import { useUsersLive } from '../lib/lookups/users.ts';
+import { invalidateOnce } from '../lib/realtime/invalidate-once.ts';
 import { useRealtimeEvent } from '../lib/realtime/realtime-provider.tsx';
 import { toast } from '../lib/toast.ts';
 
@@ -56,10 +57,7 @@ export function RealtimeBridge() {
     }, KICK_RELOAD_MS);
   });
 
-  useRealtimeEvent(companyId ? channels.settings(companyId) : undefined, () => {
-    void queryClient.invalidateQueries({ queryKey: settingKeys.all });
-    void queryClient.invalidateQueries({ queryKey: authKeys.me() });
-  });
+  useRealtimeEvent(companyId ? channels.settings(companyId) : undefined, () => invalidateOnce(queryClient, settingKeys.all, authKeys.me()));
 
   return null;
 }

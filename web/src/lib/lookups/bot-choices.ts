@@ -4,6 +4,7 @@ import { type QueryClient, queryOptions, useQuery, useQueryClient } from '@tanst
 import { api } from '../api-client.ts';
 import { isAdmin, useAuth } from '../auth/auth-provider.tsx';
 import { useCompanyPlan } from '../auth/session-api.ts';
+import { invalidateOnce } from '../realtime/invalidate-once.ts';
 import { useRealtimeEvent } from '../realtime/realtime-provider.tsx';
 
 /**
@@ -79,5 +80,7 @@ export const refreshQueueIntegrations = (queryClient: QueryClient) => queryClien
 /** `company-{id}-queueIntegration` (ids only): every screen showing integrations reads them again. */
 export function useQueueIntegrationsLive(companyId: number | undefined): void {
   const queryClient = useQueryClient();
-  useRealtimeEvent(companyId ? channels.queueIntegration(companyId) : undefined, () => void refreshQueueIntegrations(queryClient));
+  useRealtimeEvent(companyId ? channels.queueIntegration(companyId) : undefined, () =>
+    invalidateOnce(queryClient, queueIntegrationKeys.all),
+  );
 }

@@ -2,6 +2,7 @@ import { channels } from '@conversa/functions/contracts/channels';
 import type { Chat, ChatEvent, ChatList, ChatMessage, ChatMessagesPage } from '@conversa/functions/contracts/chats';
 import { type InfiniteData, type QueryClient, queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../api-client.ts';
+import { invalidateOnce } from '../realtime/invalidate-once.ts';
 import { useRealtimeEvent } from '../realtime/realtime-provider.tsx';
 
 /**
@@ -49,7 +50,6 @@ export function useChatsLive(companyId: number | undefined, enabled: boolean): v
       queryClient.removeQueries({ queryKey: chatKeys.messages(event.id) });
       queryClient.removeQueries({ queryKey: chatKeys.detail(event.id) });
     } else queryClient.setQueryData(chatKeys.detail(event.chat.id), event.chat);
-    void queryClient.invalidateQueries({ queryKey: chatKeys.list() });
-    void queryClient.invalidateQueries({ queryKey: chatKeys.allPages() });
+    invalidateOnce(queryClient, chatKeys.list(), chatKeys.allPages());
   });
 }

@@ -3,6 +3,7 @@ import { channels } from '@conversa/functions/contracts/channels';
 import type { ContactList } from '@conversa/functions/contracts/contact-lists';
 import { type QueryClient, queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../api-client.ts';
+import { invalidateOnce } from '../realtime/invalidate-once.ts';
 import { useRealtimeEvent } from '../realtime/realtime-provider.tsx';
 
 /**
@@ -39,17 +40,16 @@ export const refreshContactLists = (queryClient: QueryClient) => queryClient.inv
  */
 export function useContactListsLive(companyId: number | undefined): void {
   const queryClient = useQueryClient();
-  useRealtimeEvent<RecordEvent<ContactList>>(companyId ? channels.contactList(companyId) : undefined, () => {
-    void queryClient.invalidateQueries({ queryKey: contactListKeys.list() });
-    void queryClient.invalidateQueries({ queryKey: contactListKeys.pages() });
-  });
+  useRealtimeEvent<RecordEvent<ContactList>>(companyId ? channels.contactList(companyId) : undefined, () =>
+    invalidateOnce(queryClient, contactListKeys.list(), contactListKeys.pages()),
+  );
 }
 
 /** `company-{id}-ContactListItem` and the list's own `-{listId}` reload (an upload): that list's pages refetch. */
 export function useContactListItemsLive(companyId: number | undefined, contactListId: number | undefined): void {
   const queryClient = useQueryClient();
   const refetch = () => {
-    if (contactListId) void queryClient.invalidateQueries({ queryKey: contactListKeys.listItems(contactListId) });
+    if (contactListId) invalidateOnce(queryClient, contactListKeys.listItems(contactListId));
   };
   useRealtimeEvent(companyId ? channels.contactListItem(companyId) : undefined, refetch);
   useRealtimeEvent<ContactListReloadEvent>(

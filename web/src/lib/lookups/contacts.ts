@@ -2,6 +2,7 @@ import { channels } from '@conversa/functions/contracts/channels';
 import type { Contact, ContactEvent } from '@conversa/functions/contracts/contacts';
 import { type InfiniteData, type QueryClient, queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../api-client.ts';
+import { invalidateOnce } from '../realtime/invalidate-once.ts';
 import { useRealtimeEvent } from '../realtime/realtime-provider.tsx';
 
 /**
@@ -51,6 +52,13 @@ export const useContact = (contactId: number | undefined, enabled = true) =>
  * background so a new contact lands where the server's order puts it.
  */
 export function applyContactEvent(queryClient: QueryClient, event: ContactEvent): void {
+  patchContact(queryClient, event);
+  for (const queryKey of contactListings()) void queryClient.invalidateQueries({ queryKey });
+}
+
+const contactListings = () => [contactKeys.lists(), contactKeys.searches()];
+
+function patchContact(queryClient: QueryClient, event: ContactEvent): void {
   const id = event.action === 'delete' ? event.contactId : event.contact.id;
   queryClient.setQueriesData<InfiniteData<ContactsPage>>({ queryKey: contactKeys.lists() }, (data) =>
     data
@@ -68,15 +76,18 @@ export function applyContactEvent(queryClient: QueryClient, event: ContactEvent)
   );
   if (event.action === 'delete') queryClient.removeQueries({ queryKey: contactKeys.detail(id) });
   else queryClient.setQueryData(contactKeys.detail(id), event.contact);
-  void queryClient.invalidateQueries({ queryKey: contactKeys.lists() });
-  void queryClient.invalidateQueries({ queryKey: contactKeys.searches() });
 }
 
 /** Keeps the contacts cache live from `company-{id}-contact` (SPEC 7 "Realtime"); mounted app-wide. */
 export function useContactsLive(companyId: number | undefined): void {
   const queryClient = useQueryClient();
+  // As applyContactEvent, the listings refetching once for a frame of events (a bulk import's).
+  const apply = (event: ContactEvent) => {
+    patchContact(queryClient, event);
+    invalidateOnce(queryClient, ...contactListings());
+  };
   useRealtimeEvent<ContactEvent>(companyId ? channels.contact(companyId) : undefined, (event) => {
-    if (event?.action === 'delete' && typeof event.contactId === 'number') applyContactEvent(queryClient, event);
-    else if ((event?.action === 'update' || event?.action === 'create') && event.contact) applyContactEvent(queryClient, event);
+    if (event?.action === 'delete' && typeof event.contactId === 'number') apply(event);
+    else if ((event?.action === 'update' || event?.action === 'create') && event.contact) apply(event);
   });
 }

@@ -3,6 +3,7 @@ import { channels } from '@conversa/functions/contracts/channels';
 import type { FileList, FileListsPage } from '@conversa/functions/contracts/file-lists';
 import { type QueryClient, queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../api-client.ts';
+import { invalidateOnce } from '../realtime/invalidate-once.ts';
 import { useRealtimeEvent } from '../realtime/realtime-provider.tsx';
 
 /**
@@ -48,5 +49,7 @@ export const refreshFileLists = (queryClient: QueryClient) => queryClient.invali
 /** `company-{id}-file`: a list created, changed or deleted elsewhere; the Files page and the picker refetch. */
 export function useFileListsLive(companyId: number | undefined): void {
   const queryClient = useQueryClient();
-  useRealtimeEvent<RecordEvent<FileList>>(companyId ? channels.fileList(companyId) : undefined, () => void refreshFileLists(queryClient));
+  useRealtimeEvent<RecordEvent<FileList>>(companyId ? channels.fileList(companyId) : undefined, () =>
+    invalidateOnce(queryClient, fileListKeys.all),
+  );
 }

@@ -2,6 +2,7 @@ import type { Queue } from '@conversa/functions/contracts';
 import { channels } from '@conversa/functions/contracts/channels';
 import { type QueryClient, queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../api-client.ts';
+import { invalidateOnce } from '../realtime/invalidate-once.ts';
 import { useRealtimeEvent } from '../realtime/realtime-provider.tsx';
 
 /**
@@ -27,5 +28,5 @@ export const refreshQueues = (queryClient: QueryClient) => queryClient.invalidat
 /** `company-{id}-queue`, mounted app-wide (src/app/realtime-bridge.tsx). */
 export function useQueuesLive(companyId: number | undefined): void {
   const queryClient = useQueryClient();
-  useRealtimeEvent(companyId ? channels.queue(companyId) : undefined, () => void refreshQueues(queryClient));
+  useRealtimeEvent(companyId ? channels.queue(companyId) : undefined, () => invalidateOnce(queryClient, queueKeys.all));
 }

@@ -2,6 +2,7 @@ import type { QuickMessageEvent } from '@conversa/functions/contracts';
 import { channels } from '@conversa/functions/contracts/channels';
 import { type QueryClient, queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../api-client.ts';
+import { invalidateOnce } from '../realtime/invalidate-once.ts';
 import { useRealtimeEvent } from '../realtime/realtime-provider.tsx';
 
 /**
@@ -50,8 +51,7 @@ export const refreshQuickMessages = (queryClient: QueryClient) => queryClient.in
  */
 export function useQuickMessagesLive(companyId: number | undefined): void {
   const queryClient = useQueryClient();
-  useRealtimeEvent<QuickMessageEvent>(
-    companyId ? channels.quickMessage(companyId) : undefined,
-    () => void refreshQuickMessages(queryClient),
+  useRealtimeEvent<QuickMessageEvent>(companyId ? channels.quickMessage(companyId) : undefined, () =>
+    invalidateOnce(queryClient, quickMessageKeys.all),
   );
 }

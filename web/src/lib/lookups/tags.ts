@@ -2,6 +2,7 @@ import type { TagEvent } from '@conversa/functions/contracts';
 import { channels } from '@conversa/functions/contracts/channels';
 import { type QueryClient, queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../api-client.ts';
+import { invalidateOnce } from '../realtime/invalidate-once.ts';
 import { useRealtimeEvent } from '../realtime/realtime-provider.tsx';
 
 /**
@@ -33,5 +34,5 @@ export const refreshTags = (queryClient: QueryClient) => queryClient.invalidateQ
 /** `company-{id}-tag`, mounted app-wide (src/app/realtime-bridge.tsx). */
 export function useTagsLive(companyId: number | undefined): void {
   const queryClient = useQueryClient();
-  useRealtimeEvent<TagEvent>(companyId ? channels.tag(companyId) : undefined, () => void refreshTags(queryClient));
+  useRealtimeEvent<TagEvent>(companyId ? channels.tag(companyId) : undefined, () => invalidateOnce(queryClient, tagKeys.all));
 }

@@ -2,6 +2,7 @@ import { channels } from '@conversa/functions/contracts/channels';
 import { type QueryClient, queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../api-client.ts';
 import { authKeys } from '../auth/session-api.ts';
+import { invalidateOnce } from '../realtime/invalidate-once.ts';
 import { useRealtimeEvent } from '../realtime/realtime-provider.tsx';
 
 /**
@@ -27,12 +28,13 @@ export const fetchUserNames = () => api<UserName[]>('/users/list');
 export const userNamesQueryOptions = () => queryOptions({ queryKey: userKeys.names(), queryFn: fetchUserNames, staleTime: 60_000 });
 export const useUserNames = (enabled = true) => useQuery({ ...userNamesQueryOptions(), enabled });
 
-/** A user changed: every users query, and the session (the signed-in user's own name, profile, queues). */
+/** What a user change makes stale: every users query, and the session (the signed-in user's own name, profile, queues). */
+const staleWithUsers = () => [userKeys.all, authKeys.me()];
 export const refreshUsers = (queryClient: QueryClient) =>
-  Promise.all([queryClient.invalidateQueries({ queryKey: userKeys.all }), queryClient.invalidateQueries({ queryKey: authKeys.me() })]);
+  Promise.all(staleWithUsers().map((queryKey) => queryClient.invalidateQueries({ queryKey })));
 
 /** `company-{id}-user`, mounted app-wide (src/app/realtime-bridge.tsx). */
 export function useUsersLive(companyId: number | undefined): void {
   const queryClient = useQueryClient();
-  useRealtimeEvent(companyId ? channels.user(companyId) : undefined, () => void refreshUsers(queryClient));
+  useRealtimeEvent(companyId ? channels.user(companyId) : undefined, () => invalidateOnce(queryClient, ...staleWithUsers()));
 }

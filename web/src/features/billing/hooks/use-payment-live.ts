@@ -2,6 +2,7 @@ import { channels } from '@conversa/functions/contracts';
 import type { InvoicePage, PaymentEvent } from '@conversa/functions/contracts/billing';
 import { type InfiniteData, useQueryClient } from '@tanstack/react-query';
 import { authKeys } from '../../../lib/auth/session-api.ts';
+import { invalidateOnce } from '../../../lib/realtime/invalidate-once.ts';
 import { useRealtimeEvent } from '../../../lib/realtime/realtime-provider.tsx';
 import { invoiceKeys } from '../api/invoices.ts';
 
@@ -25,8 +26,7 @@ export function usePaymentLive(companyId: number | undefined, onPaid: (event: Pa
           }
         : data,
     );
-    void queryClient.invalidateQueries({ queryKey: invoiceKeys.all });
-    void queryClient.invalidateQueries({ queryKey: authKeys.all });
+    invalidateOnce(queryClient, invoiceKeys.all, authKeys.all);
     onPaid(event);
   });
 }

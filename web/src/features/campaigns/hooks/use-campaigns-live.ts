@@ -1,6 +1,7 @@
 import { channels, type RecordEvent } from '@conversa/functions/contracts';
 import type { Campaign, CampaignProgressEvent, CampaignsPage } from '@conversa/functions/contracts/campaigns';
 import { type InfiniteData, useQueryClient } from '@tanstack/react-query';
+import { invalidateOnce } from '../../../lib/realtime/invalidate-once.ts';
 import { useRealtimeEvent } from '../../../lib/realtime/realtime-provider.tsx';
 import { campaignKeys } from '../api/campaigns.ts';
 
@@ -33,6 +34,6 @@ export function useCampaignsLive(companyId: number | undefined, onUpdate?: (camp
       queryClient.setQueryData<Campaign>(campaignKeys.detail(record.id), (old) => ({ ...old, ...record }));
       onUpdate?.(record);
     }
-    void queryClient.invalidateQueries({ queryKey: campaignKeys.pages() });
+    invalidateOnce(queryClient, campaignKeys.pages());
   });
 }

@@ -1,6 +1,7 @@
 import { channels } from '@conversa/functions/contracts';
 import type { TicketEvent } from '@conversa/functions/contracts/tickets';
 import { useQueryClient } from '@tanstack/react-query';
+import { invalidateOnce } from '../../../lib/realtime/invalidate-once.ts';
 import { useRealtimeEvent } from '../../../lib/realtime/realtime-provider.tsx';
 import { kanbanKeys, putKanbanTicket, removeKanbanTicket } from '../api/kanban.ts';
 
@@ -14,7 +15,6 @@ export function useKanbanLive(companyId: number | undefined): void {
   useRealtimeEvent<TicketEvent>(companyId ? channels.ticket(companyId) : undefined, (event) => {
     if (event.action === 'delete') return void removeKanbanTicket(queryClient, event.ticketId);
     if (event.action !== 'update') return;
-    if (!putKanbanTicket(queryClient, event.ticket) && event.ticket.status !== 'closed')
-      void queryClient.invalidateQueries({ queryKey: kanbanKeys.tickets() });
+    if (!putKanbanTicket(queryClient, event.ticket) && event.ticket.status !== 'closed') invalidateOnce(queryClient, kanbanKeys.tickets());
   });
 }

@@ -3,6 +3,7 @@ import type { CreatePromptInput, Prompt, UpdatePromptInput } from '@conversa/fun
 import { type QueryClient, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import { promptChoiceKeys } from '../../../lib/lookups/bot-choices.ts';
+import { invalidateOnce } from '../../../lib/realtime/invalidate-once.ts';
 import { useRealtimeEvent } from '../../../lib/realtime/realtime-provider.tsx';
 
 export type { Prompt };
@@ -45,5 +46,5 @@ export function useDeletePrompt() {
 /** `company-{id}-prompt` (ids only): another admin's change shows here too. */
 export function usePromptsLive(companyId: number | undefined): void {
   const queryClient = useQueryClient();
-  useRealtimeEvent(companyId ? channels.prompt(companyId) : undefined, () => void refreshPrompts(queryClient));
+  useRealtimeEvent(companyId ? channels.prompt(companyId) : undefined, () => invalidateOnce(queryClient, promptKeys.all));
 }

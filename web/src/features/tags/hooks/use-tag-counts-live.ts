@@ -1,6 +1,7 @@
 import { channels } from '@conversa/functions/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { tagKeys } from '../../../lib/lookups/tags.ts';
+import { invalidateOnce } from '../../../lib/realtime/invalidate-once.ts';
 import { useRealtimeEvent } from '../../../lib/realtime/realtime-provider.tsx';
 
 /**
@@ -10,8 +11,5 @@ import { useRealtimeEvent } from '../../../lib/realtime/realtime-provider.tsx';
  */
 export function useTagCountsLive(companyId: number | undefined): void {
   const queryClient = useQueryClient();
-  useRealtimeEvent(
-    companyId ? channels.ticket(companyId) : undefined,
-    () => void queryClient.invalidateQueries({ queryKey: tagKeys.pages() }),
-  );
+  useRealtimeEvent(companyId ? channels.ticket(companyId) : undefined, () => invalidateOnce(queryClient, tagKeys.pages()));
 }
