@@ -249,6 +249,14 @@ try {
       `    ${row.perMessage.toFixed(2).padStart(6)}  peak ${String(Math.round(row.peak)).padStart(5)}  at ${target}/s ${String(Math.round(atTarget)).padStart(5)} WCU/s  ${verdict.padEnd(9)}  ${row.partition}`,
     );
   }
+  // The ticket lists (storage/tickets.ts gsi1 queue, gsi3 status), sharded or not: the partitions sharding is for.
+  const lists = rows.filter((row) => /^gsi[13] .*#TS#/.test(row.partition));
+  const hottestLists = lists.slice(0, 4);
+  say(`  the hottest ticket-list partitions (of ${lists.length}):`);
+  for (const row of hottestLists)
+    say(
+      `    ${row.perMessage.toFixed(2).padStart(6)}  at ${target}/s ${String(Math.round(row.perMessage * target)).padStart(5)} WCU/s  ${row.partition}`,
+    );
   const hottest = rows[0];
   if (hottest) {
     const binds = PARTITION_WCU / hottest.perMessage;
