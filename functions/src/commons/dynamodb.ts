@@ -11,8 +11,12 @@ import { env } from './env.ts';
 let ddb: DynamoDBDocumentClient | undefined;
 
 export function documentClient(): DynamoDBDocumentClient {
-  ddb ??= DynamoDBDocumentClient.from(new DynamoDBClient({ region: env.region, endpoint: env.dynamoEndpoint, maxAttempts: 4 }), {
-    marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
-  });
+  if (ddb) return ddb;
+  const client = new DynamoDBClient({ region: env.region, endpoint: env.dynamoEndpoint, maxAttempts: 4 });
+  // The SDK's logger middleware builds a redacted copy of every input and output (each item walked
+  // against the command's schema) to hand to the client's logger, even to the default no-op one this
+  // client keeps: about 1 ms of CPU on a ticket list page (2 requests, 41 items), for logs nobody reads.
+  client.middlewareStack.remove('loggerMiddleware');
+  ddb = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false } });
   return ddb;
 }
