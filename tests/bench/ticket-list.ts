@@ -15,6 +15,8 @@
  *   npm run bench:ticket-list                       (1k and 100k)
  *   npm run bench:ticket-list -- --large 20000      (a quicker run)
  *   npm run bench:ticket-list -- --small 200 --large 400   (a smoke run: does it work)
+ *   npm run bench:ticket-list -- --list-shards 4     (both tenants' lists write-sharded, as a busy
+ *                                                      tenant's are: functions/src/storage/list-shards.ts)
  *
  * The stack's log goes to tests/artifacts/bench-ticket-list.log.
  */
@@ -23,7 +25,9 @@ import { parseArgs } from 'node:util';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '@conversa/functions/commons/dynamodb';
+import { raiseListShards } from '@conversa/functions/storage/companies';
 import { contactStoredItems } from '@conversa/functions/storage/contacts';
+import { primeListShards } from '@conversa/functions/storage/list-shards';
 import { messageItems, messageSearchItems } from '@conversa/functions/storage/messages';
 import { type TicketRecord, ticketStoredItems } from '@conversa/functions/storage/tickets';
 import { startLocalStack } from '../../infra/local/stack.ts';
@@ -32,7 +36,14 @@ import { ok, percentile } from '../integration/whatsapp-kit.ts';
 import { benchLog } from './bench-log.ts';
 import { writeAll } from './bulk-write.ts';
 
-const { values } = parseArgs({ options: { small: { type: 'string', default: '1000' }, large: { type: 'string', default: '100000' } } });
+const { values } = parseArgs({
+  options: {
+    small: { type: 'string', default: '1000' },
+    large: { type: 'string', default: '100000' },
+    'list-shards': { type: 'string', default: '1' },
+  },
+});
+const LIST_SHARDS = Number(values['list-shards']);
 const SIZES = [Number(values.small), Number(values.large)];
 const MESSAGES_PER_TICKET = 5;
 const RUNS = 50;
@@ -292,7 +303,12 @@ try {
   const loaded: Loaded[] = [];
   for (const size of SIZES) {
     const tenant = await createTenant(call, superToken, planId, `bench${size}`);
-    say(`loading ${size} tickets, ${size} contacts, ${size * MESSAGES_PER_TICKET} messages...`);
+    if (LIST_SHARDS > 1) {
+      // The loader writes the list keys as this process knows the tenant: let it know the shards first.
+      await raiseListShards(tenant.companyId, LIST_SHARDS);
+      await primeListShards(tenant.companyId);
+    }
+    say(`loading ${size} tickets, ${size} contacts, ${size * MESSAGES_PER_TICKET} messages (ticket lists in ${LIST_SHARDS} shard(s))...`);
     const t0 = Date.now();
     loaded.push(await load(call, raw, table, tenant, size));
     say(`  loaded in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
