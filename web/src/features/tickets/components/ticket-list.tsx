@@ -1,11 +1,11 @@
 import type { Ticket } from '@conversa/functions/contracts/tickets';
-import { Box, CircularProgress, List, Typography } from '@mui/material';
-import { useEffect } from 'react';
+import { Box, Button, CircularProgress, List, Typography } from '@mui/material';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
 import { isAdmin, useAuth } from '../../../lib/auth/auth-provider.tsx';
 import { toast } from '../../../lib/toast.ts';
-import { type TicketFilters, useTicketList } from '../api/tickets.ts';
+import { shortListAction, type TicketFilters, useTicketList } from '../api/tickets.ts';
 import { useAcceptTicket } from '../hooks/use-accept-ticket.ts';
 import { TicketRow } from './ticket-row.tsx';
 
@@ -41,8 +41,31 @@ export function TicketList({ filters, enabled = true, onSpy, onAccepted }: Ticke
     if (query.hasNextPage && !query.isFetchingNextPage) void query.fetchNextPage();
   };
 
+  // A short page leaves nothing to scroll: fill the box, then offer a button (shortListAction).
+  const boxRef = useRef<HTMLDivElement>(null);
+  const [short, setShort] = useState<'fetch' | 'button' | 'none'>('none');
+  const pages = query.data?.pages.length ?? 0;
+  const { hasNextPage, isFetching, fetchNextPage } = query;
+  useEffect(() => {
+    const box = boxRef.current;
+    if (!box || pages === 0) {
+      setShort('none');
+      return;
+    }
+    const action = shortListAction({
+      hasNextPage,
+      fetching: isFetching,
+      pages,
+      spareBelowPx: box.scrollHeight - box.scrollTop - box.clientHeight,
+      nextPagePx: NEXT_PAGE_PX,
+    });
+    setShort(action);
+    if (action === 'fetch') void fetchNextPage();
+  }, [pages, hasNextPage, isFetching, fetchNextPage]);
+
   return (
     <Box
+      ref={boxRef}
       onScroll={onScroll}
       sx={{ flex: 1, minHeight: 0, overflowY: 'auto' }}
       data-testid="ticket-list"
@@ -67,7 +90,14 @@ export function TicketList({ filters, enabled = true, onSpy, onAccepted }: Ticke
           <CircularProgress size={24} />
         </Box>
       )}
-      {!query.isPending && tickets.length === 0 && (
+      {short === 'button' && (
+        <Box sx={{ display: 'flex', justifyContent: 'center', py: 1 }}>
+          <Button size="small" onClick={() => void fetchNextPage()} data-testid="ticket-list-more">
+            {t('inbox.loadMore')}
+          </Button>
+        </Box>
+      )}
+      {!query.isPending && !hasNextPage && tickets.length === 0 && (
         <Box sx={{ p: 3, textAlign: 'center' }}>
           <Typography variant="subtitle1">{t('inbox.noTicketsTitle')}</Typography>
           <Typography variant="body2" sx={{ color: 'text.secondary' }}>
