@@ -408,3 +408,40 @@ describe('opening a ticket from a contact', { timeout: 150_000 }, () => {
     await attendant.screenshot({ path: join(artifacts, 'directory-12-contacts-narrow-pt.png') });
   });
 });
+
+describe('a tall screen', { timeout: 120_000 }, () => {
+  let tall: BrowserContext | undefined;
+  afterAll(async () => {
+    await tall?.close();
+  });
+
+  it('shows the contacts past the first page without a scroll, which a page that fits the box cannot make', async () => {
+    // Prepare: 45 contacts (pages of 20) in a tenant of their own, and a screen taller than a page.
+    const tenant = await createTenant(call, await superLogin(call, inject('admin')), await firstPlanId(call), 'directory-tall');
+    for (let i = 0; i < 45; i++)
+      await ok(call, 'POST', '/contacts', {
+        token: tenant.admin.token,
+        body: { name: `Tall ${String(i).padStart(2, '0')}`, number: `55119${String(20_000_000 + i)}` },
+      });
+    tall = await launched.browser.newContext({ baseURL: inject('webUrl'), locale: 'en-US', viewport: { width: 1366, height: 1800 } });
+    const admin = await tall.newPage();
+    await admin.goto('/login');
+    await admin.fill('input[name=email]', tenant.admin.email);
+    await admin.fill('input[name=password]', tenant.admin.password);
+    await admin.click('button[type=submit]');
+    await admin.waitForURL('**/tickets');
+
+    // Act
+    await admin.goto('/contacts');
+
+    // Assess: pages load without a scroll until the rows pass the box's bottom (20 rows do not)...
+    const rows = admin.getByTestId('contacts-table').locator('tbody tr', { hasText: 'Tall ' });
+    await expect.poll(() => rows.count(), { timeout: 20_000 }).toBeGreaterThan(20);
+    const box = admin.getByTestId('contacts-table');
+    expect(await box.evaluate((el) => el.scrollHeight > el.clientHeight)).toBe(true);
+    await admin.screenshot({ path: join(artifacts, 'directory-13-tall-screen.png') });
+    // ...and from there a scroll to the end brings the rest.
+    await box.evaluate((el) => el.scrollTo(0, el.scrollHeight));
+    await expect.poll(() => rows.count(), { timeout: 20_000 }).toBe(45);
+  });
+});

@@ -13,10 +13,11 @@ import {
 } from '../src/features/notifications/api/unread-tickets.ts';
 import { putContact, putTicket } from '../src/features/tickets/api/ticket-cache.ts';
 import { noteProblem } from '../src/features/tickets/api/ticket-notes.ts';
-import { AUTO_FILL_PAGES, refetchChangedTickets, shortListAction, ticketListQueryOptions } from '../src/features/tickets/api/tickets.ts';
+import { refetchChangedTickets, ticketListQueryOptions } from '../src/features/tickets/api/tickets.ts';
 import { ApiError } from '../src/lib/api-client.ts';
 import { ticketKeys } from '../src/lib/lookups/tickets.ts';
 import { fillMessageVariables, greetingAt, MESSAGE_VARIABLES } from '../src/lib/message-variables.ts';
+import { AUTO_FILL_PAGES, shortListAction } from '../src/lib/use-fill-box.ts';
 
 const ticket = (id: number, over: Partial<Ticket> = {}): Ticket => ({
   id,
@@ -62,16 +63,16 @@ describe('ticket list paging (SPEC 9 infinite scroll)', () => {
 
   it('fills a box that short pages leave without a scroll, then asks with a button; never loads what nobody can ask for', () => {
     // Prepare: the server says there is more; the rows reach 600 px below the box's bottom (a scroll will ask)
-    const tall = { hasNextPage: true, fetching: false, pages: 1, spareBelowPx: 600, nextPagePx: 100 };
+    const tall = { hasMore: true, loading: false, autoLoaded: 0, spareBelowPx: 600, nextPagePx: 100 };
     // Act + Assess
     expect(shortListAction(tall)).toBe('none');
-    // A short page: the rows end inside the box, nothing to scroll
+    // A short page (or a tall screen): the rows end inside the box, nothing to scroll
     const unscrollable = { ...tall, spareBelowPx: 0 };
-    expect(shortListAction(unscrollable)).toBe('fetch');
-    expect(shortListAction({ ...unscrollable, pages: AUTO_FILL_PAGES - 1 })).toBe('fetch');
-    expect(shortListAction({ ...unscrollable, pages: AUTO_FILL_PAGES })).toBe('button');
-    expect(shortListAction({ ...unscrollable, fetching: true })).toBe('none');
-    expect(shortListAction({ ...unscrollable, hasNextPage: false })).toBe('none');
+    expect(shortListAction(unscrollable)).toBe('load');
+    expect(shortListAction({ ...unscrollable, autoLoaded: AUTO_FILL_PAGES - 1 })).toBe('load');
+    expect(shortListAction({ ...unscrollable, autoLoaded: AUTO_FILL_PAGES })).toBe('button');
+    expect(shortListAction({ ...unscrollable, loading: true })).toBe('none');
+    expect(shortListAction({ ...unscrollable, hasMore: false })).toBe('none');
   });
 });
 

@@ -1,4 +1,5 @@
 import {
+  Button,
   CircularProgress,
   Paper,
   type SxProps,
@@ -11,9 +12,10 @@ import {
   TableRow,
   type Theme,
 } from '@mui/material';
-import type { Key, ReactNode, UIEvent } from 'react';
+import { type Key, type ReactNode, type UIEvent, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useApiErrorMessage } from '../lib/use-api-error.ts';
+import { useFillBox } from '../lib/use-fill-box.ts';
 
 /** SPEC 9: the next page loads within 100 px of the bottom. */
 export const LOAD_MORE_THRESHOLD_PX = 100;
@@ -76,14 +78,25 @@ export function DataTable<T>({
   const errorText = useApiErrorMessage();
   const span = columns.length;
 
+  // A page that does not fill the box (a tall screen) leaves nothing to scroll: fill it, then offer a button.
+  const box = useRef<HTMLDivElement>(null);
+  const fill = useFillBox(box, {
+    rows: rows.length,
+    hasMore: Boolean(onLoadMore && hasMore && !pending),
+    loading: Boolean(loadingMore),
+    load: () => onLoadMore?.(),
+    nextPagePx: LOAD_MORE_THRESHOLD_PX,
+  });
+
   const onScroll = (event: UIEvent<HTMLDivElement>) => {
+    fill.onScroll();
     const el = event.currentTarget;
     if (!onLoadMore || !hasMore || loadingMore) return;
     if (el.scrollHeight - el.scrollTop - el.clientHeight < LOAD_MORE_THRESHOLD_PX) onLoadMore();
   };
 
   return (
-    <TableContainer component={Paper} variant="outlined" sx={{ maxHeight }} onScroll={onScroll} data-testid={testId}>
+    <TableContainer ref={box} component={Paper} variant="outlined" sx={{ maxHeight }} onScroll={onScroll} data-testid={testId}>
       <Table stickyHeader={maxHeight !== 'none'} size="small">
         <TableHead>
           <TableRow>
@@ -119,6 +132,15 @@ export function DataTable<T>({
             <TableRow>
               <TableCell colSpan={span} align="center" sx={{ color: 'error.main' }}>
                 {errorText(error)}
+              </TableCell>
+            </TableRow>
+          )}
+          {fill.showButton && (
+            <TableRow>
+              <TableCell colSpan={span} align="center">
+                <Button size="small" onClick={() => onLoadMore?.()} data-testid="data-table-more">
+                  {t('common.loadMore')}
+                </Button>
               </TableCell>
             </TableRow>
           )}

@@ -41,6 +41,7 @@ const en: LocaleShape = {
     no: 'No',
     none: 'None',
     noRecords: 'No records.',
+    loadMore: 'Load more',
     togglePassword: 'Show or hide the password',
   },
   validation: {

@@ -41,6 +41,7 @@ const es = {
     no: 'No',
     none: 'Ninguna',
     noRecords: 'No hay registros.',
+    loadMore: 'Cargar más',
     togglePassword: 'Mostrar u ocultar la contraseña',
   },
   validation: {

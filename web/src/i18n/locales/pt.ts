@@ -42,6 +42,7 @@ const pt: LocaleShape = {
     no: 'Não',
     none: 'Nenhuma',
     noRecords: 'Nenhum registro.',
+    loadMore: 'Carregar mais',
     togglePassword: 'Mostrar ou ocultar a senha',
   },
   validation: {

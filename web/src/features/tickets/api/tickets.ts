@@ -64,27 +64,6 @@ export const ticketListQueryOptions = (filters: TicketFilters) =>
 
 export const useTicketList = (filters: TicketFilters, enabled = true) => useInfiniteQuery({ ...ticketListQueryOptions(filters), enabled });
 
-/** Pages the list loads by itself while they do not fill its box; past them a button asks. */
-export const AUTO_FILL_PAGES = 5;
-
-/**
- * What the list does about its next page when no scroll can ask for it. A page may come back short
- * with more to read (a filter that spent its read budget, a busy tenant's sharded lists), so a list
- * that does not reach its box's bottom (`spareBelowPx` within the next-page distance) fetches the next
- * page itself, up to AUTO_FILL_PAGES pages, then offers a button: a rare filter over a large inbox
- * must not page through it unasked.
- */
-export function shortListAction(state: {
-  hasNextPage: boolean;
-  fetching: boolean;
-  pages: number;
-  spareBelowPx: number;
-  nextPagePx: number;
-}): 'fetch' | 'button' | 'none' {
-  if (!state.hasNextPage || state.fetching || state.spareBelowPx > state.nextPagePx) return 'none';
-  return state.pages < AUTO_FILL_PAGES ? 'fetch' : 'button';
-}
-
 /** GET /tickets/u/{uuid}: the conversation's ticket (the route parameter is the uuid, SPEC 2). */
 export const fetchTicketByUuid = (uuid: string) => api<Ticket>(`/tickets/u/${encodeURIComponent(uuid)}`);
 export const ticketByUuidQueryOptions = (uuid: string) =>

@@ -1,11 +1,12 @@
 import type { Ticket } from '@conversa/functions/contracts/tickets';
 import { Box, Button, CircularProgress, List, Typography } from '@mui/material';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
 import { isAdmin, useAuth } from '../../../lib/auth/auth-provider.tsx';
 import { toast } from '../../../lib/toast.ts';
-import { shortListAction, type TicketFilters, useTicketList } from '../api/tickets.ts';
+import { useFillBox } from '../../../lib/use-fill-box.ts';
+import { type TicketFilters, useTicketList } from '../api/tickets.ts';
 import { useAcceptTicket } from '../hooks/use-accept-ticket.ts';
 import { TicketRow } from './ticket-row.tsx';
 
@@ -35,33 +36,23 @@ export function TicketList({ filters, enabled = true, onSpy, onAccepted }: Ticke
     if (query.isError) toast.error(t('inbox.loadError'));
   }, [query.isError, t]);
 
+  // A short page leaves nothing to scroll: fill the box, then offer a button (lib/use-fill-box.ts).
+  const boxRef = useRef<HTMLDivElement>(null);
+  const { hasNextPage, isFetching, fetchNextPage } = query;
+  const fill = useFillBox(boxRef, {
+    rows: tickets.length,
+    hasMore: hasNextPage,
+    loading: isFetching,
+    load: () => void fetchNextPage(),
+    nextPagePx: NEXT_PAGE_PX,
+  });
+
   const onScroll = (event: React.UIEvent<HTMLElement>) => {
+    fill.onScroll();
     const box = event.currentTarget;
     if (box.scrollHeight - box.scrollTop - box.clientHeight > NEXT_PAGE_PX) return;
     if (query.hasNextPage && !query.isFetchingNextPage) void query.fetchNextPage();
   };
-
-  // A short page leaves nothing to scroll: fill the box, then offer a button (shortListAction).
-  const boxRef = useRef<HTMLDivElement>(null);
-  const [short, setShort] = useState<'fetch' | 'button' | 'none'>('none');
-  const pages = query.data?.pages.length ?? 0;
-  const { hasNextPage, isFetching, fetchNextPage } = query;
-  useEffect(() => {
-    const box = boxRef.current;
-    if (!box || pages === 0) {
-      setShort('none');
-      return;
-    }
-    const action = shortListAction({
-      hasNextPage,
-      fetching: isFetching,
-      pages,
-      spareBelowPx: box.scrollHeight - box.scrollTop - box.clientHeight,
-      nextPagePx: NEXT_PAGE_PX,
-    });
-    setShort(action);
-    if (action === 'fetch') void fetchNextPage();
-  }, [pages, hasNextPage, isFetching, fetchNextPage]);
 
   return (
     <Box
@@ -90,10 +81,10 @@ export function TicketList({ filters, enabled = true, onSpy, onAccepted }: Ticke
           <CircularProgress size={24} />
         </Box>
       )}
-      {short === 'button' && (
+      {fill.showButton && (
         <Box sx={{ display: 'flex', justifyContent: 'center', py: 1 }}>
           <Button size="small" onClick={() => void fetchNextPage()} data-testid="ticket-list-more">
-            {t('inbox.loadMore')}
+            {t('common.loadMore')}
           </Button>
         </Box>
       )}
