@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { repoRoot } from '../../infra/local/lambda-runtime.ts';
 import { type Call, client, createTenant, firstPlanId, superLogin } from '../integration/tenants.ts';
 import { ok } from '../integration/whatsapp-kit.ts';
-import { type LaunchedBrowser, launchBrowser } from '../support/browser.ts';
+import { type LaunchedBrowser, launchBrowser, signInPage } from '../support/browser.ts';
 
 const artifacts = join(repoRoot, 'tests', 'artifacts');
 const shot = (page: Page, name: string) => page.screenshot({ path: join(artifacts, `directory-${name}.png`) });
@@ -61,11 +61,7 @@ beforeAll(async () => {
   });
   page = await context.newPage();
   const admin = inject('admin');
-  await page.goto('/login');
-  await page.fill('input[name=email]', admin.email);
-  await page.fill('input[name=password]', admin.password);
-  await page.click('button[type=submit]');
-  await page.waitForURL('**/tickets');
+  await signInPage(page, admin.email, admin.password);
 });
 
 afterAll(async () => {
@@ -372,11 +368,7 @@ describe('opening a ticket from a contact', { timeout: 150_000 }, () => {
 
     own = await launched.browser.newContext({ baseURL: inject('webUrl'), locale: 'en-US', viewport: { width: 1366, height: 800 } });
     const attendant = await own.newPage();
-    await attendant.goto('/login');
-    await attendant.fill('input[name=email]', tenant.user.email);
-    await attendant.fill('input[name=password]', tenant.user.password);
-    await attendant.click('button[type=submit]');
-    await attendant.waitForURL('**/tickets');
+    await signInPage(attendant, tenant.user.email, tenant.user.password);
     await attendant.goto('/contacts');
     const row = (name: string) => attendant.getByTestId('contacts-table').locator('tbody tr', { hasText: name });
 
@@ -425,11 +417,7 @@ describe('a tall screen', { timeout: 120_000 }, () => {
       });
     tall = await launched.browser.newContext({ baseURL: inject('webUrl'), locale: 'en-US', viewport: { width: 1366, height: 1800 } });
     const admin = await tall.newPage();
-    await admin.goto('/login');
-    await admin.fill('input[name=email]', tenant.admin.email);
-    await admin.fill('input[name=password]', tenant.admin.password);
-    await admin.click('button[type=submit]');
-    await admin.waitForURL('**/tickets');
+    await signInPage(admin, tenant.admin.email, tenant.admin.password);
 
     // Act
     await admin.goto('/contacts');

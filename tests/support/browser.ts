@@ -57,3 +57,12 @@ export async function typeDate(
   await field.locator('xpath=..').getByRole('spinbutton').first().click();
   await page.keyboard.type(digits.join(''));
 }
+
+/** Signs in through the login page as a person does, and waits for the inbox it lands on. */
+export async function signInPage(page: Page, email: string, password: string): Promise<void> {
+  await page.goto('/login');
+  await page.fill('input[name=email]', email);
+  await page.fill('input[name=password]', password);
+  await page.click('button[type=submit]');
+  await page.waitForURL('**/tickets');
+}
