@@ -30,6 +30,7 @@ export interface LoadOptions {
   steps?: ReadonlyArray<{ messagesPerSecond: number; shards: number }>;
 }
 
+const MAX_GATHERED = 10_000;
 /** Per tenant, the messages this container has seen in the current window and not yet counted. */
 const gathered = new Map<number, { window: number; count: number }>();
 
@@ -47,6 +48,8 @@ export async function observeInboundLoad(messages: Map<number, number>, options:
   const now = options.now ?? Date.now();
   const window = Math.floor(now / 1000 / WINDOW_SECONDS);
   const raised: number[] = [];
+  // Tenants that went quiet keep an entry of an old window: drop those before the map grows with the tenants seen.
+  if (gathered.size > MAX_GATHERED) for (const [companyId, seen] of gathered) if (seen.window !== window) gathered.delete(companyId);
   await Promise.all(
     [...messages].map(async ([companyId, count]) => {
       // Started at once: the batch's ticket writes wait on this same cached read (storage/list-shards.ts).
