@@ -53,7 +53,9 @@ export async function observeInboundLoad(messages: Map<number, number>, options:
   await Promise.all(
     [...messages].map(async ([companyId, count]) => {
       // Started at once: the batch's ticket writes wait on this same cached read (storage/list-shards.ts).
+      // Awaited below, after the counter's write: marked handled now, so a failure meanwhile is not an unhandled rejection.
       const known = primeListShards(companyId);
+      known.catch(() => undefined);
       const seen = gathered.get(companyId);
       const mine = seen?.window === window ? seen : { window, count: 0 };
       mine.count += count;
