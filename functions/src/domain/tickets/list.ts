@@ -38,29 +38,29 @@
  * words to prefix words of the contact (a message hit is on the longest word alone). Hits come
  * newest ticket first within a word (prefix matches of several words: word by word); each read is one
  * Query of the index and one BatchGet of its tickets, filtered by visibility and the other filters,
- * at most SEARCH_READS reads a page. Shorter terms keep the bounded predicate over the lists.
+ * at most SEARCH_READS reads a page (search-page.ts). Shorter terms keep the bounded predicate over the lists.
  */
 import type { ListTicketsQuery, TicketPageResponse } from '#contracts/ticket-requests';
 import type { TicketStatus } from '#contracts/tickets';
 import { InvalidCursorError, openCursor, scopeOf, sealCursor } from '#storage/cursors';
 import { listShardsOf } from '#storage/list-shards';
-import { contactWords, MIN_WORD, searchPrefix, termWords } from '#storage/search-index';
-import { readSearchHits } from '#storage/search-reads';
+import { MIN_WORD, termWords } from '#storage/search-index';
 import { listTags } from '#storage/tags';
-import { getTickets, type ListIndex, readListSlice } from '#storage/ticket-lists';
+import { type ListIndex, readListSlice } from '#storage/ticket-lists';
 import { shardedPartition, type TicketRecord, tagListPartition, ticketLists } from '#storage/tickets';
 import { canSeeTicket, type Viewer, viewerIsAdmin } from './access.ts';
 import { presentTickets } from './present-page.ts';
+import { allOf, hasTags, type Predicate } from './row-filters.ts';
+import { decodeSearchCursor, searchPage } from './search-page.ts';
 
 export const PAGE_SIZE = 40;
 export const FILTERED_READS = 3;
 export const FILTERED_LIMIT = 100;
-export const SEARCH_READS = 4;
+const searchSizes = { pageSize: PAGE_SIZE, readLimit: FILTERED_LIMIT };
 const KANBAN_PAGE_SIZE = 200;
 const END = 1;
 
 type Row = TicketRecord & { listSk: string };
-type Predicate = (ticket: TicketRecord) => boolean;
 
 interface Source {
   index: ListIndex;
@@ -103,12 +103,6 @@ type Position = string | null | typeof END;
 
 const allStatuses: TicketStatus[] = ['open', 'pending', 'closed'];
 
-/** Every word of `words` starts a word of the ticket's contact (name or number). */
-const contactHasWords = (ticket: TicketRecord, words: string[]): boolean => {
-  const own = contactWords(ticket.contact);
-  return words.every((word) => own.some((candidate) => candidate.startsWith(word)));
-};
-
 /** Terms the index cannot serve (no word of MIN_WORD+ characters): a predicate over the rows read. */
 function shortTermPredicate(term: string): Predicate | undefined {
   const words = termWords(term);
@@ -124,17 +118,6 @@ const indexedTerm = (term: string): string[] | undefined => {
   const words = termWords(term);
   return words[0] && words[0].length >= MIN_WORD ? words : undefined;
 };
-
-const allOf = (predicates: (Predicate | undefined)[]): Predicate | undefined => {
-  const active = predicates.filter((p): p is Predicate => Boolean(p));
-  if (!active.length) return undefined;
-  return (ticket) => active.every((p) => p(ticket));
-};
-
-const hasTags =
-  (tagIds: number[]): Predicate =>
-  (ticket) =>
-    tagIds.every((id) => (ticket.tags ?? []).some((tag) => tag.id === id));
 
 /**
  * The partitions and filters that answer `query` for `viewer` (see the header). `tagId`: read the
@@ -347,82 +330,6 @@ async function mostSelectiveTag(companyId: number, tagIds: number[]): Promise<nu
   return best?.id;
 }
 
-/** Search cursor: the phase (0 contact words, 1 message words) and the last index key consumed. */
-type SearchPosition = { phase: 0 | 1 | 2; afterSk?: string };
-
-async function decodeSearchCursor(scope: string, cursor: string | undefined, primary: string): Promise<SearchPosition> {
-  if (!cursor) return { phase: 0 };
-  const value = (await openCursor(scope, cursor)) as { p?: unknown; k?: unknown } | null;
-  if (value && (value.p === 0 || value.p === 1)) {
-    const afterSk = value.k;
-    // The last index key read, of this phase's word range (readSearchHits' prefix).
-    if (afterSk === undefined || (typeof afterSk === 'string' && afterSk.startsWith(searchPrefix(value.p === 0 ? 'N' : 'M', primary))))
-      return { phase: value.p, afterSk };
-  }
-  throw new InvalidCursorError();
-}
-
-/**
- * One page of a text search through the index (see the header): contact-word hits, then
- * message-word hits (a ticket found by its contact is not listed again for its messages).
- */
-async function searchPage(
-  viewer: Viewer,
-  query: ListTicketsQuery,
-  words: string[],
-  position: SearchPosition,
-  tagIds: number[] | undefined,
-): Promise<{ tickets: TicketRecord[]; position: SearchPosition }> {
-  const statuses = query.status ? [query.status] : allStatuses;
-  const admin = viewerIsAdmin(viewer);
-  const selected = query.queueIds?.length ? query.queueIds : undefined;
-  const users = query.users?.length ? query.users : undefined;
-  const [primary, ...others] = words as [string, ...string[]];
-  const wanted = allOf([
-    (t) => canSeeTicket(viewer, t),
-    (t) => statuses.includes(t.status),
-    // Without showAll, the caller's own view as the lists have it: pending, and what is assigned to them.
-    admin && query.showAll ? undefined : (t) => t.status === 'pending' || t.userId === viewer.userId,
-    selected ? (t) => t.queueId === null || selected.includes(t.queueId) : undefined,
-    users ? (t) => t.userId !== null && users.includes(t.userId) : undefined,
-    tagIds ? hasTags(tagIds) : undefined,
-    query.date ? (t) => t.createdAt.startsWith(query.date as string) : undefined,
-    query.updatedAt ? (t) => t.updatedAt.startsWith(query.updatedAt as string) : undefined,
-    query.withUnreadMessages ? (t) => t.unreadMessages > 0 : undefined,
-  ]) as Predicate;
-  const byContact = (t: TicketRecord) => contactHasWords(t, words);
-
-  const page: TicketRecord[] = [];
-  let { phase, afterSk } = position;
-  for (let reads = 0; phase < 2 && page.length < PAGE_SIZE && reads < SEARCH_READS; reads++) {
-    const limit = reads === 0 ? PAGE_SIZE - page.length : FILTERED_LIMIT;
-    const hits = await readSearchHits(viewer.companyId, phase === 0 ? 'N' : 'M', primary, { limit, afterSk });
-    const tickets = new Map(
-      (
-        await getTickets(
-          viewer.companyId,
-          hits.items.map((hit) => hit.id),
-        )
-      ).map((t) => [t.id, t]),
-    );
-    let consumed = 0;
-    for (const hit of hits.items) {
-      consumed++;
-      afterSk = hit.sk;
-      const ticket = tickets.get(hit.id);
-      const fits = ticket && wanted(ticket) && (phase === 0 ? others.length === 0 || byContact(ticket) : !byContact(ticket));
-      // Two words of one ticket may share the prefix ("ana", "anabel"): list it once.
-      if (fits && !page.some((listed) => listed.id === ticket.id)) page.push(ticket);
-      if (page.length >= PAGE_SIZE) break;
-    }
-    if (consumed === hits.items.length && hits.exhausted) {
-      phase = phase === 0 ? 1 : 2;
-      afterSk = undefined;
-    }
-  }
-  return { tickets: page, position: { phase, afterSk } };
-}
-
 export async function listTickets(viewer: ListViewer, query: ListTicketsQuery): Promise<TicketPageResponse> {
   const tagIds = query.tags?.length ? query.tags : undefined;
   const words = indexedTerm(query.searchParam);
@@ -430,9 +337,9 @@ export async function listTickets(viewer: ListViewer, query: ListTicketsQuery): 
     const scope = cursorScope(viewer, query, 'search');
     let position = await decodeSearchCursor(scope, query.cursor, words[0] as string);
     for (let page = 1; !query.cursor && page < query.pageNumber && position.phase < 2; page++)
-      position = (await searchPage(viewer, query, words, position, tagIds)).position;
+      position = (await searchPage(viewer, query, words, position, tagIds, searchSizes)).position;
     if (position.phase === 2) return { tickets: [], hasMore: false };
-    const found = await searchPage(viewer, query, words, position, tagIds);
+    const found = await searchPage(viewer, query, words, position, tagIds, searchSizes);
     const hasMore = found.position.phase < 2;
     return {
       tickets: await presentTickets(viewer.companyId, found.tickets),

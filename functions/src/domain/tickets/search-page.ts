@@ -1,0 +1,96 @@
+/**
+ * A page of the ticket text search (list.ts "Text search"): the term's longest word looked up as a
+ * prefix in the search index (storage/search-index.ts), first among the words of the tickets'
+ * contacts, then among the words of their messages; each read is one Query of the index and one
+ * BatchGet of its tickets, filtered by visibility and the list's other filters, at most
+ * SEARCH_READS reads a page. The cursor is the phase and the last index key consumed.
+ */
+import type { ListTicketsQuery } from '#contracts/ticket-requests';
+import type { TicketStatus } from '#contracts/tickets';
+import { InvalidCursorError, openCursor } from '#storage/cursors';
+import { searchPrefix } from '#storage/search-index';
+import { readSearchHits } from '#storage/search-reads';
+import { getTickets } from '#storage/ticket-lists';
+import type { TicketRecord } from '#storage/tickets';
+import { canSeeTicket, type Viewer, viewerIsAdmin } from './access.ts';
+import { allOf, contactHasWords, hasTags, type Predicate } from './row-filters.ts';
+
+export const SEARCH_READS = 4;
+
+/** Search cursor: the phase (0 contact words, 1 message words) and the last index key consumed. */
+export type SearchPosition = { phase: 0 | 1 | 2; afterSk?: string };
+
+export async function decodeSearchCursor(scope: string, cursor: string | undefined, primary: string): Promise<SearchPosition> {
+  if (!cursor) return { phase: 0 };
+  const value = (await openCursor(scope, cursor)) as { p?: unknown; k?: unknown } | null;
+  if (value && (value.p === 0 || value.p === 1)) {
+    const afterSk = value.k;
+    // The last index key read, of this phase's word range (readSearchHits' prefix).
+    if (afterSk === undefined || (typeof afterSk === 'string' && afterSk.startsWith(searchPrefix(value.p === 0 ? 'N' : 'M', primary))))
+      return { phase: value.p, afterSk };
+  }
+  throw new InvalidCursorError();
+}
+
+/**
+ * One page of a text search through the index (see the header): contact-word hits, then
+ * message-word hits (a ticket found by its contact is not listed again for its messages).
+ */
+export async function searchPage(
+  viewer: Viewer,
+  query: ListTicketsQuery,
+  words: string[],
+  position: SearchPosition,
+  tagIds: number[] | undefined,
+  sizes: { pageSize: number; readLimit: number },
+): Promise<{ tickets: TicketRecord[]; position: SearchPosition }> {
+  const { pageSize, readLimit } = sizes;
+  const statuses: TicketStatus[] = query.status ? [query.status] : ['open', 'pending', 'closed'];
+  const admin = viewerIsAdmin(viewer);
+  const selected = query.queueIds?.length ? query.queueIds : undefined;
+  const users = query.users?.length ? query.users : undefined;
+  const [primary, ...others] = words as [string, ...string[]];
+  const wanted = allOf([
+    (t) => canSeeTicket(viewer, t),
+    (t) => statuses.includes(t.status),
+    // Without showAll, the caller's own view as the lists have it: pending, and what is assigned to them.
+    admin && query.showAll ? undefined : (t) => t.status === 'pending' || t.userId === viewer.userId,
+    selected ? (t) => t.queueId === null || selected.includes(t.queueId) : undefined,
+    users ? (t) => t.userId !== null && users.includes(t.userId) : undefined,
+    tagIds ? hasTags(tagIds) : undefined,
+    query.date ? (t) => t.createdAt.startsWith(query.date as string) : undefined,
+    query.updatedAt ? (t) => t.updatedAt.startsWith(query.updatedAt as string) : undefined,
+    query.withUnreadMessages ? (t) => t.unreadMessages > 0 : undefined,
+  ]) as Predicate;
+  const byContact = (t: TicketRecord) => contactHasWords(t, words);
+
+  const page: TicketRecord[] = [];
+  let { phase, afterSk } = position;
+  for (let reads = 0; phase < 2 && page.length < pageSize && reads < SEARCH_READS; reads++) {
+    const limit = reads === 0 ? pageSize - page.length : readLimit;
+    const hits = await readSearchHits(viewer.companyId, phase === 0 ? 'N' : 'M', primary, { limit, afterSk });
+    const tickets = new Map(
+      (
+        await getTickets(
+          viewer.companyId,
+          hits.items.map((hit) => hit.id),
+        )
+      ).map((t) => [t.id, t]),
+    );
+    let consumed = 0;
+    for (const hit of hits.items) {
+      consumed++;
+      afterSk = hit.sk;
+      const ticket = tickets.get(hit.id);
+      const fits = ticket && wanted(ticket) && (phase === 0 ? others.length === 0 || byContact(ticket) : !byContact(ticket));
+      // Two words of one ticket may share the prefix ("ana", "anabel"): list it once.
+      if (fits && !page.some((listed) => listed.id === ticket.id)) page.push(ticket);
+      if (page.length >= pageSize) break;
+    }
+    if (consumed === hits.items.length && hits.exhausted) {
+      phase = phase === 0 ? 1 : 2;
+      afterSk = undefined;
+    }
+  }
+  return { tickets: page, position: { phase, afterSk } };
+}
