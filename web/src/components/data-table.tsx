@@ -12,7 +12,7 @@ import {
   TableRow,
   type Theme,
 } from '@mui/material';
-import { type Key, type ReactNode, type UIEvent, useRef } from 'react';
+import { type Key, type ReactNode, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useApiErrorMessage } from '../lib/use-api-error.ts';
 import { useFillBox } from '../lib/use-fill-box.ts';
@@ -78,7 +78,7 @@ export function DataTable<T>({
   const errorText = useApiErrorMessage();
   const span = columns.length;
 
-  // A page that does not fill the box (a tall screen) leaves nothing to scroll: fill it, then offer a button.
+  // Next page on a scroll near the end, and while the rows do not fill the box (a tall screen); then a button.
   const box = useRef<HTMLDivElement>(null);
   const fill = useFillBox(box, {
     rows: rows.length,
@@ -88,15 +88,8 @@ export function DataTable<T>({
     nextPagePx: LOAD_MORE_THRESHOLD_PX,
   });
 
-  const onScroll = (event: UIEvent<HTMLDivElement>) => {
-    fill.onScroll();
-    const el = event.currentTarget;
-    if (!onLoadMore || !hasMore || loadingMore) return;
-    if (el.scrollHeight - el.scrollTop - el.clientHeight < LOAD_MORE_THRESHOLD_PX) onLoadMore();
-  };
-
   return (
-    <TableContainer ref={box} component={Paper} variant="outlined" sx={{ maxHeight }} onScroll={onScroll} data-testid={testId}>
+    <TableContainer ref={box} component={Paper} variant="outlined" sx={{ maxHeight }} onScroll={fill.onScroll} data-testid={testId}>
       <Table stickyHeader={maxHeight !== 'none'} size="small">
         <TableHead>
           <TableRow>

@@ -1,4 +1,4 @@
-import { type RefObject, useEffect, useRef, useState } from 'react';
+import { type RefObject, type UIEvent, useEffect, useRef, useState } from 'react';
 
 /** Pages an infinite list loads by itself while they do not fill its box; past them a button asks. */
 export const AUTO_FILL_PAGES = 5;
@@ -25,14 +25,15 @@ export function shortListAction(state: {
 }
 
 /**
- * Fills the scrolling box `box` (shortListAction): loads while the rows do not reach past its bottom,
- * and answers whether to show a Load more button. `rows` is how many rows the list shows: fewer than
+ * An infinite list's paging in its scrolling box `box`: the next page on a scroll near the end
+ * (onScroll), and while the rows do not reach past the box's bottom (shortListAction), with whether
+ * to show a Load more button. `rows` is how many rows the list shows: fewer than
  * before (a new search) starts the count of pages loaded unasked again, as does a scroll (onScroll).
  */
 export function useFillBox(
   box: RefObject<HTMLElement | null>,
   list: { rows: number; hasMore: boolean; loading: boolean; load: () => void; nextPagePx: number },
-): { showButton: boolean; onScroll: () => void } {
+): { showButton: boolean; onScroll: (event: UIEvent<HTMLElement>) => void } {
   const autoLoaded = useRef(0);
   const lastRows = useRef(0);
   // The latest loader, without making the effect run on every render of a caller's inline arrow.
@@ -59,8 +60,11 @@ export function useFillBox(
       load.current();
     }
   }, [box, rows, hasMore, loading, nextPagePx]);
-  const onScroll = () => {
+  // SPEC 9: a scroll to within the next-page distance of the end asks for the next page.
+  const onScroll = (event: UIEvent<HTMLElement>) => {
     autoLoaded.current = 0;
+    const element = event.currentTarget;
+    if (hasMore && !loading && element.scrollHeight - element.scrollTop - element.clientHeight <= nextPagePx) load.current();
   };
   return { showButton, onScroll };
 }

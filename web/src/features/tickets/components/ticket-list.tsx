@@ -36,7 +36,7 @@ export function TicketList({ filters, enabled = true, onSpy, onAccepted }: Ticke
     if (query.isError) toast.error(t('inbox.loadError'));
   }, [query.isError, t]);
 
-  // A short page leaves nothing to scroll: fill the box, then offer a button (lib/use-fill-box.ts).
+  // Next page on a scroll near the end, and while a short page leaves nothing to scroll; then a button (lib/use-fill-box.ts).
   const boxRef = useRef<HTMLDivElement>(null);
   const { hasNextPage, isFetching, fetchNextPage } = query;
   const fill = useFillBox(boxRef, {
@@ -47,17 +47,10 @@ export function TicketList({ filters, enabled = true, onSpy, onAccepted }: Ticke
     nextPagePx: NEXT_PAGE_PX,
   });
 
-  const onScroll = (event: React.UIEvent<HTMLElement>) => {
-    fill.onScroll();
-    const box = event.currentTarget;
-    if (box.scrollHeight - box.scrollTop - box.clientHeight > NEXT_PAGE_PX) return;
-    if (query.hasNextPage && !query.isFetchingNextPage) void query.fetchNextPage();
-  };
-
   return (
     <Box
       ref={boxRef}
-      onScroll={onScroll}
+      onScroll={fill.onScroll}
       sx={{ flex: 1, minHeight: 0, overflowY: 'auto' }}
       data-testid="ticket-list"
       data-status={filters.status ?? 'search'}
