@@ -117,7 +117,7 @@ export function DataTable<T>({
           {(pending || loadingMore) && (
             <TableRow>
               <TableCell colSpan={span} align="center">
-                <CircularProgress size={24} />
+                <CircularProgress size={24} aria-label={t('common.loading')} />
               </TableCell>
             </TableRow>
           )}

@@ -42,6 +42,7 @@ const en: LocaleShape = {
     none: 'None',
     noRecords: 'No records.',
     loadMore: 'Load more',
+    loading: 'Loading',
     togglePassword: 'Show or hide the password',
   },
   validation: {

@@ -42,6 +42,7 @@ const es = {
     none: 'Ninguna',
     noRecords: 'No hay registros.',
     loadMore: 'Cargar más',
+    loading: 'Cargando',
     togglePassword: 'Mostrar u ocultar la contraseña',
   },
   validation: {

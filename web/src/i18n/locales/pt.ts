@@ -43,6 +43,7 @@ const pt: LocaleShape = {
     none: 'Nenhuma',
     noRecords: 'Nenhum registro.',
     loadMore: 'Carregar mais',
+    loading: 'Carregando',
     togglePassword: 'Mostrar ou ocultar a senha',
   },
   validation: {

@@ -71,7 +71,7 @@ export function TicketList({ filters, enabled = true, onSpy, onAccepted }: Ticke
       </List>
       {(query.isPending || query.isFetchingNextPage) && (
         <Box sx={{ display: 'flex', justifyContent: 'center', py: 2 }}>
-          <CircularProgress size={24} />
+          <CircularProgress size={24} aria-label={t('common.loading')} />
         </Box>
       )}
       {fill.showButton && (
