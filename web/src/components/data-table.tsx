@@ -1,6 +1,5 @@
 import {
   Button,
-  CircularProgress,
   Paper,
   type SxProps,
   Table,
@@ -16,6 +15,7 @@ import { type Key, type ReactNode, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useApiErrorMessage } from '../lib/use-api-error.ts';
 import { useFillBox } from '../lib/use-fill-box.ts';
+import { Spinner } from './spinner.tsx';
 
 /** SPEC 9: the next page loads within 100 px of the bottom. */
 export const LOAD_MORE_THRESHOLD_PX = 100;
@@ -117,7 +117,7 @@ export function DataTable<T>({
           {(pending || loadingMore) && (
             <TableRow>
               <TableCell colSpan={span} align="center">
-                <CircularProgress size={24} aria-label={t('common.loading')} />
+                <Spinner size={24} />
               </TableCell>
             </TableRow>
           )}

@@ -1,8 +1,9 @@
 import type { PlanFlag } from '@conversa/functions/contracts';
-import { Box, CircularProgress } from '@mui/material';
+import { Box } from '@mui/material';
 import { type ReactNode, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, useLocation, useNavigate } from 'react-router-dom';
+import { Spinner } from '../../components/spinner.tsx';
 import { isAdmin, useAuth } from '../../lib/auth/auth-provider.tsx';
 import { useCompanyPlan } from '../../lib/auth/session-api.ts';
 import { isCshowSet, storageKeys, writeStorage } from '../../lib/storage.ts';
@@ -11,7 +12,7 @@ import { DENIAL_REDIRECT_MS, toast } from '../../lib/toast.ts';
 export function FullPageLoader() {
   return (
     <Box sx={{ display: 'grid', placeItems: 'center', minHeight: '60vh' }} role="progressbar" aria-busy="true">
-      <CircularProgress />
+      <Spinner />
     </Box>
   );
 }

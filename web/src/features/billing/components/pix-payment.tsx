@@ -1,8 +1,9 @@
 import type { SubscriptionPayment } from '@conversa/functions/contracts/billing';
 import ContentCopy from '@mui/icons-material/ContentCopy';
-import { Box, Button, CircularProgress, Stack, TextField, Typography } from '@mui/material';
+import { Box, Button, Stack, TextField, Typography } from '@mui/material';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Spinner } from '../../../components/spinner.tsx';
 import { brl } from './billing-dates.ts';
 
 /** SPEC 9: the copy button says "copied" for 1 s. */
@@ -40,7 +41,7 @@ export function PixPayment({ payment }: { payment: SubscriptionPayment }) {
         {copied ? t('billing.wizard.copied') : t('billing.wizard.copy')}
       </Button>
       <Stack direction="row" spacing={1} sx={{ alignItems: 'center', color: 'text.secondary' }}>
-        <CircularProgress size={16} />
+        <Spinner size={16} />
         <Typography variant="body2">{t('billing.wizard.waiting')}</Typography>
       </Stack>
     </Stack>

@@ -8,11 +8,12 @@ import HelpOutline from '@mui/icons-material/HelpOutlined';
 import ListAlt from '@mui/icons-material/ListAlt';
 import PersonOff from '@mui/icons-material/PersonOffOutlined';
 import WhatsApp from '@mui/icons-material/WhatsApp';
-import { Alert, Box, Chip, CircularProgress, Grid, IconButton, LinearProgress, Paper, Stack, Tooltip, Typography } from '@mui/material';
+import { Alert, Box, Chip, Grid, IconButton, LinearProgress, Paper, Stack, Tooltip, Typography } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useParams } from 'react-router-dom';
+import { Spinner } from '../../../components/spinner.tsx';
 import { useAuth } from '../../../lib/auth/auth-provider.tsx';
 import { useApiErrorMessage } from '../../../lib/use-api-error.ts';
 import { campaignProgress, formatDateTime, statusColor } from '../api/campaign-rules.ts';
@@ -64,7 +65,7 @@ export function CampaignReportPage() {
   if (campaign.isPending)
     return (
       <Box sx={{ display: 'grid', placeItems: 'center', minHeight: '40vh' }}>
-        <CircularProgress />
+        <Spinner />
       </Box>
     );
   if (campaign.error) return <Alert severity="error">{errorText(campaign.error)}</Alert>;

@@ -13,7 +13,6 @@ import {
   Alert,
   Box,
   Button,
-  CircularProgress,
   Grid,
   IconButton,
   MenuItem,
@@ -30,6 +29,7 @@ import {
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PageHeader } from '../../../components/page-header.tsx';
+import { Spinner } from '../../../components/spinner.tsx';
 import { toast } from '../../../lib/toast.ts';
 import { useApiErrorMessage, useErrorToast } from '../../../lib/use-api-error.ts';
 import { useCampaignSettings, useSaveCampaignSettings } from '../api/campaigns.ts';
@@ -51,7 +51,7 @@ export function CampaignSettingsPage() {
       <PageHeader title={t('campaigns.settings.title')} />
       {settings.isPending ? (
         <Box sx={{ display: 'grid', placeItems: 'center', minHeight: '30vh' }}>
-          <CircularProgress />
+          <Spinner />
         </Box>
       ) : settings.error ? (
         <Alert severity="error">{errorText(settings.error)}</Alert>

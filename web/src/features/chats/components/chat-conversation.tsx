@@ -2,9 +2,10 @@ import ArrowBack from '@mui/icons-material/ArrowBack';
 import DeleteOutline from '@mui/icons-material/DeleteOutlined';
 import EditOutlined from '@mui/icons-material/EditOutlined';
 import Send from '@mui/icons-material/Send';
-import { Box, CircularProgress, IconButton, Paper, Stack, TextField, Tooltip, Typography } from '@mui/material';
+import { Box, IconButton, Paper, Stack, TextField, Tooltip, Typography } from '@mui/material';
 import { type KeyboardEvent, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Spinner } from '../../../components/spinner.tsx';
 import { isAdmin, useAuth } from '../../../lib/auth/auth-provider.tsx';
 import { formatDayTime } from '../../../lib/dates.ts';
 import { type ShownChatMessage, unreadsOf } from '../../../lib/lookups/chats.ts';
@@ -146,13 +147,13 @@ export function ChatConversation({ chatId, onBack, onEdit, onDelete }: ChatConve
       >
         {messages.isFetchingNextPage && (
           <Stack direction="row" spacing={1} sx={{ justifyContent: 'center', py: 1, alignItems: 'center' }}>
-            <CircularProgress size={16} />
+            <Spinner size={16} />
             <Typography variant="caption">{t('chats.loadingOlder')}</Typography>
           </Stack>
         )}
         {messages.isPending ? (
           <Stack sx={{ alignItems: 'center', py: 4 }}>
-            <CircularProgress size={24} />
+            <Spinner size={24} />
           </Stack>
         ) : ordered.length === 0 ? (
           <Typography variant="body2" sx={{ color: 'text.secondary', textAlign: 'center', py: 4 }}>

@@ -1,6 +1,7 @@
 import type { Chat } from '@conversa/functions/contracts/chats';
-import { Badge, Box, CircularProgress, List, ListItemButton, ListItemText, Stack, Typography } from '@mui/material';
+import { Badge, Box, List, ListItemButton, ListItemText, Stack, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
+import { Spinner } from '../../../components/spinner.tsx';
 import { useAuth } from '../../../lib/auth/auth-provider.tsx';
 import { unreadsOf } from '../../../lib/lookups/chats.ts';
 import { useChatsPage } from '../api/chats.ts';
@@ -28,7 +29,7 @@ export function ChatList({ searchParam, selectedId, onSelect }: ChatListProps) {
   if (chats.isPending)
     return (
       <Stack sx={{ alignItems: 'center', py: 4 }}>
-        <CircularProgress size={24} />
+        <Spinner size={24} />
       </Stack>
     );
   if (!records.length)

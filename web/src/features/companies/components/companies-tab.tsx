@@ -1,8 +1,9 @@
 import type { Company, CompanyInput } from '@conversa/functions/contracts';
-import { Alert, CircularProgress } from '@mui/material';
+import { Alert } from '@mui/material';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
+import { Spinner } from '../../../components/spinner.tsx';
 import { toast } from '../../../lib/toast.ts';
 import { useCompanies, useDeleteCompany, useSaveCompany } from '../api/companies.ts';
 import { CompaniesTable } from './companies-table.tsx';
@@ -43,7 +44,7 @@ export function CompaniesTab({ plans }: { plans: ReadonlyArray<{ id: number; nam
   return (
     <>
       <CompanyForm company={editing} plans={plans} busy={save.isPending} onSubmit={submit} onCancel={() => setEditing(undefined)} />
-      {companies.isPending && <CircularProgress />}
+      {companies.isPending && <Spinner />}
       {companies.isError && <Alert severity="error">{t('crud.loadFailed')}</Alert>}
       {companies.isSuccess && (
         <CompaniesTable

@@ -4,7 +4,6 @@ import {
   Box,
   Button,
   Chip,
-  CircularProgress,
   Dialog,
   DialogActions,
   DialogContent,
@@ -19,6 +18,7 @@ import {
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { BotSelects } from '../../../components/bot-selects.tsx';
+import { Spinner } from '../../../components/spinner.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { useConnection } from '../../../lib/lookups/connections.ts';
 import { useQueues } from '../../../lib/lookups/queues.ts';
@@ -55,7 +55,7 @@ export function ConnectionDialog({ connectionId, onClose }: { connectionId: numb
     return (
       <Dialog open onClose={onClose}>
         <DialogContent>
-          <CircularProgress />
+          <Spinner />
         </DialogContent>
       </Dialog>
     );
@@ -232,7 +232,7 @@ function ConnectionForm({ connection, onClose }: { connection: Connection | unde
         <DialogActions>
           <Button onClick={onClose}>{t('common.cancel')}</Button>
           <Button type="submit" variant="contained" disabled={save.isPending}>
-            {save.isPending ? <CircularProgress size={20} /> : t('common.save')}
+            {save.isPending ? <Spinner size={20} /> : t('common.save')}
           </Button>
         </DialogActions>
       </form>

@@ -3,8 +3,9 @@ import CheckCircle from '@mui/icons-material/CheckCircle';
 import CropFree from '@mui/icons-material/CropFree';
 import SignalCellularConnectedNoInternet0Bar from '@mui/icons-material/SignalCellularConnectedNoInternet0Bar';
 import SignalCellularConnectedNoInternet2Bar from '@mui/icons-material/SignalCellularConnectedNoInternet2Bar';
-import { CircularProgress, Tooltip } from '@mui/material';
+import { Tooltip } from '@mui/material';
 import { useTranslation } from 'react-i18next';
+import { Spinner } from '../../../components/spinner.tsx';
 
 /** One icon per SPEC 4 connection status, with the status named in a tooltip. */
 export function ConnectionStatusIcon({ status }: { status: ConnectionStatus }) {
@@ -16,7 +17,7 @@ export function ConnectionStatusIcon({ status }: { status: ConnectionStatus }) {
       case 'DISCONNECTED':
         return <SignalCellularConnectedNoInternet0Bar color="error" fontSize="small" />;
       case 'OPENING':
-        return <CircularProgress size={18} />;
+        return <Spinner size={18} />;
       case 'qrcode':
         return <CropFree color="warning" fontSize="small" />;
       default:

@@ -1,8 +1,9 @@
 import { channels, type WhatsappSessionEvent } from '@conversa/functions/contracts';
-import { Box, CircularProgress, Dialog, DialogContent, DialogTitle, Stack, Typography } from '@mui/material';
+import { Box, Dialog, DialogContent, DialogTitle, Stack, Typography } from '@mui/material';
 import QRCode from 'qrcode';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Spinner } from '../../../components/spinner.tsx';
 import { useConnections } from '../../../lib/lookups/connections.ts';
 import { useRealtimeEvent } from '../../../lib/realtime/realtime-provider.tsx';
 
@@ -55,7 +56,7 @@ export function QrModal({ connectionId, companyId, onClose }: { connectionId: nu
               <img src={image} width={QR_SIZE} height={QR_SIZE} alt={t('connections.qr.alt')} data-testid="connection-qr" />
             ) : (
               <Stack spacing={1} sx={{ alignItems: 'center' }}>
-                <CircularProgress size={28} />
+                <Spinner size={28} />
                 <Typography variant="caption" color="text.secondary">
                   {t('connections.qr.waiting')}
                 </Typography>

@@ -1,8 +1,9 @@
 import type { Connection } from '@conversa/functions/contracts';
-import { Button, CircularProgress, Stack } from '@mui/material';
+import { Button, Stack } from '@mui/material';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
+import { Spinner } from '../../../components/spinner.tsx';
 import { toast } from '../../../lib/toast.ts';
 import { useErrorToast } from '../../../lib/use-api-error.ts';
 import { type SessionAction, useSessionAction } from '../api/connections.ts';
@@ -73,7 +74,7 @@ export function SessionActions({ connection, onShowQr }: { connection: Connectio
             );
           case 'connecting':
             return (
-              <Button key={button} size="small" variant="outlined" disabled startIcon={<CircularProgress size={14} />}>
+              <Button key={button} size="small" variant="outlined" disabled startIcon={<Spinner size={14} />}>
                 {t('connections.buttons.connecting')}
               </Button>
             );

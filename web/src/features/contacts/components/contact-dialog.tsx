@@ -2,21 +2,10 @@ import { createContactSchema, updateContactSchema } from '@conversa/functions/co
 import type { Contact, ContactExtraInfo } from '@conversa/functions/contracts/contacts';
 import Add from '@mui/icons-material/Add';
 import DeleteOutline from '@mui/icons-material/DeleteOutlined';
-import {
-  Box,
-  Button,
-  CircularProgress,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
-  IconButton,
-  Stack,
-  TextField,
-  Typography,
-} from '@mui/material';
+import { Box, Button, Dialog, DialogActions, DialogContent, DialogTitle, IconButton, Stack, TextField, Typography } from '@mui/material';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Spinner } from '../../../components/spinner.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { useContact } from '../../../lib/lookups/contacts.ts';
 import { toast } from '../../../lib/toast.ts';
@@ -59,7 +48,7 @@ export function ContactDialog({ open, contactId, contact, onClose, onSaved }: Co
       {waiting ? (
         <DialogContent>
           <Box sx={{ display: 'flex', justifyContent: 'center', py: 4 }}>
-            {loaded.isError ? <Typography color="error">{t('errors.generic')}</Typography> : <CircularProgress size={28} />}
+            {loaded.isError ? <Typography color="error">{t('errors.generic')}</Typography> : <Spinner size={28} />}
           </Box>
         </DialogContent>
       ) : (

@@ -4,11 +4,12 @@ import ForumOutlined from '@mui/icons-material/ForumOutlined';
 import HourglassEmptyOutlined from '@mui/icons-material/HourglassEmptyOutlined';
 import PersonAddAltOutlined from '@mui/icons-material/PersonAddAltOutlined';
 import TimerOutlined from '@mui/icons-material/TimerOutlined';
-import { Alert, Box, Button, CircularProgress, MenuItem, Paper, Stack, TextField, Typography } from '@mui/material';
+import { Alert, Box, Button, MenuItem, Paper, Stack, TextField, Typography } from '@mui/material';
 import { lazy, type ReactNode, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DayField } from '../../../components/date-fields.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
+import { Spinner } from '../../../components/spinner.tsx';
 import { formatDay } from '../../../lib/dates.ts';
 import { type DashboardFilter, useDashboard } from '../api/dashboard.ts';
 import { AttendantsTable } from './attendants-table.tsx';
@@ -153,7 +154,7 @@ export function DashboardPage() {
           <Button variant="contained" onClick={apply}>
             {t('dashboard.filter')}
           </Button>
-          {dashboard.isFetching && <CircularProgress size={20} aria-label={t('dashboard.loading')} />}
+          {dashboard.isFetching && <Spinner size={20} aria-label={t('dashboard.loading')} />}
         </Stack>
         {invalid && (
           <Alert severity="warning" sx={{ mt: 2 }}>
@@ -181,7 +182,7 @@ export function DashboardPage() {
       <Suspense
         fallback={
           <Box sx={{ display: 'flex', justifyContent: 'center', p: 4 }}>
-            <CircularProgress aria-label={t('dashboard.loading')} />
+            <Spinner aria-label={t('dashboard.loading')} />
           </Box>
         }
       >

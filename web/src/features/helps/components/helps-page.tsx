@@ -1,11 +1,12 @@
 import type { Help } from '@conversa/functions/contracts/helps';
 import PlayCircleOutline from '@mui/icons-material/PlayCircleOutlined';
 import VideoLibraryOutlined from '@mui/icons-material/VideoLibraryOutlined';
-import { Alert, Box, Card, CardActionArea, CardContent, CardMedia, CircularProgress, Typography } from '@mui/material';
+import { Alert, Box, Card, CardActionArea, CardContent, CardMedia, Typography } from '@mui/material';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { EmptyState } from '../../../components/empty-state.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
+import { Spinner } from '../../../components/spinner.tsx';
 import { useHelps } from '../api/helps.ts';
 import { type VideoEmbed, videoEmbed } from '../lib/video-embed.ts';
 import { VideoModal } from './video-modal.tsx';
@@ -54,7 +55,7 @@ export function HelpsPage() {
       <PageHeader title={t('helpsPage.title')} />
       {helps.isPending && (
         <Box sx={{ display: 'flex', justifyContent: 'center', py: 6 }}>
-          <CircularProgress />
+          <Spinner />
         </Box>
       )}
       {helps.error && <Alert severity="error">{t('helpsPage.loadError')}</Alert>}

@@ -1,10 +1,11 @@
 import { type Help, type HelpInput, helpInputSchema } from '@conversa/functions/contracts';
-import { Alert, Button, CircularProgress, Grid, Paper, Stack, TextField } from '@mui/material';
+import { Alert, Button, Grid, Paper, Stack, TextField } from '@mui/material';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { type Column, DataTable } from '../../../components/data-table.tsx';
 import { EditDeleteActions } from '../../../components/row-actions.tsx';
+import { Spinner } from '../../../components/spinner.tsx';
 import { useConfirmedDelete } from '../../../components/use-confirmed-delete.ts';
 import { toast } from '../../../lib/toast.ts';
 import { type FieldErrors, fieldErrors } from '../../../lib/validation.ts';
@@ -101,7 +102,7 @@ export function HelpsTab() {
           </Button>
         </Stack>
       </Paper>
-      {helps.isPending && <CircularProgress />}
+      {helps.isPending && <Spinner />}
       {helps.isError && <Alert severity="error">{t('crud.loadFailed')}</Alert>}
       {helps.isSuccess && <DataTable columns={columns} rows={helps.data} rowKey={(help) => help.id} pending={false} maxHeight="none" />}
       <ConfirmDialog {...deletion.dialog} title={t('crud.deleteTitle')} message={t('crud.deleteMessage')} />

@@ -10,10 +10,11 @@ import {
   useSensor,
   useSensors,
 } from '@dnd-kit/core';
-import { Alert, Box, CircularProgress, Typography, useTheme } from '@mui/material';
+import { Alert, Box, Typography, useTheme } from '@mui/material';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PageHeader } from '../../../components/page-header.tsx';
+import { Spinner } from '../../../components/spinner.tsx';
 import { useAuth } from '../../../lib/auth/auth-provider.tsx';
 import { type KanbanLane as Lane, useKanbanLanes, useKanbanTickets, useMoveCard } from '../api/kanban.ts';
 import { useKanbanLive } from '../hooks/use-kanban-live.ts';
@@ -104,7 +105,7 @@ export function KanbanPage() {
       </Typography>
       {failed && <Alert severity="error">{t('kanban.loadError')}</Alert>}
       {(tickets.isPending || tagLanes.isPending) && !failed ? (
-        <CircularProgress aria-label={t('dashboard.loading')} />
+        <Spinner aria-label={t('dashboard.loading')} />
       ) : (
         <DndContext
           sensors={sensors}

@@ -1,10 +1,11 @@
 import type { Message } from '@conversa/functions/contracts/messages';
-import { Box, Chip, CircularProgress, Typography } from '@mui/material';
+import { Box, Chip, Typography } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { isSameDay } from 'date-fns';
 import { Fragment, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
+import { Spinner } from '../../../components/spinner.tsx';
 import { formatDay } from '../../../lib/dates.ts';
 import { useErrorToast } from '../../../lib/use-api-error.ts';
 import { deleteMessage, flattenMessages, putMessage, retryMessage, useMessages } from '../api/messages.ts';
@@ -102,7 +103,7 @@ export function MessageList({ ticketId, isGroup, readOnly, onReply }: MessageLis
     >
       {(query.isPending || query.isFetchingNextPage) && (
         <Box sx={{ display: 'flex', justifyContent: 'center', py: 1 }}>
-          <CircularProgress size={24} />
+          <Spinner size={24} />
         </Box>
       )}
       {!query.isPending && messages.length === 0 && (

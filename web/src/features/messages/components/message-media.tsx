@@ -4,10 +4,11 @@ import InsertDriveFileOutlined from '@mui/icons-material/InsertDriveFileOutlined
 import PersonOutlined from '@mui/icons-material/PersonOutlined';
 import PhoneMissedOutlined from '@mui/icons-material/PhoneMissedOutlined';
 import PlaceOutlined from '@mui/icons-material/PlaceOutlined';
-import { Box, Button, CircularProgress, Dialog, Link, Stack, Typography } from '@mui/material';
+import { Box, Button, Dialog, Link, Stack, Typography } from '@mui/material';
 import { format } from 'date-fns';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Spinner } from '../../../components/spinner.tsx';
 import { useErrorToast } from '../../../lib/use-api-error.ts';
 import { downloadMedia, useMediaObjectUrl } from '../api/media.ts';
 import { safeHref } from './message-body.tsx';
@@ -20,7 +21,7 @@ const mediaSource = (message: Message) => message.mediaUrl ?? (message.mediaPath
 function Placeholder({ width, height }: { width: number; height: number }) {
   return (
     <Box sx={{ width, height, display: 'grid', placeItems: 'center', bgcolor: 'action.hover', borderRadius: 1 }}>
-      <CircularProgress size={24} />
+      <Spinner size={24} />
     </Box>
   );
 }

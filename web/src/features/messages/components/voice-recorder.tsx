@@ -1,9 +1,10 @@
 import CheckCircleOutlined from '@mui/icons-material/CheckCircleOutlined';
 import HighlightOffOutlined from '@mui/icons-material/HighlightOffOutlined';
 import MicOutlined from '@mui/icons-material/MicOutlined';
-import { Box, CircularProgress, IconButton, Stack, Typography } from '@mui/material';
+import { Box, IconButton, Stack, Typography } from '@mui/material';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Spinner } from '../../../components/spinner.tsx';
 import { toast } from '../../../lib/toast.ts';
 import { useErrorToast } from '../../../lib/use-api-error.ts';
 import { AudioTooShortError, type Recording, recordingToMp3, startRecording } from '../api/voice.ts';
@@ -88,7 +89,7 @@ export function VoiceRecorder({ disabled, onRecordingChange, onRecorded }: Voice
       </IconButton>
       {state === 'encoding' ? (
         <Box sx={{ px: 1, display: 'flex' }}>
-          <CircularProgress size={20} />
+          <Spinner size={20} />
         </Box>
       ) : (
         <Typography variant="body2" sx={{ px: 0.5, minWidth: 40, fontVariantNumeric: 'tabular-nums' }} aria-live="polite">

@@ -1,10 +1,11 @@
 import { type Plan, type PlanInput, planFlags } from '@conversa/functions/contracts';
-import { Alert, CircularProgress } from '@mui/material';
+import { Alert } from '@mui/material';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { type Column, DataTable } from '../../../components/data-table.tsx';
 import { EditDeleteActions } from '../../../components/row-actions.tsx';
+import { Spinner } from '../../../components/spinner.tsx';
 import { useConfirmedDelete } from '../../../components/use-confirmed-delete.ts';
 import { toast } from '../../../lib/toast.ts';
 import { useDeletePlan, usePlans, useSavePlan } from '../api/plans.ts';
@@ -61,7 +62,7 @@ export function PlansTab() {
   return (
     <>
       <PlanForm plan={editing} busy={save.isPending} onSubmit={submit} onCancel={() => setEditing(undefined)} />
-      {plans.isPending && <CircularProgress />}
+      {plans.isPending && <Spinner />}
       {plans.isError && <Alert severity="error">{t('crud.loadFailed')}</Alert>}
       {plans.isSuccess && <DataTable columns={columns} rows={plans.data} rowKey={(plan) => plan.id} pending={false} maxHeight="none" />}
       <ConfirmDialog {...deletion.dialog} title={t('crud.deleteTitle')} message={t('crud.deleteMessage')} />

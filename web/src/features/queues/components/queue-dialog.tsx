@@ -2,7 +2,6 @@ import { createQueueSchema, defaultCompanySchedules, type Queue, type ScheduleEn
 import {
   Box,
   Button,
-  CircularProgress,
   Dialog,
   DialogActions,
   DialogContent,
@@ -18,6 +17,7 @@ import {
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { BotSelects } from '../../../components/bot-selects.tsx';
+import { Spinner } from '../../../components/spinner.tsx';
 import { toast } from '../../../lib/toast.ts';
 import { useErrorToast } from '../../../lib/use-api-error.ts';
 import { type FieldErrors, fieldErrors } from '../../../lib/validation.ts';
@@ -198,7 +198,7 @@ export function QueueDialog({ queue, onClose }: { queue: Queue | undefined; onCl
         <DialogActions>
           <Button onClick={onClose}>{t('common.cancel')}</Button>
           <Button type="submit" variant="contained" disabled={save.isPending}>
-            {save.isPending ? <CircularProgress size={20} /> : t('common.save')}
+            {save.isPending ? <Spinner size={20} /> : t('common.save')}
           </Button>
         </DialogActions>
       </form>

@@ -1,7 +1,8 @@
 import { type SettingKey, settingKeys, settingValueSchemas } from '@conversa/functions/contracts';
-import { Alert, CircularProgress, Grid, MenuItem, TextField } from '@mui/material';
+import { Alert, Grid, MenuItem, TextField } from '@mui/material';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Spinner } from '../../../components/spinner.tsx';
 import { toast } from '../../../lib/toast.ts';
 import { useApiErrorMessage, useErrorToast } from '../../../lib/use-api-error.ts';
 import { useSettings, useUpdateSetting } from '../api/settings.ts';
@@ -46,7 +47,7 @@ export function OptionsTab({ canEdit }: { canEdit: boolean }) {
   const showError = useErrorToast();
   const errorText = useApiErrorMessage();
 
-  if (settings.isPending) return <CircularProgress />;
+  if (settings.isPending) return <Spinner />;
   if (settings.isError) return <Alert severity="error">{errorText(settings.error)}</Alert>;
 
   const save = async (key: SettingKey, value: string) => {

@@ -1,7 +1,8 @@
 import { defaultCompanySchedules, type ScheduleEntry, schedulesSchema } from '@conversa/functions/contracts';
-import { Alert, Button, CircularProgress, Grid, Stack, TextField, Typography } from '@mui/material';
+import { Alert, Button, Grid, Stack, TextField, Typography } from '@mui/material';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Spinner } from '../../../components/spinner.tsx';
 import { useCompany } from '../../../lib/lookups/companies.ts';
 import { toast } from '../../../lib/toast.ts';
 import { useApiErrorMessage, useErrorToast } from '../../../lib/use-api-error.ts';
@@ -27,7 +28,7 @@ export function SchedulesTab({ companyId }: { companyId: number }) {
     if (company.data?.schedules?.length === 7) setRows(company.data.schedules);
   }, [company.data]);
 
-  if (company.isPending) return <CircularProgress />;
+  if (company.isPending) return <Spinner />;
   if (company.isError) return <Alert severity="error">{errorText(company.error)}</Alert>;
 
   const setTime = (index: number, field: 'startTime' | 'endTime', value: string) =>

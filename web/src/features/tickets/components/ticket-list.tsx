@@ -1,8 +1,9 @@
 import type { Ticket } from '@conversa/functions/contracts/tickets';
-import { Box, Button, CircularProgress, List, Typography } from '@mui/material';
+import { Box, Button, List, Typography } from '@mui/material';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
+import { Spinner } from '../../../components/spinner.tsx';
 import { isAdmin, useAuth } from '../../../lib/auth/auth-provider.tsx';
 import { toast } from '../../../lib/toast.ts';
 import { useFillBox } from '../../../lib/use-fill-box.ts';
@@ -71,7 +72,7 @@ export function TicketList({ filters, enabled = true, onSpy, onAccepted }: Ticke
       </List>
       {(query.isPending || query.isFetchingNextPage) && (
         <Box sx={{ display: 'flex', justifyContent: 'center', py: 2 }}>
-          <CircularProgress size={24} aria-label={t('common.loading')} />
+          <Spinner size={24} />
         </Box>
       )}
       {fill.showButton && (

@@ -1,9 +1,10 @@
 import { channels } from '@conversa/functions/contracts/channels';
 import type { Ticket, TicketEvent } from '@conversa/functions/contracts/tickets';
-import { Box, CircularProgress, Paper } from '@mui/material';
+import { Box, Paper } from '@mui/material';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
+import { Spinner } from '../../../../components/spinner.tsx';
 import { ApiError } from '../../../../lib/api-client.ts';
 import { useAuth } from '../../../../lib/auth/auth-provider.tsx';
 import { useRealtimeEvent } from '../../../../lib/realtime/realtime-provider.tsx';
@@ -59,7 +60,7 @@ export function Conversation({ uuid, onBack, onEditContact, onScheduleMessage, c
       data-testid="conversation"
     >
       {!ticket ? (
-        <Box sx={{ flex: 1, display: 'grid', placeItems: 'center' }}>{query.isPending && <CircularProgress />}</Box>
+        <Box sx={{ flex: 1, display: 'grid', placeItems: 'center' }}>{query.isPending && <Spinner />}</Box>
       ) : (
         <>
           <ConversationHeader
