@@ -3,8 +3,9 @@ import { queueOutgoingMessage } from '../src/domain/messages/send.ts';
 import { getContactByNumber } from '../src/storage/contacts.ts';
 import { getMessage, getWaLink, listMessagesPage } from '../src/storage/messages.ts';
 import { putSetting } from '../src/storage/settings.ts';
+import { ticketLists } from '../src/storage/ticket-list-keys.ts';
 import { listContactTickets, listTicketsPage } from '../src/storage/ticket-lists.ts';
-import { getSlot, getTicket, getTicketByUuid, ticketLists, updateTicketState } from '../src/storage/tickets.ts';
+import { getSlot, getTicket, getTicketByUuid, updateTicketState } from '../src/storage/tickets.ts';
 import { deliver, recorder, tenant, waMessage } from './inbound-harness.ts';
 import { type DynamoDbLocal, startDynamoDbLocal } from './support/dynamodb-local.ts';
 

@@ -9,7 +9,8 @@ import { BatchGetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { type ContactRecord, contactKey } from './contacts.ts';
 import { db, stripKeys, table } from './db.ts';
 import { pad, tenantPk } from './table.ts';
-import { tagLinkKey, ticketKey } from './tickets.ts';
+import { tagLinkKey } from './ticket-list-keys.ts';
+import { ticketKey } from './tickets.ts';
 
 const MAX_KEYS = 100;
 

@@ -12,7 +12,7 @@
  * attendant accepting it) fails the first condition and sends the bot back to decide again.
  */
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { db, table, transactionCancellationCodes } from './db.ts';
+import { db, type TransactItem, table, transactionCancellationCodes } from './db.ts';
 import { type MessageRecord, messageItems, waLinkBotDone } from './messages.ts';
 
 import { slotTransition, stateCounterItems, type TicketRecord, type TicketStatePatch, ticketPk, ticketStateUpdate } from './tickets.ts';
@@ -66,8 +66,6 @@ export function commitBotTurn(turn: Omit<ChatbotTurn, 'inbound'> & { inboundMess
   };
   return commitTurn(turn, done);
 }
-
-type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
 
 async function commitTurn(turn: Omit<ChatbotTurn, 'inbound'>, done: TransactItem): Promise<ChatbotTurnOutcome> {
   const { ticket, patch, replies } = turn;

@@ -111,7 +111,7 @@ export async function createContact(record: ContactRecord): Promise<{ created: C
 /**
  * Partial update. Moving the number moves its guard in the same transaction (ERR_DUPLICATED_CONTACT
  * when taken). The tickets' copy of {name, number, profilePicUrl} is refreshed by the caller through
- * tickets.refreshTicketContact (the contact's ticket links bound that work).
+ * refreshTicketContact in ticket-contact-copy.ts (the contact's ticket links bound that work).
  */
 export async function updateContact(companyId: number, contactId: number, patch: ContactPatch, attempt = 0): Promise<ContactRecord> {
   const current = await getContact(companyId, contactId);

@@ -31,12 +31,10 @@
  * waiting list), startedAt (an attendant first took it). A ticket written before these existed has
  * no convAt: its cohort is not moved (it was never counted), its events still are.
  */
-import { QueryCommand, type TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { db, table } from './db.ts';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { db, type TransactItem, table } from './db.ts';
 import { listSettingsCached } from './settings.ts';
 import { pad, tenantPk } from './table.ts';
-
-type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
 
 export const DASHBOARD_SHARDS = 4;
 

@@ -2,9 +2,12 @@
  * Thin helpers over the DocumentClient shared by every entity file. Entities own their keys; this
  * module owns only the mechanics (table name, counters, pagination cursors).
  */
-import { GetCommand, QueryCommand, type QueryCommandInput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, type QueryCommandInput, type TransactWriteCommandInput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '#commons/dynamodb';
 import { env } from '#commons/env';
+
+/** One item of a TransactWriteItems call (Put, Update, Delete or ConditionCheck). */
+export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
 export const table = (): string => env.tableName;
 export const db = () => documentClient();

@@ -14,11 +14,9 @@
  * counts existed (no `refs`) counts as one message.
  */
 import { BatchGetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { db, getItem, table, transactionCancellationCodes } from './db.ts';
+import { db, getItem, type TransactItem, table, transactionCancellationCodes } from './db.ts';
 import { messageWords, ticketSearchKey } from './search-index.ts';
 import { ticketPk } from './tickets.ts';
-
-type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
 
 /** What the stored message item carries besides the API's message: the words it counts in the index. */
 export interface IndexedMessage {

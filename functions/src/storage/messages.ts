@@ -32,20 +32,32 @@
  * MAX_MESSAGE_WORDS), which edits and deletes take back.
  * Messages committed by other paths (chatbot replies, automatic messages: messageItems) are not
  * word-indexed: the same text on every ticket would make those words match everything.
+ *
+ * Changes to a stored message (acks, edits, deletes, the outcome of our sends): message-status.ts.
  */
 
 import { BatchExecuteStatementCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { messagePreview } from '#contracts/message-preview';
 import type { Message } from '#contracts/messages';
 import { waMessageIdFor } from '#contracts/wa-message-id';
-import { db, decodeCursor, encodeCursor, getItem, isConditionalCheckFailed, stripKeys, table, transactionCancellationCodes } from './db.ts';
-import { deleteIndexedMessage, editIndexedMessage, messageWordAdds } from './message-words.ts';
+import {
+  db,
+  decodeCursor,
+  encodeCursor,
+  getItem,
+  isConditionalCheckFailed,
+  stripKeys,
+  type TransactItem,
+  table,
+  transactionCancellationCodes,
+} from './db.ts';
+import { messageWordAdds } from './message-words.ts';
 import { messageWords, ticketSearchItems } from './search-index.ts';
 import { pad, tenantPk } from './table.ts';
-import { listSortKey, type TicketRecord, tagLinkKey, tagsUnchanged, ticketKey, ticketPk } from './tickets.ts';
+import { listSortKey, tagLinkKey, tagsUnchanged } from './ticket-list-keys.ts';
+import { type TicketRecord, ticketKey, ticketPk } from './tickets.ts';
 
 export type MessageRecord = Message;
-type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
 
 export interface WaLink {
   messageId: string;
@@ -58,8 +70,8 @@ export interface WaLink {
   dispatched?: boolean;
 }
 
-const messageKey = (companyId: number, ticketId: number, id: string) => ({ pk: ticketPk(companyId, ticketId), sk: `MSG#${id}` });
-const lookupKey = (companyId: number, id: string) => ({ pk: `${tenantPk(companyId)}#MSG#${id}`, sk: 'LOOKUP' });
+export const messageKey = (companyId: number, ticketId: number, id: string) => ({ pk: ticketPk(companyId, ticketId), sk: `MSG#${id}` });
+export const lookupKey = (companyId: number, id: string) => ({ pk: `${tenantPk(companyId)}#MSG#${id}`, sk: 'LOOKUP' });
 export const waLinkKey = (companyId: number, connectionId: number, waId: string) => ({
   pk: `${tenantPk(companyId)}#W#${pad(connectionId)}#WA#${waId}`,
   sk: 'WAMSG',
@@ -321,177 +333,6 @@ export function waLinkBotDone(companyId: number, connectionId: number, waId: str
     },
   };
 }
-
-/** Applies `set` to a message when `condition` holds; the new message, or undefined if it did not. */
-async function updateMessage(
-  companyId: number,
-  ticketId: number,
-  id: string,
-  set: Record<string, unknown>,
-  condition = 'attribute_exists(pk)',
-  extraValues: Record<string, unknown> = {},
-): Promise<MessageRecord | undefined> {
-  const entries = Object.entries({ ...set, updatedAt: new Date().toISOString() });
-  try {
-    const out = await db().send(
-      new UpdateCommand({
-        TableName: table(),
-        Key: messageKey(companyId, ticketId, id),
-        UpdateExpression: `SET ${entries.map((_, i) => `#f${i} = :v${i}`).join(', ')}`,
-        ConditionExpression: condition,
-        ExpressionAttributeNames: {
-          ...Object.fromEntries(entries.map(([key], i) => [`#f${i}`, key])),
-          ...(condition.includes('#ack') ? { '#ack': 'ack' } : {}),
-          ...(condition.includes('#error') ? { '#error': 'error' } : {}),
-        },
-        ExpressionAttributeValues: { ...Object.fromEntries(entries.map(([, value], i) => [`:v${i}`, value])), ...extraValues },
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return stripKeys<MessageRecord>(out.Attributes ?? {});
-  } catch (error) {
-    if (isConditionalCheckFailed(error)) return undefined;
-    throw error;
-  }
-}
-
-/** Raises the ack; never lowers it (acks arrive out of order). Undefined when nothing changed. */
-export const raiseAck = (companyId: number, ticketId: number, id: string, ack: number) =>
-  updateMessage(companyId, ticketId, id, { ack, pending: false }, 'attribute_exists(pk) AND #ack < :ackValue', { ':ackValue': ack });
-
-/** Marked deleted, its words out of the search index (message-words.ts). Undefined if missing or already deleted. */
-export const markDeleted = (companyId: number, ticketId: number, id: string) =>
-  deleteIndexedMessage<MessageRecord>(companyId, ticketId, id);
-
-/** An edited body; the search index drops the old body's words and takes the new one's (message-words.ts). */
-export const editBody = (companyId: number, ticketId: number, id: string, body: string) =>
-  editIndexedMessage<MessageRecord>(companyId, ticketId, id, body);
-
-/** Our pending message got its WhatsApp id: ack 1 (or higher if an ack raced ahead), error cleared. */
-export async function markSent(
-  companyId: number,
-  connectionId: number,
-  ticketId: number,
-  id: string,
-  waId: string,
-): Promise<MessageRecord | undefined> {
-  // Link the WhatsApp id unless it is linked already (to us when queued; to an echo stored first).
-  try {
-    await db().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Put: {
-              TableName: table(),
-              Item: {
-                ...waLinkKey(companyId, connectionId, waId),
-                entity: 'waLink',
-                messageId: id,
-                ticketId,
-                botDone: true,
-                dispatched: true,
-              },
-              ConditionExpression: 'attribute_not_exists(pk) OR messageId = :id',
-              ExpressionAttributeValues: { ':id': id },
-            },
-          },
-        ],
-      }),
-    );
-  } catch (error) {
-    if (transactionCancellationCodes(error)?.[0] !== 'ConditionalCheckFailed') throw error;
-    await absorbEcho(companyId, connectionId, ticketId, id, waId);
-  }
-  const raised = await updateMessage(
-    companyId,
-    ticketId,
-    id,
-    { waId, ack: 1, pending: false, error: null },
-    'attribute_exists(pk) AND #ack < :one',
-    {
-      ':one': 1,
-    },
-  );
-  return raised ?? updateMessage(companyId, ticketId, id, { waId, pending: false, error: null });
-}
-
-/**
- * The echo of our send was stored as a message of its own before we learnt its WhatsApp id: the
- * link moves to our message and the echo copy goes, in one transaction, so one message remains.
- */
-async function absorbEcho(companyId: number, connectionId: number, ticketId: number, id: string, waId: string): Promise<void> {
-  const link = await getWaLink(companyId, connectionId, waId);
-  if (!link || link.messageId === id) return;
-  const echo = await getMessage(companyId, link.ticketId, link.messageId);
-  await db().send(
-    new TransactWriteCommand({
-      TransactItems: [
-        {
-          Put: {
-            TableName: table(),
-            Item: {
-              ...waLinkKey(companyId, connectionId, waId),
-              entity: 'waLink',
-              messageId: id,
-              ticketId,
-              botDone: true,
-              dispatched: true,
-            },
-            ConditionExpression: 'messageId = :echo',
-            ExpressionAttributeValues: { ':echo': link.messageId },
-          },
-        },
-        ...(echo?.fromMe
-          ? [
-              { Delete: { TableName: table(), Key: messageKey(companyId, link.ticketId, link.messageId) } },
-              { Delete: { TableName: table(), Key: lookupKey(companyId, link.messageId) } },
-            ]
-          : []),
-      ],
-    }),
-  );
-}
-
-/**
- * The message is still on send attempt `attempt` (0: the first send; a retry of a failed send is the
- * next attempt, `sendAttempt`): a late report of an earlier attempt changes nothing.
- */
-const onAttempt = (attempt: number) =>
-  attempt
-    ? { condition: 'sendAttempt = :attempt', values: { ':attempt': attempt } }
-    : { condition: 'attribute_not_exists(sendAttempt)', values: {} };
-
-/** Our send failed: the message keeps its place, marked with the error (unless it went out after all). */
-export const markFailed = (companyId: number, ticketId: number, id: string, error: string, attempt = 0) => {
-  const current = onAttempt(attempt);
-  return updateMessage(
-    companyId,
-    ticketId,
-    id,
-    { error, pending: false },
-    `attribute_exists(pk) AND #ack < :one AND ${current.condition}`,
-    {
-      ':one': 1,
-      ...current.values,
-    },
-  );
-};
-
-/**
- * A failed send goes again as attempt `attempt`: pending, its error cleared. Only from the failed
- * state of the attempt before, so two retries at once send once (the loser gets undefined).
- */
-export const reopenFailedSend = (companyId: number, ticketId: number, id: string, attempt: number) => {
-  const previous = onAttempt(attempt - 1);
-  return updateMessage(
-    companyId,
-    ticketId,
-    id,
-    { error: null, pending: true, sendAttempt: attempt },
-    `attribute_exists(pk) AND #ack < :one AND attribute_type(#error, :string) AND isDeleted = :no AND ${previous.condition}`,
-    { ':one': 1, ':string': 'S', ':no': false, ...previous.values },
-  );
-};
 
 /** A message read with GetItem directly (for tests and resumption). */
 export async function messageExists(companyId: number, ticketId: number, id: string): Promise<boolean> {

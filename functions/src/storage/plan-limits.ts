@@ -5,8 +5,8 @@
  * counted the same records, one commits and the other counts again (and may find no room). Deletes
  * leave the revision alone: they only ever make room, so a count they race with errs on the safe side.
  */
-import { PutCommand, type PutCommandInput, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { db, getItem, table, transactionCancellationCodes } from './db.ts';
+import { PutCommand, type PutCommandInput, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { db, getItem, type TransactItem, table, transactionCancellationCodes } from './db.ts';
 import { tenantPk } from './table.ts';
 
 export type LimitedKind = 'users' | 'queues' | 'connections' | 'schedules' | 'campaigns';
@@ -16,8 +16,6 @@ export interface LimitClaim {
   key: { pk: string; sk: string };
   revision: number;
 }
-
-type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
 /** Another create of the same kind committed between this one's count and its commit. */
 export class LimitClaimLost extends Error {

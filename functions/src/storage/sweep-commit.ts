@@ -9,10 +9,8 @@
  * (history, the goodbye message) in the same transaction.
  */
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { db, transactionCancellationCodes } from './db.ts';
+import { db, type TransactItem, transactionCancellationCodes } from './db.ts';
 import { slotTransition, stateCounterItems, type TicketRecord, type TicketStatePatch, ticketStateUpdate } from './tickets.ts';
-
-type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
 
 /** The new ticket, or undefined when it changed since it was read (nothing written). */
 export async function commitIfUnchanged(

@@ -29,7 +29,8 @@ import {
 } from './db.ts';
 import { primeListShards } from './list-shards.ts';
 import { pad, tenantPk } from './table.ts';
-import { type TicketRecord, tagLinkKey, tagLinkListKeys, tagsUnchanged, ticketKey } from './tickets.ts';
+import { tagLinkKey, tagLinkListKeys, tagsUnchanged } from './ticket-list-keys.ts';
+import { type TicketRecord, ticketKey } from './tickets.ts';
 
 export interface TagRecord {
   id: number;

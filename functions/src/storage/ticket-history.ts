@@ -11,12 +11,10 @@
  *           -> the dashboard reads a period as one Query per day (bounded by the period, never by
  *              the tenant's ticket count) and pairs queued -> started -> finished per ticket.
  */
-import { QueryCommand, type TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { db, queryAll, table } from './db.ts';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { db, queryAll, type TransactItem, table } from './db.ts';
 import { pad, tenantPk } from './table.ts';
 import { ticketPk } from './tickets.ts';
-
-type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
 
 export const ticketHistoryKinds = [
   /** Created by an attendant (POST /tickets); the inbound pipeline's tickets start at `queued`. */

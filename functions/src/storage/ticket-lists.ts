@@ -11,7 +11,8 @@
 import { BatchGetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { contactPk } from './contacts.ts';
 import { db, decodeCursor, encodeCursor, stripKeys, table } from './db.ts';
-import { TICKET_SK, type TicketRecord, tagLinkKey, ticketKey, ticketPk } from './tickets.ts';
+import { tagLinkKey } from './ticket-list-keys.ts';
+import { TICKET_SK, type TicketRecord, ticketKey, ticketPk } from './tickets.ts';
 
 export type ListIndex = 'gsi1' | 'gsi2' | 'gsi3';
 

@@ -15,6 +15,7 @@
  *     gsi3  status           gsi3pk = C#<cid>#TS#<status>
  *           -> admin show-all without a queue filter, Closed tab, dashboard counters
  *     every index sorts on   gsiNsk = <updatedAt ISO>#<padded id>  (newest first, ties by id)
+ *     (the keys are built in ticket-list-keys.ts, for the ticket and its tag links alike)
  *     a busy tenant's gsi1 and gsi3 partitions are write-sharded by ticket id (`...#s<n>`, see
  *     list-shards.ts); its readers read every shard and merge them like any other sources
  *   uuid lookup    pk = C#<cid>#TKU#<uuid>          sk = LOOKUP   { ticketId }
@@ -35,7 +36,7 @@
  *                  links' keys in the same transaction, on condition that the ticket's tags are still
  *                  the ones it read (tagsUnchanged), so the links never lag or miss a tag.
  *   search words   see search-index.ts: the contact's words (N items) are written with the ticket and
- *                  rewritten by refreshTicketContact
+ *                  rewritten by refreshTicketContact (ticket-contact-copy.ts)
  *
  * Denormalisations (each saves reads on every list page):
  *   - contact {name, number, profilePicUrl}: copied at creation, refreshed by refreshTicketContact
@@ -48,14 +49,15 @@
  * change is a conditional Update on it. Message activity (lastMessage, unread, updatedAt) is an
  * Update of its own fields only and never bumps it, so routing and traffic never lose each other.
  */
-import { BatchWriteCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { TicketContactSummary, TicketStatus } from '#contracts/tickets';
 import { contactPk } from './contacts.ts';
 import { ticketCounterItems, trackingFields } from './dashboard-counters.ts';
-import { db, getItem, isConditionalCheckFailed, stripKeys, table, transactionCancellationCodes } from './db.ts';
-import { listShardOf, primeListShards } from './list-shards.ts';
-import { contactWords, ticketSearchItems, ticketSearchKey } from './search-index.ts';
+import { db, getItem, isConditionalCheckFailed, type TransactItem, table, transactionCancellationCodes } from './db.ts';
+import { primeListShards } from './list-shards.ts';
+import { contactWords, ticketSearchItems } from './search-index.ts';
 import { pad, tenantPk } from './table.ts';
+import { tagLinkMoves, tagsUnchanged, ticketListKeys } from './ticket-list-keys.ts';
 
 /** Where the chatbot is with this ticket (domain/chatbot). */
 export interface BotState {
@@ -125,8 +127,6 @@ export type TicketStatePatch = Partial<
   >
 >;
 
-type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
-
 export const ticketPk = (companyId: number, ticketId: number): string => `${tenantPk(companyId)}#TK#${pad(ticketId)}`;
 export const TICKET_SK = 'TICKET';
 export const ticketKey = (companyId: number, ticketId: number) => ({ pk: ticketPk(companyId, ticketId), sk: TICKET_SK });
@@ -141,80 +141,6 @@ const linkKey = (companyId: number, contactId: number, ticketId: number) => ({
 });
 
 export const isActive = (status: TicketStatus): boolean => status !== 'closed';
-export const listSortKey = (updatedAt: string, id: number): string => `${updatedAt}#${pad(id)}`;
-
-/** Shard `shard` of a queue or status list partition (shard 0 is the partition itself). */
-export const shardedPartition = (partition: string, shard: number): string => (shard ? `${partition}#s${shard}` : partition);
-
-/**
- * Index partitions of the lists above. The queue and status lists of a busy tenant are written in
- * `shard`s (list-shards.ts): shard 0 is the unsharded partition, so a tenant's rows from before
- * sharding stay where its readers look. The user lists (one attendant's tickets) are never sharded.
- */
-export const ticketLists = {
-  byStatusAndQueue: (companyId: number, status: TicketStatus, queueId: number | null, shard = 0) =>
-    shardedPartition(`${tenantPk(companyId)}#TS#${status}#Q#${queueId ?? 0}`, shard),
-  byStatusAndUser: (companyId: number, status: TicketStatus, userId: number) => `${tenantPk(companyId)}#TS#${status}#U#${userId}`,
-  byStatus: (companyId: number, status: TicketStatus, shard = 0) => shardedPartition(`${tenantPk(companyId)}#TS#${status}`, shard),
-};
-
-/** A list partition of `ticketLists` narrowed to the tickets carrying `tagId` (their tag links). */
-export const tagListPartition = (companyId: number, tagId: number, partition: string): string =>
-  `${tenantPk(companyId)}#TG#${tagId}${partition.slice(tenantPk(companyId).length)}`;
-
-export const tagLinkKey = (companyId: number, tagId: number, ticketId: number) => ({
-  pk: `${tenantPk(companyId)}#TG#${tagId}`,
-  sk: `TICKET#${pad(ticketId)}`,
-});
-
-type ListPosition = Pick<TicketRecord, 'companyId' | 'id' | 'status' | 'queueId' | 'userId' | 'updatedAt'>;
-
-function indexKeys(ticket: ListPosition, tagId?: number) {
-  const sk = listSortKey(ticket.updatedAt, ticket.id);
-  const scoped = (partition: string) => (tagId === undefined ? partition : tagListPartition(ticket.companyId, tagId, partition));
-  const shard = listShardOf(ticket.companyId, ticket.id);
-  return {
-    gsi1pk: scoped(ticketLists.byStatusAndQueue(ticket.companyId, ticket.status, ticket.queueId, shard)),
-    gsi1sk: sk,
-    gsi2pk: ticket.userId ? scoped(ticketLists.byStatusAndUser(ticket.companyId, ticket.status, ticket.userId)) : undefined,
-    gsi2sk: ticket.userId ? sk : undefined,
-    gsi3pk: scoped(ticketLists.byStatus(ticket.companyId, ticket.status, shard)),
-    gsi3sk: sk,
-  };
-}
-
-/** The list keys of the ticket's link to `tagId` (a tag link item's gsi attributes). */
-export const tagLinkListKeys = (ticket: ListPosition, tagId: number) => indexKeys(ticket, tagId);
-
-/** Condition (and its values) that the ticket item still carries exactly `tags`. */
-export function tagsUnchanged(tags: TicketRecord['tags']): { condition: string; values: Record<string, unknown> } {
-  return tags?.length
-    ? { condition: 'tags = :tagsBefore', values: { ':tagsBefore': tags } }
-    : { condition: '(attribute_not_exists(tags) OR size(tags) = :noTags)', values: { ':noTags': 0 } };
-}
-
-/** Moves each tag link of `next` to the ticket's new list position (see "tag link" above). */
-export function tagLinkMoves(next: TicketRecord): TransactItem[] {
-  return (next.tags ?? []).map((tag) => {
-    const keys = tagLinkListKeys(next, tag.id);
-    return {
-      Update: {
-        TableName: table(),
-        Key: tagLinkKey(next.companyId, tag.id, next.id),
-        UpdateExpression: keys.gsi2pk
-          ? 'SET gsi1pk = :g1, gsi1sk = :sk, gsi2pk = :g2, gsi2sk = :sk, gsi3pk = :g3, gsi3sk = :sk'
-          : 'SET gsi1pk = :g1, gsi1sk = :sk, gsi3pk = :g3, gsi3sk = :sk REMOVE gsi2pk, gsi2sk',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: {
-          ':g1': keys.gsi1pk,
-          ':g3': keys.gsi3pk,
-          ':sk': keys.gsi1sk,
-          ...(keys.gsi2pk ? { ':g2': keys.gsi2pk } : {}),
-        },
-      },
-    };
-  });
-}
 
 export const getTicket = (companyId: number, ticketId: number): Promise<TicketRecord | undefined> =>
   getItem<TicketRecord>(ticketPk(companyId, ticketId), TICKET_SK);
@@ -272,7 +198,7 @@ const releaseSlot = (ticket: TicketRecord): TransactItem => ({
  */
 export function ticketStoredItems(ticket: TicketRecord): Record<string, unknown>[] {
   return [
-    { ...ticketKey(ticket.companyId, ticket.id), ...indexKeys(ticket), entity: 'ticket', ...ticket },
+    { ...ticketKey(ticket.companyId, ticket.id), ...ticketListKeys(ticket), entity: 'ticket', ...ticket },
     { ...uuidKey(ticket.companyId, ticket.uuid), entity: 'ticketUuid', ticketId: ticket.id },
     {
       ...linkKey(ticket.companyId, ticket.contactId, ticket.id),
@@ -298,7 +224,7 @@ export async function createTicket(created: TicketRecord, extra: TransactItem[] 
     {
       Put: {
         TableName: table(),
-        Item: { ...ticketKey(ticket.companyId, ticket.id), ...indexKeys(ticket), entity: 'ticket', ...ticket },
+        Item: { ...ticketKey(ticket.companyId, ticket.id), ...ticketListKeys(ticket), entity: 'ticket', ...ticket },
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },
@@ -349,7 +275,7 @@ export async function ticketStateUpdate(
     ),
   );
   const next: TicketRecord = { ...patched, ...tracking };
-  const keys = indexKeys(next);
+  const keys = ticketListKeys(next);
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = { ':expected': ticket.revision };
   const sets: string[] = [];
@@ -441,77 +367,4 @@ export async function resetUnread(companyId: number, ticketId: number): Promise<
     if (isConditionalCheckFailed(error)) return false;
     throw error;
   }
-}
-
-/** Rewrites a ticket's contact-word search items from the old contact copy's words to the new one's. */
-async function moveContactWords(companyId: number, ticketId: number, before: TicketContactSummary, after: TicketContactSummary) {
-  const old = new Set(contactWords(before));
-  const now = contactWords(after);
-  const requests = [
-    ...[...old]
-      .filter((word) => !now.includes(word))
-      .map((word) => ({ DeleteRequest: { Key: ticketSearchKey(companyId, 'N', word, ticketId) } })),
-    ...ticketSearchItems(
-      companyId,
-      'N',
-      ticketId,
-      now.filter((word) => !old.has(word)),
-    ).map((Item) => ({ PutRequest: { Item } })),
-  ];
-  for (let i = 0; i < requests.length; i += 25) {
-    let batch = requests.slice(i, i + 25);
-    for (let attempt = 0; batch.length; attempt++) {
-      if (attempt > 8) throw new Error('BatchWrite left unprocessed search items');
-      if (attempt) await new Promise((resolve) => setTimeout(resolve, 50 * 2 ** attempt));
-      const out = await db().send(new BatchWriteCommand({ RequestItems: { [table()]: batch } }));
-      batch = (out.UnprocessedItems?.[table()] ?? []) as typeof batch;
-    }
-  }
-}
-
-/**
- * Refreshes the contact copy on every ticket of the contact (after a contact edit), and the
- * tickets' contact-word search items with it (a renamed contact stops matching its old name).
- * Returns the refreshed tickets as they are now, for the caller to publish.
- */
-export async function refreshTicketContact(companyId: number, contactId: number, contact: TicketContactSummary): Promise<TicketRecord[]> {
-  const refreshed: TicketRecord[] = [];
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const page = await db().send(
-      new QueryCommand({
-        TableName: table(),
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': contactPk(companyId, contactId), ':prefix': 'TICKET#' },
-        ExclusiveStartKey,
-      }),
-    );
-    for (const link of page.Items ?? []) {
-      const ticketId = link.ticketId as number;
-      const before = await db()
-        .send(
-          new UpdateCommand({
-            TableName: table(),
-            Key: ticketKey(companyId, ticketId),
-            UpdateExpression: 'SET contact = :contact',
-            ConditionExpression: 'attribute_exists(pk)',
-            ExpressionAttributeValues: { ':contact': contact },
-            ReturnValues: 'ALL_OLD',
-          }),
-        )
-        .then(
-          (out) => (out.Attributes ? stripKeys<TicketRecord>(out.Attributes) : undefined),
-          (error: unknown) => {
-            // A link whose ticket was deleted: nothing to refresh.
-            if (!isConditionalCheckFailed(error)) throw error;
-            return undefined;
-          },
-        );
-      if (!before) continue;
-      refreshed.push({ ...before, contact });
-      await moveContactWords(companyId, ticketId, before.contact ?? { name: '', number: '', profilePicUrl: '' }, contact);
-    }
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
-  return refreshed;
 }

@@ -5,12 +5,11 @@
  * consistent value -> record lookup. This module owns the mechanics of creating a record with its
  * guards and of moving a guard when its value changes; entities own the keys and the error codes.
  */
-import { TransactWriteCommand, type TransactWriteCommandInput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { db, isConditionalCheckFailed, stripKeys, table, transactionCancellationCodes, updateExpression } from './db.ts';
+import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { db, isConditionalCheckFailed, stripKeys, type TransactItem, table, transactionCancellationCodes, updateExpression } from './db.ts';
 import { type LimitClaim, LimitClaimLost, limitClaimItem } from './plan-limits.ts';
 
 type Key = { pk: string; sk: string };
-type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
 export interface UniqueGuard<T> {
   /** The record's attribute that must be unique. */

@@ -21,7 +21,7 @@ import { contactSummary } from '#domain/tickets/present';
 import { publish, publishToCompany } from '#realtime/publisher';
 import { contactPartitionItems, listContactsPage, purgeContactPartition } from '#storage/contact-pages';
 import * as store from '#storage/contacts';
-import { refreshTicketContact } from '#storage/tickets';
+import { refreshTicketContact } from '#storage/ticket-contact-copy';
 
 const publishContactEvent = (companyId: number, event: ContactEvent) => publishToCompany(companyId, channels.contact(companyId), event);
 

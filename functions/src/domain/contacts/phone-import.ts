@@ -18,7 +18,7 @@ import type { Effects } from '#domain/messages/effects';
 import { contactSummary } from '#domain/tickets/present';
 import { audience } from '#realtime/publisher';
 import { createContact, getContact, getContactByNumber, newContactId, updateContact } from '#storage/contacts';
-import { refreshTicketContact } from '#storage/tickets';
+import { refreshTicketContact } from '#storage/ticket-contact-copy';
 
 /** Same bounds as POST /contacts: a name of 2 to 50 characters, a number of 8 to 50 digits. */
 const NAME_MAX = 50;

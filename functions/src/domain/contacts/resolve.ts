@@ -9,7 +9,7 @@ import type { Effects } from '#domain/messages/effects';
 import { contactSummary } from '#domain/tickets/present';
 import { publishContact } from '#domain/tickets/publish';
 import { createContact, getContact, getContactByNumber, newContactId, updateContact } from '#storage/contacts';
-import { refreshTicketContact } from '#storage/tickets';
+import { refreshTicketContact } from '#storage/ticket-contact-copy';
 
 export interface ContactSource {
   companyId: number;

@@ -15,7 +15,8 @@ import { loadTicketRefs, presentTicket } from '#domain/tickets/present';
 import { publishMessage } from '#domain/tickets/publish';
 import { getItemBatched } from '#storage/batch-get';
 import { contactKey } from '#storage/contacts';
-import { editBody, type MessageRecord, markDeleted, markFailed, markSent, raiseAck, type WaLink, waLinkKey } from '#storage/messages';
+import { editBody, markDeleted, markFailed, markSent, raiseAck } from '#storage/message-status';
+import { type MessageRecord, type WaLink, waLinkKey } from '#storage/messages';
 import { type TicketRecord, ticketKey } from '#storage/tickets';
 import { type BatchReferences, batchReferences } from './batch-references.ts';
 

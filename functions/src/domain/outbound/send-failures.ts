@@ -17,7 +17,8 @@ import type { Effects } from '#domain/messages/effects';
 import { loadTicketRefs, presentTicket } from '#domain/tickets/present';
 import { publishMessage } from '#domain/tickets/publish';
 import { getContact } from '#storage/contacts';
-import { getMessage, type MessageRecord, markFailed } from '#storage/messages';
+import { markFailed } from '#storage/message-status';
+import { getMessage, type MessageRecord } from '#storage/messages';
 import type { TicketRecord } from '#storage/tickets';
 
 /** The reason kept on a message whose send command could not be queued. */

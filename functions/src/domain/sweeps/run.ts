@@ -18,7 +18,8 @@ import { listShardsOf } from '#storage/list-shards';
 import { getQueue } from '#storage/queues';
 import { ticketsUpdatedWithin } from '#storage/sweep-candidates';
 import { advanceSweepMark, getSweepMarks, markOf, type SweepRule } from '#storage/sweep-marks';
-import { type TicketRecord, ticketLists } from '#storage/tickets';
+import { ticketLists } from '#storage/ticket-list-keys';
+import type { TicketRecord } from '#storage/tickets';
 import { expireTicket } from './expire.ts';
 import { transferTicket } from './transfer.ts';
 

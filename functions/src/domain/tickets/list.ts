@@ -46,8 +46,9 @@ import { InvalidCursorError, openCursor, scopeOf, sealCursor } from '#storage/cu
 import { listShardsOf } from '#storage/list-shards';
 import { MIN_WORD, termWords } from '#storage/search-index';
 import { listTags } from '#storage/tags';
+import { shardedPartition, tagListPartition, ticketLists } from '#storage/ticket-list-keys';
 import { type ListIndex, readListSlice } from '#storage/ticket-lists';
-import { shardedPartition, type TicketRecord, tagListPartition, ticketLists } from '#storage/tickets';
+import type { TicketRecord } from '#storage/tickets';
 import { canSeeTicket, type Viewer, viewerIsAdmin } from './access.ts';
 import { presentTickets } from './present-page.ts';
 import { allOf, hasTags, type Predicate } from './row-filters.ts';
