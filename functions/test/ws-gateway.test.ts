@@ -12,7 +12,14 @@ import {
 } from '@aws-sdk/client-apigatewaymanagementapi';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { selectRouteKey, startWsGateway, type WsGateway, type WsGatewayEvent } from '../../infra/local/ws-gateway.ts';
+import {
+  selectRouteKey,
+  startWsGateway,
+  type WsGateway,
+  type WsGatewayEvent,
+  type WsGatewayOptions,
+} from '../../infra/local/ws-gateway.ts';
+import { WS_PING_THROTTLE, WS_ROUTE_THROTTLE } from '../src/declarations/api-throttles.ts';
 
 let gateway: WsGateway | undefined;
 afterEach(async () => {
@@ -21,7 +28,9 @@ afterEach(async () => {
 });
 
 /** Starts a gateway whose invoke records events and refuses $connect without `token=good`. */
-async function startRecording(options: { idleTimeoutMs?: number; newConnectionsPerSecond?: number; newConnectionBurst?: number } = {}) {
+async function startRecording(
+  options: Partial<Pick<WsGatewayOptions, 'idleTimeoutMs' | 'newConnectionsPerSecond' | 'newConnectionBurst' | 'routeThrottle'>> = {},
+) {
   const events: WsGatewayEvent[] = [];
   gateway = await startWsGateway({
     port: 0,
@@ -209,6 +218,44 @@ describe('local WebSocket gateway', () => {
     expect(connects()).toBe(3);
     for (const attempt of attempts) if (attempt.status === 'fulfilled') attempt.value.close();
     later.close();
+  });
+
+  it("throttles messages per route key as the stage does: over a key's bucket, 'Too Many Requests' and no invoke", async () => {
+    // Prepare: joinTickets may take 2 at once, refilled at 5 a second; every other key is not limited here
+    const { gateway, events } = await startRecording({
+      routeThrottle: (key) => (key === 'joinTickets' ? { rateLimit: 5, burstLimit: 2 } : { rateLimit: 1000, burstLimit: 1000 }),
+    });
+    const socket = await open(`${gateway.url}?token=good`);
+    const frames: string[] = [];
+    socket.on('message', (data) => frames.push(data.toString()));
+    const joins = () => events.filter((e) => e.requestContext.routeKey === 'joinTickets').length;
+    // Act
+    for (let i = 0; i < 3; i++) socket.send(JSON.stringify({ action: 'joinTickets', data: 'open' }));
+    socket.send(JSON.stringify({ action: 'leaveTickets', data: 'open' }));
+    await until(() => frames.length === 1 && events.some((e) => e.requestContext.routeKey === 'leaveTickets'));
+    // Assess: the third join was refused on the socket, the other key went through
+    expect(joins()).toBe(2);
+    expect(JSON.parse(frames[0]!)).toMatchObject({ message: 'Too Many Requests', connectionId: events[0]!.requestContext.connectionId });
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    socket.send(JSON.stringify({ action: 'joinTickets', data: 'open' }));
+    await until(() => joins() === 3);
+    socket.close();
+  });
+
+  it("defaults to the stack's figures: ping has its own, higher throttle", async () => {
+    // Prepare
+    const { gateway, events } = await startRecording();
+    const socket = await open(`${gateway.url}?token=good`);
+    const frames: string[] = [];
+    socket.on('message', (data) => frames.push(data.toString()));
+    // Act: a burst of pings past the other keys' burst, but within ping's
+    const burst = WS_ROUTE_THROTTLE.burstLimit + 10;
+    expect(burst).toBeLessThanOrEqual(WS_PING_THROTTLE.burstLimit);
+    for (let i = 0; i < burst; i++) socket.send(JSON.stringify({ action: 'ping' }));
+    await until(() => events.filter((e) => e.requestContext.routeKey === 'ping').length === burst, 10_000);
+    // Assess
+    expect(frames).toEqual([]);
+    socket.close();
   });
 
   it('drops every socket at once with 1001 Going Away, and each one gets its $disconnect', async () => {

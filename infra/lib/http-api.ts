@@ -1,3 +1,4 @@
+import { HTTP_ROUTE_THROTTLE } from '@conversa/functions/declarations/api-throttles';
 import { type Access, type HttpMethod as RouteMethod, routeKey } from '@conversa/functions/routes';
 import { Duration, NestedStack, Stack } from 'aws-cdk-lib';
 import {
@@ -73,7 +74,8 @@ export class ConversaHttpApi extends Construct {
       httpApi: this.api,
       stageName: '$default',
       autoDeploy: true,
-      throttle: { rateLimit: 200, burstLimit: 400 },
+      // Per route, sized for the region's goal (declarations/api-throttles.ts; the local gateway enforces the same).
+      throttle: HTTP_ROUTE_THROTTLE,
       accessLogSettings: {
         destination: new LogGroupLogDestination(retainedLogGroup(this, 'AccessLogs')),
         format: apiAccessLogFormat('http'),

@@ -1,11 +1,14 @@
+import { WS_ROUTE_THROTTLE, wsRouteThrottle } from '@conversa/functions/declarations/api-throttles';
 import { wsRouteKeys } from '@conversa/functions/routes';
 import { Stack } from 'aws-cdk-lib';
 import { CfnAccount } from 'aws-cdk-lib/aws-apigateway';
 import {
   type CfnApi,
+  type CfnStage,
   LogGroupLogDestination,
   WebSocketApi,
   WebSocketIntegrationType,
+  type WebSocketRoute,
   WebSocketRouteIntegration,
   type WebSocketRouteIntegrationBindOptions,
   type WebSocketRouteIntegrationConfig,
@@ -42,8 +45,10 @@ export class ConversaWebSocketApi extends Construct {
       principal: new ServicePrincipal('apigateway.amazonaws.com'),
       sourceArn: Stack.of(this).formatArn({ service: 'execute-api', resource: this.api.apiId, resourceName: '*' }),
     });
+    const routes = new Map<string, WebSocketRoute>();
     for (const key of wsRouteKeys) {
       const route = this.api.addRoute(key, { integration });
+      routes.set(key, route);
       acknowledge(
         route,
         'APIG4',
@@ -70,13 +75,27 @@ export class ConversaWebSocketApi extends Construct {
       webSocketApi: this.api,
       stageName: 'prod',
       autoDeploy: true,
-      throttle: { rateLimit: 100, burstLimit: 200 },
+      // Per route key, sized for the region's goal (declarations/api-throttles.ts; the local gateway
+      // enforces the same): every route at WS_ROUTE_THROTTLE, and `ping`, which every open socket
+      // sends every 18 s, at its own figure below.
+      throttle: WS_ROUTE_THROTTLE,
       accessLogSettings: {
         destination: new LogGroupLogDestination(retainedLogGroup(this, 'AccessLogs')),
         format: apiAccessLogFormat('websocket'),
       },
     });
     this.stage.node.addDependency(account);
+    for (const [key, route] of routes) {
+      const throttle = wsRouteThrottle(key);
+      if (throttle === WS_ROUTE_THROTTLE) continue;
+      // RouteSettings is untyped JSON in CloudFormation's schema: spelt as CloudFormation spells it.
+      (this.stage.node.defaultChild as CfnStage).addPropertyOverride(`RouteSettings.${key}`, {
+        ThrottlingRateLimit: throttle.rateLimit,
+        ThrottlingBurstLimit: throttle.burstLimit,
+      });
+      // A stage's route settings name routes that must exist when the stage is created or updated.
+      this.stage.node.addDependency(route);
+    }
   }
 
   /** wss:// URL browsers connect to. */

@@ -1,13 +1,16 @@
 /**
  * The local HTTP API: built from the same route table the CDK stack deploys. It turns each request
  * into an API Gateway HTTP API (payload 2.0) event, calls the route's Lambda handler in-process and
- * writes its result back, with API Gateway's own answers for what never reaches a Lambda.
+ * writes its result back, with API Gateway's own answers for what never reaches a Lambda (no route,
+ * a body over 10 MB, a route over its throttle: declarations/api-throttles.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { HTTP_ROUTE_THROTTLE, type RouteThrottle } from '@conversa/functions/declarations/api-throttles';
 import { type HttpRoute, httpRoutes, routeKey } from '@conversa/functions/routes';
 import { handlerFile, lambdaContext, loadHandler } from './lambda-runtime.ts';
+import { routeBuckets } from './throttle.ts';
 
 /** API Gateway's payload limit. */
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;
@@ -188,8 +191,17 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
   });
 }
 
-export async function startHttpGateway(opts: { port: number; host?: string; log: (line: string) => void }): Promise<HttpGateway> {
+export interface HttpGatewayOptions {
+  port: number;
+  host?: string;
+  log: (line: string) => void;
+  /** Each route's throttle; defaults to the stack's stage figure (declarations/api-throttles.ts). */
+  routeThrottle?: (routeKey: string) => RouteThrottle;
+}
+
+export async function startHttpGateway(opts: HttpGatewayOptions): Promise<HttpGateway> {
   const compiled = compileRoutes(httpRoutes);
+  const requests = routeBuckets(opts.routeThrottle ?? (() => HTTP_ROUTE_THROTTLE));
 
   const serve = async (req: IncomingMessage, res: ServerResponse) => {
     const method = (req.method ?? 'GET').toUpperCase();
@@ -201,6 +213,11 @@ export async function startHttpGateway(opts: { port: number; host?: string; log:
     const match = matchRoute(compiled, method, path);
     if (!match.route) {
       sendJson(res, match.pathKnown ? 405 : 404, { error: match.pathKnown ? 'ERR_METHOD_NOT_ALLOWED' : 'ERR_ROUTE_NOT_FOUND' });
+      return;
+    }
+    if (!requests.take(routeKey(match.route))) {
+      // Over the route's throttle: API Gateway's own answer, no Lambda runs.
+      sendJson(res, 429, { message: 'Too Many Requests' });
       return;
     }
     let body: Buffer;

@@ -13,13 +13,17 @@
  * - New connections are throttled as AWS's quota does (500 per second per account and Region, a
  *   token bucket): an upgrade over it is answered 429 Too Many Requests before $connect runs, so a
  *   crowd of clients reconnecting at once after a deploy (`dropAll`) meets the same wall here.
+ * - Messages are throttled per route key at the stage's figures (declarations/api-throttles.ts):
+ *   one over it is answered `{"message": "Too Many Requests", ...}` on the socket, not invoked.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { type RouteThrottle, wsRouteThrottle } from '@conversa/functions/declarations/api-throttles';
 import { wsRouteKeys } from '@conversa/functions/routes';
 import { type RawData, WebSocket, WebSocketServer } from 'ws';
+import { routeBuckets, tokenBucket } from './throttle.ts';
 
 // biome-ignore lint/suspicious/noConfusingVoidType: lets a plain `async (event) => { ... }` handler be passed, as in AWS where no answer accepts.
 export type WsInvoke = (event: WsGatewayEvent) => Promise<{ statusCode?: number } | undefined | void>;
@@ -36,6 +40,8 @@ export interface WsGatewayOptions {
   newConnectionsPerSecond?: number;
   /** How many may arrive at once when the bucket is full; defaults to one second's worth. */
   newConnectionBurst?: number;
+  /** Each route key's throttle; defaults to the stack's (declarations/api-throttles.ts). */
+  routeThrottle?: (routeKey: string) => RouteThrottle;
   stage?: string;
 }
 
@@ -116,22 +122,6 @@ export function selectRouteKey(body: string): string {
   }
 }
 
-/** API Gateway's throttling: a bucket of `burst` tokens refilled at `perSecond`; a request without a token is refused. */
-function tokenBucket(perSecond: number, burst: number, now: () => number = () => performance.now()): { take(): boolean } {
-  let tokens = burst;
-  let last = now();
-  return {
-    take() {
-      const at = now();
-      tokens = Math.min(burst, tokens + ((at - last) * perSecond) / 1000);
-      last = at;
-      if (tokens < 1) return false;
-      tokens -= 1;
-      return true;
-    },
-  };
-}
-
 function group(pairs: Iterable<readonly [string, string]>): Record<string, string[]> {
   const out: Record<string, string[]> = {};
   for (const [key, value] of pairs) {
@@ -152,6 +142,7 @@ export async function startWsGateway(opts: WsGatewayOptions): Promise<WsGateway>
   const maxConnectionMs = opts.maxConnectionMs ?? MAX_CONNECTION_MS;
   const newConnectionsPerSecond = opts.newConnectionsPerSecond ?? NEW_CONNECTIONS_PER_SECOND;
   const newConnections = tokenBucket(newConnectionsPerSecond, opts.newConnectionBurst ?? newConnectionsPerSecond);
+  const messages = routeBuckets(opts.routeThrottle ?? wsRouteThrottle);
   const connections = new Map<string, Connection>();
   /** $disconnect invocations still running; close() waits for them. */
   const disconnects = new Set<Promise<void>>();
@@ -238,6 +229,11 @@ export async function startWsGateway(opts: WsGatewayOptions): Promise<WsGateway>
       const bytes = Array.isArray(raw) ? Buffer.concat(raw) : Buffer.from(raw as ArrayBuffer);
       const body = isBinary ? bytes.toString('base64') : bytes.toString('utf8');
       const routeKey = isBinary ? '$default' : selectRouteKey(body);
+      if (!messages.take(routeKey)) {
+        // Over the route's throttle: API Gateway answers on the socket and invokes nothing.
+        socket.send(JSON.stringify({ message: 'Too Many Requests', connectionId: connection.id, requestId: randomUUID() }));
+        return;
+      }
       connection.queue = connection.queue.then(async () => {
         const status = await invokeSafely({
           requestContext: { ...requestContext(connection), routeKey, eventType: 'MESSAGE', messageId: randomBytes(11).toString('base64') },

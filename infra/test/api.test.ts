@@ -3,6 +3,14 @@
  * built from (routes.ts, queues.ts, env.ts), so adding a route or an env var can't silently miss AWS.
  */
 import { env } from '@conversa/functions/commons/env';
+import { SOCKET_PING_INTERVAL_MS } from '@conversa/functions/contracts/channels';
+import {
+  ACCOUNT_THROTTLE,
+  HTTP_ROUTE_THROTTLE,
+  REGION_SOCKETS,
+  WS_PING_THROTTLE,
+  WS_ROUTE_THROTTLE,
+} from '@conversa/functions/declarations/api-throttles';
 import { messageQueues } from '@conversa/functions/declarations/message-queues';
 import { httpRoutes, routeKey, wsRouteKeys } from '@conversa/functions/routes';
 import type { Template } from 'aws-cdk-lib/assertions';
@@ -95,9 +103,23 @@ describe('HTTP API', () => {
     expect(origins).toHaveLength(1);
     expect(JSON.stringify(origins[0])).toContain(logicalIdOf(template, 'AWS::CloudFront::Distribution', 'WebDistribution'));
     const [, stage] = props('AWS::ApiGatewayV2::Stage').find(([, p]) => p.StageName === '$default')!;
-    expect(stage.DefaultRouteSettings).toMatchObject({ ThrottlingRateLimit: expect.any(Number), ThrottlingBurstLimit: expect.any(Number) });
+    expect(stage.DefaultRouteSettings).toMatchObject(throttleOf(HTTP_ROUTE_THROTTLE));
     expect(stage.AccessLogSettings).toMatchObject({ DestinationArn: expect.anything() });
   });
+
+  it("throttles each route high enough for the region's goal: replies to 1,000 inbound messages a second", () => {
+    const [, stage] = props('AWS::ApiGatewayV2::Stage').find(([, p]) => p.StageName === '$default')!;
+    const settings = stage.DefaultRouteSettings as Json;
+    expect(settings.ThrottlingRateLimit).toBeGreaterThanOrEqual(1_000);
+    expect(settings.ThrottlingRateLimit).toBeLessThanOrEqual(ACCOUNT_THROTTLE.rateLimit);
+    expect(settings.ThrottlingBurstLimit).toBeLessThanOrEqual(ACCOUNT_THROTTLE.burstLimit);
+  });
+});
+
+/** A stage's route settings as CloudFormation spells them. */
+const throttleOf = (throttle: { rateLimit: number; burstLimit: number }) => ({
+  ThrottlingRateLimit: throttle.rateLimit,
+  ThrottlingBurstLimit: throttle.burstLimit,
 });
 
 describe('WebSocket API', () => {
@@ -122,6 +144,22 @@ describe('WebSocket API', () => {
 
   it('deploys stage prod automatically', () => {
     template.hasResourceProperties('AWS::ApiGatewayV2::Stage', { StageName: 'prod', AutoDeploy: true });
+  });
+
+  it("throttles each route key for the region's goal: the pings of 100k sockets every 18 s, joins at 2,000 a second", () => {
+    const [stageId, stage] = props('AWS::ApiGatewayV2::Stage').find(([, p]) => p.StageName === 'prod')!;
+    expect(stage.DefaultRouteSettings).toMatchObject(throttleOf(WS_ROUTE_THROTTLE));
+    const settings = stage.RouteSettings as Record<string, Json>;
+    expect(Object.keys(settings)).toEqual(['ping']);
+    expect(settings.ping).toEqual(throttleOf(WS_PING_THROTTLE));
+    expect(settings.ping!.ThrottlingRateLimit).toBeGreaterThanOrEqual(REGION_SOCKETS / (SOCKET_PING_INTERVAL_MS / 1000));
+    for (const throttle of [stage.DefaultRouteSettings as Json, settings.ping!]) {
+      expect(throttle.ThrottlingRateLimit).toBeLessThanOrEqual(ACCOUNT_THROTTLE.rateLimit);
+      expect(throttle.ThrottlingBurstLimit).toBeLessThanOrEqual(ACCOUNT_THROTTLE.burstLimit);
+    }
+    // The stage names the ping route in its settings, so CloudFormation must create that route first.
+    const [pingRouteId] = props('AWS::ApiGatewayV2::Route').find(([, p]) => p.RouteKey === 'ping')!;
+    expect(template.toJSON().Resources[stageId].DependsOn).toContain(pingRouteId);
   });
 });
 
