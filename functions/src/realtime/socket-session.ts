@@ -6,7 +6,7 @@
 import { socketEvents } from '#contracts/channels';
 import { isSupersededSession, isTokenOfUser } from '#contracts/session';
 import type { AllTicket, Profile } from '#contracts/users';
-import { CONNECTION_TTL_SECONDS, type ConnectionRecord, type NewConnection } from '#storage/ws-connections';
+import type { ConnectionRecord, NewConnection } from '#storage/ws-connections';
 import type { WsRouteKey } from '../routes.ts';
 import type { PostOutcome } from './management.ts';
 import { companyIdSchema, rooms, ticketIdSchema, ticketStatusSchema } from './rooms.ts';
@@ -50,20 +50,12 @@ export interface SocketSessionDeps {
     changeRooms(companyId: number, connectionId: string, change: { add?: string[]; remove?: string[] }): Promise<boolean>;
     setChatBox(companyId: number, connectionId: string, room: string): Promise<boolean>;
     clearChatBox(companyId: number, connectionId: string, room: string): Promise<boolean>;
-    touch(companyId: number, connectionId: string): Promise<boolean>;
   };
   post(connectionId: string, payload: unknown): Promise<PostOutcome>;
   close(connectionId: string): Promise<void>;
   /** Epoch seconds; injectable so expiry is testable. */
   now(): number;
 }
-
-/**
- * The client pings every 18 s; writing the TTL on each ping would cost a write (times the GSIs)
- * per socket every 18 s. Refreshing only once the window is 10 minutes old keeps the 2 h TTL
- * ahead of the socket with a few writes an hour.
- */
-export const TTL_REFRESH_AFTER_SECONDS = 10 * 60;
 
 /** What the Lambda answers API Gateway: on $connect anything but 2xx refuses the socket. */
 export interface SessionResult {
@@ -189,13 +181,11 @@ export function createSocketSession(deps: SocketSessionDeps): SocketSession {
         return parsed.success && parsed.data === companyId ? join(rooms.companyMessage) : ignored;
       }
       case 'userStatus':
-        await deps.connections.touch(companyId, connectionId);
         await deps.setPresence(companyId, connection.userId, { online: true, lastSeenAt: nowIso() });
         return ok;
       case 'ping':
-        if (connection.expiresAt <= deps.now() + CONNECTION_TTL_SECONDS - TTL_REFRESH_AFTER_SECONDS) {
-          await deps.connections.touch(companyId, connectionId);
-        }
+        // Nothing to write: the TTL set at $connect outlasts the socket (API Gateway closes every
+        // socket at 2 h), and the checks above already ran for this socket.
         await deps.post(connectionId, { event: socketEvents.pong, data: null });
         return ok;
       default:

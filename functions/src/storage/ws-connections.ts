@@ -15,7 +15,7 @@
  * publish filters its audience without reading users. A change to a user's queues reaches their
  * sockets on the next connect (the web client reconnects when the user changes).
  *
- * Cost: every write of a connection (connect, join/leave, the ping's TTL refresh) is also written to
+ * Cost: every write of a connection (connect, join/leave, the chat box) is also written to
  * the three GSIs, so a connection write costs 4 WCU instead of 1. gsi2 holds every connection of the
  * platform: one partition key would take every connect and disconnect of a region, and 100k sockets
  * dropped at once (a deploy, a network blip) write their deletes far faster than a partition's
@@ -38,7 +38,10 @@ import type { AllTicket, Profile } from '#contracts/users';
 import { db, table } from './db.ts';
 import { tenantPk } from './table.ts';
 
-/** A socket lives at most 2 h in API Gateway; the client's ping refreshes this window. */
+/**
+ * A socket lives at most 2 h in API Gateway (and in the local gateway): the TTL written at $connect
+ * outlasts it, so no later message needs to extend it (a write per socket every few minutes saved).
+ */
 export const CONNECTION_TTL_SECONDS = 2 * 60 * 60;
 
 const ENTITY = 'WsConnection';
@@ -287,14 +290,6 @@ export async function setConnectionViewer(
     if ((error as { name?: string }).name === 'ConditionalCheckFailedException') return false;
     throw error;
   }
-}
-
-/** Ping / userStatus: extend the TTL window and remember the last activity. */
-export function touchConnection(companyId: number, connectionId: string): Promise<boolean> {
-  return conditionalUpdate(companyId, connectionId, 'SET expiresAt = :exp, lastSeenAt = :seen', {
-    ':exp': nowSeconds() + CONNECTION_TTL_SECONDS,
-    ':seen': new Date().toISOString(),
-  });
 }
 
 async function conditionalUpdate(

@@ -35,7 +35,6 @@ const session = createSocketSession({
     changeRooms: connections.changeRooms,
     setChatBox: connections.setChatBox,
     clearChatBox: connections.clearChatBox,
-    touch: connections.touchConnection,
   },
   post: postToConnection,
   close: closeConnection,
