@@ -136,6 +136,22 @@ describe('publisher', () => {
     expect(recipients(posted)).toEqual(sockets.map((s) => s.connectionId).sort());
   });
 
+  it('stops sending to a socket once the token it connected with has expired, whatever the audience', async () => {
+    // Prepare: the admin's second socket connected with a token that has since expired (its client stopped pinging)
+    const { deps, posted } = fakeDeps();
+    const expired = conn('admin-stale', { userId: 10, profile: 'admin', tokenExpiresAt: Math.floor(Date.now() / 1000) - 1 });
+    deps.listCompanyConnections = async (companyId: number) => [...sockets, expired].filter((s) => s.companyId === companyId);
+    deps.listAllConnections = async () => [...sockets, expired];
+    const publisher = createPublisher(deps);
+    // Act
+    await publisher.publishToCompany(1, 'company-1-ticket', {});
+    await publisher.publishToUser(1, 10, 'company-1-auth', {});
+    await publisher.publishToAll('company-announcement', {});
+    // Assess: the admin's live socket got all three, the stale one none
+    expect(posted.filter((p) => p.connectionId === 'admin')).toHaveLength(3);
+    expect(posted.filter((p) => p.connectionId === 'admin-stale')).toEqual([]);
+  });
+
   it('deletes connections that answer 410 Gone and counts failures', async () => {
     const { deps, deleted } = fakeDeps({ outcomes: { 'sales-a-phone': 'gone', support: 'failed' } });
     const result = await createPublisher(deps).publishToCompany(1, 'company-1-ticket', {});

@@ -27,7 +27,7 @@ const socket = (connectionId: string, overrides: Partial<ConnectionRecord>): Con
   queueIds: [],
   allTicket: 'desabled',
   rooms: [],
-  tokenExpiresAt: 0,
+  tokenExpiresAt: Math.floor(Date.now() / 1000) + 3600,
   tokenIssuedAt: 0,
   tokenJti: '',
   tokenOrigin: '',

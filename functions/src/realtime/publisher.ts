@@ -105,6 +105,16 @@ export function postSender(deps: Pick<PublisherDeps, 'post' | 'deleteConnection'
   };
 }
 
+const nowSeconds = (): number => Math.floor(Date.now() / 1000);
+
+/**
+ * A socket is sent events only while the token it connected with is valid. The socket's own next
+ * message (a ping every 18 s) closes it once the token expires, but a client that stops pinging
+ * would otherwise keep receiving its company's events until API Gateway's 2 h limit; the web client
+ * reconnects with its refreshed token and refetches what it missed.
+ */
+const isAuthorized = (connection: ConnectionRecord, now: number): boolean => connection.tokenExpiresAt > now;
+
 type Deliver = (targets: ConnectionRecord[], message: ServerEvent) => Promise<PublishResult>;
 
 /**
@@ -132,7 +142,10 @@ export function createPublisher(deps: PublisherDeps, options: { deliver?: Delive
       sizes.set(companyId, all.length);
       // The tenant check is repeated on each record: the Query is already scoped, this keeps a
       // mis-keyed item from ever leaking an event across tenants.
-      const targets = all.filter((connection) => connection.companyId === companyId && matches(target, connection));
+      const now = nowSeconds();
+      const targets = all.filter(
+        (connection) => connection.companyId === companyId && isAuthorized(connection, now) && matches(target, connection),
+      );
       return deliverEach(targets, { event, data });
     });
 
@@ -141,7 +154,14 @@ export function createPublisher(deps: PublisherDeps, options: { deliver?: Delive
     publishToCompany: (companyId, event, data, filter) => publish(companyId, event, data, filter ?? audience.company),
     publishToUser: (companyId, userId, event, data) => publish(companyId, event, data, audience.user(userId)),
     publishToTicket: (companyId, ticketId, event, data) => publish(companyId, event, data, audience.room(rooms.ticket(ticketId))),
-    publishToAll: (event, data) => guarded(event, async () => deliverEach(await deps.listAllConnections(), { event, data })),
+    publishToAll: (event, data) =>
+      guarded(event, async () => {
+        const now = nowSeconds();
+        return deliverEach(
+          (await deps.listAllConnections()).filter((connection) => isAuthorized(connection, now)),
+          { event, data },
+        );
+      }),
   };
 }
 
