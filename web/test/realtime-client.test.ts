@@ -8,7 +8,7 @@
  */
 import type { ServerEvent } from '@conversa/functions/contracts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { RealtimeClient } from '../src/lib/realtime/realtime-client.ts';
+import { RENEW_BEFORE_EXPIRY_MS, RealtimeClient } from '../src/lib/realtime/realtime-client.ts';
 import { FIRST_RETRY_WINDOW_MS, reconnectDelayMs } from '../src/lib/realtime/reconnect-policy.ts';
 
 class FakeSocket {
@@ -198,5 +198,51 @@ describe('RealtimeClient frames', () => {
       { event: 'four', data: undefined },
     ]);
     realtime.close();
+  });
+});
+
+describe('RealtimeClient before its token expires', () => {
+  it('moves to a new socket with a renewed token a minute before expiry, rejoins and asks for one resync', async () => {
+    // Prepare: tokens that expire an hour after they are handed out
+    const asked: boolean[] = [];
+    const onReconnect = vi.fn();
+    const realtime = new RealtimeClient({
+      wsUrl: 'wss://x/ws',
+      getToken: async (renew) => {
+        asked.push(renew);
+        return { jwt: `token-${asked.length}`, expiresAt: Math.floor(Date.now() / 1000) + 3600 };
+      },
+      onEvent: vi.fn(),
+      onReconnect,
+    });
+    realtime.start();
+    await settle();
+    latest().open();
+    realtime.send({ action: 'joinChatBox', data: 'ticket-uuid-1' });
+    const first = latest();
+    // Act: just before the renewal nothing happens; at it, the old socket closes and a new one connects at once
+    await vi.advanceTimersByTimeAsync(3600_000 - RENEW_BEFORE_EXPIRY_MS - 1000);
+    expect(FakeSocket.all).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1000);
+    // Assess
+    expect(first.readyState).toBe(3);
+    expect(FakeSocket.all).toHaveLength(2);
+    expect(latest().url).toContain('token=token-2');
+    expect(asked).toEqual([false, true]);
+    latest().open();
+    expect(latest().sent).toEqual([{ action: 'joinChatBox', data: 'ticket-uuid-1' }]);
+    expect(onReconnect).toHaveBeenCalledTimes(1);
+    realtime.close();
+  });
+
+  it('does not renew a token without an expiry, nor after close', async () => {
+    const { realtime } = client();
+    await settle();
+    latest().open();
+    await vi.advanceTimersByTimeAsync(3 * 3600_000);
+    expect(FakeSocket.all).toHaveLength(1);
+    realtime.close();
+    await vi.advanceTimersByTimeAsync(3600_000);
+    expect(FakeSocket.all).toHaveLength(1);
   });
 });

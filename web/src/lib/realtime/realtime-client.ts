@@ -4,10 +4,20 @@ import { reconnectDelayMs } from './reconnect-policy.ts';
 
 export type EventListener = (event: ServerEvent) => void;
 
+/** How long before its token expires a socket is replaced by one with a new token. */
+export const RENEW_BEFORE_EXPIRY_MS = 60_000;
+/** Never sooner than this after a socket opened (a token that is already near its end). */
+const MIN_RENEW_AFTER_MS = 10_000;
+
 export interface RealtimeClientOptions {
   wsUrl: string;
-  /** Asked before every (re)connect, so a reconnect carries a fresh token. */
-  getToken: () => Promise<string | undefined>;
+  /**
+   * Asked before every (re)connect, so a reconnect carries a fresh token; `renew` asks for a new one
+   * even if the cached one is still valid. With its expiry, the client moves to a new socket with a
+   * new token shortly before the old one expires (the server stops sending to a socket whose token
+   * expired, and a socket's own checks run only every few minutes).
+   */
+  getToken: (renew: boolean) => Promise<string | { jwt: string; expiresAt?: number } | undefined>;
   onEvent: EventListener;
   /**
    * After a socket opened again (a dropped connection, API Gateway's 2-hour limit, a deploy): what
@@ -23,12 +33,16 @@ export interface RealtimeClientOptions {
  * 10-minute idle limit never drops it, and reconnects with jittered exponential back-off until
  * closed (reconnect-policy.ts: many clients dropped at once do not come back in step). A new socket
  * is a new connection to the server: the open conversation's room is joined again, and
- * `onReconnect` lets the app refetch what it missed, once per socket that opened again.
+ * `onReconnect` lets the app refetch what it missed, once per socket that opened again. A minute
+ * before its token expires, the socket is replaced by one carrying a new token.
  */
 export class RealtimeClient {
   private socket: WebSocket | undefined;
   private pingTimer: ReturnType<typeof setInterval> | undefined;
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
+  private renewTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The socket is being replaced for a new token: reconnect at once, with `getToken(true)`. */
+  private renewing = false;
   /** Attempts since the last open that closed without opening (refused, 429 included). */
   private failures = 0;
   private closed = false;
@@ -55,13 +69,18 @@ export class RealtimeClient {
     this.closed = true;
     clearInterval(this.pingTimer);
     clearTimeout(this.retryTimer);
+    clearTimeout(this.renewTimer);
     this.socket?.close(1000);
     this.socket = undefined;
   }
 
   private async connect(): Promise<void> {
     if (this.closed) return;
-    const token = await this.options.getToken();
+    const renew = this.renewing;
+    this.renewing = false;
+    const got = await this.options.getToken(renew);
+    const token = typeof got === 'string' ? got : got?.jwt;
+    const expiresAt = typeof got === 'object' ? got.expiresAt : undefined;
     if (!token || this.closed) return; // inert without a token (SPEC 4)
     const url = `${this.options.wsUrl}${this.options.wsUrl.includes('?') ? '&' : '?'}token=${encodeURIComponent(token)}`;
     const socket = new WebSocket(url);
@@ -71,6 +90,10 @@ export class RealtimeClient {
       if (this.chatBox !== undefined) socket.send(JSON.stringify({ action: 'joinChatBox', data: this.chatBox }));
       for (const message of this.pending.splice(0)) socket.send(JSON.stringify(message));
       this.pingTimer = setInterval(() => this.send({ action: 'ping' }), SOCKET_PING_INTERVAL_MS);
+      if (expiresAt !== undefined) {
+        const renewIn = Math.max(MIN_RENEW_AFTER_MS, expiresAt * 1000 - Date.now() - RENEW_BEFORE_EXPIRY_MS);
+        this.renewTimer = setTimeout(() => this.renew(socket), renewIn);
+      }
       if (this.opened) this.options.onReconnect?.();
       this.opened = true;
     };
@@ -81,9 +104,18 @@ export class RealtimeClient {
     };
     socket.onclose = () => {
       clearInterval(this.pingTimer);
+      clearTimeout(this.renewTimer);
       if (this.socket === socket) this.socket = undefined;
-      this.scheduleReconnect();
+      if (this.renewing) void this.connect();
+      else this.scheduleReconnect();
     };
+  }
+
+  /** Replaces the open socket by one with a new token (the app refetches once, as after any drop). */
+  private renew(socket: WebSocket): void {
+    if (this.closed || this.socket !== socket) return;
+    this.renewing = true;
+    socket.close(1000);
   }
 
   private scheduleReconnect(): void {

@@ -27,15 +27,15 @@ export function RealtimeProvider({ sessionKey, children }: { sessionKey: string 
     if (!sessionKey || !wsUrl) return;
     const realtime = new RealtimeClient({
       wsUrl,
-      getToken: async () => {
-        const token = await currentIdToken();
+      getToken: async (renew) => {
+        const token = await currentIdToken(renew);
         if (!token?.expiresAt) return undefined; // invalid or without expiry: inert
         if (token.expiresAt * 1000 <= Date.now()) {
           // SPEC 4: an expired token reloads the page after 1 s (which sends the user to sign in).
           setTimeout(() => window.location.reload(), RELOAD_DELAY_MS);
           return undefined;
         }
-        return token.jwt;
+        return { jwt: token.jwt, expiresAt: token.expiresAt };
       },
       onEvent: (event: ServerEvent) => {
         for (const listener of listeners.current) listener(event);
