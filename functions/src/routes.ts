@@ -5,7 +5,7 @@
  * Each route names the Lambda (`fn`) that serves it; a Lambda routes inside on the API Gateway
  * `routeKey` ("METHOD /path"), so one bundle serves one feature area.
  */
-import { ClientActions } from '#contracts/channels';
+import { ClientActions, type ServerEvent, socketEvents } from '#contracts/channels';
 import type { PlanFlag } from '#contracts/plans';
 
 export const httpFunctions = [
@@ -323,6 +323,19 @@ export const httpRoutes: readonly HttpRoute[] = [
 /** WebSocket routes, all served by the `realtime` Lambda: API Gateway's three plus one per client action. */
 export const wsRouteKeys = ['$connect', '$disconnect', '$default', ...ClientActions] as const;
 export type WsRouteKey = (typeof wsRouteKeys)[number];
+
+/**
+ * Route keys API Gateway answers itself (a mock integration with a route response; the local gateway
+ * does the same), without invoking the `realtime` Lambda. `ping` (every socket every 18 s, SPEC 9)
+ * only keeps a socket under API Gateway's 10-minute idle limit: answered by a Lambda it cost one
+ * invocation, one GetItem and one `@connections` post per ping, 11,100 API Gateway calls a second at
+ * 100k sockets, over the account's 10,000. A socket's checks (unknown socket, expired token) run on
+ * its other messages (userStatus every 5 minutes), and the publisher sends nothing to a socket whose
+ * token expired.
+ */
+export const gatewayAnsweredWsRoutes: Partial<Record<WsRouteKey, ServerEvent>> = {
+  ping: { event: socketEvents.pong, data: null },
+};
 
 export function routesOf(fn: HttpFunctionName): HttpRoute[] {
   return httpRoutes.filter((route) => route.fn === fn);

@@ -252,9 +252,25 @@ describe('local WebSocket gateway', () => {
     const burst = WS_ROUTE_THROTTLE.burstLimit + 10;
     expect(burst).toBeLessThanOrEqual(WS_PING_THROTTLE.burstLimit);
     for (let i = 0; i < burst; i++) socket.send(JSON.stringify({ action: 'ping' }));
-    await until(() => events.filter((e) => e.requestContext.routeKey === 'ping').length === burst, 10_000);
+    await until(() => frames.length === burst, 10_000);
+    // Assess: every ping answered pong, none refused
+    expect(new Set(frames)).toEqual(new Set(['{"event":"pong","data":null}']));
+    expect(events.filter((e) => e.requestContext.routeKey === 'ping')).toEqual([]);
+    socket.close();
+  });
+
+  it('answers ping itself with pong, as the stack does with a mock integration, and invokes nothing', async () => {
+    // Prepare
+    const { gateway, events } = await startRecording();
+    const socket = await open(`${gateway.url}?token=good`);
+    // Act
+    const frame = nextFrame(socket);
+    socket.send(JSON.stringify({ action: 'ping' }));
     // Assess
-    expect(frames).toEqual([]);
+    expect(JSON.parse(await frame)).toEqual({ event: 'pong', data: null });
+    socket.send(JSON.stringify({ action: 'userStatus' }));
+    await until(() => events.some((e) => e.requestContext.routeKey === 'userStatus'));
+    expect(events.map((e) => e.requestContext.routeKey)).toEqual(['$connect', 'userStatus']);
     socket.close();
   });
 

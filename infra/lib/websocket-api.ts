@@ -1,14 +1,17 @@
 import { WS_ROUTE_THROTTLE, wsRouteThrottle } from '@conversa/functions/declarations/api-throttles';
-import { wsRouteKeys } from '@conversa/functions/routes';
+import { gatewayAnsweredWsRoutes, wsRouteKeys } from '@conversa/functions/routes';
 import { Stack } from 'aws-cdk-lib';
 import { CfnAccount } from 'aws-cdk-lib/aws-apigateway';
 import {
   type CfnApi,
+  CfnIntegration,
+  CfnIntegrationResponse,
+  CfnRoute,
+  CfnRouteResponse,
   type CfnStage,
   LogGroupLogDestination,
   WebSocketApi,
   WebSocketIntegrationType,
-  type WebSocketRoute,
   WebSocketRouteIntegration,
   type WebSocketRouteIntegrationBindOptions,
   type WebSocketRouteIntegrationConfig,
@@ -16,7 +19,7 @@ import {
 } from 'aws-cdk-lib/aws-apigatewayv2';
 import { type IGrantable, ManagedPolicy, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
-import { Construct } from 'constructs';
+import { Construct, type IConstruct } from 'constructs';
 import { apiAccessLogFormat } from './access-logs.ts';
 import type { EnvironmentTarget } from './data-table.ts';
 import { retainedLogGroup } from './log-groups.ts';
@@ -27,7 +30,10 @@ export interface ConversaWebSocketApiProps {
   realtime: IFunction;
 }
 
-/** Realtime: the client sends `{"action": "joinTickets", ...}`; every key goes to the realtime Lambda. */
+/**
+ * Realtime: the client sends `{"action": "joinTickets", ...}`; every key goes to the realtime Lambda
+ * but the ones API Gateway answers itself (`ping`).
+ */
 export class ConversaWebSocketApi extends Construct {
   readonly api: WebSocketApi;
   readonly stage: WebSocketStage;
@@ -45,9 +51,10 @@ export class ConversaWebSocketApi extends Construct {
       principal: new ServicePrincipal('apigateway.amazonaws.com'),
       sourceArn: Stack.of(this).formatArn({ service: 'execute-api', resource: this.api.apiId, resourceName: '*' }),
     });
-    const routes = new Map<string, WebSocketRoute>();
+    const routes = new Map<string, IConstruct>();
     for (const key of wsRouteKeys) {
-      const route = this.api.addRoute(key, { integration });
+      const answer = gatewayAnsweredWsRoutes[key];
+      const route = answer ? this.gatewayAnswered(key, answer) : this.api.addRoute(key, { integration });
       routes.set(key, route);
       acknowledge(
         route,
@@ -96,6 +103,36 @@ export class ConversaWebSocketApi extends Construct {
       // A stage's route settings name routes that must exist when the stage is created or updated.
       this.stage.node.addDependency(route);
     }
+  }
+
+  /**
+   * A route API Gateway answers itself (routes.ts gatewayAnsweredWsRoutes): a MOCK integration whose
+   * request template only sets the status and whose integration response is the fixed frame, sent
+   * back on the socket through the route's `$default` route response (two-way). No Lambda runs.
+   */
+  private gatewayAnswered(key: string, answer: unknown): CfnRoute {
+    const id = key.replace(/[^A-Za-z0-9]/g, '');
+    const mock = new CfnIntegration(this, `${id}Answer`, {
+      apiId: this.api.apiId,
+      integrationType: 'MOCK',
+      templateSelectionExpression: '\\$default',
+      requestTemplates: { $default: JSON.stringify({ statusCode: 200 }) },
+    });
+    new CfnIntegrationResponse(this, `${id}AnswerResponse`, {
+      apiId: this.api.apiId,
+      integrationId: mock.ref,
+      integrationResponseKey: '$default',
+      templateSelectionExpression: '\\$default',
+      responseTemplates: { $default: JSON.stringify(answer) },
+    });
+    const route = new CfnRoute(this, `${id}Route`, {
+      apiId: this.api.apiId,
+      routeKey: key,
+      target: `integrations/${mock.ref}`,
+      routeResponseSelectionExpression: '$default',
+    });
+    new CfnRouteResponse(this, `${id}RouteResponse`, { apiId: this.api.apiId, routeId: route.ref, routeResponseKey: '$default' });
+    return route;
   }
 
   /** wss:// URL browsers connect to. */

@@ -15,13 +15,15 @@
  *   crowd of clients reconnecting at once after a deploy (`dropAll`) meets the same wall here.
  * - Messages are throttled per route key at the stage's figures (declarations/api-throttles.ts):
  *   one over it is answered `{"message": "Too Many Requests", ...}` on the socket, not invoked.
+ * - The route keys the stack answers in API Gateway itself (routes.ts gatewayAnsweredWsRoutes: ping)
+ *   get that answer on the socket and invoke nothing.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { type RouteThrottle, wsRouteThrottle } from '@conversa/functions/declarations/api-throttles';
-import { wsRouteKeys } from '@conversa/functions/routes';
+import { gatewayAnsweredWsRoutes, type WsRouteKey, wsRouteKeys } from '@conversa/functions/routes';
 import { type RawData, WebSocket, WebSocketServer } from 'ws';
 import { routeBuckets, tokenBucket } from './throttle.ts';
 
@@ -232,6 +234,12 @@ export async function startWsGateway(opts: WsGatewayOptions): Promise<WsGateway>
       if (!messages.take(routeKey)) {
         // Over the route's throttle: API Gateway answers on the socket and invokes nothing.
         socket.send(JSON.stringify({ message: 'Too Many Requests', connectionId: connection.id, requestId: randomUUID() }));
+        return;
+      }
+      const answer = gatewayAnsweredWsRoutes[routeKey as WsRouteKey];
+      if (answer) {
+        // A route the stack answers with a mock integration and a route response: no invoke.
+        socket.send(JSON.stringify(answer));
         return;
       }
       connection.queue = connection.queue.then(async () => {

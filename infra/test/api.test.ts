@@ -12,7 +12,7 @@ import {
   WS_ROUTE_THROTTLE,
 } from '@conversa/functions/declarations/api-throttles';
 import { messageQueues } from '@conversa/functions/declarations/message-queues';
-import { httpRoutes, routeKey, wsRouteKeys } from '@conversa/functions/routes';
+import { gatewayAnsweredWsRoutes, httpRoutes, routeKey, wsRouteKeys } from '@conversa/functions/routes';
 import type { Template } from 'aws-cdk-lib/assertions';
 import { build } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -123,14 +123,35 @@ const throttleOf = (throttle: { rateLimit: number; burstLimit: number }) => ({
 });
 
 describe('WebSocket API', () => {
-  it('routes on the action field and sends every route key to the realtime Lambda', () => {
+  it('routes on the action field and sends every route key to the realtime Lambda but the ones the gateway answers', () => {
     const [[wsApiId, wsApi]] = props('AWS::ApiGatewayV2::Api').filter(([, p]) => p.ProtocolType === 'WEBSOCKET') as [[string, Json]];
     expect(wsApi.RouteSelectionExpression).toBe('$request.body.action');
     const routes = props('AWS::ApiGatewayV2::Route').filter(([, p]) => (p.ApiId as Json).Ref === wsApiId);
     expect(routes.map(([, p]) => p.RouteKey).sort()).toEqual([...wsRouteKeys].sort());
     const integrations = props('AWS::ApiGatewayV2::Integration').filter(([, p]) => (p.ApiId as Json).Ref === wsApiId);
-    expect(integrations).toHaveLength(1);
-    expect(JSON.stringify(integrations[0]![1].IntegrationUri)).toContain(functionId('realtime'));
+    const lambda = integrations.filter(([, p]) => p.IntegrationType === 'AWS_PROXY');
+    expect(lambda).toHaveLength(1);
+    expect(JSON.stringify(lambda[0]![1].IntegrationUri)).toContain(functionId('realtime'));
+    for (const [, route] of routes) {
+      const answered = route.RouteKey === 'ping';
+      expect(JSON.stringify(route.Target).includes(lambda[0]![0])).toBe(!answered);
+      if (!answered) expect(route.RouteResponseSelectionExpression).toBeUndefined();
+    }
+  });
+
+  it('answers ping in API Gateway itself: a mock integration whose response is the pong frame, sent back two-way', () => {
+    const [[wsApiId]] = props('AWS::ApiGatewayV2::Api').filter(([, p]) => p.ProtocolType === 'WEBSOCKET') as [[string, Json]];
+    expect(Object.keys(gatewayAnsweredWsRoutes)).toEqual(['ping']);
+    const [routeId, route] = props('AWS::ApiGatewayV2::Route').find(([, p]) => p.RouteKey === 'ping')!;
+    expect(route.RouteResponseSelectionExpression).toBe('$default');
+    const [mockId, mock] = props('AWS::ApiGatewayV2::Integration').find(([, p]) => p.IntegrationType === 'MOCK')!;
+    expect(mock).toMatchObject({ ApiId: { Ref: wsApiId }, RequestTemplates: { $default: '{"statusCode":200}' } });
+    expect(route.Target).toEqual({ 'Fn::Join': ['', ['integrations/', { Ref: mockId }]] });
+    const [[, response]] = props('AWS::ApiGatewayV2::IntegrationResponse') as [[string, Json]];
+    expect(response).toMatchObject({ IntegrationId: { Ref: mockId }, IntegrationResponseKey: '$default' });
+    expect(JSON.parse((response.ResponseTemplates as Record<string, string>).$default!)).toEqual({ event: 'pong', data: null });
+    const [[, routeResponse]] = props('AWS::ApiGatewayV2::RouteResponse') as [[string, Json]];
+    expect(routeResponse).toMatchObject({ RouteId: { Ref: routeId }, RouteResponseKey: '$default' });
   });
 
   it('lets API Gateway invoke the realtime Lambda through one permission for every route key', () => {

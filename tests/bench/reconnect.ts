@@ -84,20 +84,14 @@ const bump = (list: number[], at: number) => {
   list[second] = (list[second] ?? 0) + 1;
 };
 
-const PING = JSON.stringify({ action: 'ping' });
-
 /**
  * The WebSocket the clients create: `ws`'s, which tells a 429 from other refusals (its error names
- * the status). It does not send the clients' pings: 2,000 sockets ping 111 times a second, each a
- * $default invocation with its DynamoDB read and PostToConnection, which a loaded 2-core machine's
- * DynamoDB Local cannot serve beside the reconnects (with pings on, a run stalled at 1,370 of 2,000
- * sockets open after 200 s). A round is far shorter than the 10-minute idle timeout they prevent.
+ * the status). The clients' pings go out as in the app: the gateway answers them itself (routes.ts
+ * gatewayAnsweredWsRoutes), so they cost the stack nothing. (When a Lambda answered them, 2,000
+ * sockets' 111 pings a second each took a DynamoDB read and a PostToConnection, and a run stalled at
+ * 1,370 of 2,000 sockets open; the bench held them back.)
  */
 class BenchSocket extends WebSocket {
-  override send(data: string): void {
-    if (data !== PING) super.send(data);
-  }
-
   constructor(url: string) {
     super(url);
     const started = performance.now();
@@ -197,7 +191,7 @@ try {
   const results: Round[] = [];
   for (const name of runs) {
     // A full bucket and a quiet stack (the previous round's $disconnects done) before the drop; the
-    // pings' requests meanwhile are the background subtracted from the round's.
+    // requests meanwhile (userStatus) are the background subtracted from the round's.
     await sleep(1000);
     const quietFrom = dynamoRequests;
     await sleep(QUIET_MS);
@@ -264,7 +258,7 @@ function report(results: Round[]): void {
       `${r.policy.padEnd(4)} all ${socketCount} back after ${(r.lastOpenAt / 1000).toFixed(1)} s; ` +
         `attempts ${accepted + throttled + r.failed} (${throttled} refused 429, ${r.failed} other failures); ` +
         `open latency (upgrade + $connect) p50 ${percentile(r.connectMs, 50).toFixed(0)} ms, p99 ${percentile(r.connectMs, 99).toFixed(0)} ms; ` +
-        `DynamoDB requests per socket ($disconnect + $connect, net of pings) ${(r.dynamoRequests / socketCount).toFixed(1)}; ` +
+        `DynamoDB requests per socket ($disconnect + $connect, net of the background) ${(r.dynamoRequests / socketCount).toFixed(1)}; ` +
         `this process's CPU ${(r.cpuMs / socketCount).toFixed(2)} ms per socket (gateway, handlers and clients)`,
     );
   }

@@ -132,7 +132,7 @@ export function createSocketSession(deps: SocketSessionDeps): SocketSession {
   async function message(connectionId: string, routeKey: string, body: string | undefined): Promise<SessionResult> {
     const connection = await deps.connections.find(connectionId);
     if (!connection) {
-      // Unknown here (TTL ran out after missed pings, or $connect's write was lost): close it so
+      // Unknown here (its record deleted, or $connect's write was lost): close it so
       // the client reconnects and registers again instead of listening to nothing.
       await deps.close(connectionId);
       return { statusCode: 410 };
@@ -180,13 +180,10 @@ export function createSocketSession(deps: SocketSessionDeps): SocketSession {
         const parsed = companyIdSchema.safeParse(data);
         return parsed.success && parsed.data === companyId ? join(rooms.companyMessage) : ignored;
       }
+      // `ping` never gets here: API Gateway answers it itself (routes.ts gatewayAnsweredWsRoutes).
+      // userStatus, every 5 minutes from each client, is the message that runs the checks above.
       case 'userStatus':
         await deps.setPresence(companyId, connection.userId, { online: true, lastSeenAt: nowIso() });
-        return ok;
-      case 'ping':
-        // Nothing to write: the TTL set at $connect outlasts the socket (API Gateway closes every
-        // socket at 2 h), and the checks above already ran for this socket.
-        await deps.post(connectionId, { event: socketEvents.pong, data: null });
         return ok;
       default:
         return ignored;
