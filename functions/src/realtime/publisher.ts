@@ -108,10 +108,10 @@ export function postSender(deps: Pick<PublisherDeps, 'post' | 'deleteConnection'
 const nowSeconds = (): number => Math.floor(Date.now() / 1000);
 
 /**
- * A socket is sent events only while the token it connected with is valid. The socket's own next
- * message (a ping every 18 s) closes it once the token expires, but a client that stops pinging
- * would otherwise keep receiving its company's events until API Gateway's 2 h limit; the web client
- * reconnects with its refreshed token and refetches what it missed.
+ * A socket is sent events only while the token it connected with is valid. Its own next message to
+ * the Lambda (userStatus, every 5 minutes) closes it once the token expired, but a client that sends
+ * nothing would otherwise keep receiving its company's events until API Gateway's 2 h limit. The web
+ * client moves to a new socket with a renewed token a minute before expiry, so it misses nothing.
  */
 const isAuthorized = (connection: ConnectionRecord, now: number): boolean => connection.tokenExpiresAt > now;
 

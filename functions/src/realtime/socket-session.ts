@@ -1,6 +1,6 @@
 /**
  * The life of one socket: $connect (authenticate, store, mark the user online), the client's
- * actions (rooms, presence, ping), $disconnect. Storage, token verification, users and the
+ * actions (rooms, presence; API Gateway answers `ping` itself), $disconnect. Storage, token verification, users and the
  * management API come in as ports, so this reads as the protocol and is tested without AWS.
  */
 import { socketEvents } from '#contracts/channels';
