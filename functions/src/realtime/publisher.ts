@@ -105,16 +105,6 @@ export function postSender(deps: Pick<PublisherDeps, 'post' | 'deleteConnection'
   };
 }
 
-const nowSeconds = (): number => Math.floor(Date.now() / 1000);
-
-/**
- * A socket is sent events only while the token it connected with is valid. Its own next message to
- * the Lambda (userStatus, every 5 minutes) closes it once the token expired, but a client that sends
- * nothing would otherwise keep receiving its company's events until API Gateway's 2 h limit. The web
- * client moves to a new socket with a renewed token a minute before expiry, so it misses nothing.
- */
-const isAuthorized = (connection: ConnectionRecord, now: number): boolean => connection.tokenExpiresAt > now;
-
 type Deliver = (targets: ConnectionRecord[], message: ServerEvent) => Promise<PublishResult>;
 
 /**
@@ -142,9 +132,10 @@ export function createPublisher(deps: PublisherDeps, options: { deliver?: Delive
       sizes.set(companyId, all.length);
       // The tenant check is repeated on each record: the Query is already scoped, this keeps a
       // mis-keyed item from ever leaking an event across tenants.
-      const now = nowSeconds();
+      // Only sockets whose token is still valid (hasLiveToken): an expired one gets nothing.
+      const now = connections.nowSeconds();
       const targets = all.filter(
-        (connection) => connection.companyId === companyId && isAuthorized(connection, now) && matches(target, connection),
+        (connection) => connection.companyId === companyId && connections.hasLiveToken(connection, now) && matches(target, connection),
       );
       return deliverEach(targets, { event, data });
     });
@@ -156,9 +147,9 @@ export function createPublisher(deps: PublisherDeps, options: { deliver?: Delive
     publishToTicket: (companyId, ticketId, event, data) => publish(companyId, event, data, audience.room(rooms.ticket(ticketId))),
     publishToAll: (event, data) =>
       guarded(event, async () => {
-        const now = nowSeconds();
+        const now = connections.nowSeconds();
         return deliverEach(
-          (await deps.listAllConnections()).filter((connection) => isAuthorized(connection, now)),
+          (await deps.listAllConnections()).filter((connection) => connections.hasLiveToken(connection, now)),
           { event, data },
         );
       }),

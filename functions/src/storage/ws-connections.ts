@@ -77,7 +77,16 @@ export interface ConnectionRecord {
 
 export type NewConnection = Omit<ConnectionRecord, 'rooms' | 'connectedAt' | 'lastSeenAt' | 'expiresAt'>;
 
-const nowSeconds = (): number => Math.floor(Date.now() / 1000);
+/** Epoch seconds, the unit of `expiresAt` and `tokenExpiresAt`. */
+export const nowSeconds = (): number => Math.floor(Date.now() / 1000);
+
+/**
+ * The token the socket connected with is still valid at `now`: the publisher sends it events only
+ * then. Its own next message to the Lambda (userStatus, every 5 minutes) closes it once the token
+ * expired, but a client that sends nothing would otherwise keep receiving its company's events until
+ * API Gateway's 2 h limit. The web client moves to a new socket a minute before expiry.
+ */
+export const hasLiveToken = (record: ConnectionRecord, now = nowSeconds()): boolean => record.tokenExpiresAt > now;
 const keyOf = (companyId: number, connectionId: string) => ({ pk: tenantPk(companyId), sk: `${SK_PREFIX}${connectionId}` });
 
 /** Rooms are a DynamoDB string set (atomic ADD/DELETE); the document client hands back a Set. */
