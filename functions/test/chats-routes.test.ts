@@ -113,6 +113,18 @@ describe('internal chat', () => {
     expect(reached(published[0] as (typeof published)[number], t.companyId, [ana.id, bia.id, caio.id])).toEqual([bia.id]);
   });
 
+  it('stores a message in a chat whose owner is its only member (no other unread to count)', async () => {
+    const chat = await newChat(ana.token, 'Lembretes', []);
+    expect(chat.users.map((u) => u.userId)).toEqual([ana.id]);
+    const sent = await call('POST /chats/{id}/messages', { token: ana.token, params: { id: chat.id }, body: { message: 'Comprar café' } });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(201);
+    expect(sent.body).toMatchObject({ chatId: chat.id, senderId: ana.id, message: 'Comprar café' });
+    const seen = await call('GET /chats/{id}', { token: ana.token, params: { id: chat.id } });
+    expect(seen.body).toMatchObject({ lastMessage: 'Comprar café', users: [{ userId: ana.id, unreads: 0 }] });
+    const page = await call('GET /chats/{id}/messages', { token: ana.token, params: { id: chat.id } });
+    expect(page.body.records.map((m: { message: string }) => m.message)).toEqual(['Comprar café']);
+  });
+
   it('keeps every unread when members send at once (one conditional write per message, no lost updates)', async () => {
     const chat = await newChat(ana.token, 'Corrida', [bia.id, caio.id]);
     await Promise.all(

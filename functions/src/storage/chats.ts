@@ -196,9 +196,17 @@ export async function addChatMessage(chat: ChatRecord, senderId: number, senderN
     message: text,
     createdAt: new Date().toISOString(),
   };
-  const names: Record<string, string> = { '#members': 'memberIds', '#unreads': 'unreads', '#last': 'lastMessage', '#at': 'updatedAt' };
+  const names: Record<string, string> = { '#members': 'memberIds', '#last': 'lastMessage', '#at': 'updatedAt' };
+  const values: Record<string, unknown> = { ':text': text, ':at': record.createdAt, ':sender': senderId };
   const sets = ['#last = :text', '#at = :at'];
-  for (const id of chat.memberIds.filter((member) => member !== senderId)) {
+  const others = chat.memberIds.filter((member) => member !== senderId);
+  // DynamoDB refuses names and values the expressions do not use, so the unread-count ones are sent
+  // only when someone else is there to count for (an owner alone in a chat has nobody).
+  if (others.length > 0) {
+    names['#unreads'] = 'unreads';
+    Object.assign(values, { ':zero': 0, ':one': 1 });
+  }
+  for (const id of others) {
     names[`#u${id}`] = String(id);
     // if_not_exists: a member added by an edit that raced this send has no count yet.
     sets.push(`#unreads.#u${id} = if_not_exists(#unreads.#u${id}, :zero) + :one`);
@@ -221,7 +229,7 @@ export async function addChatMessage(chat: ChatRecord, senderId: number, senderN
               UpdateExpression: `SET ${sets.join(', ')}`,
               ConditionExpression: 'attribute_exists(pk) AND contains(#members, :sender)',
               ExpressionAttributeNames: names,
-              ExpressionAttributeValues: { ':text': text, ':at': record.createdAt, ':zero': 0, ':one': 1, ':sender': senderId },
+              ExpressionAttributeValues: values,
             },
           },
         ],
