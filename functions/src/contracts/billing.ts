@@ -61,7 +61,8 @@ const required = (max: number) => text(max).min(1, 'Required');
  * whatever the browser sends. cpfCnpj is what Asaas needs for a PIX charge in production.
  */
 export const subscriptionInputSchema = z.object({
-  invoiceId: z.coerce.number().int().positive(),
+  /** The invoice to pay; without it ("Subscribe now") the company's open invoice, made at once when it has none. */
+  invoiceId: z.coerce.number().int().positive().optional(),
   plan: z.coerce.number().int().positive(),
   firstName: required(50),
   lastName: required(50),

@@ -27,6 +27,8 @@ export async function listInvoices(companyId: number): Promise<InvoiceRecord[]> 
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
     ExpressionAttributeValues: { ':pk': tenantPk(companyId), ':prefix': 'INVOICE#' },
     ScanIndexForward: false,
+    // Read right after issuing one (GET /invoices/all issues a due company's invoice first).
+    ConsistentRead: true,
   });
   return items;
 }
@@ -35,6 +37,13 @@ export async function listInvoices(companyId: number): Promise<InvoiceRecord[]> 
 export async function hasInvoiceFor(companyId: number, dueDate: string): Promise<boolean> {
   const key = dueGuardKey(companyId, dueDate);
   return Boolean(await getItem(key.pk, key.sk));
+}
+
+/** The invoice issued for this due date, through its guard (how a lost issue race finds the winner's). */
+export async function getInvoiceFor(companyId: number, dueDate: string): Promise<InvoiceRecord | undefined> {
+  const key = dueGuardKey(companyId, dueDate);
+  const guard = await getItem<{ invoiceId: number }>(key.pk, key.sk);
+  return guard ? getInvoice(companyId, guard.invoiceId) : undefined;
 }
 
 /**

@@ -10,11 +10,10 @@ import { ConflictError, NotFoundError, ValidationError } from '#commons/errors';
 import { logger } from '#commons/logger';
 import type { SubscriptionInput, SubscriptionPayment } from '#contracts/billing';
 import { todayIso } from '#domain/companies/due-date';
-import type { Identity } from '#domain/identity';
-import type { CompanyRecord } from '#storage/companies';
 import { attachCharge, getInvoice, type InvoiceRecord } from '#storage/invoices';
 import { getPlan } from '#storage/plans';
 import { getSetting } from '#storage/settings';
+import { type BillingCaller, openInvoiceToPay } from './invoices.ts';
 import { PaymentNotConfiguredError } from './payment-errors.ts';
 import { chargeReference, type PaymentProvider, type PaymentProviderFactory, type PixQrCode } from './payment-provider.ts';
 
@@ -23,10 +22,6 @@ import { chargeReference, type PaymentProvider, type PaymentProviderFactory, typ
  * platform charges its tenants, so a tenant's own `asaas` setting is not the account paid into.
  */
 export const PLATFORM_COMPANY_ID = 1;
-
-export interface BillingCaller extends Identity {
-  company: CompanyRecord;
-}
 
 function answer(invoice: InvoiceRecord, paymentId: string, qr: PixQrCode): SubscriptionPayment {
   return {
@@ -70,11 +65,15 @@ export async function subscribe(
   input: SubscriptionInput,
   factory: PaymentProviderFactory,
 ): Promise<SubscriptionPayment> {
-  const invoice = await openInvoice(caller.companyId, input.invoiceId);
+  // Everything refusable is checked before "Subscribe now" issues an invoice.
   const plan = await getPlan(input.plan);
   if (!plan) throw new ValidationError('plan', 'Unknown plan', 'ERR_NO_PLAN_FOUND');
   if (!(plan.value > 0)) throw new ValidationError('plan', 'This plan has nothing to pay');
   const provider = await providerFor(factory);
+  const invoice =
+    input.invoiceId === undefined
+      ? await openInvoiceToPay(caller.company, caller.plan)
+      : await openInvoice(caller.companyId, input.invoiceId);
 
   // The same plan asked again (the wizard reopened): the charge already made is the one to pay.
   if (invoice.paymentId && invoice.planId === plan.id && invoice.value === plan.value) {
