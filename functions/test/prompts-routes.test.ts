@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openSecret, secretHint } from '#commons/secrets';
-import { getPrompt } from '#storage/prompts';
+import { createPrompt, getPrompt, newPromptId } from '#storage/prompts';
 import { createConnection } from './messages-harness.ts';
 import { call, type Stack, seedTenant, startStack, type Tenant } from './users-harness.ts';
 
@@ -111,6 +111,59 @@ describe('AI prompts', () => {
     expect((await create({ name: 'Dica', queueId: queueA.id, apiKey: 'sk-…A1B2' })).body).toMatchObject({ field: 'apiKey' });
     expect((await update(id, { apiKey: 'sk abc\n' })).body).toMatchObject({ field: 'apiKey' });
     expect((await update(id, { apiKey: 'sk-çãõ' })).body).toMatchObject({ field: 'apiKey' });
+  });
+
+  it('seals the voice key like the API key: the stored item and every answer hold only its hint (issue 21 finding 6)', async () => {
+    const VOICE = '0123456789abcdef0123456789abVo1c';
+    const made = await create({ name: 'Voz', queueId: queueA.id, voice: 'pt-BR-YaraNeural', voiceKey: VOICE, voiceRegion: 'brazilsouth' });
+    expect(made.status).toBe(201);
+    expect(made.body.voiceKey).toBe('…Vo1c');
+    const id = made.body.id;
+    const stored = await getPrompt(a.companyId, id);
+    expect(JSON.stringify(stored)).not.toContain(VOICE);
+    expect(await openSecret(stored?.voiceKeySealed ?? '')).toBe(VOICE);
+    for (const answer of [(await get(id)).body, (await call('GET /prompt', { token: a.admin.token })).body])
+      expect(JSON.stringify(answer)).not.toContain(VOICE);
+
+    // The hint sent back (the dialog's whole form) or no voiceKey keeps it; a new one replaces it; '' clears it.
+    expect((await update(id, { ...made.body, name: 'Voz 2' })).body.voiceKey).toBe('…Vo1c');
+    expect((await update(id, { maxTokens: 200 })).body.voiceKey).toBe('…Vo1c');
+    expect(await openSecret((await getPrompt(a.companyId, id))?.voiceKeySealed ?? '')).toBe(VOICE);
+    const other = 'ffffffffffffffffffffffffffffNEW2';
+    expect((await update(id, { voiceKey: other })).body.voiceKey).toBe('…NEW2');
+    expect(await openSecret((await getPrompt(a.companyId, id))?.voiceKeySealed ?? '')).toBe(other);
+    expect((await update(id, { voiceKey: '' })).body.voiceKey).toBe('');
+    expect((await create({ name: 'Dica de voz', queueId: queueA.id, voiceKey: '…Vo1c' })).body).toMatchObject({ field: 'voiceKey' });
+  });
+
+  it('still shows a voice key stored in plain before sealing as its hint, and seals it on the next update', async () => {
+    const LEGACY = 'legacyplainvoicekey00000000LEGA';
+    const at = new Date().toISOString();
+    const id = await newPromptId(a.companyId);
+    await createPrompt({
+      companyId: a.companyId,
+      id,
+      name: 'Antigo',
+      prompt: '',
+      voice: 'pt-BR-YaraNeural',
+      voiceKey: LEGACY,
+      voiceRegion: 'brazilsouth',
+      maxTokens: 100,
+      temperature: 1,
+      maxMessages: 10,
+      apiKeySealed: '',
+      apiKeyHint: '',
+      queueId: queueA.id,
+      createdAt: at,
+      updatedAt: at,
+    });
+    const shown = await get(id);
+    expect(shown.body.voiceKey).toBe('…LEGA');
+    expect(JSON.stringify(shown.body)).not.toContain(LEGACY);
+    expect((await update(id, { ...shown.body, name: 'Antigo 2' })).body.voiceKey).toBe('…LEGA');
+    const stored = await getPrompt(a.companyId, id);
+    expect(JSON.stringify(stored)).not.toContain(LEGACY);
+    expect(await openSecret(stored?.voiceKeySealed ?? '')).toBe(LEGACY);
   });
 
   it('validates types and ranges on the server, and voices from the list', async () => {

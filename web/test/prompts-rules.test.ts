@@ -17,7 +17,7 @@ const stored: Prompt = {
   name: 'Assistente',
   prompt: 'Você é cordial.',
   voice: 'pt-BR-YaraNeural',
-  voiceKey: 'k',
+  voiceKey: '…',
   voiceRegion: 'brazilsouth',
   maxTokens: 300,
   temperature: 0.7,
@@ -44,6 +44,9 @@ describe('prompt dialog rules', () => {
     const values = initialPromptValues(stored);
     expect(values.apiKey).toBe('');
     expect(promptInput(values)).not.toHaveProperty('apiKey');
+    expect(values.voiceKey).toBe('');
+    expect(promptInput(values)).not.toHaveProperty('voiceKey');
+    expect(promptInput({ ...values, voiceKey: ' 0123456789abcdef ' })).toMatchObject({ voiceKey: '0123456789abcdef' });
     expect(promptInput({ ...values, apiKey: '  sk-new-0123456789abcdef  ' })).toMatchObject({
       apiKey: 'sk-new-0123456789abcdef',
       queueId: '4',

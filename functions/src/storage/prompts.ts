@@ -4,8 +4,8 @@
  *   prompt  pk = C#<cid>   sk = PROMPT#<padded id>   { the record below }
  *           -> one Query reads the tenant's set; ids are per company like tags and quick messages
  *
- * The API key is stored sealed (commons/secrets.ts) with its hint beside it, so listing the page
- * never opens a secret. Only the bot's turn (domain/bots) opens it.
+ * The API key and the voice key are stored sealed (commons/secrets.ts) with their hints beside them,
+ * so listing the page never opens a secret. Only the bot's turn (domain/bots) opens the API key.
  */
 import { tenantRecords } from './tenant-records.ts';
 
@@ -15,7 +15,14 @@ export interface PromptRecord {
   name: string;
   prompt: string;
   voice: string;
-  voiceKey: string;
+  /**
+   * Legacy: the Azure voice key as prompts stored it before it was sealed, in plain. Read only to
+   * show its hint and to seal it on the prompt's next update, which then empties it.
+   */
+  voiceKey?: string;
+  /** Never returned over HTTP; GET shows voiceKeyHint. '' (or absent on legacy records) when none is set. */
+  voiceKeySealed?: string;
+  voiceKeyHint?: string;
   voiceRegion: string;
   maxTokens: number;
   temperature: number;

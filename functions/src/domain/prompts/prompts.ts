@@ -2,8 +2,10 @@
  * AI prompts of a company (SPEC 3 "AI prompt", 5, 7; issue 13). Admin-only routes behind the
  * useOpenAi plan flag (routes.ts). An id of another company is "not found".
  *
- * The API key is sealed at rest (commons/secrets.ts) and only its hint ("sk-…a1b2") is ever returned;
- * a PUT that sends the hint back, or no apiKey, keeps the stored key, and '' removes it.
+ * The API key and the voice key are sealed at rest (commons/secrets.ts) and only their hints
+ * ("sk-…a1b2") are ever returned; a PUT that sends a hint back, or omits the field, keeps the stored
+ * key, and '' removes it. A voice key stored in plain before it was sealed shows as its hint and is
+ * sealed by the prompt's next update.
  * The queue must be one of the company's own (400 'Informe o setor' otherwise, SPEC 5): a prompt
  * naming another tenant's queue would transfer that tenant's tickets.
  *
@@ -36,10 +38,11 @@ const fold = (text: string) =>
     .toLowerCase();
 
 export function present(record: store.PromptRecord, queueName: string | undefined): Prompt {
-  const { apiKeySealed: _sealed, apiKeyHint, ...rest } = record;
+  const { apiKeySealed: _sealed, apiKeyHint, voiceKey: legacyVoiceKey, voiceKeySealed: _voiceSealed, voiceKeyHint, ...rest } = record;
   return {
     ...rest,
     apiKey: apiKeyHint,
+    voiceKey: voiceKeyHint || secretHint(legacyVoiceKey ?? ''),
     queue: queueName === undefined ? null : { id: record.queueId, name: queueName },
   };
 }
@@ -59,10 +62,21 @@ async function ownQueueName(companyId: number, queueId: number): Promise<string>
 
 const queueNameOf = async (companyId: number, queueId: number) => (await getQueue(companyId, queueId))?.name;
 
-/** '' clears the key; anything else is sealed. A hint is never a key (it would seal "sk-…a1b2"). */
+/** '' clears a key; anything else is sealed. A hint is never a key (it would seal "sk-…a1b2"). */
+async function sealed(plain: string): Promise<{ sealed: string; hint: string }> {
+  if (!plain) return { sealed: '', hint: '' };
+  return { sealed: await sealSecret(plain), hint: secretHint(plain) };
+}
+
 async function sealedKey(apiKey: string): Promise<Pick<store.PromptRecord, 'apiKeySealed' | 'apiKeyHint'>> {
-  if (!apiKey) return { apiKeySealed: '', apiKeyHint: '' };
-  return { apiKeySealed: await sealSecret(apiKey), apiKeyHint: secretHint(apiKey) };
+  const key = await sealed(apiKey);
+  return { apiKeySealed: key.sealed, apiKeyHint: key.hint };
+}
+
+/** The voice key sealed; the legacy plain attribute is emptied in the same write. */
+async function sealedVoiceKey(voiceKey: string): Promise<Pick<store.PromptRecord, 'voiceKey' | 'voiceKeySealed' | 'voiceKeyHint'>> {
+  const key = await sealed(voiceKey);
+  return { voiceKey: '', voiceKeySealed: key.sealed, voiceKeyHint: key.hint };
 }
 
 export async function listPromptsFor(companyId: number, searchParam: string): Promise<{ prompts: Prompt[] }> {
@@ -82,13 +96,16 @@ export async function getPromptFor(companyId: number, id: number): Promise<Promp
 }
 
 export async function createPromptFor(companyId: number, input: CreatePromptInput): Promise<Prompt> {
-  const { apiKey, ...fields } = input;
+  const { apiKey, voiceKey, ...fields } = input;
   if (looksLikeHint(apiKey)) throw new ValidationError('apiKey', promptMessages.apiKey);
+  if (looksLikeHint(voiceKey)) throw new ValidationError('voiceKey', promptMessages.apiKey);
   const queueName = await ownQueueName(companyId, fields.queueId);
   const at = new Date().toISOString();
+  const { voiceKey: _legacy, ...voice } = await sealedVoiceKey(voiceKey);
   const record = await store.createPrompt({
     ...fields,
     ...(await sealedKey(apiKey)),
+    ...voice,
     id: await store.newPromptId(companyId),
     companyId,
     createdAt: at,
@@ -100,7 +117,7 @@ export async function createPromptFor(companyId: number, input: CreatePromptInpu
 
 export async function updatePromptFor(companyId: number, id: number, input: UpdatePromptInput): Promise<Prompt> {
   const before = await findPrompt(companyId, id);
-  const { apiKey, ...fields } = input;
+  const { apiKey, voiceKey, ...fields } = input;
   const patch: store.PromptPatch = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
   const queueName = await ownQueueName(companyId, patch.queueId ?? before.queueId).catch((error: unknown) => {
     // A prompt whose queue was deleted since still saves its other fields; a new queueId must be valid.
@@ -109,6 +126,9 @@ export async function updatePromptFor(companyId: number, id: number, input: Upda
   });
   // The hint sent back unchanged (or no apiKey) keeps the stored key.
   if (apiKey !== undefined && !looksLikeHint(apiKey)) Object.assign(patch, await sealedKey(apiKey));
+  if (voiceKey !== undefined && !looksLikeHint(voiceKey)) Object.assign(patch, await sealedVoiceKey(voiceKey));
+  // A voice key stored in plain before sealing (kept by this update) is sealed now.
+  else if (before.voiceKey) Object.assign(patch, await sealedVoiceKey(before.voiceKey));
   if (!Object.keys(patch).length) return present(before, queueName);
   const record = await store.updatePrompt(companyId, id, patch);
   await publishChange(companyId, { action: 'update', id });

@@ -1,7 +1,7 @@
 /**
  * The prompt dialog's pure rules (SPEC 3 "AI prompt", 5, 9): the form's starting values (the SPEC 9
- * defaults; the API key field empty, as the stored key never comes back), what a save sends (an
- * untouched key field sends no apiKey, so the server keeps the stored key), the contract's messages
+ * defaults; the API and voice key fields empty, as the stored keys never come back), what a save sends
+ * (an untouched key field sends no apiKey / voiceKey, so the server keeps the stored key), the contract's messages
  * as translation keys, and the voices' labels.
  */
 import { createPromptSchema, PROMPT_DEFAULTS, type Prompt, promptMessages } from '@conversa/functions/contracts/prompts';
@@ -25,7 +25,7 @@ export const initialPromptValues = (prompt: Prompt | undefined): PromptFormValue
   prompt: prompt?.prompt ?? '',
   queueId: prompt?.queueId ? String(prompt.queueId) : '',
   voice: prompt?.voice ?? PROMPT_DEFAULTS.voice,
-  voiceKey: prompt?.voiceKey ?? '',
+  voiceKey: '',
   voiceRegion: prompt?.voiceRegion ?? '',
   maxTokens: String(prompt?.maxTokens ?? PROMPT_DEFAULTS.maxTokens),
   temperature: String(prompt?.temperature ?? PROMPT_DEFAULTS.temperature),
@@ -33,10 +33,15 @@ export const initialPromptValues = (prompt: Prompt | undefined): PromptFormValue
   apiKey: '',
 });
 
-/** What travels: the form's fields, less an untouched API key (the server keeps the stored one). */
+/** What travels: the form's fields, less an untouched API or voice key (the server keeps the stored one). */
 export function promptInput(values: PromptFormValues): Record<string, unknown> {
-  const { apiKey, queueId, ...rest } = values;
-  return { ...rest, queueId: queueId === '' ? undefined : queueId, ...(apiKey.trim() ? { apiKey: apiKey.trim() } : {}) };
+  const { apiKey, voiceKey, queueId, ...rest } = values;
+  return {
+    ...rest,
+    queueId: queueId === '' ? undefined : queueId,
+    ...(apiKey.trim() ? { apiKey: apiKey.trim() } : {}),
+    ...(voiceKey.trim() ? { voiceKey: voiceKey.trim() } : {}),
+  };
 }
 
 /** The contract's words (SPEC 5: 'Informe o setor') as translation keys. */

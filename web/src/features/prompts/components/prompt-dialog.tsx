@@ -85,6 +85,26 @@ export function PromptDialog({ prompt, onClose }: { prompt: Prompt | undefined; 
     />
   );
 
+  /** A sealed key (apiKey, voiceKey): never shown, its hint as placeholder; left empty it is kept. */
+  const secret = (field: 'apiKey' | 'voiceKey') => {
+    const hint = prompt?.[field];
+    return (
+      <TextField
+        label={t(`prompts.fields.${field}`)}
+        name={field}
+        type="password"
+        autoComplete="new-password"
+        value={values[field]}
+        onChange={set(field)}
+        placeholder={hint || undefined}
+        error={Boolean(errors[field])}
+        helperText={errors[field] ?? (hint ? t('prompts.dialog.apiKeyKept', { hint }) : t('prompts.dialog.apiKeyHelp'))}
+        slotProps={{ inputLabel: hint ? { shrink: true } : undefined, htmlInput: { spellCheck: false } }}
+        fullWidth
+      />
+    );
+  };
+
   return (
     <Dialog open onClose={onClose} fullWidth maxWidth="md" scroll="paper" data-testid="prompt-dialog">
       <form onSubmit={submit} noValidate>
@@ -140,7 +160,7 @@ export function PromptDialog({ prompt, onClose }: { prompt: Prompt | undefined; 
             </Stack>
             {values.voice !== 'texto' && (
               <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-                {text('voiceKey')}
+                {secret('voiceKey')}
                 {text('voiceRegion')}
               </Stack>
             )}
@@ -149,21 +169,7 @@ export function PromptDialog({ prompt, onClose }: { prompt: Prompt | undefined; 
               {text('temperature', { type: 'number', step: '0.1' })}
               {text('maxMessages', { type: 'number' })}
             </Stack>
-            <TextField
-              label={t('prompts.fields.apiKey')}
-              name="apiKey"
-              type="password"
-              autoComplete="new-password"
-              value={values.apiKey}
-              onChange={set('apiKey')}
-              placeholder={prompt?.apiKey || undefined}
-              error={Boolean(errors.apiKey)}
-              helperText={
-                errors.apiKey ?? (prompt?.apiKey ? t('prompts.dialog.apiKeyKept', { hint: prompt.apiKey }) : t('prompts.dialog.apiKeyHelp'))
-              }
-              slotProps={{ inputLabel: prompt?.apiKey ? { shrink: true } : undefined, htmlInput: { spellCheck: false } }}
-              fullWidth
-            />
+            {secret('apiKey')}
           </Stack>
         </DialogContent>
         <DialogActions>
