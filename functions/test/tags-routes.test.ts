@@ -46,6 +46,26 @@ describe('tags', () => {
     expect((await call('GET /tags/{id}', { token: inbox.inQueue.token, params: { id: 99999 } })).status).toBe(404);
   });
 
+  it('lets only admins and supervisors create, change or delete a kanban lane (one rule for every write)', async () => {
+    const lane = (await createTag({ name: 'Lane Prospects', color: '#00aa00', kanban: 1 })).body as { id: number };
+    const plain = inbox.inQueue.token;
+    const params = { id: lane.id };
+    // Not created by a plain user (403), so not renamed, recoloured or deleted by one either.
+    expect((await createTag({ name: 'Lane Mine', kanban: 1 }, plain)).status).toBe(403);
+    const renamed = await call('PUT /tags/{id}', { token: plain, params, body: { name: 'Lane Gone', color: '#ff0000' } });
+    expect(renamed).toMatchObject({ status: 403, body: { error: 'ERR_NO_PERMISSION' } });
+    expect((await call('DELETE /tags/{id}', { token: plain, params })).status).toBe(403);
+    expect(await getTag(inbox.companyId, lane.id)).toMatchObject({ name: 'Lane Prospects', color: '#00aa00', kanban: 1 });
+    expect((await call('GET /tags/kanban', { token: plain })).body.lista.map((t: Body) => t.id)).toContain(lane.id);
+
+    // A supervisor may do all three.
+    const supervisor = await inbox.tenant.addUser('user');
+    await updateUser(inbox.companyId, supervisor.id, { profile: 'supervisor' });
+    expect((await call('PUT /tags/{id}', { token: supervisor.token, params, body: { name: 'Lane Leads' } })).body.name).toBe('Lane Leads');
+    expect((await call('DELETE /tags/{id}', { token: supervisor.token, params })).status).toBe(204);
+    expect(await getTag(inbox.companyId, lane.id)).toBeUndefined();
+  });
+
   it('keeps the ticket copy and ticketsCount in step through sync, add, clear, rename and delete', async () => {
     const [red, blue, green] = [await tagOf('Red tag'), await tagOf('Blue tag'), await tagOf('Green tag')];
     const ticket = await inbox.seedTicket({ status: 'open', userId: inbox.inQueue.id, queueId: inbox.q1.id });

@@ -1,7 +1,9 @@
 /**
  * Tags of a company (SPEC 3 "Tag", 5, 7). A tenant's tags are a small set read in one Query, so the
  * list's search (case and accents ignored, anywhere in the name) and pages are done on that set.
- * Only admins and supervisors may set the kanban flag (SPEC 5 "Tag Kanban switch"). Renaming or
+ * A tag with the kanban flag is a lane of everyone's kanban board: only admins and supervisors may set
+ * the flag (SPEC 5 "Tag Kanban switch"), so only they create, change or delete a lane; one rule for
+ * every write (a plain user who may not create a lane could otherwise delete it). Renaming or
  * recolouring refreshes the copy on the tag's tickets; deleting takes the tag off them first.
  * Changes are published on `company-{id}-tag` (the tags screen refetches).
  */
@@ -26,6 +28,11 @@ const byName = (a: store.TagRecord, b: store.TagRecord) => fold(a.name).localeCo
 
 const canSetKanban = (identity: Identity) => identity.profile === 'admin' || identity.profile === 'supervisor' || identity.super;
 
+/** The one rule for writing a lane: refuses a caller who may not set the flag when any `kanban` given is 1. */
+function guardLanes(identity: Identity, ...kanban: (0 | 1 | undefined)[]): void {
+  if (kanban.includes(1) && !canSetKanban(identity)) throw new ForbiddenError('ERR_NO_PERMISSION');
+}
+
 export async function findTag(companyId: number, id: number): Promise<store.TagRecord> {
   const tag = await store.getTag(companyId, id);
   if (!tag || tag.companyId !== companyId) throw new NotFoundError('ERR_NOT_FOUND');
@@ -48,7 +55,7 @@ export const listAllTags = async (companyId: number) => (await store.listTags(co
 export const listKanbanTags = async (companyId: number) => ({ lista: (await listAllTags(companyId)).filter((tag) => tag.kanban === 1) });
 
 export async function createTagFor(identity: Identity, input: CreateTagInput): Promise<store.TagRecord> {
-  if (input.kanban === 1 && !canSetKanban(identity)) throw new ForbiddenError('ERR_NO_PERMISSION');
+  guardLanes(identity, input.kanban);
   const at = new Date().toISOString();
   const tag = await store.createTag({
     id: await store.newTagId(identity.companyId),
@@ -67,8 +74,8 @@ export async function createTagFor(identity: Identity, input: CreateTagInput): P
 
 export async function updateTagFor(identity: Identity, id: number, input: UpdateTagInput): Promise<store.TagRecord> {
   const before = await findTag(identity.companyId, id);
-  if (input.kanban !== undefined && input.kanban !== before.kanban && !canSetKanban(identity))
-    throw new ForbiddenError('ERR_NO_PERMISSION');
+  // A lane (before) or a tag made one (after).
+  guardLanes(identity, before.kanban, input.kanban);
   const patch = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined));
   if (!Object.keys(patch).length) return before;
   const tag = await store.updateTag(identity.companyId, id, patch);
@@ -82,8 +89,9 @@ export async function updateTagFor(identity: Identity, id: number, input: Update
   return tag;
 }
 
-export async function deleteTagFor(companyId: number, id: number): Promise<void> {
-  await findTag(companyId, id);
+export async function deleteTagFor(identity: Identity, id: number): Promise<void> {
+  const { companyId } = identity;
+  guardLanes(identity, (await findTag(companyId, id)).kanban);
   const drop = (tags: store.TicketTag[]) => tags.filter((t) => t.id !== id);
   await rewriteTicketTags(companyId, await store.tagTicketIds(companyId, id), drop, { countRemoved: false });
   await store.deleteTag(companyId, id);

@@ -18,7 +18,7 @@ export const handler = httpHandler('tags', {
   'POST /tags': async (ctx) => created(await createTagFor(requireIdentity(ctx), parseInput(createTagSchema, ctx.body ?? {}))),
   'PUT /tags/{id}': async (ctx) => updateTagFor(requireIdentity(ctx), parseId(ctx.params), parseInput(updateTagSchema, ctx.body ?? {})),
   'DELETE /tags/{id}': async (ctx) => {
-    await deleteTagFor(requireIdentity(ctx).companyId, parseId(ctx.params));
+    await deleteTagFor(requireIdentity(ctx), parseId(ctx.params));
     return noContent();
   },
   'POST /tags/sync': async (ctx) => {

@@ -35,7 +35,7 @@ export function TagsPage() {
   const deletion = useConfirmedDelete((tag: Tag) => remove.mutateAsync(tag.id), t('tags.deleted'));
   const [editing, setEditing] = useState<{ tag: Tag | undefined } | undefined>(undefined);
   const rows = tags.data?.pages.flatMap((page) => page.tags) ?? [];
-  // SPEC 5/6: only admins and supervisors set the kanban flag (the server checks it too).
+  // SPEC 5/6: only admins and supervisors set the kanban flag, so only they write lanes (the server checks it too).
   const canSetKanban = isAdmin(user) || (user?.profile as string | undefined) === 'supervisor';
 
   const columns: Column<Tag>[] = [
@@ -62,7 +62,14 @@ export function TagsPage() {
       label: t('common.actions'),
       align: 'right',
       sx: { whiteSpace: 'nowrap' },
-      render: (tag) => <EditDeleteActions onEdit={() => setEditing({ tag })} onDelete={() => deletion.ask(tag)} />,
+      // A kanban lane is changed or deleted only by those who may create one (the server refuses the rest).
+      render: (tag) => (
+        <EditDeleteActions
+          onEdit={() => setEditing({ tag })}
+          onDelete={() => deletion.ask(tag)}
+          disabled={tag.kanban === 1 && !canSetKanban}
+        />
+      ),
     },
   ];
 
