@@ -11,6 +11,7 @@ import {
   countUsers,
   createUser,
   deleteUser,
+  ENDED_ORIGINS_KEPT,
   getUser,
   getUserByEmail,
   listUserNamesCached,
@@ -138,10 +139,38 @@ describe('users', () => {
   it('claims the session only forwards in time and returns the token to revoke', async () => {
     const id = await newUserId(30);
     await createUser(userFixture({ companyId: 30, id, email: 'session@example.com' }));
-    expect(await claimSession(30, id, 100, 'rt-1')).toEqual({ previousRefreshToken: null });
-    expect(await claimSession(30, id, 200, 'rt-2')).toEqual({ previousRefreshToken: 'rt-1' });
-    expect(await claimSession(30, id, 150, 'rt-old')).toBe(false);
+    expect(await claimSession(30, id, { sessionIat: 100, refreshToken: 'rt-1' })).toEqual({ previousRefreshToken: null });
+    expect(await claimSession(30, id, { sessionIat: 200, refreshToken: 'rt-2' })).toEqual({ previousRefreshToken: 'rt-1' });
+    expect(await claimSession(30, id, { sessionIat: 150, refreshToken: 'rt-old' })).toBe(false);
     expect(await getUser(30, id)).toMatchObject({ sessionIat: 200, sessionRefreshToken: 'rt-2' });
+  });
+
+  it('never lets an ended or replaced sign-in claim again, even within its own second', async () => {
+    const id = await newUserId(30);
+    await createUser(userFixture({ companyId: 30, id, email: 'ended-session@example.com' }));
+    expect(await claimSession(30, id, { sessionIat: 100, refreshToken: 'rt-a', sessionOrigin: 'sign-in-a' })).toBeTruthy();
+    // A logout at second 100 (what endSession stores), with the caller's own sign-in named too
+    const end = { sessionIat: 100, refreshToken: null, sessionJti: 'session-ended', sessionOrigin: 'session-ended' };
+    expect(await claimSession(30, id, { ...end, ended: ['sign-in-a'] })).toBeTruthy();
+    // The ended sign-in's token of that same second is refused; a new sign-in of that second is not
+    expect(await claimSession(30, id, { sessionIat: 100, refreshToken: 'rt-a', sessionOrigin: 'sign-in-a' })).toBe(false);
+    expect(await claimSession(30, id, { sessionIat: 100, refreshToken: 'rt-b', sessionOrigin: 'sign-in-b' })).toBeTruthy();
+    // A newer sign-in in the same second replaces b: b cannot take the session back
+    expect(await claimSession(30, id, { sessionIat: 100, refreshToken: 'rt-c', sessionOrigin: 'sign-in-c' })).toBeTruthy();
+    expect(await claimSession(30, id, { sessionIat: 101, refreshToken: 'rt-b', sessionOrigin: 'sign-in-b' })).toBe(false);
+    // c re-claiming its own session (a reload) still works
+    expect(await claimSession(30, id, { sessionIat: 101, refreshToken: 'rt-c', sessionOrigin: 'sign-in-c' })).toBeTruthy();
+    expect(await getUser(30, id)).toMatchObject({ sessionOrigin: 'sign-in-c', endedOrigins: ['sign-in-a', 'sign-in-b'] });
+  });
+
+  it('remembers a bounded number of ended sign-ins', async () => {
+    const id = await newUserId(30);
+    await createUser(userFixture({ companyId: 30, id, email: 'many-sessions@example.com' }));
+    for (let n = 0; n <= ENDED_ORIGINS_KEPT + 5; n += 1)
+      await claimSession(30, id, { sessionIat: n, refreshToken: null, sessionOrigin: `s-${n}` });
+    const { endedOrigins } = (await getUser(30, id)) ?? {};
+    expect(endedOrigins).toHaveLength(ENDED_ORIGINS_KEPT);
+    expect(endedOrigins?.at(-1)).toBe(`s-${ENDED_ORIGINS_KEPT + 4}`);
   });
 });
 

@@ -180,6 +180,52 @@ describe('one session per user', () => {
   });
 });
 
+describe('an ended session never comes back', () => {
+  /** Waits for the start of the next wall-clock second, so what follows shares one `iat` second. */
+  const nextSecond = () => new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 5));
+
+  it('a token issued in the logout’s own second cannot claim the session again (3 tries)', async () => {
+    const user = await api.createUser(victim.admin.token);
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      // Prepare: a sign-in and its logout within one second
+      await nextSecond();
+      const session = await api.login(user.email, user.password);
+      expect((await api.call('DELETE', '/auth/logout', { token: session.token })).status).toBe(204);
+      // Act: the old token claims the session, as the web app does after its Amplify sign-in
+      const claim = await api.call('POST', '/auth/session', { token: session.token, body: { refreshToken: session.refreshToken } });
+      // Assess
+      expect({ attempt, sameSecond: claimsOf(session.token).iat === Math.floor(Date.now() / 1000), status: claim.status }).toMatchObject({
+        status: 401,
+      });
+      expect(await api.call('GET', '/tickets', { token: session.token })).toMatchObject({ status: 401 });
+      await expect(open(session.token)).rejects.toThrow('HTTP 401');
+    }
+  });
+
+  it('a new sign-in in the logout’s own second still starts a session, and the ended one stays ended', async () => {
+    const user = await api.createUser(victim.admin.token);
+    let sameSecond = 0;
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      // Prepare: a session and its logout
+      await nextSecond();
+      const old = await api.login(user.email, user.password);
+      expect((await api.call('DELETE', '/auth/logout', { token: old.token })).status).toBe(204);
+      // Act: the web app's sign-in (Amplify straight to Cognito, then the claim), within that second
+      const fresh = await cognitoSignIn(user.email, user.password);
+      if (claimsOf(fresh.idToken).iat === claimsOf(old.token).iat) sameSecond += 1;
+      const claim = await api.call('POST', '/auth/session', { token: fresh.idToken, body: { refreshToken: fresh.refreshToken } });
+      // Assess: the new session works; the ended one can neither claim nor read
+      expect(claim.status).toBe(200);
+      expect(await api.call('GET', '/tickets', { token: fresh.idToken })).toMatchObject({ status: 200 });
+      expect(await api.call('POST', '/auth/session', { token: old.token })).toMatchObject({ status: 401 });
+      expect(await api.call('GET', '/tickets', { token: old.token })).toMatchObject({ status: 401 });
+      expect(await api.call('GET', '/tickets', { token: fresh.idToken })).toMatchObject({ status: 200 });
+    }
+    // The case under test happened (a slow machine may cross a second now and then, not every time).
+    expect(sameSecond).toBeGreaterThan(0);
+  });
+});
+
 describe('a password change ends every session of the user', () => {
   it('an admin’s edit: old ID token refused, refresh token revoked, open socket closed', async () => {
     // Prepare: the user's session, with its refresh token and an open socket

@@ -9,6 +9,7 @@
  */
 import { QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConflictError, NotFoundError } from '#commons/errors';
+import { ENDED_SESSION_JTI } from '#contracts/session';
 import type { User } from '#contracts/users';
 import { getItemBatched } from './batch-get.ts';
 import { db, getItem, isConditionalCheckFailed, nextId, queryAll, table } from './db.ts';
@@ -25,6 +26,8 @@ export type UserRecord = Omit<User, 'queues'> & {
   sessionJtis?: string[] | null;
   /** `origin_jti` of the sign-in that claimed the session: tokens of any other sign-in are refused. */
   sessionOrigin?: string | null;
+  /** `origin_jti` of the latest sign-ins a logout, a password change or a newer sign-in ended: they never claim again. */
+  endedOrigins?: string[] | null;
   /** Refresh token of the newest session; null once logged out. */
   sessionRefreshToken?: string | null;
   lastSeenAt?: string;
@@ -129,42 +132,73 @@ export async function updateUser(companyId: number, userId: number, patch: UserP
   return updated;
 }
 
+/** How many ended sign-ins a user record remembers: enough for the hour an ID token lives. */
+export const ENDED_ORIGINS_KEPT = 20;
+
+export interface SessionClaim {
+  /** `iat` of the claiming token (or the end's second): sessionIat only moves forward. */
+  sessionIat: number;
+  refreshToken: string | null;
+  sessionJti?: string | null;
+  sessionOrigin?: string | null;
+  /** Sign-ins (`origin_jti`) that end now besides the replaced session (a logout's own token's). */
+  ended?: readonly string[];
+}
+
 /**
  * Sets sessionIat only if it moves forward, so two racing logins cannot leave the older one as
- * the session. Returns the previous refresh token (to revoke), or `false` if a newer session won.
+ * the session. The session it replaces joins `endedOrigins`, and a token of an ended sign-in never
+ * claims again: `iat` has a one-second grain, so without them a token issued in the second of a
+ * logout (or of a newer sign-in) could take the session back. Returns the previous refresh token
+ * (to revoke), or `false` if a newer session won or the claiming sign-in was ended.
  */
 export async function claimSession(
   companyId: number,
   userId: number,
-  sessionIat: number,
-  refreshToken: string | null,
-  sessionJti: string | null = null,
-  sessionOrigin: string | null = null,
+  claim: SessionClaim,
 ): Promise<{ previousRefreshToken: string | null } | false> {
-  try {
-    const out = await db().send(
-      new UpdateCommand({
-        TableName: table(),
-        Key: userKey(companyId, userId),
-        UpdateExpression:
-          'SET sessionIat = :iat, sessionJtis = :jtis, sessionOrigin = :origin, sessionRefreshToken = :rt, updatedAt = :now',
-        ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(sessionIat) OR sessionIat <= :iat)',
-        ExpressionAttributeValues: {
-          ':iat': sessionIat,
-          ':jtis': sessionJti ? [sessionJti] : null,
-          ':origin': sessionOrigin,
-          ':rt': refreshToken,
-          ':now': new Date().toISOString(),
-        },
-        ReturnValues: 'ALL_OLD',
-      }),
-    );
-    const previous = out.Attributes?.sessionRefreshToken;
-    return { previousRefreshToken: typeof previous === 'string' && previous !== refreshToken ? previous : null };
-  } catch (error) {
-    if (isConditionalCheckFailed(error)) return false;
-    throw error;
+  const origin = claim.sessionOrigin ?? null;
+  // Read, then write on condition that the session is still the one read (a racing claim retries).
+  for (let attempt = 0; attempt < 5; attempt += 1) {
+    const current = await getUser(companyId, userId);
+    if (!current || (current.sessionIat ?? 0) > claim.sessionIat) return false;
+    if (origin && current.endedOrigins?.includes(origin)) return false;
+    const replaced = current.sessionOrigin && current.sessionOrigin !== origin ? [current.sessionOrigin] : [];
+    const endedOrigins = [...new Set([...(current.endedOrigins ?? []), ...replaced, ...(claim.ended ?? [])])]
+      // The marker of an ended session is no sign-in (contracts/session.ts).
+      .filter((ended) => ended && ended !== origin && ended !== ENDED_SESSION_JTI)
+      .slice(-ENDED_ORIGINS_KEPT);
+    try {
+      const out = await db().send(
+        new UpdateCommand({
+          TableName: table(),
+          Key: userKey(companyId, userId),
+          UpdateExpression:
+            'SET sessionIat = :iat, sessionJtis = :jtis, sessionOrigin = :origin, endedOrigins = :ended, sessionRefreshToken = :rt, updatedAt = :now',
+          ConditionExpression: `attribute_exists(pk) AND (attribute_not_exists(sessionIat) OR sessionIat <= :iat) AND ${
+            current.sessionOrigin
+              ? 'sessionOrigin = :previous'
+              : '(attribute_not_exists(sessionOrigin) OR attribute_type(sessionOrigin, :null))'
+          }`,
+          ExpressionAttributeValues: {
+            ':iat': claim.sessionIat,
+            ':jtis': claim.sessionJti ? [claim.sessionJti] : null,
+            ':origin': origin,
+            ':ended': endedOrigins,
+            ':rt': claim.refreshToken,
+            ':now': new Date().toISOString(),
+            ...(current.sessionOrigin ? { ':previous': current.sessionOrigin } : { ':null': 'NULL' }),
+          },
+          ReturnValues: 'ALL_OLD',
+        }),
+      );
+      const previous = out.Attributes?.sessionRefreshToken;
+      return { previousRefreshToken: typeof previous === 'string' && previous !== claim.refreshToken ? previous : null };
+    } catch (error) {
+      if (!isConditionalCheckFailed(error)) throw error;
+    }
   }
+  return false;
 }
 
 /**

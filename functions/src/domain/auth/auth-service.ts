@@ -121,9 +121,9 @@ export async function refreshSession(refreshToken: string): Promise<Pick<LoginRe
  * (REST and `$connect`), the caller's own included, though Cognito would accept them until expiry;
  * the user's other tabs get the auth event and sign out. The next sign-in starts a new session.
  */
-export async function logout(user: UserRecord, token: Pick<TokenIdentity, 'issuedAt'>): Promise<void> {
+export async function logout(user: UserRecord, token: Pick<TokenIdentity, 'issuedAt' | 'originJti'>): Promise<void> {
   const endedAt = Math.max(Math.floor(Date.now() / 1000), token.issuedAt);
-  await endSession(user.companyId, user.id, endedAt);
+  await endSession(user.companyId, user.id, endedAt, token.originJti || undefined);
   await revokeRefreshToken(user.sessionRefreshToken);
 }
 

@@ -64,8 +64,13 @@ export async function startSession(
 ): Promise<void> {
   const { issuedAt } = token;
   const origin = token.originJti || null;
-  const claimed = await claimSession(companyId, userId, issuedAt, refreshToken, token.jti || null, origin);
-  // A sign-in elsewhere that happened after this one already owns the session.
+  const claimed = await claimSession(companyId, userId, {
+    sessionIat: issuedAt,
+    refreshToken,
+    sessionJti: token.jti || null,
+    sessionOrigin: origin,
+  });
+  // A sign-in elsewhere that happened after this one already owns the session, or this sign-in was ended.
   if (!claimed) throw new UnauthorizedError('ERR_SESSION_EXPIRED');
   await revokeRefreshToken(claimed.previousRefreshToken);
   await announce(companyId, userId, {
@@ -79,12 +84,16 @@ export async function startSession(
 
 /**
  * No token of the session survives: `sessionIat` moves to `endedAt` and the session's origin to an
- * id no token has, so every token issued so far is superseded (contracts/session.ts). A sign-in in
- * that same second still claims the session (claimSession accepts an equal iat).
+ * id no token has, so every token issued so far is superseded (contracts/session.ts). The ended
+ * sign-in (and `endedOrigin`, the caller's own) joins the user's ended origins, so none of its
+ * tokens claims the session again, even one issued in the second of the end; a new sign-in in that
+ * same second still claims it (claimSession accepts an equal iat from a sign-in never ended).
  */
-export async function endSession(companyId: number, userId: number, endedAt: number): Promise<void> {
+export async function endSession(companyId: number, userId: number, endedAt: number, endedOrigin?: string): Promise<void> {
+  const ended = endedOrigin ? [endedOrigin] : [];
+  const claim = { sessionIat: endedAt, refreshToken: null, sessionJti: ENDED_SESSION_JTI, sessionOrigin: ENDED_SESSION_JTI, ended };
   // False when a newer sign-in already owns the session: nothing of this one is left to end.
-  if (!(await claimSession(companyId, userId, endedAt, null, ENDED_SESSION_JTI, ENDED_SESSION_JTI))) return;
+  if (!(await claimSession(companyId, userId, claim))) return;
   await announce(companyId, userId, {
     action: 'update',
     user: { id: userId },
