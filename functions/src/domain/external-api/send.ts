@@ -3,7 +3,10 @@
  * session. The token picks the connection and so the tenant; the company must be usable (active,
  * not expired) and its plan must have useExternalApi, checked here on the server. Each token gets
  * EXTERNAL_API_LIMIT requests per window; each client address ADDRESS_API_TOKEN_LIMIT unknown tokens
- * per window (domain/auth/attempt-limits.ts). The number is unmasked to digits (country code, area
+ * per window (domain/auth/attempt-limits.ts), after which its unknown tokens get 429 while a valid
+ * token from it still sends: an address is often a NAT shared with strangers, whose guesses must not
+ * cut a company's integration. Guessing itself is held off by the token's length (16+ characters; the
+ * web generates 24 random bytes), not by that lock. The number is unmasked to digits (country code, area
  * code, number); the contact and its ticket on that connection are found or created, then the
  * message goes out like an attendant's (stored pending first, then the `send` command).
  */
@@ -46,8 +49,9 @@ const tokenDigest = (token: string) => createHash('sha256').update(token).digest
 const guessable = (token: string) => token.length < CONNECTION_TOKEN_MIN;
 
 /**
- * 429 too many bad tokens from this address -> 401 bad token -> 429 over the token's limit ->
- * 403 inactive -> 402 expired -> 403 plan without the API.
+ * Unknown token: 429 when this address is over its unknown-token limit, else 401 (counted). Known
+ * token, whatever its address did: 429 over the token's limit -> 403 inactive -> 402 expired -> 403
+ * plan without the API.
  */
 export async function authorizeExternalSender(
   token: string | undefined,
@@ -55,12 +59,12 @@ export async function authorizeExternalSender(
   nowMs = Date.now(),
 ): Promise<ExternalSender> {
   if (!token) throw new UnauthorizedError('ERR_UNAUTHORIZED');
-  // Checked before the lookup, so a locked address learns nothing, not even from a right guess.
-  const limit = addressApiTokenLimit(client.sourceIp);
-  await assertNotLocked(limit, nowMs);
   const connection = guessable(token) ? undefined : await getConnectionByToken(token);
   const company = connection ? await getCompany(connection.companyId) : undefined;
   if (!connection || !company) {
+    // Only unknown tokens meet the address's lock; a locked address's retries do not lengthen it.
+    const limit = addressApiTokenLimit(client.sourceIp);
+    await assertNotLocked(limit, nowMs);
     await countFailure(limit, nowMs);
     throw new UnauthorizedError('ERR_UNAUTHORIZED');
   }
@@ -104,7 +108,7 @@ export async function sendExternalMessage(
     reopenWithinHours: Number(await getCompanySetting(companyId, 'timeCreateNewTicket')) || 0,
     now: effects.now(),
   });
-  await sendOnTicket({ companyId, ticket, userId: null, bodies: request.bodies, files: request.files }, effects);
+  await sendOnTicket({ companyId, ticket, userId: null, bodies: request.bodies, files: request.files, origin: 'api' }, effects);
   // Reopened without its attendant: who saw it only as theirs drops it (tickets/notify).
   if (previous) await publishTicketLost(effects, previous, ticket);
   return SENT_ANSWER;
