@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openSecret, secretHint } from '#commons/secrets';
 import { createPrompt, getPrompt, newPromptId } from '#storage/prompts';
+import { updateQueue } from '#storage/queues';
 import { createConnection } from './messages-harness.ts';
 import { call, type Stack, seedTenant, startStack, type Tenant } from './users-harness.ts';
 
@@ -49,6 +50,7 @@ afterAll(async () => stack?.stop());
 const create = (body: Body, token = a.admin.token) => call('POST /prompt', { token, body });
 const update = (id: number, body: Body, token = a.admin.token) => call('PUT /prompt/{id}', { token, params: { id }, body });
 const get = (id: number, token = a.admin.token) => call('GET /prompt/{id}', { token, params: { id } });
+const queueOf = async (id: number) => (await call('GET /queue/{id}', { token: a.admin.token, params: { id } })).body;
 
 describe('AI prompts', () => {
   it('requires the queue (SPEC 5) and fills the defaults of SPEC 9; answers queue.name, never the key', async () => {
@@ -211,6 +213,35 @@ describe('AI prompts', () => {
     expect((await get(made.body.id)).body.queueId).toBe(queueA.id);
   });
 
+  it("links the prompt's queue and the queue's prompt as one link, from either dialog (issue 25 item 4)", async () => {
+    const [q1, q2] = [await addQueue(a, 'Elo 1', '#aa0101'), await addQueue(a, 'Elo 2', '#aa0102')];
+    const id = (await create({ name: 'Elo', queueId: q1.id })).body.id;
+    expect((await queueOf(q1.id)).promptId).toBe(id);
+
+    // The prompt's Queue moves: the new queue's Prompt is it, the old queue lets it go.
+    expect((await update(id, { queueId: q2.id })).body.queue).toEqual({ id: q2.id, name: 'Elo 2' });
+    expect((await queueOf(q2.id)).promptId).toBe(id);
+    expect((await queueOf(q1.id)).promptId).toBeNull();
+
+    // The queue's Prompt is set: the prompt's Queue follows, and the queue it named before lets it go.
+    expect((await call('PUT /queue/{id}', { token: a.admin.token, params: { id: q1.id }, body: { promptId: id } })).status).toBe(200);
+    expect((await get(id)).body).toMatchObject({ queueId: q1.id, queue: { id: q1.id, name: 'Elo 1' } });
+    expect((await queueOf(q2.id)).promptId).toBeNull();
+
+    // A new queue created with the prompt takes it too.
+    const q3 = await call('POST /queue', { token: a.admin.token, body: { name: 'Elo 3', color: '#aa0103', promptId: id } });
+    expect(q3.status).toBe(201);
+    expect((await get(id)).body.queueId).toBe(q3.body.id);
+    expect((await queueOf(q1.id)).promptId).toBeNull();
+
+    // Another prompt taking the queue replaces the link; another tenant's prompt id is still refused.
+    const other = (await create({ name: 'Elo B', queueId: q3.body.id })).body.id;
+    expect((await queueOf(q3.body.id)).promptId).toBe(other);
+    const foreign = await call('PUT /queue/{id}', { token: a.admin.token, params: { id: q2.id }, body: { promptId: 999_999 } });
+    expect(foreign.status).toBe(400);
+    expect((await queueOf(q2.id)).promptId).toBeNull();
+  });
+
   it('refuses to delete a prompt a queue or connection points at (409, naming them), then deletes it with a message', async () => {
     const id = (await create({ name: 'Em uso', queueId: queueA.id })).body.id;
     const queue = await call('POST /queue', { token: a.admin.token, body: { name: 'Com IA', color: '#aa0002', promptId: id } });
@@ -220,17 +251,24 @@ describe('AI prompts', () => {
       200,
     );
 
+    // 'Com IA' is now the prompt's own queue (one link); a second queue pointing at it (data from
+    // before the link) is another user of it, as the connection is.
+    expect((await get(id)).body.queueId).toBe(queue.body.id);
+    await updateQueue(a.companyId, queueA.id, { promptId: id });
+
     const refused = await call('DELETE /prompt/{id}', { token: a.admin.token, params: { id } });
     expect(refused.status).toBe(409);
-    expect(refused.body).toEqual({ error: 'ERR_PROMPT_IN_USE', queueIds: [queue.body.id], connectionIds: [connection.id] });
+    expect(refused.body).toEqual({ error: 'ERR_PROMPT_IN_USE', queueIds: [queueA.id], connectionIds: [connection.id] });
     expect((await get(id)).status).toBe(200);
 
-    await call('PUT /queue/{id}', { token: a.admin.token, params: { id: queue.body.id }, body: { promptId: null } });
+    await call('PUT /queue/{id}', { token: a.admin.token, params: { id: queueA.id }, body: { promptId: null } });
     await call('PUT /whatsapp/{id}', { token: a.admin.token, params: { id: connection.id }, body: { promptId: null } });
     const deleted = await call('DELETE /prompt/{id}', { token: a.admin.token, params: { id } });
     expect(deleted.status).toBe(200);
     expect(deleted.body).toEqual({ message: 'Prompt deleted' });
     expect((await get(id)).status).toBe(404);
+    // Its own queue let it go with it.
+    expect((await queueOf(queue.body.id)).promptId).toBeNull();
   });
 
   it('publishes create, update and delete on company-{id}-prompt with the id only', async () => {

@@ -9,9 +9,13 @@
  * The queue must be one of the company's own (400 'Informe o setor' otherwise, SPEC 5): a prompt
  * naming another tenant's queue would transfer that tenant's tickets.
  *
- * Deleting a prompt a queue or connection still points at is refused (409 ERR_PROMPT_IN_USE, naming
- * them), as for queue integrations: clearing the reference silently would switch the queue's bot off
- * behind the admin's back. Changes are published on `company-{id}-prompt` with the id only.
+ * The prompt's queue and that queue's prompt are one link (queue-link.ts): setting the Queue field
+ * here sets the queue's Prompt too, and the queue the prompt named before lets it go.
+ *
+ * Deleting a prompt another queue or a connection still points at is refused (409 ERR_PROMPT_IN_USE,
+ * naming them), as for queue integrations: clearing the reference silently would switch that bot off
+ * behind the admin's back. Its own queue, the one its row and dialog show, lets it go with it.
+ * Changes are published on `company-{id}-prompt` with the id only.
  */
 import { ConflictError, NotFoundError, ValidationError } from '#commons/errors';
 import { sealSecret, secretHint } from '#commons/secrets';
@@ -28,6 +32,7 @@ import { publishToCompany } from '#realtime/publisher';
 import { listConnections } from '#storage/connections';
 import * as store from '#storage/prompts';
 import { getQueue, listQueues } from '#storage/queues';
+import { linkQueueToPrompt, unlinkPromptQueue } from './queue-link.ts';
 
 const publishChange = (companyId: number, event: PromptEvent) => publishToCompany(companyId, channels.prompt(companyId), event);
 
@@ -111,6 +116,7 @@ export async function createPromptFor(companyId: number, input: CreatePromptInpu
     createdAt: at,
     updatedAt: at,
   });
+  await linkQueueToPrompt(companyId, record.id, record.queueId);
   await publishChange(companyId, { action: 'create', id: record.id });
   return present(record, queueName);
 }
@@ -131,16 +137,18 @@ export async function updatePromptFor(companyId: number, id: number, input: Upda
   else if (before.voiceKey) Object.assign(patch, await sealedVoiceKey(before.voiceKey));
   if (!Object.keys(patch).length) return present(before, queueName);
   const record = await store.updatePrompt(companyId, id, patch);
+  if (patch.queueId !== undefined) await linkQueueToPrompt(companyId, id, record.queueId, before.queueId);
   await publishChange(companyId, { action: 'update', id });
   return present(record, queueName);
 }
 
 export async function deletePromptFor(companyId: number, id: number): Promise<{ message: string }> {
-  await findPrompt(companyId, id);
+  const record = await findPrompt(companyId, id);
   const [queues, connections] = await Promise.all([listQueues(companyId), listConnections(companyId)]);
-  const queueIds = queues.filter((queue) => queue.promptId === id).map((queue) => queue.id);
+  const queueIds = queues.filter((queue) => queue.promptId === id && queue.id !== record.queueId).map((queue) => queue.id);
   const connectionIds = connections.filter((connection) => connection.promptId === id).map((connection) => connection.id);
   if (queueIds.length || connectionIds.length) throw new ConflictError('ERR_PROMPT_IN_USE', { queueIds, connectionIds });
+  await unlinkPromptQueue(companyId, id, record.queueId);
   await store.deletePrompt(companyId, id);
   await publishChange(companyId, { action: 'delete', id });
   return { message: 'Prompt deleted' };

@@ -2,6 +2,7 @@
  * Queues of a company (SPEC 3 "Queue", 5, 7). A queue id of another company is "not found".
  * Deleting a queue also removes it from every connection and user that listed it, and drops its
  * chatbot tree, so nothing keeps routing to a queue that is gone.
+ * A queue's Prompt and that prompt's Queue are one link (domain/prompts/queue-link.ts).
  */
 import { NotFoundError } from '#commons/errors';
 import { channels } from '#contracts/channels';
@@ -9,6 +10,7 @@ import type { CreateQueueInput, Queue, QueueEvent, UpdateQueueInput } from '#con
 import { publishConnection } from '#domain/connections/events';
 import { queueDirectory, toConnection } from '#domain/connections/present';
 import { createWithinPlanLimit } from '#domain/plans/limits';
+import { linkPromptToQueue } from '#domain/prompts/queue-link';
 import { assertOwnBotReferences } from '#domain/queue-integrations/references';
 import { toUser } from '#domain/users/present';
 import { publishToCompany } from '#realtime/publisher';
@@ -44,6 +46,7 @@ export async function createQueueFor(companyId: number, queuesLimit: number, inp
       store.createQueue({ ...input, id: await store.newQueueId(companyId), companyId, createdAt: at, updatedAt: at }, claim),
   });
   await publishQueue(companyId, { action: 'create', queue });
+  if (queue.promptId) await linkPromptToQueue(companyId, queue.id, queue.promptId);
   return queue;
 }
 
@@ -52,6 +55,7 @@ export async function updateQueueFor(companyId: number, id: number, input: Updat
   await assertOwnBotReferences(companyId, input);
   const queue = await store.updateQueue(companyId, id, input);
   await publishQueue(companyId, { action: 'update', queue });
+  if (input.promptId) await linkPromptToQueue(companyId, id, input.promptId);
   return queue;
 }
 

@@ -3,6 +3,7 @@ import type { CreatePromptInput, Prompt, UpdatePromptInput } from '@conversa/fun
 import { type QueryClient, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import { promptChoiceKeys } from '../../../lib/lookups/bot-choices.ts';
+import { refreshQueues } from '../../../lib/lookups/queues.ts';
 import { invalidateOnce } from '../../../lib/realtime/invalidate-once.ts';
 import { useRealtimeEvent } from '../../../lib/realtime/realtime-provider.tsx';
 
@@ -31,7 +32,8 @@ export function useSavePrompt() {
       args.id
         ? api<Prompt>(`/prompt/${args.id}`, { method: 'PUT', body: args.input })
         : api<Prompt>('/prompt', { method: 'POST', body: args.input }),
-    onSuccess: () => refreshPrompts(queryClient),
+    // The prompt's queue is that queue's prompt too (one link): the queue dialogs show the change.
+    onSuccess: () => Promise.all([refreshPrompts(queryClient), refreshQueues(queryClient)]),
   });
 }
 
@@ -39,7 +41,7 @@ export function useDeletePrompt() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: number) => api<{ message: string }>(`/prompt/${id}`, { method: 'DELETE' }),
-    onSuccess: () => refreshPrompts(queryClient),
+    onSuccess: () => Promise.all([refreshPrompts(queryClient), refreshQueues(queryClient)]),
   });
 }
 

@@ -8,6 +8,7 @@ import type {
 } from '@conversa/functions/contracts';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
+import { promptChoiceKeys } from '../../../lib/lookups/bot-choices.ts';
 import { queueKeys, refreshQueues } from '../../../lib/lookups/queues.ts';
 
 /*
@@ -28,7 +29,9 @@ function useInvalidateQueues() {
 }
 
 export function useSaveQueue() {
-  const invalidate = useInvalidateQueues();
+  const queryClient = useQueryClient();
+  // A queue's prompt is that prompt's queue too (one link): the prompts page shows the change.
+  const invalidate = () => Promise.all([refreshQueues(queryClient), queryClient.invalidateQueries({ queryKey: promptChoiceKeys.all })]);
   return useMutation({
     mutationFn: (args: { id?: number; input: CreateQueueInput | UpdateQueueInput }) =>
       args.id
