@@ -11,7 +11,7 @@ import { type BotFakes, startBotFakes } from '../../infra/local/bot-fakes/server
 import { postToWebhook } from '../src/adapters/bot-webhook.ts';
 import { clearDialogflowTokens, detectIntent } from '../src/adapters/dialogflow.ts';
 import { ProviderError } from '../src/adapters/provider-error.ts';
-import { isNonPublicAddress } from '../src/adapters/provider-http.ts';
+import { isNonPublicAddress } from '../src/adapters/tenant-url-guard.ts';
 
 const ENV = ['DIALOGFLOW_BASE_URL', 'ALLOW_PRIVATE_BOT_URLS'] as const;
 const savedEnv = Object.fromEntries(ENV.map((name) => [name, process.env[name]]));

@@ -63,7 +63,7 @@ const startGoogle = () =>
     }).listen(0, '127.0.0.1', () => {
       googleUrl = `http://127.0.0.1:${(google.address() as AddressInfo).port}`;
       process.env.DIALOGFLOW_BASE_URL = googleUrl;
-      // This stand-in listens on 127.0.0.1, which a tenant's token_uri may not name in AWS (adapters/provider-http.ts).
+      // This stand-in listens on 127.0.0.1, which a tenant's token_uri may not name in AWS (adapters/tenant-url-guard.ts).
       process.env.ALLOW_PRIVATE_BOT_URLS = '1';
       resolve();
     });
@@ -115,5 +115,72 @@ describe('POST /queueIntegration/testSession', () => {
     const out = testDialogflowSession(a.companyId, { projectName: 'lento', jsonContent: account(), language: 'en' }, 800);
     await expect(out).rejects.toMatchObject({ code: 'ERR_INTEGRATION_TEST_FAILED', status: 422 });
     expect(Date.now() - started).toBeLessThan(5_000);
+  });
+});
+
+/**
+ * Issue 21: token_uri is a URL the tenant types, and the 422's reason echoes what the token endpoint
+ * said. An internal service on 127.0.0.1 stands for what a Lambda's network holds: it answers a
+ * secret in the OAuth error field the reason quotes.
+ */
+describe('POST /queueIntegration/testSession with a token_uri on our own network', () => {
+  const SECRET = 'segredo-interno-7d31';
+  const test = (body: Body) => call('POST /queueIntegration/testSession', { token: a.admin.token, body });
+  let internal: Server;
+  let port: number;
+  let hits = 0;
+  beforeAll(async () => {
+    internal = createServer((req, res) => {
+      hits++;
+      req.resume();
+      res.statusCode = 400;
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ error: 'invalid_grant', error_description: `${SECRET} ${'x'.repeat(5000)}` }));
+    });
+    await new Promise<void>((resolve) => internal.listen(0, '127.0.0.1', resolve));
+    port = (internal.address() as AddressInfo).port;
+  });
+  afterAll(() => {
+    internal.closeAllConnections();
+    internal.close();
+    process.env.ALLOW_PRIVATE_BOT_URLS = '1';
+  });
+
+  it('refuses every spelling of an internal address without sending a byte, so neither the answer nor open ports show', async () => {
+    delete process.env.ALLOW_PRIVATE_BOT_URLS;
+    const tokenUris = [
+      `http://[::ffff:127.0.0.1]:${port}/token`,
+      `http://[::ffff:7f00:1]:${port}/token`,
+      'http://[::ffff:7f00:1]:1/token', // a closed port: before, 'network' (refused) told it from an open one
+      'http://[::ffff:169.254.169.254]/computeMetadata/v1/token',
+      `http://[::127.0.0.1]:${port}/token`,
+      `http://[2002:7f00:1::]:${port}/token`,
+      `http://[64:ff9b::7f00:1]:${port}/token`,
+      `http://0x7f.1:${port}/token`,
+      `http://2130706433:${port}/token`,
+      `http://localhost:${port}/token`,
+    ];
+
+    const answers = await Promise.all(tokenUris.map((token_uri) => test({ projectName: 'p', jsonContent: serviceAccount({ token_uri }) })));
+
+    for (const res of answers) {
+      expect(res.status).toBe(422);
+      expect(res.body).toEqual({
+        error: 'ERR_INTEGRATION_TEST_FAILED',
+        reason: 'dialogflow: the URL points at a local or private network address',
+        providerStatus: 'invalid',
+      });
+    }
+    expect(JSON.stringify(answers.map((res) => res.body))).not.toContain(SECRET);
+    expect(hits).toBe(0);
+  });
+
+  it("quotes only a short part of a token endpoint's refusal", async () => {
+    process.env.ALLOW_PRIVATE_BOT_URLS = '1';
+    const res = await test({ projectName: 'p', jsonContent: serviceAccount({ token_uri: `http://127.0.0.1:${port}/token` }) });
+    expect(res.status).toBe(422);
+    expect(res.body).toMatchObject({ error: 'ERR_INTEGRATION_TEST_FAILED', providerStatus: 400 });
+    expect(res.body.reason).toMatch(/^dialogflow: HTTP 400: segredo-interno-7d31 x+/);
+    expect(res.body.reason.length).toBeLessThanOrEqual(140);
   });
 });

@@ -1,18 +1,22 @@
 /**
- * The one way the bot provider clients talk HTTP: global fetch with a timeout covering the whole
- * exchange (headers and body), answers read up to a size cap, redirects not followed (a tenant's
- * URL must not bounce us somewhere else), and every failure turned into a ProviderError with a
- * status. Bodies are parsed defensively: a provider's 200 with an HTML page is 'invalid', not a crash.
+ * The one way the bot provider clients talk HTTP: fetch with a timeout covering the whole exchange
+ * (headers and body), answers read up to a size cap, redirects not followed (a tenant's URL must not
+ * bounce us somewhere else), and every failure turned into a ProviderError with a status. A URL a
+ * tenant typed goes through the tenant URL guard (tenant-url-guard.ts). Bodies are parsed
+ * defensively: a provider's 200 with an HTML page is 'invalid', not a crash. What a refusal quotes
+ * of the provider's words is short: it reaches the tenant (a test's reason), and must not turn an
+ * endpoint into a way to read whatever answers there.
  */
-import { lookup } from 'node:dns/promises';
-import { isIP } from 'node:net';
-import { env } from '#commons/env';
 import { type BotProvider, ProviderError } from './provider-error.ts';
+import { fetchTenantUrl, TenantUrlRefused } from './tenant-url-guard.ts';
 
 /** The default per call; the bot-turns consumer may pass less to stay inside its queue's visibility timeout. */
 export const PROVIDER_TIMEOUT_MS = 10_000;
 /** No chat answer, token or webhook reply we use comes near this; anything larger is not one. */
 export const MAX_PROVIDER_BODY_BYTES = 1024 * 1024;
+
+/** At most this much of a provider's own words is quoted in a ProviderError (see describeRefusal). */
+export const MAX_QUOTED_PROVIDER_TEXT = 100;
 
 /** A bot's answer to one message becomes at most this many WhatsApp messages (a runaway webhook must not flood the contact). */
 export const MAX_BOT_REPLIES = 20;
@@ -28,7 +32,7 @@ export interface ProviderRequest {
   headers?: Record<string, string>;
   body?: string | FormData | URLSearchParams;
   timeoutMs?: number;
-  /** A URL a tenant typed (Typebot, webhook, token_uri): it must not reach our own network (see assertPublicHost). */
+  /** A URL a tenant typed (Typebot, webhook, token_uri): it must not reach our own network (tenant-url-guard.ts). */
   tenantUrl?: boolean;
 }
 
@@ -51,23 +55,32 @@ export const withoutTrailingSlash = (base: string): string => base.replace(/\/+$
 export async function providerFetch(provider: BotProvider, url: string | URL, req: ProviderRequest = {}): Promise<ProviderAnswer> {
   const target = typeof url === 'string' ? providerUrl(provider, url) : url;
   const timeoutMs = req.timeoutMs ?? PROVIDER_TIMEOUT_MS;
-  if (req.tenantUrl) await assertPublicHost(provider, target);
+  const init = {
+    method: req.method ?? 'POST',
+    headers: { 'user-agent': 'Conversa', accept: 'application/json, text/plain;q=0.9, */*;q=0.1', ...req.headers },
+    body: req.body,
+    redirect: 'manual' as const,
+    signal: AbortSignal.timeout(timeoutMs),
+  };
+  const read = async (res: FetchedAnswer) => ({
+    status: res.status,
+    contentType: res.headers.get('content-type') ?? '',
+    text: await readCapped(provider, res),
+  });
   let status: number;
   let contentType: string;
   let text: string;
   try {
-    const res = await fetch(target, {
-      method: req.method ?? 'POST',
-      headers: { 'user-agent': 'Conversa', accept: 'application/json, text/plain;q=0.9, */*;q=0.1', ...req.headers },
-      body: req.body,
-      redirect: 'manual',
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-    status = res.status;
-    contentType = res.headers.get('content-type') ?? '';
-    text = await readCapped(provider, res);
+    // Only the deployment's own endpoints (OpenAI's base URL, Dialogflow's API root) skip the guard.
+    ({ status, contentType, text } = req.tenantUrl
+      ? await fetchTenantUrl(target, { ...init, body: textBody(provider, req.body) }, read)
+      : await read(await fetch(target, init)));
   } catch (error) {
     if (error instanceof ProviderError) throw error;
+    if (error instanceof TenantUrlRefused)
+      throw error.reason === 'private'
+        ? new ProviderError(provider, 'invalid', error.message)
+        : new ProviderError(provider, 'network', `unreachable (${error.message})`);
     const name = (error as Error).name;
     if (name === 'TimeoutError' || name === 'AbortError') throw new ProviderError(provider, 'timeout', `no answer within ${timeoutMs} ms`);
     const cause = (error as { cause?: { code?: string } }).cause?.code;
@@ -77,7 +90,20 @@ export async function providerFetch(provider: BotProvider, url: string | URL, re
   return { status, contentType, text };
 }
 
-async function readCapped(provider: BotProvider, res: Response): Promise<string> {
+/** The guard's fetch (undici's) takes text bodies; no tenant endpoint is sent a multipart upload. */
+function textBody(provider: BotProvider, body: ProviderRequest['body']): string | URLSearchParams | undefined {
+  if (body instanceof FormData) throw new ProviderError(provider, 'invalid', 'a multipart body is not sent to a tenant URL');
+  return body;
+}
+
+/** What readCapped needs of an answer: global fetch's and undici's (the guard's) Response both fit. */
+interface FetchedAnswer {
+  status: number;
+  headers: { get(name: string): string | null };
+  body: ReadableStream<Uint8Array> | null;
+}
+
+async function readCapped(provider: BotProvider, res: FetchedAnswer): Promise<string> {
   const declared = Number(res.headers.get('content-length'));
   if (declared > MAX_PROVIDER_BODY_BYTES) {
     await res.body?.cancel().catch(() => undefined);
@@ -100,7 +126,11 @@ async function readCapped(provider: BotProvider, res: Response): Promise<string>
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/** The provider's own words for a refusal (OpenAI and Google: error.message; OAuth: error_description; Typebot: message), short. */
+/**
+ * The provider's own words for a refusal (OpenAI and Google: error.message; OAuth: error_description;
+ * Typebot: message), cut to MAX_QUOTED_PROVIDER_TEXT: enough to tell the admin what is wrong, too
+ * little to read a page through.
+ */
 function describeRefusal(text: string): string {
   const body = tryJson(text);
   if (!isRecord(body)) return '';
@@ -111,7 +141,7 @@ function describeRefusal(text: string): string {
     (typeof body.message === 'string' && body.message) ||
     (typeof error === 'string' && error) ||
     '';
-  return said ? `: ${said.slice(0, 200)}` : '';
+  return said ? `: ${said.slice(0, MAX_QUOTED_PROVIDER_TEXT)}` : '';
 }
 
 function tryJson(text: string): unknown {
@@ -130,57 +160,4 @@ export function parseJsonObject(provider: BotProvider, text: string): Record<str
   const value = tryJson(text);
   if (!isRecord(value)) throw new ProviderError(provider, 'invalid', 'the answer is not a JSON object');
   return value;
-}
-
-/**
- * A tenant's URL may not point at loopback, private, link-local or other non-public addresses: from a
- * Lambda that would reach the runtime API on 127.0.0.1 or whatever else the deployment's network
- * holds, with our credentials' reach instead of the tenant's. Names are resolved first (a redirect
- * cannot bypass this: redirects are not followed). The local stack, whose fakes listen on 127.0.0.1,
- * allows them with ALLOW_PRIVATE_BOT_URLS.
- */
-export async function assertPublicHost(provider: BotProvider, url: URL): Promise<void> {
-  if (env.allowPrivateBotUrls) return;
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  let addresses: string[];
-  if (isIP(host)) addresses = [host];
-  else {
-    try {
-      addresses = (await lookup(host, { all: true, verbatim: true })).map((entry) => entry.address);
-    } catch {
-      throw new ProviderError(provider, 'network', 'unreachable (the host name does not resolve)');
-    }
-  }
-  if (addresses.length === 0 || addresses.some(isNonPublicAddress))
-    throw new ProviderError(provider, 'invalid', 'the URL points at a local or private network address');
-}
-
-export function isNonPublicAddress(address: string): boolean {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
-  if (mapped) return isNonPublicAddress(mapped);
-  if (isIP(address) === 4) {
-    const [a = 0, b = 0] = address.split('.').map(Number);
-    return (
-      a === 0 || // "this" network
-      a === 10 ||
-      a === 127 ||
-      (a === 100 && b >= 64 && b <= 127) || // carrier-grade NAT
-      (a === 169 && b === 254) || // link-local, cloud metadata
-      (a === 172 && b >= 16 && b <= 31) ||
-      (a === 192 && b === 168) ||
-      (a === 192 && b === 0) ||
-      (a === 198 && (b === 18 || b === 19)) || // benchmarking
-      a >= 224 // multicast and reserved
-    );
-  }
-  const v6 = address.toLowerCase();
-  return (
-    v6 === '::' ||
-    v6 === '::1' ||
-    /^f[cd]/.test(v6) ||
-    /^fe[89ab]/.test(v6) ||
-    /^ff/.test(v6) ||
-    v6.startsWith('64:ff9b:') ||
-    v6.startsWith('100::')
-  );
 }
