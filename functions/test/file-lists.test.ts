@@ -174,6 +174,43 @@ describe('file lists', () => {
     expect(keyOf(attached.body.options[0].path)).toBe(grant.body.key);
   });
 
+  it('takes only what WhatsApp sends (no page, SVG or program, no type disguised by its name), storing nothing it refuses', async () => {
+    // Each of these, served from our bucket, would run in a browser or be a program a contact opens.
+    const list = (await create({ name: 'Perigosos', message: 'x', options: [{ name: 'A' }] })).body;
+    const refused: Array<[string, string]> = [
+      ['page.html', 'text/html'],
+      ['logo.svg', 'image/svg+xml'],
+      ['setup.exe', 'application/x-msdownload'],
+      ['boleto.pdf.exe', 'application/pdf'],
+      ['photo.png', 'text/html'],
+      ['script.js', 'text/javascript'],
+      ['noextension', 'application/pdf'],
+    ];
+    for (const [name, type] of refused) {
+      const res = await upload(list.id, [{ name: 'id', value: '1' }, file(name, '<svg onload="alert(1)"/>', type)]);
+      expect(res.status, name).toBe(400);
+      expect(res.body, name).toMatchObject({ error: 'ERR_FILE_TYPE_NOT_ALLOWED', field: 'files.0' });
+      const grant = await invoke('POST /files/uploadList/{id}/uploads', {
+        token: t.admin.token,
+        params: { id: list.id },
+        json: { fileName: name, contentType: type, size: 10 },
+      });
+      expect(grant.status, name).toBe(400);
+      expect(grant.body, name).toMatchObject({ error: 'ERR_FILE_TYPE_NOT_ALLOWED', field: 'contentType' });
+    }
+    expect((await invoke('GET /files/{id}', { token: t.admin.token, params: { id: list.id } })).body.options).toMatchObject([
+      { id: 1, path: null },
+    ]);
+    // A right-to-left override makes "\u202Egnp.exe" read "exe.png": it is an .exe, and refused as one.
+    const disguised = await upload(list.id, [file('\u202Egnp.exe', 'MZ', 'image/png')]);
+    expect(disguised.body).toMatchObject({ error: 'ERR_FILE_TYPE_NOT_ALLOWED' });
+    // An allowed file keeps no bidi control in its stored name, its key or the option named after it.
+    const kept = await upload(list.id, [file('bol\u202Eeto\u2066.pdf', 'pdf bytes')]);
+    expect(kept.status, JSON.stringify(kept.body)).toBe(200);
+    expect(kept.body.options[1]).toMatchObject({ name: 'boleto.pdf', mediaName: 'boleto.pdf', mediaType: 'application/pdf' });
+    expect(keyOf(kept.body.options[1].path)).toMatch(/\/boleto\.pdf$/);
+  });
+
   it('refuses garbage before storing anything', async () => {
     const list = (await create({ name: 'Garbage', message: 'x', options: [{ name: 'A' }] })).body;
     for (const [parts, field] of [

@@ -1,6 +1,6 @@
 /** Pure rules of media keys and multipart parsing (no network). */
 import { describe, expect, it } from 'vitest';
-import { isTenantKey, keyFromMediaUrl, mediaOwner, mediaRoute, outboundMediaKey, safeFileName } from '#domain/media/keys';
+import { cleanFileName, isTenantKey, keyFromMediaUrl, mediaOwner, mediaRoute, outboundMediaKey, safeFileName } from '#domain/media/keys';
 import { FileTooLargeError, parseMultipart } from '#domain/media/multipart';
 import { multipart } from './messages-harness.ts';
 
@@ -39,6 +39,15 @@ describe('tenant keys', () => {
     expect(safeFileName('')).toBe('file');
     expect(safeFileName(`${'x'.repeat(300)}.pdf`)).toMatch(/^x{116}\.pdf$/);
     expect(outboundMediaKey(3, 9, 'a b.ogg')).toMatch(/^3\/tickets\/9\/[0-9a-f-]{36}\/a_b\.ogg$/);
+  });
+
+  it('drops the bidirectional controls that make a name read as another ("\u202Egnp.exe" shows as "exe.png")', () => {
+    expect(safeFileName('\u202Egnp.exe')).toBe('gnp.exe');
+    const every = '\u202A\u202B\u202C\u202D\u202E\u2066\u2067\u2068\u2069\u200E\u200F\u061C';
+    expect(safeFileName(`fatura${every}.pdf`)).toBe('fatura.pdf');
+    // A contact's document keeps its spaces, not its tricks.
+    expect(cleanFileName('Nota fiscal \u202Efdp.exe')).toBe('Nota fiscal fdp.exe');
+    expect(cleanFileName('relatório\u0085\u0007.pdf')).toBe('relatório.pdf');
   });
 
   it('maps keys to the media route and back', () => {

@@ -5,6 +5,7 @@
  * checks the tenant, that the object exists and its size, and writes nothing when it refuses.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { putMedia } from '#adapters/media-bucket';
 import { getMessage, listMessagesPage } from '#storage/messages';
 import type { TicketRecord } from '#storage/tickets';
 import { createConnection, type Env, invoke, multipart, readObject, seedTicket, skipTicketIds, startEnv } from './messages-harness.ts';
@@ -80,6 +81,52 @@ describe('POST /messages/{ticketId}/uploads', () => {
       expect(res.status, JSON.stringify([json, res.body])).toBe(status);
     }
   });
+
+  it('grants only what WhatsApp sends: no page, SVG or program, no type disguised by its name or a bidi override', async () => {
+    const ticket = await openTicket(a, connectionA);
+    for (const [fileName, contentType] of [
+      ['page.html', 'text/html'],
+      ['logo.svg', 'image/svg+xml'],
+      ['setup.exe', 'application/x-msdownload'],
+      ['setup.exe', 'application/octet-stream'],
+      ['fatura.pdf.exe', 'application/pdf'],
+      ['foto.png', 'text/html'],
+      ['\u202Egnp.exe', 'image/png'],
+    ]) {
+      const res = await askUpload(a, ticket, { fileName, contentType, size: 10 });
+      expect(res.status, fileName).toBe(400);
+      expect(res.body, fileName).toMatchObject({ error: 'ERR_FILE_TYPE_NOT_ALLOWED', field: 'contentType' });
+    }
+    // Attaching through the form is held to the same list.
+    const form = multipart([
+      { name: 'medias', value: Buffer.from('<script>alert(1)</script>'), filename: 'x.html', contentType: 'text/html' },
+    ]);
+    const sent = await invoke('POST /messages/{id}', { token: a.admin.token, params: { id: ticket.id }, raw: form });
+    expect(sent.status).toBe(400);
+    expect(sent.body).toMatchObject({ error: 'ERR_FILE_TYPE_NOT_ALLOWED', field: 'medias' });
+    expect(await stored(ticket)).toEqual([]);
+    // An allowed file's key carries its name without bidi controls.
+    const grant = await askUpload(a, ticket, { fileName: 'nota\u202E\u200Ffiscal.pdf', contentType: 'application/pdf', size: 10 });
+    expect(grant.status, JSON.stringify(grant.body)).toBe(200);
+    expect(grant.body.key).toMatch(/\/notafiscal\.pdf$/);
+  });
+
+  it('lets the bucket take only the signed content type and length, as S3 does', async () => {
+    const ticket = await openTicket(a, connectionA);
+    const grant = await askUpload(a, ticket, { fileName: 'a.pdf', contentType: 'application/pdf', size: 4 });
+    const put = (headers: Record<string, string>, body: Buffer) => fetch(grant.body.uploadUrl, { method: 'PUT', headers, body });
+    // Another type (an SVG under the PDF's grant) or another length is refused and stores nothing.
+    expect((await put({ 'Content-Type': 'image/svg+xml' }, Buffer.from('<svg'))).status).toBe(403);
+    expect((await put(grant.body.headers, Buffer.from('%PDF-longer'))).status).toBe(403);
+    expect(await readObject(grant.body.key)).toBeUndefined();
+    // A tampered signature or a URL past its expiry is refused too.
+    const forged = new URL(grant.body.uploadUrl);
+    forged.searchParams.set('X-Amz-Signature', '0'.repeat(64));
+    expect((await fetch(forged, { method: 'PUT', headers: grant.body.headers, body: Buffer.from('%PDF') })).status).toBe(403);
+    // The signed request itself goes through.
+    expect((await put(grant.body.headers, Buffer.from('%PDF'))).status).toBe(200);
+    expect((await readObject(grant.body.key))?.toString()).toBe('%PDF');
+  });
 });
 
 describe('POST /messages/{ticketId} with mediaUrls', () => {
@@ -113,9 +160,10 @@ describe('POST /messages/{ticketId} with mediaUrls', () => {
     const ticket = await openTicket(a, connectionA);
     const ticketOfB = await openTicket(b, connectionB);
     const keyOfB = await upload(b, ticketOfB, 'b.png', 'image/png', Buffer.from('b'));
-    // A client that ignored its signed length (s3rver, unlike S3, does not check signatures).
-    const grant = await askUpload(a, ticket, { fileName: 'big.bin', contentType: 'application/octet-stream', size: 1 });
-    await fetch(grant.body.uploadUrl, { method: 'PUT', headers: grant.body.headers, body: Buffer.alloc(10 * 1024 * 1024 + 1) });
+    // An object over the limit under a granted key: the bucket refuses such a PUT on a presigned URL
+    // (signed length), so it is written with the stack's own credentials; the send checks size anyway.
+    const grant = await askUpload(a, ticket, { fileName: 'big.pdf', contentType: 'application/pdf', size: 1 });
+    await putMedia(grant.body.key, Buffer.alloc(10 * 1024 * 1024 + 1), 'application/pdf');
     const good = await upload(a, ticket, 'ok.png', 'image/png', Buffer.from('ok'));
     const cases: Array<[unknown, number, string]> = [
       [{ mediaUrls: [`${a.companyId}/tickets/${ticket.id}/never-uploaded/x.png`] }, 400, 'Media not found'],

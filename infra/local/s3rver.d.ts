@@ -13,8 +13,21 @@ declare module 's3rver' {
     configureBuckets?: { name: string; configs: (string | Buffer)[] }[];
   }
 
+  /** The Koa context, as far as s3.ts reads and writes it. */
+  interface S3rverContext {
+    method: string;
+    url: string;
+    headers: import('node:http').IncomingHttpHeaders;
+    status: number;
+    type: string;
+    body: unknown;
+    set(name: string, value: string): void;
+  }
+
   export default class S3rver {
     constructor(options: S3rverOptions);
+    /** Koa's middleware list (S3rver extends Koa): composed when run() starts the server. */
+    middleware: ((ctx: S3rverContext, next: () => Promise<void>) => Promise<void>)[];
     run(): Promise<AddressInfo>;
     close(): Promise<void>;
   }

@@ -89,6 +89,8 @@ export const ErrorCodes = [
   'ERR_FILE_LIST_IN_USE',
   /** The file list kept changing under the write (racing uploads): try again. */
   'ERR_FILE_LIST_CHANGED',
+  /** An upload whose type is not one the product sends (contracts/media-types.ts), or whose name and type disagree (400, field). */
+  'ERR_FILE_TYPE_NOT_ALLOWED',
   /** A queue or connection still points at the queue integration: take it off them first (409). */
   'ERR_INTEGRATION_IN_USE',
   /** A queue's or connection's integrationId names no integration of the company (400). */

@@ -29,6 +29,7 @@ import {
 import type { MediaUpload } from '#contracts/messages';
 import type { Identity } from '#domain/identity';
 import { attachmentKey, grantAttachmentUpload, type UploadRequest, uploadedAttachment } from '#domain/media/attachments';
+import { allowedFileType } from '#domain/media/file-types';
 import { mediaRoute, safeFileName } from '#domain/media/keys';
 import type { MultipartForm } from '#domain/media/multipart';
 import { publishToCompany } from '#realtime/publisher';
@@ -241,6 +242,7 @@ export async function uploadFileListFiles(identity: Identity, id: number, form: 
   for (const [i, file] of files.entries()) if (!file.data.length) throw new ValidationError(`files.${i}`, 'Empty file');
   const planned = files.map((file, i) => ({
     file,
+    contentType: allowedFileType(file.filename, file.mimetype, `files.${i}`),
     optionId: ids[i],
     optionName: (names[i] ?? '').trim().slice(0, 100) || safeFileName(file.filename),
   }));
@@ -253,9 +255,14 @@ export async function uploadFileListFiles(identity: Identity, id: number, form: 
   try {
     for (const p of planned) {
       const key = attachmentKey(prefixOf(companyId, id), p.file.filename);
-      const contentType = p.file.mimetype || 'application/octet-stream';
-      await putMedia(key, p.file.data, contentType);
-      stored.push({ optionId: p.optionId, optionName: p.optionName, key, name: key.split('/').at(-1) ?? 'file', contentType });
+      await putMedia(key, p.file.data, p.contentType);
+      stored.push({
+        optionId: p.optionId,
+        optionName: p.optionName,
+        key,
+        name: key.split('/').at(-1) ?? 'file',
+        contentType: p.contentType,
+      });
     }
   } catch (error) {
     await removeObjects(stored.map((file) => file.key));

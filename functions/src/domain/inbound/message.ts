@@ -17,6 +17,7 @@ import type { settingDefaults } from '#contracts/settings';
 import { queueBotTurnIfHeld } from '#domain/bots/queue';
 import { runChatbot } from '#domain/chatbot/run';
 import { type ContactSource, contactNumber, keepsContact, type ResolvedContact, resolveContactOutcome } from '#domain/contacts/resolve';
+import { cleanFileName } from '#domain/media/keys';
 import type { Effects } from '#domain/messages/effects';
 import { messageIdAt } from '#domain/messages/message-id';
 import { dispatchOutgoing } from '#domain/messages/send';
@@ -145,7 +146,8 @@ export async function handleWaMessage(
       mediaType,
       mediaPath: wa.media?.key ?? null,
       mediaUrl: wa.media?.key ?? null,
-      mediaName: wa.media?.filename ?? null,
+      // A contact's document name, as the attendant will read it: no bidi trick, no control character.
+      mediaName: wa.media?.filename ? cleanFileName(wa.media.filename) || null : null,
       ack: wa.fromMe ? 1 : 0,
       isDeleted: false,
       isEdited: false,

@@ -12,6 +12,7 @@ import * as z from 'zod';
 import { headMedia, PRESIGNED_PUT_SECONDS, presignedPut, putMedia } from '#adapters/media-bucket';
 import { ValidationError } from '#commons/errors';
 import type { MediaUpload } from '#contracts/messages';
+import { allowedFileType } from './file-types.ts';
 import { mediaRoute, safeFileName } from './keys.ts';
 import { MAX_FILE_BYTES } from './limits.ts';
 import type { UploadedFile } from './multipart.ts';
@@ -41,14 +42,18 @@ export interface Attachment {
 export const attachmentKey = (prefix: string, fileName: string | undefined): string =>
   `${prefix}/${randomUUID()}/${safeFileName(fileName)}`;
 
-/** The presigned PUT for one file at `key` (the browser sends exactly this type and length). */
+/**
+ * The presigned PUT for one file at `key` (the browser sends exactly this type and length), only for
+ * a type the product sends: the signed type is the allowed one, so the bucket takes no other.
+ */
 export async function uploadGrant(key: string, request: UploadRequest): Promise<MediaUpload> {
+  const contentType = allowedFileType(request.fileName, request.contentType, 'contentType');
   return {
     key,
     mediaUrl: mediaRoute(key),
-    uploadUrl: await presignedPut(key, request.contentType, request.size),
+    uploadUrl: await presignedPut(key, contentType, request.size),
     method: 'PUT',
-    headers: { 'Content-Type': request.contentType },
+    headers: { 'Content-Type': contentType },
     expiresIn: PRESIGNED_PUT_SECONDS,
   };
 }
@@ -61,7 +66,7 @@ export async function storeFormAttachment(prefix: string, files: UploadedFile[])
   const file = files.find((f) => f.field === 'file') ?? files[0];
   if (!file?.data.length) throw new ValidationError('file', 'Required');
   if (files.length > 1) throw new ValidationError('file', 'One file only');
-  const contentType = file.mimetype || 'application/octet-stream';
+  const contentType = allowedFileType(file.filename, file.mimetype, 'file');
   const key = attachmentKey(prefix, file.filename);
   await putMedia(key, file.data, contentType);
   return { key, name: key.split('/').at(-1) ?? 'file', contentType };
@@ -78,5 +83,5 @@ export async function uploadedAttachment(prefix: string, key: string): Promise<A
   const head = await headMedia(key);
   if (!head) throw new ValidationError('key', 'The file was not uploaded');
   if (head.size > MAX_FILE_BYTES) throw new ValidationError('key', `File too large: at most ${MAX_FILE_BYTES} bytes`);
-  return { key, name, contentType: head.contentType };
+  return { key, name, contentType: allowedFileType(name, head.contentType, 'key') };
 }

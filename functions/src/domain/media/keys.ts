@@ -79,14 +79,29 @@ export function platformMediaOwner(key: string): { kind: 'announcement'; id: num
   return { kind: 'announcement', id: Number(id) };
 }
 
-/** File names as WhatsApp and S3 see them: spaces become underscores, separators and controls go. */
+/**
+ * Bidirectional controls (embeddings, overrides, isolates, marks): in a file name they only serve to
+ * disguise one, "\u202Egnp.exe" reads "exe.png" on screen while it is an .exe.
+ */
+const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * The one sanitiser every file name passes where it enters (uploads, a contact's documents): NFC,
+ * without control or bidirectional characters, so the name shown is the name the file has.
+ */
+export function cleanFileName(name: string | undefined): string {
+  return (
+    (name ?? '')
+      .normalize('NFC')
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping control characters is the point
+      .replace(/[\u0000-\u001f\u007f-\u009f]/g, '')
+      .replace(BIDI_CONTROLS, '')
+  );
+}
+
+/** File names as WhatsApp and S3 see them: cleaned, spaces become underscores, separators go. */
 export function safeFileName(name: string | undefined): string {
-  const cleaned = (name ?? '')
-    .normalize('NFC')
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping control characters is the point
-    .replace(/[/\\\u0000-\u001f\u007f]/g, '')
-    .replace(/\s+/g, '_')
-    .replace(/^\.+/, '');
+  const cleaned = cleanFileName(name).replace(/[/\\]/g, '').replace(/\s+/g, '_').replace(/^\.+/, '');
   const trimmed = cleaned.length > MAX_NAME_LENGTH ? shorten(cleaned) : cleaned;
   return trimmed || 'file';
 }

@@ -9,6 +9,7 @@ import { logger } from '#commons/logger';
 import type { Message } from '#contracts/messages';
 import { waMessageIdFor } from '#contracts/wa-message-id';
 import { sendableMedia } from '#domain/media/access';
+import { allowedFileType } from '#domain/media/file-types';
 import { keyFromMediaUrl } from '#domain/media/keys';
 import { FileTooLargeError, MAX_FILE_BYTES } from '#domain/media/multipart';
 import { defaultEffects, type Effects } from '#domain/messages/effects';
@@ -43,7 +44,8 @@ async function storedMedia(viewer: Viewer, ticketId: number, mediaUrl: string, f
   if (!key || !head) throw new ValidationError(field, 'Media not found');
   if (head.size > MAX_FILE_BYTES) throw new FileTooLargeError(field, MAX_FILE_BYTES);
   if (!head.size) throw new ValidationError(field, 'Empty file');
-  return { key, mimetype: head.contentType, filename: key.split('/').at(-1) ?? 'file' };
+  const filename = key.split('/').at(-1) ?? 'file';
+  return { key, mimetype: allowedFileType(filename, head.contentType, field), filename };
 }
 
 export async function sendAttendantMessage(

@@ -8,6 +8,8 @@
 
 import { putMedia } from '#adapters/media-bucket';
 import { ConflictError, ValidationError } from '#commons/errors';
+import type { MessageOrigin } from '#contracts/messages';
+import { allowedFileType } from '#domain/media/file-types';
 import { outboundMediaKey, safeFileName } from '#domain/media/keys';
 import { defaultEffects, type Effects } from '#domain/messages/effects';
 import { messageIdAt } from '#domain/messages/message-id';
@@ -41,6 +43,8 @@ export interface SendOnTicket {
   quotedMessageId?: string;
   /** Audio files go out as voice notes. */
   asVoice?: boolean;
+  /** Not the inbox's own send (the external API's): the thread's label. */
+  origin?: MessageOrigin;
 }
 
 /** `*<name>:*\n<body>` (the spec's sign-message option), never signed twice. */
@@ -53,10 +57,16 @@ export function assertOpen(ticket: TicketRecord): void {
   if (ticket.status !== 'open') throw new ConflictError('ERR_TICKET_NOT_OPEN', { status: ticket.status });
 }
 
-/** Text that is not blank (SPEC 5), or files that are not empty. Checked before anything is written. */
+/**
+ * Text that is not blank (SPEC 5), or files that are not empty and of a type WhatsApp sends (no page,
+ * SVG or program). Checked before anything is written.
+ */
 export function assertSendable(bodies: string[], files: OutgoingFile[], hasStoredMedia = false): void {
   if (!files.length && !hasStoredMedia && !(bodies[0] ?? '').trim()) throw new ValidationError('body', 'Message body is required');
-  for (const file of files) if (!file.data.length) throw new ValidationError('medias', 'Empty file');
+  for (const file of files) {
+    if (!file.data.length) throw new ValidationError('medias', 'Empty file');
+    allowedFileType(file.filename, file.mimetype, 'medias');
+  }
 }
 
 /** Caption of file `i`: its own when there is one per file, else the first body on the first file. */
@@ -81,8 +91,9 @@ export async function sendOnTicket(input: SendOnTicket, effects: Effects = defau
   const uploaded = await Promise.all(
     input.files.map(async (file) => {
       const key = outboundMediaKey(companyId, ticket.id, file.filename);
-      await putMedia(key, file.data, file.mimetype);
-      return { key, mimetype: file.mimetype, filename: safeFileName(file.filename) };
+      const mimetype = allowedFileType(file.filename, file.mimetype, 'medias');
+      await putMedia(key, file.data, mimetype);
+      return { key, mimetype, filename: safeFileName(file.filename) };
     }),
   );
   media.push(...uploaded);
@@ -106,6 +117,7 @@ export async function sendOnTicket(input: SendOnTicket, effects: Effects = defau
           },
           quotedMessageId: i === 0 ? quotedMessageId : undefined,
           userId: input.userId,
+          origin: input.origin,
         },
         effects,
         // Stored but its command not queued: shown failed with a retry, not pending forever (503).
