@@ -108,6 +108,44 @@ describe('GET /public/{path+}', () => {
     expect((await getMedia(key, other.token)).status).toBe(404);
   });
 
+  it('serves only raster images, audio and video inline; anything else (an SVG or a page a contact sent) as a download', async () => {
+    // Prepare: what a contact may send over WhatsApp lands as it came, so the serving side decides.
+    const ticket = await seedTicket(a, connectionOfA, { status: 'open', userId: a.admin.id });
+    let at = Date.now();
+    const inbound = async (ext: string, type: string, body: string) => {
+      at += 1;
+      const waId = uniq('3EB0');
+      const key = `${a.companyId}/whatsapp/${connectionOfA}/${waId}.${ext}`;
+      await putMedia(key, Buffer.from(body), type);
+      await storeInbound(ticket, ext, at, { waId, mediaPath: key, mediaUrl: key, mediaType: 'application' });
+      return key;
+    };
+    const svg = await inbound('svg', 'image/svg+xml', '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(document.domain)"/>');
+    const html = await inbound('html', 'text/html', '<script>alert(document.domain)</script>');
+    const pdf = await inbound('pdf', 'application/pdf', '%PDF-1.4');
+    const voice = await inbound('ogg', 'audio/ogg; codecs=opus', 'OggS');
+    const follow = async (key: string) => {
+      const res = await getMedia(key, a.admin.token);
+      expect(res.status, key).toBe(302);
+      expect(res.headers['x-content-type-options'], key).toBe('nosniff');
+      return fetch(res.headers.location ?? '');
+    };
+    // Act / Assess: a download, under its own name, typed as bytes the browser will not render.
+    for (const key of [svg, html, pdf]) {
+      const served = await follow(key);
+      expect(served.status, key).toBe(200);
+      expect(served.headers.get('content-disposition'), key).toMatch(new RegExp(`^attachment; filename="${key.split('/').at(-1)}"`));
+      expect(served.headers.get('content-type'), key).toBe('application/octet-stream');
+    }
+    // What the app previews stays inline, with its own type.
+    const photo = await follow(keyOfA);
+    expect(photo.headers.get('content-disposition')).toMatch(/^inline; filename="foto_da_loja\.jpg"/);
+    expect(photo.headers.get('content-type')).toBe('image/jpeg');
+    const audio = await follow(voice);
+    expect(audio.headers.get('content-disposition')).toMatch(/^inline/);
+    expect(audio.headers.get('content-type')).toBe('audio/ogg');
+  });
+
   it("answers 404 for another tenant's key, a missing key and path tricks, and 401 without a token", async () => {
     const probes = [
       keyOfA, // B asking for A's object

@@ -7,6 +7,7 @@ import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCom
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { env } from '#commons/env';
 import { s3Client } from '#commons/s3';
+import type { ServedAs } from './media-bucket.ts';
 
 export async function putMedia(key: string, body: Buffer, contentType: string): Promise<void> {
   await s3Client().send(new PutObjectCommand({ Bucket: env.mediaBucket, Key: key, Body: body, ContentType: contentType }));
@@ -37,8 +38,14 @@ export async function getMedia(key: string): Promise<Uint8Array> {
   return out.Body.transformToByteArray();
 }
 
-export function presignedGet(key: string, expiresIn: number): Promise<string> {
-  return getSignedUrl(s3Client(), new GetObjectCommand({ Bucket: env.mediaBucket, Key: key }), { expiresIn });
+export function presignedGet(key: string, servedAs: ServedAs, expiresIn: number): Promise<string> {
+  const command = new GetObjectCommand({
+    Bucket: env.mediaBucket,
+    Key: key,
+    ResponseContentType: servedAs.contentType,
+    ResponseContentDisposition: servedAs.contentDisposition,
+  });
+  return getSignedUrl(s3Client(), command, { expiresIn });
 }
 
 export function presignedPut(key: string, contentType: string, size: number, expiresIn: number): Promise<string> {

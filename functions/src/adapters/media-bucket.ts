@@ -42,8 +42,14 @@ export async function headMedia(key: string): Promise<{ contentType: string; siz
   return (await s3()).headMedia(key);
 }
 
-export async function presignedGet(key: string, expiresIn = PRESIGNED_GET_SECONDS): Promise<string> {
-  return (await s3()).presignedGet(key, expiresIn);
+/** How the bucket answers a presigned GET (S3's response-* overrides), whatever the object's metadata says. */
+export interface ServedAs {
+  contentType: string;
+  contentDisposition: string;
+}
+
+export async function presignedGet(key: string, servedAs: ServedAs, expiresIn = PRESIGNED_GET_SECONDS): Promise<string> {
+  return (await s3()).presignedGet(key, servedAs, expiresIn);
 }
 
 /**

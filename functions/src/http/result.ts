@@ -29,7 +29,13 @@ export function toResponse(result: HttpResult): APIGatewayProxyStructuredResultV
   const hasBody = result.body !== undefined && result.status !== 204;
   return {
     statusCode: result.status,
-    headers: { ...corsHeaders(), ...(hasBody ? { 'content-type': 'application/json; charset=utf-8' } : {}), ...result.headers },
+    headers: {
+      ...corsHeaders(),
+      // Every answer is read as the type it says (JSON, or a redirect to media), never sniffed into another.
+      'x-content-type-options': 'nosniff',
+      ...(hasBody ? { 'content-type': 'application/json; charset=utf-8' } : {}),
+      ...result.headers,
+    },
     body: hasBody ? JSON.stringify(result.body) : '',
   };
 }
