@@ -3,8 +3,9 @@
  * users never), the trial days left of /subscription, the money shown on the invoices.
  */
 import { describe, expect, it } from 'vitest';
-import { brl, daysLeft, isCompanyExpired, licenceEnd } from '../src/features/billing/components/billing-dates.ts';
+import { daysLeft, isCompanyExpired, licenceEnd } from '../src/features/billing/components/billing-dates.ts';
 import { BILLING_PATHS } from '../src/features/billing/components/expired-gate.tsx';
+import { formatMoney } from '../src/lib/money.ts';
 
 const user = (dueDate: string | null, isSuper = false) => ({ super: isSuper, company: { id: 1, name: 'C', dueDate, settings: [] } });
 
@@ -18,10 +19,19 @@ describe('billing rules', () => {
     expect(BILLING_PATHS).toEqual(['/financeiro', '/subscription']);
   });
 
-  it('counts trial days left in calendar days and shows BRL with a comma', () => {
+  it('counts trial days left in calendar days', () => {
     expect(daysLeft('2030-01-13', '2030-01-10')).toBe(3);
     expect(daysLeft('2030-01-09', '2030-01-10')).toBe(-1);
-    expect(brl(79.9)).toBe('R$ 79,90');
+  });
+
+  it('shows every amount in the platform currency, BRL, with the language digits (issue 25: the wizard said COP$)', () => {
+    // Intl separates R$ from the digits with a non-breaking space.
+    const plain = (text: string) => text.replace(/\s/g, ' ');
+    expect(plain(formatMoney(79.9, 'pt'))).toBe('R$ 79,90');
+    expect(plain(formatMoney(99.9, 'pt-BR'))).toBe('R$ 99,90');
+    expect(plain(formatMoney(1234.5, 'en'))).toBe('R$1,234.50');
+    expect(plain(formatMoney(1234.5, 'es'))).toBe('1234,50 R$');
+    expect(plain(formatMoney(0, 'xx'))).toBe('0,00 R$');
   });
 
   it('counts down the trial while it runs, and the licence once a payment moved the due date past it', () => {

@@ -6,6 +6,13 @@
 import * as z from 'zod';
 import { pageQuerySchema } from './common.ts';
 
+/**
+ * The platform's one currency: plans are priced in it and invoices charged in it (SPEC 9 "Invoices in
+ * BRL"; Asaas charges reais). The screens show every amount in it (issue 25: the wizard said COP$ for
+ * the price the invoice charged as R$).
+ */
+export const BILLING_CURRENCY = 'BRL';
+
 /** BEHAVIOUR "Billing": an invoice is issued this many days before the company's due date. */
 export const INVOICE_LEAD_DAYS = 20;
 /** GET /invoices/all page size. */

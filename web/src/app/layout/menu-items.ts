@@ -85,7 +85,7 @@ export const adminItems: MenuItem[] = [
   { key: 'users', path: '/users', icon: PeopleAltOutlined, gate: { admin: true } },
   { key: 'messagesApi', path: '/messages-api', icon: CodeRounded, gate: { admin: true, plan: 'useExternalApi' } },
   { key: 'financeiro', path: '/financeiro', icon: TableChartOutlined, gate: { admin: true } },
+  // SPEC 2 "/subscription": where a trial company subscribes (issue 25: it had no entry, so nobody found it).
+  { key: 'subscription', path: '/subscription', icon: AllInclusive, gate: { admin: true } },
   { key: 'settings', path: '/settings', icon: SettingsOutlined, gate: { admin: true } },
 ];
-
-export const subscriptionItem: MenuItem = { key: 'subscription', path: '/subscription', icon: AllInclusive, gate: { admin: true } };

@@ -50,6 +50,7 @@ const es = {
       dueOn: 'Tu licencia es válida hasta el {{date}}.',
       email: 'Correo de facturación',
       subscribe: 'Suscribirse ahora',
+      renewed: '¡Licencia renovada! Nueva fecha de vencimiento: {{date}}.',
     },
   },
   billingErrors: {
@@ -110,6 +111,7 @@ const en: Shape = {
       dueOn: 'Your licence is valid until {{date}}.',
       email: 'Billing email',
       subscribe: 'Subscribe now',
+      renewed: 'Licence renewed! New due date: {{date}}.',
     },
   },
   billingErrors: {
@@ -168,6 +170,7 @@ const pt: Shape = {
       dueOn: 'Sua licença é válida até {{date}}.',
       email: 'E-mail de cobrança',
       subscribe: 'Assine agora',
+      renewed: 'Licença renovada! Novo vencimento: {{date}}.',
     },
   },
   billingErrors: {

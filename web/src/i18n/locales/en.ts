@@ -127,7 +127,7 @@ const en: LocaleShape = {
       companyName: 'Company name',
       phone: 'Phone',
       plan: 'Plan',
-      planLabel: '{{name}} - Users: {{users}} - WhatsApp: {{connections}} - Queues: {{queues}} - COP$ {{price}}/month',
+      planLabel: '{{name}} - Users: {{users}} - WhatsApp: {{connections}} - Queues: {{queues}} - {{price}}/month',
       submit: 'Sign up',
       toLogin: 'Already have an account? Sign in',
       done: 'Company registered successfully!',
@@ -293,7 +293,6 @@ const en: LocaleShape = {
   },
   plans: {
     features: 'Features',
-    price: 'COP$ {{price}}',
     saveFailed:
       'The operation could not be completed. Check whether a plan with the same name exists or whether the fields are filled in correctly.',
     fields: {

@@ -127,7 +127,7 @@ const es = {
       companyName: 'Nombre de la empresa',
       phone: 'Teléfono',
       plan: 'Plan',
-      planLabel: '{{name}} - Usuarios: {{users}} - WhatsApp: {{connections}} - Colas: {{queues}} - COP$ {{price}}/mes',
+      planLabel: '{{name}} - Usuarios: {{users}} - WhatsApp: {{connections}} - Colas: {{queues}} - {{price}}/mes',
       submit: 'Registrarse',
       toLogin: '¿Ya tiene una cuenta? Inicie sesión',
       done: '¡Empresa registrada con éxito!',
@@ -293,7 +293,6 @@ const es = {
   },
   plans: {
     features: 'Funciones',
-    price: 'COP$ {{price}}',
     saveFailed:
       'No se pudo realizar la operación. Compruebe si ya existe un plan con el mismo nombre o si los campos se han completado correctamente.',
     fields: {

@@ -128,7 +128,7 @@ const pt: LocaleShape = {
       companyName: 'Nome da empresa',
       phone: 'Telefone',
       plan: 'Plano',
-      planLabel: '{{name}} - Usuários: {{users}} - WhatsApp: {{connections}} - Filas: {{queues}} - COP$ {{price}}/mês',
+      planLabel: '{{name}} - Usuários: {{users}} - WhatsApp: {{connections}} - Filas: {{queues}} - {{price}}/mês',
       submit: 'Cadastrar',
       toLogin: 'Já tem uma conta? Entre',
       done: 'Empresa cadastrada com sucesso!',
@@ -294,7 +294,6 @@ const pt: LocaleShape = {
   },
   plans: {
     features: 'Recursos',
-    price: 'COP$ {{price}}',
     saveFailed:
       'Não foi possível realizar a operação. Verifique se já existe um plano com o mesmo nome ou se os campos foram preenchidos corretamente.',
     fields: {

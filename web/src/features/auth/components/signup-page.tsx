@@ -5,6 +5,7 @@ import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router-dom';
 import { useAuth } from '../../../lib/auth/auth-provider.tsx';
+import { formatMoney } from '../../../lib/money.ts';
 import { toast } from '../../../lib/toast.ts';
 import { useApiErrorMessage } from '../../../lib/use-api-error.ts';
 import { type FieldErrors, fieldErrors } from '../../../lib/validation.ts';
@@ -21,14 +22,14 @@ interface SignupValues {
   planId: string;
 }
 
-/** SPEC 9: prices are shown as COP$ with 2 decimals, per month. */
+/** SPEC 9: prices with 2 decimals, per month, in the platform's currency (the one the invoices charge, issue 25). */
 function planLabel(plan: PublicPlan, t: TFunction): string {
   return t('auth.signup.planLabel', {
     name: plan.name,
     users: plan.users,
     connections: plan.connections,
     queues: plan.queues,
-    price: plan.value.toFixed(2),
+    price: formatMoney(plan.value),
   });
 }
 

@@ -38,10 +38,13 @@ export const billingPlansQueryOptions = () =>
   queryOptions({ queryKey: billingKeys.plans(), queryFn: () => api<PublicPlan[]>('/plans/list', { anonymous: true }) });
 export const useBillingPlans = () => useQuery(billingPlansQueryOptions());
 
-/** POST /subscription: the PIX charge of an invoice, answered as its QR payload. */
+/**
+ * POST /subscription: the PIX charge of an invoice, answered as its QR payload. Without invoiceId
+ * ("Subscribe now") the server pays the company's open invoice, issuing it when there is none.
+ */
 export function useSubscribe() {
   return useMutation({
-    mutationFn: (input: AddressForm & { invoiceId: number; plan: number }) =>
+    mutationFn: (input: AddressForm & { invoiceId?: number; plan: number }) =>
       api<SubscriptionPayment>('/subscription', { method: 'POST', body: input }),
   });
 }

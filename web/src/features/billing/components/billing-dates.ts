@@ -31,5 +31,3 @@ export function licenceEnd(
 export function daysLeft(day: string, today: string = utcToday()): number {
   return Math.round((Date.parse(`${day}T00:00:00Z`) - Date.parse(`${today}T00:00:00Z`)) / 86_400_000);
 }
-
-export const brl = (value: number): string => `R$ ${value.toFixed(2).replace('.', ',')}`;

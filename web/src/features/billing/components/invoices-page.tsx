@@ -9,9 +9,10 @@ import { PageHeader } from '../../../components/page-header.tsx';
 import { SearchField } from '../../../components/search-field.tsx';
 import { useDebouncedValue } from '../../../hooks/use-debounced-value.ts';
 import { useAuth } from '../../../lib/auth/auth-provider.tsx';
+import { formatMoney } from '../../../lib/money.ts';
 import { useInvoicesPage } from '../api/invoices.ts';
 import { usePaymentLive } from '../hooks/use-payment-live.ts';
-import { brl, isCompanyExpired, showDay, utcToday } from './billing-dates.ts';
+import { isCompanyExpired, showDay, utcToday } from './billing-dates.ts';
 import { SubscriptionWizard } from './subscription-wizard.tsx';
 
 const statusColor = { paid: 'success', overdue: 'error', open: 'warning' } as const;
@@ -45,7 +46,7 @@ export function InvoicesPage() {
   const columns: Column<Invoice>[] = [
     { id: 'id', label: t('billing.fields.id'), render: (invoice) => invoice.id },
     { id: 'detail', label: t('billing.fields.detail'), render: (invoice) => invoice.detail || '-' },
-    { id: 'value', label: t('billing.fields.value'), render: (invoice) => brl(invoice.value) },
+    { id: 'value', label: t('billing.fields.value'), render: (invoice) => formatMoney(invoice.value) },
     { id: 'dueDate', label: t('billing.fields.dueDate'), render: (invoice) => showDay(invoice.dueDate) },
     {
       id: 'status',

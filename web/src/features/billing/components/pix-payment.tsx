@@ -4,7 +4,7 @@ import { Box, Button, Stack, TextField, Typography } from '@mui/material';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Spinner } from '../../../components/spinner.tsx';
-import { brl } from './billing-dates.ts';
+import { formatMoney } from '../../../lib/money.ts';
 
 /** SPEC 9: the copy button says "copied" for 1 s. */
 export const COPY_FEEDBACK_MS = 1000;
@@ -29,7 +29,7 @@ export function PixPayment({ payment }: { payment: SubscriptionPayment }) {
         {t('billing.wizard.qrHelp')}
       </Typography>
       <Box component="img" src={payment.qrcode.imagemQrcode} alt={t('billing.wizard.qrTitle')} sx={{ width: 220, height: 220 }} />
-      <Typography variant="h6">{brl(Number(payment.valor.original))}</Typography>
+      <Typography variant="h6">{formatMoney(Number(payment.valor.original))}</Typography>
       <TextField
         value={payment.qrcode.qrcode}
         fullWidth

@@ -1,17 +1,32 @@
 import { Alert, Button, Paper, Stack, TextField, Typography } from '@mui/material';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router-dom';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { useAuth } from '../../../lib/auth/auth-provider.tsx';
-import { useCompany } from '../../../lib/lookups/companies.ts';
+import { companyKeys, useCompany } from '../../../lib/lookups/companies.ts';
+import { usePaymentLive } from '../hooks/use-payment-live.ts';
 import { daysLeft, licenceEnd, showDay } from './billing-dates.ts';
+import { SubscriptionWizard } from './subscription-wizard.tsx';
 
-/** SPEC 2 "/subscription": read-only trial days left and billing email, plus a subscribe-now button. */
+/**
+ * SPEC 2 "/subscription": read-only trial days left and billing email, plus a subscribe-now button,
+ * which opens the wizard (SPEC 4) at once: the server pays the company's open invoice or issues it
+ * (issue 25: it used to lead to an invoice table that was empty until the hourly job ran).
+ */
 export function SubscriptionPage() {
   const { t } = useTranslation();
   const { user } = useAuth();
-  const navigate = useNavigate();
+  const queryClient = useQueryClient();
   const company = useCompany(user?.companyId);
+  const [subscribing, setSubscribing] = useState(false);
+  const [renewedOn, setRenewedOn] = useState<string>();
+  usePaymentLive(user?.companyId, (event) => {
+    setSubscribing(false);
+    setRenewedOn(event.company.dueDate);
+    // The days left below count to the company's due date, which the payment just moved.
+    void queryClient.invalidateQueries({ queryKey: companyKeys.detail(event.company.id) });
+  });
   // SPEC 9: trial days = days between now and trialExpiration; after a payment (or without a trial) the licence's.
   const { end, trial } = licenceEnd(company.data, user?.company.dueDate ?? null);
   const days = end ? daysLeft(end) : undefined;
@@ -21,6 +36,11 @@ export function SubscriptionPage() {
       <PageHeader title={t('billing.subscription.title')} />
       <Paper variant="outlined" sx={{ p: 3, maxWidth: 560 }}>
         <Stack spacing={2}>
+          {renewedOn && (
+            <Alert severity="success" data-testid="licence-renewed">
+              {t('billing.subscription.renewed', { date: showDay(renewedOn) })}
+            </Alert>
+          )}
           {end && days !== undefined && (
             <Alert severity={days < 0 ? 'error' : days < 5 ? 'warning' : 'info'} data-testid="trial-days">
               {days < 0
@@ -37,11 +57,12 @@ export function SubscriptionPage() {
           <Typography variant="body2" color="text.secondary">
             {user?.company.name}
           </Typography>
-          <Button variant="contained" onClick={() => navigate('/financeiro')}>
+          <Button variant="contained" onClick={() => setSubscribing(true)} data-testid="subscribe-now">
             {t('billing.subscription.subscribe')}
           </Button>
         </Stack>
       </Paper>
+      {subscribing && <SubscriptionWizard defaultPlanId={company.data?.planId} onClose={() => setSubscribing(false)} />}
     </>
   );
 }

@@ -19,11 +19,12 @@ import {
 } from '@mui/material';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { formatMoney } from '../../../lib/money.ts';
 import { toast } from '../../../lib/toast.ts';
 import { useErrorToast } from '../../../lib/use-api-error.ts';
 import { type FieldErrors, fieldErrors } from '../../../lib/validation.ts';
 import { type AddressForm, addressFormSchema, emptyAddress, useBillingPlans, useSubscribe } from '../api/subscription.ts';
-import { brl, showDay } from './billing-dates.ts';
+import { showDay } from './billing-dates.ts';
 import { PixPayment } from './pix-payment.tsx';
 
 const addressFields = ['firstName', 'lastName', 'address2', 'city', 'state', 'zipcode', 'cpfCnpj'] as const;
@@ -40,8 +41,19 @@ const labels: Record<(typeof addressFields)[number], string> = {
 /**
  * SPEC 4 "Subscription wizard": step 0 the address, step 1 the plan (choosing one advances), step 2
  * the review with PAGAR; the answer is the PIX QR step, which stays until the payment event arrives.
+ * From an invoice's Pay it pays that invoice; from /subscription's "Subscribe now" (no invoice) the
+ * server pays the company's open invoice, issuing it when there is none (issue 25).
  */
-export function SubscriptionWizard({ invoice, onClose }: { invoice: Invoice; onClose: () => void }) {
+export function SubscriptionWizard({
+  invoice,
+  defaultPlanId,
+  onClose,
+}: {
+  invoice?: Invoice;
+  /** The plan offered first without an invoice: the company's own. */
+  defaultPlanId?: number;
+  onClose: () => void;
+}) {
   const { t } = useTranslation();
   const showError = useErrorToast();
   const plans = useBillingPlans();
@@ -49,7 +61,7 @@ export function SubscriptionWizard({ invoice, onClose }: { invoice: Invoice; onC
   const [step, setStep] = useState(0);
   const [address, setAddress] = useState<AddressForm>(emptyAddress);
   const [errors, setErrors] = useState<FieldErrors<AddressForm>>({});
-  const [planId, setPlanId] = useState(invoice.planId);
+  const [planId, setPlanId] = useState(invoice?.planId ?? defaultPlanId);
   const [payment, setPayment] = useState<SubscriptionPayment>();
   const plan = plans.data?.find((candidate) => candidate.id === planId);
 
@@ -62,9 +74,10 @@ export function SubscriptionWizard({ invoice, onClose }: { invoice: Invoice; onC
     setErrors({});
     setStep(1);
   };
-  const pay = () =>
+  const pay = () => {
+    if (!planId) return;
     subscribe.mutate(
-      { ...address, invoiceId: invoice.id, plan: planId },
+      { ...address, ...(invoice ? { invoiceId: invoice.id } : {}), plan: planId },
       {
         onSuccess: (answer) => {
           toast.success(t('billing.wizard.submitted'));
@@ -74,6 +87,7 @@ export function SubscriptionWizard({ invoice, onClose }: { invoice: Invoice; onC
         onError: showError,
       },
     );
+  };
 
   return (
     <Dialog open onClose={onClose} maxWidth="md" fullWidth data-testid="subscription-wizard">
@@ -130,7 +144,7 @@ export function SubscriptionWizard({ invoice, onClose }: { invoice: Invoice; onC
                     <CardContent>
                       <Typography variant="h6">{candidate.name}</Typography>
                       <Typography variant="h5" sx={{ my: 1 }}>
-                        COP$ {candidate.value.toFixed(2)}
+                        {formatMoney(candidate.value)}
                         <Typography component="span" variant="body2" color="text.secondary">
                           {t('billing.wizard.perMonth')}
                         </Typography>
@@ -162,18 +176,20 @@ export function SubscriptionWizard({ invoice, onClose }: { invoice: Invoice; onC
         {step === 2 && (
           <Stack spacing={1} data-testid="subscription-review">
             <Typography variant="h6">{t('billing.wizard.reviewTitle')}</Typography>
+            {invoice && (
+              <Typography>
+                {t('billing.wizard.invoice')}: #{invoice.id} ({showDay(invoice.dueDate)})
+              </Typography>
+            )}
             <Typography>
-              {t('billing.wizard.invoice')}: #{invoice.id} ({showDay(invoice.dueDate)})
-            </Typography>
-            <Typography>
-              {t('billing.wizard.plan')}: {plan?.name ?? invoice.detail}
+              {t('billing.wizard.plan')}: {plan?.name ?? invoice?.detail}
             </Typography>
             <Typography>
               {t('billing.wizard.billedTo')}: {address.firstName} {address.lastName}, {address.address2} {address.city} {address.state}{' '}
               {address.zipcode} {address.country}
             </Typography>
             <Typography variant="h6">
-              {t('billing.wizard.total')}: {brl(plan?.value ?? invoice.value)}
+              {t('billing.wizard.total')}: {formatMoney(plan?.value ?? invoice?.value ?? 0)}
             </Typography>
           </Stack>
         )}
@@ -191,7 +207,7 @@ export function SubscriptionWizard({ invoice, onClose }: { invoice: Invoice; onC
           </Button>
         )}
         {step === 2 && (
-          <Button variant="contained" onClick={pay} disabled={subscribe.isPending} data-testid="subscription-pay">
+          <Button variant="contained" onClick={pay} disabled={subscribe.isPending || !planId} data-testid="subscription-pay">
             {t('billing.wizard.pay')}
           </Button>
         )}

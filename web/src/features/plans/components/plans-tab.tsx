@@ -7,6 +7,7 @@ import { type Column, DataTable } from '../../../components/data-table.tsx';
 import { EditDeleteActions } from '../../../components/row-actions.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
 import { useConfirmedDelete } from '../../../components/use-confirmed-delete.ts';
+import { formatMoney } from '../../../lib/money.ts';
 import { toast } from '../../../lib/toast.ts';
 import { useDeletePlan, usePlans, useSavePlan } from '../api/plans.ts';
 import { PlanForm } from './plan-form.tsx';
@@ -39,7 +40,7 @@ export function PlansTab() {
       id: 'value',
       label: t('plans.fields.value'),
       sx: { whiteSpace: 'nowrap' },
-      render: (plan) => t('plans.price', { price: plan.value.toFixed(2) }),
+      render: (plan) => formatMoney(plan.value),
     },
     {
       id: 'features',
