@@ -103,6 +103,23 @@ describe("a tenant's webhook URL with the private-address filter on", () => {
     process.env.ALLOW_PRIVATE_BOT_URLS = '1';
     expect(await outcome(`http://[::ffff:7f00:1]:${port}/`)).toBe(`answered ${JSON.stringify({ replies: [SECRET], handBack: false })}`);
   });
+
+  it('does not follow a redirect: the 3xx is the answer, and the place it names is not asked', async () => {
+    // The switch lets the test reach its own redirecting server; a redirect from a public one is the same 3xx.
+    process.env.ALLOW_PRIVATE_BOT_URLS = '1';
+    const redirecting = createServer((req, res) => {
+      req.resume();
+      res.writeHead(302, { location: `http://127.0.0.1:${port}/` }).end();
+    });
+    await new Promise<void>((resolve) => redirecting.listen(0, '127.0.0.1', resolve));
+    const before = hits;
+
+    const result = await outcome(`http://127.0.0.1:${(redirecting.address() as AddressInfo).port}/`);
+
+    redirecting.close();
+    expect(result).toBe('302 webhook: HTTP 302');
+    expect(hits).toBe(before);
+  });
 });
 
 describe('a name that resolves differently the second time (DNS rebinding)', () => {
