@@ -111,7 +111,15 @@ function campaignOutcome(command: SendCommand, record: SendRecord): InboundEvent
     messageId: command.messageId,
     number: command.number,
   };
-  if (record.state === 'sent') return { ...base, waMessageId: record.waMessageId, timestamp: record.timestamp ?? Date.now() };
+  // What went out rides along, so the conversation can show it without reading the campaign again.
+  if (record.state === 'sent')
+    return {
+      ...base,
+      waMessageId: record.waMessageId,
+      timestamp: record.timestamp ?? Date.now(),
+      body: command.body,
+      ...(command.media ? { media: { key: command.media.key, mimetype: command.media.mimetype, filename: command.media.filename } } : {}),
+    };
   return { ...base, error: record.error ?? SEND_ERROR };
 }
 

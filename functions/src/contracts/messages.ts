@@ -13,6 +13,14 @@ export interface QuotedMessage {
   contact: { name: string } | null;
 }
 
+/**
+ * What sent one of our messages, when no attendant typed it: shown in the thread as a small label.
+ * `greeting`: the attendant's greeting on accept; `automatic`: the ticket actions' and sweeps'
+ * messages (transfer notice, rating request, completion, expiry).
+ */
+export const messageOrigins = ['campaign', 'schedule', 'api', 'bot', 'greeting', 'automatic'] as const;
+export type MessageOrigin = (typeof messageOrigins)[number];
+
 export interface Message {
   /** Our id: a UUID (v7, ordered by the message's time), the idempotency key of its send. */
   id: string;
@@ -47,6 +55,8 @@ export interface Message {
   bot: boolean;
   /** The attendant who sent it. */
   userId: number | null;
+  /** Where it came from when not typed in the inbox or on the phone (absent on those and on older messages). */
+  origin?: MessageOrigin | null;
   createdAt: string;
   updatedAt: string;
 }

@@ -135,6 +135,9 @@ export const inboundEventSchema = z.discriminatedUnion('kind', [
     waMessageId: z.string().optional(),
     timestamp: z.number().optional(),
     error: z.string().optional(),
+    /** What was sent (the command's text and media): the contact's conversation stores it (campaigns/thread.ts). */
+    body: z.string().optional(),
+    media: media.optional(),
   }),
   /**
    * One batch of the phone's contacts, answering an `importContacts` command (`importId` is its

@@ -103,12 +103,14 @@ export function trackingFields(
   next: CountedTicket,
   at: string,
 ): Pick<CountedTicket, 'convAt' | 'queuedAt' | 'startedAt'> {
-  const begins = !before || (before.status === 'closed' && next.status !== 'closed');
-  const convAt = begins ? at : (before.convAt ?? null);
-  const prevQueued = begins ? null : (before.queuedAt ?? null);
-  const prevStarted = begins ? null : (before.startedAt ?? null);
-  const entersWaiting = next.status === 'pending' && (begins || before.status !== 'pending');
-  const starts = next.status === 'open' && next.userId !== null && (begins || before.status !== 'open');
+  // A ticket created closed (a campaign's conversation nobody answered yet) begins no conversation:
+  // it counts from the reply that reopens it, not as a conversation finished the day it was sent.
+  const begins = next.status !== 'closed' && (!before || before.status === 'closed');
+  const convAt = begins ? at : (before?.convAt ?? null);
+  const prevQueued = begins ? null : (before?.queuedAt ?? null);
+  const prevStarted = begins ? null : (before?.startedAt ?? null);
+  const entersWaiting = next.status === 'pending' && (begins || before?.status !== 'pending');
+  const starts = next.status === 'open' && next.userId !== null && (begins || before?.status !== 'open');
   return {
     convAt,
     queuedAt: entersWaiting ? at : next.status === 'pending' ? prevQueued : null,

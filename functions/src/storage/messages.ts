@@ -30,8 +30,9 @@
  * one Update per tag of the ticket (its tag links' sort keys follow updatedAt, tickets.ts "tag
  * link") and one counted Update per indexed word of the body (message-words.ts, at most
  * MAX_MESSAGE_WORDS), which edits and deletes take back.
- * Messages committed by other paths (chatbot replies, automatic messages: messageItems) are not
- * word-indexed: the same text on every ticket would make those words match everything.
+ * Messages committed by other paths (chatbot replies, automatic messages: messageItems) and a
+ * campaign's (storeMessage with indexWords false) are not word-indexed: the same text on every
+ * ticket would make those words match everything.
  *
  * Changes to a stored message (acks, edits, deletes, the outcome of our sends): message-status.ts.
  */
@@ -226,14 +227,21 @@ export type StoreOutcome = 'stored' | 'duplicate' | 'ticketClosed';
 export async function storeMessage(
   message: MessageRecord,
   ticket: TicketRecord,
-  options: { unread: boolean; requireActive: boolean; link?: Omit<WaLink, 'messageId' | 'ticketId'> },
+  options: {
+    unread: boolean;
+    requireActive: boolean;
+    link?: Omit<WaLink, 'messageId' | 'ticketId'>;
+    /** False for a text sent to many tickets (a campaign's): its words would match everything. */
+    indexWords?: boolean;
+  },
 ): Promise<StoreOutcome> {
   const at = Date.parse(message.createdAt);
   let current = ticket;
   let newest = at >= (ticket.lastMessageAt ?? 0);
   // Its words, counted in the index (message-words.ts), and recorded on it for an edit or a delete.
-  const searchWords = messageWords(message.body ?? '');
-  const words = messageWordAdds(message);
+  const indexWords = options.indexWords ?? true;
+  const searchWords = indexWords ? messageWords(message.body ?? '') : [];
+  const words = indexWords ? messageWordAdds(message) : [];
   const indexed = searchWords.length ? { ...message, searchWords } : message;
   for (let attempt = 0; attempt < 3; attempt++) {
     const items = messageItems(indexed, options.link);

@@ -182,6 +182,20 @@ const claimSlot = (ticket: TicketRecord): TransactItem => ({
   },
 });
 
+/**
+ * A ticket created closed (a campaign's conversation) becomes the slot's latest ticket without
+ * holding it: the contact's answer reopens it (within timeCreateNewTicket) instead of starting
+ * another. Never over an active ticket (SlotTakenError, as a claim).
+ */
+const pointSlot = (ticket: TicketRecord): TransactItem => ({
+  Put: {
+    TableName: table(),
+    Item: { ...slotKey(ticket.companyId, ticket.contactId, ticket.whatsappId), entity: 'ticketSlot', ticketId: ticket.id, active: false },
+    ConditionExpression: 'attribute_not_exists(pk) OR active = :false',
+    ExpressionAttributeValues: { ':false': false },
+  },
+});
+
 const releaseSlot = (ticket: TicketRecord): TransactItem => ({
   Update: {
     TableName: table(),
@@ -215,7 +229,8 @@ export function ticketStoredItems(ticket: TicketRecord): Record<string, unknown>
 
 /**
  * A new ticket with its uuid lookup and contact link, claiming the (contact, connection) slot when
- * it is open or pending. SlotTakenError when another active ticket holds it.
+ * it is open or pending, pointing it at the ticket when closed. SlotTakenError when another active
+ * ticket holds it.
  */
 export async function createTicket(created: TicketRecord, extra: TransactItem[] = []): Promise<TicketRecord> {
   await primeListShards(created.companyId);
@@ -241,7 +256,7 @@ export async function createTicket(created: TicketRecord, extra: TransactItem[] 
       },
     },
   ];
-  if (isActive(ticket.status)) items.push(claimSlot(ticket));
+  items.push(isActive(ticket.status) ? claimSlot(ticket) : pointSlot(ticket));
   // Writes committed with the ticket (its history event, its dashboard counters), after the slot so its index stays 3.
   items.push(...extra, ...(await ticketCounterItems(undefined, ticket, ticket.createdAt)));
   for (const Item of ticketSearchItems(ticket.companyId, 'N', ticket.id, contactWords(ticket.contact)))

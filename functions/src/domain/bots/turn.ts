@@ -141,7 +141,14 @@ function buildReplies(ticket: TicketRecord, inbound: MessageRecord, bodies: stri
     bodies.map((body, i) => {
       const at = new Date(base + i + 1);
       return buildOutgoingMessage(
-        { companyId: ticket.companyId, ticket, body, bot: true, id: derivedMessageId(at.getTime(), `${inbound.id}:bot:${i}`) },
+        {
+          companyId: ticket.companyId,
+          ticket,
+          body,
+          bot: true,
+          origin: 'bot',
+          id: derivedMessageId(at.getTime(), `${inbound.id}:bot:${i}`),
+        },
         at,
       );
     }),

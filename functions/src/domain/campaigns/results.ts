@@ -1,6 +1,7 @@
 /**
  * What comes back to the campaign engine through the inbound queue:
- * - a campaign send's result (`campaignResult`): the message's result marks its contact delivered
+ * - a campaign send's result (`campaignResult`): what was sent goes into the contact's
+ *   conversation (thread.ts); the message's result marks its contact delivered
  *   (or failed), the confirmation request's marks `confirmationRequestedAt`; each once, with its
  *   counter, however often the result is delivered; then the live progress and, when it was the
  *   last, FINALIZADA;
@@ -16,10 +17,13 @@ import { getCampaign } from '#storage/campaigns';
 import { parseShipMessageId } from './compose.ts';
 import { defaultEngineDeps, type EngineDeps, finishIfComplete, sendShips } from './engine.ts';
 import { publishProgress } from './progress.ts';
+import { threadCampaignSend } from './thread.ts';
 
 export async function settleCampaignSend(event: Extract<InboundEvent, { kind: 'campaignResult' }>, effects: Effects): Promise<string> {
   const id = parseShipMessageId(event.messageId);
   if (!id || id.campaignId !== event.campaignId) return 'unknown';
+  // In the contact's conversation first: a retry after a crash below stores nothing twice (thread.ts).
+  await threadCampaignSend(event, effects);
   // Files and media follow the message; the contact's outcome is the message's (or the confirmation's).
   if (id.part !== 'm' && id.part !== 'c') {
     if (event.error)

@@ -7,6 +7,7 @@
  * the message. Nothing is ever sent that was not recorded first.
  */
 import type { Contact } from '#contracts/contacts';
+import type { MessageOrigin } from '#contracts/messages';
 import { wellFormedText } from '#contracts/queue-body';
 import type { InboundMedia, MediaType, SessionCommand } from '#contracts/session-events';
 import { loadTicketRefs, presentTicket, type TicketRefs } from '#domain/tickets/present';
@@ -26,6 +27,8 @@ export interface OutgoingMessageInput {
   quotedMessageId?: string;
   userId?: number | null;
   bot?: boolean;
+  /** Where it came from (campaign, schedule, api...): the thread's label. */
+  origin?: MessageOrigin;
   /** Our id, when the caller needs a stable one (retries); a fresh UUID v7 otherwise. */
   id?: string;
 }
@@ -74,6 +77,7 @@ export async function buildOutgoingMessage(input: OutgoingMessageInput, now: Dat
     error: null,
     bot: input.bot ?? false,
     userId: input.userId ?? null,
+    ...(input.origin ? { origin: input.origin } : {}),
     createdAt: at,
     updatedAt: at,
   };

@@ -182,6 +182,7 @@ export async function sendDueSchedule(due: store.DueSchedule, deps: SenderDeps =
         ? { key: record.mediaPath, mimetype: record.mediaType || 'application/octet-stream', filename: record.mediaName || undefined }
         : undefined,
       userId: record.userId,
+      origin: 'schedule',
     },
     effects,
   );

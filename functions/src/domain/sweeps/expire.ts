@@ -40,6 +40,7 @@ export async function expireTicket(ticket: TicketRecord, connection: ConnectionR
           ticket,
           body,
           bot: true,
+          origin: 'automatic',
           id: derivedMessageId(now.getTime(), `expire:${ticket.id}:${ticket.revision}`),
         },
         now,

@@ -8,6 +8,7 @@
  * first (notify.ts publishTicketChange): the ticket's `update` is not repeated for each message.
  */
 import { ConflictError, NotFoundError, ValidationError } from '#commons/errors';
+import type { MessageOrigin } from '#contracts/messages';
 import type { UpdateTicketInput } from '#contracts/ticket-requests';
 import type { Ticket, TicketStatus } from '#contracts/tickets';
 import { defaultEffects, type Effects } from '#domain/messages/effects';
@@ -39,6 +40,8 @@ interface Outgoing {
   body: string;
   /** Posted in this attendant's name; a system message (bot) otherwise. */
   userId?: number;
+  /** The thread's label: the accept greeting, or an automatic notice. */
+  origin: MessageOrigin;
 }
 
 interface Decision {
@@ -89,7 +92,9 @@ async function decide(viewer: Viewer, ticket: TicketRecord, input: UpdateTicketI
           useIntegration: false,
         },
         kinds: [],
-        messages: greet ? [{ body: acceptedGreeting(ticket.contact.name, viewer.user.name), userId: viewer.userId }] : [],
+        messages: greet
+          ? [{ body: acceptedGreeting(ticket.contact.name, viewer.user.name), userId: viewer.userId, origin: 'greeting' }]
+          : [],
       };
     }
     case 'return':
@@ -115,7 +120,7 @@ async function decide(viewer: Viewer, ticket: TicketRecord, input: UpdateTicketI
           action,
           patch: { ...stop, awaitingRating: true, userId: ticket.userId ?? viewer.userId },
           kinds: ['ratingRequested'],
-          messages: [{ body: ratingRequest(connection?.ratingMessage ?? '') }],
+          messages: [{ body: ratingRequest(connection?.ratingMessage ?? ''), origin: 'automatic' }],
         };
       }
       const queue = ticket.queueId === null ? undefined : await getQueue(companyId, ticket.queueId);
@@ -124,7 +129,7 @@ async function decide(viewer: Viewer, ticket: TicketRecord, input: UpdateTicketI
         action,
         patch: { ...stop, status: 'closed', awaitingRating: false, userId: ticket.userId ?? viewer.userId },
         kinds: [],
-        messages: notGroup && completion ? [{ body: completion }] : [],
+        messages: notGroup && completion ? [{ body: completion, origin: 'automatic' }] : [],
       };
     }
     case 'transfer': {
@@ -140,7 +145,7 @@ async function decide(viewer: Viewer, ticket: TicketRecord, input: UpdateTicketI
         action,
         patch,
         kinds: ['transferred'],
-        messages: notice ? [{ body: transferNotice({ userName: user?.name, queueName }) }] : [],
+        messages: notice ? [{ body: transferNotice({ userName: user?.name, queueName }), origin: 'automatic' }] : [],
       };
     }
     case 'edit':
@@ -179,7 +184,14 @@ export async function applyTicketUpdate(
     const at = new Date(now.getTime() + i);
     messages.push(
       await buildOutgoingMessage(
-        { companyId: ticket.companyId, ticket, body: outgoing.body, userId: outgoing.userId, bot: !outgoing.userId },
+        {
+          companyId: ticket.companyId,
+          ticket,
+          body: outgoing.body,
+          userId: outgoing.userId,
+          bot: !outgoing.userId,
+          origin: outgoing.origin,
+        },
         at,
       ),
     );

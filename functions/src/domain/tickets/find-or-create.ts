@@ -87,6 +87,11 @@ export async function findOrCreateTicket(input: {
   newContact?: boolean;
   /** A ticket id the caller allocated beside the contact's (newTicketId), used by the first create. */
   ticketId?: Promise<number>;
+  /**
+   * A campaign's send (campaigns/thread.ts): with no active ticket, a new one is created closed, so
+   * a campaign fills nobody's Pending list; the contact's answer reopens it. Nothing is reopened here.
+   */
+  createClosed?: boolean;
 }): Promise<FoundTicket> {
   const { companyId, connectionId, contact, now } = input;
   if (input.current && holdsSlot(input.current, contact.id, connectionId)) return found({ ticket: input.current, outcome: 'existing' });
@@ -96,7 +101,7 @@ export async function findOrCreateTicket(input: {
     const latest = slot ? await getTicket(companyId, slot.ticketId) : undefined;
     if (slot?.active && latest && isActive(latest.status)) return found({ ticket: latest, outcome: 'existing' });
 
-    const reopenable = input.reopenWithinHours > 0 && latest?.status === 'closed';
+    const reopenable = !input.createClosed && input.reopenWithinHours > 0 && latest?.status === 'closed';
     if (latest && reopenable && now.getTime() - Date.parse(latest.updatedAt) <= input.reopenWithinHours * 3_600_000) {
       try {
         const reopened = await updateTicketState(latest, {
@@ -120,7 +125,7 @@ export async function findOrCreateTicket(input: {
       id,
       uuid: randomUUID(),
       companyId,
-      status: 'pending',
+      status: input.createClosed ? 'closed' : 'pending',
       userId: null,
       queueId: null,
       contactId: contact.id,

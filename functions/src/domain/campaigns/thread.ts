@@ -1,0 +1,63 @@
+/**
+ * A campaign's sends in the contact's conversation (issue 25): every part the phone sent (the
+ * confirmation request, the message, the files, the media) is stored on the contact's ticket on the
+ * connection, marked `origin: 'campaign'`, so an answer reads after what it answers.
+ *
+ * Stored when the session-host reports the send (`campaignResult` with what it sent), not when the
+ * tick queues it: the tick stays one transaction for a batch of contacts, and a send that never
+ * happened leaves nothing in the thread. The result shares the contact's inbound FIFO group, so it
+ * is stored before the contact's answer is processed.
+ *
+ * The ticket: the contact's open or pending one on the connection; else a new one created closed
+ * (find-or-create.ts `createClosed`), so a campaign to 10,000 contacts fills nobody's Pending list.
+ * The contact's answer reopens it as pending within `timeCreateNewTicket` (BEHAVIOUR "Inbound").
+ *
+ * Exactly once: the id is derived from the send (campaign, item, part) and its WhatsApp time, and the
+ * message is stored with its WhatsApp link on condition that neither exists, so a redelivered result
+ * stores nothing new. Cost per send: the contact (one read; a write when it is new), the slot and
+ * ticket (two reads; one transaction when it is new), then one transaction with the message, its id
+ * lookup, its WhatsApp link and the ticket's activity. Its words are not indexed: the same text on
+ * every ticket would make them match everything.
+ */
+import type { InboundEvent } from '#contracts/session-events';
+import { resolveContact } from '#domain/contacts/resolve';
+import type { Effects } from '#domain/messages/effects';
+import { derivedMessageId } from '#domain/messages/message-id';
+import { buildOutgoingMessage, dispatchOutgoing } from '#domain/messages/send';
+import { findOrCreateTicket } from '#domain/tickets/find-or-create';
+import { type MessageRecord, storeMessage } from '#storage/messages';
+
+type CampaignResult = Extract<InboundEvent, { kind: 'campaignResult' }>;
+
+export async function threadCampaignSend(event: CampaignResult, effects: Effects): Promise<'stored' | 'duplicate' | 'skipped'> {
+  // A failed send did not reach the contact; an event from before results carried their text has nothing to show.
+  if (event.error || !event.waMessageId || event.body === undefined) return 'skipped';
+  const { companyId, connectionId } = event;
+  const contact = await resolveContact({ companyId, connectionId, number: event.number, isGroup: false, fromMe: true }, effects);
+  const sentAt = new Date(event.timestamp ?? effects.now().getTime());
+  const { ticket } = await findOrCreateTicket({ companyId, connectionId, contact, reopenWithinHours: 0, now: sentAt, createClosed: true });
+  const built = await buildOutgoingMessage(
+    {
+      companyId,
+      ticket,
+      body: event.body,
+      media: event.media,
+      origin: 'campaign',
+      id: derivedMessageId(sentAt.getTime(), `${companyId}:${connectionId}:${event.messageId}`),
+    },
+    sentAt,
+  );
+  // Already on WhatsApp: sent (ack 1), with the id the phone reported.
+  const message: MessageRecord = { ...built, waId: event.waMessageId, pending: false, ack: 1 };
+  // On the ticket as read, whatever its status now (a closed one takes it as well).
+  const outcome = await storeMessage(message, ticket, {
+    unread: false,
+    requireActive: false,
+    // Its echo, if the phone reports one, has nothing left to do.
+    link: { botDone: true, dispatched: true },
+    indexWords: false,
+  });
+  if (outcome === 'duplicate') return 'duplicate';
+  await dispatchOutgoing([message], ticket, effects, {}, { contact });
+  return 'stored';
+}
