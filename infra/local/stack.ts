@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { cognitoTriggers } from '@conversa/functions/declarations/cognito-triggers';
 import { TABLE_LOGICAL_NAME } from '@conversa/functions/storage/table';
 import { startBotFakes, TYPEBOT_SLUG } from './bot-fakes/server.ts';
 import { type Child, spawnChild, stripAnsi } from './child-process.ts';
@@ -15,6 +16,7 @@ import { ensurePoolAndClient, startCognitoLocal } from './cognito/cognito-local.
 import { startCognitoProxy } from './cognito/cognito-proxy.ts';
 import { assertJava, ensureTable, startDynamoDbLocal } from './dynamodb-local/dynamodb-local.ts';
 import { startHttpGateway } from './http-gateway.ts';
+import { startLambdaInvoke } from './lambda-invoke.ts';
 import { handlerFile, lambdaContext, loadHandler, repoRoot } from './lambda-runtime.ts';
 import { startPaymentProvider } from './payment-provider/server.ts';
 import { assertPortFree, type Ports, resolvePorts } from './ports.ts';
@@ -132,6 +134,14 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
   };
 
   try {
+    // The pool's triggers run here and cognito-local calls them through Lambda's Invoke API, so it
+    // must know the endpoint before it starts.
+    const lambdas = await startLambdaInvoke({ log });
+    stoppers.push({ name: 'lambda-invoke', stop: lambdas.close });
+    const triggers = {
+      lambdaEndpoint: lambdas.url,
+      functions: Object.fromEntries(cognitoTriggers.map((trigger) => [trigger.operation, trigger.name])),
+    };
     // Independent stand-ins start together; DynamoDB Local (a JVM) is the slow one. allSettled, not
     // all: when one fails, the others must have registered their children before stop() runs.
     const settled = await Promise.allSettled([
@@ -144,7 +154,7 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
           return d;
         },
       ),
-      startCognitoLocal({ port: ports.cognitoUpstream, dir: join(dataDir, 'cognito'), log: cognitoLog(log) }).then(async (c) => {
+      startCognitoLocal({ port: ports.cognitoUpstream, dir: join(dataDir, 'cognito'), log: cognitoLog(log), triggers }).then(async (c) => {
         children.push(c.child);
         const ids = await ensurePoolAndClient(c.url);
         mark('cognito');

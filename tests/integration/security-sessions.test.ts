@@ -8,6 +8,8 @@
 import {
   AdminUpdateUserAttributesCommand,
   type CognitoIdentityProviderClient,
+  ConfirmForgotPasswordCommand,
+  ForgotPasswordCommand,
   GetTokensFromRefreshTokenCommand,
   InitiateAuthCommand,
   UpdateUserAttributesCommand,
@@ -261,6 +263,31 @@ describe('a password change ends every session of the user', () => {
     expect(await me(session.token)).toMatchObject({ status: 401 });
     expect(await api.call('POST', '/auth/refresh_token', { body: { refreshToken: session.refreshToken } })).toMatchObject({ status: 401 });
     await socket.closed();
+  });
+
+  it('a reset by code straight to Cognito (Amplify’s calls): the phone signed in before it is signed out', async () => {
+    // Prepare: the "phone", signed in with the old password through the API, with its socket
+    const user = await api.createUser(victim.admin.token);
+    const phone = await api.login(user.email, user.password);
+    const socket = await open(phone.token);
+    expect(await api.call('GET', '/tickets', { token: phone.token })).toMatchObject({ status: 200 });
+    // Act: what Amplify's resetPassword / confirmResetPassword send, from a browser elsewhere
+    const since = Date.now();
+    const clientId = inject('cognito').clientId;
+    await cognito.send(new ForgotPasswordCommand({ ClientId: clientId, Username: user.email }));
+    const code = await lastResetCode(user.email, { since });
+    await cognito.send(
+      new ConfirmForgotPasswordCommand({ ClientId: clientId, Username: user.email, ConfirmationCode: code, Password: 'Changed789' }),
+    );
+    // Assess: the phone's token, refresh token and socket are all finished; the new password works
+    expect(await api.call('GET', '/tickets', { token: phone.token })).toMatchObject({ status: 401 });
+    expect(await api.call('POST', '/auth/session', { token: phone.token })).toMatchObject({ status: 401 });
+    await socket.closed();
+    await expect(open(phone.token)).rejects.toThrow('HTTP 401');
+    await expect(
+      cognito.send(new GetTokensFromRefreshTokenCommand({ ClientId: clientId, RefreshToken: phone.refreshToken ?? '' })),
+    ).rejects.toMatchObject({ name: 'NotAuthorizedException' });
+    expect((await api.login(user.email, 'Changed789')).token).toBeTruthy();
   });
 });
 

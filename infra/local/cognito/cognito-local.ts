@@ -3,7 +3,7 @@
  * user pool and client the product expects, and the confirmation codes it "emails" (it prints them),
  * captured so tests and the log can read a password-reset code.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import {
@@ -28,8 +28,28 @@ export interface CognitoLocal {
 
 const require = createRequire(import.meta.url);
 
-export async function startCognitoLocal(opts: { port: number; dir: string; log: (line: string) => void }): Promise<CognitoLocal> {
+export async function startCognitoLocal(opts: {
+  port: number;
+  dir: string;
+  log: (line: string) => void;
+  /** The pool's Lambda triggers (operation -> function name) and the Lambda endpoint that runs them. */
+  triggers?: { lambdaEndpoint: string; functions: Record<string, string> };
+}): Promise<CognitoLocal> {
   mkdirSync(opts.dir, { recursive: true });
+  if (opts.triggers) {
+    // cognito-local reads its config from .cognito/config.json at start; the endpoint's port changes
+    // per run, so it is written on every start (the pool and users live in other files there).
+    mkdirSync(join(opts.dir, '.cognito'), { recursive: true });
+    const config = {
+      LambdaClient: {
+        endpoint: opts.triggers.lambdaEndpoint,
+        region: 'us-east-1',
+        credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+      },
+      TriggerFunctions: opts.triggers.functions,
+    };
+    writeFileSync(join(opts.dir, '.cognito', 'config.json'), JSON.stringify(config, null, 2));
+  }
   const startScript = join(dirname(require.resolve('cognito-local/package.json')), 'lib', 'bin', 'start.js');
   const codes = new Map<string, { code: string; at: number }>();
   let destination: string | undefined;

@@ -11,7 +11,7 @@ import { signOutEverywhere } from '#adapters/cognito-users';
 import { UnauthorizedError } from '#commons/errors';
 import { logger } from '#commons/logger';
 import { type AuthEventData, channels } from '#contracts/channels';
-import { ENDED_SESSION_JTI } from '#contracts/session';
+import { ENDED_SESSION_JTI, isTokenOfUser } from '#contracts/session';
 import { claimSession, getUser } from '#storage/users';
 
 type PublishToUser = (companyId: number, userId: number, event: string, data: unknown) => Promise<unknown>;
@@ -114,4 +114,18 @@ export async function endUserSessions(companyId: number, userId: number): Promis
   await endSession(companyId, userId, Math.max(Math.floor(Date.now() / 1000), user.sessionIat ?? 0));
   await revokeRefreshToken(user.sessionRefreshToken);
   await signOutEverywhere(user.email);
+}
+
+/**
+ * Cognito confirmed a new password by reset code (its post-confirmation trigger), whichever client
+ * sent the code: the web app through our API, Amplify or any caller of the public app client
+ * straight to Cognito. The attributes name the user; its `sub` must be the stored user's (a
+ * Cognito-only leftover is no user of the product and has no session here).
+ */
+export async function endSessionsOfConfirmedPassword(account: { companyId: number; userId: number; sub: string }): Promise<boolean> {
+  if (!Number.isInteger(account.companyId) || !Number.isInteger(account.userId)) return false;
+  const user = await getUser(account.companyId, account.userId);
+  if (!user || !isTokenOfUser(account, user)) return false;
+  await endUserSessions(user.companyId, user.id);
+  return true;
 }

@@ -1,0 +1,22 @@
+/**
+ * Cognito's post-confirmation trigger (infra/lib/identity.ts; the local stack's cognito-local calls it
+ * the same way). After a reset by code, `PostConfirmation_ConfirmForgotPassword`, every session of the
+ * user ends, whichever client confirmed the code: the web app's reset goes through our API, but the
+ * public app client lets anyone call ConfirmForgotPassword straight, and a phone signed in with the
+ * old password must not keep working. Cognito expects the event back.
+ */
+import type { PostConfirmationTriggerEvent } from 'aws-lambda';
+import { logger } from '#commons/logger';
+import { endSessionsOfConfirmedPassword } from '#domain/auth/session';
+
+export async function handler(event: PostConfirmationTriggerEvent): Promise<PostConfirmationTriggerEvent> {
+  if (event.triggerSource !== 'PostConfirmation_ConfirmForgotPassword') return event;
+  const attributes = event.request.userAttributes;
+  const ended = await endSessionsOfConfirmedPassword({
+    companyId: Number(attributes['custom:companyId']),
+    userId: Number(attributes['custom:userId']),
+    sub: attributes.sub ?? '',
+  });
+  if (!ended) logger.warn('password reset of a Cognito user with no user record', { userName: event.userName });
+  return event;
+}
