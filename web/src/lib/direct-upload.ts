@@ -1,3 +1,4 @@
+import { acceptAttribute } from '@conversa/functions/contracts/media-types';
 import type { MediaUpload } from '@conversa/functions/contracts/messages';
 import { ApiError, api } from './api-client.ts';
 
@@ -6,6 +7,12 @@ import { ApiError, api } from './api-client.ts';
  * API, whose functions take at most 6 MB a request: the API grants a presigned PUT, the browser
  * PUTs the bytes, then names the key it was given.
  */
+
+/**
+ * The file inputs' `accept` for anything sent over WhatsApp (a message, quick reply, schedule,
+ * campaign, file list): the server's own list, so the picker offers what the API takes.
+ */
+export const SENDABLE_ACCEPT = acceptAttribute();
 
 /** PUTs one file to its presigned URL, reporting progress (fetch has no upload progress). */
 export function putFile(upload: MediaUpload, file: File, onProgress: (loaded: number) => void = () => {}): Promise<void> {

@@ -7,6 +7,7 @@ import { directoryLocales } from './directory.ts';
 import type { LocaleShape } from './es.ts';
 import { inboxLocales } from './inbox.ts';
 import { insightLocales } from './insight.ts';
+import { mediaErrorLocales } from './media.ts';
 import { promptErrorLocales, promptsLocales } from './prompts.ts';
 import { queueIntegrationErrorLocales, queueIntegrationsLocales } from './queue-integrations.ts';
 import { schedulesLocales } from './schedules.ts';
@@ -63,6 +64,7 @@ const en: LocaleShape = {
     ...promptErrorLocales.en,
     ...queueIntegrationErrorLocales.en,
     ...campaignErrorLocales.en,
+    ...mediaErrorLocales.en,
     ERR_NO_OTHER_WHATSAPP: 'There must be at least one default WhatsApp connection.',
     ERR_NO_DEF_WAPP_FOUND: 'No default WhatsApp connection found. Check the connections page.',
     ERR_WAPP_NOT_INITIALIZED: 'This WhatsApp session is not initialised. Check the connections page.',

@@ -6,6 +6,7 @@ import { connectionsLocales } from './connections.ts';
 import { directoryLocales } from './directory.ts';
 import { inboxLocales } from './inbox.ts';
 import { insightLocales } from './insight.ts';
+import { mediaErrorLocales } from './media.ts';
 import { promptErrorLocales, promptsLocales } from './prompts.ts';
 import { queueIntegrationErrorLocales, queueIntegrationsLocales } from './queue-integrations.ts';
 import { schedulesLocales } from './schedules.ts';
@@ -63,6 +64,7 @@ const es = {
     ...promptErrorLocales.es,
     ...queueIntegrationErrorLocales.es,
     ...campaignErrorLocales.es,
+    ...mediaErrorLocales.es,
     ERR_NO_OTHER_WHATSAPP: 'Debe haber al menos una conexión de WhatsApp predeterminada.',
     ERR_NO_DEF_WAPP_FOUND: 'No se encontró una conexión de WhatsApp predeterminada. Verifique la página de conexiones.',
     ERR_WAPP_NOT_INITIALIZED: 'Esta sesión de WhatsApp no ha sido inicializada. Verifique la página de conexiones.',

@@ -7,6 +7,7 @@ import { directoryLocales } from './directory.ts';
 import type { LocaleShape } from './es.ts';
 import { inboxLocales } from './inbox.ts';
 import { insightLocales } from './insight.ts';
+import { mediaErrorLocales } from './media.ts';
 import { promptErrorLocales, promptsLocales } from './prompts.ts';
 import { queueIntegrationErrorLocales, queueIntegrationsLocales } from './queue-integrations.ts';
 import { schedulesLocales } from './schedules.ts';
@@ -64,6 +65,7 @@ const pt: LocaleShape = {
     ...promptErrorLocales.pt,
     ...queueIntegrationErrorLocales.pt,
     ...campaignErrorLocales.pt,
+    ...mediaErrorLocales.pt,
     ERR_NO_OTHER_WHATSAPP: 'Deve haver pelo menos uma conexão de WhatsApp padrão.',
     ERR_NO_DEF_WAPP_FOUND: 'Nenhuma conexão de WhatsApp padrão encontrada. Verifique a página de conexões.',
     ERR_WAPP_NOT_INITIALIZED: 'Esta sessão do WhatsApp não foi inicializada. Verifique a página de conexões.',

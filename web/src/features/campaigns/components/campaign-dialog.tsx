@@ -29,6 +29,7 @@ import { type FormEvent, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DayTimeField } from '../../../components/date-fields.tsx';
 import { useAuth } from '../../../lib/auth/auth-provider.tsx';
+import { SENDABLE_ACCEPT } from '../../../lib/direct-upload.ts';
 import { useConnections } from '../../../lib/lookups/connections.ts';
 import { useContactListOptions } from '../../../lib/lookups/contact-lists.ts';
 import { useFileListOptions } from '../../../lib/lookups/file-lists.ts';
@@ -253,6 +254,7 @@ export function CampaignDialog({ campaign, onClose }: { campaign: Campaign | und
                 ref={fileInput}
                 type="file"
                 hidden
+                accept={SENDABLE_ACCEPT}
                 data-testid="campaign-file"
                 onChange={(e) => {
                   const file = e.target.files?.[0];

@@ -19,6 +19,7 @@ import {
 } from '@mui/material';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { SENDABLE_ACCEPT } from '../../../lib/direct-upload.ts';
 import { toast } from '../../../lib/toast.ts';
 import { useErrorToast } from '../../../lib/use-api-error.ts';
 import { type DraftOption, type FileList, useSaveFileList } from '../api/file-lists.ts';
@@ -138,7 +139,12 @@ export function FileListDialog({ fileList, onClose }: { fileList: FileList | und
                 )}
                 <Button size="small" component="label" startIcon={<AttachFile />}>
                   {t('fileLists.attach')}
-                  <input hidden type="file" onChange={(e) => e.target.files?.[0] && patch(index, { file: e.target.files[0] })} />
+                  <input
+                    hidden
+                    type="file"
+                    accept={SENDABLE_ACCEPT}
+                    onChange={(e) => e.target.files?.[0] && patch(index, { file: e.target.files[0] })}
+                  />
                 </Button>
                 <Tooltip title={t('fileLists.removeOption')}>
                   <IconButton
@@ -166,6 +172,7 @@ export function FileListDialog({ fileList, onClose }: { fileList: FileList | und
                   hidden
                   type="file"
                   multiple
+                  accept={SENDABLE_ACCEPT}
                   data-testid="file-list-files"
                   onChange={(e) => {
                     addFiles(e.target.files);

@@ -23,6 +23,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { type ClipboardEvent, type KeyboardEvent, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAuth } from '../../../lib/auth/auth-provider.tsx';
+import { SENDABLE_ACCEPT } from '../../../lib/direct-upload.ts';
 import { type QuickMessageOption, useQuickMessageOptions } from '../../../lib/lookups/quick-messages.ts';
 import { fillMessageVariables } from '../../../lib/message-variables.ts';
 import { readStorage, storageKeys, writeStorage } from '../../../lib/storage.ts';
@@ -261,6 +262,7 @@ export function MessageInput({ ticket, replyTo, onClearReply }: MessageInputProp
           type="file"
           multiple
           hidden
+          accept={SENDABLE_ACCEPT}
           data-testid="attach-input"
           onChange={(event) => {
             const chosen = Array.from(event.target.files ?? []);

@@ -17,6 +17,7 @@ import {
 } from '@mui/material';
 import { type FormEvent, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { SENDABLE_ACCEPT } from '../../../lib/direct-upload.ts';
 import { MESSAGE_VARIABLES } from '../../../lib/message-variables.ts';
 import { toast } from '../../../lib/toast.ts';
 import { useErrorToast } from '../../../lib/use-api-error.ts';
@@ -138,6 +139,7 @@ export function QuickMessageDialog({ quickMessage, canShare, onClose }: QuickMes
                 ref={fileInput}
                 type="file"
                 hidden
+                accept={SENDABLE_ACCEPT}
                 data-testid="quick-message-file"
                 onChange={(e) => {
                   const file = e.target.files?.[0];

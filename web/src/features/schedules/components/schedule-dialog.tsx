@@ -9,6 +9,7 @@ import { DayTimeField } from '../../../components/date-fields.tsx';
 import { useDebouncedValue } from '../../../hooks/use-debounced-value.ts';
 import { ApiError } from '../../../lib/api-client.ts';
 import { formatDayTime } from '../../../lib/dates.ts';
+import { SENDABLE_ACCEPT } from '../../../lib/direct-upload.ts';
 import { CONTACT_SEARCH_MIN, useContact, useContactSearch } from '../../../lib/lookups/contacts.ts';
 import { toast } from '../../../lib/toast.ts';
 import { useApiErrorMessage, useErrorToast } from '../../../lib/use-api-error.ts';
@@ -172,6 +173,7 @@ export function ScheduleDialog({ schedule, preset, onClose }: ScheduleDialogProp
                 ref={fileInput}
                 type="file"
                 hidden
+                accept={SENDABLE_ACCEPT}
                 data-testid="schedule-file"
                 onChange={(e) => {
                   const file = e.target.files?.[0];
