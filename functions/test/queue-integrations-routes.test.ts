@@ -99,6 +99,40 @@ describe('queue integrations', () => {
     expect((await getQueueIntegration(a.companyId, typebot.body.id))?.typebotSlug).toBe('tres-bolhas');
   });
 
+  it('saves an n8n, webhook or typebot integration whose name has spaces: its project name is the name (SPEC 5)', async () => {
+    const extra: Record<string, Body> = {
+      n8n: { urlN8N: 'https://n8n.example/vendas' },
+      webhook: { urlN8N: 'https://hooks.example/vendas' },
+      typebot: { urlN8N: 'https://typebot.example', typebotSlug: 'vendas' },
+    };
+    for (const type of ['n8n', 'webhook', 'typebot']) {
+      const name = `Bot Vendas ${type}`;
+      // The name goes as projectName too (the original web client sends it so), or not at all.
+      const sent = await create({ type, name, projectName: name, ...extra[type] });
+      expect(sent.status, JSON.stringify(sent.body)).toBe(201);
+      expect(sent.body).toMatchObject({ type, name, projectName: name });
+      const bare = await create({ type, name: `Outro Bot ${type}`, ...extra[type] });
+      expect(bare.body).toMatchObject({ type, projectName: `Outro Bot ${type}` });
+      const renamed = await call('PUT /queueIntegration/{id}', {
+        token: a.admin.token,
+        params: { id: sent.body.id },
+        body: { type, name: `Bot Vendas Sul ${type}`, projectName: `Bot Vendas Sul ${type}`, ...extra[type] },
+      });
+      expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
+      expect(renamed.body).toMatchObject({ name: `Bot Vendas Sul ${type}`, projectName: `Bot Vendas Sul ${type}` });
+      const listed = await call('GET /queueIntegration', { token: a.admin.token, query: { searchParam: `bot vendas sul ${type}` } });
+      expect(listed.body.queueIntegrations.map((i: Body) => i.id)).toEqual([sent.body.id]);
+    }
+    // Dialogflow's project name is a Google Cloud project id, in the provider's URL: still a path segment.
+    const dialogflow = await create({ type: 'dialogflow', name: 'Bot Vendas', projectName: 'Bot Vendas', jsonContent: serviceAccount() });
+    expect(dialogflow.body).toMatchObject({ error: 'ERR_VALIDATION', field: 'projectName', message: 'Invalid project name' });
+    const test = await call('POST /queueIntegration/testSession', {
+      token: a.admin.token,
+      body: { projectName: 'Bot Vendas', jsonContent: serviceAccount() },
+    });
+    expect(test.body).toMatchObject({ error: 'ERR_VALIDATION', field: 'projectName' });
+  });
+
   it('keeps Dialogflow credentials sealed: checked on the way in, never returned', async () => {
     const base = { type: 'dialogflow', name: 'Agente', projectName: 'atendimento-1', language: 'en' };
     expect((await create(base)).body).toMatchObject({ field: 'jsonContent', message: 'Required' });

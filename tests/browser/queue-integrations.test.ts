@@ -116,6 +116,10 @@ describe('queue integrations page', { timeout: 180_000 }, () => {
     await page.getByRole('button', { name: 'Adicionar integração' }).click();
     await pickType('Dialogflow');
     await dialog().locator('input[name=name]').fill('Agente');
+    // A Google Cloud project id, unlike the other types' names: no spaces, said in the user's language.
+    await dialog().locator('input[name=projectName]').fill('Bot Vendas');
+    await dialog().getByRole('button', { name: 'Adicionar' }).click();
+    await dialog().getByText('Apenas letras, números, - _ e .').waitFor();
     await dialog().locator('input[name=projectName]').fill('atendimento');
     await dialog().locator('textarea[name=jsonContent]').fill('{"not": "an account"}');
     await dialog().getByRole('button', { name: 'Adicionar' }).click();

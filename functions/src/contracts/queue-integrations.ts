@@ -47,7 +47,12 @@ const int = (min: number, max: number) => z.coerce.number().int().min(min).max(m
 const fields = {
   type: z.enum(integrationTypes, { error: M.required }),
   name,
-  projectName: pathSegment(M.projectName),
+  /**
+   * Any text here: n8n, webhook and typebot take their name as project name (SPEC 5), spaces and all,
+   * and clients send it so. Dialogflow's, a Google Cloud project id in the provider's URL, must be a
+   * path segment: checkIntegration holds that once the type is known.
+   */
+  projectName: text(100),
   /** The Dialogflow service account's JSON; '' or absent on update keeps the stored one. */
   jsonContent: z.string().max(20_000, M.tooLong),
   language: z.enum(integrationLanguages),
@@ -105,7 +110,7 @@ export const listIntegrationsQuerySchema = z.object({
  */
 export const testSessionSchema = z
   .object({
-    projectName: z.string({ error: M.required }).trim().min(1, M.required).pipe(fields.projectName),
+    projectName: z.string({ error: M.required }).trim().min(1, M.required).pipe(pathSegment(M.projectName)),
     jsonContent: fields.jsonContent.optional().default(''),
     language: fields.language.optional().default('pt-BR'),
     id: z.coerce.number().int().positive().optional(),

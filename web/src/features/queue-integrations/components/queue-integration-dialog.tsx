@@ -119,8 +119,11 @@ function clientErrors(values: FormValues, stored: QueueIntegration | undefined, 
     projectName: values.type === 'dialogflow' ? parsed.data.projectName : parsed.data.name,
     hasCredentials: values.jsonContent.trim() !== '' || Boolean(stored?.jsonContentSet && stored.type === 'dialogflow'),
   });
-  if (problem) return { [problem.field]: fieldErrors([{ path: [problem.field], message: problem.message }], t)[problem.field as never] };
-  return undefined;
+  if (!problem) return undefined;
+  // Shared words (Required) through fieldErrors, the contract's own through translate: a Dialogflow
+  // project name that is no path segment is caught here, not by the schema.
+  const shared = String(fieldErrors([{ path: [problem.field], message: problem.message }], t)[problem.field as never]);
+  return { [problem.field]: translate(shared, t) };
 }
 
 /** SPEC 2 "Queue integrations": the add/edit dialog, whose fields follow the type. */
