@@ -205,6 +205,18 @@ describe('single session', () => {
     const res = await call('POST /auth/session', { token: member.idToken, body: {} });
     expect(res).toMatchObject({ status: 402, body: { error: 'ERR_COMPANY_EXPIRED', message: expect.stringContaining('15/01/2022') } });
   });
+
+  it('GET /auth/me refuses a plain user of a company that expired since the sign-in, and answers its admin (to pay)', async () => {
+    const member = await createTestUser({ companyId: 41 });
+    const admin = await createTestUser({ companyId: 41, profile: 'admin' });
+    expect((await call('GET /auth/me', { token: member.idToken })).status).toBe(200);
+    await updateCompany(41, { dueDate: '2022-01-15' });
+    expect(await call('GET /auth/me', { token: member.idToken })).toMatchObject({
+      status: 402,
+      body: { error: 'ERR_COMPANY_EXPIRED', message: expect.stringContaining('15/01/2022') },
+    });
+    expect(await call('GET /auth/me', { token: admin.idToken })).toMatchObject({ status: 200, body: { id: admin.user.id } });
+  });
 });
 
 describe('refresh, me and logout', () => {

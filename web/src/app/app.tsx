@@ -3,6 +3,7 @@ import { Suspense } from 'react';
 import { RouterProvider } from 'react-router-dom';
 import { Toaster } from '../components/toaster.tsx';
 import { AuthProvider, useAuth } from '../lib/auth/auth-provider.tsx';
+import { queryRetryDelay, shouldRetryQuery } from '../lib/query-retry.ts';
 import { RealtimeProvider } from '../lib/realtime/realtime-provider.tsx';
 import { ColorModeProvider } from '../theme/color-mode.tsx';
 import { RealtimeBridge } from './realtime-bridge.tsx';
@@ -12,8 +13,9 @@ import { router } from './routes/router.tsx';
 const queryClient = new QueryClient({
   defaultOptions: {
     queries: {
-      // 4xx answers are definitive (the API client already retried a 403 once).
-      retry: (failureCount, error) => failureCount < 2 && !(error instanceof Error && 'status' in error && Number(error.status) < 500),
+      // The one retry rule of every query (lib/query-retry.ts): transient failures only, backing off.
+      retry: shouldRetryQuery,
+      retryDelay: (attempt) => queryRetryDelay(attempt),
       refetchOnWindowFocus: false,
     },
   },

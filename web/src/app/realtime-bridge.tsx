@@ -3,6 +3,7 @@ import { channels } from '@conversa/functions/contracts/channels';
 import { ENDED_SESSION_JTI, isSupersededSession } from '@conversa/functions/contracts/session';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { isCompanyExpired } from '../features/billing/components/billing-dates.ts';
 import { settingKeys } from '../features/settings/api/settings.ts';
 import { isAdmin, useAuth } from '../lib/auth/auth-provider.tsx';
 import { authKeys, useCompanyPlan } from '../lib/auth/session-api.ts';
@@ -30,7 +31,8 @@ export function RealtimeBridge() {
   const { user } = useAuth();
   const queryClient = useQueryClient();
   const companyId = user?.companyId;
-  useConnectionsWatch(companyId, isAdmin(user));
+  // An expired company's admin is confined to billing (GET /whatsapp would answer 402).
+  useConnectionsWatch(companyId, isAdmin(user) && !isCompanyExpired(user));
   useQueuesLive(companyId);
   useUsersLive(companyId);
   useContactsLive(companyId);

@@ -33,6 +33,12 @@ export function setUnauthorizedHandler(handler: () => void): void {
   onUnauthorized = handler;
 }
 
+let onCompanyExpired: (error: ApiError) => void = () => {};
+/** The auth layer registers what a 402 (the company's due date passed) does to the session (SPEC 5). */
+export function setCompanyExpiredHandler(handler: (error: ApiError) => void): void {
+  onCompanyExpired = handler;
+}
+
 function buildUrl(path: string, query?: Query): string {
   const url = new URL(`${runtimeConfig().apiUrl}${path}`);
   for (const [key, value] of Object.entries(query ?? {})) {
@@ -68,7 +74,8 @@ async function readBody(response: Response): Promise<unknown> {
 
 /**
  * The one API client. SPEC 4 "Session and sockets": a 403 gets one forced token refresh and one
- * retry (the claims may be stale after a profile change); a 401 ends the session.
+ * retry (the claims may be stale after a profile change); a 401 ends the session; a 402 (the
+ * company expired) goes to the auth layer, which signs a plain user out and confines an admin to billing.
  */
 export async function api<T>(path: string, options: RequestOptions = {}): Promise<T> {
   let response = await send(path, options, false);
@@ -76,5 +83,7 @@ export async function api<T>(path: string, options: RequestOptions = {}): Promis
   const body = await readBody(response);
   if (response.ok) return body as T;
   if (response.status === 401 && !options.anonymous) onUnauthorized();
-  throw new ApiError(response.status, body as ErrorBody | string | undefined);
+  const error = new ApiError(response.status, body as ErrorBody | string | undefined);
+  if (response.status === 402 && !options.anonymous) onCompanyExpired(error);
+  throw error;
 }

@@ -5,7 +5,15 @@ import { env } from '#commons/env';
 import { UnauthorizedError } from '#commons/errors';
 import { claimSessionSchema, loginSchema, refreshSchema, resetPasswordParamsSchema } from '#contracts/auth';
 import { emailSchema } from '#contracts/common';
-import { claimWebSession, login, logout, refreshSession, requestPasswordReset, resetPassword } from '#domain/auth/auth-service';
+import {
+  assertCompanyCanClaimWebSession,
+  claimWebSession,
+  login,
+  logout,
+  refreshSession,
+  requestPasswordReset,
+  resetPassword,
+} from '#domain/auth/auth-service';
 import { sessionUser } from '#domain/auth/session-user';
 import { assertCompanyUsable, bearerToken, loadIdentity, requireIdentity } from '#http/access';
 import { clientInfo } from '#http/client-info';
@@ -29,6 +37,9 @@ export const handler = httpHandler('auth', {
 
   'GET /auth/me': async (ctx) => {
     const identity = requireIdentity(ctx);
+    // A session kept from before the due date passed: its admin comes back to pay, its plain user
+    // is refused with the expiry message as a new sign-in is (402, SPEC 5), not let into a dead end.
+    assertCompanyCanClaimWebSession(identity.user, identity.company);
     return sessionUser(identity.user, identity.company);
   },
 

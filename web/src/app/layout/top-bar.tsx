@@ -5,6 +5,7 @@ import Refresh from '@mui/icons-material/Refresh';
 import { AppBar, Box, IconButton, Toolbar, Tooltip, Typography, useMediaQuery, useTheme } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { AnnouncementsPopover } from '../../features/announcements/components/announcements-popover.tsx';
+import { isCompanyExpired } from '../../features/billing/components/billing-dates.ts';
 import { ChatsPopover } from '../../features/chats/components/chats-popover.tsx';
 import { NotificationsBell } from '../../features/notifications/components/notifications-bell.tsx';
 import { isAdmin, useAuth } from '../../lib/auth/auth-provider.tsx';
@@ -37,6 +38,8 @@ function Greeting() {
 export function TopBar({ onToggleDrawer }: { onToggleDrawer: () => void }) {
   const { t } = useTranslation();
   const { mode, toggle } = useColorMode();
+  // An expired company's admin is confined to billing: the inbox's lists would only answer 402.
+  const confined = isCompanyExpired(useAuth().user);
   return (
     <AppBar position="fixed" sx={{ zIndex: (theme) => theme.zIndex.drawer + 1 }}>
       <Toolbar>
@@ -64,9 +67,13 @@ export function TopBar({ onToggleDrawer }: { onToggleDrawer: () => void }) {
             <Refresh />
           </IconButton>
         </Tooltip>
-        <NotificationsBell />
-        <AnnouncementsPopover />
-        <ChatsPopover />
+        {!confined && (
+          <>
+            <NotificationsBell />
+            <AnnouncementsPopover />
+            <ChatsPopover />
+          </>
+        )}
         <LanguageMenu />
         <AccountMenu />
       </Toolbar>

@@ -1,8 +1,12 @@
 import type { SessionUser } from '@conversa/functions/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { signIn as amplifySignIn, signOut as amplifySignOut } from 'aws-amplify/auth';
-import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
-import { setUnauthorizedHandler } from '../api-client.ts';
+import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
+import { isCompanyExpired } from '../../features/billing/components/billing-dates.ts';
+import { setCompanyExpiredHandler, setUnauthorizedHandler } from '../api-client.ts';
+import { invalidateOnce } from '../realtime/invalidate-once.ts';
+import { toast } from '../toast.ts';
+import { useApiErrorMessage } from '../use-api-error.ts';
 import { claimSession, fetchMe, logoutSession, meQueryOptions } from './session-api.ts';
 import { currentIdToken } from './tokens.ts';
 
@@ -55,6 +59,28 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       void endLocalSession();
     });
   }, [endLocalSession]);
+
+  // The session as the 402 handler finds it when an answer comes back (not when it was registered).
+  const current = useRef({ hasSession, user: me.data });
+  current.current = { hasSession, user: me.data };
+  const errorText = useApiErrorMessage();
+  useEffect(() => {
+    // SPEC 5: the company's due date passed. A plain user cannot pay, so the session ends with the
+    // expiry message (the login page shows it), whether the app was open or comes back with a stored
+    // session (GET /auth/me answers 402). An admin stays, confined to billing once `me` says so
+    // (ExpiredGate). A sign-in in progress reports its own 402 (signIn throws it to the login page).
+    setCompanyExpiredHandler((error) => {
+      const { hasSession: signedIn, user } = current.current;
+      if (!signedIn) return;
+      if (user && isAdmin(user)) {
+        if (!isCompanyExpired(user)) invalidateOnce(queryClient, meQueryOptions().queryKey);
+        return;
+      }
+      current.current = { hasSession: false, user: undefined };
+      toast.error(errorText(error));
+      void endLocalSession();
+    });
+  }, [endLocalSession, errorText, queryClient]);
 
   const signIn = useCallback(
     async (email: string, password: string): Promise<SignInResult> => {

@@ -99,7 +99,6 @@ export function useAnnouncementImage(mediaPath: string | null): string | undefin
     queryFn: () => fetchImage(mediaPath ?? ''),
     enabled: Boolean(mediaPath),
     staleTime: Number.POSITIVE_INFINITY,
-    retry: 1,
   });
   const [src, setSrc] = useState<string>();
   useEffect(() => {

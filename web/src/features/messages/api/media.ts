@@ -49,7 +49,6 @@ export function useMediaObjectUrl(url: string | null | undefined, enabled = true
     enabled: Boolean(url) && enabled,
     staleTime: Number.POSITIVE_INFINITY,
     gcTime: 5 * 60_000,
-    retry: 1,
   });
   const [src, setSrc] = useState<string>();
   useEffect(() => {
