@@ -178,10 +178,23 @@ export function MessageBubble({ message, showAuthor, onReply, onDelete, onRetry,
           </Typography>
         )}
         <Stack direction="row" spacing={0.5} sx={{ justifyContent: 'flex-end', alignItems: 'center', mt: 0.25 }}>
-          {message.fromMe && message.bot && (
-            <Typography variant="caption" data-testid="bot-author" sx={{ color: 'text.secondary', fontWeight: 600 }}>
-              {t('conversation.messages.bot')}
+          {message.fromMe && message.origin ? (
+            // Where it came from (campaign, schedule, API...): what the contact answers may be answering it.
+            <Typography
+              variant="caption"
+              data-testid="message-origin"
+              data-origin={message.origin}
+              sx={{ color: 'text.secondary', fontWeight: 600, border: 1, borderColor: 'divider', borderRadius: 1, px: 0.5 }}
+            >
+              {t(`conversation.messages.origin.${message.origin}`)}
             </Typography>
+          ) : (
+            message.fromMe &&
+            message.bot && (
+              <Typography variant="caption" data-testid="bot-author" sx={{ color: 'text.secondary', fontWeight: 600 }}>
+                {t('conversation.messages.bot')}
+              </Typography>
+            )
           )}
           {message.isEdited && (
             <Typography variant="caption" sx={{ color: 'text.secondary', fontStyle: 'italic' }}>

@@ -1,0 +1,82 @@
+/**
+ * Issue 25 item 3 in the browser: a message we sent through the external API shows in the
+ * conversation with a small "API" label (pt), before the contact's answer. Screenshot in
+ * tests/artifacts/thread-origins.png.
+ */
+import { randomInt, randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { repoRoot } from '../../infra/local/lambda-runtime.ts';
+import { client, createTenant, firstPlanId, superLogin, type Tenant } from '../integration/tenants.ts';
+import { connectedConnection, ok, simulator, waitUntil } from '../integration/whatsapp-kit.ts';
+import { type LaunchedBrowser, launchBrowser, signInPage } from '../support/browser.ts';
+
+const artifacts = join(repoRoot, 'tests', 'artifacts');
+const number = `55419${randomInt(10_000_000, 99_999_999)}`;
+const viaApi = `Seu pedido ${randomInt(1000, 9999)} saiu para entrega`;
+const answer = 'Obrigada!';
+
+let launched: LaunchedBrowser;
+let page: Page;
+let tenant: Tenant;
+let ticketId: number;
+
+beforeAll(async () => {
+  mkdirSync(artifacts, { recursive: true });
+  const call = client(inject('apiUrl'));
+  const sim = simulator(inject('simulatorUrl'));
+  tenant = await createTenant(call, await superLogin(call, inject('admin')), await firstPlanId(call), 'origins-web');
+  const apiToken = `origins-web-${randomUUID()}`;
+  const setup = await connectedConnection(call, sim, {
+    token: tenant.admin.token,
+    companyId: tenant.companyId,
+    queues: ['Entregas'],
+    connection: { token: apiToken },
+  });
+  const sent = await call('POST', '/api/messages/send', { token: apiToken, body: { number, body: viaApi } });
+  if (sent.status !== 200) throw new Error(`api send: ${sent.status} ${sent.text}`);
+  await waitUntil('the phone has it', async () => (await sim.chat(setup.simId, number)).some((m) => m.body === viaApi));
+  await sim.send(setup.simId, number, answer, 'Bia');
+  ticketId = await waitUntil('the answer in the ticket', async () => {
+    const { tickets } = await ok<{ tickets: { id: number; contact: { number: string } }[] }>(call, 'GET', '/tickets', {
+      token: tenant.admin.token,
+      query: { showAll: 'true', status: 'pending' },
+    });
+    const ticket = tickets.find((t) => t.contact.number === number);
+    if (!ticket) return undefined;
+    const { messages } = await ok<{ messages: { body: string }[] }>(call, 'GET', `/messages/${ticket.id}`, { token: tenant.admin.token });
+    return messages.some((m) => m.body === answer) ? ticket.id : undefined;
+  });
+  await ok(call, 'PUT', `/tickets/${ticketId}`, { token: tenant.admin.token, body: { status: 'open', userId: tenant.admin.id } });
+  launched = await launchBrowser();
+  const context = await launched.browser.newContext({ baseURL: inject('webUrl'), locale: 'pt-BR', viewport: { width: 1280, height: 800 } });
+  page = await context.newPage();
+}, 90_000);
+
+afterAll(async () => {
+  await launched?.close();
+});
+
+describe('the conversation shows where our messages came from', { timeout: 90_000 }, () => {
+  it('labels the API message "API", before the answer', async () => {
+    await signInPage(page, tenant.admin.email, tenant.admin.password);
+    await page.getByTestId('ticket-row').filter({ hasText: 'Bia' }).click();
+    const sent = page.getByTestId('message').filter({ hasText: viaApi });
+    await sent.waitFor({ timeout: 30_000 }).catch(async (error) => {
+      await page.screenshot({ path: join(artifacts, 'thread-origins-failed.png') });
+      throw error;
+    });
+    const label = sent.getByTestId('message-origin');
+    await expect(label.getAttribute('data-origin')).resolves.toBe('api');
+    await expect(label.textContent()).resolves.toBe('API');
+    // The contact's answer carries no label and comes after.
+    const bodies = await page.getByTestId('message').allTextContents();
+    const at = (text: string) => bodies.findIndex((b) => b.includes(text));
+    expect(at(viaApi)).toBeGreaterThanOrEqual(0);
+    expect(at(answer)).toBeGreaterThan(at(viaApi));
+    await expect(page.getByTestId('message').filter({ hasText: answer }).getByTestId('message-origin').count()).resolves.toBe(0);
+    await page.screenshot({ path: join(artifacts, 'thread-origins.png') });
+  });
+});
