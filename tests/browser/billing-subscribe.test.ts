@@ -125,7 +125,7 @@ describe('a trial company pays on its first day', { timeout: 240_000 }, () => {
     await provider.goto(providerUrl);
     const row = provider.locator('tr', { hasText: companyName });
     await row.waitFor({ timeout: 10_000 });
-    expect(await provider.locator('body').innerText()).not.toContain('undefined');
+    expect(await provider.locator('table').textContent()).not.toContain('undefined');
     await row.getByText('R$ 99.90').waitFor();
     await row.getByText('PENDING').waitFor();
     await shot(provider, '7-provider-page');
