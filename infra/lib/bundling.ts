@@ -13,11 +13,12 @@
  * never runs.
  */
 
+import { cognitoTriggers } from '@conversa/functions/declarations/cognito-triggers';
 import { jobs } from '@conversa/functions/declarations/jobs';
 import { messageQueues } from '@conversa/functions/declarations/message-queues';
 import { httpFunctions, wsRouteKeys } from '@conversa/functions/routes';
 import type { BuildOptions, Metafile } from 'esbuild';
-import { consumerEntry, httpEntry, jobEntry, wsEntry } from './paths.ts';
+import { consumerEntry, httpEntry, jobEntry, triggerEntry, wsEntry } from './paths.ts';
 
 export const LAMBDA_NODE_TARGET = 'node22';
 
@@ -98,7 +99,7 @@ export interface LambdaEntry {
   /** Construct id and bench label. */
   name: string;
   entry: string;
-  kind: 'http' | 'ws' | 'queue' | 'scheduled';
+  kind: 'http' | 'ws' | 'queue' | 'scheduled' | 'trigger';
 }
 
 /** Every Lambda the stack deploys, derived from the shared declarations (routes.ts, queues.ts, schedules.ts). */
@@ -109,5 +110,6 @@ export function lambdaEntries(): LambdaEntry[] {
     if (queue.consumer) entries.push({ name: queue.consumer, entry: consumerEntry(queue.consumer), kind: 'queue' });
   }
   for (const schedule of jobs) entries.push({ name: schedule.name, entry: jobEntry(schedule.name), kind: 'scheduled' });
+  for (const trigger of cognitoTriggers) entries.push({ name: trigger.name, entry: triggerEntry(trigger.name), kind: 'trigger' });
   return entries;
 }

@@ -1,3 +1,4 @@
+import { cognitoTriggers } from '@conversa/functions/declarations/cognito-triggers';
 import { jobs } from '@conversa/functions/declarations/jobs';
 import { httpRoutes } from '@conversa/functions/routes';
 import { CfnOutput, Duration, Fn, NestedStack, Stack, type StackProps } from 'aws-cdk-lib';
@@ -193,7 +194,9 @@ export class ConversaStack extends Stack {
     // The one place every Lambda gets its environment and grants.
     for (const [name, fn] of functions) {
       data.bind(fn, fn);
-      identity.bind(fn);
+      const trigger = cognitoTriggers.find((declared) => declared.name === name);
+      if (trigger) identity.attachTrigger(fn, trigger);
+      else identity.bind(fn);
       media.bind(fn);
       messaging.bind(fn);
       wsApi?.bindPublisher(fn, fn);

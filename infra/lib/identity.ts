@@ -1,6 +1,15 @@
+import type { CognitoTriggerDeclaration } from '@conversa/functions/declarations/cognito-triggers';
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
-import { AccountRecovery, ClientAttributes, StringAttribute, UserPool, type UserPoolClient } from 'aws-cdk-lib/aws-cognito';
-import type { IGrantable } from 'aws-cdk-lib/aws-iam';
+import {
+  AccountRecovery,
+  ClientAttributes,
+  StringAttribute,
+  UserPool,
+  type UserPoolClient,
+  UserPoolOperation,
+} from 'aws-cdk-lib/aws-cognito';
+import { type IGrantable, type IRole, Policy, PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
 import { CLIENT_READ_ATTRIBUTES, CLIENT_WRITE_ATTRIBUTES } from './client-attributes.ts';
 import type { EnvironmentTarget } from './data-table.ts';
@@ -84,7 +93,29 @@ export class Identity extends Construct {
   grantAdmin(grantee: IGrantable): void {
     this.userPool.grant(grantee, ...COGNITO_ADMIN_ACTIONS);
   }
+
+  /**
+   * One of the pool's Lambda triggers (functions/src/declarations/cognito-triggers.ts). The pool names
+   * the function, so the function must not name the pool (a cycle): it gets no USER_POOL_ID (the
+   * handler takes the pool and client from the event) and its admin grant (the global sign-out only)
+   * is a policy of its own, which the function does not wait for, unlike its role's default policy.
+   */
+  attachTrigger(fn: IFunction & { role?: IRole }, trigger: CognitoTriggerDeclaration): void {
+    this.userPool.addTrigger(TRIGGER_OPERATIONS[trigger.operation], fn);
+    if (!fn.role) throw new Error(`trigger ${trigger.name} has no role to grant`);
+    new Policy(this, `${trigger.operation}TriggerAdmin`, {
+      roles: [fn.role],
+      statements: [new PolicyStatement({ actions: [...TRIGGER_ADMIN_ACTIONS], resources: [this.userPool.userPoolArn] })],
+    });
+  }
 }
+
+/** What a trigger calls as admin: ending a user's sessions signs them out everywhere, nothing more. */
+export const TRIGGER_ADMIN_ACTIONS = ['cognito-idp:AdminUserGlobalSignOut'] as const;
+
+const TRIGGER_OPERATIONS: Record<CognitoTriggerDeclaration['operation'], UserPoolOperation> = {
+  PostConfirmation: UserPoolOperation.POST_CONFIRMATION,
+};
 
 /** The CDK shape of an attribute list from client-attributes.ts (standard names in CDK's spelling). */
 function clientAttributes(names: readonly string[]): ClientAttributes {

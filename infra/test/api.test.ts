@@ -18,7 +18,7 @@ import { build } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { lambdaEntries } from '../lib/bundling.ts';
 import { functionConstructId } from '../lib/conversa-stack.ts';
-import { COGNITO_ADMIN_ACTIONS } from '../lib/identity.ts';
+import { COGNITO_ADMIN_ACTIONS, TRIGGER_ADMIN_ACTIONS } from '../lib/identity.ts';
 import { logicalIdOf, resourcesOf, synthesize } from './synth.ts';
 
 let template: Template;
@@ -191,11 +191,13 @@ describe('Lambdas', () => {
     expect(fn.LoggingConfig.LogGroup).toEqual({ Ref: expect.stringMatching(new RegExp(`^${functionConstructId(name)}Logs`)) });
   });
 
-  it.each(lambdaEntries().map((e) => [e.name]))('%s: every variable functions/src/commons/env.ts requires is set', (name) => {
-    // Prepare: give the process exactly the variable names the stack sets for this function
+  it.each(lambdaEntries().map((e) => [e.name, e.kind]))('%s: every variable functions/src/commons/env.ts requires is set', (name, kind) => {
+    // Prepare: give the process exactly the variable names the stack sets for this function (a
+    // pool's trigger takes the pool and client from Cognito's event: handlers/triggers)
     const variables = Object.keys(template.toJSON().Resources[functionId(name)].Properties.Environment.Variables);
     const saved = process.env;
-    process.env = Object.fromEntries(variables.map((key) => [key, 'set-by-stack']));
+    const fromEvent = kind === 'trigger' ? ['USER_POOL_ID', 'USER_POOL_CLIENT_ID'] : [];
+    process.env = Object.fromEntries([...variables, ...fromEvent].map((key) => [key, 'set-by-stack']));
     try {
       // Act + Assess: a missing one throws "Missing environment variable X"
       expect([env.tableName, env.userPoolId, env.userPoolClientId, env.wsManagementUrl, env.mediaBucket]).not.toContain(undefined);
@@ -210,10 +212,11 @@ describe('Lambdas', () => {
     for (const { name } of lambdaEntries()) expect(actionsOf(name)).toContain('execute-api:ManageConnections');
   });
 
-  it('gives Cognito admin actions only to auth, users and companies', () => {
-    for (const { name } of lambdaEntries()) {
+  it('gives Cognito admin actions only to auth, users and companies, and the global sign-out to the pool’s trigger', () => {
+    for (const { name, kind } of lambdaEntries()) {
       const admin = actionsOf(name).filter((a) => a.startsWith('cognito-idp:'));
       if (['auth', 'users', 'companies'].includes(name)) expect(admin.sort()).toEqual([...COGNITO_ADMIN_ACTIONS].sort());
+      else if (kind === 'trigger') expect(admin).toEqual([...TRIGGER_ADMIN_ACTIONS]);
       else expect(admin).toEqual([]);
     }
   });

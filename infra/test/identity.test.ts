@@ -3,6 +3,7 @@
  * UpdateUserAttributes with its own access token must not be able to set custom:companyId or
  * custom:userId (and so get another company's ids in its next ID token).
  */
+import type { CfnElement } from 'aws-cdk-lib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CLIENT_READ_ATTRIBUTES, CLIENT_WRITE_ATTRIBUTES } from '../lib/client-attributes.ts';
 import { resourcesOf, type Synthesized, synthesize } from './synth.ts';
@@ -28,5 +29,28 @@ describe('user pool app client', () => {
     const props = resourcesOf(synth.template, 'AWS::Cognito::UserPoolClient')[0]![1].Properties as { ReadAttributes?: string[] };
     expect(props.ReadAttributes).toEqual(expect.arrayContaining(['custom:companyId', 'custom:userId', 'email']));
     expect([...(props.ReadAttributes ?? [])].sort()).toEqual([...CLIENT_READ_ATTRIBUTES].sort());
+  });
+});
+
+describe('user pool triggers', () => {
+  it('runs the post-confirmation handler, which may end the user’s sessions and names no pool (synth refuses a cycle)', () => {
+    const pool = resourcesOf(synth.template, 'AWS::Cognito::UserPool')[0]![1].Properties as {
+      LambdaConfig?: { PostConfirmation?: { 'Fn::GetAtt': [string, string] } };
+    };
+    const target = pool.LambdaConfig?.PostConfirmation?.['Fn::GetAtt']?.[0];
+    expect(target).toBe(synth.stack.getLogicalId(synth.stack.functions.get('post-confirmation')!.node.defaultChild as CfnElement));
+    const fn = synth.template.toJSON().Resources[target as string].Properties as { Environment?: { Variables?: Record<string, unknown> } };
+    expect(fn.Environment?.Variables).not.toHaveProperty('USER_POOL_ID');
+    // Cognito may invoke it, and its role may sign the user out everywhere
+    expect(
+      resourcesOf(synth.template, 'AWS::Lambda::Permission').some(
+        ([, resource]) => (resource.Properties as { Principal?: string }).Principal === 'cognito-idp.amazonaws.com',
+      ),
+    ).toBe(true);
+    const statements = resourcesOf(synth.template, 'AWS::IAM::Policy').flatMap(
+      ([, resource]) =>
+        (resource.Properties as { PolicyDocument: { Statement: { Action: string | string[] }[] } }).PolicyDocument.Statement,
+    );
+    expect(statements.some((statement) => [statement.Action].flat().includes('cognito-idp:AdminUserGlobalSignOut'))).toBe(true);
   });
 });

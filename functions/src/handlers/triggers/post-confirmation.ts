@@ -11,6 +11,10 @@ import { endSessionsOfConfirmedPassword } from '#domain/auth/session';
 
 export async function handler(event: PostConfirmationTriggerEvent): Promise<PostConfirmationTriggerEvent> {
   if (event.triggerSource !== 'PostConfirmation_ConfirmForgotPassword') return event;
+  // The pool names this function, so the function's configuration cannot name the pool (a cycle,
+  // infra/lib/identity.ts attachTrigger): the event says which pool and app client called.
+  process.env.USER_POOL_ID ??= event.userPoolId;
+  if (event.callerContext.clientId) process.env.USER_POOL_CLIENT_ID ??= event.callerContext.clientId;
   const attributes = event.request.userAttributes;
   const ended = await endSessionsOfConfirmedPassword({
     companyId: Number(attributes['custom:companyId']),
