@@ -129,6 +129,24 @@ describe('sending', () => {
     expect(await readObject(command.media?.key ?? '')).toEqual(Buffer.from('%PDF-1.4 fake'));
   });
 
+  it('refuses a page, an SVG or a program among the medias, and sends nothing', async () => {
+    for (const [filename, contentType] of [
+      ['page.html', 'text/html'],
+      ['logo.svg', 'image/svg+xml'],
+      ['setup.exe', 'application/x-msdownload'],
+      ['\u202Egnp.exe', 'image/png'],
+    ]) {
+      const form = multipart([
+        { name: 'number', value: '5511966664444' },
+        { name: 'medias', value: Buffer.from('<svg onload="alert(1)"/>'), filename, contentType },
+      ]);
+      const res = await invoke('POST /api/messages/send', { token: connection.token, raw: form });
+      expect(res.status, filename).toBe(400);
+      expect(res.body, filename).toMatchObject({ error: 'ERR_FILE_TYPE_NOT_ALLOWED', field: 'medias' });
+    }
+    expect(await env.commands.drain()).toEqual([]);
+  });
+
   it('refuses invalid numbers (ERR_WAPP_INVALID_CONTACT) and blank bodies before creating anything', async () => {
     for (const number of ['123', 'abc', '', '0011988887777', '1'.repeat(16)]) {
       const res = await sendApi(connection.token, { number, body: 'hi' });
