@@ -102,6 +102,33 @@ describe('quick messages', () => {
     expect((await invoke('GET /quick-messages/{id}', { token: author.token, params: { id } })).status).toBe(404);
   });
 
+  it('takes no page, SVG or program as its file, by form or by grant, and keeps the one it had', async () => {
+    const made = await create(author.token, { shortcode: 'perigo', message: 'x' });
+    const id = made.body.id;
+    for (const [name, type] of [
+      ['page.html', 'text/html'],
+      ['logo.svg', 'image/svg+xml'],
+      ['setup.exe', 'application/x-msdownload'],
+      ['\u202Egnp.exe', 'image/png'],
+    ]) {
+      const form = await invoke('POST /quick-messages/{id}/media-upload', {
+        token: author.token,
+        params: { id },
+        raw: multipart([{ name: 'file', value: Buffer.from('<svg onload="alert(1)"/>'), filename: name, contentType: type }]),
+      });
+      expect(form.status, name).toBe(400);
+      expect(form.body, name).toMatchObject({ error: 'ERR_FILE_TYPE_NOT_ALLOWED', field: 'file' });
+      const grant = await invoke('POST /quick-messages/{id}/uploads', {
+        token: author.token,
+        params: { id },
+        json: { fileName: name, contentType: type, size: 10 },
+      });
+      expect(grant.status, name).toBe(400);
+      expect(grant.body, name).toMatchObject({ error: 'ERR_FILE_TYPE_NOT_ALLOWED', field: 'contentType' });
+    }
+    expect((await invoke('GET /quick-messages/{id}', { token: author.token, params: { id } })).body).toMatchObject({ isMedia: false });
+  });
+
   it('takes a file the browser uploaded to the bucket itself, larger than a request could carry', async () => {
     const made = await create(author.token, { shortcode: 'video', message: 'Nosso vídeo' });
     const id = made.body.id;
