@@ -21,6 +21,7 @@ export function isLockedOut(error: unknown): boolean {
   return error instanceof Error && error.name === 'NotAuthorizedException' && /attempts exceeded/i.test(error.message);
 }
 
+/** SPEC 8 "Password reset": a 404 names an unknown address (the API answers every address alike today). */
 export function isUserNotFound(error: unknown): boolean {
-  return error instanceof Error && error.name === 'UserNotFoundException';
+  return error instanceof ApiError && error.status === 404;
 }

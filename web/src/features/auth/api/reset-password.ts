@@ -1,8 +1,16 @@
-import { confirmResetPassword, resetPassword } from 'aws-amplify/auth';
+import { api } from '../../../lib/api-client.ts';
 
-/** Step 1 (SPEC 4 "Password reset"): Cognito emails a code (locally, cognito-local logs it). */
-export const requestResetCode = (email: string) => resetPassword({ username: email });
+/**
+ * Step 1 (SPEC 4 "Password reset", SPEC 7: the backend's route): the API asks Cognito to email a code
+ * (locally, cognito-local logs it), answering every address alike.
+ */
+export const requestResetCode = (email: string) =>
+  api<unknown>(`/forgetpassword/${encodeURIComponent(email)}`, { method: 'POST', anonymous: true });
 
-/** Step 2: the code and the new password. */
+/**
+ * Step 2: the code and the new password, through the API and not straight to Cognito, so wrong codes
+ * count against the address and the email (ERR_INVALID_RESET_CODE, 429 ERR_TOO_MANY_ATTEMPTS) and
+ * the user's other sessions end.
+ */
 export const confirmNewPassword = (email: string, code: string, newPassword: string) =>
-  confirmResetPassword({ username: email, confirmationCode: code, newPassword });
+  api<unknown>(`/resetpasswords/${[email, code, newPassword].map(encodeURIComponent).join('/')}`, { method: 'POST', anonymous: true });

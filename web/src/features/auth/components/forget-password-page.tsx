@@ -46,7 +46,7 @@ export function ForgetPasswordPage() {
       toast.success(t('auth.reset.codeSent'));
       setStep('code');
     } catch (error) {
-      toast.error(isUserNotFound(error) ? t('auth.reset.emailNotFound') : errorText(error instanceof Error ? error.message : error));
+      toast.error(isUserNotFound(error) ? t('auth.reset.emailNotFound') : errorText(error));
     } finally {
       setBusy(false);
     }
@@ -66,7 +66,7 @@ export function ForgetPasswordPage() {
       toast.success(t('auth.reset.done'));
       navigate('/login', { replace: true });
     } catch (error) {
-      toast.error(errorText(error instanceof Error ? error.message : error));
+      toast.error(errorText(error));
       setBusy(false);
     }
   };
