@@ -8,16 +8,19 @@
  * happened leaves nothing in the thread. The result shares the contact's inbound FIFO group, so it
  * is stored before the contact's answer is processed.
  *
- * The ticket: the contact's open or pending one on the connection; else a new one created closed
- * (find-or-create.ts `createClosed`), so a campaign to 10,000 contacts fills nobody's Pending list.
- * The contact's answer reopens it as pending within `timeCreateNewTicket` (BEHAVIOUR "Inbound").
+ * The ticket: the contact's open or pending one on the connection; else its latest closed one
+ * updated within `timeCreateNewTicket` (at least MIN_THREAD_HOURS, so a campaign's parts, seconds
+ * apart, share one), left closed; else a new one created closed (find-or-create.ts `createClosed`),
+ * so a campaign to 10,000 contacts fills nobody's Pending list. The contact's answer reopens it as
+ * pending within `timeCreateNewTicket` (BEHAVIOUR "Inbound").
  *
- * Exactly once: the id is derived from the send (campaign, item, part) and its WhatsApp time, and the
- * message is stored with its WhatsApp link on condition that neither exists, so a redelivered result
- * stores nothing new. Cost per send: the contact (one read; a write when it is new), the slot and
- * ticket (two reads; one transaction when it is new), then one transaction with the message, its id
- * lookup, its WhatsApp link and the ticket's activity. Its words are not indexed: the same text on
- * every ticket would make them match everything.
+ * Exactly once: the send's WhatsApp link is read first (a redelivered result stops there), and the
+ * message is stored with that link on condition that it does not exist, so two deliveries racing
+ * store one message; a retry after a crash between a ticket's creation and the store finds that
+ * ticket as the recent closed one. Cost per send: the link, the contact, the slot and the ticket
+ * (point reads; a write when the contact or ticket is new), then one transaction with the message,
+ * its id lookup, its WhatsApp link and the ticket's activity. Its words are not indexed: the same
+ * text on every ticket would make them match everything.
  */
 import type { InboundEvent } from '#contracts/session-events';
 import { resolveContact } from '#domain/contacts/resolve';
@@ -25,17 +28,30 @@ import type { Effects } from '#domain/messages/effects';
 import { derivedMessageId } from '#domain/messages/message-id';
 import { buildOutgoingMessage, dispatchOutgoing } from '#domain/messages/send';
 import { findOrCreateTicket } from '#domain/tickets/find-or-create';
-import { type MessageRecord, storeMessage } from '#storage/messages';
+import { getWaLink, type MessageRecord, storeMessage } from '#storage/messages';
+import { listSettingsCached } from '#storage/settings';
 
 type CampaignResult = Extract<InboundEvent, { kind: 'campaignResult' }>;
+
+/** The shortest window in which a contact's closed ticket takes a campaign's next part. */
+export const MIN_THREAD_HOURS = 1;
 
 export async function threadCampaignSend(event: CampaignResult, effects: Effects): Promise<'stored' | 'duplicate' | 'skipped'> {
   // A failed send did not reach the contact; an event from before results carried their text has nothing to show.
   if (event.error || !event.waMessageId || event.body === undefined) return 'skipped';
   const { companyId, connectionId } = event;
+  if (await getWaLink(companyId, connectionId, event.waMessageId)) return 'duplicate';
+  const window = Number((await listSettingsCached(companyId)).find((s) => s.key === 'timeCreateNewTicket')?.value) || 0;
   const contact = await resolveContact({ companyId, connectionId, number: event.number, isGroup: false, fromMe: true }, effects);
   const sentAt = new Date(event.timestamp ?? effects.now().getTime());
-  const { ticket } = await findOrCreateTicket({ companyId, connectionId, contact, reopenWithinHours: 0, now: sentAt, createClosed: true });
+  const { ticket } = await findOrCreateTicket({
+    companyId,
+    connectionId,
+    contact,
+    reopenWithinHours: Math.max(window, MIN_THREAD_HOURS),
+    now: sentAt,
+    createClosed: true,
+  });
   const built = await buildOutgoingMessage(
     {
       companyId,

@@ -88,8 +88,9 @@ export async function findOrCreateTicket(input: {
   /** A ticket id the caller allocated beside the contact's (newTicketId), used by the first create. */
   ticketId?: Promise<number>;
   /**
-   * A campaign's send (campaigns/thread.ts): with no active ticket, a new one is created closed, so
-   * a campaign fills nobody's Pending list; the contact's answer reopens it. Nothing is reopened here.
+   * A campaign's send (campaigns/thread.ts): with no active ticket, the latest closed one updated
+   * within `reopenWithinHours` takes the message as it is (closed), else a new one is created closed,
+   * so a campaign fills nobody's Pending list; the contact's answer reopens it. Nothing is reopened here.
    */
   createClosed?: boolean;
 }): Promise<FoundTicket> {
@@ -101,8 +102,12 @@ export async function findOrCreateTicket(input: {
     const latest = slot ? await getTicket(companyId, slot.ticketId) : undefined;
     if (slot?.active && latest && isActive(latest.status)) return found({ ticket: latest, outcome: 'existing' });
 
-    const reopenable = !input.createClosed && input.reopenWithinHours > 0 && latest?.status === 'closed';
-    if (latest && reopenable && now.getTime() - Date.parse(latest.updatedAt) <= input.reopenWithinHours * 3_600_000) {
+    const recent =
+      latest?.status === 'closed' &&
+      input.reopenWithinHours > 0 &&
+      now.getTime() - Date.parse(latest.updatedAt) <= input.reopenWithinHours * 3_600_000;
+    if (latest && recent && input.createClosed) return found({ ticket: latest, outcome: 'existing' });
+    if (latest && recent) {
       try {
         const reopened = await updateTicketState(latest, {
           status: 'pending',
