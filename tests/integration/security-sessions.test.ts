@@ -250,6 +250,18 @@ describe('a password change ends every session of the user', () => {
     expect((await api.login(user.email, 'Changed123')).token).toBeTruthy();
   });
 
+  it('a user’s own change (PUT /users/{own id}): the session it was made from ends too', async () => {
+    const user = await api.createUser(victim.admin.token);
+    const socket = await open(user.token);
+    // Act
+    await api.ok('PUT', `/users/${user.id}`, { token: user.token, body: { password: 'Mine12345' } });
+    // Assess: no token of the old password's session survives; the new password signs in
+    expect(await api.call('GET', '/tickets', { token: user.token })).toMatchObject({ status: 401 });
+    expect(await api.call('POST', '/auth/session', { token: user.token })).toMatchObject({ status: 401 });
+    await socket.closed();
+    expect((await api.login(user.email, 'Mine12345')).token).toBeTruthy();
+  });
+
   it('a reset by code: the sessions opened with the old password end', async () => {
     const user = await api.createUser(victim.admin.token);
     const session = await api.login(user.email, user.password);
