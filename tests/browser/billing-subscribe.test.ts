@@ -72,6 +72,8 @@ describe('a trial company pays on its first day', { timeout: 240_000 }, () => {
     // The plan's price in the one currency, not COP$.
     await expect.poll(() => option.textContent()).toMatch(/R\$\s99,90\/mês$/);
     await option.click();
+    // The menu fades out before it unmounts.
+    await page.locator('.MuiPopover-root').waitFor({ state: 'detached' });
     await shot(page, '1-signup');
     await page.getByRole('button', { name: 'Cadastrar' }).click();
     await page.waitForURL('**/tickets', { timeout: 30_000 });
