@@ -160,3 +160,22 @@ describe('Finance of an expired company', () => {
     expect(await listInvoices(id)).toHaveLength(0);
   });
 });
+
+describe('the local fake Asaas', () => {
+  it('keeps a charge whose webhook call failed payable again, as Asaas retries a refused event', async () => {
+    const { admin } = await company(3);
+    const { paymentId } = (await subscribeCall({ token: admin.idToken, body: wizard() })).body as { paymentId: string };
+
+    // This provider's webhook points at a closed port: the event does not get through.
+    const paid = await fetch(`${provider.url}/api/payments/${paymentId}/pay`, { method: 'POST' });
+    const listed = (await (await fetch(`${provider.url}/api/payments`)).json()) as {
+      id: string;
+      status: string;
+      webhookStatus: number | null;
+    }[];
+
+    expect(paid.status).toBe(200);
+    expect(await paid.json()).toEqual({ webhookStatus: 0 });
+    expect(listed.find((charge) => charge.id === paymentId)).toMatchObject({ status: 'RECEIVED', webhookStatus: 0 });
+  });
+});

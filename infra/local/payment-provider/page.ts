@@ -22,8 +22,10 @@ async function load() {
       const td = document.createElement('td'); td.textContent = text; tr.append(td);
     }
     const td = document.createElement('td');
-    if (p.status === 'PENDING') {
-      const button = document.createElement('button'); button.textContent = 'Pay';
+    // Paid but refused by our webhook (or it was down): Asaas would retry the event; here a person does.
+    const refused = p.status === 'RECEIVED' && !(p.webhookStatus >= 200 && p.webhookStatus < 300);
+    if (p.status === 'PENDING' || refused) {
+      const button = document.createElement('button'); button.textContent = refused ? 'Send the event again' : 'Pay';
       button.onclick = async () => {
         button.disabled = true;
         const res = await fetch('/api/payments/' + encodeURIComponent(p.id) + '/pay', { method: 'POST' });

@@ -8,8 +8,9 @@
  *   POST   /v3/payments                       GET  /v3/payments/{id}   DELETE /v3/payments/{id}
  *   GET    /v3/payments/{id}/pixQrCode
  *   Control (tests, and the page at / for a person):
- *   GET    /api/payments                      every charge, newest first
- *   POST   /api/payments/{id}/pay             mark it received and call the webhook (answers its status)
+ *   GET    /api/payments                      every charge, newest first, with the last webhook answer
+ *   POST   /api/payments/{id}/pay             mark it received and call the webhook (answers its status,
+ *                                             0 when unreachable); again on a received one resends the event
  *   POST   /api/outage  {status, count}       the next `count` API calls answer `status` (0: hang up, -1: never answer)
  */
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -97,6 +98,8 @@ export async function startPaymentProvider(opts: PaymentProviderOptions): Promis
   const log = opts.log ?? (() => undefined);
   const customers = new Map<string, { id: string; name: string; externalReference: string }>();
   const payments = new Map<string, FakePayment>();
+  /** What our webhook answered for each paid charge: Asaas would retry a refused event, the page offers it again. */
+  const webhookAnswers = new Map<string, number>();
   let outage: { status: number; count: number } | undefined;
 
   async function pay(id: string): Promise<{ webhookStatus: number }> {
@@ -109,13 +112,17 @@ export async function startPaymentProvider(opts: PaymentProviderOptions): Promis
       dateCreated: new Date().toISOString(),
       payment: { object: 'payment', ...payment, paymentDate: new Date().toISOString().slice(0, 10) },
     };
-    const res = await fetch(opts.webhook.url(), {
+    const webhookStatus = await fetch(opts.webhook.url(), {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'asaas-access-token': opts.webhook.token },
       body: JSON.stringify(event),
-    });
-    log(`[payment-provider] ${id} paid, webhook answered ${res.status}`);
-    return { webhookStatus: res.status };
+    }).then(
+      (res) => res.status,
+      () => 0,
+    );
+    webhookAnswers.set(id, webhookStatus);
+    log(`[payment-provider] ${id} paid, webhook answered ${webhookStatus || 'nothing (unreachable)'}`);
+    return { webhookStatus };
   }
 
   async function asaas(req: IncomingMessage, url: URL, res: ServerResponse): Promise<void> {
@@ -198,7 +205,11 @@ export async function startPaymentProvider(opts: PaymentProviderOptions): Promis
       return;
     }
     if (req.method === 'GET' && url.pathname === '/api/payments') {
-      return json(res, 200, [...payments.values()].reverse());
+      return json(
+        res,
+        200,
+        [...payments.values()].reverse().map((payment) => ({ ...payment, webhookStatus: webhookAnswers.get(payment.id) ?? null })),
+      );
     }
     const payMatch = /^\/api\/payments\/([^/]+)\/pay$/.exec(url.pathname);
     if (req.method === 'POST' && payMatch) return json(res, 200, await pay(decodeURIComponent(payMatch[1] as string)));
