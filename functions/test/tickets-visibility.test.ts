@@ -108,6 +108,28 @@ describe('GET /ticket/kanban', () => {
     expect(await kanban(inbox.inQueue.token)).toEqual([t.pendingQ1!.id, t.openInQueue!.id, t.openAdminQ1!.id]);
     expect(await kanban(inbox.otherQueue.token)).toEqual([t.pendingQ2!.id, t.openOther!.id]);
     expect(await kanban(inbox.inQueue.token, { queueIds: JSON.stringify([inbox.q2.id]) })).toEqual([]);
+    expect(await kanban(inbox.noQueues.token)).toEqual([]);
+  });
+
+  it("shows an admin the company's whole board, though the admin has no queues (the owner made at sign-up, issue 25 item 5)", async () => {
+    const kanban = async (token: string, query: Record<string, string> = {}) =>
+      ((await call('GET /ticket/kanban', { token, query })).body.tickets as { id: number }[]).map((ticket) => ticket.id);
+    expect(await kanban(inbox.admin.token)).toEqual([
+      t.pendingQ1!.id,
+      t.pendingQ2!.id,
+      t.pendingNoQueue!.id,
+      t.openInQueue!.id,
+      t.openOther!.id,
+      t.openAdminQ1!.id,
+    ]);
+    // Narrowed to a queue, with the tickets of none (as the admin's show-all list is).
+    expect(await kanban(inbox.admin.token, { queueIds: JSON.stringify([inbox.q1.id]) })).toEqual([
+      t.pendingQ1!.id,
+      t.pendingNoQueue!.id,
+      t.openInQueue!.id,
+      t.openAdminQ1!.id,
+    ]);
+    expect(await kanban(other.admin.token)).toEqual([]);
   });
 });
 

@@ -368,19 +368,24 @@ export async function listTickets(viewer: ListViewer, query: ListTicketsQuery): 
   };
 }
 
-/** GET /ticket/kanban: open and pending tickets of the caller's queues (SPEC 6 "Kanban loads tickets for the queues of the current user"). */
+/**
+ * GET /ticket/kanban: open and pending tickets of the caller's queues (SPEC 6 "Kanban loads tickets
+ * for the queues of the current user"). An admin sees the company's whole board, as an admin's
+ * inbox may (issue 25 item 5: the owner created at sign-up has no queues, and saw an empty board
+ * beside the company's tickets); queueIds narrow it to those queues and the tickets of none.
+ */
 export async function listKanbanTickets(viewer: ListViewer, queueIds: number[] | undefined): Promise<TicketPageResponse> {
+  const { companyId } = viewer;
   const mine = viewer.user.queueIds;
-  const queues = (queueIds?.length ? queueIds : mine).filter((id) => mine.includes(id));
-  const sources: Source[] = withShards(
-    (['open', 'pending'] as const).flatMap((status) =>
-      [...new Set(queues)].map((queueId) => ({
-        index: 'gsi1' as const,
-        partition: ticketLists.byStatusAndQueue(viewer.companyId, status, queueId),
-      })),
-    ),
-    listShardsOf(viewer.company),
-  );
+  const selected = queueIds?.length ? [...new Set(queueIds)] : undefined;
+  const byQueue = (queues: (number | null)[]) => (status: TicketStatus) =>
+    queues.map((queueId) => ({ index: 'gsi1' as const, partition: ticketLists.byStatusAndQueue(companyId, status, queueId) }));
+  const perStatus: (status: TicketStatus) => Source[] = !viewerIsAdmin(viewer)
+    ? byQueue([...new Set(selected ?? mine)].filter((id) => mine.includes(id)))
+    : selected
+      ? byQueue([...selected, null])
+      : (status) => [{ index: 'gsi3', partition: ticketLists.byStatus(companyId, status) }];
+  const sources: Source[] = withShards((['open', 'pending'] as const).flatMap(perStatus), listShardsOf(viewer.company));
   const plan: ListPlan = { sources, visible: (t) => canSeeTicket(viewer, t) };
   const page = await readPage(
     viewer.companyId,

@@ -1,18 +1,20 @@
 import AccountCircle from '@mui/icons-material/AccountCircle';
 import { IconButton, ListItemText, Menu, MenuItem, Tooltip } from '@mui/material';
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { UserDialog } from '../../features/users/components/user-dialog.tsx';
 import { isAdmin, useAuth } from '../../lib/auth/auth-provider.tsx';
+import { useProfileRequests } from '../../lib/profile-request.ts';
 
-/** SPEC 2: Profile opens the user edit dialog for oneself; Logout ends the session. */
+/** SPEC 2: Profile opens the user edit dialog for oneself (other screens may ask for it too); Logout ends the session. */
 export function AccountMenu() {
   const { t } = useTranslation();
   const { user, signOut } = useAuth();
   const navigate = useNavigate();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const [profileOpen, setProfileOpen] = useState(false);
+  useProfileRequests(useCallback(() => setProfileOpen(true), []));
   return (
     <>
       <Tooltip title={t('layout.account')}>

@@ -46,6 +46,9 @@ const es = {
     empty: 'Ningún ticket',
     openTicket: 'Ver ticket',
     noMessage: 'Sin mensajes',
+    noQueues:
+      'No está en ninguna cola, así que ningún ticket llega a su tablero. Un administrador lo agrega a las colas en la pantalla Usuarios.',
+    seeQueues: 'Ver mis colas',
     loadError: 'No se pudo cargar el tablero.',
     moveError: 'No se pudo mover el ticket.',
     hint: 'Arrastre una tarjeta a otra columna, o enfóquela y pulse Espacio, las flechas y Espacio otra vez.',
@@ -105,6 +108,8 @@ const en: typeof es = {
     empty: 'No tickets',
     openTicket: 'View ticket',
     noMessage: 'No messages',
+    noQueues: 'You are in no queue, so no ticket reaches your board. An administrator adds you to queues on the Users screen.',
+    seeQueues: 'See my queues',
     loadError: 'The board could not be loaded.',
     moveError: 'The ticket could not be moved.',
     hint: 'Drag a card to another lane, or focus it and press Space, the arrow keys and Space again.',
@@ -164,6 +169,9 @@ const pt: typeof es = {
     empty: 'Nenhum ticket',
     openTicket: 'Ver ticket',
     noMessage: 'Sem mensagens',
+    noQueues:
+      'Você não está em nenhuma fila, então nenhum ticket chega ao seu quadro. Um administrador adiciona você às filas na tela Usuários.',
+    seeQueues: 'Ver minhas filas',
     loadError: 'Não foi possível carregar o quadro.',
     moveError: 'Não foi possível mover o ticket.',
     hint: 'Arraste um cartão para outra coluna, ou foque-o e pressione Espaço, as setas e Espaço de novo.',

@@ -10,12 +10,13 @@ import {
   useSensor,
   useSensors,
 } from '@dnd-kit/core';
-import { Alert, Box, Typography, useTheme } from '@mui/material';
+import { Alert, Box, Button, Typography, useTheme } from '@mui/material';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
-import { useAuth } from '../../../lib/auth/auth-provider.tsx';
+import { isAdmin, useAuth } from '../../../lib/auth/auth-provider.tsx';
+import { openProfile } from '../../../lib/profile-request.ts';
 import { type KanbanLane as Lane, useKanbanLanes, useKanbanTickets, useMoveCard } from '../api/kanban.ts';
 import { useKanbanLive } from '../hooks/use-kanban-live.ts';
 import { KanbanLane } from './kanban-lane.tsx';
@@ -97,6 +98,8 @@ export function KanbanPage() {
   };
 
   const failed = tickets.isError || tagLanes.isError;
+  // An admin's board is the company's; anyone else's holds their queues' tickets, so none without queues.
+  const withoutQueues = Boolean(user) && !isAdmin(user) && !user?.queueIds?.length;
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', height: '100%' }}>
       <PageHeader title={t('menu.kanban')} />
@@ -104,6 +107,20 @@ export function KanbanPage() {
         {t('kanban.hint')}
       </Typography>
       {failed && <Alert severity="error">{t('kanban.loadError')}</Alert>}
+      {withoutQueues && (
+        <Alert
+          severity="info"
+          sx={{ mb: 2 }}
+          data-testid="kanban-no-queues"
+          action={
+            <Button color="inherit" size="small" onClick={openProfile}>
+              {t('kanban.seeQueues')}
+            </Button>
+          }
+        >
+          {t('kanban.noQueues')}
+        </Alert>
+      )}
       {(tickets.isPending || tagLanes.isPending) && !failed ? (
         <Spinner aria-label={t('dashboard.loading')} />
       ) : (
