@@ -25,6 +25,7 @@ afterAll(async () => {
 
 const signupBody = async (overrides: Record<string, unknown> = {}) => ({
   name: uniq('Acme '),
+  ownerName: uniq('Maria Owner '),
   email: `${uniq('owner')}@acme.test`,
   phone: '(11) 98765-4321',
   password: PASSWORD,
@@ -39,7 +40,7 @@ const cognitoHas = async (email: string): Promise<boolean> =>
     .catch(() => false);
 
 describe('POST /companies/cadastro', () => {
-  it('creates a MENSAL trial company with its settings, schedules and a signed-in admin', async () => {
+  it('creates a MENSAL trial company with its settings, schedules and a signed-in admin named as the owner, not the company', async () => {
     // Prepare
     const body = await signupBody();
     const due = addDays(todayIso(), TRIAL_DAYS);
@@ -62,7 +63,8 @@ describe('POST /companies/cadastro', () => {
     expect((await getCompany(id))?.schedules).toEqual(defaultCompanySchedules);
     expect(await getSetting(id, 'campaignsEnabled')).toBe('true');
     const admin = await getUserByEmail(body.email);
-    expect(admin).toMatchObject({ companyId: id, profile: 'admin', super: false, name: body.name });
+    // Issue 25: greetings, signatures and "Assigned to" show the admin's name: the person's, not the company's.
+    expect(admin).toMatchObject({ companyId: id, profile: 'admin', super: false, name: body.ownerName });
     const token = await signIn(stack, body.email);
     const plan = await call('GET /companies/listPlan/{companyId}', { token, params: { companyId: id } });
     expect(plan.status).toBe(200);

@@ -20,7 +20,14 @@ function signupEvent(body: unknown): APIGatewayProxyEventV2 {
   } as unknown as APIGatewayProxyEventV2;
 }
 
-const valid = { name: 'Acme', email: 'owner@acme.test', phone: '(11) 98765-4321', password: 'Secret123', planId: 1 };
+const valid = {
+  name: 'Acme',
+  ownerName: 'Maria Lima',
+  email: 'owner@acme.test',
+  phone: '(11) 98765-4321',
+  password: 'Secret123',
+  planId: 1,
+};
 
 async function post(body: unknown) {
   const res = await handler(signupEvent(body));
@@ -33,6 +40,10 @@ describe('POST /companies/cadastro validation', () => {
     ['name empty', { ...valid, name: '   ' }, 'name', messages.required],
     ['name of 1 char', { ...valid, name: 'A' }, 'name', messages.tooShort],
     ['name of 51 chars', { ...valid, name: 'x'.repeat(51) }, 'name', messages.tooLong],
+    ['owner name missing', { ...valid, ownerName: undefined }, 'ownerName', messages.required],
+    ['owner name empty', { ...valid, ownerName: '  ' }, 'ownerName', messages.required],
+    ['owner name of 1 char', { ...valid, ownerName: 'M' }, 'ownerName', messages.tooShort],
+    ['owner name of 51 chars', { ...valid, ownerName: 'x'.repeat(51) }, 'ownerName', messages.tooLong],
     ['email missing', { ...valid, email: undefined }, 'email', messages.required],
     ['email invalid', { ...valid, email: 'not-an-email' }, 'email', messages.invalidEmail],
     ['password without uppercase', { ...valid, password: 'secret123' }, 'password', messages.weakPassword],

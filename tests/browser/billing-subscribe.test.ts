@@ -64,6 +64,7 @@ describe('a trial company pays on its first day', { timeout: 240_000 }, () => {
     // The first lazy load of a fresh build can take a while on a busy machine.
     await page.getByLabel('Nome da empresa').waitFor({ timeout: 90_000 });
     await page.getByLabel('Nome da empresa').fill(companyName);
+    await page.getByLabel('Seu nome').fill('Maria Lima');
     await page.getByLabel('E-mail').fill(email);
     await page.getByLabel('Telefone').fill('11987654321');
     await page.getByLabel('Senha', { exact: true }).fill(password);

@@ -74,7 +74,14 @@ const fixtures: Record<string, Fixture> = {
   'DELETE /plans/{id}': { platform: true, params: () => ({ id: '1' }) },
   'POST /companies/cadastro': {
     platform: true,
-    body: (t) => ({ name: 'Hijacker', email: t.admin.email, phone: '11999999999', password: 'Hijack123', planId: 1 }),
+    body: (t) => ({
+      name: 'Hijacker',
+      ownerName: 'Hijacker Owner',
+      email: t.admin.email,
+      phone: '11999999999',
+      password: 'Hijack123',
+      planId: 1,
+    }),
   },
   'GET /companies/listPlan/{companyId}': { params: (t) => ({ companyId: String(t.companyId) }) },
   'PUT /companies/{id}/schedules': {

@@ -23,9 +23,14 @@ const phoneSchema = z
   .transform((v) => v.replace(/\D/g, ''))
   .pipe(z.string().min(1, messages.required).min(10, messages.tooShort).max(13, messages.tooLong));
 
-/** POST /companies/cadastro. Same rules as the user form (SPEC 5 "Signup"). */
+/**
+ * POST /companies/cadastro. Same rules as the user form (SPEC 5 "Signup"). `name` is the company's;
+ * `ownerName` is the person signing up, the first admin's name (issue 25: the company's name used to
+ * greet them, sign their messages and show as "Assigned to").
+ */
 export const signupSchema = z.object({
   name: personNameSchema,
+  ownerName: personNameSchema,
   email: emailSchema,
   phone: phoneSchema,
   password: passwordSchema,

@@ -46,7 +46,7 @@ async function assertEmailFree(email: string): Promise<void> {
 
 const campaignsOn = async (companyId: number): Promise<boolean> => (await getCompanySetting(companyId, 'campaignsEnabled')) === 'true';
 
-/** POST /companies/cadastro: a MENSAL trial of TRIAL_DAYS with its admin, named and mailed as the company. */
+/** POST /companies/cadastro: a MENSAL trial of TRIAL_DAYS with its admin, named as the owner and mailed as the company. */
 export async function signup(input: SignupInput, now = new Date()): Promise<Company> {
   const plan = await requirePlan(input.planId);
   await assertEmailFree(input.email);
@@ -68,7 +68,7 @@ export async function signup(input: SignupInput, now = new Date()): Promise<Comp
       addressCity: '',
       addressDistrict: '',
     },
-    { name: input.name, email: input.email, password: input.password },
+    { name: input.ownerName, email: input.email, password: input.password },
     now,
   );
   return toCompany(record, plan, true);

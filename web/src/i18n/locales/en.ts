@@ -127,6 +127,7 @@ const en: LocaleShape = {
     signup: {
       title: 'Sign up',
       companyName: 'Company name',
+      ownerName: 'Your name',
       phone: 'Phone',
       plan: 'Plan',
       planLabel: '{{name}} - Users: {{users}} - WhatsApp: {{connections}} - Queues: {{queues}} - {{price}}/month',

@@ -127,6 +127,7 @@ const es = {
     signup: {
       title: 'Registro',
       companyName: 'Nombre de la empresa',
+      ownerName: 'Su nombre',
       phone: 'Teléfono',
       plan: 'Plan',
       planLabel: '{{name}} - Usuarios: {{users}} - WhatsApp: {{connections}} - Colas: {{queues}} - {{price}}/mes',

@@ -128,6 +128,7 @@ const pt: LocaleShape = {
     signup: {
       title: 'Cadastro',
       companyName: 'Nome da empresa',
+      ownerName: 'Seu nome',
       phone: 'Telefone',
       plan: 'Plano',
       planLabel: '{{name}} - Usuários: {{users}} - WhatsApp: {{connections}} - Filas: {{queues}} - {{price}}/mês',

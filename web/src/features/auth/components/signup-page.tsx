@@ -16,6 +16,7 @@ import { PasswordField } from './password-field.tsx';
 
 interface SignupValues {
   name: string;
+  ownerName: string;
   email: string;
   phone: string;
   password: string;
@@ -41,15 +42,26 @@ export function SignupPage() {
   const plans = usePublicPlans();
   const signup = useSignup();
   const errorText = useApiErrorMessage();
-  const [values, setValues] = useState<SignupValues>({ name: '', email: '', phone: '', password: '', planId: '' });
+  const [values, setValues] = useState<SignupValues>({ name: '', ownerName: '', email: '', phone: '', password: '', planId: '' });
   const [errors, setErrors] = useState<FieldErrors<SignupValues>>({});
+  const [submitted, setSubmitted] = useState(false);
   const [busy, setBusy] = useState(false);
-  const set = (field: keyof SignupValues) => (e: { target: { value: string } }) =>
-    setValues((v) => ({ ...v, [field]: field === 'phone' ? maskPhone(e.target.value) : e.target.value }));
+  const check = (next: SignupValues) => signupSchema.safeParse({ ...next, recurrence: 'MENSAL' });
+  const set = (field: keyof SignupValues) => (e: { target: { value: string } }) => {
+    const next = { ...values, [field]: field === 'phone' ? maskPhone(e.target.value) : e.target.value };
+    setValues(next);
+    // After the first submit the messages follow the typing: a filled field loses its "Required" at once
+    // (issue 25), instead of keeping it until the next press of Sign up.
+    if (submitted) {
+      const parsed = check(next);
+      setErrors(parsed.success ? {} : fieldErrors<SignupValues>(parsed.error.issues, t));
+    }
+  };
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const parsed = signupSchema.safeParse({ ...values, recurrence: 'MENSAL' });
+    setSubmitted(true);
+    const parsed = check(values);
     if (!parsed.success) {
       setErrors(fieldErrors<SignupValues>(parsed.error.issues, t));
       return;
@@ -94,6 +106,14 @@ export function SignupPage() {
           error={Boolean(errors.name)}
           helperText={errors.name}
           autoFocus
+        />
+        <TextField
+          label={t('auth.signup.ownerName')}
+          autoComplete="name"
+          value={values.ownerName}
+          onChange={set('ownerName')}
+          error={Boolean(errors.ownerName)}
+          helperText={errors.ownerName}
         />
         <TextField
           label={t('auth.fields.email')}
