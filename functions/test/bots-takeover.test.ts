@@ -11,6 +11,7 @@ import type { BotClients } from '../src/domain/bots/clients.ts';
 import { setBotTurnSender } from '../src/domain/bots/queue.ts';
 import { type BotTurnDeps, runBotTurn } from '../src/domain/bots/turn.ts';
 import type { BotTurnMessage } from '../src/domain/bots/turn-message.ts';
+import { listThreadEvents } from '../src/domain/tickets/thread-events.ts';
 import { getContactByNumber } from '../src/storage/contacts.ts';
 import { listMessagesPage } from '../src/storage/messages.ts';
 import { listTicketNotes } from '../src/storage/ticket-notes.ts';
@@ -147,6 +148,16 @@ describe('a prompt taking over a queue', () => {
     expect(ticket).toMatchObject({ status: 'pending', queueId: bot.id, useIntegration: false, userId: null });
     const notes = await listTicketNotes(companyId, ticket.id);
     expect(notes.map((n) => n.note)).toEqual([expect.stringContaining('openai 429')]);
+    // The conversation says so too (issue 25 item 6): the bot failed, why, and where the ticket is.
+    expect(await listThreadEvents(companyId, ticket.id)).toEqual([
+      expect.objectContaining({
+        kind: 'botFailed',
+        detail: 'openai 429',
+        actor: null,
+        status: 'pending',
+        queue: { id: bot.id, name: bot.name },
+      }),
+    ]);
     expect((await listMessagesPage(companyId, ticket.id, { limit: 20 })).messages.map((m) => m.body)).toContain('1');
     // Handed back for this cycle: the next message is the attendants'.
     const before = queued.length;
@@ -163,6 +174,10 @@ describe('a prompt taking over a queue', () => {
     await say('1');
     const transfer = deps(effects, { chatCompletion: async () => 'Ação: Transferir para o setor de atendimento' });
     expect(await runBotTurn(queued.at(-1)!, transfer)).toBe('handedBack');
-    expect(await ticketNow(companyId, connectionId)).toMatchObject({ queueId: human.id, status: 'pending', useIntegration: false });
+    const ticket = await ticketNow(companyId, connectionId);
+    expect(ticket).toMatchObject({ queueId: human.id, status: 'pending', useIntegration: false });
+    expect(await listThreadEvents(companyId, ticket.id)).toEqual([
+      expect.objectContaining({ kind: 'botHandedBack', actor: null, queue: { id: human.id, name: human.name } }),
+    ]);
   });
 });

@@ -5,6 +5,7 @@
  *                decided on) with its slot and tag link moves (slotTransition); absent when the bot
  *                only replies
  *   replies      pending outgoing messages (messages.ts messageItems)
+ *   history      the change's ticket history events (ticket-history.ts historyPut), when the caller has any
  *   bot done     the inbound message's wa link (messages.ts waLinkBotDone: conditional on not being
  *                done yet), always last
  *
@@ -25,6 +26,8 @@ export interface ChatbotTurn {
   /** The inbound message's WhatsApp link, marked done with the replies' ids. */
   inbound: { companyId: number; whatsappId: number; waId: string };
   now: Date;
+  /** History events of the change (a bot's hand-back or failure), committed with it. */
+  history?: TransactItem[];
 }
 
 /**
@@ -76,7 +79,7 @@ async function commitTurn(turn: Omit<ChatbotTurn, 'inbound'>, done: TransactItem
     next = update.next;
     items.push(update.item, ...slotTransition(ticket, next), ...(await stateCounterItems(ticket, next)));
   }
-  items.push(...replies.flatMap((reply) => messageItems(reply)), done);
+  items.push(...replies.flatMap((reply) => messageItems(reply)), ...(turn.history ?? []), done);
   try {
     await db().send(new TransactWriteCommand({ TransactItems: items }));
     return { status: 'committed', ticket: next };

@@ -12,30 +12,13 @@
  *              the tenant's ticket count) and pairs queued -> started -> finished per ticket.
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { TicketHistoryKind } from '#contracts/ticket-history';
 import { db, queryAll, type TransactItem, table } from './db.ts';
 import { pad, tenantPk } from './table.ts';
 import { ticketPk } from './tickets.ts';
 
-export const ticketHistoryKinds = [
-  /** Created by an attendant (POST /tickets); the inbound pipeline's tickets start at `queued`. */
-  'created',
-  /** Entered a queue's waiting list (pending with a queue): the dashboard's "queued at". */
-  'queued',
-  /** An attendant took it (accept, reopen, create open): "started at". */
-  'started',
-  /** Back to pending, attendant cleared. */
-  'returned',
-  /** Moved to another queue and/or attendant. */
-  'transferred',
-  /** The rating question went out; the ticket waits for the contact's 1-3. */
-  'ratingRequested',
-  /** The contact rated it: "rated at". */
-  'rated',
-  /** Closed: "finished at". */
-  'finished',
-  'reopened',
-] as const;
-export type TicketHistoryKind = (typeof ticketHistoryKinds)[number];
+// The kinds are the API's too: the conversation shows them (contracts/ticket-history.ts).
+export { type TicketHistoryKind, ticketHistoryKinds } from '#contracts/ticket-history';
 
 export interface TicketHistoryEvent {
   companyId: number;
@@ -54,6 +37,8 @@ export interface TicketHistoryEvent {
   fromUserId: number | null;
   whatsappId: number;
   rating?: number | null;
+  /** Why, for `botFailed`. */
+  detail?: string | null;
 }
 
 export const historyDayPartition = (companyId: number, day: string): string => `${tenantPk(companyId)}#TH#${day}`;
@@ -81,6 +66,18 @@ export function listTicketHistory(companyId: number, ticketId: number): Promise<
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
     ExpressionAttributeValues: { ':pk': ticketPk(companyId, ticketId), ':prefix': 'HIST#' },
     ConsistentRead: true,
+  });
+}
+
+/**
+ * The ticket's events with `from <= at < to` (either bound open), oldest first: the lines of one
+ * page of its conversation (outbound/list.ts). One Query on the ticket's partition.
+ */
+export function listTicketHistoryBetween(companyId: number, ticketId: number, from?: string, to?: string): Promise<TicketHistoryEvent[]> {
+  // `HIST#<at>#<kind>`: `HIST#<to>` sorts before every event at `to`, `HIST$` after every event.
+  return queryAll<TicketHistoryEvent>({
+    KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+    ExpressionAttributeValues: { ':pk': ticketPk(companyId, ticketId), ':from': `HIST#${from ?? ''}`, ':to': to ? `HIST#${to}` : 'HIST$' },
   });
 }
 

@@ -17,6 +17,7 @@ import { logger } from '#commons/logger';
 import { defaultEffects, type Effects } from '#domain/messages/effects';
 import { derivedMessageId } from '#domain/messages/message-id';
 import { buildOutgoingMessage, dispatchOutgoing } from '#domain/messages/send';
+import { historyItems } from '#domain/tickets/history';
 import { publishTicketLost } from '#domain/tickets/notify';
 import { loadTicketRefs, presentTicket } from '#domain/tickets/present';
 import { publishTicket } from '#domain/tickets/publish';
@@ -93,7 +94,8 @@ export async function runBotTurn(turn: BotTurnMessage, deps: BotTurnDeps = defau
     const patch = { ...answer.patch };
     const last = replies.at(-1);
     if (last) Object.assign(patch, { lastMessage: last.body, lastMessageAt: Date.parse(last.createdAt) });
-    const outcome = await commitBotTurn({ ticket, patch, replies, inboundMessageId: inbound.id, now });
+    const history = botHistory(ticket, { ...ticket, ...patch }, failure, now.toISOString());
+    const outcome = await commitBotTurn({ ticket, patch, replies, inboundMessageId: inbound.id, now, history });
     if (outcome.status === 'alreadyDone') return 'skipped';
     if (outcome.status === 'committed') {
       await afterCommit(read, outcome.ticket, replies, answer, failure, deps);
@@ -107,6 +109,16 @@ export async function runBotTurn(turn: BotTurnMessage, deps: BotTurnDeps = defau
     ticket = fresh;
   }
   throw new Error(`bot turn on ticket ${companyId}:${ticketId} lost ${COMMIT_ATTEMPTS} races`);
+}
+
+/**
+ * The conversation's line for a turn that ends the bot's hold (tickets/thread-events.ts): a failure
+ * with its reason, or the hand-back its answer asked for; with the queue's milestone the change makes.
+ */
+function botHistory(ticket: TicketRecord, after: TicketRecord, failure: string | undefined, at: string) {
+  const handedBack = ticket.useIntegration && !after.useIntegration;
+  const kinds = failure ? (['botFailed'] as const) : handedBack ? (['botHandedBack'] as const) : [];
+  return historyItems([...kinds], ticket, after, null, at, failure);
 }
 
 async function ask(ticket: TicketRecord, inbound: MessageRecord, deps: BotTurnDeps): Promise<BotAnswer> {

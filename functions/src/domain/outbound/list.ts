@@ -5,16 +5,24 @@
  * Opening the conversation sets the ticket's unread count back to 0 (BEHAVIOUR) and tells the
  * ticket's viewers with `company-{id}-ticket` updateUnread.
  *
+ * The page also carries the ticket's activity lines of its stretch of time (`events`, issue 25 item
+ * 6: transfers, accepts, resolves, bot hand-offs and failures, tickets/thread-events.ts): from its
+ * oldest message (the start of the conversation on the last page) up to the next page's oldest
+ * (open on page 1), so every line shows once as the user scrolls. One more Query per page.
+ *
  * Cost: a cursor page is one Query of limit + 1 items; `pageNumber` N reads N pages' worth from the
  * newest (capped at MAX_MESSAGES_WALK messages), which is why every answer also carries the cursor.
  */
 import { channels } from '#contracts/channels';
 import type { Message } from '#contracts/messages';
+import type { ThreadEvent } from '#contracts/ticket-history';
 import type { Ticket, TicketEvent } from '#contracts/tickets';
 import { defaultEffects, type Effects } from '#domain/messages/effects';
+import { messageIdTime } from '#domain/messages/message-id';
 import { loadVisibleTicket, type Viewer } from '#domain/tickets/access';
 import { loadTicketRefs, presentTicket } from '#domain/tickets/present';
 import { ticketAudience } from '#domain/tickets/publish';
+import { listThreadEvents } from '#domain/tickets/thread-events';
 import { listMessagesPage, type MessageRecord, messageCursor } from '#storage/messages';
 import { resetUnread } from '#storage/tickets';
 import { type ListMessagesQuery, MESSAGES_PAGE_SIZE } from './input.ts';
@@ -23,6 +31,8 @@ import { presentMessage } from './present.ts';
 export interface MessagesPage {
   /** Oldest to newest within the page. */
   messages: Message[];
+  /** The ticket's activity lines in this page's stretch of time, oldest first (never sent to the phone). */
+  events: ThreadEvent[];
   ticket: Ticket;
   hasMore: boolean;
   /** Pass as `cursor` for the next (older) page; null when there is none. */
@@ -54,6 +64,10 @@ export async function listTicketMessages(
   const skip = query.cursor ? 0 : (query.pageNumber - 1) * limit;
   const read = await readNewest(viewer.companyId, ticket.id, skip + limit, query.cursor);
   const newestFirst = read.messages.slice(skip);
+  // This page's stretch: from its oldest message (from the start on the last page) to the newer page's oldest.
+  const newer = query.cursor ? new Date(messageIdTime(query.cursor)).toISOString() : read.messages[skip - 1]?.createdAt;
+  const from = read.hasMore ? newestFirst.at(-1)?.createdAt : undefined;
+  const events = skip > 0 && !newer ? Promise.resolve([]) : listThreadEvents(ticket.companyId, ticket.id, from, newer);
 
   let current = ticket;
   if (ticket.unreadMessages > 0 && (await resetUnread(ticket.companyId, ticket.id))) {
@@ -68,6 +82,7 @@ export async function listTicketMessages(
   const oldest = newestFirst.at(-1);
   return {
     messages: newestFirst.reverse().map(presentMessage),
+    events: await events,
     ticket: presentTicket(current, await loadTicketRefs(current)),
     hasMore: read.hasMore,
     cursor: read.hasMore && oldest ? oldest.id : null,

@@ -15,6 +15,8 @@ export function historyEvents(
   after: State,
   actorUserId: number | null,
   at: string,
+  /** Why, on a `botFailed` event. */
+  detail?: string,
 ): TicketHistoryEvent[] {
   const all = new Set(kinds);
   // Derived milestones, so no caller forgets one.
@@ -36,6 +38,7 @@ export function historyEvents(
     fromUserId: before?.userId ?? null,
     whatsappId: after.whatsappId,
     ...(kind === 'rated' ? { rating: after.rating ?? null } : {}),
+    ...(kind === 'botFailed' && detail ? { detail } : {}),
   }));
 }
 
