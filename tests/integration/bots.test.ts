@@ -127,15 +127,20 @@ describe('AI prompts and integrations over the local stack', () => {
     expect(last?.max_tokens).toBe(100);
   });
 
-  it("moves the ticket to the prompt's queue on the transfer marker; the assistant says nothing more", async () => {
+  it("hands the ticket to its queue's attendants on the transfer marker; the assistant says nothing more", async () => {
+    // The prompt was created naming the human queue; using it on the bot queue moves that one link
+    // (issue 25 item 4): the prompt's queue is now the queue it answers for, and the transfer hands
+    // the ticket to that queue's attendants.
     await useQueueBot({ promptId });
+    const prompt = await ok<{ queueId: number }>(call, 'GET', `/prompt/${promptId}`, { token: a.admin.token });
+    expect(prompt.queueId).toBe(botQueue);
     const number = phone();
     await sim.send(setup.simId, number, 'oi');
     await repliesTo(number, 1);
     await sim.send(setup.simId, number, 'quero um humano #transferir');
-    await waitUntil('ticket in the human queue', async () => (await ticketOf(number)).queueId === humanQueue);
+    await waitUntil('ticket handed to the attendants', async () => (await ticketOf(number)).useIntegration === false);
     const ticket = await ticketOf(number);
-    expect(ticket).toMatchObject({ status: 'pending', queueId: humanQueue, useIntegration: false, userId: null });
+    expect(ticket).toMatchObject({ status: 'pending', queueId: botQueue, useIntegration: false, userId: null });
     const before = (await fromUs(number)).length;
     await sim.send(setup.simId, number, 'alguém aí?');
     await sleep(2500);

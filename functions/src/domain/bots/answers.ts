@@ -4,8 +4,9 @@
  * `clients`, so tests run these against the local fakes or record what is asked.
  *
  * - AI prompt: the prompt as the system message, then the conversation's last `maxMessages`
- *   messages (ours as the assistant's). A reply that starts with the transfer marker moves the
- *   ticket to the prompt's queue, pending, and the prompt stops. Audio is transcribed when the
+ *   messages (ours as the assistant's). A reply that starts with the transfer marker hands the
+ *   ticket to the prompt's queue (the queue it answers for, one link with the queue's Prompt
+ *   field), pending for its attendants, and the prompt stops. Audio is transcribed when the
  *   prompt's voice option is on and a transcription endpoint is configured; otherwise the contact
  *   is asked to write.
  * - Typebot: a chat per ticket (startChat, then continueChat) kept `typebotExpires` minutes after
