@@ -53,15 +53,26 @@ function OptionNode({ option, depth }: { option: QueueOption; depth: number }) {
     <Box>
       <Stack direction="row" spacing={1} sx={{ alignItems: 'flex-start' }}>
         <Typography sx={{ pt: 1, minWidth: 24, fontWeight: 600 }}>{option.option}</Typography>
-        <TextField size="small" label={t('queues.options.titleField')} value={title} onChange={(e) => setTitle(e.target.value)} />
-        <TextField
-          size="small"
-          label={t('queues.options.message')}
-          value={message}
-          onChange={(e) => setMessage(e.target.value)}
-          multiline
-          sx={{ flex: 1 }}
-        />
+        {/* Title above message, both the row's full width: side by side, the full-width title took
+            the whole row and squeezed the message to nothing, so what was typed there was invisible. */}
+        <Stack spacing={1} sx={{ flex: 1, minWidth: 0 }}>
+          <TextField
+            size="small"
+            label={t('queues.options.titleField')}
+            value={title}
+            onChange={(e) => setTitle(e.target.value)}
+            fullWidth
+          />
+          <TextField
+            size="small"
+            label={t('queues.options.message')}
+            value={message}
+            onChange={(e) => setMessage(e.target.value)}
+            multiline
+            minRows={2}
+            fullWidth
+          />
+        </Stack>
         <Tooltip title={t('common.save')}>
           <span>
             <IconButton
