@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { utils, write } from '@e965/xlsx';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getContactByNumber } from '#storage/contacts';
+import { newList } from './campaigns-harness.ts';
 import { invoke, multipart } from './messages-harness.ts';
 import { call, type Stack, seedTenant, startStack, type Tenant } from './users-harness.ts';
 
@@ -110,6 +111,36 @@ describe('contacts import', () => {
     const commas = await upload(Buffer.from('name,number\n"Lima, Helena",5511955550022\n'), 'export.CSV');
     expect(commas.body).toEqual({ imported: 1, duplicated: 0, invalid: [] });
     expect((await getContactByNumber(t.companyId, '5511955550022'))?.name).toBe('Lima, Helena');
+  });
+
+  it('refuses a cell that is not one phone number, says which row, and a contact list import refuses the same rows', async () => {
+    // Prepare: what spreadsheets hold in a phone column besides phones (issue 25)
+    const rows = [
+      { name: 'Bom Numero', number: '+55 (11) 95555-0030' },
+      { name: 'Sem Digitos', number: 'não tem' },
+      { name: 'Com Ramal', number: '11 95555-0031 ramal 12' },
+      { name: 'Notacao Excel', number: '5.51196E+12' },
+      { name: 'Dois Numeros', number: '5511955550032 / 5511955550033' },
+      { name: 'Com Zero', number: '011955550034' },
+      { name: 'Zeros', number: '00000000' },
+    ];
+    const refused = [2, 3, 4, 5, 6, 7].map((row) => ({ row: row + 1, field: 'number', message: 'Invalid number' }));
+    // Act
+    const res = await invoke('POST /contacts/import', { token: t.admin.token, json: { contacts: rows } });
+    // Assess: only the phone is a contact; each other row is named with its line and why
+    expect(res.body).toEqual({ imported: 1, duplicated: 0, invalid: refused });
+    expect((await getContactByNumber(t.companyId, '5511955550030'))?.name).toBe('Bom Numero');
+    for (const digits of ['1195555003112', '551196', '55119555500325511955550033', '011955550034', '00000000']) {
+      expect(await getContactByNumber(t.companyId, digits)).toBeUndefined();
+    }
+    // The contact lists' import reads the same rows the same way
+    const list = await newList(t, 'Mesma regra');
+    const upload = await invoke('POST /contact-lists/{id}/upload', {
+      token: t.admin.token,
+      params: { id: list.id },
+      json: { contacts: rows },
+    });
+    expect(upload.body).toEqual({ imported: 1, duplicated: 0, invalid: refused });
   });
 
   it('refuses other formats, unreadable files, missing columns and JSON bodies with a 400', async () => {

@@ -9,6 +9,21 @@ export const contactNumberSchema = z
   .transform(digits)
   .pipe(z.string().min(1, messages.required).min(8, messages.tooShort).max(50, messages.tooLong));
 
+/**
+ * A phone number as a sheet's cell holds it (the contacts import and a contact list's import). The
+ * form's rule strips every non-digit, which let a cell with letters ("11 95555-0031 ramal 12"), two
+ * numbers, or Excel's "5.51196E+12" through as some other number. Here the cell must be one number
+ * in digits and phone punctuation, in international form (a country code never starts with 0), or
+ * the row is refused as 'Invalid number' (issue 25).
+ */
+const PHONE_CELL = /^\+?[\d\s().-]*$/;
+export const importedNumberSchema = z
+  .string({ error: messages.required })
+  .trim()
+  .refine((cell) => PHONE_CELL.test(cell), messages.invalidNumber)
+  .pipe(contactNumberSchema)
+  .refine((number) => !number.startsWith('0'), messages.invalidNumber);
+
 export const contactNameSchema = z
   .string({ error: messages.required })
   .trim()

@@ -7,6 +7,8 @@ export const messages = {
   tooLong: 'Too Long!',
   required: 'Required',
   invalidEmail: 'Invalid email',
+  /** An imported sheet's phone cell that holds something else (letters, two numbers, "5.51E+12"). */
+  invalidNumber: 'Invalid number',
   /** BEHAVIOUR "Passwords": one policy everywhere, the reset rule's. */
   weakPassword: 'Password must have at least 8 characters, a digit, a lowercase and an uppercase letter',
   /** A connection's API token: short ones could be guessed (issue 9). */

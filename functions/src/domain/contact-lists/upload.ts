@@ -14,6 +14,7 @@
 import { ConflictError } from '#commons/errors';
 import { type ContactListReloadEvent, channels } from '#contracts/channels';
 import { type ContactListUploadResult, createContactListItemSchema } from '#contracts/contact-lists';
+import { importedNumberSchema } from '#contracts/contact-requests';
 import type { Identity } from '#domain/identity';
 import { defaultEffects } from '#domain/messages/effects';
 import { publishToCompany } from '#realtime/publisher';
@@ -28,6 +29,9 @@ const WRITE_CONCURRENCY = 8;
 
 type Row = Record<string, unknown>;
 
+/** POST /contact-list-items' rules, with a sheet's phone cell read as the contacts import reads it. */
+const importedItemSchema = createContactListItemSchema.extend({ number: importedNumberSchema });
+
 export async function uploadToContactList(identity: Identity, contactListId: number, rows: Row[]): Promise<ContactListUploadResult> {
   const { companyId } = identity;
   await findContactList(companyId, contactListId);
@@ -35,7 +39,7 @@ export async function uploadToContactList(identity: Identity, contactListId: num
   const valid: { row: number; name: string; number: string; email: string }[] = [];
   for (const [index, row] of rows.entries()) {
     if (!row.name && !row.number) continue; // blank line
-    const parsed = createContactListItemSchema.safeParse({ ...row, email: row.email || '', contactListId });
+    const parsed = importedItemSchema.safeParse({ ...row, email: row.email || '', contactListId });
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       result.invalid.push({ row: index + 2, field: String(issue?.path[0] ?? 'row'), message: issue?.message ?? 'Invalid' });

@@ -17,11 +17,14 @@
  * push this bundle past its size budget).
  */
 import { ValidationError } from '#commons/errors';
-import { createContactSchema } from '#contracts/contact-requests';
+import { createContactSchema, importedNumberSchema } from '#contracts/contact-requests';
 import type { UploadedFile } from '#domain/media/multipart';
 import { createContact, newContactId } from '#storage/contacts';
 
 export const MAX_IMPORT_ROWS = 1000;
+
+/** POST /contacts' rules, with a sheet's phone cell read strictly (importedNumberSchema says why). */
+const importedContactSchema = createContactSchema.extend({ number: importedNumberSchema });
 
 type SheetJs = typeof import('@e965/xlsx/dist/xlsx.mini.min');
 
@@ -118,7 +121,7 @@ export async function importContacts(companyId: number, rows: Record<string, unk
   const result: ImportResult = { imported: 0, duplicated: 0, invalid: [] };
   for (const [index, row] of rows.entries()) {
     if (!row.name && !row.number) continue; // blank line
-    const parsed = createContactSchema.safeParse({ ...row, email: row.email || '' });
+    const parsed = importedContactSchema.safeParse({ ...row, email: row.email || '' });
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       result.invalid.push({ row: index + 2, field: String(issue?.path[0] ?? 'row'), message: issue?.message ?? 'Invalid' });

@@ -51,6 +51,7 @@ const en: LocaleShape = {
     tooLong: 'Too Long!',
     required: 'Required',
     invalidEmail: 'Invalid email',
+    invalidNumber: 'Invalid number',
     weakPassword: 'Password must have at least 8 characters, a digit, a lowercase and an uppercase letter',
     shortToken: 'The token must have at least 16 characters',
   },

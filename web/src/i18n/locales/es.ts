@@ -51,6 +51,7 @@ const es = {
     tooLong: '¡Demasiado largo!',
     required: 'Obligatorio',
     invalidEmail: 'Correo electrónico inválido',
+    invalidNumber: 'Número inválido',
     weakPassword: 'La contraseña debe tener al menos 8 caracteres, un número, una minúscula y una mayúscula',
     shortToken: 'El token debe tener al menos 16 caracteres',
   },

@@ -52,6 +52,7 @@ const pt: LocaleShape = {
     tooLong: 'Muito longo!',
     required: 'Obrigatório',
     invalidEmail: 'E-mail inválido',
+    invalidNumber: 'Número inválido',
     weakPassword: 'A senha deve ter ao menos 8 caracteres, um número, uma letra minúscula e uma maiúscula',
     shortToken: 'O token deve ter ao menos 16 caracteres',
   },
