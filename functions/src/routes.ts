@@ -101,6 +101,10 @@ export const httpRoutes: readonly HttpRoute[] = [
   // Settings (key/value per company)
   r('GET', '/settings', 'settings', 'user'),
   r('PUT', '/settings/{key}', 'settings', 'admin'),
+  // The audit trail (issue 21 §3), read-only: the Settings tab's data, so served by the settings
+  // Lambda rather than a Lambda of its own. No route writes, edits or deletes an entry.
+  r('GET', '/audit', 'settings', 'admin'),
+  r('GET', '/audit/export.csv', 'settings', 'admin'),
 
   // Plans
   r('GET', '/plans/list', 'plans', 'public'),

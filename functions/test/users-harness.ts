@@ -112,12 +112,17 @@ export interface CallOptions {
   params?: Record<string, string | number>;
   query?: Record<string, string>;
   body?: unknown;
+  /** Extra request headers (a browser's user-agent). */
+  headers?: Record<string, string>;
+  /** The caller's address as API Gateway saw it. */
+  sourceIp?: string;
 }
 
 export interface CallResult {
   status: number;
   // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON bodies
   body: any;
+  headers: Record<string, unknown>;
 }
 
 /** Calls the route `key` ("PUT /users/{id}") through its Lambda handler, as API Gateway would. */
@@ -134,13 +139,21 @@ export async function call(key: string, options: CallOptions = {}): Promise<Call
     headers: {
       'content-type': 'application/json',
       ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+      ...options.headers,
     },
     queryStringParameters: options.query,
     pathParameters: Object.keys(params).length ? params : undefined,
     body: options.body === undefined ? undefined : JSON.stringify(options.body),
     isBase64Encoded: false,
-    requestContext: { http: { method: route.method, path } },
+    requestContext: { http: { method: route.method, path, sourceIp: options.sourceIp } },
   } as unknown as APIGatewayProxyEventV2;
   const res = await (await handlerOf(route.fn))(event);
-  return { status: res.statusCode ?? 200, body: res.body ? JSON.parse(res.body) : undefined };
+  const type = String(res.headers?.['content-type'] ?? '');
+  const text = res.body ? String(res.body) : '';
+  const result = {
+    status: res.statusCode ?? 200,
+    body: text && type.startsWith('application/json') ? JSON.parse(text) : text || undefined,
+  };
+  // Not enumerable: tests comparing `{ status, body }` whole keep doing so.
+  return Object.defineProperty(result, 'headers', { value: res.headers ?? {}, enumerable: false }) as CallResult;
 }

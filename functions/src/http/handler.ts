@@ -8,6 +8,7 @@ import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { AppError } from '#commons/errors';
+import { runInAuditScope } from '#domain/audit/request-scope';
 import { type HttpFunctionName, type HttpRoute, routeKey, routesOf } from '../routes.ts';
 import { authenticate } from './access.ts';
 import { parseBody } from './body-parser.ts';
@@ -64,7 +65,15 @@ export function httpHandler(fn: HttpFunctionName, actions: Record<string, Action
       identity,
       route,
     };
-    const value = await action(ctx);
+    // Audit entries written while this request is served name its caller, address and agent.
+    const value = await runInAuditScope(
+      {
+        ip: event.requestContext?.http?.sourceIp ?? null,
+        userAgent: event.headers?.['user-agent'] ?? event.requestContext?.http?.userAgent ?? null,
+        actor: identity && { companyId: identity.companyId, userId: identity.userId, userName: identity.user.name },
+      },
+      () => action(ctx),
+    );
     return toResponse(value instanceof HttpResult ? value : new HttpResult(200, value ?? null));
   };
 

@@ -10,12 +10,17 @@ export class HttpResult {
     readonly status: number,
     readonly body: unknown,
     readonly headers: Record<string, string> = {},
+    /** The body is already text in its own content type (a CSV), sent as it is. */
+    readonly raw = false,
   ) {}
 }
 
 export const ok = (body: unknown): HttpResult => new HttpResult(200, body);
 export const created = (body: unknown): HttpResult => new HttpResult(201, body);
 export const noContent = (): HttpResult => new HttpResult(204, undefined);
+/** A download: the text as a file the browser saves rather than shows. */
+export const textFile = (text: string, contentType: string, fileName: string): HttpResult =>
+  new HttpResult(200, text, { 'content-type': contentType, 'content-disposition': `attachment; filename="${fileName}"` }, true);
 
 export function corsHeaders(): Record<string, string> {
   return {
@@ -36,6 +41,6 @@ export function toResponse(result: HttpResult): APIGatewayProxyStructuredResultV
       ...(hasBody ? { 'content-type': 'application/json; charset=utf-8' } : {}),
       ...result.headers,
     },
-    body: hasBody ? JSON.stringify(result.body) : '',
+    body: hasBody ? (result.raw ? String(result.body) : JSON.stringify(result.body)) : '',
   };
 }

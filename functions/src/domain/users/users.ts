@@ -5,8 +5,10 @@
 
 import { deleteCognitoUser, setCognitoPassword, updateCognitoEmail } from '#adapters/cognito-users';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '#commons/errors';
+import { MASKED } from '#contracts/audit';
 import { channels } from '#contracts/channels';
 import type { CreateUserInput, UpdateUserInput, User } from '#contracts/users';
+import { changesOf, recordAudit } from '#domain/audit/record';
 import { endUserSessions } from '#domain/auth/session';
 import { publishToCompany } from '#domain/companies/publish';
 import { createWithinPlanLimit } from '#domain/plans/limits';
@@ -17,6 +19,10 @@ import { byName, matchesSearch, pageOf } from './paging.ts';
 import { type Actor, canReadUser, isAdmin, permittedUserPatch } from './permissions.ts';
 import { toUser } from './present.ts';
 import { provisionUser, undo } from './provision.ts';
+
+/** What the trail records of a user: who they are, their role and their queues (never Cognito or session fields). */
+const AUDITED_FIELDS = ['name', 'email', 'profile', 'allTicket', 'whatsappId', 'queueIds'] as const;
+const audited = (record: users.UserRecord): Record<string, unknown> => ({ ...record });
 
 async function findInCompany(companyId: number, userId: number): Promise<users.UserRecord> {
   const record = await users.getUser(companyId, userId);
@@ -76,6 +82,12 @@ export async function createCompanyUser(companyId: number, usersLimit: number, i
       return provisionUser(companyId, input, { claim });
     },
   });
+  await recordAudit({
+    action: 'user.create',
+    targetType: 'user',
+    targetId: record.id,
+    changes: { ...changesOf(null, audited(record), AUDITED_FIELDS), password: { from: null, to: MASKED } },
+  });
   const user = toUser(record, await loadQueueDirectory(companyId));
   await publishToCompany(companyId, channels.user(companyId), { action: 'create', user });
   return user;
@@ -107,6 +119,15 @@ export async function updateUserFor(actor: Actor, userId: number, input: UpdateU
     if (emailChanged && password) await undo('restore Cognito email', () => updateCognitoEmail(patch.email as string, current.email));
     throw error;
   }
+  await recordAudit({
+    action: 'user.update',
+    targetType: 'user',
+    targetId: userId,
+    changes: {
+      ...changesOf(audited(current), audited(updated), AUDITED_FIELDS),
+      ...(password ? { password: { from: MASKED, to: MASKED } } : {}),
+    },
+  });
   // A new password ends every session of the user: old tokens, refresh tokens and open sockets.
   if (password) await endUserSessions(actor.companyId, userId);
   const user = toUser(updated, await loadQueueDirectory(actor.companyId));
@@ -128,6 +149,12 @@ export async function deleteUserFor(actor: Actor, userId: number): Promise<void>
     await undo('restore user record', () => users.createUser(current));
     throw error;
   }
+  await recordAudit({
+    action: 'user.delete',
+    targetType: 'user',
+    targetId: userId,
+    changes: changesOf(audited(current), null, AUDITED_FIELDS),
+  });
   await closeUserSockets(actor.companyId, userId);
   await publishToCompany(actor.companyId, channels.user(actor.companyId), { action: 'delete', userId });
 }

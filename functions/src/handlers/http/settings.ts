@@ -1,8 +1,11 @@
-/** Company settings: everyone reads them, admins change them. */
+/** Company settings: everyone reads them, admins change them; admins read the audit trail. */
+import { auditQuerySchema } from '#contracts/audit';
 import { updateSettingSchema } from '#contracts/settings';
+import { exportAuditCsv, listAuditPage } from '#domain/audit/read';
 import { assertSettingKey, listCompanySettings, updateCompanySetting } from '#domain/settings/settings';
 import { isAdmin, requireIdentity } from '#http/access';
 import { httpHandler } from '#http/handler';
+import { textFile } from '#http/result';
 import { parseInput } from '#http/validate';
 
 export const handler = httpHandler('settings', {
@@ -18,4 +21,11 @@ export const handler = httpHandler('settings', {
     const { value } = parseInput(updateSettingSchema, ctx.body ?? {});
     return updateCompanySetting(identity.companyId, key, value);
   },
+  'GET /audit': async (ctx) => listAuditPage(requireIdentity(ctx), parseInput(auditQuerySchema, ctx.query, 'query')),
+  'GET /audit/export.csv': async (ctx) =>
+    textFile(
+      await exportAuditCsv(requireIdentity(ctx), parseInput(auditQuerySchema, ctx.query, 'query')),
+      'text/csv; charset=utf-8',
+      'audit.csv',
+    ),
 });
