@@ -186,6 +186,10 @@ export const httpRoutes: readonly HttpRoute[] = [
   r('POST', '/contacts', 'contacts', 'user'),
   r('PUT', '/contacts/{id}', 'contacts', 'user'),
   r('DELETE', '/contacts/{id}', 'contacts', 'admin'),
+  // A contact's data on request (issue 21 §4, LGPD/GDPR): its whole history, or its erasure.
+  // Admins only, both: the export spans every queue's tickets of the contact.
+  r('GET', '/contacts/{id}/export', 'contacts', 'admin'),
+  r('POST', '/contacts/{id}/erase', 'contacts', 'admin'),
 
   // Tags and the tags of tickets; only admins and supervisors set the kanban flag (decided inside).
   r('GET', '/tags', 'tags', 'user'),

@@ -6,7 +6,8 @@
  * the script's known times, for the company (admin) and for one queue's attendant; and the routes
  * keep their tenant, their roles and their input rules.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { setSessionCommandSender } from '#adapters/session-commands';
 import type { DashboardData } from '../src/contracts/dashboard.ts';
 import { type DashboardViewer, getDashboard, getTicketsDay, getTicketsUsers } from '../src/domain/dashboard/dashboard.ts';
 import { clearReadCaches } from '../src/storage/read-cache.ts';
@@ -27,7 +28,7 @@ let other: Inbox;
 interface Conversation {
   ticketId: number;
   beganAt: number;
-  /** Final status: the stored ticket's for its latest conversation, closed for earlier ones. */
+  /** Final status: the stored ticket's (a ticket counts once, as its latest conversation). */
   status?: string;
   queueId: number;
 }
@@ -96,11 +97,11 @@ async function script(rand: () => number, start: number, attendants: number[]) {
   ticket = await change(ticket, { status: 'closed', ...(rating ? { rating, ratedAt: iso(t) } : {}) }, t);
   closes.push({ at: t, userId: attendant, supportMs: t - startedAt, rating, queueId: queue.id });
   if (rand() < 0.2) {
-    // Reopened by the attendant: a new conversation, begun now, never waiting.
+    // Reopened by the attendant: the conversation begins again now, never waiting, and leaves the
+    // day it first began (counted once, issue 25).
     t += (1 + Math.floor(rand() * 600)) * MIN;
     ticket = await change(ticket, { status: 'open', userId: attendant }, t);
-    conversation.status = 'closed';
-    conversations.push({ ticketId: ticket.id, beganAt: t, queueId: queue.id });
+    conversation.beganAt = t;
   }
 }
 
@@ -297,5 +298,49 @@ describe('GET /dashboard over HTTP', () => {
     const res = await call(route, { token: inbox.admin.token, query: query as Record<string, string> });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ error: 'ERR_VALIDATION', field });
+  });
+});
+
+describe('a reopened ticket on the dashboard (issue 25)', () => {
+  it("counts once: the admin's own open ticket is in conversation, then finished, then in conversation again and not finished", async () => {
+    // Prepare: a fresh company (UTC) and a contact of a closed ticket (a closed ticket begins no conversation)
+    const box = await seedInbox(stack);
+    // Resolving sends the connection's completion message: the session's queue is not part of this test.
+    const previous = setSessionCommandSender(async () => undefined);
+    onTestFinished(() => void setSessionCommandSender(previous));
+    const { contactId } = await box.seedTicket({ status: 'closed' });
+    const token = box.admin.token;
+    const today = new Date().toISOString().slice(0, 10);
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    const counters = async () => {
+      const res = await call('GET /dashboard', { token, query: { date_from: today, date_to: today } });
+      expect(res.status).toBe(200);
+      const { supportHappening, supportPending, supportFinished } = (res.body as DashboardData).counters;
+      return { supportHappening, supportPending, supportFinished };
+    };
+    const ticketsDay = async (from: string) => {
+      const res = await call('GET /dashboard/ticketsDay', { token, query: { initialDate: from, finalDate: today } });
+      expect(res.status).toBe(200);
+      return res.body.count as number;
+    };
+
+    // Act + Assess: the admin opens a ticket for themself, with no queue
+    const created = await call('POST /tickets', { token, body: { contactId, userId: box.admin.id, status: 'open' } });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const ticket = { id: created.body.id as number };
+    expect(await counters()).toEqual({ supportHappening: 1, supportPending: 0, supportFinished: 0 });
+
+    // Act + Assess: resolved
+    expect((await call('PUT /tickets/{id}', { token, params: { id: ticket.id }, body: { status: 'closed' } })).status).toBe(200);
+    expect(await counters()).toEqual({ supportHappening: 0, supportPending: 0, supportFinished: 1 });
+
+    // Act: reopened
+    const reopened = await call('PUT /tickets/{id}', { token, params: { id: ticket.id }, body: { status: 'open', userId: box.admin.id } });
+    expect(reopened.status).toBe(200);
+
+    // Assess: one conversation, in progress; the charts count it once (per hour for today, per day over two days)
+    expect(await counters()).toEqual({ supportHappening: 1, supportPending: 0, supportFinished: 0 });
+    expect(await ticketsDay(today)).toBe(1);
+    expect(await ticketsDay(yesterday)).toBe(1);
   });
 });

@@ -11,7 +11,9 @@
  *             inbound path has read it a moment before, so no extra round trip there).
  *
  *   Cohort attributes (day = the day the conversation began: creation, or reopening a closed ticket;
- *   queue = the ticket's queue NOW: they move with the ticket):
+ *   queue = the ticket's queue NOW: they move with the ticket). A ticket is in one cohort at a time:
+ *   reopening moves it out of the day it began before, so it is never both finished and in
+ *   conversation, nor two conversations begun (issue 25):
  *     open, pending, closed     conversations begun that day, by their current status
  *     h00..h23                  the same conversations by the hour they began (the one-day chart)
  *   Event attributes (day = the day of the event, queue = the ticket's queue after it):
@@ -138,7 +140,8 @@ export function counterDeltas(before: CountedTicket | undefined, next: CountedTi
   const shard = next.id % DASHBOARD_SHARDS;
   const begins = !before || (before.status === 'closed' && next.status !== 'closed');
 
-  // Cohort: remove what `before` contributed (same conversation only), add what `next` does.
+  // Cohort: remove what `before` contributed, add what `next` does. On a reopen `before` is the
+  // finished conversation: it leaves its day, and the ticket counts once, as the conversation begun now.
   const cohort = (t: CountedTicket, sign: number) => {
     if (!t.convAt) return;
     const { day, hour } = localDayHour(t.convAt, timeZone);
@@ -146,7 +149,7 @@ export function counterDeltas(before: CountedTicket | undefined, next: CountedTi
     add(deltas, sk, t.status, sign);
     add(deltas, sk, `h${hour}`, sign);
   };
-  if (!begins && before) cohort(before, -1);
+  if (before) cohort(before, -1);
   cohort(next, 1);
 
   const event = dashboardSk(localDayHour(at, timeZone).day, next.queueId, shard);
