@@ -53,6 +53,8 @@ const extraAccess: Partial<Record<string, ExtraAccess>> = {
   // Importing the phone's contacts is an `importContacts` command to the session-host.
   'contacts-import': { send: ['session-commands'] },
   media: { mediaRead: true },
+  // A contact's data on request (issue 21): the export presigns its media, the erasure deletes it.
+  contacts: { media: true },
   // Quick messages' attachments: upload and delete in the media bucket.
   'quick-messages': { media: true },
   // Schedules' attachments: upload and delete in the media bucket.

@@ -3,7 +3,15 @@
  * S3 client and the presigner are ~100 KB minified that most requests of the Lambdas bundling them
  * never run (a chunk of their own, infra/lib/bundling.ts). Import media-bucket.ts, not this.
  */
-import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import {
+  CopyObjectCommand,
+  DeleteObjectCommand,
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+} from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { env } from '#commons/env';
 import { s3Client } from '#commons/s3';
@@ -60,4 +68,18 @@ export function presignedPut(key: string, contentType: string, size: number, exp
 export async function deleteMedia(key: string): Promise<void> {
   if (!key) return;
   await s3Client().send(new DeleteObjectCommand({ Bucket: env.mediaBucket, Key: key }));
+}
+
+/** Deletes every object under `prefix`, a page of ListObjectsV2 (at most 1000 keys) per DeleteObjects. */
+export async function deleteMediaUnder(prefix: string): Promise<number> {
+  let deleted = 0;
+  let ContinuationToken: string | undefined;
+  do {
+    const page = await s3Client().send(new ListObjectsV2Command({ Bucket: env.mediaBucket, Prefix: prefix, ContinuationToken }));
+    const keys = (page.Contents ?? []).flatMap((object) => (object.Key ? [{ Key: object.Key }] : []));
+    if (keys.length) await s3Client().send(new DeleteObjectsCommand({ Bucket: env.mediaBucket, Delete: { Objects: keys, Quiet: true } }));
+    deleted += keys.length;
+    ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
+  } while (ContinuationToken);
+  return deleted;
 }

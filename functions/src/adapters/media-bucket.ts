@@ -65,3 +65,12 @@ export async function deleteMedia(key: string): Promise<void> {
   if (!key) return;
   await (await s3()).deleteMedia(key);
 }
+
+/**
+ * Removes every object under `prefix` (a folder of one record: a ticket's uploads), however many;
+ * answers how many went. The prefix must end with '/' so a ticket 12 never takes ticket 123's files.
+ */
+export async function deleteMediaUnder(prefix: string): Promise<number> {
+  if (!prefix.endsWith('/') || prefix.split('/').length < 3) throw new Error(`refusing to delete under ${prefix}`);
+  return (await s3()).deleteMediaUnder(prefix);
+}

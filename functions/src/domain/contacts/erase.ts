@@ -1,0 +1,116 @@
+/**
+ * POST /contacts/{id}/erase (issue 21 §4, LGPD art. 18 VI / GDPR art. 17), admins only: after it,
+ * no item of the table and no object of the bucket holds the contact's number, name or words.
+ *
+ * What goes, in this order:
+ *   1. each ticket of the contact (its ticket links): the media objects its messages name (inbound
+ *      ones live under `<cid>/whatsapp/...`, not under the ticket) and every object under the
+ *      ticket's own folder (uploads never sent included), then the ticket with everything of it
+ *      (storage/ticket-removal.ts: messages, id lookups, WhatsApp links, history, notes, message and
+ *      contact search words, tag links, the slot), each published as a `delete` to its viewers;
+ *   2. the contact's schedules, with their files;
+ *   3. the contact itself, its number guard and its name/number search words, and what is left of
+ *      its partition (deleteContactFor), published as a contact `delete`.
+ *
+ * Tickets are removed, not kept stripped of the contact: the dashboard's counters are separate
+ * per-day aggregates (storage/dashboard-counters.ts) holding numbers only, which a ticket's removal
+ * does not touch, so the counts stay; a stripped ticket would instead go on showing in the inbox,
+ * the kanban and the reports as a conversation with nobody, with its copies (list keys, search
+ * words, tag links, last message) all to be rewritten, each a place the person's data could survive.
+ *
+ * Resumable and idempotent: the contact goes last, and each step deletes what is still there (S3
+ * and DynamoDB deletes of something gone succeed), so a Lambda that dies midway leaves the contact
+ * with fewer tickets and the admin's retry (the same request) finishes the job; once done, the
+ * contact is gone and a retry is a 404. Work is bounded per ticket: its messages are read a page at
+ * a time and removed with BatchWriteItem, 25 keys a call, so a contact of thousands of messages
+ * never holds them in one transaction. A message arriving from the number afterwards finds no number
+ * guard and makes a new contact (a new id).
+ *
+ * Returns what was erased, for the caller's audit entry and the answer.
+ */
+import { deleteMedia, deleteMediaUnder } from '#adapters/media-bucket';
+import { ValidationError } from '#commons/errors';
+import { numberDigits } from '#contracts/contacts';
+import { defaultEffects, type Effects } from '#domain/messages/effects';
+import { publishTicketDeleted } from '#domain/tickets/notify';
+import { purgeContactPartition } from '#storage/contact-pages';
+import { listMessagesPage } from '#storage/messages';
+import { deleteSchedule, listSchedules } from '#storage/schedules';
+import { pad } from '#storage/table';
+import { deleteTicketData } from '#storage/ticket-removal';
+import { getTicket } from '#storage/tickets';
+import { contactTicketIds, messageMediaKey } from './data-export.ts';
+import { deleteContactFor, getContactFor } from './manage.ts';
+
+export interface ContactErasure {
+  contactId: number;
+  tickets: number;
+  messages: number;
+  mediaObjects: number;
+  schedules: number;
+}
+
+/** A ticket opened for the contact while we erase is taken too; past this many rounds, the retry's. */
+const MAX_ROUNDS = 3;
+const MESSAGES_PAGE = 500;
+
+/** The typed confirmation: the contact's number, with or without its mask characters. */
+function confirms(number: string, confirmNumber: string): boolean {
+  const typed = confirmNumber.trim();
+  return typed === number || (numberDigits(typed) !== '' && numberDigits(typed) === number);
+}
+
+async function eraseTicket(companyId: number, ticketId: number, effects: Effects, erased: ContactErasure): Promise<void> {
+  const ticket = await getTicket(companyId, ticketId);
+  if (!ticket) return;
+  let cursor: string | undefined;
+  do {
+    const page = await listMessagesPage(companyId, ticketId, { limit: MESSAGES_PAGE, cursor });
+    for (const message of page.messages) {
+      const key = messageMediaKey(companyId, message);
+      if (key) {
+        await deleteMedia(key);
+        erased.mediaObjects++;
+      }
+    }
+    erased.messages += page.messages.length;
+    cursor = page.cursor;
+  } while (cursor);
+  erased.mediaObjects += await deleteMediaUnder(`${companyId}/tickets/${ticketId}/`);
+  if (await deleteTicketData(ticket)) {
+    erased.tickets++;
+    await publishTicketDeleted(effects, ticket);
+  }
+}
+
+export async function eraseContact(
+  companyId: number,
+  contactId: number,
+  confirmNumber: string,
+  effects: Effects = defaultEffects,
+): Promise<ContactErasure> {
+  const contact = await getContactFor(companyId, contactId);
+  if (!confirms(contact.number, confirmNumber)) throw new ValidationError('confirmNumber', "Does not match the contact's number");
+  const erased: ContactErasure = { contactId, tickets: 0, messages: 0, mediaObjects: 0, schedules: 0 };
+
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    const ticketIds = await contactTicketIds(companyId, contactId);
+    if (!ticketIds.length) break;
+    for (const ticketId of ticketIds) await eraseTicket(companyId, ticketId, effects, erased);
+    // A link whose ticket was already gone (an earlier, interrupted run) names no data: drop it.
+    await purgeContactPartition(
+      companyId,
+      contactId,
+      ticketIds.map((id) => `TICKET#${pad(id)}`),
+    );
+  }
+
+  for (const schedule of (await listSchedules(companyId)).filter((s) => s.contactId === contactId)) {
+    if (schedule.mediaPath) await deleteMedia(schedule.mediaPath);
+    await deleteSchedule(companyId, schedule.id);
+    erased.schedules++;
+  }
+
+  await deleteContactFor(companyId, contactId);
+  return erased;
+}
