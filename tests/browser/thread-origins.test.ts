@@ -1,7 +1,8 @@
 /**
- * Issue 25 item 3 in the browser: a message we sent through the external API shows in the
- * conversation with a small "API" label (pt), before the contact's answer. Screenshot in
- * tests/artifacts/thread-origins.png.
+ * Issue 25 items 3 and 6 in the browser: a message we sent through the external API shows in the
+ * conversation with a small "API" label (pt), before the contact's answer; the transfer that gave the
+ * ticket to the attendant is a centred line with who and when, and a transfer made elsewhere while
+ * the attendant reads adds its line live. Screenshot in tests/artifacts/thread-origins.png.
  */
 import { randomInt, randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
@@ -9,7 +10,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { repoRoot } from '../../infra/local/lambda-runtime.ts';
-import { client, createTenant, firstPlanId, superLogin, type Tenant } from '../integration/tenants.ts';
+import { type Call, client, createTenant, firstPlanId, superLogin, type Tenant } from '../integration/tenants.ts';
 import { connectedConnection, ok, simulator, waitUntil } from '../integration/whatsapp-kit.ts';
 import { type LaunchedBrowser, launchBrowser, signInPage } from '../support/browser.ts';
 
@@ -22,10 +23,12 @@ let launched: LaunchedBrowser;
 let page: Page;
 let tenant: Tenant;
 let ticketId: number;
+let call: Call;
+let otherQueueId: number;
 
 beforeAll(async () => {
   mkdirSync(artifacts, { recursive: true });
-  const call = client(inject('apiUrl'));
+  call = client(inject('apiUrl'));
   const sim = simulator(inject('simulatorUrl'));
   tenant = await createTenant(call, await superLogin(call, inject('admin')), await firstPlanId(call), 'origins-web');
   const apiToken = `origins-web-${randomUUID()}`;
@@ -49,7 +52,11 @@ beforeAll(async () => {
     const { messages } = await ok<{ messages: { body: string }[] }>(call, 'GET', `/messages/${ticket.id}`, { token: tenant.admin.token });
     return messages.some((m) => m.body === answer) ? ticket.id : undefined;
   });
-  await ok(call, 'PUT', `/tickets/${ticketId}`, { token: tenant.admin.token, body: { status: 'open', userId: tenant.admin.id } });
+  // The admin gives it to the attendant, who reads it in the browser (the admin's API session stays valid).
+  await ok(call, 'PUT', `/tickets/${ticketId}`, { token: tenant.admin.token, body: { status: 'open', userId: tenant.user.id } });
+  otherQueueId = (
+    await ok<{ id: number }>(call, 'POST', '/queue', { token: tenant.admin.token, body: { name: 'Financeiro', color: '#aa5500' } })
+  ).id;
   launched = await launchBrowser();
   const context = await launched.browser.newContext({ baseURL: inject('webUrl'), locale: 'pt-BR', viewport: { width: 1280, height: 800 } });
   page = await context.newPage();
@@ -61,7 +68,7 @@ afterAll(async () => {
 
 describe('the conversation shows where our messages came from', { timeout: 90_000 }, () => {
   it('labels the API message "API", before the answer', async () => {
-    await signInPage(page, tenant.admin.email, tenant.admin.password);
+    await signInPage(page, tenant.user.email, tenant.user.password);
     await page.getByTestId('ticket-row').filter({ hasText: 'Bia' }).click();
     const sent = page.getByTestId('message').filter({ hasText: viaApi });
     await sent.waitFor({ timeout: 30_000 }).catch(async (error) => {
@@ -77,6 +84,20 @@ describe('the conversation shows where our messages came from', { timeout: 90_00
     expect(at(viaApi)).toBeGreaterThanOrEqual(0);
     expect(at(answer)).toBeGreaterThan(at(viaApi));
     await expect(page.getByTestId('message').filter({ hasText: answer }).getByTestId('message-origin').count()).resolves.toBe(0);
+  });
+
+  it('shows the transfer as a centred line with who, and a new transfer live', async () => {
+    const transferred = page.getByTestId('thread-event').filter({ hasText: 'transferiu para' });
+    await transferred.first().waitFor({ timeout: 15_000 });
+    await expect(transferred.first().getAttribute('data-kind')).resolves.toBe('transferred');
+    await expect(transferred.first().textContent()).resolves.toMatch(/^Company origins-web-\S+ transferiu para User .+ · \d\d:\d\d$/);
+    // The admin moves it to Financeiro, keeping the attendant: the line arrives without a reload.
+    await ok(call, 'PUT', `/tickets/${ticketId}`, {
+      token: tenant.admin.token,
+      body: { status: 'open', userId: tenant.user.id, queueId: otherQueueId },
+    });
+    await page.getByTestId('thread-event').filter({ hasText: '(Financeiro)' }).waitFor({ timeout: 30_000 });
+    await expect(page.getByTestId('thread-event').count()).resolves.toBe(2);
     await page.screenshot({ path: join(artifacts, 'thread-origins.png') });
   });
 });

@@ -1,4 +1,6 @@
 import type { Message, QuotedMessage } from '@conversa/functions/contracts/messages';
+import type { ThreadEvent } from '@conversa/functions/contracts/ticket-history';
+import type { Ticket } from '@conversa/functions/contracts/tickets';
 import { type InfiniteData, infiniteQueryOptions, type QueryClient, useInfiniteQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 
@@ -6,11 +8,15 @@ import { api } from '../../../lib/api-client.ts';
 export interface MessagePage {
   /** Oldest to newest within the page. */
   messages: Message[];
+  /** The ticket's activity lines (transfers, resolves, bot failures...) of this page's stretch of time. */
+  events?: ThreadEvent[];
+  /** The ticket as it stood when the page was read. */
+  ticket?: Ticket;
   hasMore: boolean;
   /** The next (older) page's cursor: cheaper than its page number. */
   cursor?: string | null;
 }
-type Pages = InfiniteData<MessagePage>;
+export type Pages = InfiniteData<MessagePage>;
 
 export const messagesKey = ['messages'] as const;
 export const ticketMessagesKey = (ticketId: number) => [...messagesKey, ticketId] as const;
@@ -43,6 +49,14 @@ export function flattenMessages(data: Pages | undefined): Message[] {
   const byId = new Map<string, Message>();
   for (const page of [...data.pages].reverse()) for (const message of page.messages ?? []) byId.set(message.id, message);
   return [...byId.values()].sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+}
+
+/** The activity lines of every loaded page, oldest first, one per id. */
+export function flattenEvents(data: Pages | undefined): ThreadEvent[] {
+  if (!data) return [];
+  const byId = new Map<string, ThreadEvent>();
+  for (const page of data.pages) for (const event of page.events ?? []) byId.set(event.id, event);
+  return [...byId.values()].sort((a, b) => a.at.localeCompare(b.at));
 }
 
 export const LOCAL_ID_PREFIX = 'local-';

@@ -1,4 +1,5 @@
 import type { Message } from '@conversa/functions/contracts/messages';
+import type { ThreadEvent } from '@conversa/functions/contracts/ticket-history';
 import { Box, Chip, Typography } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { isSameDay } from 'date-fns';
@@ -8,14 +9,25 @@ import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
 import { formatDay } from '../../../lib/dates.ts';
 import { useErrorToast } from '../../../lib/use-api-error.ts';
-import { deleteMessage, flattenMessages, putMessage, retryMessage, useMessages } from '../api/messages.ts';
+import { deleteMessage, flattenEvents, flattenMessages, putMessage, retryMessage, useMessages } from '../api/messages.ts';
 import { useMessagesLive } from '../hooks/use-messages-live.ts';
 import { MessageBubble } from './message-bubble.tsx';
+import { ThreadEventLine } from './thread-event-line.tsx';
 
 /** SPEC 9: older messages load when the list is scrolled to 50 px from the top. */
 const LOAD_OLDER_PX = 50;
 /** A new message scrolls the list down only when the reader is already near the bottom. */
 const STICK_TO_BOTTOM_PX = 150;
+
+type Entry = { kind: 'message'; at: string; message: Message } | { kind: 'event'; at: string; event: ThreadEvent };
+
+/** Messages and activity lines in time order (a line after the messages of its instant). */
+function timeline(messages: Message[], events: ThreadEvent[]): Entry[] {
+  const entries: Entry[] = messages.map((message) => ({ kind: 'message', at: message.createdAt, message }));
+  for (const event of events) entries.push({ kind: 'event', at: event.at, event });
+  // Stable: messages keep their order, and a line follows what happened up to its time.
+  return entries.sort((a, b) => a.at.localeCompare(b.at));
+}
 
 interface MessageListProps {
   ticketId: number;
@@ -32,6 +44,7 @@ export function MessageList({ ticketId, isGroup, readOnly, onReply }: MessageLis
   const query = useMessages(ticketId);
   useMessagesLive(ticketId, !readOnly);
   const messages = flattenMessages(query.data);
+  const entries = timeline(messages, flattenEvents(query.data));
   const scroller = useRef<HTMLDivElement>(null);
   /** Distance from the bottom kept while older messages are prepended. */
   const keepFromBottom = useRef<number | null>(null);
@@ -109,25 +122,29 @@ export function MessageList({ ticketId, isGroup, readOnly, onReply }: MessageLis
       {!query.isPending && messages.length === 0 && (
         <Typography sx={{ textAlign: 'center', color: 'text.secondary', py: 4 }}>{t('conversation.messages.noMessages')}</Typography>
       )}
-      {messages.map((message, index) => {
-        const previous = messages[index - 1];
-        const day = new Date(message.createdAt);
-        const newDay = !previous || !isSameDay(new Date(previous.createdAt), day);
+      {entries.map((entry, index) => {
+        const previous = entries[index - 1];
+        const day = new Date(entry.at);
+        const newDay = !previous || !isSameDay(new Date(previous.at), day);
         return (
-          <Fragment key={message.id}>
+          <Fragment key={entry.kind === 'message' ? entry.message.id : `event:${entry.event.id}`}>
             {newDay && (
               <Box sx={{ display: 'flex', justifyContent: 'center', my: 1 }} data-testid="date-separator">
                 <Chip size="small" label={formatDay(day)} />
               </Box>
             )}
-            <MessageBubble
-              message={message}
-              showAuthor={isGroup}
-              onReply={readOnly ? undefined : onReply}
-              onDelete={readOnly ? undefined : setDeleting}
-              onRetry={readOnly ? undefined : retry}
-              retrying={retrying.has(message.id)}
-            />
+            {entry.kind === 'event' ? (
+              <ThreadEventLine event={entry.event} />
+            ) : (
+              <MessageBubble
+                message={entry.message}
+                showAuthor={isGroup}
+                onReply={readOnly ? undefined : onReply}
+                onDelete={readOnly ? undefined : setDeleting}
+                onRetry={readOnly ? undefined : retry}
+                retrying={retrying.has(entry.message.id)}
+              />
+            )}
           </Fragment>
         );
       })}

@@ -1,17 +1,23 @@
 import { channels } from '@conversa/functions/contracts/channels';
 import type { AppMessageEvent } from '@conversa/functions/contracts/messages';
+import type { Ticket, TicketEvent } from '@conversa/functions/contracts/tickets';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { useAuth } from '../../../lib/auth/auth-provider.tsx';
 import { useRealtime, useRealtimeEvent } from '../../../lib/realtime/realtime-provider.tsx';
-import { fetchMessages, putMessage } from '../api/messages.ts';
+import { fetchMessages, type Pages, putMessage, ticketMessagesKey } from '../api/messages.ts';
 
 /** Incoming messages in an open conversation are read: re-reading the newest page resets the counter. */
 const MARK_READ_DELAY_MS = 1000;
 
+/** What a ticket change that leaves an activity line changes (tickets/thread-events.ts on the server). */
+const stateOf = (ticket: Pick<Ticket, 'status' | 'queueId' | 'userId' | 'useIntegration'>) =>
+  `${ticket.status}:${ticket.queueId}:${ticket.userId}:${ticket.useIntegration}`;
+
 /**
  * Joins the open conversation's chat box and writes its `appMessage` events (new messages, acks,
- * edits, deletions) into the messages cache the list reads.
+ * edits, deletions) into the messages cache the list reads. A change of the ticket's state (a
+ * transfer, an accept, a bot handing back) refetches the conversation for its activity line.
  */
 export function useMessagesLive(ticketId: number | undefined, markRead = true): void {
   const queryClient = useQueryClient();
@@ -26,6 +32,19 @@ export function useMessagesLive(ticketId: number | undefined, markRead = true): 
     send({ action: 'joinChatBox', data: ticketId });
     return () => send({ action: 'leaveChatBox', data: ticketId });
   }, [ticketId, send]);
+
+  const seenState = useRef<{ ticketId: number; state: string } | undefined>(undefined);
+  useRealtimeEvent<TicketEvent>(companyId ? channels.ticket(companyId) : undefined, (data) => {
+    if (data?.action !== 'update' || data.ticket.id !== ticketId) return;
+    const state = stateOf(data.ticket);
+    // Against the last state seen: an event's, else the one the conversation was read with.
+    const loaded = queryClient.getQueryData<Pages>(ticketMessagesKey(ticketId))?.pages[0]?.ticket;
+    const seen = seenState.current?.ticketId === ticketId ? seenState.current.state : undefined;
+    const before = seen ?? (loaded ? stateOf(loaded) : undefined);
+    const changed = before !== undefined && before !== state;
+    seenState.current = { ticketId, state };
+    if (changed) void queryClient.invalidateQueries({ queryKey: ticketMessagesKey(ticketId) });
+  });
 
   useRealtimeEvent<AppMessageEvent>(companyId ? channels.appMessage(companyId) : undefined, (data) => {
     if (!data?.message || data.message.ticketId !== ticketId) return;

@@ -1,0 +1,41 @@
+import type { ThreadEvent } from '@conversa/functions/contracts/ticket-history';
+import { Box, Typography } from '@mui/material';
+import { format } from 'date-fns';
+import { useTranslation } from 'react-i18next';
+
+/** Where a transfer sent the ticket: the attendant, the queue, or both. */
+const targetOf = (event: ThreadEvent): string =>
+  event.user && event.queue ? `${event.user.name} (${event.queue.name})` : (event.user?.name ?? event.queue?.name ?? '');
+
+/**
+ * One line of the ticket's activity (issue 25 item 6): who did what and when, centred and muted
+ * between the messages. It is the inbox's own record; the contact never sees it.
+ */
+export function ThreadEventLine({ event }: { event: ThreadEvent }) {
+  const { t } = useTranslation();
+  const text = t(`conversation.events.${event.kind}`, {
+    actor: event.actor?.name || t('conversation.events.system'),
+    queue: event.queue?.name ?? '',
+    target: targetOf(event),
+    rating: event.rating ?? '',
+    detail: event.detail ?? '',
+  });
+  return (
+    <Box data-testid="thread-event" data-kind={event.kind} sx={{ display: 'flex', justifyContent: 'center', px: 2, py: 0.5 }}>
+      <Typography
+        variant="caption"
+        sx={{
+          color: event.kind === 'botFailed' ? 'error.main' : 'text.secondary',
+          bgcolor: 'action.hover',
+          borderRadius: 1,
+          px: 1,
+          py: 0.25,
+          textAlign: 'center',
+          maxWidth: 'min(600px, 85%)',
+        }}
+      >
+        {text} · {format(new Date(event.at), 'HH:mm')}
+      </Typography>
+    </Box>
+  );
+}
