@@ -65,6 +65,8 @@ export interface HttpRoute {
    * come from a sign-in that does not own the session yet. Every other route refuses such tokens.
    */
   claimsSession?: boolean;
+  /** Answers a user the company requires a second factor of before it enrols (issue 21); every other route is 403. */
+  mfaEnrolment?: boolean;
   /** Body size limit when larger than the default JSON limit (multipart media uploads). */
   maxBodyBytes?: number;
 }
@@ -90,10 +92,17 @@ export const httpRoutes: readonly HttpRoute[] = [
   // Auth and session (SPEC 7 "Auth and session")
   r('POST', '/auth/login', 'auth', 'public'),
   r('POST', '/auth/refresh_token', 'auth', 'public'),
-  r('GET', '/auth/me', 'auth', 'user', { allowExpired: true }),
-  r('DELETE', '/auth/logout', 'auth', 'user', { allowExpired: true }),
+  r('GET', '/auth/me', 'auth', 'user', { allowExpired: true, mfaEnrolment: true }),
+  r('DELETE', '/auth/logout', 'auth', 'user', { allowExpired: true, mfaEnrolment: true }),
   /** The web app signs in with Amplify straight to Cognito, then claims the single session here. */
-  r('POST', '/auth/session', 'auth', 'user', { allowExpired: true, claimsSession: true }),
+  r('POST', '/auth/session', 'auth', 'user', { allowExpired: true, claimsSession: true, mfaEnrolment: true }),
+  // Second factor (issue 21 part 2): enrol, turn off, pass the sign-in's challenge; an admin's reset.
+  r('GET', '/auth/mfa', 'auth', 'user', { allowExpired: true, mfaEnrolment: true }),
+  r('POST', '/auth/mfa/setup', 'auth', 'user', { allowExpired: true, mfaEnrolment: true }),
+  r('POST', '/auth/mfa/verify', 'auth', 'user', { allowExpired: true, mfaEnrolment: true }),
+  r('DELETE', '/auth/mfa', 'auth', 'user', { allowExpired: true }),
+  r('POST', '/auth/mfa/challenge', 'auth', 'public'),
+  r('DELETE', '/users/{id}/mfa', 'auth', 'admin'),
   r('POST', '/forgetpassword/{email}', 'auth', 'public'),
   r('POST', '/resetpasswords/{email}/{token}/{newPassword}', 'auth', 'public'),
   r('GET', '/version', 'auth', 'public'),

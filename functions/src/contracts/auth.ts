@@ -15,6 +15,8 @@ export interface LoginResponse {
   user: SessionUser;
   /** Set when fewer than 5 days remain before the due date. */
   dueDateWarning?: { days: number; dueDate: string };
+  /** The company requires a second factor of this user, not enrolled yet: the web app opens enrolment (issue 21). */
+  mfaEnrolmentRequired?: boolean;
 }
 
 export const refreshSchema = z.object({ refreshToken: z.string().min(1).max(5000).optional() }).default({});

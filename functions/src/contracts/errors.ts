@@ -99,6 +99,23 @@ export const ErrorCodes = [
   'ERR_NO_PROMPT_FOUND',
   /** POST /queueIntegration/testSession: Dialogflow refused or did not answer; `reason` says why (422). */
   'ERR_INTEGRATION_TEST_FAILED',
+  // Second factor (issue 21 part 2).
+  /** A user with the second factor on used a token whose sign-in has not passed its challenge (401). */
+  'ERR_MFA_REQUIRED',
+  /** The company requires a second factor of this user, who has not enrolled: only enrolment and logout answer (403). */
+  'ERR_MFA_ENROLMENT_REQUIRED',
+  /** A wrong, reused or malformed authenticator or recovery code (400, field `code`). */
+  'ERR_MFA_INVALID_CODE',
+  /** The sign-in challenge is unknown, expired, used or burnt by wrong codes: sign in again (400). */
+  'ERR_MFA_CHALLENGE_EXPIRED',
+  /** Verify without a setup first (400). */
+  'ERR_MFA_SETUP_REQUIRED',
+  /** Setup while the second factor is already on: turn it off first (409). */
+  'ERR_MFA_ALREADY_ENABLED',
+  /** Turning it off while it is off (409). */
+  'ERR_MFA_NOT_ENABLED',
+  /** The company requires the second factor of this user: it cannot be turned off (403). */
+  'ERR_MFA_REQUIRED_BY_COMPANY',
 ] as const;
 
 export type ErrorCode = (typeof ErrorCodes)[number];

@@ -33,3 +33,34 @@ export const ENDED_SESSION_JTI = 'session-ended';
 export function isTokenOfUser(token: { sub: string }, user: { cognitoSub?: string | null }): boolean {
   return Boolean(user.cognitoSub) && user.cognitoSub === token.sub;
 }
+
+/** Company setting `mfaRequired` (issue 21): who must sign in with a second factor. */
+export type MfaPolicy = 'off' | 'admins' | 'everyone';
+
+/** The company's policy asks this user for a second factor (admins: the admin profile and super users). */
+export function mfaPolicyApplies(policy: string, user: { profile: string; super?: boolean | null }): boolean {
+  if (policy === 'everyone') return true;
+  return policy === 'admins' && (user.profile === 'admin' || Boolean(user.super));
+}
+
+/**
+ * A user with a second factor on is let in only by the sign-in that passed it: `mfaOrigin` is the
+ * `origin_jti` of the sign-in whose challenge (or enrolment) succeeded, and every token Cognito
+ * mints for that sign-in carries it. A token obtained from Cognito directly, by password alone,
+ * has another origin and opens nothing (routes, `$connect`) until its challenge passes.
+ */
+export function lacksSecondFactor(
+  token: { originJti?: string; jti?: string },
+  user: { mfaEnabled?: boolean | null; mfaOrigin?: string | null },
+): boolean {
+  if (!user.mfaEnabled) return false;
+  const signIn = signInIdOf(token);
+  return !signIn || signIn !== user.mfaOrigin;
+}
+
+/**
+ * The sign-in a token belongs to: its `origin_jti` (Cognito stamps every token of a sign-in with
+ * it, refreshed ones too). A token without one (the bare cognito-local of the unit tests) stands
+ * for itself by its `jti`, so it is never taken for another sign-in's.
+ */
+export const signInIdOf = (token: { originJti?: string; jti?: string }): string => token.originJti || token.jti || '';

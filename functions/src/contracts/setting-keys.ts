@@ -18,6 +18,8 @@ export const settingDefaults = {
   /** IANA time zone used for out-of-hours checks. */
   timezone: 'America/Sao_Paulo',
   campaignsEnabled: 'true',
+  /** Issue 21: who must sign in with a second factor (TOTP): `off`, `admins` or `everyone`. */
+  mfaRequired: 'off',
 } as const satisfies Record<string, string>;
 
 export type SettingKey = keyof typeof settingDefaults;

@@ -31,6 +31,7 @@ export const settingValueSchemas: Record<SettingKey, z.ZodType<string>> = {
       }
     }, 'Unknown time zone'),
   campaignsEnabled: z.enum(['true', 'false']),
+  mfaRequired: z.enum(['off', 'admins', 'everyone']),
 };
 
 export interface Setting {

@@ -4,7 +4,9 @@
  * Reads fill unset keys from contracts' settingDefaults, so a new key needs no migration.
  */
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { type Setting, type SettingKey, settingDefaults, settingKeys } from '#contracts/settings';
+// The keys without the zod schemas: the socket's $connect reads a setting and keeps its bundle small.
+import { type SettingKey, settingDefaults, settingKeys } from '#contracts/setting-keys';
+import type { Setting } from '#contracts/settings';
 import { db, getItem, queryAll, table } from './db.ts';
 import { REFERENCE_TTL_MS, readCache } from './read-cache.ts';
 import { tenantPk } from './table.ts';
@@ -26,6 +28,12 @@ const settingsCache = readCache((companyId: number) => listSettings(companyId), 
 
 /** listSettings through this container's read cache (read-cache.ts): a hot path's read, up to 5 s stale. */
 export const listSettingsCached = (companyId: number): Promise<Setting[]> => settingsCache.get(companyId);
+
+/** One key through the read cache (up to 5 s stale): for checks made on every request or socket. */
+export async function getSettingCached(companyId: number, key: SettingKey): Promise<string> {
+  const settings = await listSettingsCached(companyId);
+  return settings.find((setting) => setting.key === key)?.value ?? settingDefaults[key];
+}
 
 export async function getSetting(companyId: number, key: SettingKey): Promise<string> {
   const item = await getItem<Setting>(tenantPk(companyId), settingSk(key));

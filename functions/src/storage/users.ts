@@ -31,10 +31,25 @@ export type UserRecord = Omit<User, 'queues'> & {
   /** Refresh token of the newest session; null once logged out. */
   sessionRefreshToken?: string | null;
   lastSeenAt?: string;
-};
+} & UserMfaFields;
+
+/** The second factor (storage/user-mfa.ts): never in an API answer (domain/users/present picks fields). */
+export interface UserMfaFields {
+  mfaEnabled?: boolean;
+  /** The TOTP secret, sealed (commons/secrets.ts), once enrolment succeeded. */
+  mfaSecret?: string | null;
+  /** A secret handed out by setup and not verified yet, sealed. */
+  mfaPendingSecret?: string | null;
+  /** The last TOTP time step accepted: no code of it or before it is accepted again. */
+  mfaLastStep?: number | null;
+  /** SHA-256 of each unused recovery code. */
+  mfaRecoveryHashes?: string[] | null;
+  /** `origin_jti` of the sign-in that passed the second factor (contracts/session.ts lacksSecondFactor). */
+  mfaOrigin?: string | null;
+}
 export type UserPatch = Partial<Omit<UserRecord, 'id' | 'companyId' | 'createdAt'>>;
 
-const userKey = (companyId: number, userId: number) => ({ pk: tenantPk(companyId), sk: `USER#${pad(userId)}` });
+export const userKey = (companyId: number, userId: number) => ({ pk: tenantPk(companyId), sk: `USER#${pad(userId)}` });
 const normaliseEmail = (email: string) => email.trim().toLowerCase();
 const emailGuardKey = (email: string) => ({ pk: `${PLATFORM_PK}#USER_EMAIL#${normaliseEmail(email)}`, sk: 'GUARD' });
 

@@ -71,6 +71,11 @@ export const addressApiTokenLimit = (sourceIp: string | undefined): Limit => ({
   scope: `APITOKEN#${digest(addressKey(sourceIp))}`,
   max: ADDRESS_API_TOKEN_LIMIT,
 });
+/** Wrong second-factor codes per user per window, across challenges: a new sign-in is no new budget. */
+export const accountMfaLimit = (companyId: number, userId: number): Limit => ({
+  scope: `MFA#${companyId}#${userId}`,
+  max: ACCOUNT_PASSWORD_LIMIT,
+});
 export const resetRequestLimit = (email: string): Limit => ({ scope: `RESETREQ#${digest(email.toLowerCase())}`, max: RESET_REQUEST_LIMIT });
 
 export interface Attempt {

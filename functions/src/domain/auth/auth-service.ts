@@ -7,8 +7,10 @@ import { confirmReset, passwordSignIn, refreshSignIn, revokeRefreshToken, sendRe
 import { CompanyExpiredError, ForbiddenError, UnauthorizedError, ValidationError } from '#commons/errors';
 import { type TokenIdentity, verifyIdToken } from '#commons/jwt';
 import { expiredMessage, type LoginResponse } from '#contracts/auth';
-import { isTokenOfUser } from '#contracts/session';
+import type { MfaChallengeResponse } from '#contracts/mfa';
+import { isTokenOfUser, lacksSecondFactor, signInIdOf } from '#contracts/session';
 import { type CompanyRecord, getCompany } from '#storage/companies';
+import { setMfaOrigin } from '#storage/user-mfa';
 import { addSessionToken, getUser, getUserByEmail, type UserRecord } from '#storage/users';
 import {
   accountPasswordLimit,
@@ -19,6 +21,7 @@ import {
   tryResetCode,
 } from './attempt-limits.ts';
 import { dueDateWarning, isExpired } from './due-date-policy.ts';
+import { mfaRequiredOf, openMfaChallenge, passMfaChallenge } from './mfa.ts';
 import { endSession, endUserSessions, startSession } from './session.ts';
 import { sessionUser } from './session-user.ts';
 
@@ -50,11 +53,14 @@ async function loadAccount(token: TokenIdentity, code: 'ERR_INVALID_CREDENTIALS'
 
 async function sessionResponse(user: UserRecord, company: CompanyRecord, token: string, refreshToken?: string): Promise<LoginResponse> {
   const warning = user.super ? undefined : dueDateWarning(company.dueDate);
+  const [presented, mustEnrol] = await Promise.all([sessionUser(user, company), user.mfaEnabled ? false : mfaRequiredOf(user)]);
   return {
     token,
     ...(refreshToken ? { refreshToken } : {}),
-    user: await sessionUser(user, company),
+    user: presented,
     ...(warning ? { dueDateWarning: warning } : {}),
+    // The company requires a second factor of this user: enrolment is all the session may do.
+    ...(mustEnrol ? { mfaEnrolmentRequired: true } : {}),
   };
 }
 
@@ -77,7 +83,7 @@ async function checkedSignIn(email: string, password: string, client: ClientInfo
   }
 }
 
-export async function login(input: { email: string; password: string }, client: ClientInfo): Promise<LoginResponse> {
+export async function login(input: { email: string; password: string }, client: ClientInfo): Promise<LoginResponse | MfaChallengeResponse> {
   const tokens = await checkedSignIn(input.email, input.password, client);
   const token = await verifyIdToken(tokens.idToken);
   const { user, company } = await loadAccount(token, 'ERR_INVALID_CREDENTIALS');
@@ -88,6 +94,8 @@ export async function login(input: { email: string; password: string }, client: 
     await revokeRefreshToken(tokens.refreshToken);
     throw error;
   }
+  // The password alone opens nothing: the session is claimed once the code passes (completeMfaSignIn).
+  if (user.mfaEnabled) return openMfaChallenge(user, tokens);
   await startSession(user.companyId, user.id, token, tokens.refreshToken);
   const fresh = (await getUser(user.companyId, user.id)) ?? user;
   return sessionResponse(fresh, company, tokens.idToken, tokens.refreshToken);
@@ -97,10 +105,29 @@ export async function login(input: { email: string; password: string }, client: 
 export async function claimWebSession(
   account: { user: UserRecord; company: CompanyRecord; token: TokenIdentity; rawToken: string },
   refreshToken: string | undefined,
-): Promise<LoginResponse> {
+): Promise<LoginResponse | MfaChallengeResponse> {
   assertCompanyCanClaimWebSession(account.user, account.company);
+  // A token from Cognito (Amplify or any direct sign-in) is no session until its sign-in passes the code.
+  if (lacksSecondFactor(account.token, account.user)) return openMfaChallenge(account.user, { idToken: account.rawToken, refreshToken });
   await startSession(account.user.companyId, account.user.id, account.token, refreshToken ?? null);
   return sessionResponse(account.user, account.company, account.rawToken);
+}
+
+/**
+ * POST /auth/mfa/challenge: the right code completes the sign-in that opened the challenge (by
+ * password or by a Cognito token): its sign-in is marked as having passed the second factor, claims
+ * the session, and the answer is what login answers.
+ */
+export async function completeMfaSignIn(input: { challenge: string; code: string }): Promise<LoginResponse> {
+  const passed = await passMfaChallenge(input.challenge, input.code);
+  const token = await verifyIdToken(passed.idToken);
+  const { user, company } = await loadAccount(token, 'ERR_SESSION_EXPIRED');
+  if (user.id !== passed.user.id || user.companyId !== passed.user.companyId) throw new UnauthorizedError('ERR_SESSION_EXPIRED');
+  assertCompanyCanClaimWebSession(user, company);
+  await setMfaOrigin(user.companyId, user.id, signInIdOf(token));
+  await startSession(user.companyId, user.id, token, passed.refreshToken);
+  const fresh = (await getUser(user.companyId, user.id)) ?? user;
+  return sessionResponse(fresh, company, passed.idToken, passed.refreshToken ?? undefined);
 }
 
 /** Only the refresh token of the newest session may mint tokens, even where revocation lags. */

@@ -4,16 +4,20 @@
 import { env } from '#commons/env';
 import { UnauthorizedError } from '#commons/errors';
 import { claimSessionSchema, loginSchema, refreshSchema, resetPasswordParamsSchema } from '#contracts/auth';
-import { emailSchema } from '#contracts/common';
+import { emailSchema, idParamSchema } from '#contracts/common';
+import { mfaChallengeSchema, mfaDisableSchema, mfaResetQuerySchema, mfaVerifySchema } from '#contracts/mfa';
+import { signInIdOf } from '#contracts/session';
 import {
   assertCompanyCanClaimWebSession,
   claimWebSession,
+  completeMfaSignIn,
   login,
   logout,
   refreshSession,
   requestPasswordReset,
   resetPassword,
 } from '#domain/auth/auth-service';
+import { disableMfa, mfaRequiredOf, resetUserMfa, setupMfa, verifyMfa } from '#domain/auth/mfa';
 import { sessionUser } from '#domain/auth/session-user';
 import { assertCompanyUsable, bearerToken, loadIdentity, requireIdentity } from '#http/access';
 import { clientInfo } from '#http/client-info';
@@ -52,6 +56,35 @@ export const handler = httpHandler('auth', {
   'POST /auth/session': async (ctx) => {
     const { refreshToken } = parseInput(claimSessionSchema, ctx.body);
     return claimWebSession(requireIdentity(ctx), refreshToken);
+  },
+
+  'GET /auth/mfa': async (ctx) => {
+    const { user } = requireIdentity(ctx);
+    return { enabled: Boolean(user.mfaEnabled), required: await mfaRequiredOf(user) };
+  },
+
+  'POST /auth/mfa/setup': async (ctx) => setupMfa(requireIdentity(ctx).user),
+
+  'POST /auth/mfa/verify': async (ctx) => {
+    const identity = requireIdentity(ctx);
+    const { code } = parseInput(mfaVerifySchema, ctx.body);
+    return verifyMfa(identity.user, code, signInIdOf(identity.token));
+  },
+
+  'DELETE /auth/mfa': async (ctx) => {
+    const { code } = parseInput(mfaDisableSchema, ctx.body);
+    await disableMfa(requireIdentity(ctx).user, code);
+    return noContent();
+  },
+
+  'POST /auth/mfa/challenge': async ({ body }) => completeMfaSignIn(parseInput(mfaChallengeSchema, body)),
+
+  'DELETE /users/{id}/mfa': async (ctx) => {
+    const identity = requireIdentity(ctx);
+    const userId = parseInput(idParamSchema, ctx.params.id, 'id');
+    const { companyId } = parseInput(mfaResetQuerySchema, ctx.query);
+    await resetUserMfa(identity, { companyId: identity.super ? (companyId ?? identity.companyId) : identity.companyId, userId });
+    return noContent();
   },
 
   'POST /forgetpassword/{email}': async ({ params }) => {
