@@ -1,0 +1,79 @@
+/**
+ * Where the app's toasts appear, in headless Chromium (issue 25, "toasts never cover the page's main
+ * button"): an admin's save is refused with a toast while the queue dialog is open; the toast must
+ * not lie over the dialog's Save nor over the list page's Add button at the top right, on a desktop
+ * and on a phone. Screenshots go to tests/artifacts/toast-placement-*.png.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { repoRoot } from '../../infra/local/lambda-runtime.ts';
+import { client, createTenant, firstPlanId, superLogin, type Tenant } from '../integration/tenants.ts';
+import { type LaunchedBrowser, launchBrowser, signInPage } from '../support/browser.ts';
+
+const artifacts = join(repoRoot, 'tests', 'artifacts');
+
+let tenant: Tenant;
+let launched: LaunchedBrowser;
+
+interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+const overlaps = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
+beforeAll(async () => {
+  mkdirSync(artifacts, { recursive: true });
+  const call = client(inject('apiUrl'));
+  const superToken = await superLogin(call, inject('admin'));
+  tenant = await createTenant(call, superToken, await firstPlanId(call), 'toast-placement');
+  // Takes the dialog's default colour (the palette's first), so adding another queue as it comes is refused with a toast.
+  const made = await call('POST', '/queue', { token: tenant.admin.token, body: { name: 'Vendas', color: '#B80000' } });
+  if (made.status >= 300) throw new Error(`create queue: ${made.status} ${made.text}`);
+  launched = await launchBrowser();
+});
+
+afterAll(async () => {
+  await launched?.close();
+});
+
+const viewports = [
+  { name: '1440', width: 1440, height: 900 },
+  { name: '1024', width: 1024, height: 700 },
+  { name: '390', width: 390, height: 844 },
+];
+
+describe("the app's toasts", { timeout: 180_000 }, () => {
+  for (const { name, width, height } of viewports) {
+    it(`never cover the dialog's Save nor the page's Add button (${name} px)`, async () => {
+      const context = await launched.browser.newContext({ baseURL: inject('webUrl'), locale: 'pt-BR', viewport: { width, height } });
+      const page = await context.newPage();
+      page.setDefaultTimeout(60_000);
+      await page.goto('/login');
+      await page.locator('input[name=email]').waitFor({ timeout: 90_000 });
+      await signInPage(page, tenant.admin.email, tenant.admin.password);
+      await page.goto('/queues');
+      const add = page.getByRole('button', { name: 'Adicionar fila' });
+      // Measured before the dialog hides the page from the accessibility tree; the dialog does not move it.
+      const addBox = await add.boundingBox();
+      await add.click();
+      const dialog = page.getByRole('dialog');
+      await dialog.getByRole('textbox', { name: 'Nome' }).fill(`Suporte ${name}`);
+      const save = dialog.getByRole('button', { name: 'Salvar' });
+      await save.click();
+      const toast = page.getByTestId('toast').filter({ hasText: 'Esta cor já está em uso' });
+      await toast.waitFor();
+      // The toast slides in: measure where it comes to rest.
+      await page.waitForTimeout(400);
+      await page.screenshot({ path: join(artifacts, `toast-placement-${name}.png`) });
+      const toastBox = await toast.boundingBox();
+      const saveBox = await save.boundingBox();
+      expect(toastBox).not.toBeNull();
+      expect(overlaps(toastBox!, saveBox!), `toast ${JSON.stringify(toastBox)} over Save ${JSON.stringify(saveBox)}`).toBe(false);
+      expect(overlaps(toastBox!, addBox!), `toast ${JSON.stringify(toastBox)} over Add ${JSON.stringify(addBox)}`).toBe(false);
+      await context.close();
+    });
+  }
+});
