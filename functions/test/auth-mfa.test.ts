@@ -8,12 +8,13 @@ import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handler as auth } from '../src/handlers/http/auth.ts';
 import { handler as tickets } from '../src/handlers/http/tickets.ts';
+import { putSetting } from '../src/storage/settings.ts';
 import { getMfaChallenge, putMfaChallenge } from '../src/storage/user-mfa.ts';
 import { getUser } from '../src/storage/users.ts';
 import { type CognitoLocal, startCognitoLocal } from './support/cognito-local.ts';
 import { type DynamoDbLocal, startDynamoDbLocal } from './support/dynamodb-local.ts';
 import { type EventOptions, httpEvent, parseResponse } from './support/events.ts';
-import { createTestUser, TEST_PASSWORD, type TestUser } from './support/tenants.ts';
+import { createTestUser, signIn, TEST_PASSWORD, type TestUser } from './support/tenants.ts';
 
 process.env.SECRETS_KEY ??= randomBytes(32).toString('base64');
 
@@ -179,6 +180,34 @@ describe('enrolment and sign-in with a second factor', () => {
     expect((await getUser(2101, member.user.id))?.mfaRecoveryHashes).toHaveLength(9);
   });
 
+  it('a Cognito token obtained directly opens nothing until its challenge passes (the web sign-in path)', async () => {
+    // Prepare
+    const { member, secret } = await enrolled({ companyId: 2101 });
+    const direct = await signIn(member.email);
+
+    // Act: the web app claims the session with it
+    const claimed = await call('POST /auth/session', { token: direct.idToken, body: { refreshToken: direct.refreshToken } });
+
+    // Assess: a challenge, and the token reads nothing meanwhile
+    expect(claimed.body).toEqual({ mfaRequired: true, challenge: expect.any(String) });
+    expect(await listTickets(direct.idToken)).toMatchObject({ status: 401, body: { error: 'ERR_MFA_REQUIRED' } });
+    expect((await call('GET /auth/me', { token: direct.idToken })).status).toBe(401);
+    expect((await call('POST /auth/refresh_token', { token: direct.idToken })).status).toBe(401);
+    expect((await call('POST /auth/mfa/setup', { token: direct.idToken })).status).toBe(401);
+
+    // Act: the code
+    await awayFromStepEdge();
+    const passed = await call('POST /auth/mfa/challenge', { body: { challenge: claimed.body.challenge, code: await codeAt(secret, 1) } });
+
+    // Assess: the same token is the session now
+    expect(passed).toMatchObject({ status: 200, body: { token: direct.idToken, user: { id: member.user.id } } });
+    expect((await listTickets(direct.idToken)).status).toBe(200);
+    // Claiming again with the verified token (a reload) needs no new code.
+    expect((await call('POST /auth/session', { token: direct.idToken })).body).toMatchObject({ token: direct.idToken });
+    // The enrolling session's token was replaced by the new sign-in.
+    expect((await listTickets(member.idToken)).status).toBe(401);
+  });
+
   it('turns off with a code, and not without one', async () => {
     // Prepare
     const { member, secret } = await enrolled({ companyId: 2101 });
@@ -192,6 +221,53 @@ describe('enrolment and sign-in with a second factor', () => {
     expect(refused).toMatchObject({ status: 400, body: { error: 'ERR_MFA_INVALID_CODE' } });
     expect(off.status).toBe(204);
     expect((await login(member)).body).toMatchObject({ token: expect.any(String) });
+  });
+});
+
+describe('company setting mfaRequired', () => {
+  it('everyone: a user without the factor gets a session that can only enrol, then everything', async () => {
+    // Prepare
+    await putSetting(2102, 'mfaRequired', 'everyone');
+    const member = await createTestUser({ companyId: 2102, signIn: false });
+
+    // Act
+    const signedIn = await login(member);
+    const token = signedIn.body.token as string;
+
+    // Assess: sent to enrolment; nothing else answers
+    expect(signedIn.body).toMatchObject({ token: expect.any(String), mfaEnrolmentRequired: true });
+    expect(await listTickets(token)).toMatchObject({ status: 403, body: { error: 'ERR_MFA_ENROLMENT_REQUIRED' } });
+    expect((await call('GET /auth/mfa', { token })).body).toEqual({ enabled: false, required: true });
+    expect((await call('GET /auth/me', { token })).status).toBe(200);
+
+    // Act: enrol
+    const secret = (await call('POST /auth/mfa/setup', { token })).body.secret as string;
+    await awayFromStepEdge();
+    expect((await call('POST /auth/mfa/verify', { token, body: { code: await codeAt(secret) } })).status).toBe(200);
+
+    // Assess: the session is whole, and the factor cannot be turned off while required
+    expect((await listTickets(token)).status).toBe(200);
+    expect(await call('DELETE /auth/mfa', { token, body: { code: await codeAt(secret, 1) } })).toMatchObject({
+      status: 403,
+      body: { error: 'ERR_MFA_REQUIRED_BY_COMPANY' },
+    });
+  });
+
+  it('admins: plain users are not asked; admins are', async () => {
+    // Prepare
+    await putSetting(2103, 'mfaRequired', 'admins');
+    const plain = await createTestUser({ companyId: 2103, signIn: false });
+    const admin = await createTestUser({ companyId: 2103, profile: 'admin', signIn: false });
+
+    // Act
+    const plainIn = await login(plain);
+    const adminIn = await login(admin);
+
+    // Assess
+    expect(plainIn.body).not.toHaveProperty('mfaEnrolmentRequired');
+    expect((await listTickets(plainIn.body.token as string)).status).toBe(200);
+    expect(adminIn.body).toMatchObject({ mfaEnrolmentRequired: true });
+    expect((await listTickets(adminIn.body.token as string)).status).toBe(403);
   });
 });
 

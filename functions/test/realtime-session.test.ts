@@ -17,6 +17,7 @@ function setup() {
   const closed: string[] = [];
   const tokens = new Map<string, SocketIdentity>();
   const clock = { now: NOW };
+  const mustEnrol = new Set<number>();
 
   const deps: SocketSessionDeps = {
     verifyToken: async (token) => {
@@ -25,6 +26,8 @@ function setup() {
       return identity;
     },
     getUser: async (companyId, userId) => users.get(`${companyId}/${userId}`),
+    // As user-directory.ts: the company requires the factor of every user here (the map's ids) not enrolled.
+    mustEnrolMfa: async (user) => mustEnrol.has(user.id) && !user.mfaEnabled,
     setPresence: async (_companyId, userId, p) => {
       presence.push({ userId, online: p.online });
     },
@@ -82,7 +85,7 @@ function setup() {
   const addToken = (token: string, identity: Partial<SocketIdentity> & { companyId: number; userId: number }) =>
     tokens.set(token, { sub: `sub-${identity.userId}`, issuedAt: NOW - 60, expiresAt: NOW + 3600, ...identity });
 
-  return { session: createSocketSession(deps), store, presence, posted, closed, clock, addUser, addToken };
+  return { session: createSocketSession(deps), store, presence, posted, closed, clock, addUser, addToken, mustEnrol };
 }
 
 let t: ReturnType<typeof setup>;
@@ -117,6 +120,30 @@ describe('$connect', () => {
   ])('refuses %s with 401 and stores nothing', async (_name, token) => {
     expect((await t.session.connect('c1', token)).statusCode).toBe(401);
     expect(t.store.size).toBe(0);
+  });
+
+  it('refuses a sign-in that has not passed the second factor, and takes the one that did (issue 21)', async () => {
+    // Prepare: user 6 has the factor on; its session passed the challenge with sign-in "passed"
+    t.addUser({ id: 6, companyId: 7, mfaEnabled: true, mfaOrigin: 'passed', sessionIat: NOW - 60 });
+    t.addToken('password-only', { companyId: 7, userId: 6, originJti: 'other' });
+    t.addToken('no-origin', { companyId: 7, userId: 6 });
+    t.addToken('verified', { companyId: 7, userId: 6, originJti: 'passed' });
+    // Act + Assess
+    expect((await t.session.connect('c1', 'password-only')).statusCode).toBe(401);
+    expect((await t.session.connect('c2', 'no-origin')).statusCode).toBe(401);
+    expect(t.store.size).toBe(0);
+    expect((await t.session.connect('c3', 'verified')).statusCode).toBe(200);
+  });
+
+  it('refuses a user the company requires a second factor of until it enrols', async () => {
+    // Prepare
+    t.mustEnrol.add(5);
+    // Act
+    const result = await t.session.connect('c1', 'good');
+    // Assess
+    expect(result.statusCode).toBe(403);
+    expect(t.store.size).toBe(0);
+    expect(t.presence).toEqual([]);
   });
 
   it('refuses a token whose user no longer exists', async () => {

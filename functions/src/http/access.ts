@@ -8,10 +8,11 @@ import { CompanyExpiredError, ForbiddenError, UnauthorizedError } from '#commons
 import { verifyIdToken } from '#commons/jwt';
 import { expiredMessage } from '#contracts/auth';
 import { planFlags } from '#contracts/plans';
-import { isSupersededSession, isTokenOfUser } from '#contracts/session';
+import { isSupersededSession, isTokenOfUser, lacksSecondFactor, mfaPolicyApplies } from '#contracts/session';
 import { isExpired } from '#domain/auth/due-date-policy';
 import { type CompanyRecord, getCompanyBatched } from '#storage/companies';
 import { getPlanCached, type PlanRecord } from '#storage/plans';
+import { getSettingCached } from '#storage/settings';
 import { getUserBatched } from '#storage/users';
 import type { HttpRoute } from '../routes.ts';
 import type { Identity, RequestContext } from './types.ts';
@@ -57,6 +58,8 @@ export async function loadIdentity(rawToken: string | undefined, options: { clai
   if (!isTokenOfUser(token, user)) throw new UnauthorizedError('ERR_SESSION_EXPIRED');
   // Single session: a newer login elsewhere, or a logout, ended every other sign-in's tokens.
   if (!options.claiming && isSupersededSession(token, user)) throw new UnauthorizedError('ERR_SESSION_EXPIRED');
+  // Second factor on: only the sign-in that passed its challenge (POST /auth/session opens the challenge).
+  if (!options.claiming && lacksSecondFactor(token, user)) throw new UnauthorizedError('ERR_MFA_REQUIRED');
   if (!company) throw new UnauthorizedError('ERR_SESSION_EXPIRED');
   const plan = (await getPlanCached(company.planId)) ?? missingPlan(company);
   return {
@@ -87,10 +90,21 @@ export function assertRouteAccess(identity: Identity, route: HttpRoute): void {
   if (route.plan && !identity.plan[route.plan]) throw new ForbiddenError('ERR_PLAN_FEATURE_DISABLED', { flag: route.plan });
 }
 
+/**
+ * The company's `mfaRequired` setting asks a second factor of this user, who has none: until it
+ * enrols, only the routes marked `mfaEnrolment` (enrolment, the session, logout) answer (issue 21).
+ */
+export async function assertMfaEnrolled(identity: Identity, route: HttpRoute): Promise<void> {
+  if (route.mfaEnrolment || identity.user.mfaEnabled) return;
+  if (mfaPolicyApplies(await getSettingCached(identity.companyId, 'mfaRequired'), identity.user))
+    throw new ForbiddenError('ERR_MFA_ENROLMENT_REQUIRED');
+}
+
 export async function authenticate(event: APIGatewayProxyEventV2, route: HttpRoute): Promise<Identity | undefined> {
   if (route.access === 'public') return undefined;
   const identity = await loadIdentity(bearerToken(event), { claiming: route.claimsSession });
   assertCompanyUsable(identity, Boolean(route.allowExpired));
+  await assertMfaEnrolled(identity, route);
   assertRouteAccess(identity, route);
   return identity;
 }

@@ -4,7 +4,7 @@
  * management API come in as ports, so this reads as the protocol and is tested without AWS.
  */
 import { socketEvents } from '#contracts/channels';
-import { isSupersededSession, isTokenOfUser } from '#contracts/session';
+import { isSupersededSession, isTokenOfUser, lacksSecondFactor } from '#contracts/session';
 import type { AllTicket, Profile } from '#contracts/users';
 import type { ConnectionRecord, NewConnection } from '#storage/ws-connections';
 import type { WsRouteKey } from '../routes.ts';
@@ -34,12 +34,17 @@ export interface SocketUser {
   sessionIat?: number;
   sessionJtis?: string[] | null;
   sessionOrigin?: string | null;
+  /** Second factor on, and the sign-in that passed it (contracts/session.ts lacksSecondFactor). */
+  mfaEnabled?: boolean;
+  mfaOrigin?: string | null;
 }
 
 export interface SocketSessionDeps {
   /** Throws when the token is missing, forged or expired. */
   verifyToken(token: string | undefined): Promise<SocketIdentity>;
   getUser(companyId: number, userId: number): Promise<SocketUser | undefined>;
+  /** The company requires a second factor of this user, who has not enrolled (issue 21): no socket. */
+  mustEnrolMfa(user: SocketUser): Promise<boolean>;
   setPresence(companyId: number, userId: number, presence: { online: boolean; lastSeenAt: string }): Promise<void>;
   connections: {
     put(input: NewConnection): Promise<unknown>;
@@ -99,6 +104,9 @@ export function createSocketSession(deps: SocketSessionDeps): SocketSession {
     if (!isTokenOfUser(identity, user)) return { statusCode: 401 };
     // Single session: a sign-in elsewhere raised sessionIat; this token belongs to the older one.
     if (isSupersededSession(identity, user)) return { statusCode: 401 };
+    // No socket for a sign-in that has not passed the second factor, nor before a required enrolment.
+    if (lacksSecondFactor(identity, user)) return { statusCode: 401 };
+    if (await deps.mustEnrolMfa(user)) return { statusCode: 403 };
     await deps.connections.put({
       connectionId,
       companyId: identity.companyId,

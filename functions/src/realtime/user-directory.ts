@@ -6,8 +6,9 @@
 import { NotFoundError } from '#commons/errors';
 import { logger } from '#commons/logger';
 import { type AuthEventData, channels } from '#contracts/channels';
-import { ENDED_SESSION_JTI, isSupersededSession } from '#contracts/session';
+import { ENDED_SESSION_JTI, isSupersededSession, mfaPolicyApplies } from '#contracts/session';
 import type { AllTicket, Profile } from '#contracts/users';
+import { getSettingCached } from '#storage/settings';
 import { getUser, updateUser } from '#storage/users';
 import { deleteConnection, listCompanyConnections, setConnectionViewer } from '#storage/ws-connections';
 import { closeConnection } from './management.ts';
@@ -28,7 +29,15 @@ export async function getSocketUser(companyId: number, userId: number): Promise<
     sessionIat: user.sessionIat,
     sessionJtis: user.sessionJtis ?? null,
     sessionOrigin: user.sessionOrigin ?? null,
+    mfaEnabled: Boolean(user.mfaEnabled),
+    mfaOrigin: user.mfaOrigin ?? null,
   };
+}
+
+/** The company's `mfaRequired` asks a second factor of this user, who has none yet (settings read through the cache). */
+export async function mustEnrolMfa(user: SocketUser): Promise<boolean> {
+  if (user.mfaEnabled) return false;
+  return mfaPolicyApplies(await getSettingCached(user.companyId, 'mfaRequired'), user);
 }
 
 export async function setPresence(companyId: number, userId: number, presence: { online: boolean; lastSeenAt: string }): Promise<void> {

@@ -9,7 +9,7 @@ import { verifyIdToken } from '#commons/jwt';
 import { logger } from '#commons/logger';
 import { closeConnection, postToConnection } from '#realtime/management';
 import { createSocketSession, type SessionResult } from '#realtime/socket-session';
-import { getSocketUser, setPresence } from '#realtime/user-directory';
+import { getSocketUser, mustEnrolMfa, setPresence } from '#realtime/user-directory';
 import * as connections from '#storage/ws-connections';
 
 const eventSchema = z.object({
@@ -26,6 +26,7 @@ const eventSchema = z.object({
 const session = createSocketSession({
   verifyToken: verifyIdToken,
   getUser: getSocketUser,
+  mustEnrolMfa,
   setPresence,
   connections: {
     put: connections.putConnection,
