@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCampaign } from '#domain/campaigns/engine';
 import { settleCampaignSend } from '#domain/campaigns/results';
 import { getContactByNumber } from '#storage/contacts';
+import { counterDeltas, trackingFields } from '#storage/dashboard-counters';
 import { listMessagesPage } from '#storage/messages';
 import { listContactTickets } from '#storage/ticket-lists';
 import { getSlot } from '#storage/tickets';
@@ -43,6 +44,28 @@ async function ticketsOf(companyId: number, number: string) {
 }
 
 describe("a campaign's sends in the conversation", () => {
+  it('a ticket created closed begins no conversation on the dashboard; the answer that reopens it does', () => {
+    const at = '2026-03-02T12:00:00.000Z';
+    const created = {
+      companyId: 1,
+      id: 7,
+      status: 'closed' as const,
+      userId: null,
+      queueId: null,
+      createdAt: at,
+      rating: null,
+      ratedAt: null,
+    };
+    const closed = { ...created, ...trackingFields(undefined, created, at) };
+    expect(closed).toMatchObject({ convAt: null, queuedAt: null, startedAt: null });
+    expect(counterDeltas(undefined, closed, at, 'UTC').size).toBe(0);
+    const later = '2026-03-02T12:30:00.000Z';
+    const reopened = { ...closed, status: 'pending' as const };
+    const tracked = { ...reopened, ...trackingFields(closed, reopened, later) };
+    expect(tracked.convAt).toBe(later);
+    expect([...counterDeltas(closed, tracked, later, 'UTC').values()]).toEqual([{ pending: 1, h12: 1 }]);
+  });
+
   it('stores each sent message once, marked campaign, on a ticket created closed that the slot points at', async () => {
     const t = await seedTenant(env.stack);
     const { connectionId, items, campaignId } = await setup(t, 2);
