@@ -9,6 +9,7 @@
  * bucket under `announcements/<id>/...`, outside every tenant's prefix; the media route serves it to
  * whoever may read the announcement (domain/media/access.ts).
  */
+
 import { deleteMedia } from '#adapters/media-bucket';
 import { NotFoundError, ValidationError } from '#commons/errors';
 import {
@@ -22,6 +23,7 @@ import {
 } from '#contracts/announcements';
 import { channels } from '#contracts/channels';
 import type { MediaUpload } from '#contracts/messages';
+import { changesOf, recordAudit } from '#domain/audit/record';
 import type { Identity } from '#domain/identity';
 import {
   type Attachment,
@@ -91,6 +93,12 @@ export async function createAnnouncement(input: CreateAnnouncementInput, now = n
     updatedAt: at,
   };
   await store.putAnnouncement(record);
+  await recordAudit({
+    action: 'announcement.create',
+    targetType: 'announcement',
+    targetId: record.id,
+    changes: changesOf(null, { ...record }),
+  });
   await publishChange('create', record);
   return present(record);
 }
@@ -107,13 +115,26 @@ export async function updateAnnouncement(reader: Reader, id: number, input: Upda
   const before = await find(reader, id);
   const patch = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined));
   if (!Object.keys(patch).length) return present(before);
-  return present(await change(before, patch));
+  const after = await change(before, patch);
+  await recordAudit({
+    action: 'announcement.update',
+    targetType: 'announcement',
+    targetId: id,
+    changes: changesOf({ ...before }, { ...after }),
+  });
+  return present(after);
 }
 
 export async function deleteAnnouncement(reader: Reader, id: number): Promise<void> {
   await find(reader, id);
   const deleted = await store.deleteAnnouncement(id);
   if (!deleted) throw new NotFoundError('ERR_NOT_FOUND');
+  await recordAudit({
+    action: 'announcement.delete',
+    targetType: 'announcement',
+    targetId: id,
+    changes: changesOf({ ...deleted }, null, ['title']),
+  });
   await deleteMedia(deleted.mediaPath);
   await publishToAll(channels.announcement(), { action: 'delete', id } satisfies AnnouncementEvent);
 }

@@ -11,6 +11,7 @@ import { lifecycleCommand, sendSessionCommand } from '#adapters/session-commands
 import { ConflictError, NotFoundError, ValidationError } from '#commons/errors';
 import { logger } from '#commons/logger';
 import type { Connection, ConnectionInput, ConnectionUpdateInput } from '#contracts/connections';
+import { changesOf, recordAudit } from '#domain/audit/record';
 import { createWithinPlanLimit } from '#domain/plans/limits';
 import { assertOwnBotReferences } from '#domain/queue-integrations/references';
 import * as store from '#storage/connections';
@@ -128,6 +129,12 @@ export async function createConnectionFor(
     logger.error('start command not sent for a new connection', { companyId, connectionId: record.id, error: error as Error });
     stored = (await store.updateConnectionSession(companyId, record.id, { status: 'DISCONNECTED' })) ?? record;
   }
+  await recordAudit({
+    action: 'connection.create',
+    targetType: 'connection',
+    targetId: record.id,
+    changes: changesOf(null, { ...record }, [...Object.keys(input), 'isDefault']),
+  });
   const connection = toConnection(stored, directory, true);
   await publishConnection({ ...connection, token: '' });
   return connection;
@@ -147,6 +154,12 @@ export async function updateConnectionFor(actor: ConnectionActor, id: number, in
 
   const updated = await store.updateConnection(companyId, id, { ...input, queueIds: input.queueIds ? queueIds : undefined });
   if (updated.isDefault && !current.isDefault) await unsetOtherDefaults(companyId, id, directory);
+  await recordAudit({
+    action: 'connection.update',
+    targetType: 'connection',
+    targetId: id,
+    changes: changesOf({ ...current }, { ...updated }, Object.keys(input)),
+  });
   const connection = toConnection(updated, directory, true);
   await publishConnection({ ...connection, token: '' });
   return connection;
@@ -162,6 +175,12 @@ export async function deleteConnectionFor(actor: ConnectionActor, id: number): P
   const current = await findConnection(companyId, id);
   await sendSessionCommand(lifecycleCommand('logout', companyId, id));
   await store.deleteConnection(companyId, id);
+  await recordAudit({
+    action: 'connection.delete',
+    targetType: 'connection',
+    targetId: id,
+    changes: changesOf({ ...current }, null, ['name', 'number']),
+  });
   await publishConnectionDeleted(companyId, id);
 
   if (current.isDefault) {

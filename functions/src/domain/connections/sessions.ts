@@ -7,6 +7,7 @@
 
 import { lifecycleCommand, sendSessionCommand } from '#adapters/session-commands';
 import type { ConnectionStatus } from '#contracts/connections';
+import { recordAudit } from '#domain/audit/record';
 import * as store from '#storage/connections';
 import { findConnection } from './connections.ts';
 import { publishSession } from './events.ts';
@@ -36,10 +37,14 @@ async function openAndSend(companyId: number, id: number, kind: SessionAction): 
 export const startSession = (companyId: number, id: number): Promise<void> => openAndSend(companyId, id, 'start');
 
 /** PUT /whatsappsession/{id}: drop the credentials and show a fresh QR. */
-export const requestNewQr = (companyId: number, id: number): Promise<void> => openAndSend(companyId, id, 'newQr');
+export async function requestNewQr(companyId: number, id: number): Promise<void> {
+  await openAndSend(companyId, id, 'newQr');
+  await recordAudit({ action: 'connection.newQr', targetType: 'connection', targetId: id });
+}
 
 /** DELETE /whatsappsession/{id}: log out on WhatsApp; the host reports DISCONNECTED when done. */
 export async function disconnectSession(companyId: number, id: number): Promise<void> {
   await findConnection(companyId, id);
   await sendSessionCommand(lifecycleCommand('logout', companyId, id));
+  await recordAudit({ action: 'connection.disconnect', targetType: 'connection', targetId: id });
 }

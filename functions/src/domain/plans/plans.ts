@@ -2,8 +2,10 @@
  * Plans (SPEC 3 "Plan"): super users manage them; the public list feeds the signup form. A plan in
  * use by a company cannot be deleted, so no company is ever left pointing at nothing.
  */
+
 import { ConflictError, NotFoundError } from '#commons/errors';
 import { type Plan, type PlanInput, type PublicPlan, planFlags } from '#contracts/plans';
+import { changesOf, recordAudit } from '#domain/audit/record';
 import * as companies from '#storage/companies';
 import * as plans from '#storage/plans';
 
@@ -40,17 +42,21 @@ export async function createPlan(input: PlanInput, now = new Date()): Promise<Pl
   const at = now.toISOString();
   const plan: Plan = { ...input, id: await plans.newPlanId(), createdAt: at, updatedAt: at };
   await plans.createPlan(plan);
+  await recordAudit({ action: 'plan.create', targetType: 'plan', targetId: plan.id, changes: changesOf(null, { ...plan }) });
   return plan;
 }
 
 export async function updatePlan(id: number, input: PlanInput, now = new Date()): Promise<Plan> {
-  await getPlanById(id);
-  return plans.updatePlan(id, { ...input, updatedAt: now.toISOString() });
+  const before = await getPlanById(id);
+  const after = await plans.updatePlan(id, { ...input, updatedAt: now.toISOString() });
+  await recordAudit({ action: 'plan.update', targetType: 'plan', targetId: id, changes: changesOf({ ...before }, { ...after }) });
+  return after;
 }
 
 export async function deletePlan(id: number): Promise<void> {
-  await getPlanById(id);
+  const before = await getPlanById(id);
   const inUse = (await companies.listCompanies()).some((company) => company.planId === id);
   if (inUse) throw new ConflictError('ERR_PLAN_IN_USE');
   await plans.deletePlan(id);
+  await recordAudit({ action: 'plan.delete', targetType: 'plan', targetId: id, changes: changesOf({ ...before }, null, ['name']) });
 }

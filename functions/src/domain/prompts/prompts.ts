@@ -17,6 +17,7 @@
  * behind the admin's back. Its own queue, the one its row and dialog show, lets it go with it.
  * Changes are published on `company-{id}-prompt` with the id only.
  */
+
 import { ConflictError, NotFoundError, ValidationError } from '#commons/errors';
 import { sealSecret, secretHint } from '#commons/secrets';
 import { channels } from '#contracts/channels';
@@ -28,6 +29,7 @@ import {
   promptMessages,
   type UpdatePromptInput,
 } from '#contracts/prompts';
+import { changesOf, recordAudit } from '#domain/audit/record';
 import { publishToCompany } from '#realtime/publisher';
 import { listConnections } from '#storage/connections';
 import * as store from '#storage/prompts';
@@ -117,6 +119,7 @@ export async function createPromptFor(companyId: number, input: CreatePromptInpu
     updatedAt: at,
   });
   await linkQueueToPrompt(companyId, record.id, record.queueId);
+  await recordAudit({ action: 'prompt.create', targetType: 'prompt', targetId: record.id, changes: changesOf(null, { ...record }) });
   await publishChange(companyId, { action: 'create', id: record.id });
   return present(record, queueName);
 }
@@ -138,6 +141,7 @@ export async function updatePromptFor(companyId: number, id: number, input: Upda
   if (!Object.keys(patch).length) return present(before, queueName);
   const record = await store.updatePrompt(companyId, id, patch);
   if (patch.queueId !== undefined) await linkQueueToPrompt(companyId, id, record.queueId, before.queueId);
+  await recordAudit({ action: 'prompt.update', targetType: 'prompt', targetId: id, changes: changesOf({ ...before }, { ...record }) });
   await publishChange(companyId, { action: 'update', id });
   return present(record, queueName);
 }
@@ -150,6 +154,7 @@ export async function deletePromptFor(companyId: number, id: number): Promise<{ 
   if (queueIds.length || connectionIds.length) throw new ConflictError('ERR_PROMPT_IN_USE', { queueIds, connectionIds });
   await unlinkPromptQueue(companyId, id, record.queueId);
   await store.deletePrompt(companyId, id);
+  await recordAudit({ action: 'prompt.delete', targetType: 'prompt', targetId: id, changes: changesOf({ ...record }, null, ['name']) });
   await publishChange(companyId, { action: 'delete', id });
   return { message: 'Prompt deleted' };
 }

@@ -11,6 +11,7 @@
  * off behind the admin's back, and the admin may rather re-point it first.
  * Changes are published on `company-{id}-queueIntegration` with the id only.
  */
+
 import { createPrivateKey, randomBytes } from 'node:crypto';
 import { ConflictError, NotFoundError, ValidationError } from '#commons/errors';
 import { logger } from '#commons/logger';
@@ -25,6 +26,7 @@ import {
   type QueueIntegrationEvent,
   type UpdateIntegrationInput,
 } from '#contracts/queue-integrations';
+import { changesOf, recordAudit } from '#domain/audit/record';
 import { publishToCompany } from '#realtime/publisher';
 import { listConnections } from '#storage/connections';
 import * as store from '#storage/queue-integrations';
@@ -123,6 +125,12 @@ export async function createIntegrationFor(companyId: number, input: CreateInteg
     createdAt: at,
     updatedAt: at,
   });
+  await recordAudit({
+    action: 'integration.create',
+    targetType: 'integration',
+    targetId: record.id,
+    changes: changesOf(null, { ...record }),
+  });
   await publishChange(companyId, { action: 'create', id: record.id });
   return present(record);
 }
@@ -145,17 +153,29 @@ export async function updateIntegrationFor(companyId: number, id: number, input:
   if (signs(merged.type) && (!before.signingSecretSealed || secretLost)) patch.signingSecretSealed = await newSigningSecret();
   if (!signs(merged.type) && before.signingSecretSealed) patch.signingSecretSealed = '';
   const record = await store.updateQueueIntegration(companyId, id, patch);
+  await recordAudit({
+    action: 'integration.update',
+    targetType: 'integration',
+    targetId: id,
+    changes: changesOf({ ...before }, { ...record }),
+  });
   await publishChange(companyId, { action: 'update', id });
   return present(record);
 }
 
 export async function deleteIntegrationFor(companyId: number, id: number): Promise<void> {
-  await findIntegration(companyId, id);
+  const before = await findIntegration(companyId, id);
   const [queues, connections] = await Promise.all([listQueues(companyId), listConnections(companyId)]);
   const queueIds = queues.filter((queue) => queue.integrationId === id).map((queue) => queue.id);
   const connectionIds = connections.filter((connection) => connection.integrationId === id).map((connection) => connection.id);
   if (queueIds.length || connectionIds.length) throw new ConflictError('ERR_INTEGRATION_IN_USE', { queueIds, connectionIds });
   await store.deleteQueueIntegration(companyId, id);
+  await recordAudit({
+    action: 'integration.delete',
+    targetType: 'integration',
+    targetId: id,
+    changes: changesOf({ ...before }, null, ['name', 'type']),
+  });
   await publishChange(companyId, { action: 'delete', id });
 }
 

@@ -4,9 +4,11 @@
  * chatbot tree, so nothing keeps routing to a queue that is gone.
  * A queue's Prompt and that prompt's Queue are one link (domain/prompts/queue-link.ts).
  */
+
 import { NotFoundError } from '#commons/errors';
 import { channels } from '#contracts/channels';
 import type { CreateQueueInput, Queue, QueueEvent, UpdateQueueInput } from '#contracts/queues';
+import { changesOf, recordAudit } from '#domain/audit/record';
 import { publishConnection } from '#domain/connections/events';
 import { queueDirectory, toConnection } from '#domain/connections/present';
 import { createWithinPlanLimit } from '#domain/plans/limits';
@@ -42,26 +44,34 @@ export async function createQueueFor(companyId: number, queuesLimit: number, inp
     limit: queuesLimit,
     code: 'ERR_PLAN_LIMIT_QUEUES',
     count: () => store.countQueues(companyId),
-    create: async (claim) =>
-      store.createQueue({ ...input, id: await store.newQueueId(companyId), companyId, createdAt: at, updatedAt: at }, claim),
+    // The id is taken with the queue: a colour refused leaves no gap in the numbering.
+    create: (claim) => store.createNumberedQueue({ ...input, companyId, createdAt: at, updatedAt: at }, claim),
   });
+  await recordAudit({ action: 'queue.create', targetType: 'queue', targetId: queue.id, changes: changesOf(null, { ...queue }) });
   await publishQueue(companyId, { action: 'create', queue });
   if (queue.promptId) await linkPromptToQueue(companyId, queue.id, queue.promptId);
   return queue;
 }
 
 export async function updateQueueFor(companyId: number, id: number, input: UpdateQueueInput): Promise<Queue> {
-  await findQueue(companyId, id);
+  const before = await findQueue(companyId, id);
   await assertOwnBotReferences(companyId, input);
   const queue = await store.updateQueue(companyId, id, input);
+  await recordAudit({
+    action: 'queue.update',
+    targetType: 'queue',
+    targetId: id,
+    changes: changesOf({ ...before }, { ...queue }, Object.keys(input)),
+  });
   await publishQueue(companyId, { action: 'update', queue });
   if (input.promptId) await linkPromptToQueue(companyId, id, input.promptId);
   return queue;
 }
 
 export async function deleteQueueFor(companyId: number, id: number): Promise<void> {
-  await findQueue(companyId, id);
+  const before = await findQueue(companyId, id);
   await store.deleteQueue(companyId, id);
+  await recordAudit({ action: 'queue.delete', targetType: 'queue', targetId: id, changes: changesOf({ ...before }, null, ['name']) });
   await publishQueue(companyId, { action: 'delete', queueId: id });
 
   const directory = queueDirectory(await store.listQueues(companyId));

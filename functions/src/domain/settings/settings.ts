@@ -2,6 +2,7 @@
  * Company settings (SPEC 3 "Setting"): a fixed set of keys, each with a default, stored only once
  * changed or seeded. Reads always return every key, so clients never see a missing setting.
  */
+
 import { NotFoundError, ValidationError } from '#commons/errors';
 import { channels } from '#contracts/channels';
 import {
@@ -12,6 +13,7 @@ import {
   settingKeys,
   settingValueSchemas,
 } from '#contracts/settings';
+import { maskSecrets, recordAudit } from '#domain/audit/record';
 import { publishToAdmins, publishToCompany } from '#domain/companies/publish';
 import * as storage from '#storage/settings';
 
@@ -42,7 +44,18 @@ export function validateSetting(key: string, value: unknown): Setting {
 
 export async function updateCompanySetting(companyId: number, key: string, value: unknown): Promise<Setting> {
   const setting = validateSetting(key, value);
+  const before = await storage.getSetting(companyId, setting.key);
   await storage.putSetting(companyId, setting.key, setting.value);
+  if (before !== setting.value) {
+    // An admin-only key (a payment token, a key of a provider) is a secret: its values never reach the trail.
+    const shown = (text: string) => (adminOnlySettingKeys.has(setting.key) ? maskSecrets(text, 'secret') : text);
+    await recordAudit({
+      action: 'setting.update',
+      targetType: 'setting',
+      targetId: setting.key,
+      changes: { [setting.key]: { from: shown(before), to: shown(setting.value) } },
+    });
+  }
   // An admin-only key's new value reaches the admins' sockets only.
   const publish = adminOnlySettingKeys.has(setting.key) ? publishToAdmins : publishToCompany;
   await publish(companyId, channels.settings(companyId), { action: 'update', setting });

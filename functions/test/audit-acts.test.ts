@@ -1,0 +1,141 @@
+/**
+ * Each administrative act leaves exactly one entry an admin reads in GET /audit (issue 21 §3):
+ * settings, queues, connections (create, new QR, disconnect, delete), integrations, prompts, and a
+ * super admin's plans and announcements; secrets (an OpenAI key, a payment token) never in clear.
+ */
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MASKED } from '#contracts/audit';
+import { type CommandQueue, startCommandQueue } from './connections-harness.ts';
+import { call, type Stack, seedTenant, startStack, type Tenant, uniq } from './users-harness.ts';
+
+process.env.SECRETS_KEY ??= randomBytes(32).toString('base64');
+
+let stack: Stack;
+let commands: CommandQueue;
+let a: Tenant;
+let root: Tenant;
+
+const AGENT = 'Mozilla/5.0 AuditActs/2.0';
+const IP = '192.0.2.44';
+const as = (t: Tenant) => ({ token: t.admin.token, sourceIp: IP, headers: { 'user-agent': AGENT } });
+
+beforeAll(async () => {
+  [stack, commands] = await Promise.all([startStack(), startCommandQueue()]);
+  [a, root] = await Promise.all([seedTenant(stack), seedTenant(stack, { super: true })]);
+}, 90_000);
+afterAll(async () => {
+  await Promise.all([stack?.stop(), commands?.stop()]);
+});
+
+/** The tenant's entries about one target, newest first. */
+async function trailOf(t: Tenant, targetType: string, targetId: string | number) {
+  const res = await call('GET /audit', { token: t.admin.token, query: { targetType } });
+  expect(res.status).toBe(200);
+  return (res.body.entries as Array<Record<string, unknown>>).filter((e) => e.targetId === String(targetId));
+}
+
+const byCaller = (t: Tenant) => ({ companyId: t.companyId, userId: t.admin.id, ip: IP, userAgent: AGENT });
+
+describe('acts recorded', () => {
+  it('a setting change, with before and after; a secret setting masked', async () => {
+    expect((await call('PUT /settings/{key}', { ...as(a), params: { key: 'userRating' }, body: { value: 'enabled' } })).status).toBe(200);
+    expect((await call('PUT /settings/{key}', { ...as(a), params: { key: 'asaas' }, body: { value: 'tok-live-123456' } })).status).toBe(
+      200,
+    );
+    const rating = await trailOf(a, 'setting', 'userRating');
+    const asaas = await trailOf(a, 'setting', 'asaas');
+    expect(rating).toEqual([
+      expect.objectContaining({ ...byCaller(a), action: 'setting.update', changes: { userRating: { from: 'disabled', to: 'enabled' } } }),
+    ]);
+    expect(asaas).toHaveLength(1);
+    expect(asaas[0]?.changes).toEqual({ asaas: { from: '', to: MASKED } });
+    const csv = await call('GET /audit/export.csv', { token: a.admin.token, query: { targetType: 'setting' } });
+    expect(csv.body).not.toContain('tok-live-123456');
+  });
+
+  it('a queue created, edited and deleted', async () => {
+    const made = await call('POST /queue', { ...as(a), body: { name: 'Vendas Audit', color: '#123456' } });
+    expect(made.status).toBe(201);
+    const id = made.body.id;
+    expect((await call('PUT /queue/{id}', { ...as(a), params: { id }, body: { name: 'Vendas 2' } })).status).toBe(200);
+    expect((await call('DELETE /queue/{id}', { ...as(a), params: { id } })).status).toBeLessThan(300);
+    const trail = await trailOf(a, 'queue', id);
+    expect(trail.map((e) => e.action)).toEqual(['queue.delete', 'queue.update', 'queue.create']);
+    expect(trail[1]?.changes).toEqual({ name: { from: 'Vendas Audit', to: 'Vendas 2' } });
+    expect(trail[2]).toMatchObject({
+      ...byCaller(a),
+      changes: { name: { from: null, to: 'Vendas Audit' }, color: { from: null, to: '#123456' } },
+    });
+  });
+
+  it('a connection created, asked a new QR, disconnected and deleted', async () => {
+    const made = await call('POST /whatsapp', { ...as(a), body: { name: uniq('Wa ') } });
+    expect(made.status).toBe(201);
+    const id = made.body.id;
+    expect((await call('PUT /whatsappsession/{id}', { ...as(a), params: { id } })).status).toBeLessThan(300);
+    expect((await call('DELETE /whatsappsession/{id}', { ...as(a), params: { id } })).status).toBeLessThan(300);
+    expect((await call('DELETE /whatsapp/{id}', { ...as(a), params: { id } })).status).toBeLessThan(300);
+    await commands.drain();
+    const trail = await trailOf(a, 'connection', id);
+    expect(trail.map((e) => e.action)).toEqual(['connection.delete', 'connection.disconnect', 'connection.newQr', 'connection.create']);
+    expect(trail.every((e) => e.ip === IP && e.userAgent === AGENT && e.userId === a.admin.id)).toBe(true);
+    expect(trail[3]?.changes).toMatchObject({ name: { from: null, to: made.body.name } });
+  });
+
+  it('a prompt whose OpenAI key never reaches the trail', async () => {
+    const queue = await call('POST /queue', { token: a.admin.token, body: { name: 'Prompt Q', color: '#654321' } });
+    const key = 'sk-proj-AUDITSECRET0123456789abcdefghijklmnop';
+    const made = await call('POST /prompt', {
+      ...as(a),
+      body: { name: 'Assistente', prompt: 'Seja cordial.', queueId: queue.body.id, apiKey: key },
+    });
+    expect(made.status).toBe(201);
+    const id = made.body.id;
+    const edited = await call('PUT /prompt/{id}', { ...as(a), params: { id }, body: { apiKey: `${key}X`, temperature: 0.5 } });
+    expect(edited.status).toBe(200);
+    const trail = await trailOf(a, 'prompt', id);
+    expect(trail.map((e) => e.action)).toEqual(['prompt.update', 'prompt.create']);
+    expect(trail[1]?.changes).toMatchObject({ name: { from: null, to: 'Assistente' } });
+    const csv = await call('GET /audit/export.csv', { token: a.admin.token, query: { targetType: 'prompt' } });
+    for (const text of [JSON.stringify(trail), csv.body]) {
+      expect(text).not.toContain('AUDITSECRET');
+      expect(text).not.toContain('sk-proj');
+    }
+  });
+
+  it('an integration created', async () => {
+    const made = await call('POST /queueIntegration', {
+      ...as(a),
+      body: { type: 'webhook', name: 'Bot Audit', urlN8N: 'https://h.example/n' },
+    });
+    expect(made.status).toBe(201);
+    const trail = await trailOf(a, 'integration', made.body.id);
+    expect(trail).toEqual([
+      expect.objectContaining({
+        ...byCaller(a),
+        action: 'integration.create',
+        changes: expect.objectContaining({ name: { from: null, to: 'Bot Audit' } }),
+      }),
+    ]);
+  });
+
+  it("a super admin's plans and announcements, in the super admin's company", async () => {
+    const plan = await call('POST /plans', { ...as(root), body: { name: uniq('Audit plan '), users: 3 } });
+    expect(plan.status).toBe(201);
+    expect((await call('PUT /plans/{id}', { ...as(root), params: { id: plan.body.id }, body: { ...plan.body, users: 5 } })).status).toBe(
+      200,
+    );
+    expect((await call('DELETE /plans/{id}', { ...as(root), params: { id: plan.body.id } })).status).toBeLessThan(300);
+    const news = await call('POST /announcements', { ...as(root), body: { title: 'Manutenção', text: 'Domingo às 2h' } });
+    expect(news.status).toBe(201);
+    const plans = await trailOf(root, 'plan', plan.body.id);
+    expect(plans.map((e) => e.action)).toEqual(['plan.delete', 'plan.update', 'plan.create']);
+    expect(plans[1]?.changes).toEqual({ users: { from: 3, to: 5 } });
+    expect(await trailOf(root, 'announcement', news.body.id)).toEqual([
+      expect.objectContaining({ ...byCaller(root), action: 'announcement.create' }),
+    ]);
+    // Not in an ordinary company's trail
+    expect(await trailOf(a, 'plan', plan.body.id)).toEqual([]);
+  });
+});
