@@ -198,6 +198,10 @@ describe('contact data export', () => {
     expect(fetched.status).toBe(200);
     expect(await fetched.text()).toContain(seeded.number);
     expect(Date.parse(res.body.mediaLinksExpireAt) - Date.parse(res.body.exportedAt)).toBe(86_400_000);
+    const audit = await invoke('GET /audit', { token: a.admin.token, query: { action: 'contact.export' } });
+    expect(audit.body.entries).toContainEqual(
+      expect.objectContaining({ action: 'contact.export', targetId: String(seeded.contactId), userId: a.admin.id }),
+    );
   });
 });
 
@@ -236,6 +240,13 @@ describe('contact erasure', () => {
       json: { confirmNumber: seeded.number },
     });
     expect(again.status).toBe(404);
+
+    // The act is in the audit trail, by the contact's id and counts (the Scan above saw no name or number in it).
+    const audit = await invoke('GET /audit', { token: a.admin.token, query: { action: 'contact.erase' } });
+    expect(audit.status).toBe(200);
+    expect(audit.body.entries).toContainEqual(
+      expect.objectContaining({ action: 'contact.erase', targetType: 'contact', targetId: String(seeded.contactId), userId: a.admin.id }),
+    );
 
     const back = await resolveContact(
       { companyId: a.companyId, connectionId, number: seeded.number, isGroup: false, fromMe: false, pushName: 'Nova' },

@@ -12,10 +12,13 @@
  * object: an export of thousands of messages stays one Query a page, and a download never runs as
  * a page in the browser).
  *
+ * The act is audited (contact.export, the contact's id): who took a copy of a person's data, when.
+ *
  * Reads are bounded by the contact: its partition's ticket links, each ticket's message partition
  * page by page, each ticket's notes; nothing of the rest of the tenant is read.
  */
 import { presignedGet } from '#adapters/media-bucket';
+import { recordAudit } from '#domain/audit/record';
 import { keyFromMediaUrl } from '#domain/media/keys';
 import { servedAs } from '#domain/media/serve';
 import { contactPartitionItems } from '#storage/contact-pages';
@@ -117,7 +120,7 @@ async function exportedMessages(ticket: TicketRecord): Promise<ExportedMessage[]
 export async function exportContactData(companyId: number, contactId: number, now = new Date()): Promise<ContactDataExport> {
   const contact = await getContactFor(companyId, contactId);
   const tickets = await getTickets(companyId, await contactTicketIds(companyId, contactId), true);
-  return {
+  const document: ContactDataExport = {
     exportedAt: now.toISOString(),
     mediaLinksExpireAt: new Date(now.getTime() + EXPORT_MEDIA_SECONDS * 1000).toISOString(),
     contact: {
@@ -153,4 +156,6 @@ export async function exportContactData(companyId: number, contactId: number, no
       })),
     ),
   };
+  await recordAudit({ action: 'contact.export', targetType: 'contact', targetId: contactId, companyId, now });
+  return document;
 }

@@ -26,11 +26,14 @@
  * never holds them in one transaction. A message arriving from the number afterwards finds no number
  * guard and makes a new contact (a new id).
  *
- * Returns what was erased, for the caller's audit entry and the answer.
+ * The act is audited (contact.erase) with what went, as counts: the entry names the contact by id
+ * only, since an entry holding its name or number would keep what the erasure removes.
+ * Returns what was erased, the answer.
  */
 import { deleteMedia, deleteMediaUnder } from '#adapters/media-bucket';
 import { ValidationError } from '#commons/errors';
 import { numberDigits } from '#contracts/contacts';
+import { recordAudit } from '#domain/audit/record';
 import { defaultEffects, type Effects } from '#domain/messages/effects';
 import { publishTicketDeleted } from '#domain/tickets/notify';
 import { purgeContactPartition } from '#storage/contact-pages';
@@ -112,5 +115,18 @@ export async function eraseContact(
   }
 
   await deleteContactFor(companyId, contactId);
+  const gone = (count: number) => ({ from: count, to: 0 });
+  await recordAudit({
+    action: 'contact.erase',
+    targetType: 'contact',
+    targetId: contactId,
+    companyId,
+    changes: {
+      tickets: gone(erased.tickets),
+      messages: gone(erased.messages),
+      mediaObjects: gone(erased.mediaObjects),
+      schedules: gone(erased.schedules),
+    },
+  });
   return erased;
 }
