@@ -61,6 +61,23 @@ describe('queues', () => {
     ).toBe(200);
   });
 
+  it('a refused create takes no id: the next queue gets the next number, with no gap (issue 25)', async () => {
+    // Prepare
+    const tenant = await seedTenant(stack);
+    const first = await createQueue(tenant, { color: '#0a0b0c' });
+    expect(first.status).toBe(201);
+    // Act: a taken colour, then a valid queue, then three at once
+    const clash = await createQueue(tenant, { color: '#0A0B0C' });
+    const next = await createQueue(tenant);
+    const together = await Promise.all([createQueue(tenant), createQueue(tenant), createQueue(tenant)]);
+    // Assess
+    expect(clash.status).toBe(409);
+    expect(next.status).toBe(201);
+    expect(next.body.id).toBe(first.body.id + 1);
+    expect(together.map((res) => res.status)).toEqual([201, 201, 201]);
+    expect(together.map((res) => res.body.id as number).sort((x, y) => x - y)).toEqual([2, 3, 4].map((n) => first.body.id + n));
+  });
+
   it('validates name, colour and schedules with the field named', async () => {
     expect((await createQueue(a, { name: 'x' })).body).toMatchObject({ error: 'ERR_VALIDATION', field: 'name', message: 'Too Short!' });
     expect((await createQueue(a, { name: 'x'.repeat(51) })).body.message).toBe('Too Long!');

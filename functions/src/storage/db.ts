@@ -36,6 +36,43 @@ export async function nextId(scopePk: string, counter: string): Promise<number> 
   return Number(out.Attributes?.value);
 }
 
+/**
+ * The next id of a counter, taken only by the create that commits with `item` in its transaction:
+ * a create refused by a condition (a taken unique value) leaves the number to the next record,
+ * where nextId's ADD would have burnt it. A create that lost the id to a concurrent one fails its
+ * claim (IdClaimLost) and takes the next again.
+ */
+export interface IdClaim {
+  id: number;
+  item: TransactItem;
+}
+
+export class IdClaimLost extends Error {
+  constructor() {
+    super('id taken by a concurrent create');
+  }
+}
+
+export async function readNextId(scopePk: string, counter: string): Promise<IdClaim> {
+  const Key = { pk: scopePk, sk: `COUNTER#${counter}` };
+  const out = await db().send(new GetCommand({ TableName: table(), Key, ConsistentRead: true }));
+  const current = out.Item?.value === undefined ? undefined : Number(out.Item.value);
+  const id = (current ?? 0) + 1;
+  return {
+    id,
+    item: {
+      Update: {
+        TableName: table(),
+        Key,
+        UpdateExpression: 'SET #v = :next',
+        ConditionExpression: current === undefined ? 'attribute_not_exists(#v)' : '#v = :current',
+        ExpressionAttributeNames: { '#v': 'value' },
+        ExpressionAttributeValues: { ':next': id, ...(current === undefined ? {} : { ':current': current }) },
+      },
+    },
+  };
+}
+
 export async function getItem<T extends object>(pk: string, sk: string, consistent = true): Promise<T | undefined> {
   const out = await db().send(new GetCommand({ TableName: table(), Key: { pk, sk }, ConsistentRead: consistent }));
   return out.Item ? stripKeys<T>(out.Item) : undefined;

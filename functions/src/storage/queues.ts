@@ -7,9 +7,9 @@
  * `QUEUE#` and `QUEUECOLOR#` never share a prefix, so listing queues does not read the guards.
  */
 import { QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { ConflictError, NotFoundError } from '#commons/errors';
+import { AppError, ConflictError, NotFoundError } from '#commons/errors';
 import type { Queue } from '#contracts/queues';
-import { db, getItem, nextId, queryAll, table } from './db.ts';
+import { db, getItem, type IdClaim, IdClaimLost, nextId, queryAll, readNextId, table, transactionCancellationCodes } from './db.ts';
 import type { LimitClaim } from './plan-limits.ts';
 import { REFERENCE_TTL_MS, readCache } from './read-cache.ts';
 import { pad, tenantPk } from './table.ts';
@@ -69,14 +69,36 @@ export async function countQueues(companyId: number): Promise<number> {
   return out.Count ?? 0;
 }
 
-export async function createQueue(record: QueueRecord, claim?: LimitClaim): Promise<QueueRecord> {
+export async function createQueue(record: QueueRecord, claim?: LimitClaim, idClaim?: IdClaim): Promise<QueueRecord> {
   await putGuarded({
     item: { ...queueKey(record.companyId, record.id), entity: 'queue', ...record },
     guards: [colorGuard(record.companyId, record.id)],
     claim,
+    idClaim,
   });
   queuesCache.forget(record.companyId);
   return record;
+}
+
+/** Tries before a create that keeps losing its id to concurrent ones answers 429. */
+const ID_ATTEMPTS = 8;
+
+/**
+ * A new queue under the company's next queue id, taken in the queue's own transaction: a create
+ * refused for its colour (or a lost plan-limit claim) leaves no gap in the numbering (issue 25).
+ */
+export async function createNumberedQueue(fields: Omit<QueueRecord, 'id'>, claim?: LimitClaim): Promise<QueueRecord> {
+  for (let attempt = 1; attempt <= ID_ATTEMPTS; attempt++) {
+    const next = await readNextId(tenantPk(fields.companyId), 'QUEUE');
+    try {
+      return await createQueue({ ...fields, id: next.id }, claim, next);
+    } catch (error) {
+      // Lost the id, or met a concurrent create on the counter mid-transaction: take the next one.
+      const raced = error instanceof IdClaimLost || transactionCancellationCodes(error)?.includes('TransactionConflict');
+      if (!raced) throw error;
+    }
+  }
+  throw new AppError('ERR_TOO_MANY_REQUESTS', 429);
 }
 
 export async function updateQueue(companyId: number, id: number, patch: QueuePatch): Promise<QueueRecord> {

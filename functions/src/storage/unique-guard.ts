@@ -6,7 +6,17 @@
  * guards and of moving a guard when its value changes; entities own the keys and the error codes.
  */
 import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { db, isConditionalCheckFailed, stripKeys, type TransactItem, table, transactionCancellationCodes, updateExpression } from './db.ts';
+import {
+  db,
+  type IdClaim,
+  IdClaimLost,
+  isConditionalCheckFailed,
+  stripKeys,
+  type TransactItem,
+  table,
+  transactionCancellationCodes,
+  updateExpression,
+} from './db.ts';
 import { type LimitClaim, LimitClaimLost, limitClaimItem } from './plan-limits.ts';
 
 type Key = { pk: string; sk: string };
@@ -41,9 +51,15 @@ async function sendGuarded(items: TransactItem[], conflicts: Map<number, () => E
 
 /**
  * Puts a new record (`item` holds its keys) and a guard for each guarded value it has; with a plan
- * limit's claim, only if no other create of its kind committed since the count (plan-limits.ts).
+ * limit's claim, only if no other create of its kind committed since the count (plan-limits.ts);
+ * with an id's claim (db.ts readNextId), taking that id in the same transaction.
  */
-export async function putGuarded<T>(input: { item: T & Key; guards: UniqueGuard<NoInfer<T>>[]; claim?: LimitClaim }): Promise<void> {
+export async function putGuarded<T>(input: {
+  item: T & Key;
+  guards: UniqueGuard<NoInfer<T>>[];
+  claim?: LimitClaim;
+  idClaim?: IdClaim;
+}): Promise<void> {
   const items: TransactItem[] = [{ Put: { TableName: table(), Item: input.item, ConditionExpression: 'attribute_not_exists(pk)' } }];
   const conflicts = new Map<number, () => Error>();
   for (const guard of input.guards) {
@@ -55,6 +71,10 @@ export async function putGuarded<T>(input: { item: T & Key; guards: UniqueGuard<
   if (input.claim) {
     conflicts.set(items.length, () => new LimitClaimLost());
     items.push(limitClaimItem(input.claim));
+  }
+  if (input.idClaim) {
+    conflicts.set(items.length, () => new IdClaimLost());
+    items.push(input.idClaim.item);
   }
   await sendGuarded(items, conflicts);
 }

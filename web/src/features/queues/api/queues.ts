@@ -115,3 +115,20 @@ export const queueColorPalette = [
   '#AB149E',
   '#795548',
 ] as const;
+
+/**
+ * The colour a new queue's dialog proposes: the palette's first one no queue of the company has
+ * (compared as the server does, trimmed and whatever the case), so saving the form as proposed is
+ * not refused with ERR_QUEUE_COLOR_ALREADY_EXISTS (issue 25). With the whole palette taken, a colour
+ * stepped through the RGB cube.
+ */
+export function unusedQueueColor(queues: readonly { color: string }[]): string {
+  const taken = new Set(queues.map((queue) => queue.color.trim().toLowerCase()));
+  const free = queueColorPalette.find((color) => !taken.has(color.toLowerCase()));
+  if (free) return free;
+  for (let step = 1; ; step++) {
+    // 0x9e3779 (the golden ratio's bits) visits the 2^24 colours in an order far from the palette's.
+    const color = `#${((step * 0x9e3779) & 0xffffff).toString(16).padStart(6, '0')}`;
+    if (!taken.has(color)) return color;
+  }
+}

@@ -18,10 +18,11 @@ import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { BotSelects } from '../../../components/bot-selects.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
+import { useQueues } from '../../../lib/lookups/queues.ts';
 import { toast } from '../../../lib/toast.ts';
 import { useErrorToast } from '../../../lib/use-api-error.ts';
 import { type FieldErrors, fieldErrors } from '../../../lib/validation.ts';
-import { queueColorPalette, useSaveQueue } from '../api/queues.ts';
+import { queueColorPalette, unusedQueueColor, useSaveQueue } from '../api/queues.ts';
 import { QueueOptionsEditor } from './queue-options-editor.tsx';
 
 type MessageField = 'greetingMessage' | 'complationMessage' | 'outOfHoursMessage' | 'ratingMessage';
@@ -38,9 +39,10 @@ interface FormValues {
   integrationId: number | null;
 }
 
-const initialValues = (queue: Queue | undefined): FormValues => ({
+const initialValues = (queue: Queue | undefined, queues: readonly Queue[]): FormValues => ({
   name: queue?.name ?? '',
-  color: queue?.color ?? queueColorPalette[0],
+  // A new queue proposes a colour no queue has yet (the server refuses a taken one).
+  color: queue?.color ?? unusedQueueColor(queues),
   orderQueue: queue?.orderQueue == null ? '' : String(queue.orderQueue),
   greetingMessage: queue?.greetingMessage ?? '',
   complationMessage: queue?.complationMessage ?? '',
@@ -54,7 +56,8 @@ const initialValues = (queue: Queue | undefined): FormValues => ({
 
 export function QueueDialog({ queue, onClose }: { queue: Queue | undefined; onClose: () => void }) {
   const { t } = useTranslation();
-  const [values, setValues] = useState<FormValues>(() => initialValues(queue));
+  const queues = useQueues();
+  const [values, setValues] = useState<FormValues>(() => initialValues(queue, queues.data ?? []));
   const [errors, setErrors] = useState<FieldErrors<FormValues>>({});
   const [tab, setTab] = useState(0);
   const save = useSaveQueue();
