@@ -22,12 +22,33 @@ afterAll(async () => {
 });
 
 describe('settings', () => {
-  it('lists every key with its default, hiding the payment key from plain users', async () => {
+  it("lists every key with its default, the platform's payment key to super users only", async () => {
     const plain = await a.addUser();
+    const asSuper = await call('GET /settings', { token: root.admin.token });
     const asAdmin = await call('GET /settings', { token: a.admin.token });
     const asUser = await call('GET /settings', { token: plain.token });
-    expect(asAdmin.body).toEqual(settingKeys.map((key) => ({ key, value: settingDefaults[key] })));
+    expect(asSuper.body).toEqual(settingKeys.map((key) => ({ key, value: settingDefaults[key] })));
+    // Issue 25: the Asaas key is the platform's account, not the tenant's; a company admin never sees it.
+    expect(asAdmin.body).toEqual(settingKeys.filter((k) => k !== 'asaas').map((key) => ({ key, value: settingDefaults[key] })));
     expect(asUser.body.map((s: { key: string }) => s.key)).toEqual(settingKeys.filter((k) => k !== 'asaas'));
+  });
+
+  it("refuses the platform's payment key to a company admin, in writing and in the session user", async () => {
+    const put = await call('PUT /settings/{key}', { token: a.admin.token, params: { key: 'asaas' }, body: { value: 'tok-tenant-1' } });
+    expect(put).toEqual({ status: 403, body: { error: 'ERR_NO_PERMISSION' } });
+    const me = await call('GET /auth/me', { token: a.admin.token });
+    expect(me.status).toBe(200);
+    expect(JSON.stringify(me.body)).not.toContain('"asaas"');
+    // The super user still keeps the platform's key where it is managed.
+    const superPut = await call('PUT /settings/{key}', {
+      token: root.admin.token,
+      params: { key: 'asaas' },
+      body: { value: 'tok-platform-1' },
+    });
+    expect(superPut).toEqual({ status: 200, body: { key: 'asaas', value: 'tok-platform-1' } });
+    expect((await call('GET /settings', { token: root.admin.token })).body).toContainEqual({ key: 'asaas', value: 'tok-platform-1' });
+    expect(JSON.stringify((await call('GET /auth/me', { token: root.admin.token })).body)).toContain('tok-platform-1');
+    expect(JSON.stringify((await call('GET /settings', { token: a.admin.token })).body)).not.toContain('tok-platform-1');
   });
 
   it("stores an admin's change for their company only", async () => {

@@ -3,7 +3,7 @@
  * a signed-in user of one company rewriting its own tenancy attributes, a token minted outside the
  * app's login running beside the claimed session, and sessions that must end (logout, a newer
  * sign-in, a password change by an admin or by reset code) while a socket is open; and the
- * admin-only `asaas` setting never reaching a plain user (item 4).
+ * platform's `asaas` setting never reaching a tenant's admin or user (item 4; issue 25: super only).
  */
 import {
   AdminUpdateUserAttributesCommand,
@@ -303,37 +303,50 @@ describe('a password change ends every session of the user', () => {
   });
 });
 
-describe('the admin-only asaas key never reaches a plain user', () => {
-  it('is absent from login, refresh, GET /auth/me, GET /settings and the settings socket event of a plain user', async () => {
-    // Prepare: sockets of an admin and of a plain user, then the admin sets the key
+describe("the platform's asaas key reaches super users only", () => {
+  it("is absent from login, refresh, GET /auth/me, GET /settings and the settings socket event of a tenant's admin and user, who cannot write it", async () => {
+    // Prepare: sockets of a tenant's admin, of its plain user and of the super user (the platform's company)
     const plain = await api.createUser(victim.admin.token);
     const secondAdmin = await api.createUser(victim.admin.token, { profile: 'admin' });
     const plainSocket = await open(plain.token);
     const adminSocket = await open(secondAdmin.token);
+    const superSocket = await open(superToken);
+    const platformSettings = (await api.call('GET', '/settings', { token: superToken })).body as { key: string; value: string }[];
+    const original = platformSettings.find((setting) => setting.key === 'asaas')?.value ?? '';
     const secret = `asaas-key-${Date.now()}`;
-    // Act
-    await api.ok('PUT', '/settings/asaas', { token: victim.admin.token, body: { value: secret } });
-    await api.ok('PUT', '/settings/userRating', { token: victim.admin.token, body: { value: 'enabled' } });
-    // Assess: the admins get it, the plain user never sees the value anywhere
-    const event = channels.settings(victim.company.id);
-    await adminSocket.waitFor((frame) => frame.event === event && JSON.stringify(frame.data).includes(secret));
-    await plainSocket.waitFor((frame) => frame.event === event && JSON.stringify(frame.data).includes('userRating'));
-    const login = await api.call('POST', '/auth/login', { body: { email: plain.email, password: plain.password } });
-    const token = (login.body as { token: string }).token;
-    const refreshToken = (login.body as { refreshToken: string }).refreshToken;
-    const seen = [
-      JSON.stringify(plainSocket.frames),
-      JSON.stringify(login.body),
-      JSON.stringify((await api.call('POST', '/auth/refresh_token', { body: { refreshToken } })).body),
-      JSON.stringify((await me(token)).body),
-      JSON.stringify((await api.call('GET', '/settings', { token })).body),
-    ];
-    for (const body of seen) {
-      expect(body).not.toContain(secret);
-      expect(body).not.toContain('"asaas"');
+    try {
+      // Act: the super user sets the platform's key; the tenant's admin tries to set one too
+      await api.ok('PUT', '/settings/asaas', { token: superToken, body: { value: secret } });
+      const tenantWrite = await api.call('PUT', '/settings/asaas', { token: victim.admin.token, body: { value: 'tenant-key' } });
+      await api.ok('PUT', '/settings/userRating', { token: victim.admin.token, body: { value: 'enabled' } });
+      // Assess: the super user gets it, the tenant's people never see the key anywhere
+      expect(tenantWrite).toMatchObject({ status: 403, body: { error: 'ERR_NO_PERMISSION' } });
+      await superSocket.waitFor((frame) => JSON.stringify(frame.data).includes(secret));
+      const event = channels.settings(victim.company.id);
+      await plainSocket.waitFor((frame) => frame.event === event && JSON.stringify(frame.data).includes('userRating'));
+      await adminSocket.waitFor((frame) => frame.event === event && JSON.stringify(frame.data).includes('userRating'));
+      const seen: string[] = [JSON.stringify(plainSocket.frames), JSON.stringify(adminSocket.frames)];
+      for (const person of [plain, secondAdmin]) {
+        const login = await api.call('POST', '/auth/login', { body: { email: person.email, password: person.password } });
+        const token = (login.body as { token: string }).token;
+        const refreshToken = (login.body as { refreshToken: string }).refreshToken;
+        seen.push(
+          JSON.stringify(login.body),
+          JSON.stringify((await api.call('POST', '/auth/refresh_token', { body: { refreshToken } })).body),
+          JSON.stringify((await me(token)).body),
+          JSON.stringify((await api.call('GET', '/settings', { token })).body),
+        );
+      }
+      for (const body of seen) {
+        expect(body).not.toContain(secret);
+        expect(body).not.toContain('"asaas"');
+      }
+      // The super user still reads it where it is managed.
+      const superMe = (await me(superToken)).body as { company: { settings: { key: string; value: string }[] } };
+      expect(superMe.company.settings).toContainEqual({ key: 'asaas', value: secret });
+    } finally {
+      // The local stack's payments fake accepts the seeded key only: later billing tests need it back.
+      await api.ok('PUT', '/settings/asaas', { token: superToken, body: { value: original } });
     }
-    // An admin still reads it where it is managed.
-    const adminMe = (await me(secondAdmin.token)).body as { company: { settings: { key: string; value: string }[] } };
-    expect(adminMe.company.settings).toContainEqual({ key: 'asaas', value: secret });
   });
 });

@@ -25,9 +25,10 @@ export const settingDefaults = {
 export type SettingKey = keyof typeof settingDefaults;
 
 /**
- * Settings only a company's admins (and super users) ever receive: in GET /settings, in the
- * session user (login, refresh, GET /auth/me) and in the settings socket event. Every other key is
- * public to the company's users. The payment provider's key is a secret of the admins.
+ * Settings only super users ever read or write: in GET /settings, in the session user (login,
+ * refresh, GET /auth/me) and in the settings socket event. Every other key is public to the
+ * company's users. The Asaas key is the platform's account that charges the tenants (billing reads
+ * the platform company's), so a tenant's admin has nothing to set there and must not see it (issue 25).
  */
-export const adminOnlySettingKeys: ReadonlySet<SettingKey> = new Set<SettingKey>(['asaas']);
+export const superOnlySettingKeys: ReadonlySet<SettingKey> = new Set<SettingKey>(['asaas']);
 export const settingKeys = Object.keys(settingDefaults) as SettingKey[];

@@ -2,7 +2,7 @@ import * as z from 'zod';
 
 import type { SettingKey } from './setting-keys.ts';
 
-export { adminOnlySettingKeys, type SettingKey, settingDefaults, settingKeys } from './setting-keys.ts';
+export { type SettingKey, settingDefaults, settingKeys, superOnlySettingKeys } from './setting-keys.ts';
 
 const toggle = z.enum(['enabled', 'disabled']);
 

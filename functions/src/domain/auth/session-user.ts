@@ -14,7 +14,8 @@ export const userQueues = async (companyId: number, queueIds: number[]): Promise
   queueIds.length ? resolveQueues(queueIds, await loadQueueDirectory(companyId)) : [];
 
 export async function sessionUser(record: UserRecord, company: CompanyRecord): Promise<SessionUser> {
-  const includeSecrets = record.profile === 'admin' || Boolean(record.super);
+  // The platform's secrets (the Asaas key) reach super users only, never a tenant's admin.
+  const includeSecrets = Boolean(record.super);
   const [queues, settings] = await Promise.all([
     userQueues(record.companyId, record.queueIds ?? []),
     listCompanySettings(company.id, { includeSecrets }),

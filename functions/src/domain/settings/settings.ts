@@ -3,27 +3,27 @@
  * changed or seeded. Reads always return every key, so clients never see a missing setting.
  */
 
-import { NotFoundError, ValidationError } from '#commons/errors';
+import { ForbiddenError, NotFoundError, ValidationError } from '#commons/errors';
 import { channels } from '#contracts/channels';
 import {
-  adminOnlySettingKeys,
   type Setting,
   type SettingKey,
   settingDefaults,
   settingKeys,
   settingValueSchemas,
+  superOnlySettingKeys,
 } from '#contracts/settings';
 import { maskSecrets, recordAudit } from '#domain/audit/record';
-import { publishToAdmins, publishToCompany } from '#domain/companies/publish';
+import { publishToCompany, publishToSupers } from '#domain/companies/publish';
 import * as storage from '#storage/settings';
 
 export const isSettingKey = (key: string): key is SettingKey => Object.hasOwn(settingDefaults, key);
 
-/** The one filter of admin-only settings (contracts/settings.ts adminOnlySettingKeys): every reader goes through it. */
+/** The one filter of super-only settings (contracts/settings.ts superOnlySettingKeys): every reader goes through it. */
 export const visibleSettings = (settings: Setting[], options: { includeSecrets?: boolean }): Setting[] =>
-  settings.filter((setting) => options.includeSecrets || !adminOnlySettingKeys.has(setting.key));
+  settings.filter((setting) => options.includeSecrets || !superOnlySettingKeys.has(setting.key));
 
-/** Every key with its stored value or default, in the contract's key order; secrets for admins only. */
+/** Every key with its stored value or default, in the contract's key order; secrets for super users only. */
 export async function listCompanySettings(companyId: number, options: { includeSecrets?: boolean } = {}): Promise<Setting[]> {
   return visibleSettings(await storage.listSettings(companyId), options);
 }
@@ -42,13 +42,15 @@ export function validateSetting(key: string, value: unknown): Setting {
   return { key, value: result.data };
 }
 
-export async function updateCompanySetting(companyId: number, key: string, value: unknown): Promise<Setting> {
+/** `bySuper`: whether a super user writes; a super-only key refuses anyone else with 403. */
+export async function updateCompanySetting(companyId: number, key: string, value: unknown, bySuper: boolean): Promise<Setting> {
   const setting = validateSetting(key, value);
+  if (superOnlySettingKeys.has(setting.key) && !bySuper) throw new ForbiddenError('ERR_NO_PERMISSION');
   const before = await storage.getSetting(companyId, setting.key);
   await storage.putSetting(companyId, setting.key, setting.value);
   if (before !== setting.value) {
-    // An admin-only key (a payment token, a key of a provider) is a secret: its values never reach the trail.
-    const shown = (text: string) => (adminOnlySettingKeys.has(setting.key) ? maskSecrets(text, 'secret') : text);
+    // A super-only key (a payment token, a key of a provider) is a secret: its values never reach the trail.
+    const shown = (text: string) => (superOnlySettingKeys.has(setting.key) ? maskSecrets(text, 'secret') : text);
     await recordAudit({
       action: 'setting.update',
       targetType: 'setting',
@@ -56,8 +58,8 @@ export async function updateCompanySetting(companyId: number, key: string, value
       changes: { [setting.key]: { from: shown(before), to: shown(setting.value) } },
     });
   }
-  // An admin-only key's new value reaches the admins' sockets only.
-  const publish = adminOnlySettingKeys.has(setting.key) ? publishToAdmins : publishToCompany;
+  // A super-only key's new value reaches the super users' sockets only.
+  const publish = superOnlySettingKeys.has(setting.key) ? publishToSupers : publishToCompany;
   await publish(companyId, channels.settings(companyId), { action: 'update', setting });
   return setting;
 }

@@ -3,7 +3,7 @@ import { auditQuerySchema } from '#contracts/audit';
 import { updateSettingSchema } from '#contracts/settings';
 import { exportAuditCsv, listAuditPage } from '#domain/audit/read';
 import { assertSettingKey, listCompanySettings, updateCompanySetting } from '#domain/settings/settings';
-import { isAdmin, requireIdentity } from '#http/access';
+import { requireIdentity } from '#http/access';
 import { httpHandler } from '#http/handler';
 import { textFile } from '#http/result';
 import { parseInput } from '#http/validate';
@@ -11,7 +11,7 @@ import { parseInput } from '#http/validate';
 export const handler = httpHandler('settings', {
   'GET /settings': async (ctx) => {
     const identity = requireIdentity(ctx);
-    return listCompanySettings(identity.companyId, { includeSecrets: isAdmin(identity) });
+    return listCompanySettings(identity.companyId, { includeSecrets: identity.super });
   },
   'PUT /settings/{key}': async (ctx) => {
     const identity = requireIdentity(ctx);
@@ -19,7 +19,7 @@ export const handler = httpHandler('settings', {
     // An unknown key is a 404 whatever the body holds.
     assertSettingKey(key);
     const { value } = parseInput(updateSettingSchema, ctx.body ?? {});
-    return updateCompanySetting(identity.companyId, key, value);
+    return updateCompanySetting(identity.companyId, key, value, identity.super);
   },
   'GET /audit': async (ctx) => listAuditPage(requireIdentity(ctx), parseInput(auditQuerySchema, ctx.query, 'query')),
   'GET /audit/export.csv': async (ctx) =>

@@ -40,7 +40,7 @@ export default function SettingsRoute() {
           ))}
         </Tabs>
       </Paper>
-      {current === 'options' && <OptionsTab canEdit={isAdmin(user)} />}
+      {current === 'options' && <OptionsTab canEdit={isAdmin(user)} isSuper={isSuper} />}
       {current === 'schedules' && user && <SchedulesTab companyId={user.companyId} />}
       {current === 'companies' && <CompaniesTab plans={plans.data ?? []} />}
       {current === 'plans' && <PlansTab />}

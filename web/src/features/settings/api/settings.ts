@@ -1,5 +1,5 @@
 import type { Setting } from '@conversa/functions/contracts';
-import { type SettingKey, settingDefaults } from '@conversa/functions/contracts/setting-keys';
+import { settingKeys as keys, type SettingKey, settingDefaults, superOnlySettingKeys } from '@conversa/functions/contracts/setting-keys';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import { authKeys } from '../../../lib/auth/session-api.ts';
@@ -18,6 +18,10 @@ export const fetchSettings = async (): Promise<Record<SettingKey, string>> => {
 };
 export const settingsQueryOptions = () => queryOptions({ queryKey: settingKeys.all, queryFn: fetchSettings });
 export const useSettings = () => useQuery(settingsQueryOptions());
+
+/** The keys the Options tab shows: the platform's own (the Asaas key) to super users only, as the API does. */
+export const shownSettingKeys = (user: { super: boolean } | undefined): SettingKey[] =>
+  keys.filter((key) => Boolean(user?.super) || !superOnlySettingKeys.has(key));
 
 /** PUT /settings/{key} (admin). */
 export const updateSetting = (key: SettingKey, value: string) => api<Setting>(`/settings/${key}`, { method: 'PUT', body: { key, value } });

@@ -1,11 +1,11 @@
-import { type SettingKey, settingKeys, settingValueSchemas } from '@conversa/functions/contracts';
+import { type SettingKey, settingValueSchemas } from '@conversa/functions/contracts';
 import { Alert, Grid, MenuItem, TextField } from '@mui/material';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Spinner } from '../../../components/spinner.tsx';
 import { toast } from '../../../lib/toast.ts';
 import { useApiErrorMessage, useErrorToast } from '../../../lib/use-api-error.ts';
-import { useSettings, useUpdateSetting } from '../api/settings.ts';
+import { shownSettingKeys, useSettings, useUpdateSetting } from '../api/settings.ts';
 
 /** Enum-valued keys become selects; the allowed values come from the contract schema itself. */
 function optionsOf(key: SettingKey): readonly string[] | undefined {
@@ -40,7 +40,7 @@ function FreeTextSetting({
   );
 }
 
-export function OptionsTab({ canEdit }: { canEdit: boolean }) {
+export function OptionsTab({ canEdit, isSuper }: { canEdit: boolean; isSuper: boolean }) {
   const { t } = useTranslation();
   const settings = useSettings();
   const update = useUpdateSetting();
@@ -61,7 +61,7 @@ export function OptionsTab({ canEdit }: { canEdit: boolean }) {
 
   return (
     <Grid container spacing={2}>
-      {settingKeys.map((key) => {
+      {shownSettingKeys({ super: isSuper }).map((key) => {
         const options = optionsOf(key);
         const value = settings.data[key];
         return (
