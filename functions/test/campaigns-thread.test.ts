@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCampaign } from '#domain/campaigns/engine';
 import { settleCampaignSend } from '#domain/campaigns/results';
+import { processInboundEvent } from '#domain/inbound/pipeline';
 import { getContactByNumber } from '#storage/contacts';
 import { counterDeltas, trackingFields } from '#storage/dashboard-counters';
 import { listMessagesPage } from '#storage/messages';
@@ -145,5 +146,30 @@ describe("a campaign's sends in the conversation", () => {
       h.effects,
     );
     expect(await ticketsOf(t.companyId, failing.number)).toEqual([]);
+  });
+
+  it("labels the phone's echo of a send that arrived before its result, storing nothing twice", async () => {
+    const t = await seedTenant(env.stack);
+    const { connectionId, campaignId } = await setup(t, 1);
+    const h = harness();
+    await startCampaign(t.companyId, campaignId, ['INATIVA'], h.deps);
+    await h.drain();
+    const send = h.sends[0] as Send;
+    const result = sent(t.companyId, connectionId, send, Date.now());
+    // Baileys reports our own send as a message of ours, often before the host reports the result.
+    const echo = {
+      id: result.waMessageId,
+      fromMe: true,
+      number: send.number,
+      isGroup: false,
+      timestamp: result.timestamp,
+      body: send.body,
+    };
+    await processInboundEvent({ kind: 'message', companyId: t.companyId, connectionId, message: echo }, h.effects);
+    await settleCampaignSend(result, h.effects);
+    const tickets = await ticketsOf(t.companyId, send.number);
+    expect(tickets).toHaveLength(1);
+    const { messages } = await listMessagesPage(t.companyId, (tickets[0] as { id: number }).id, { limit: 10 });
+    expect(messages.map((m) => [m.body, m.fromMe, m.origin])).toEqual([[send.body, true, 'campaign']]);
   });
 });

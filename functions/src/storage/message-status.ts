@@ -6,6 +6,7 @@
  * late and duplicated reports (acks out of order, an earlier attempt's failure) change nothing.
  */
 import { PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { MessageOrigin } from '#contracts/messages';
 import { db, isConditionalCheckFailed, stripKeys, table } from './db.ts';
 import { deleteIndexedMessage, editIndexedMessage } from './message-words.ts';
 import { getMessage, getWaLink, lookupKey, type MessageRecord, messageKey, waLinkKey } from './messages.ts';
@@ -46,6 +47,13 @@ async function updateMessage(
 /** Raises the ack; never lowers it (acks arrive out of order). Undefined when nothing changed. */
 export const raiseAck = (companyId: number, ticketId: number, id: string, ack: number) =>
   updateMessage(companyId, ticketId, id, { ack, pending: false }, 'attribute_exists(pk) AND #ack < :ackValue', { ':ackValue': ack });
+
+/**
+ * Where our message came from (Message.origin), set once: a campaign's send whose echo the phone
+ * reported first was stored as a plain message of ours. Undefined when missing or already marked.
+ */
+export const markOrigin = (companyId: number, ticketId: number, id: string, origin: MessageOrigin) =>
+  updateMessage(companyId, ticketId, id, { origin }, 'attribute_exists(pk) AND attribute_not_exists(origin)');
 
 /** Marked deleted, its words out of the search index (message-words.ts). Undefined if missing or already deleted. */
 export const markDeleted = (companyId: number, ticketId: number, id: string) =>

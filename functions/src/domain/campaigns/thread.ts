@@ -14,7 +14,8 @@
  * so a campaign to 10,000 contacts fills nobody's Pending list. The contact's answer reopens it as
  * pending within `timeCreateNewTicket` (BEHAVIOUR "Inbound").
  *
- * Exactly once: the send's WhatsApp link is read first (a redelivered result stops there), and the
+ * Exactly once: the send's WhatsApp link is read first (a redelivered result stops there, and an
+ * echo of the send that the phone reported first is only marked campaign), and the
  * message is stored with that link on condition that it does not exist, so two deliveries racing
  * store one message; a retry after a crash between a ticket's creation and the store finds that
  * ticket as the recent closed one. Cost per send: the link, the contact, the slot and the ticket
@@ -28,6 +29,7 @@ import type { Effects } from '#domain/messages/effects';
 import { derivedMessageId } from '#domain/messages/message-id';
 import { buildOutgoingMessage, dispatchOutgoing } from '#domain/messages/send';
 import { findOrCreateTicket } from '#domain/tickets/find-or-create';
+import { markOrigin } from '#storage/message-status';
 import { getWaLink, type MessageRecord, storeMessage } from '#storage/messages';
 import { listSettingsCached } from '#storage/settings';
 
@@ -40,7 +42,13 @@ export async function threadCampaignSend(event: CampaignResult, effects: Effects
   // A failed send did not reach the contact; an event from before results carried their text has nothing to show.
   if (event.error || !event.waMessageId || event.body === undefined) return 'skipped';
   const { companyId, connectionId } = event;
-  if (await getWaLink(companyId, connectionId, event.waMessageId)) return 'duplicate';
+  const link = await getWaLink(companyId, connectionId, event.waMessageId);
+  if (link) {
+    // Stored already: by a redelivered result, or by the phone's echo of the send (Baileys reports
+    // our own sends), which came first and knew nothing of the campaign: it gets the label.
+    await markOrigin(companyId, link.ticketId, link.messageId, 'campaign');
+    return 'duplicate';
+  }
   const window = Number((await listSettingsCached(companyId)).find((s) => s.key === 'timeCreateNewTicket')?.value) || 0;
   const contact = await resolveContact({ companyId, connectionId, number: event.number, isGroup: false, fromMe: true }, effects);
   const sentAt = new Date(event.timestamp ?? effects.now().getTime());
