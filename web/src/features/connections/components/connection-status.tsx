@@ -3,11 +3,11 @@ import CheckCircle from '@mui/icons-material/CheckCircle';
 import CropFree from '@mui/icons-material/CropFree';
 import SignalCellularConnectedNoInternet0Bar from '@mui/icons-material/SignalCellularConnectedNoInternet0Bar';
 import SignalCellularConnectedNoInternet2Bar from '@mui/icons-material/SignalCellularConnectedNoInternet2Bar';
-import { Tooltip } from '@mui/material';
+import { Box, Stack, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { Spinner } from '../../../components/spinner.tsx';
 
-/** One icon per SPEC 4 connection status, with the status named in a tooltip. */
+/** One icon per SPEC 4 connection status, with the status named beside it. */
 export function ConnectionStatusIcon({ status }: { status: ConnectionStatus }) {
   const { t } = useTranslation();
   const icon = (() => {
@@ -24,11 +24,16 @@ export function ConnectionStatusIcon({ status }: { status: ConnectionStatus }) {
         return <SignalCellularConnectedNoInternet2Bar color="warning" fontSize="small" />;
     }
   })();
+  // The status in words beside its icon: an icon alone (its name only in a tooltip) left a new
+  // customer guessing what the orange or red mark meant.
   return (
-    <Tooltip title={t(`connections.status.${status}`)}>
-      <span role="img" aria-label={t(`connections.status.${status}`)} style={{ display: 'inline-flex' }}>
+    <Stack direction="row" spacing={1} sx={{ alignItems: 'center', justifyContent: 'center' }} data-testid="connection-status">
+      <Box component="span" aria-hidden sx={{ display: 'inline-flex' }}>
         {icon}
-      </span>
-    </Tooltip>
+      </Box>
+      <Typography variant="body2" component="span">
+        {t(`connections.status.${status}`)}
+      </Typography>
+    </Stack>
   );
 }
