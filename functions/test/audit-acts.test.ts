@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MASKED } from '#contracts/audit';
 import { type CommandQueue, startCommandQueue } from './connections-harness.ts';
-import { call, type Stack, seedTenant, startStack, type Tenant, uniq } from './users-harness.ts';
+import { call, PASSWORD, type Stack, seedTenant, startStack, type Tenant, uniq } from './users-harness.ts';
 
 process.env.SECRETS_KEY ??= randomBytes(32).toString('base64');
 
@@ -138,5 +138,30 @@ describe('acts recorded', () => {
     ]);
     // Not in an ordinary company's trail
     expect(await trailOf(a, 'plan', plan.body.id)).toEqual([]);
+  });
+
+  it('a sign-in refused, then one that passed, then the sign-out, from the address and agent that made them', async () => {
+    const member = await a.addUser('user');
+    const from = { sourceIp: '198.51.100.23', headers: { 'user-agent': AGENT } };
+    const refused = await call('POST /auth/login', { ...from, body: { email: member.email, password: 'Wrong1234' } });
+    expect(refused.status).toBe(401);
+    const signedIn = await call('POST /auth/login', { ...from, body: { email: member.email, password: PASSWORD } });
+    expect(signedIn.status).toBe(200);
+    expect((await call('DELETE /auth/logout', { ...from, token: signedIn.body.token })).status).toBe(204);
+    const trail = await trailOf(a, 'session', member.id);
+    expect(trail.map((e) => e.action)).toEqual(['auth.logout', 'auth.login', 'auth.loginFailed']);
+    for (const entry of trail)
+      expect(entry).toMatchObject({ companyId: a.companyId, userId: member.id, ip: '198.51.100.23', userAgent: AGENT });
+    expect(trail[2]?.changes).toEqual({ reason: { from: null, to: 'ERR_INVALID_CREDENTIALS' } });
+    expect(JSON.stringify(trail)).not.toContain('Wrong1234');
+    // An unknown e-mail has no company: nothing is written anywhere it could be read.
+    expect((await call('POST /auth/login', { ...from, body: { email: 'nobody@nowhere.test', password: 'Wrong1234' } })).status).toBe(401);
+  });
+
+  it('a password reset asked for through the API', async () => {
+    const member = await a.addUser('user');
+    expect((await call('POST /forgetpassword/{email}', { sourceIp: IP, params: { email: member.email } })).status).toBe(200);
+    const trail = await trailOf(a, 'user', member.id);
+    expect(trail.map((e) => e.action)).toContain('auth.passwordResetRequested');
   });
 });

@@ -4,11 +4,13 @@
  */
 
 import { confirmReset, passwordSignIn, refreshSignIn, revokeRefreshToken, sendResetCode } from '#adapters/cognito-auth';
-import { CompanyExpiredError, ForbiddenError, UnauthorizedError, ValidationError } from '#commons/errors';
+import { AppError, CompanyExpiredError, ForbiddenError, UnauthorizedError, ValidationError } from '#commons/errors';
 import { type TokenIdentity, verifyIdToken } from '#commons/jwt';
+import { MASKED } from '#contracts/audit';
 import { expiredMessage, type LoginResponse } from '#contracts/auth';
 import type { MfaChallengeResponse } from '#contracts/mfa';
 import { isTokenOfUser, lacksSecondFactor, signInIdOf } from '#contracts/session';
+import { recordAudit } from '#domain/audit/record';
 import { type CompanyRecord, getCompany } from '#storage/companies';
 import { setMfaOrigin } from '#storage/user-mfa';
 import { addSessionToken, getUser, getUserByEmail, type UserRecord } from '#storage/users';
@@ -83,7 +85,51 @@ async function checkedSignIn(email: string, password: string, client: ClientInfo
   }
 }
 
+/** The trail's entry of a completed sign-in, in the user's company (the route is public: no caller yet). */
+const recordSignIn = (user: UserRecord, via: 'password' | 'web' | 'mfa') =>
+  recordAudit({
+    companyId: user.companyId,
+    userId: user.id,
+    userName: user.name,
+    action: 'auth.login',
+    targetType: 'session',
+    targetId: user.id,
+    changes: { via: { from: null, to: via } },
+  });
+
+/**
+ * A refused sign-in of a known account goes to its company's trail with the reason. An unknown
+ * e-mail has no company to hold it, and a throttled attempt (429) is the limiter's to count: a
+ * flood of those would only flood the trail.
+ */
+async function recordFailedSignIn(email: string, error: unknown): Promise<void> {
+  if (!(error instanceof AppError) || error.status === 429) return;
+  const user = await getUserByEmail(email).catch(() => undefined);
+  if (!user) return;
+  await recordAudit({
+    companyId: user.companyId,
+    userId: user.id,
+    userName: user.name,
+    action: 'auth.loginFailed',
+    targetType: 'session',
+    targetId: user.id,
+    changes: { reason: { from: null, to: error.code } },
+  });
+}
+
 export async function login(input: { email: string; password: string }, client: ClientInfo): Promise<LoginResponse | MfaChallengeResponse> {
+  try {
+    return await passwordLogin(input, client);
+  } catch (error) {
+    await recordFailedSignIn(input.email, error);
+    throw error;
+  }
+}
+
+async function passwordLogin(
+  input: { email: string; password: string },
+  client: ClientInfo,
+): Promise<LoginResponse | MfaChallengeResponse> {
   const tokens = await checkedSignIn(input.email, input.password, client);
   const token = await verifyIdToken(tokens.idToken);
   const { user, company } = await loadAccount(token, 'ERR_INVALID_CREDENTIALS');
@@ -97,6 +143,7 @@ export async function login(input: { email: string; password: string }, client: 
   // The password alone opens nothing: the session is claimed once the code passes (completeMfaSignIn).
   if (user.mfaEnabled) return openMfaChallenge(user, tokens);
   await startSession(user.companyId, user.id, token, tokens.refreshToken);
+  await recordSignIn(user, 'password');
   const fresh = (await getUser(user.companyId, user.id)) ?? user;
   return sessionResponse(fresh, company, tokens.idToken, tokens.refreshToken);
 }
@@ -110,6 +157,7 @@ export async function claimWebSession(
   // A token from Cognito (Amplify or any direct sign-in) is no session until its sign-in passes the code.
   if (lacksSecondFactor(account.token, account.user)) return openMfaChallenge(account.user, { idToken: account.rawToken, refreshToken });
   await startSession(account.user.companyId, account.user.id, account.token, refreshToken ?? null);
+  await recordSignIn(account.user, 'web');
   return sessionResponse(account.user, account.company, account.rawToken);
 }
 
@@ -126,6 +174,7 @@ export async function completeMfaSignIn(input: { challenge: string; code: string
   assertCompanyCanClaimWebSession(user, company);
   await setMfaOrigin(user.companyId, user.id, signInIdOf(token));
   await startSession(user.companyId, user.id, token, passed.refreshToken);
+  await recordSignIn(user, 'mfa');
   const fresh = (await getUser(user.companyId, user.id)) ?? user;
   return sessionResponse(fresh, company, passed.idToken, passed.refreshToken ?? undefined);
 }
@@ -152,6 +201,7 @@ export async function logout(user: UserRecord, token: Pick<TokenIdentity, 'issue
   const endedAt = Math.max(Math.floor(Date.now() / 1000), token.issuedAt);
   await endSession(user.companyId, user.id, endedAt, token.originJti || undefined);
   await revokeRefreshToken(user.sessionRefreshToken);
+  await recordAudit({ action: 'auth.logout', targetType: 'session', targetId: user.id });
 }
 
 /** Known and unknown addresses take at least this long to answer, so timing does not tell them apart. */
@@ -166,9 +216,18 @@ export async function requestPasswordReset(email: string, minDurationMs = RESET_
   try {
     await beginAttempt([resetRequestLimit(email)]);
     // Users exist in our table and in Cognito; a Cognito-only leftover is not a user of the product.
-    if (await getUserByEmail(email)) {
+    const user = await getUserByEmail(email);
+    if (user) {
       await sendResetCode(email);
       await forgetResetCodeTries(email);
+      await recordAudit({
+        companyId: user.companyId,
+        userId: user.id,
+        userName: user.name,
+        action: 'auth.passwordResetRequested',
+        targetType: 'user',
+        targetId: user.id,
+      });
     }
   } finally {
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, until - Date.now())));
@@ -196,6 +255,15 @@ export async function resetPassword(input: { email: string; token: string; newPa
     throw error;
   }
   await Promise.all([attempt.refund(), forgetResetCodeTries(input.email)]);
+  await recordAudit({
+    companyId: user.companyId,
+    userId: user.id,
+    userName: user.name,
+    action: 'auth.passwordReset',
+    targetType: 'user',
+    targetId: user.id,
+    changes: { password: { from: MASKED, to: MASKED } },
+  });
   // Whoever held the old password loses the sessions it opened.
   await endUserSessions(user.companyId, user.id);
 }
