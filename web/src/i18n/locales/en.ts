@@ -1,4 +1,5 @@
 import { announcementsHelpLocales } from './announcements-help.ts';
+import { auditLocales } from './audit.ts';
 import { billingErrorLocales, billingLocales } from './billing.ts';
 import { campaignErrorLocales, campaignsLocales } from './campaigns.ts';
 import { chatErrorLocales, chatsLocales } from './chats.ts';
@@ -21,6 +22,7 @@ const en: LocaleShape = {
   ...insightLocales.en,
   ...schedulesLocales.en,
   ...promptsLocales.en,
+  ...auditLocales.en,
   ...queueIntegrationsLocales.en,
   ...chatsLocales.en,
   ...billingLocales.en,
@@ -227,7 +229,7 @@ const en: LocaleShape = {
     profiles: { admin: 'Admin', user: 'User', supervisor: 'Supervisor' },
   },
   settings: {
-    tabs: { options: 'Options', schedules: 'Schedules', companies: 'Companies', plans: 'Plans', helps: 'Help' },
+    tabs: { options: 'Options', schedules: 'Schedules', companies: 'Companies', plans: 'Plans', helps: 'Help', audit: 'Audit' },
     updated: 'Operation updated successfully',
     keys: {
       userRating: 'Ratings',

@@ -1,4 +1,5 @@
 import { announcementsHelpLocales } from './announcements-help.ts';
+import { auditLocales } from './audit.ts';
 import { billingErrorLocales, billingLocales } from './billing.ts';
 import { campaignErrorLocales, campaignsLocales } from './campaigns.ts';
 import { chatErrorLocales, chatsLocales } from './chats.ts';
@@ -21,6 +22,7 @@ const es = {
   ...insightLocales.es,
   ...schedulesLocales.es,
   ...promptsLocales.es,
+  ...auditLocales.es,
   ...queueIntegrationsLocales.es,
   ...chatsLocales.es,
   ...billingLocales.es,
@@ -227,7 +229,7 @@ const es = {
     profiles: { admin: 'Administrador', user: 'Usuario', supervisor: 'Supervisor' },
   },
   settings: {
-    tabs: { options: 'Opciones', schedules: 'Horarios', companies: 'Empresas', plans: 'Planes', helps: 'Ayuda' },
+    tabs: { options: 'Opciones', schedules: 'Horarios', companies: 'Empresas', plans: 'Planes', helps: 'Ayuda', audit: 'Auditoría' },
     updated: 'Operación actualizada exitosamente',
     keys: {
       userRating: 'Evaluaciones',

@@ -1,4 +1,5 @@
 import { announcementsHelpLocales } from './announcements-help.ts';
+import { auditLocales } from './audit.ts';
 import { billingErrorLocales, billingLocales } from './billing.ts';
 import { campaignErrorLocales, campaignsLocales } from './campaigns.ts';
 import { chatErrorLocales, chatsLocales } from './chats.ts';
@@ -22,6 +23,7 @@ const pt: LocaleShape = {
   ...insightLocales.pt,
   ...schedulesLocales.pt,
   ...promptsLocales.pt,
+  ...auditLocales.pt,
   ...queueIntegrationsLocales.pt,
   ...chatsLocales.pt,
   ...billingLocales.pt,
@@ -228,7 +230,7 @@ const pt: LocaleShape = {
     profiles: { admin: 'Administrador', user: 'Usuário', supervisor: 'Supervisor' },
   },
   settings: {
-    tabs: { options: 'Opções', schedules: 'Horários', companies: 'Empresas', plans: 'Planos', helps: 'Ajuda' },
+    tabs: { options: 'Opções', schedules: 'Horários', companies: 'Empresas', plans: 'Planos', helps: 'Ajuda', audit: 'Auditoria' },
     updated: 'Operação atualizada com sucesso',
     keys: {
       userRating: 'Avaliações',
