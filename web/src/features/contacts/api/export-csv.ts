@@ -12,15 +12,5 @@ export function contactsCsv(contacts: Array<Pick<Contact, 'name' | 'number' | 'e
   return `${lines.map((line) => line.map(cell).join(SEPARATOR)).join('\r\n')}\r\n`;
 }
 
-/** Saves text as a file through a temporary link (the browser's download). */
-export function downloadText(fileName: string, text: string, type = 'text/csv;charset=utf-8'): void {
-  // A BOM so spreadsheet programs read the accents as UTF-8.
-  const url = URL.createObjectURL(new Blob(['\uFEFF', text], { type }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 0);
-}
+/** Shared with the other exports (lib/download.ts); re-exported for the contacts page. */
+export { downloadText } from '../../../lib/download.ts';

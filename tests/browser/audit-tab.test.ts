@@ -1,0 +1,81 @@
+/**
+ * Settings > Audit in headless Chromium (issue 21 §3): an admin sees the acts of their company,
+ * newest first with the act's name in their language, narrows them by act, and downloads the CSV
+ * of what the filters show; a plain user has no such tab. Screenshots go to tests/artifacts/audit-*.png.
+ */
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { repoRoot } from '../../infra/local/lambda-runtime.ts';
+import { client, createTenant, firstPlanId, superLogin, type Tenant } from '../integration/tenants.ts';
+import { type LaunchedBrowser, launchBrowser, signInPage } from '../support/browser.ts';
+
+const artifacts = join(repoRoot, 'tests', 'artifacts');
+
+let tenant: Tenant;
+let launched: LaunchedBrowser;
+
+beforeAll(async () => {
+  mkdirSync(artifacts, { recursive: true });
+  const call = client(inject('apiUrl'));
+  const superToken = await superLogin(call, inject('admin'));
+  tenant = await createTenant(call, superToken, await firstPlanId(call), 'audit-tab');
+  // An act of the admin's, through the API, before the browser takes the session over.
+  const changed = await call('PUT', '/settings/userRating', { token: tenant.admin.token, body: { value: 'enabled' } });
+  expect(changed.status).toBe(200);
+  launched = await launchBrowser();
+});
+
+afterAll(async () => {
+  await launched?.close();
+});
+
+describe('the Audit tab', { timeout: 240_000 }, () => {
+  it('lists the company’s acts, narrows them by act and exports what it shows (pt)', async () => {
+    const context = await launched.browser.newContext({
+      baseURL: inject('webUrl'),
+      locale: 'pt-BR',
+      viewport: { width: 1366, height: 860 },
+    });
+    const page = await context.newPage();
+    await page.goto('/login');
+    await page.locator('input[name=email]').waitFor({ timeout: 90_000 });
+    await signInPage(page, tenant.admin.email, tenant.admin.password);
+    await page.goto('/settings');
+    await page.getByTestId('settings-tab-audit').click();
+    const settingRow = page.getByTestId('audit-row-setting.update');
+    await settingRow.first().waitFor({ timeout: 30_000 });
+    expect(await settingRow.first().textContent()).toContain('Configuração alterada');
+    expect(await settingRow.first().textContent()).toContain('userRating: disabled → enabled');
+    await page.screenshot({ path: join(artifacts, 'audit-tab.png') });
+
+    // Narrow to the settings' changes: the users created by the tenant's setup leave the table
+    await page.getByLabel('Ação').click();
+    await page.getByRole('option', { name: 'Configuração alterada' }).click();
+    await page.waitForFunction(() => !document.querySelector('[data-testid="audit-row-user.create"]'), undefined, { timeout: 30_000 });
+    expect(await settingRow.count()).toBe(1);
+
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('audit-export').click()]);
+    expect(download.suggestedFilename()).toBe('audit.csv');
+    const csv = readFileSync(await download.path(), 'utf8');
+    const lines = csv
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
+    expect(lines[0]).toBe('createdAt;companyId;userId;userName;action;targetType;targetId;changes;ip;userAgent');
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toContain(';setting.update;setting;userRating;');
+    await page.screenshot({ path: join(artifacts, 'audit-tab-filtered.png') });
+    await context.close();
+  });
+
+  it('offers a plain user no Audit tab', async () => {
+    const context = await launched.browser.newContext({ baseURL: inject('webUrl'), locale: 'en-US' });
+    const page = await context.newPage();
+    await signInPage(page, tenant.user.email, tenant.user.password);
+    await page.goto('/settings');
+    await page.getByTestId('settings-tab-options').waitFor({ timeout: 30_000 });
+    expect(await page.getByTestId('settings-tab-audit').count()).toBe(0);
+    await context.close();
+  });
+});
