@@ -20,7 +20,7 @@ import { createSchedule, newScheduleId } from '#storage/schedules';
 import { createTicketNote, newTicketNoteId } from '#storage/ticket-notes';
 import { deleteTicketData } from '#storage/ticket-removal';
 import { getTicket, type TicketRecord, updateTicketState } from '#storage/tickets';
-import { BUCKET, createConnection, type Env, invoke, startEnv, storeInbound } from './messages-harness.ts';
+import { BUCKET, createConnection, type Env, invoke, readObject, startEnv, storeInbound } from './messages-harness.ts';
 import { seedTenant, type Tenant, uniq } from './users-harness.ts';
 
 let env: Env;
@@ -209,6 +209,15 @@ describe('contact erasure', () => {
   it('leaves no item and no object holding the number, name or texts; counters stay; the number comes back as a new contact', async () => {
     const seeded = await seedContact(a);
     const other = await seedContact(a, 2);
+    // A quick message's file sent into the conversation: the company's, named by the quick message too.
+    const sharedKey = `${a.companyId}/quick-messages/5/${crypto.randomUUID()}/catalogo.pdf`;
+    await putMedia(sharedKey, Buffer.from('catalogo de produtos'), 'application/pdf');
+    await storeInbound(seeded.tickets[1] as TicketRecord, '', Date.now(), {
+      fromMe: true,
+      mediaType: 'application',
+      mediaPath: sharedKey,
+      mediaUrl: `/public/${sharedKey}`,
+    });
     expect((await traces(seeded)).length).toBeGreaterThan(10);
     const countsBefore = await dashboardCounts(a.companyId);
 
@@ -227,7 +236,8 @@ describe('contact erasure', () => {
     });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toMatchObject({ contactId: seeded.contactId, tickets: 2, schedules: 1 });
-    expect(res.body.messages).toBe(seeded.texts.length + 1);
+    expect(res.body.messages).toBe(seeded.texts.length + 2);
+    expect(await readObject(sharedKey)).toBeDefined();
 
     expect(await traces(seeded)).toEqual([]);
     expect((await traces(other)).length).toBeGreaterThan(5);

@@ -19,10 +19,10 @@
  */
 import { presignedGet } from '#adapters/media-bucket';
 import { recordAudit } from '#domain/audit/record';
-import { keyFromMediaUrl } from '#domain/media/keys';
+import { messageMediaKey } from '#domain/media/keys';
 import { servedAs } from '#domain/media/serve';
 import { contactPartitionItems } from '#storage/contact-pages';
-import { listMessagesPage, type MessageRecord } from '#storage/messages';
+import { listMessagesPage } from '#storage/messages';
 import { getTickets } from '#storage/ticket-lists';
 import { listTicketNotes } from '#storage/ticket-notes';
 import type { TicketRecord } from '#storage/tickets';
@@ -82,12 +82,6 @@ export async function contactTicketIds(companyId: number, contactId: number): Pr
     .filter((item) => item.sk.startsWith('TICKET#'))
     .map((item) => Number(item.sk.slice('TICKET#'.length)))
     .filter((id) => Number.isSafeInteger(id) && id > 0);
-}
-
-/** The bucket key of a message's media, or '' when it has none (or names no object of this company). */
-export function messageMediaKey(companyId: number, message: Pick<MessageRecord, 'mediaPath' | 'mediaUrl'>): string {
-  const key = message.mediaPath || (message.mediaUrl ? keyFromMediaUrl(message.mediaUrl) : '');
-  return key.startsWith(`${companyId}/`) ? key : '';
 }
 
 async function exportedMessages(ticket: TicketRecord): Promise<ExportedMessage[]> {

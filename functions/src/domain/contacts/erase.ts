@@ -4,7 +4,8 @@
  *
  * What goes, in this order:
  *   1. each ticket of the contact (its ticket links): the media objects its messages name (inbound
- *      ones live under `<cid>/whatsapp/...`, not under the ticket) and every object under the
+ *      ones live under `<cid>/whatsapp/...`, not under the ticket; a quick message's, campaign's or
+ *      file list's file that a message also names is the company's and stays) and every object under the
  *      ticket's own folder (uploads never sent included), then the ticket with everything of it
  *      (storage/ticket-removal.ts: messages, id lookups, WhatsApp links, history, notes, message and
  *      contact search words, tag links, the slot), each published as a `delete` to its viewers;
@@ -34,6 +35,7 @@ import { deleteMedia, deleteMediaUnder } from '#adapters/media-bucket';
 import { ValidationError } from '#commons/errors';
 import { numberDigits } from '#contracts/contacts';
 import { recordAudit } from '#domain/audit/record';
+import { isConversationMedia, messageMediaKey } from '#domain/media/keys';
 import { defaultEffects, type Effects } from '#domain/messages/effects';
 import { publishTicketDeleted } from '#domain/tickets/notify';
 import { purgeContactPartition } from '#storage/contact-pages';
@@ -42,7 +44,7 @@ import { deleteSchedule, listSchedules } from '#storage/schedules';
 import { pad } from '#storage/table';
 import { deleteTicketData } from '#storage/ticket-removal';
 import { getTicket } from '#storage/tickets';
-import { contactTicketIds, messageMediaKey } from './data-export.ts';
+import { contactTicketIds } from './data-export.ts';
 import { deleteContactFor, getContactFor } from './manage.ts';
 
 export interface ContactErasure {
@@ -71,7 +73,7 @@ async function eraseTicket(companyId: number, ticketId: number, effects: Effects
     const page = await listMessagesPage(companyId, ticketId, { limit: MESSAGES_PAGE, cursor });
     for (const message of page.messages) {
       const key = messageMediaKey(companyId, message);
-      if (key) {
+      if (key && isConversationMedia(companyId, key)) {
         await deleteMedia(key);
         erased.mediaObjects++;
       }

@@ -142,3 +142,20 @@ export function keyFromMediaUrl(value: string): string {
     return '';
   }
 }
+
+/** The bucket key a stored message's media names, or '' (none, or not this company's). */
+export function messageMediaKey(companyId: number, message: { mediaPath: string | null; mediaUrl: string | null }): string {
+  const key = message.mediaPath || (message.mediaUrl ? keyFromMediaUrl(message.mediaUrl) : '');
+  return isTenantKey(companyId, key) ? key : '';
+}
+
+/**
+ * True when the object belongs to the conversation alone (what the contact sent, or what we sent
+ * into a ticket), so removing the conversation's messages removes it. A quick message's, a
+ * schedule's, a campaign's or a file list's file is named by every message sent with it and by its
+ * own record: it is the company's, not the conversation's, and stays.
+ */
+export function isConversationMedia(companyId: number, key: string): boolean {
+  const kind = mediaOwner(companyId, key)?.kind;
+  return kind === 'ticket' || kind === 'inbound';
+}
