@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MASKED } from '#contracts/audit';
+import { defaultCompanySchedules } from '#contracts/schedules';
 import { type CommandQueue, startCommandQueue } from './connections-harness.ts';
 import { call, PASSWORD, type Stack, seedTenant, startStack, type Tenant, uniq } from './users-harness.ts';
 
@@ -163,5 +164,56 @@ describe('acts recorded', () => {
     expect((await call('POST /forgetpassword/{email}', { sourceIp: IP, params: { email: member.email } })).status).toBe(200);
     const trail = await trailOf(a, 'user', member.id);
     expect(trail.map((e) => e.action)).toContain('auth.passwordResetRequested');
+  });
+
+  it("a super admin's company created, edited and deleted; a sign-up opens the new company's own trail", async () => {
+    const made = await call('POST /companies', {
+      ...as(root),
+      body: { name: uniq('Audited '), email: `${uniq('co')}@acme.test`, planId: a.plan.id, password: 'Secret123', dueDate: '2031-05-31' },
+    });
+    expect(made.status).toBe(201);
+    const id = made.body.id;
+    expect((await call('PUT /companies/{id}', { ...as(root), params: { id }, body: { dueDate: '2032-01-31' } })).status).toBe(200);
+    expect((await call('DELETE /companies/{id}', { ...as(root), params: { id } })).status).toBeLessThan(300);
+    const trail = await trailOf(root, 'company', id);
+    expect(trail.map((e) => e.action)).toEqual(['company.delete', 'company.update', 'company.create']);
+    expect(trail[1]?.changes).toEqual({ dueDate: { from: '2031-05-31', to: '2032-01-31' } });
+    expect(trail[2]?.changes).toMatchObject({ password: { from: null, to: MASKED } });
+    expect(JSON.stringify(trail)).not.toContain('Secret123');
+
+    const signup = await call('POST /companies/cadastro', {
+      sourceIp: IP,
+      headers: { 'user-agent': AGENT },
+      body: {
+        name: uniq('Signup '),
+        ownerName: 'Maria Dona',
+        email: `${uniq('own')}@acme.test`,
+        phone: '(11) 98765-4321',
+        password: 'Secret123',
+        planId: a.plan.id,
+      },
+    });
+    expect(signup.status).toBe(201);
+    const own = await call('GET /audit', { token: root.admin.token, query: { companyId: String(signup.body.id) } });
+    expect(own.body.entries).toEqual([
+      expect.objectContaining({
+        companyId: signup.body.id,
+        userId: null,
+        userName: 'Maria Dona',
+        action: 'company.create',
+        ip: IP,
+        userAgent: AGENT,
+      }),
+    ]);
+  });
+
+  it("an admin's opening hours of their own company", async () => {
+    const schedules = defaultCompanySchedules.map((day) => (day.weekdayEn === 'saturday' ? { ...day, endTime: '14:00' } : day));
+    const res = await call('PUT /companies/{id}/schedules', { ...as(a), params: { id: a.companyId }, body: { schedules } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const trail = await trailOf(a, 'company', a.companyId);
+    expect(trail).toEqual([
+      expect.objectContaining({ ...byCaller(a), action: 'company.update', changes: { schedules: expect.any(Object) } }),
+    ]);
   });
 });

@@ -66,6 +66,9 @@ const fixtures: Record<string, Fixture> = {
   'GET /version': { platform: true },
   'GET /settings': {},
   'PUT /settings/{key}': { ownNamespace: true, params: () => ({ key: 'userRating' }), body: () => ({ value: 'disabled' }) },
+  // The trail is the caller's company's; asking for B's by companyId is refused (super admins only).
+  'GET /audit': { query: (t) => ({ companyId: String(t.companyId) }) },
+  'GET /audit/export.csv': { query: (t) => ({ companyId: String(t.companyId) }) },
   'GET /plans/list': { platform: true },
   'GET /plans/all': { platform: true },
   'GET /plans/{id}': { platform: true, params: () => ({ id: '1' }) },

@@ -9,6 +9,7 @@ import { channels } from '#contracts/channels';
 import type { Company, CompanyInput, CompanyUpdateInput, SignupInput } from '#contracts/companies';
 import type { Plan } from '#contracts/plans';
 import type { ScheduleEntry } from '#contracts/schedules';
+import { changesOf, recordAudit } from '#domain/audit/record';
 import { getCompanySetting, listCompanySettings } from '#domain/settings/settings';
 import { byName, matchesSearch, pageOf } from '#domain/users/paging';
 import type { Actor } from '#domain/users/permissions';
@@ -71,6 +72,16 @@ export async function signup(input: SignupInput, now = new Date()): Promise<Comp
     { name: input.ownerName, email: input.email, password: input.password },
     now,
   );
+  // The new company's trail starts with its own sign-up (a public route: nobody signed in did it).
+  await recordAudit({
+    companyId: record.id,
+    userId: null,
+    userName: input.ownerName,
+    action: 'company.create',
+    targetType: 'company',
+    targetId: record.id,
+    changes: changesOf(null, { name: record.name, email: record.email, planId: record.planId, dueDate: record.dueDate }),
+  });
   return toCompany(record, plan, true);
 }
 
@@ -122,6 +133,12 @@ export async function createCompanyBySuper(input: CompanyInput, now = new Date()
   const { password, extendDueDate: _ignored, ...fields } = input;
   if (password) await assertEmailFree(input.email);
   const record = await provisionCompany(fields, password ? { name: input.name, email: input.email, password } : undefined, now);
+  await recordAudit({
+    action: 'company.create',
+    targetType: 'company',
+    targetId: record.id,
+    changes: changesOf(null, { ...fields, password }),
+  });
   return toCompany(record, plan, input.campaignsEnabled);
 }
 
@@ -139,6 +156,7 @@ export async function updateCompanyBySuper(id: number, input: CompanyUpdateInput
     updatedAt: now.toISOString(),
   });
   if (campaignsEnabled !== undefined) await putSetting(id, 'campaignsEnabled', String(campaignsEnabled));
+  await recordAudit({ action: 'company.update', targetType: 'company', targetId: id, changes: changesOf({ ...current }, { ...updated }) });
   const company = toCompany(updated, plan, campaignsEnabled ?? (await campaignsOn(id)));
   await publishToCompany(id, channels.company(id), { action: 'update', company });
   return company;
@@ -147,19 +165,32 @@ export async function updateCompanyBySuper(id: number, input: CompanyUpdateInput
 /** DELETE /companies/{id} (super): its users leave Cognito first, so no login outlives the company. */
 export async function deleteCompanyBySuper(actor: Actor, id: number): Promise<void> {
   if (id === actor.companyId) throw new ForbiddenError('ERR_NO_PERMISSION');
-  await requireCompany(id);
+  const current = await requireCompany(id);
   for (const user of await users.listUsers(id)) {
     await deleteCognitoUser(user.email);
     await users.deleteUser(id, user.id);
   }
   await companies.deleteCompany(id);
   await purgeTenantPartition(id);
+  await recordAudit({
+    action: 'company.delete',
+    targetType: 'company',
+    targetId: id,
+    changes: changesOf({ ...current }, null, ['name', 'email']),
+  });
 }
 
 /** PUT /companies/{id}/schedules: an admin sets their own company's opening hours. */
 export async function updateCompanySchedules(actor: Actor, id: number, schedules: ScheduleEntry[], now = new Date()): Promise<Company> {
   if (actor.companyId !== id) throw new NotFoundError('ERR_NO_COMPANY_FOUND');
+  const before = await requireCompany(id);
   const updated = await companies.updateCompany(id, { schedules, updatedAt: now.toISOString() });
+  await recordAudit({
+    action: 'company.update',
+    targetType: 'company',
+    targetId: id,
+    changes: changesOf({ ...before }, { ...updated }, ['schedules']),
+  });
   const company = toCompany(updated, await plans.getPlan(updated.planId), await campaignsOn(id));
   await publishToCompany(id, channels.company(id), { action: 'update', company });
   return company;
