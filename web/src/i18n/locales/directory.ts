@@ -11,6 +11,16 @@ const es = {
     deleted: 'Contacto eliminado con éxito.',
     deleteTitle: '¿Eliminar {{name}}?',
     deleteMessage: '¿Está seguro? Los tickets cerrados conservan el nombre y el número del contacto.',
+    data: {
+      export: 'Exportar datos',
+      erase: 'Borrar contacto',
+      eraseTitle: '¿Borrar a {{name}} y todo su historial?',
+      eraseMessage:
+        'Se borran el contacto, todos sus mensajes y archivos, notas y agendamientos. Los tickets solo quedan como números en el panel. Esta acción no se puede deshacer.',
+      eraseTypeNumber: 'Para confirmar, escriba el número del contacto: {{number}}',
+      eraseConfirm: 'Borrar para siempre',
+      erased: 'Los datos de {{name}} fueron borrados.',
+    },
     openTicket: 'Abrir ticket',
     fields: { name: 'Nombre', number: 'WhatsApp', email: 'Correo electrónico', extraInfo: 'Información adicional' },
     dialog: {
@@ -107,6 +117,16 @@ const en: Shape = {
     deleted: 'Contact deleted successfully.',
     deleteTitle: 'Delete {{name}}?',
     deleteMessage: 'Are you sure? Closed tickets keep the contact’s name and number.',
+    data: {
+      export: 'Export data',
+      erase: 'Erase contact',
+      eraseTitle: 'Erase {{name}} and their whole history?',
+      eraseMessage:
+        'The contact, all their messages and files, notes and schedules are erased. Their tickets remain only as numbers on the dashboard. This cannot be undone.',
+      eraseTypeNumber: 'To confirm, type the contact’s number: {{number}}',
+      eraseConfirm: 'Erase for good',
+      erased: '{{name}}’s data was erased.',
+    },
     openTicket: 'Open ticket',
     fields: { name: 'Name', number: 'WhatsApp', email: 'Email', extraInfo: 'Extra information' },
     dialog: {
@@ -195,6 +215,16 @@ const pt: Shape = {
     deleted: 'Contato excluído com sucesso.',
     deleteTitle: 'Excluir {{name}}?',
     deleteMessage: 'Tem certeza? Os tickets fechados mantêm o nome e o número do contato.',
+    data: {
+      export: 'Exportar dados',
+      erase: 'Apagar contato',
+      eraseTitle: 'Apagar {{name}} e todo o seu histórico?',
+      eraseMessage:
+        'São apagados o contato, todas as suas mensagens e arquivos, notas e agendamentos. Os tickets ficam só como números no painel. Esta ação não pode ser desfeita.',
+      eraseTypeNumber: 'Para confirmar, digite o número do contato: {{number}}',
+      eraseConfirm: 'Apagar para sempre',
+      erased: 'Os dados de {{name}} foram apagados.',
+    },
     openTicket: 'Abrir ticket',
     fields: { name: 'Nome', number: 'WhatsApp', email: 'E-mail', extraInfo: 'Informações adicionais' },
     dialog: {

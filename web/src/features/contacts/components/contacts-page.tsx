@@ -1,9 +1,11 @@
 import type { Contact } from '@conversa/functions/contracts/contacts';
 import type { OtherOpenTicketError } from '@conversa/functions/contracts/ticket-requests';
 import Add from '@mui/icons-material/Add';
+import DeleteForeverOutlined from '@mui/icons-material/DeleteForeverOutlined';
 import DeleteOutline from '@mui/icons-material/DeleteOutlined';
 import EditOutlined from '@mui/icons-material/EditOutlined';
 import Download from '@mui/icons-material/FileDownloadOutlined';
+import SaveAlt from '@mui/icons-material/SaveAltOutlined';
 import WhatsApp from '@mui/icons-material/WhatsApp';
 import { Avatar, Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, Menu, MenuItem, Stack } from '@mui/material';
 import { useState } from 'react';
@@ -20,12 +22,14 @@ import { isAdmin, useAuth } from '../../../lib/auth/auth-provider.tsx';
 import { contactSearchParam } from '../../../lib/lookups/contacts.ts';
 import { toast } from '../../../lib/toast.ts';
 import { useErrorToast } from '../../../lib/use-api-error.ts';
+import { downloadContactData } from '../api/contact-data.ts';
 import { fetchAllContacts, useContacts, useDeleteContact } from '../api/contacts.ts';
 import { CONTACTS_CSV_NAME, contactsCsv, downloadText } from '../api/export-csv.ts';
 import { useOpenTicket } from '../api/open-ticket.ts';
 import { ContactDialog } from './contact-dialog.tsx';
 import { ContactsImport } from './contacts-import.tsx';
 import { ContactsPhoneImport } from './contacts-phone-import.tsx';
+import { EraseContactDialog } from './erase-contact-dialog.tsx';
 
 /** SPEC 2 "Contacts": searchable infinite list, add, edit, delete, import, CSV export, open a ticket. */
 export function ContactsPage() {
@@ -44,6 +48,7 @@ export function ContactsPage() {
   const [queueMenu, setQueueMenu] = useState<{ anchor: HTMLElement; contact: Contact } | undefined>(undefined);
   const [taken, setTaken] = useState<OtherOpenTicketError | undefined>(undefined);
   const [exporting, setExporting] = useState(false);
+  const [erasing, setErasing] = useState<Contact | undefined>(undefined);
   const rows = contacts.data?.pages.flatMap((page) => page.contacts) ?? [];
   const userQueues = user?.queues ?? [];
 
@@ -74,6 +79,14 @@ export function ContactsPage() {
       showError(error);
     } finally {
       setExporting(false);
+    }
+  };
+
+  const exportContactData = async (contact: Contact) => {
+    try {
+      await downloadContactData(contact);
+    } catch (error) {
+      showError(error);
     }
   };
 
@@ -109,11 +122,19 @@ export function ContactsPage() {
           <RowAction label={t('common.edit')} onClick={() => setEditing({ contactId: contact.id })}>
             <EditOutlined fontSize="small" />
           </RowAction>
-          {/* SPEC 6 contacts-page:deleteContact: admins only. */}
+          {/* SPEC 6 contacts-page:deleteContact: admins only; so are the data export and erasure (issue 21). */}
           {admin && (
-            <RowAction label={t('common.delete')} onClick={() => deletion.ask(contact)}>
-              <DeleteOutline fontSize="small" />
-            </RowAction>
+            <>
+              <RowAction label={t('common.delete')} onClick={() => deletion.ask(contact)}>
+                <DeleteOutline fontSize="small" />
+              </RowAction>
+              <RowAction label={t('contacts.data.export')} onClick={() => void exportContactData(contact)}>
+                <SaveAlt fontSize="small" />
+              </RowAction>
+              <RowAction label={t('contacts.data.erase')} onClick={() => setErasing(contact)}>
+                <DeleteForeverOutlined fontSize="small" color="error" />
+              </RowAction>
+            </>
           )}
         </>
       ),
@@ -149,6 +170,7 @@ export function ContactsPage() {
         loadingMore={contacts.isFetchingNextPage}
         onLoadMore={() => void contacts.fetchNextPage()}
       />
+      {erasing && <EraseContactDialog contact={erasing} onClose={() => setErasing(undefined)} />}
       {editing && <ContactDialog open contactId={editing.contactId} onClose={() => setEditing(undefined)} />}
       <ConfirmDialog
         {...deletion.dialog}

@@ -1,0 +1,91 @@
+/**
+ * A contact's data on request (issue 21 §4) on the Contacts page in headless Chromium over the local
+ * stack: the admin downloads the contact's data as JSON from its row, then erases it; the erase
+ * button stays off until the contact's number is typed, the row goes, and the API no longer knows
+ * the contact. Screenshots go to tests/artifacts/.
+ */
+import { randomInt } from 'node:crypto';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { repoRoot } from '../../infra/local/lambda-runtime.ts';
+import { client, createTenant, firstPlanId, superLogin, type Tenant } from '../integration/tenants.ts';
+import { type LaunchedBrowser, launchBrowser } from '../support/browser.ts';
+
+const artifacts = join(repoRoot, 'tests', 'artifacts');
+const call = client(inject('apiUrl'));
+let launched: LaunchedBrowser;
+let context: BrowserContext;
+let page: Page;
+let tenant: Tenant;
+
+/** The browser session's ID token: signing in there ended the API session of `tenant.admin` (SPEC 4). */
+const browserToken = () =>
+  page.evaluate(() => {
+    const key = Object.keys(localStorage).find((k) => k.startsWith('CognitoIdentityServiceProvider.') && k.endsWith('.idToken'));
+    return key ? (localStorage.getItem(key) ?? '') : '';
+  });
+
+beforeAll(async () => {
+  mkdirSync(artifacts, { recursive: true });
+  tenant = await createTenant(call, await superLogin(call, inject('admin')), await firstPlanId(call), 'contact-data-web');
+  launched = await launchBrowser();
+  context = await launched.browser.newContext({
+    baseURL: inject('webUrl'),
+    locale: 'en-US',
+    viewport: { width: 1366, height: 800 },
+    acceptDownloads: true,
+  });
+  page = await context.newPage();
+  await page.goto('/login');
+  await page.fill('input[name=email]', tenant.admin.email);
+  await page.fill('input[name=password]', tenant.admin.password);
+  await page.click('button[type=submit]');
+  await page.waitForURL('**/tickets');
+});
+
+afterAll(async () => {
+  await context?.close();
+  await launched?.close();
+});
+
+describe('contacts: a contact’s data on request', { timeout: 150_000 }, () => {
+  it('downloads the contact’s data, then erases it once its number is typed', async () => {
+    // Prepare
+    const token = await browserToken();
+    const number = `55219${randomInt(10_000_000, 99_999_999)}`;
+    const name = `Titular ${randomInt(100_000, 999_999)}`;
+    const made = await call('POST', '/contacts', { token, body: { name, number } });
+    expect(made.status).toBe(201);
+    const contactId = (made.body as { id: number }).id;
+    await page.goto('/contacts');
+    const row = page.getByTestId('contacts-table').locator('tbody tr', { hasText: name });
+    await row.waitFor();
+
+    // Act: the export
+    const [download] = await Promise.all([page.waitForEvent('download'), row.getByRole('button', { name: 'Export data' }).click()]);
+    expect(download.suggestedFilename()).toBe(`contato-${number}.json`);
+    const document = JSON.parse(readFileSync(await download.path(), 'utf8'));
+    expect(document.contact).toMatchObject({ id: contactId, name, number });
+    expect(document.tickets).toEqual([]);
+
+    // Act: the erasure, refused until the number is typed
+    await row.getByRole('button', { name: 'Erase contact' }).click();
+    const dialog = page.getByRole('dialog', { name: `Erase ${name} and their whole history?` });
+    const confirm = dialog.getByTestId('erase-contact-confirm');
+    expect(await confirm.isDisabled()).toBe(true);
+    await dialog.getByTestId('erase-contact-number').fill(number.slice(0, -1));
+    expect(await confirm.isDisabled()).toBe(true);
+    await dialog.getByTestId('erase-contact-number').fill(`+${number.slice(0, 2)} (${number.slice(2, 4)}) ${number.slice(4)}`);
+    await expect.poll(() => confirm.isDisabled()).toBe(false);
+    await page.screenshot({ path: join(artifacts, 'contact-erase-confirm.png') });
+    await confirm.click();
+
+    // Assess
+    await page.getByText(`${name}’s data was erased.`).waitFor();
+    await row.waitFor({ state: 'detached' });
+    await page.screenshot({ path: join(artifacts, 'contact-erase-done.png') });
+    expect((await call('GET', `/contacts/${contactId}`, { token })).status).toBe(404);
+  });
+});
