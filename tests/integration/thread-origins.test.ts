@@ -106,6 +106,11 @@ describe('what we send is in the conversation, marked by its origin', () => {
       ['SIM', false, null],
       [offer, true, 'campaign'],
     ]);
+    // The answer reopened the closed conversation: a line says so (nobody did it by hand).
+    const page = await ok<{ events: { kind: string; actor: unknown }[] }>(call, 'GET', `/messages/${closed.id}`, {
+      token: tenant.admin.token,
+    });
+    expect(page.events).toContainEqual(expect.objectContaining({ kind: 'reopened', actor: null, status: 'pending' }));
     // Sent, not pending: the phone has them.
     for (const m of ordered.filter((x) => x.fromMe)) expect(m).toMatchObject({ pending: false, error: null });
 

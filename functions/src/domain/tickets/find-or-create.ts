@@ -23,6 +23,7 @@ import {
   ticketKey,
   updateTicketState,
 } from '#storage/tickets';
+import { historyItems } from './history.ts';
 import { contactSummary } from './present.ts';
 
 export interface FoundTicket {
@@ -109,13 +110,10 @@ export async function findOrCreateTicket(input: {
     if (latest && recent && input.createClosed) return found({ ticket: latest, outcome: 'existing' });
     if (latest && recent) {
       try {
-        const reopened = await updateTicketState(latest, {
-          status: 'pending',
-          userId: null,
-          chatbot: false,
-          bot: null,
-          awaitingRating: false,
-        });
+        const patch = { status: 'pending', userId: null, chatbot: false, bot: null, awaitingRating: false } as const;
+        // The conversation's line (tickets/thread-events.ts): the contact's message brought it back.
+        const history = historyItems(['reopened'], latest, { ...latest, ...patch }, null, now.toISOString());
+        const reopened = await updateTicketState(latest, patch, history);
         return found({ ticket: reopened, outcome: 'reopened', previous: latest });
       } catch (error) {
         if (error instanceof SlotTakenError || error instanceof StaleTicketError) continue;

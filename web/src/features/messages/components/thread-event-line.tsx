@@ -13,7 +13,9 @@ const targetOf = (event: ThreadEvent): string =>
  */
 export function ThreadEventLine({ event }: { event: ThreadEvent }) {
   const { t } = useTranslation();
-  const text = t(`conversation.events.${event.kind}`, {
+  // Nobody reopened it by hand: a message on the closed ticket (the contact's, a schedule's) did.
+  const key = event.kind === 'reopened' && !event.actor ? 'reopenedByMessage' : event.kind;
+  const text = t(`conversation.events.${key}`, {
     actor: event.actor?.name || t('conversation.events.system'),
     queue: event.queue?.name ?? '',
     target: targetOf(event),
