@@ -3,11 +3,11 @@
  *   pk = C#<companyId>   sk = SETTING#<key>   { key, value, updatedAt }
  * Reads fill unset keys from contracts' settingDefaults, so a new key needs no migration.
  */
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 // The keys without the zod schemas: the socket's $connect reads a setting and keeps its bundle small.
 import { type SettingKey, settingDefaults, settingKeys } from '#contracts/setting-keys';
 import type { Setting } from '#contracts/settings';
-import { db, getItem, queryAll, table } from './db.ts';
+import { db, getItem, queryAll, type TransactItem, table } from './db.ts';
 import { REFERENCE_TTL_MS, readCache } from './read-cache.ts';
 import { tenantPk } from './table.ts';
 
@@ -40,13 +40,14 @@ export async function getSetting(companyId: number, key: SettingKey): Promise<st
   return item?.value ?? settingDefaults[key];
 }
 
-export async function putSetting(companyId: number, key: SettingKey, value: string): Promise<Setting> {
-  await db().send(
-    new PutCommand({
-      TableName: table(),
-      Item: { pk: tenantPk(companyId), sk: settingSk(key), entity: 'setting', key, value, updatedAt: new Date().toISOString() },
-    }),
-  );
+/** Stores the value; `together` (the act's audit entry) is written in the same transaction, or not at all. */
+export async function putSetting(companyId: number, key: SettingKey, value: string, together: TransactItem[] = []): Promise<Setting> {
+  const put = {
+    TableName: table(),
+    Item: { pk: tenantPk(companyId), sk: settingSk(key), entity: 'setting', key, value, updatedAt: new Date().toISOString() },
+  };
+  if (together.length) await db().send(new TransactWriteCommand({ TransactItems: [{ Put: put }, ...together] }));
+  else await db().send(new PutCommand(put));
   settingsCache.forget(companyId);
   return { key, value };
 }

@@ -13,7 +13,7 @@ import {
   settingValueSchemas,
   superOnlySettingKeys,
 } from '#contracts/settings';
-import { maskSecrets, recordAudit } from '#domain/audit/record';
+import { auditTransactItem, maskSecrets } from '#domain/audit/record';
 import { publishToCompany, publishToSupers } from '#domain/companies/publish';
 import * as storage from '#storage/settings';
 
@@ -47,17 +47,19 @@ export async function updateCompanySetting(companyId: number, key: string, value
   const setting = validateSetting(key, value);
   if (superOnlySettingKeys.has(setting.key) && !bySuper) throw new ForbiddenError('ERR_NO_PERMISSION');
   const before = await storage.getSetting(companyId, setting.key);
-  await storage.putSetting(companyId, setting.key, setting.value);
-  if (before !== setting.value) {
-    // A super-only key (a payment token, a key of a provider) is a secret: its values never reach the trail.
-    const shown = (text: string) => (superOnlySettingKeys.has(setting.key) ? maskSecrets(text, 'secret') : text);
-    await recordAudit({
-      action: 'setting.update',
-      targetType: 'setting',
-      targetId: setting.key,
-      changes: { [setting.key]: { from: shown(before), to: shown(setting.value) } },
-    });
-  }
+  // A super-only key (a payment token, a key of a provider) is a secret: its values never reach the trail.
+  const shown = (text: string) => (superOnlySettingKeys.has(setting.key) ? maskSecrets(text, 'secret') : text);
+  const entry =
+    before === setting.value
+      ? undefined
+      : auditTransactItem({
+          action: 'setting.update',
+          targetType: 'setting',
+          targetId: setting.key,
+          changes: { [setting.key]: { from: shown(before), to: shown(setting.value) } },
+        });
+  // One write: the entry goes in the same transaction as the change it records.
+  await storage.putSetting(companyId, setting.key, setting.value, entry ? [entry] : []);
   // A super-only key's new value reaches the super users' sockets only.
   const publish = superOnlySettingKeys.has(setting.key) ? publishToSupers : publishToCompany;
   await publish(companyId, channels.settings(companyId), { action: 'update', setting });
