@@ -3,6 +3,7 @@ import { defaultCompanySchedules } from '../src/contracts/schedules.ts';
 import { decideRating } from '../src/domain/chatbot/decide.ts';
 import { isWithinSchedule } from '../src/domain/chatbot/hours.ts';
 import { getContactByNumber } from '../src/storage/contacts.ts';
+import { listMessagesPage } from '../src/storage/messages.ts';
 import { putSetting } from '../src/storage/settings.ts';
 import { getSlot, getTicket, updateTicketState } from '../src/storage/tickets.ts';
 import { deliver, option, recorder, tenant, waMessage } from './inbound-harness.ts';
@@ -67,7 +68,11 @@ describe('queue menu', () => {
     const effects = recorder();
     const say = await conversation(companyId, connectionId, effects);
     expect(await say('hi')).toEqual(['Welcome to Only']);
-    expect(await ticketNow(companyId, connectionId)).toMatchObject({ queueId: queues[0]!.id, chatbot: false });
+    const only = await ticketNow(companyId, connectionId);
+    expect(only).toMatchObject({ queueId: queues[0]!.id, chatbot: false });
+    // The thread labels it as the greeting it is (issue 25 item 3).
+    const stored = (await listMessagesPage(companyId, only.id, { limit: 10 })).messages;
+    expect(stored.find((m) => m.body === 'Welcome to Only')).toMatchObject({ fromMe: true, bot: true, origin: 'greeting' });
 
     const quiet = await tenant({}, [{ name: 'Only', greetingMessage: 'Welcome' }]);
     await putSetting(quiet.companyId, 'sendGreetingMessageOneQueues', 'disabled');

@@ -37,6 +37,8 @@ export interface BotContext {
 export interface BotDecision {
   patch: TicketStatePatch;
   replies: string[];
+  /** The first reply opens with the connection's or the queue's greeting (its origin in the thread). */
+  greeting?: boolean;
 }
 
 const NOTHING: BotDecision = { patch: {}, replies: [] };
@@ -150,7 +152,11 @@ function mainMenu(ctx: BotContext, patch: TicketStatePatch): BotDecision {
   const bot = countMenu(ctx, 'menu', null);
   if (!bot) return { patch: { ...patch, ...(patch.queueId === null ? { chatbot: false, bot: null } : {}) }, replies: [] };
   const menu = ctx.queues.map((queue, i) => menuLine(String(i + 1), queue.name)).join('\n');
-  return { patch: { ...patch, chatbot: true, bot }, replies: [join(ctx.connection.greetingMessage, menu)] };
+  return {
+    patch: { ...patch, chatbot: true, bot },
+    replies: [join(ctx.connection.greetingMessage, menu)],
+    greeting: Boolean(ctx.connection.greetingMessage.trim()),
+  };
 }
 
 async function enterQueue(ctx: BotContext, queue: QueueRecord, greeting: string): Promise<BotDecision> {
@@ -164,16 +170,17 @@ async function enterQueue(ctx: BotContext, queue: QueueRecord, greeting: string)
   }
   // The queue's prompt or integration takes the conversation from here, instead of its options.
   const queueBot = takenThisCycle(ctx.ticket) ? undefined : takeoverOf(queue);
-  if (queueBot) return { patch: { ...taken, ...queueBot }, replies: greeting.trim() ? [greeting] : [] };
+  const greets = Boolean(greeting.trim());
+  if (queueBot) return { patch: { ...taken, ...queueBot }, replies: greets ? [greeting] : [], greeting: greets };
   const roots = childrenOf(await ctx.loadTree(queue.id), null);
-  if (!roots.length) return { patch: taken, replies: greeting.trim() ? [greeting] : [] };
+  if (!roots.length) return { patch: taken, replies: greets ? [greeting] : [], greeting: greets };
   const bot: BotState = {
     stage: 'options',
     optionId: null,
     menuCount: ctx.ticket.bot?.menuCount ?? 0,
     menuWindowStart: ctx.ticket.bot?.menuWindowStart ?? null,
   };
-  return { patch: { ...taken, chatbot: true, bot }, replies: [join(greeting, optionsList(ctx, roots, false))] };
+  return { patch: { ...taken, chatbot: true, bot }, replies: [join(greeting, optionsList(ctx, roots, false))], greeting: greets };
 }
 
 function optionsList(ctx: BotContext, nodes: QueueOptionRecord[], nested: boolean): string {

@@ -84,7 +84,14 @@ export async function runChatbot(input: ChatbotInput): Promise<ChatbotOutcome> {
       const at = new Date(Math.max(input.now.getTime(), Date.parse(input.inbound.createdAt)) + i + 1);
       replies.push(
         await buildOutgoingMessage(
-          { companyId, ticket, body, bot: true, origin: 'bot', id: derivedMessageId(at.getTime(), `${input.inbound.id}:${i}`) },
+          {
+            companyId,
+            ticket,
+            body,
+            bot: true,
+            origin: i === 0 && decision?.greeting ? 'greeting' : 'bot',
+            id: derivedMessageId(at.getTime(), `${input.inbound.id}:${i}`),
+          },
           at,
         ),
       );
