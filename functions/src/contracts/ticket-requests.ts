@@ -64,7 +64,12 @@ export interface TicketPageResponse {
   nextCursor?: string;
 }
 
-export const kanbanQuerySchema = z.object({ queueIds: idList });
+export const kanbanQuerySchema = z.object({
+  queueIds: idList,
+  /** The `nextCursor` of the previous page: a board holds more than one page (200 tickets). */
+  cursor: z.string().max(8000).optional(),
+});
+export type KanbanQuery = z.output<typeof kanbanQuerySchema>;
 
 const optionalId = z.union([id, z.null()]).optional();
 

@@ -40,7 +40,7 @@
  * Query of the index and one BatchGet of its tickets, filtered by visibility and the other filters,
  * at most SEARCH_READS reads a page (search-page.ts). Shorter terms keep the bounded predicate over the lists.
  */
-import type { ListTicketsQuery, TicketPageResponse } from '#contracts/ticket-requests';
+import type { KanbanQuery, ListTicketsQuery, TicketPageResponse } from '#contracts/ticket-requests';
 import type { TicketStatus } from '#contracts/tickets';
 import { InvalidCursorError, openCursor, scopeOf, sealCursor } from '#storage/cursors';
 import { listShardsOf } from '#storage/list-shards';
@@ -374,10 +374,10 @@ export async function listTickets(viewer: ListViewer, query: ListTicketsQuery): 
  * inbox may (issue 25 item 5: the owner created at sign-up has no queues, and saw an empty board
  * beside the company's tickets); queueIds narrow it to those queues and the tickets of none.
  */
-export async function listKanbanTickets(viewer: ListViewer, queueIds: number[] | undefined): Promise<TicketPageResponse> {
+export async function listKanbanTickets(viewer: ListViewer, query: KanbanQuery): Promise<TicketPageResponse> {
   const { companyId } = viewer;
   const mine = viewer.user.queueIds;
-  const selected = queueIds?.length ? [...new Set(queueIds)] : undefined;
+  const selected = query.queueIds?.length ? [...new Set(query.queueIds)] : undefined;
   const byQueue = (queues: (number | null)[]) => (status: TicketStatus) =>
     queues.map((queueId) => ({ index: 'gsi1' as const, partition: ticketLists.byStatusAndQueue(companyId, status, queueId) }));
   const perStatus: (status: TicketStatus) => Source[] = !viewerIsAdmin(viewer)
@@ -387,11 +387,14 @@ export async function listKanbanTickets(viewer: ListViewer, queueIds: number[] |
       : (status) => [{ index: 'gsi3', partition: ticketLists.byStatus(companyId, status) }];
   const sources: Source[] = withShards((['open', 'pending'] as const).flatMap(perStatus), listShardsOf(viewer.company));
   const plan: ListPlan = { sources, visible: (t) => canSeeTicket(viewer, t) };
-  const page = await readPage(
-    viewer.companyId,
-    plan,
-    sources.map(() => null),
-    KANBAN_PAGE_SIZE,
-  );
-  return { tickets: await presentTickets(viewer.companyId, page.tickets), hasMore: page.hasMore };
+  // A board past one page (issue 25: the cards after 200 were missing) continues from the cursor,
+  // which opens only for this caller's board with the same queues.
+  const scope = scopeOf('tickets', 'kanban', companyId, viewer.userId, { queueIds: selected });
+  const positions = query.cursor ? await decodePositions(scope, query.cursor, plan) : sources.map(() => null);
+  const page = await readPage(viewer.companyId, plan, positions, KANBAN_PAGE_SIZE);
+  return {
+    tickets: await presentTickets(viewer.companyId, page.tickets),
+    hasMore: page.hasMore,
+    nextCursor: page.hasMore ? await sealCursor(scope, page.positions) : undefined,
+  };
 }

@@ -22,5 +22,5 @@ export const handler = httpHandler('tickets', {
     await deleteTicketFor(requireIdentity(ctx), parseId(ctx.params));
     return noContent();
   },
-  'GET /ticket/kanban': async (ctx) => listKanbanTickets(requireIdentity(ctx), parseInput(kanbanQuerySchema, ctx.query, 'query').queueIds),
+  'GET /ticket/kanban': async (ctx) => listKanbanTickets(requireIdentity(ctx), parseInput(kanbanQuerySchema, ctx.query, 'query')),
 });

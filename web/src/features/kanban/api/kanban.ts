@@ -17,10 +17,29 @@ export const kanbanKeys = {
   lanes: () => [...tagKeys.all, 'kanban'] as const,
 };
 
-/** GET /ticket/kanban: open and pending tickets of the caller's queues (SPEC 6). */
-export const fetchKanbanTickets = () => api<TicketPageResponse>('/ticket/kanban');
+/** At most this many pages of 200 a board (10,000 cards): a bound on a runaway loop, not a limit met. */
+export const MAX_KANBAN_PAGES = 50;
+
+const getKanbanPage = (cursor: string | undefined) => api<TicketPageResponse>('/ticket/kanban', { query: cursor ? { cursor } : {} });
+
+/**
+ * GET /ticket/kanban: open and pending tickets of the caller's queues (SPEC 6), every page (200 a
+ * page, following nextCursor): the board shows all its cards, not the first page's (issue 25).
+ */
+export async function fetchKanbanTickets(getPage = getKanbanPage): Promise<TicketPageResponse> {
+  const tickets: Ticket[] = [];
+  let cursor: string | undefined;
+  for (let read = 0; read < MAX_KANBAN_PAGES; read++) {
+    const page = await getPage(cursor);
+    tickets.push(...page.tickets);
+    if (!page.hasMore || !page.nextCursor) break;
+    cursor = page.nextCursor;
+  }
+  // A ticket that came twice (it moved while the pages were read) is one card, as last read.
+  return { tickets: [...new Map(tickets.map((ticket) => [ticket.id, ticket])).values()], hasMore: false };
+}
 export const kanbanTicketsQueryOptions = () =>
-  queryOptions({ queryKey: kanbanKeys.tickets(), queryFn: fetchKanbanTickets, select: (page) => page.tickets, retry: false });
+  queryOptions({ queryKey: kanbanKeys.tickets(), queryFn: () => fetchKanbanTickets(), select: (page) => page.tickets, retry: false });
 export const useKanbanTickets = () => useQuery(kanbanTicketsQueryOptions());
 
 /** GET /tags/kanban: the tags with the kanban flag, one lane each. */

@@ -4,14 +4,16 @@ import {
   closestCenter,
   DndContext,
   type DragEndEvent,
+  DragOverlay,
   type KeyboardCoordinateGetter,
   KeyboardSensor,
-  PointerSensor,
+  MouseSensor,
+  TouchSensor,
   useSensor,
   useSensors,
 } from '@dnd-kit/core';
 import { Alert, Box, Button, Typography, useTheme } from '@mui/material';
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
@@ -19,6 +21,7 @@ import { isAdmin, useAuth } from '../../../lib/auth/auth-provider.tsx';
 import { openProfile } from '../../../lib/profile-request.ts';
 import { type KanbanLane as Lane, useKanbanLanes, useKanbanTickets, useMoveCard } from '../api/kanban.ts';
 import { useKanbanLive } from '../hooks/use-kanban-live.ts';
+import { KanbanCardView } from './kanban-card.tsx';
 import { KanbanLane } from './kanban-lane.tsx';
 
 /** The card's lane: its first kanban tag's, or Open (0) when it carries none. */
@@ -55,8 +58,12 @@ export function KanbanPage() {
   const tickets = useKanbanTickets();
   const tagLanes = useKanbanLanes();
   const move = useMoveCard();
+  const [dragged, setDragged] = useState<number>();
+  // The whole card is grabbed: a mouse after 5 px (a click still opens the ticket), a finger after a
+  // short press (a swipe still scrolls the lanes, so no touch-action: none on the cards).
   const sensors = useSensors(
-    useSensor(PointerSensor, { activationConstraint: { distance: 5 } }),
+    useSensor(MouseSensor, { activationConstraint: { distance: 5 } }),
+    useSensor(TouchSensor, { activationConstraint: { delay: 200, tolerance: 8 } }),
     useSensor(KeyboardSensor, { coordinateGetter: laneToLane }),
   );
 
@@ -89,6 +96,7 @@ export function KanbanPage() {
   };
 
   const onDragEnd = ({ active, over }: DragEndEvent) => {
+    setDragged(undefined);
     const ticket = ticketOf(active.id);
     if (!ticket || !over) return;
     const from = laneOf(ticket, laneIds);
@@ -127,7 +135,9 @@ export function KanbanPage() {
         <DndContext
           sensors={sensors}
           collisionDetection={closestCenter}
+          onDragStart={({ active }) => setDragged(Number(active.id))}
           onDragEnd={onDragEnd}
+          onDragCancel={() => setDragged(undefined)}
           accessibility={{ announcements, screenReaderInstructions: { draggable: t('kanban.hint') } }}
         >
           <Box sx={{ display: 'flex', gap: 2, overflowX: 'auto', pb: 2, flex: 1, alignItems: 'stretch', minHeight: 400 }}>
@@ -135,6 +145,16 @@ export function KanbanPage() {
               <KanbanLane key={lane.id} id={lane.id} name={lane.name} color={lane.color} tickets={byLane.get(lane.id) ?? []} />
             ))}
           </Box>
+          {/* The travelling copy, fixed above the lanes: the card itself is clipped by its lane's scroll box. */}
+          <DragOverlay zIndex={theme.zIndex.modal}>
+            {dragged !== undefined && ticketOf(dragged) && (
+              <KanbanCardView
+                ticket={ticketOf(dragged) as Ticket}
+                data-testid="kanban-drag-overlay"
+                sx={{ cursor: 'grabbing', boxShadow: 8 }}
+              />
+            )}
+          </DragOverlay>
         </DndContext>
       )}
     </Box>
