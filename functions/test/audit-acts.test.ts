@@ -216,4 +216,22 @@ describe('acts recorded', () => {
       expect.objectContaining({ ...byCaller(a), action: 'company.update', changes: { schedules: expect.any(Object) } }),
     ]);
   });
+
+  it("a queue's chatbot option created, edited and deleted, each a change of its queue", async () => {
+    const queue = await call('POST /queue', { token: a.admin.token, body: { name: uniq('Bot Q '), color: '#0a0b0c' } });
+    const queueId = queue.body.id;
+    const made = await call('POST /queue-options', { ...as(a), body: { queueId, parentId: null, title: 'Vendas', message: 'Digite 1' } });
+    expect(made.status, JSON.stringify(made.body)).toBeLessThan(300);
+    const id = made.body.id;
+    expect((await call('PUT /queue-options/{id}', { ...as(a), params: { id }, body: { title: 'Compras' } })).status).toBe(200);
+    expect((await call('DELETE /queue-options/{id}', { ...as(a), params: { id } })).status).toBeLessThan(300);
+    const trail = (await trailOf(a, 'queue', queueId)).filter((e) => e.action === 'queue.update');
+    const key = `option ${id}`;
+    expect(trail.map((e) => Object.keys(e.changes as object))).toEqual([[key], [key], [key]]);
+    const [deleted, edited, created] = trail.map((e) => (e.changes as Record<string, { from: unknown; to: unknown }>)[key]);
+    expect(created).toEqual({ from: null, to: { option: '1', title: 'Vendas', message: 'Digite 1', parentId: null } });
+    expect(edited?.to).toMatchObject({ title: 'Compras' });
+    expect(deleted).toMatchObject({ from: { title: 'Compras' }, to: null });
+    expect(trail.every((e) => e.ip === IP && e.userId === a.admin.id)).toBe(true);
+  });
 });

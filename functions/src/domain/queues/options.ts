@@ -5,6 +5,7 @@
 import { NotFoundError, ValidationError } from '#commons/errors';
 import { channels } from '#contracts/channels';
 import type { CreateQueueOptionInput, QueueOption, UpdateQueueOptionInput } from '#contracts/queues';
+import { recordAudit } from '#domain/audit/record';
 import { publishToCompany } from '#realtime/publisher';
 import * as store from '#storage/queue-options';
 import { findQueue } from './queues.ts';
@@ -14,6 +15,21 @@ async function findOption(companyId: number, id: number): Promise<store.QueueOpt
   if (!option || option.companyId !== companyId) throw new NotFoundError('ERR_NOT_FOUND');
   return option;
 }
+
+/** What the trail keeps of an option: the chatbot's words, not its bookkeeping. */
+const summary = (option: store.QueueOptionRecord | QueueOption | null) =>
+  option && { option: option.option, title: option.title, message: option.message, parentId: option.parentId };
+
+/** An option's change is a change of its queue's chatbot: one queue.update naming the option. */
+const recordOptionChange = async (queueId: number, id: number, before: ReturnType<typeof summary>, after: ReturnType<typeof summary>) => {
+  if (JSON.stringify(before) === JSON.stringify(after)) return;
+  await recordAudit({
+    action: 'queue.update',
+    targetType: 'queue',
+    targetId: queueId,
+    changes: { [`option ${id}`]: { from: before, to: after } },
+  });
+};
 
 const publishTree = (companyId: number, queueId: number) =>
   publishToCompany(companyId, channels.queue(companyId), { action: 'options', queueId });
@@ -44,6 +60,7 @@ export async function createOptionFor(companyId: number, input: CreateQueueOptio
     createdAt: at,
     updatedAt: at,
   });
+  await recordOptionChange(option.queueId, option.id, null, summary(option));
   await publishTree(companyId, option.queueId);
   return option;
 }
@@ -51,6 +68,7 @@ export async function createOptionFor(companyId: number, input: CreateQueueOptio
 export async function updateOptionFor(companyId: number, id: number, input: UpdateQueueOptionInput): Promise<QueueOption> {
   const current = await findOption(companyId, id);
   const option = await store.updateOption(companyId, current, input);
+  await recordOptionChange(option.queueId, id, summary(current), summary(option));
   await publishTree(companyId, option.queueId);
   return option;
 }
@@ -58,6 +76,7 @@ export async function updateOptionFor(companyId: number, id: number, input: Upda
 export async function deleteOptionFor(companyId: number, id: number): Promise<number[]> {
   const current = await findOption(companyId, id);
   const deleted = await store.deleteOption(companyId, current);
+  await recordOptionChange(current.queueId, id, summary(current), null);
   await publishTree(companyId, current.queueId);
   return deleted;
 }
