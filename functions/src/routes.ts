@@ -286,6 +286,9 @@ export const httpRoutes: readonly HttpRoute[] = [
   r('GET', '/dashboard', 'dashboard', 'user'),
   r('GET', '/dashboard/ticketsUsers', 'dashboard', 'user'),
   r('GET', '/dashboard/ticketsDay', 'dashboard', 'user'),
+  // The first day's checklist (issue 25), shown above the dashboard: the company's admins only.
+  r('GET', '/onboarding', 'dashboard', 'admin'),
+  r('PUT', '/onboarding', 'dashboard', 'admin'),
 
   // Billing (SPEC 7 lists it under "Plans and companies"; BEHAVIOUR "Billing"), in the companies Lambda
   // (handlers/http/billing.ts): the company's admins see its invoices and pay them, also once it expired

@@ -175,6 +175,9 @@ const fixtures: Record<string, Fixture> = {
   'GET /dashboard': { query: (t) => ({ days: '90', companyId: String(t.companyId) }) },
   'GET /dashboard/ticketsUsers': { query: (t) => ({ companyId: String(t.companyId) }) },
   'GET /dashboard/ticketsDay': { query: (t) => ({ companyId: String(t.companyId) }) },
+  // The first day's checklist is the token's company's: a dismissal changes A's own item only.
+  'GET /onboarding': {},
+  'PUT /onboarding': { body: () => ({ dismissed: true }) },
   'POST /ticket-notes': { body: () => ({ note: 'intrusion', ticketId: bOwn.ticketId }) },
   'GET /ticket-notes/list': {},
   'DELETE /ticket-notes/{id}': { params: () => ({ id: String(bOwn.noteId) }) },
