@@ -1,6 +1,7 @@
 import i18n, { type BackendModule } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { readStorage, storageKeys, writeStorage } from '../lib/storage.ts';
+import { zeroTakesPlural } from './plural-zero.ts';
 
 export const languages = ['pt', 'en', 'es'] as const;
 export type Language = (typeof languages)[number];
@@ -21,8 +22,11 @@ function initialLanguage(): Language {
   return normaliseLanguage(readStorage(storageKeys.language)) ?? normaliseLanguage(navigator.language) ?? fallbackLanguage;
 }
 
-/** Locales are separate chunks, loaded on demand: a user downloads one language (plus the fallback). */
-const lazyLocales: BackendModule = {
+/**
+ * Locales are separate chunks, loaded on demand: a user downloads one language (plus the fallback).
+ * Exported for the plural test (web/test/i18n-plurals.test.ts), which reads them as the app does.
+ */
+export const lazyLocales: BackendModule = {
   type: 'backend',
   init() {},
   read(language, _namespace, callback) {
@@ -37,7 +41,10 @@ const lazyLocales: BackendModule = {
       return;
     }
     load().then(
-      (module) => callback(null, module.default as Record<string, unknown>),
+      (module) => {
+        const resources = module.default as Record<string, unknown>;
+        callback(null, language === 'pt' ? zeroTakesPlural(resources) : resources);
+      },
       (error: unknown) => callback(error as Error, false),
     );
   },

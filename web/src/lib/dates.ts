@@ -33,3 +33,13 @@ export function formatShortDayTime(at: Date | string, language?: string): string
   const day = locale.formatLong?.date({ width: 'short' }) ?? 'dd/MM/yyyy';
   return format(toDate(at), `${day.replace(/y+/, 'yy')} HH:mm`, { locale });
 }
+
+/**
+ * The day without its year, where a chart's axis needs the room: 31/12 in pt and es, 12/31 in en
+ * (issue 25: the dashboard's days read the API's 12-31 whatever the language).
+ */
+export function formatDayMonth(at: Date | string, language?: string): string {
+  const locale = dateLocale(language);
+  const day = locale.formatLong?.date({ width: 'short' }) ?? 'dd/MM/yyyy';
+  return format(toDate(at), day.replace(/^[^dM]*y+[^dM]*|[^dM]*y+[^dM]*$/, ''), { locale });
+}

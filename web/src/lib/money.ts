@@ -6,14 +6,12 @@
  */
 import { BILLING_CURRENCY } from '@conversa/functions/contracts/billing';
 import i18n from 'i18next';
-
-/** The number locale of each interface language (the same regions the date formats use). */
-const numberLocales: Record<string, string> = { pt: 'pt-BR', en: 'en-US', es: 'es' };
+import { numberLocale } from './numbers.ts';
 
 const formats = new Map<string, Intl.NumberFormat>();
 
 function formatFor(language: string | undefined): Intl.NumberFormat {
-  const locale = numberLocales[(language ?? '').slice(0, 2).toLowerCase()] ?? 'es';
+  const locale = numberLocale(language);
   let format = formats.get(locale);
   if (!format) {
     format = new Intl.NumberFormat(locale, { style: 'currency', currency: BILLING_CURRENCY, currencyDisplay: 'narrowSymbol' });

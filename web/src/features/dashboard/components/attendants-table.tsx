@@ -2,11 +2,13 @@ import type { DashboardAttendant } from '@conversa/functions/contracts/dashboard
 import DownloadOutlined from '@mui/icons-material/DownloadOutlined';
 import { Box, Button, Paper, Stack, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
+import { formatNumber } from '../../../lib/numbers.ts';
 import { attendantsCsv, downloadText } from '../lib/attendants-csv.ts';
 
 /** SPEC 2: the attendants table (name, tickets, rating, average time, online) with its CSV export. */
 export function AttendantsTable({ attendants, loading }: { attendants: DashboardAttendant[]; loading: boolean }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const number = (value: number) => formatNumber(value, i18n.language);
   const headers = {
     name: t('dashboard.attendant'),
     tickets: t('dashboard.tickets'),
@@ -14,7 +16,8 @@ export function AttendantsTable({ attendants, loading }: { attendants: Dashboard
     avgSupportTime: t('dashboard.avgTime'),
     online: t('dashboard.online'),
   };
-  const exportCsv = () => downloadText('atendentes.csv', attendantsCsv(attendants, headers, { yes: t('common.yes'), no: t('common.no') }));
+  const exportCsv = () =>
+    downloadText(t('dashboard.csvFile'), attendantsCsv(attendants, headers, { yes: t('common.yes'), no: t('common.no') }));
 
   return (
     <Paper variant="outlined" sx={{ mb: 3 }}>
@@ -43,9 +46,9 @@ export function AttendantsTable({ attendants, loading }: { attendants: Dashboard
                 <TableCell>{a.name}</TableCell>
                 <TableCell align="right">{a.tickets}</TableCell>
                 <TableCell align="right">
-                  {a.rating === null ? '-' : t('dashboard.ratingValue', { value: a.rating, count: a.ratings })}
+                  {a.rating === null ? '-' : t('dashboard.ratingValue', { value: number(a.rating), count: a.ratings })}
                 </TableCell>
-                <TableCell align="right">{t('dashboard.minutes', { value: a.avgSupportTime })}</TableCell>
+                <TableCell align="right">{t('dashboard.minutes', { value: number(a.avgSupportTime) })}</TableCell>
                 <TableCell align="center">
                   <Box
                     component="span"

@@ -10,8 +10,11 @@ import { useTranslation } from 'react-i18next';
 import { DayField } from '../../../components/date-fields.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
+import { useAuth } from '../../../lib/auth/auth-provider.tsx';
 import { formatDay } from '../../../lib/dates.ts';
+import { formatNumber } from '../../../lib/numbers.ts';
 import { type DashboardFilter, useDashboard } from '../api/dashboard.ts';
+import { useDashboardLive } from '../hooks/use-dashboard-live.ts';
 import { AttendantsTable } from './attendants-table.tsx';
 
 /** recharts comes with the charts only: the counters and the table show without waiting for it. */
@@ -39,6 +42,7 @@ function Counter({ icon, label, value, testId }: { icon: ReactNode; label: strin
 /** The admin dashboard (/): SPEC 2 "Dashboard", from GET /dashboard and its two chart routes. */
 export function DashboardPage() {
   const { t, i18n } = useTranslation();
+  const { user } = useAuth();
   const [draft, setDraft] = useState<{ type: 'dates' | 'period'; from: string; to: string; days: number | '' }>({
     type: 'dates',
     from: '',
@@ -48,6 +52,7 @@ export function DashboardPage() {
   const [applied, setApplied] = useState<DashboardFilter>({ type: 'default' });
   const [invalid, setInvalid] = useState(false);
   const dashboard = useDashboard(applied);
+  useDashboardLive(user?.companyId);
   const data = dashboard.data;
   // The server's default period fills the date inputs until the user picks their own.
   useEffect(() => {
@@ -61,7 +66,8 @@ export function DashboardPage() {
     if (!ready) return;
     setApplied(draft.type === 'period' ? { type: 'period', days: Number(draft.days) } : { type: 'dates', from: draft.from, to: draft.to });
   };
-  const minutes = (value: number | undefined) => (value === undefined ? '-' : t('dashboard.minutes', { value }));
+  const minutes = (value: number | undefined) =>
+    value === undefined ? '-' : t('dashboard.minutes', { value: formatNumber(value, i18n.language) });
 
   return (
     <>
