@@ -234,4 +234,28 @@ describe('acts recorded', () => {
     expect(deleted).toMatchObject({ from: { title: 'Compras' }, to: null });
     expect(trail.every((e) => e.ip === IP && e.userId === a.admin.id)).toBe(true);
   });
+
+  it("a web sign-in (POST /auth/session) passed, and one refused for the company's expiry", async () => {
+    const expired = await seedTenant(stack, { dueDate: '2020-01-31' });
+    const member = await expired.addUser('user');
+    const refused = await call('POST /auth/session', { token: member.token, sourceIp: IP, headers: { 'user-agent': AGENT }, body: {} });
+    expect(refused.status).toBe(402);
+    const passed = await call('POST /auth/session', { ...as(a), body: {} });
+    expect(passed.status).toBe(200);
+    const ofExpired = await call('GET /audit', {
+      token: root.admin.token,
+      query: { companyId: String(expired.companyId), targetType: 'session' },
+    });
+    expect(ofExpired.body.entries).toEqual([
+      expect.objectContaining({
+        userId: member.id,
+        action: 'auth.loginFailed',
+        ip: IP,
+        userAgent: AGENT,
+        changes: { reason: { from: null, to: refused.body.error } },
+      }),
+    ]);
+    const ofA = await trailOf(a, 'session', a.admin.id);
+    expect(ofA[0]).toMatchObject({ ...byCaller(a), action: 'auth.login', changes: { via: { from: null, to: 'web' } } });
+  });
 });

@@ -102,9 +102,9 @@ const recordSignIn = (user: UserRecord, via: 'password' | 'web' | 'mfa') =>
  * e-mail has no company to hold it, and a throttled attempt (429) is the limiter's to count: a
  * flood of those would only flood the trail.
  */
-async function recordFailedSignIn(email: string, error: unknown): Promise<void> {
+async function recordFailedSignIn(account: string | UserRecord, error: unknown): Promise<void> {
   if (!(error instanceof AppError) || error.status === 429) return;
-  const user = await getUserByEmail(email).catch(() => undefined);
+  const user = typeof account === 'string' ? await getUserByEmail(account).catch(() => undefined) : account;
   if (!user) return;
   await recordAudit({
     companyId: user.companyId,
@@ -153,7 +153,13 @@ export async function claimWebSession(
   account: { user: UserRecord; company: CompanyRecord; token: TokenIdentity; rawToken: string },
   refreshToken: string | undefined,
 ): Promise<LoginResponse | MfaChallengeResponse> {
-  assertCompanyCanClaimWebSession(account.user, account.company);
+  try {
+    assertCompanyCanClaimWebSession(account.user, account.company);
+  } catch (error) {
+    // The password was right but the company may not sign in (inactive, expired): a refused sign-in.
+    await recordFailedSignIn(account.user, error);
+    throw error;
+  }
   // A token from Cognito (Amplify or any direct sign-in) is no session until its sign-in passes the code.
   if (lacksSecondFactor(account.token, account.user)) return openMfaChallenge(account.user, { idToken: account.rawToken, refreshToken });
   await startSession(account.user.companyId, account.user.id, account.token, refreshToken ?? null);
