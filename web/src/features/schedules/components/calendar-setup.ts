@@ -6,12 +6,26 @@
 import type { Theme } from '@mui/material';
 import { format, getDay, parse, startOfWeek } from 'date-fns';
 import { enUS, es, ptBR } from 'date-fns/locale';
-import { dateFnsLocalizer } from 'react-big-calendar';
+import { type DateRange, dateFnsLocalizer, type Formats } from 'react-big-calendar';
+import { dateLocale, formatDay, formatDayMonth } from '../../../lib/dates.ts';
 
 export const calendarLocalizer = () => dateFnsLocalizer({ format, parse, startOfWeek, getDay, locales: { pt: ptBR, en: enUS, es } });
 
-/** Short agenda dates (`dom 22/11`) and 24-hour times, so the agenda fits a phone. */
-export const calendarFormats = { agendaDateFormat: 'EEE dd/MM', agendaTimeFormat: 'HH:mm', timeGutterFormat: 'HH:mm' };
+/** A range as the app writes days (lib/dates.ts): 29/11/2026 – 29/12/2026 in pt and es, month first in en. */
+const dayRange = ({ start, end }: DateRange, culture?: string) => `${formatDay(start, culture)} – ${formatDay(end, culture)}`;
+
+/**
+ * Every day the calendar writes goes through the app's one date helper, in the interface language
+ * (issue 25: the agenda's header said 12/01/2026 in en while its rows said "Tue 02/12", a fixed
+ * dd/MM). Short agenda days (`dom 22/11`, `Sun 11/22`) and 24-hour times, so the agenda fits a phone.
+ */
+export const calendarFormats: Formats = {
+  agendaDateFormat: (date, culture) => `${format(date, 'EEE', { locale: dateLocale(culture) })} ${formatDayMonth(date, culture)}`,
+  agendaHeaderFormat: dayRange,
+  dayRangeHeaderFormat: dayRange,
+  agendaTimeFormat: 'HH:mm',
+  timeGutterFormat: 'HH:mm',
+};
 
 export const calendarStyles = (theme: Theme) => ({
   '& .rbc-calendar': { fontFamily: theme.typography.fontFamily, color: theme.palette.text.primary },
