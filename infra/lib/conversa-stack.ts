@@ -34,6 +34,8 @@ interface ExtraAccess {
 const extraAccess: Partial<Record<string, ExtraAccess>> = {
   // expiresTicket closes with expiresInactiveMessage: a `send` command to the session-host.
   'ticket-sweeps': { send: ['session-commands'] },
+  // Retention deletes the media of the messages it removes.
+  'message-retention': { media: true },
   auth: { cognitoAdmin: true },
   companies: { cognitoAdmin: true },
   users: { cognitoAdmin: true },

@@ -20,6 +20,8 @@ export const settingDefaults = {
   campaignsEnabled: 'true',
   /** Issue 21: who must sign in with a second factor (TOTP): `off`, `admins` or `everyone`. */
   mfaRequired: 'off',
+  /** Issue 21: messages (and their media) older than this many days are deleted; 0 keeps them forever. */
+  messageRetentionDays: '0',
 } as const satisfies Record<string, string>;
 
 export type SettingKey = keyof typeof settingDefaults;

@@ -6,6 +6,9 @@ export { type SettingKey, settingDefaults, settingKeys, superOnlySettingKeys } f
 
 const toggle = z.enum(['enabled', 'disabled']);
 
+/** messageRetentionDays: 0 (keep forever) up to ten years. */
+export const MAX_RETENTION_DAYS = 3650;
+
 /** Allowed values per key: anything else is a 400 naming `value`. */
 export const settingValueSchemas: Record<SettingKey, z.ZodType<string>> = {
   userRating: toggle,
@@ -32,6 +35,10 @@ export const settingValueSchemas: Record<SettingKey, z.ZodType<string>> = {
     }, 'Unknown time zone'),
   campaignsEnabled: z.enum(['true', 'false']),
   mfaRequired: z.enum(['off', 'admins', 'everyone']),
+  messageRetentionDays: z
+    .string()
+    .regex(/^\d{1,4}$/, 'Must be a whole number of days')
+    .refine((days) => Number(days) <= MAX_RETENTION_DAYS, `At most ${MAX_RETENTION_DAYS} days`),
 };
 
 export interface Setting {

@@ -23,4 +23,6 @@ export const jobs: readonly JobDeclaration[] = [
   { name: 'campaign-starts', rateMinutes: 1, timeoutSeconds: 55 },
   /** BEHAVIOUR "Billing": each company's invoice INVOICE_LEAD_DAYS before its due date, exactly once. */
   { name: 'invoice-issue', rateMinutes: 60, timeoutSeconds: 300 },
+  /** Issue 21 §5: messages past each company's messageRetentionDays, with their media and search words. */
+  { name: 'message-retention', rateMinutes: 60, timeoutSeconds: 300 },
 ];

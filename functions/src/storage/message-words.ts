@@ -108,6 +108,14 @@ function wordRemovals(companyId: number, ticketId: number, words: string[], coun
 }
 
 /**
+ * The index writes that take a removed message's `words` back (storage/retention/old-messages.ts),
+ * conditional on the counts read now: put them in the transaction that deletes the message.
+ */
+export async function messageWordRemovals(companyId: number, ticketId: number, words: string[]): Promise<TransactItem[]> {
+  return wordRemovals(companyId, ticketId, words, await readCounts(companyId, ticketId, words));
+}
+
+/**
  * Changes a message (`set`) and moves its index words to `nextWords`, in one transaction. `change`
  * decides from the message as read; undefined means nothing to do (it is already deleted, say).
  * Returns the changed message, or undefined when there was none.

@@ -33,8 +33,8 @@ async function batchDelete(keys: Key[]): Promise<void> {
   }
 }
 
-/** The keys that hang off one stored message outside the ticket's partition. */
-function messageSideKeys(companyId: number, item: Record<string, unknown>): Key[] {
+/** The keys that hang off one stored message outside the ticket's partition (also the retention sweep's). */
+export function messageSideKeys(companyId: number, item: Record<string, unknown>): Key[] {
   const id = String(item.id);
   const connection = Number(item.whatsappId);
   const keys: Key[] = [{ pk: `${tenantPk(companyId)}#MSG#${id}`, sk: 'LOOKUP' }];

@@ -73,13 +73,22 @@ async function readBody(response: Response): Promise<unknown> {
 }
 
 /**
+ * A 403 that a fresh token cannot change: the user must enrol a second factor first (issue 21). A
+ * forced refresh would only add Cognito calls on every refused request while the enrolment is shown.
+ */
+async function isRefusalNoTokenFixes(response: Response): Promise<boolean> {
+  const body = await readBody(response.clone());
+  return typeof body === 'object' && body !== null && (body as ErrorBody).error === 'ERR_MFA_ENROLMENT_REQUIRED';
+}
+
+/**
  * The one API client. SPEC 4 "Session and sockets": a 403 gets one forced token refresh and one
  * retry (the claims may be stale after a profile change); a 401 ends the session; a 402 (the
  * company expired) goes to the auth layer, which signs a plain user out and confines an admin to billing.
  */
 export async function api<T>(path: string, options: RequestOptions = {}): Promise<T> {
   let response = await send(path, options, false);
-  if (response.status === 403 && !options.anonymous) response = await send(path, options, true);
+  if (response.status === 403 && !options.anonymous && !(await isRefusalNoTokenFixes(response))) response = await send(path, options, true);
   const body = await readBody(response);
   if (response.ok) return body as T;
   if (response.status === 401 && !options.anonymous) onUnauthorized();

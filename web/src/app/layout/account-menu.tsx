@@ -3,6 +3,7 @@ import { IconButton, ListItemText, Menu, MenuItem, Tooltip } from '@mui/material
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
+import { SecurityDialog } from '../../features/security/components/security-dialog.tsx';
 import { UserDialog } from '../../features/users/components/user-dialog.tsx';
 import { isAdmin, useAuth } from '../../lib/auth/auth-provider.tsx';
 import { useProfileRequests } from '../../lib/profile-request.ts';
@@ -14,6 +15,7 @@ export function AccountMenu() {
   const navigate = useNavigate();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const [profileOpen, setProfileOpen] = useState(false);
+  const [securityOpen, setSecurityOpen] = useState(false);
   useProfileRequests(useCallback(() => setProfileOpen(true), []));
   return (
     <>
@@ -47,6 +49,15 @@ export function AccountMenu() {
           {t('layout.profile')}
         </MenuItem>
         <MenuItem
+          onClick={() => {
+            setAnchor(null);
+            setSecurityOpen(true);
+          }}
+          data-testid="menu-security"
+        >
+          {t('security.menu')}
+        </MenuItem>
+        <MenuItem
           data-testid="menu-logout"
           onClick={async () => {
             setAnchor(null);
@@ -57,6 +68,7 @@ export function AccountMenu() {
           {t('layout.logout')}
         </MenuItem>
       </Menu>
+      {securityOpen && <SecurityDialog onClose={() => setSecurityOpen(false)} />}
       {profileOpen && user && <UserDialog open user={user} adminFields={isAdmin(user)} onClose={() => setProfileOpen(false)} />}
     </>
   );

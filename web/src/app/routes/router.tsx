@@ -2,6 +2,7 @@ import type { PlanFlag } from '@conversa/functions/contracts';
 import { type ReactNode, Suspense } from 'react';
 import { createBrowserRouter, Navigate, Outlet, type RouteObject } from 'react-router-dom';
 import { ExpiredGate } from '../../features/billing/components/expired-gate.tsx';
+import { MfaEnrolmentGate } from '../../features/security/components/mfa-enrolment-gate.tsx';
 import { AdminOnly, CshowGate, FullPageLoader, PlanGate, PrivateOnly, PublicOnly, SuperOnly } from './guards.tsx';
 import {
   AnnouncementsPage,
@@ -79,7 +80,9 @@ const routes: RouteObject[] = [
         element: (
           <PrivateOnly>
             <ExpiredGate>
-              <AppLayout />
+              <MfaEnrolmentGate>
+                <AppLayout />
+              </MfaEnrolmentGate>
             </ExpiredGate>
           </PrivateOnly>
         ),

@@ -12,6 +12,7 @@ import { mediaErrorLocales } from './media.ts';
 import { promptErrorLocales, promptsLocales } from './prompts.ts';
 import { queueIntegrationErrorLocales, queueIntegrationsLocales } from './queue-integrations.ts';
 import { schedulesLocales } from './schedules.ts';
+import { securityErrorLocales, securityLocales } from './security.ts';
 
 const en: LocaleShape = {
   ...campaignsLocales.en,
@@ -26,6 +27,7 @@ const en: LocaleShape = {
   ...queueIntegrationsLocales.en,
   ...chatsLocales.en,
   ...billingLocales.en,
+  ...securityLocales.en,
   app: { name: 'Conversa' },
   languages: { pt: 'Português', en: 'English', es: 'Español' },
   common: {
@@ -68,6 +70,7 @@ const en: LocaleShape = {
     ...queueIntegrationErrorLocales.en,
     ...campaignErrorLocales.en,
     ...mediaErrorLocales.en,
+    ...securityErrorLocales.en,
     ERR_NO_OTHER_WHATSAPP: 'There must be at least one default WhatsApp connection.',
     ERR_NO_DEF_WAPP_FOUND: 'No default WhatsApp connection found. Check the connections page.',
     ERR_WAPP_NOT_INITIALIZED: 'This WhatsApp session is not initialised. Check the connections page.',
@@ -244,6 +247,7 @@ const en: LocaleShape = {
       asaas: 'Asaas token',
       timezone: 'Time zone',
       campaignsEnabled: 'Campaigns',
+      mfaRequired: 'Two-step verification required for',
     },
     hints: {
       timezone: 'For example America/Sao_Paulo',
@@ -256,6 +260,9 @@ const en: LocaleShape = {
       text: 'Text',
       true: 'Enabled',
       false: 'Disabled',
+      off: 'Nobody',
+      admins: 'Administrators',
+      everyone: 'Everyone',
     },
     schedules: {
       start: 'Start',

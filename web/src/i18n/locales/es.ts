@@ -11,6 +11,7 @@ import { mediaErrorLocales } from './media.ts';
 import { promptErrorLocales, promptsLocales } from './prompts.ts';
 import { queueIntegrationErrorLocales, queueIntegrationsLocales } from './queue-integrations.ts';
 import { schedulesLocales } from './schedules.ts';
+import { securityErrorLocales, securityLocales } from './security.ts';
 
 /** Spanish: the fallback language (SPEC 1) and the shape every other locale must match. */
 const es = {
@@ -26,6 +27,7 @@ const es = {
   ...queueIntegrationsLocales.es,
   ...chatsLocales.es,
   ...billingLocales.es,
+  ...securityLocales.es,
   app: { name: 'Conversa' },
   languages: { pt: 'Português', en: 'English', es: 'Español' },
   common: {
@@ -68,6 +70,7 @@ const es = {
     ...queueIntegrationErrorLocales.es,
     ...campaignErrorLocales.es,
     ...mediaErrorLocales.es,
+    ...securityErrorLocales.es,
     ERR_NO_OTHER_WHATSAPP: 'Debe haber al menos una conexión de WhatsApp predeterminada.',
     ERR_NO_DEF_WAPP_FOUND: 'No se encontró una conexión de WhatsApp predeterminada. Verifique la página de conexiones.',
     ERR_WAPP_NOT_INITIALIZED: 'Esta sesión de WhatsApp no ha sido inicializada. Verifique la página de conexiones.',
@@ -244,6 +247,7 @@ const es = {
       asaas: 'Token de Asaas',
       timezone: 'Zona horaria',
       campaignsEnabled: 'Campañas',
+      mfaRequired: 'Verificación en dos pasos obligatoria para',
     },
     hints: {
       timezone: 'Por ejemplo America/Sao_Paulo',
@@ -256,6 +260,9 @@ const es = {
       text: 'Texto',
       true: 'Habilitadas',
       false: 'Deshabilitadas',
+      off: 'Nadie',
+      admins: 'Administradores',
+      everyone: 'Todos',
     },
     schedules: {
       start: 'Inicio',

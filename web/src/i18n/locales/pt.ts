@@ -12,6 +12,7 @@ import { mediaErrorLocales } from './media.ts';
 import { promptErrorLocales, promptsLocales } from './prompts.ts';
 import { queueIntegrationErrorLocales, queueIntegrationsLocales } from './queue-integrations.ts';
 import { schedulesLocales } from './schedules.ts';
+import { securityErrorLocales, securityLocales } from './security.ts';
 
 /** Portuguese (Brazil): the stored `ptBR` selects it (SPEC 1). */
 const pt: LocaleShape = {
@@ -27,6 +28,7 @@ const pt: LocaleShape = {
   ...queueIntegrationsLocales.pt,
   ...chatsLocales.pt,
   ...billingLocales.pt,
+  ...securityLocales.pt,
   app: { name: 'Conversa' },
   languages: { pt: 'Português', en: 'English', es: 'Español' },
   common: {
@@ -69,6 +71,7 @@ const pt: LocaleShape = {
     ...queueIntegrationErrorLocales.pt,
     ...campaignErrorLocales.pt,
     ...mediaErrorLocales.pt,
+    ...securityErrorLocales.pt,
     ERR_NO_OTHER_WHATSAPP: 'Deve haver pelo menos uma conexão de WhatsApp padrão.',
     ERR_NO_DEF_WAPP_FOUND: 'Nenhuma conexão de WhatsApp padrão encontrada. Verifique a página de conexões.',
     ERR_WAPP_NOT_INITIALIZED: 'Esta sessão do WhatsApp não foi inicializada. Verifique a página de conexões.',
@@ -245,6 +248,7 @@ const pt: LocaleShape = {
       asaas: 'Token do Asaas',
       timezone: 'Fuso horário',
       campaignsEnabled: 'Campanhas',
+      mfaRequired: 'Verificação em duas etapas obrigatória para',
     },
     hints: {
       timezone: 'Por exemplo America/Sao_Paulo',
@@ -257,6 +261,9 @@ const pt: LocaleShape = {
       text: 'Texto',
       true: 'Habilitadas',
       false: 'Desabilitadas',
+      off: 'Ninguém',
+      admins: 'Administradores',
+      everyone: 'Todos',
     },
     schedules: {
       start: 'Início',

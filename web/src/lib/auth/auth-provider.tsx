@@ -1,13 +1,13 @@
-import type { SessionUser } from '@conversa/functions/contracts';
+import type { LoginResponse, SessionUser } from '@conversa/functions/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { signIn as amplifySignIn, signOut as amplifySignOut } from 'aws-amplify/auth';
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
 import { isCompanyExpired } from '../../features/billing/components/billing-dates.ts';
-import { setCompanyExpiredHandler, setUnauthorizedHandler } from '../api-client.ts';
+import { ApiError, setCompanyExpiredHandler, setUnauthorizedHandler } from '../api-client.ts';
 import { invalidateOnce } from '../realtime/invalidate-once.ts';
-import { toast } from '../toast.ts';
 import { useApiErrorMessage } from '../use-api-error.ts';
-import { claimSession, fetchMe, logoutSession, meQueryOptions } from './session-api.ts';
+import { claimSession, fetchMe, logoutSession, meQueryOptions, passMfaChallenge } from './session-api.ts';
+import { forgetSignOutReason, rememberSignOutReason } from './sign-out-reason.ts';
 import { currentIdToken } from './tokens.ts';
 
 export type AuthStatus = 'loading' | 'signedIn' | 'signedOut';
@@ -18,12 +18,19 @@ export interface SignInResult {
   dueDateWarningDays?: number;
 }
 
+/** The password was right and the user has a second factor: the sign-in waits for its code (issue 21). */
+export interface MfaPending {
+  mfaChallenge: string;
+}
+
 interface AuthValue {
   status: AuthStatus;
   user: SessionUser | undefined;
   /** True once a sign-in happened in this page: SPEC 2 sends a fresh login to /tickets, a returning one to /. */
   freshSignIn: boolean;
-  signIn: (email: string, password: string) => Promise<SignInResult>;
+  signIn: (email: string, password: string) => Promise<SignInResult | MfaPending>;
+  /** The second factor's code for the pending sign-in; a wrong code throws and the challenge stays. */
+  completeSignIn: (challenge: string, code: string) => Promise<SignInResult>;
   signOut: () => Promise<void>;
 }
 
@@ -77,13 +84,28 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         return;
       }
       current.current = { hasSession: false, user: undefined };
-      toast.error(errorText(error));
+      // Said on the login page until read (a toast was gone in 3 s).
+      rememberSignOutReason({ text: errorText(error) });
       void endLocalSession();
     });
   }, [endLocalSession, errorText, queryClient]);
 
+  /** The claimed session (or the passed challenge's answer) becomes the app's. */
+  const startSession = useCallback(
+    async (claim: Partial<LoginResponse>): Promise<SignInResult> => {
+      const user = claim.user ?? (await fetchMe());
+      queryClient.setQueryData(meQueryOptions().queryKey, user);
+      forgetSignOutReason();
+      setFreshSignIn(true);
+      setHasSession(true);
+      const days = claim.dueDateWarning?.days ?? daysUntil(user.company?.dueDate);
+      return { user, dueDateWarningDays: days !== undefined && days >= 0 && days < 5 ? days : undefined };
+    },
+    [queryClient],
+  );
+
   const signIn = useCallback(
-    async (email: string, password: string): Promise<SignInResult> => {
+    async (email: string, password: string): Promise<SignInResult | MfaPending> => {
       // A stale session in storage makes Amplify refuse a new sign-in.
       await amplifySignOut().catch(() => undefined);
       const result = await amplifySignIn({ username: email, password, options: { authFlowType: 'USER_PASSWORD_AUTH' } });
@@ -93,19 +115,29 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       }
       try {
         const claim = await claimSession();
-        const user = claim.user ?? (await fetchMe());
-        queryClient.setQueryData(meQueryOptions().queryKey, user);
-        setFreshSignIn(true);
-        setHasSession(true);
-        const days = claim.dueDateWarning?.days ?? daysUntil(user.company?.dueDate);
-        return { user, dueDateWarningDays: days !== undefined && days >= 0 && days < 5 ? days : undefined };
+        // No session yet: the login page asks for the code (the API refuses this token meanwhile).
+        if (claim.mfaRequired && claim.challenge) return { mfaChallenge: claim.challenge };
+        return await startSession(claim);
       } catch (error) {
         // An expired company (402) or a refused claim must not leave a half-open session behind.
         await endLocalSession();
         throw error;
       }
     },
-    [queryClient, endLocalSession],
+    [startSession, endLocalSession],
+  );
+
+  const completeSignIn = useCallback(
+    async (challenge: string, code: string): Promise<SignInResult> => {
+      try {
+        return await startSession(await passMfaChallenge(challenge, code));
+      } catch (error) {
+        // A wrong code leaves the challenge to try again; a spent or expired one ends the sign-in.
+        if (!(error instanceof ApiError && error.code === 'ERR_MFA_INVALID_CODE')) await endLocalSession();
+        throw error;
+      }
+    },
+    [startSession, endLocalSession],
   );
 
   const signOut = useCallback(async () => {
@@ -116,8 +148,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const status: AuthStatus = hasSession === false ? 'signedOut' : hasSession && me.data ? 'signedIn' : me.isError ? 'signedOut' : 'loading';
 
   const value = useMemo<AuthValue>(
-    () => ({ status, user: me.data, freshSignIn, signIn, signOut }),
-    [status, me.data, freshSignIn, signIn, signOut],
+    () => ({ status, user: me.data, freshSignIn, signIn, completeSignIn, signOut }),
+    [status, me.data, freshSignIn, signIn, completeSignIn, signOut],
   );
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }

@@ -1,4 +1,5 @@
 import type { Company, LoginResponse, PlanFlag, SessionUser } from '@conversa/functions/contracts';
+import type { MfaChallengeResponse } from '@conversa/functions/contracts/mfa';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../api-client.ts';
 import { companyKeys } from '../lookups/companies.ts';
@@ -19,7 +20,14 @@ export const meQueryOptions = () => queryOptions({ queryKey: authKeys.me(), quer
  * server revoke the older session's token (SPEC 4 "a login elsewhere ends the older session").
  */
 export const claimSession = () =>
-  api<Partial<LoginResponse>>('/auth/session', { method: 'POST', body: { refreshToken: currentRefreshToken() } });
+  api<Partial<LoginResponse> & Partial<MfaChallengeResponse>>('/auth/session', {
+    method: 'POST',
+    body: { refreshToken: currentRefreshToken() },
+  });
+
+/** POST /auth/mfa/challenge: the second factor's code completes the claim (issue 21); answers what the claim would. */
+export const passMfaChallenge = (challenge: string, code: string) =>
+  api<Partial<LoginResponse>>('/auth/mfa/challenge', { method: 'POST', body: { challenge, code }, anonymous: true });
 
 export const logoutSession = () => api<unknown>('/auth/logout', { method: 'DELETE' });
 

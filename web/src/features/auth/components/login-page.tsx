@@ -2,12 +2,14 @@ import { Button, Link, Stack, TextField } from '@mui/material';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useNavigate } from 'react-router-dom';
-import { useAuth } from '../../../lib/auth/auth-provider.tsx';
+import { type SignInResult, useAuth } from '../../../lib/auth/auth-provider.tsx';
 import { toast } from '../../../lib/toast.ts';
 import { useApiErrorMessage } from '../../../lib/use-api-error.ts';
 import { type FieldErrors, fieldErrors } from '../../../lib/validation.ts';
 import { isCredentialError, isLockedOut } from '../api/auth-errors.ts';
 import { AuthCard } from './auth-card.tsx';
+import { MfaCodeStep } from './mfa-code-step.tsx';
+import { SignOutReasonAlert } from './sign-out-reason-alert.tsx';
 
 interface LoginValues {
   email: string;
@@ -29,12 +31,19 @@ function loadLoginRules() {
 
 export function LoginPage() {
   const { t } = useTranslation();
-  const { signIn } = useAuth();
+  const { signIn, completeSignIn } = useAuth();
   const navigate = useNavigate();
   const errorText = useApiErrorMessage();
   const [values, setValues] = useState<LoginValues>({ email: '', password: '' });
   const [errors, setErrors] = useState<FieldErrors<LoginValues>>({});
   const [busy, setBusy] = useState(false);
+  /** The password was right and a second factor is on: the code step (issue 21). */
+  const [challenge, setChallenge] = useState<string>();
+
+  const signedIn = (result: SignInResult) => {
+    if (result.dueDateWarningDays !== undefined) toast.warning(t('auth.dueSoon', { count: result.dueDateWarningDays }));
+    navigate('/tickets', { replace: true });
+  };
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -54,8 +63,12 @@ export function LoginPage() {
     setBusy(true);
     try {
       const result = await signIn(parsed.data.email, parsed.data.password);
-      if (result.dueDateWarningDays !== undefined) toast.warning(t('auth.dueSoon', { count: result.dueDateWarningDays }));
-      navigate('/tickets', { replace: true });
+      if ('mfaChallenge' in result) {
+        setChallenge(result.mfaChallenge);
+        setBusy(false);
+        return;
+      }
+      signedIn(result);
     } catch (error) {
       const message = isLockedOut(error)
         ? t('backendErrors.ERR_TOO_MANY_ATTEMPTS')
@@ -66,6 +79,11 @@ export function LoginPage() {
       setBusy(false);
     }
   };
+
+  if (challenge)
+    return (
+      <MfaCodeStep onCode={async (code) => signedIn(await completeSignIn(challenge, code))} onRestart={() => setChallenge(undefined)} />
+    );
 
   return (
     <AuthCard
@@ -81,6 +99,7 @@ export function LoginPage() {
         </Stack>
       }
     >
+      <SignOutReasonAlert />
       <Stack component="form" spacing={2} onSubmit={submit} onFocus={() => void loadLoginRules()} noValidate>
         <TextField
           label={t('auth.fields.email')}
