@@ -1,7 +1,7 @@
 /**
  * Settings > Audit in headless Chromium (issue 21 §3): an admin sees the acts of their company,
  * newest first with the act's name in their language, narrows them by act, and downloads the CSV
- * of what the filters show; a plain user has no such tab. Screenshots go to tests/artifacts/audit-*.png.
+ * of what the filters show; a super admin picks another company's trail; a plain user has no such tab. Screenshots go to tests/artifacts/audit-*.png.
  */
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -66,6 +66,28 @@ describe('the Audit tab', { timeout: 240_000 }, () => {
     expect(lines).toHaveLength(2);
     expect(lines[1]).toContain(';setting.update;setting;userRating;');
     await page.screenshot({ path: join(artifacts, 'audit-tab-filtered.png') });
+    await context.close();
+  });
+
+  it("lets a super admin read another company's trail (en)", async () => {
+    const context = await launched.browser.newContext({
+      baseURL: inject('webUrl'),
+      locale: 'en-US',
+      viewport: { width: 1366, height: 860 },
+    });
+    const page = await context.newPage();
+    await page.goto('/login');
+    await page.locator('input[name=email]').waitFor({ timeout: 90_000 });
+    await signInPage(page, inject('admin').email, inject('admin').password);
+    await page.goto('/settings');
+    await page.getByTestId('settings-tab-audit').click();
+    await page.getByLabel('Company').click();
+    await page.getByRole('option', { name: tenant.companyName, exact: true }).click();
+    const settingRow = page.getByTestId('audit-row-setting.update');
+    await settingRow.first().waitFor({ timeout: 30_000 });
+    expect(await settingRow.first().textContent()).toContain('Setting changed');
+    expect(await page.getByTestId('audit-row-user.create').count()).toBeGreaterThan(0);
+    await page.screenshot({ path: join(artifacts, 'audit-tab-super.png') });
     await context.close();
   });
 

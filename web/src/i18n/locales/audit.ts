@@ -15,6 +15,8 @@ interface Shape {
     action: string;
     targetType: string;
     any: string;
+    company: string;
+    ownCompany: string;
     export: string;
     system: string;
     columns: { createdAt: string; user: string; action: string; target: string; changes: string; origin: string };
@@ -32,6 +34,8 @@ const es: Shape = {
     action: 'Acción',
     targetType: 'Objeto',
     any: 'Todos',
+    company: 'Empresa',
+    ownCompany: 'Mi empresa',
     export: 'Exportar CSV',
     system: 'Sistema',
     columns: { createdAt: 'Fecha', user: 'Usuario', action: 'Acción', target: 'Objeto', changes: 'Cambios', origin: 'Origen' },
@@ -100,6 +104,8 @@ const en: Shape = {
     action: 'Action',
     targetType: 'Target',
     any: 'All',
+    company: 'Company',
+    ownCompany: 'My company',
     export: 'Export CSV',
     system: 'System',
     columns: { createdAt: 'Date', user: 'User', action: 'Action', target: 'Target', changes: 'Changes', origin: 'Origin' },
@@ -168,6 +174,8 @@ const pt: Shape = {
     action: 'Ação',
     targetType: 'Objeto',
     any: 'Todos',
+    company: 'Empresa',
+    ownCompany: 'Minha empresa',
     export: 'Exportar CSV',
     system: 'Sistema',
     columns: { createdAt: 'Data', user: 'Usuário', action: 'Ação', target: 'Objeto', changes: 'Alterações', origin: 'Origem' },

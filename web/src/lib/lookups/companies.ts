@@ -3,7 +3,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../api-client.ts';
 
 /**
- * Companies: the super admin's Companies tab lists them (features/companies), Settings reads one's
+ * Companies: the super admin's Companies tab and Audit tab list them (features/companies, audit), Settings reads one's
  * own company for its hours, and the session reads the company's plan flags
  * (lib/auth/session-api.ts). One root, so editing a company refreshes all three.
  */
@@ -18,3 +18,8 @@ export const companyKeys = {
 export const fetchCompany = (id: number) => api<Company>(`/companies/${id}`);
 export const companyQueryOptions = (id: number) => queryOptions({ queryKey: companyKeys.detail(id), queryFn: () => fetchCompany(id) });
 export const useCompany = (id: number | undefined) => useQuery({ ...companyQueryOptions(id ?? 0), enabled: Boolean(id) });
+
+/** GET /companies/list (super): every company. */
+export const fetchCompanies = () => api<Company[]>('/companies/list');
+export const companiesQueryOptions = () => queryOptions({ queryKey: companyKeys.list(), queryFn: fetchCompanies });
+export const useCompanies = (enabled = true) => useQuery({ ...companiesQueryOptions(), enabled });

@@ -3,7 +3,7 @@ import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 
 /** The Audit tab's filters as the API takes them (ISO bounds, ids); empty ones are left out. */
-export type AuditFilters = Partial<Pick<AuditQuery, 'from' | 'to' | 'userId' | 'action' | 'targetType'>>;
+export type AuditFilters = Partial<Pick<AuditQuery, 'from' | 'to' | 'userId' | 'action' | 'targetType' | 'companyId'>>;
 
 export const auditKeys = {
   all: ['audit'] as const,

@@ -5,8 +5,10 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type Column, DataTable } from '../../../components/data-table.tsx';
 import { DayField } from '../../../components/date-fields.tsx';
+import { useAuth } from '../../../lib/auth/auth-provider.tsx';
 import { formatDayTime } from '../../../lib/dates.ts';
 import { downloadText } from '../../../lib/download.ts';
+import { useCompanies } from '../../../lib/lookups/companies.ts';
 import { useUserNames } from '../../../lib/lookups/users.ts';
 import { useErrorToast } from '../../../lib/use-api-error.ts';
 import { fetchAuditCsv, useAuditEntries } from '../api/audit.ts';
@@ -38,6 +40,11 @@ export function AuditTab() {
   const { t } = useTranslation();
   const { fields, set, filters } = useAuditFilters();
   const entries = useAuditEntries(filters);
+  const { user } = useAuth();
+  const isSuper = Boolean(user?.super);
+  const companies = useCompanies(isSuper);
+  // The user filter lists the viewer's own company's users: another company's trail is filtered without it.
+  const ownCompany = !fields.companyId || Number(fields.companyId) === user?.companyId;
   const users = useUserNames();
   const showError = useErrorToast();
   const [exporting, setExporting] = useState(false);
@@ -85,9 +92,34 @@ export function AuditTab() {
         <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} useFlexGap sx={{ flexWrap: 'wrap', alignItems: { md: 'center' } }}>
           <DayField size="small" name="from" label={t('audit.from')} value={fields.from} onChange={(from) => set({ from })} />
           <DayField size="small" name="to" label={t('audit.to')} value={fields.to} onChange={(to) => set({ to })} />
+          {isSuper && (
+            <TextField
+              select
+              size="small"
+              label={t('audit.company')}
+              value={fields.companyId}
+              onChange={(e) => set({ companyId: e.target.value, userId: '' })}
+              sx={{ width: { xs: '100%', md: 220 } }}
+              slotProps={{
+                select: { displayEmpty: true },
+                inputLabel: { shrink: true },
+                htmlInput: { 'data-testid': 'audit-filter-company' },
+              }}
+            >
+              <MenuItem value="">{t('audit.ownCompany')}</MenuItem>
+              {(companies.data ?? [])
+                .filter((company) => company.id !== user?.companyId)
+                .map((company) => (
+                  <MenuItem key={company.id} value={String(company.id)}>
+                    {company.name}
+                  </MenuItem>
+                ))}
+            </TextField>
+          )}
           <TextField
             select
             size="small"
+            disabled={!ownCompany}
             label={t('audit.user')}
             value={fields.userId}
             onChange={(e) => set({ userId: e.target.value })}

@@ -8,9 +8,11 @@ export interface AuditFilterFields {
   userId: string;
   action: string;
   targetType: string;
+  /** A super admin's choice of company; '' is the viewer's own. */
+  companyId: string;
 }
 
-const empty: AuditFilterFields = { from: '', to: '', userId: '', action: '', targetType: '' };
+const empty: AuditFilterFields = { from: '', to: '', userId: '', action: '', targetType: '', companyId: '' };
 
 /**
  * The viewer's day from its first to its last millisecond, as ISO times: an admin in São Paulo
@@ -29,6 +31,7 @@ export function useAuditFilters() {
       userId: fields.userId ? Number(fields.userId) : undefined,
       action: (fields.action || undefined) as AuditFilters['action'],
       targetType: (fields.targetType || undefined) as AuditFilters['targetType'],
+      companyId: fields.companyId ? Number(fields.companyId) : undefined,
     }),
     [fields],
   );

@@ -1,12 +1,10 @@
 import type { Company, CompanyInput } from '@conversa/functions/contracts';
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import { companyKeys } from '../../../lib/lookups/companies.ts';
 
-/** GET /companies/list (super): every company. */
-export const fetchCompanies = () => api<Company[]>('/companies/list');
-export const companiesQueryOptions = () => queryOptions({ queryKey: companyKeys.list(), queryFn: fetchCompanies });
-export const useCompanies = () => useQuery(companiesQueryOptions());
+/** The list is shared with the Audit tab's company filter (lib/lookups/companies.ts). */
+export { fetchCompanies, useCompanies } from '../../../lib/lookups/companies.ts';
 
 export const createCompany = (input: CompanyInput) => api<Company>('/companies', { method: 'POST', body: input });
 export const updateCompany = (id: number, input: CompanyInput) => api<Company>(`/companies/${id}`, { method: 'PUT', body: input });
