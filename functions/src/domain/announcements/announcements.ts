@@ -150,6 +150,12 @@ function checkImage(fileName: string, contentType: string, field: string): void 
 
 async function attach(before: store.AnnouncementRecord, attachment: Attachment): Promise<Announcement> {
   const after = await change(before, { mediaPath: attachment.key, mediaName: attachment.name });
+  await recordAudit({
+    action: 'announcement.update',
+    targetType: 'announcement',
+    targetId: before.id,
+    changes: changesOf({ ...before }, { ...after }, ['mediaName']),
+  });
   if (before.mediaPath && before.mediaPath !== attachment.key) await deleteMedia(before.mediaPath);
   return present(after);
 }
@@ -181,6 +187,12 @@ export async function deleteAnnouncementMedia(reader: Reader, id: number): Promi
   const before = await find(reader, id);
   if (!before.mediaPath) return present(before);
   const after = await change(before, { mediaPath: '', mediaName: '' });
+  await recordAudit({
+    action: 'announcement.update',
+    targetType: 'announcement',
+    targetId: id,
+    changes: changesOf({ ...before }, { ...after }, ['mediaName']),
+  });
   await deleteMedia(before.mediaPath);
   return present(after);
 }
