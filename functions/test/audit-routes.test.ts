@@ -63,7 +63,7 @@ function csvRows(text: string): string[][] {
 }
 
 describe('user acts', () => {
-  it('records a user created, edited (role, password) and deleted, one entry each, secrets masked', async () => {
+  it('records a user created, edited (role, password, queues) and deleted, one entry each, secrets masked', async () => {
     // Act: create
     const email = `audit-${Date.now()}@acme.test`;
     const made = await call('POST /users', {
@@ -108,11 +108,20 @@ describe('user acts', () => {
     expect(forUser[0]?.ip).toBe('198.51.100.9');
     expect(JSON.stringify(forUser[0])).not.toContain('Another456');
 
+    // Act: put the user in a queue
+    const queue = await call('POST /queue', { token: a.admin.token, body: { name: `Fila ${userId}`, color: '#102030' } });
+    expect(queue.status).toBe(201);
+    const moved = await call('PUT /users/{id}', { ...as(a.admin.token), params: { id: userId }, body: { queueIds: [queue.body.id] } });
+    expect(moved.status).toBe(200);
+    const queued = (await entriesOf(a, { action: 'user.update' })).filter((e) => e.targetId === userId);
+    expect(queued).toHaveLength(2);
+    expect(queued[0]?.changes).toEqual({ queueIds: { from: [], to: [queue.body.id] } });
+
     // Act: delete
     expect((await call('DELETE /users/{id}', { ...as(a.admin.token), params: { id: userId } })).status).toBe(204);
     entries = await entriesOf(a, { targetType: 'user' });
     forUser = entries.filter((e) => e.targetId === userId);
-    expect(forUser.map((e) => e.action)).toEqual(['user.delete', 'user.update', 'user.create']);
+    expect(forUser.map((e) => e.action)).toEqual(['user.delete', 'user.update', 'user.update', 'user.create']);
     expect(forUser[0]?.changes).toMatchObject({ email: { from: email, to: null }, profile: { from: 'admin', to: null } });
 
     // The CSV holds the same rows, newest first
@@ -135,9 +144,9 @@ describe('user acts', () => {
     ]);
     const last = (row: string[]) => row.slice(-2);
     const csvForUser = rows.filter((row) => row.includes(userId) && row[5] === 'user');
-    expect(csvForUser.map((row) => row[4])).toEqual(['user.delete', 'user.update', 'user.create']);
+    expect(csvForUser.map((row) => row[4])).toEqual(['user.delete', 'user.update', 'user.update', 'user.create']);
     expect(csvForUser.map((row) => row[0])).toEqual(forUser.map((e) => e.createdAt));
-    expect(last(csvForUser[2] as string[])).toEqual(['203.0.113.7', BROWSER]);
+    expect(last(csvForUser[3] as string[])).toEqual(['203.0.113.7', BROWSER]);
     expect(JSON.parse(csvForUser[0]?.[7] as string)).toEqual(forUser[0]?.changes);
     expect(csv.body).not.toContain('Secret123');
     expect(csv.body).not.toContain('Another456');
