@@ -2,7 +2,8 @@
  * A contact's data on request (issue 21 §4) on the Contacts page in headless Chromium over the local
  * stack: the admin downloads the contact's data as JSON from its row, then erases it; the erase
  * button stays off until the contact's number is typed, the row goes, and the API no longer knows
- * the contact. Screenshots go to tests/artifacts/.
+ * the contact. And the retention setting (§5) in Settings: the admin sets how many days messages
+ * are kept, a value outside 0..3650 is refused with the reason. Screenshots go to tests/artifacts/.
  */
 import { randomInt } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
@@ -87,5 +88,24 @@ describe('contacts: a contact’s data on request', { timeout: 150_000 }, () => 
     await row.waitFor({ state: 'detached' });
     await page.screenshot({ path: join(artifacts, 'contact-erase-done.png') });
     expect((await call('GET', `/contacts/${contactId}`, { token })).status).toBe(404);
+  });
+
+  it('sets how long messages are kept in Settings, and refuses a value outside 0..3650', async () => {
+    const token = await browserToken();
+    await page.goto('/settings');
+    const field = page.getByLabel('Keep messages for (days, 0 = forever)');
+    await field.waitFor();
+    expect(await field.inputValue()).toBe('0');
+    await page.getByText('Older messages and their files are deleted; the dashboard keeps its counts.').waitFor();
+
+    await field.fill('4000');
+    await field.blur();
+    await page.getByText('At most 3650 days').waitFor();
+    await field.fill('90');
+    await field.blur();
+    await page.getByText('Operation updated successfully').first().waitFor();
+    await page.screenshot({ path: join(artifacts, 'settings-retention.png') });
+    const settings = await call('GET', '/settings', { token });
+    expect(settings.body).toContainEqual({ key: 'messageRetentionDays', value: '90' });
   });
 });

@@ -248,9 +248,11 @@ const en: LocaleShape = {
       timezone: 'Time zone',
       campaignsEnabled: 'Campaigns',
       mfaRequired: 'Two-step verification required for',
+      messageRetentionDays: 'Keep messages for (days, 0 = forever)',
     },
     hints: {
       timezone: 'For example America/Sao_Paulo',
+      messageRetentionDays: 'Older messages and their files are deleted; the dashboard keeps its counts.',
     },
     values: {
       enabled: 'Enabled',

@@ -248,9 +248,11 @@ const es = {
       timezone: 'Zona horaria',
       campaignsEnabled: 'Campañas',
       mfaRequired: 'Verificación en dos pasos obligatoria para',
+      messageRetentionDays: 'Conservar mensajes durante (días, 0 = siempre)',
     },
     hints: {
       timezone: 'Por ejemplo America/Sao_Paulo',
+      messageRetentionDays: 'Los mensajes más antiguos y sus archivos se borran; el panel conserva sus números.',
     },
     values: {
       enabled: 'Habilitado',

@@ -249,9 +249,11 @@ const pt: LocaleShape = {
       timezone: 'Fuso horário',
       campaignsEnabled: 'Campanhas',
       mfaRequired: 'Verificação em duas etapas obrigatória para',
+      messageRetentionDays: 'Manter mensagens por (dias, 0 = sempre)',
     },
     hints: {
       timezone: 'Por exemplo America/Sao_Paulo',
+      messageRetentionDays: 'Mensagens mais antigas e seus arquivos são apagados; o painel mantém seus números.',
     },
     values: {
       enabled: 'Habilitado',
