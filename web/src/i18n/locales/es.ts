@@ -8,6 +8,7 @@ import { directoryLocales } from './directory.ts';
 import { inboxLocales } from './inbox.ts';
 import { insightLocales } from './insight.ts';
 import { mediaErrorLocales } from './media.ts';
+import { onboardingLocales } from './onboarding.ts';
 import { promptErrorLocales, promptsLocales } from './prompts.ts';
 import { queueIntegrationErrorLocales, queueIntegrationsLocales } from './queue-integrations.ts';
 import { schedulesLocales } from './schedules.ts';
@@ -27,6 +28,7 @@ const es = {
   ...queueIntegrationsLocales.es,
   ...chatsLocales.es,
   ...billingLocales.es,
+  ...onboardingLocales.es,
   ...securityLocales.es,
   app: { name: 'Conversa' },
   languages: { pt: 'Português', en: 'English', es: 'Español' },

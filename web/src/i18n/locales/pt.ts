@@ -9,6 +9,7 @@ import type { LocaleShape } from './es.ts';
 import { inboxLocales } from './inbox.ts';
 import { insightLocales } from './insight.ts';
 import { mediaErrorLocales } from './media.ts';
+import { onboardingLocales } from './onboarding.ts';
 import { promptErrorLocales, promptsLocales } from './prompts.ts';
 import { queueIntegrationErrorLocales, queueIntegrationsLocales } from './queue-integrations.ts';
 import { schedulesLocales } from './schedules.ts';
@@ -28,6 +29,7 @@ const pt: LocaleShape = {
   ...queueIntegrationsLocales.pt,
   ...chatsLocales.pt,
   ...billingLocales.pt,
+  ...onboardingLocales.pt,
   ...securityLocales.pt,
   app: { name: 'Conversa' },
   languages: { pt: 'Português', en: 'English', es: 'Español' },

@@ -1,0 +1,115 @@
+/**
+ * Issue 25 "Guide the first day" in headless Chromium over the local stack. A shop owner signs a new
+ * company up and finds, on the dashboard, what is left to set up: six steps, each a link to its
+ * screen. They follow "add a queue", make one, come back and find that step ticked (from the
+ * company's data, not a click). They hide the list; after a reload it stays hidden (kept on the
+ * server, not in the browser). Before, the dashboard of a new company was counters at zero and
+ * nothing to say what to do. Screenshots: tests/artifacts/onboarding-*.png.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { repoRoot } from '../../infra/local/lambda-runtime.ts';
+import { client, superLogin } from '../integration/tenants.ts';
+import { type LaunchedBrowser, launchBrowser } from '../support/browser.ts';
+
+const artifacts = join(repoRoot, 'tests', 'artifacts');
+const shot = (page: Page, name: string) => page.screenshot({ path: join(artifacts, `onboarding-${name}.png`), fullPage: true });
+
+const stamp = Date.now();
+const planName = `Plano Primeiro Dia ${stamp}`;
+const companyName = `Floricultura ${stamp}`;
+const email = `rosa-${stamp}@floricultura.test`;
+const password = 'Floricultura-1';
+const steps = ['connection', 'queue', 'attendant', 'conversation', 'quickReply', 'businessHours'];
+
+let launched: LaunchedBrowser;
+let page: Page;
+
+beforeAll(async () => {
+  mkdirSync(artifacts, { recursive: true });
+  const call = client(inject('apiUrl'));
+  const superToken = await superLogin(call, inject('admin'));
+  const plan = await call('POST', '/plans', {
+    token: superToken,
+    body: { name: planName, value: 49.9, users: 3, connections: 1, queues: 2 },
+  });
+  expect(plan.status, plan.text).toBeLessThan(300);
+  launched = await launchBrowser();
+  const context = await launched.browser.newContext({
+    baseURL: inject('webUrl'),
+    locale: 'pt-BR',
+    colorScheme: 'light',
+    viewport: { width: 1366, height: 860 },
+  });
+  page = await context.newPage();
+});
+
+afterAll(async () => {
+  await launched?.close();
+});
+
+const checklist = () => page.getByTestId('onboarding-checklist');
+const step = (key: string) => page.getByTestId(`onboarding-step-${key}`);
+const doneOf = (key: string) => step(key).getAttribute('data-done');
+
+describe("a new company's first day", { timeout: 240_000 }, () => {
+  it('shows the checklist, ticks a step done on its screen, and stays dismissed after a reload', async () => {
+    // Prepare: a new company, its owner signed in by the sign-up
+    await page.goto('/signup');
+    await page.getByLabel('Nome da empresa').waitFor({ timeout: 90_000 });
+    await page.getByLabel('Nome da empresa').fill(companyName);
+    await page.getByLabel('Seu nome').fill('Rosa Lima');
+    await page.getByLabel('E-mail').fill(email);
+    await page.getByLabel('Telefone').fill('11987654321');
+    await page.getByLabel('Senha', { exact: true }).fill(password);
+    await page.getByLabel('Plano').click();
+    await page.getByRole('option', { name: planName }).click();
+    await page.locator('.MuiPopover-root').waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Cadastrar' }).click();
+    await page.waitForURL('**/tickets', { timeout: 30_000 });
+
+    // Assess: the dashboard shows every step still to do, each a link to its screen
+    await page.goto('/');
+    await checklist().waitFor({ timeout: 30_000 });
+    expect(await checklist().getByRole('heading').textContent()).toBe('Primeiros passos');
+    for (const key of steps) expect(await doneOf(key), key).toBe('false');
+    expect(await step('queue').textContent()).toContain('Crie uma fila de atendimento');
+    expect(await step('queue').getAttribute('href')).toBe('/queues');
+    expect(await step('connection').getAttribute('href')).toBe('/connections');
+    expect(await checklist().textContent()).toContain('0 de 6 concluídos');
+    await shot(page, '1-new-company');
+
+    // Act: follow "add a queue", make one there, and come back
+    await step('queue').click();
+    await page.waitForURL('**/queues');
+    await page.getByRole('button', { name: 'Adicionar fila' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Nome').first().fill('Vendas');
+    await dialog.getByRole('button', { name: 'Salvar' }).click();
+    await page.getByRole('row').filter({ hasText: 'Vendas' }).waitFor();
+    await page.goBack();
+    await page.waitForURL((url) => url.pathname === '/');
+
+    // Assess: that step is ticked, the others are not
+    await checklist().waitFor();
+    await expect.poll(() => doneOf('queue'), { timeout: 15_000 }).toBe('true');
+    for (const key of steps.filter((k) => k !== 'queue')) expect(await doneOf(key), key).toBe('false');
+    expect(await checklist().textContent()).toContain('1 de 6 concluídos');
+    await shot(page, '2-queue-ticked');
+
+    // Act: hide the list, then reload
+    await page.getByRole('button', { name: 'Ocultar a lista' }).click();
+    await checklist().waitFor({ state: 'detached' });
+    const answered = page.waitForResponse((res) => new URL(res.url()).pathname.endsWith('/onboarding') && res.request().method() === 'GET');
+    await page.reload();
+    const onboarding = (await (await answered).json()) as { dismissed: boolean };
+
+    // Assess: the server kept the dismissal, and the dashboard shows no list
+    expect(onboarding.dismissed).toBe(true);
+    await page.getByTestId('counter-happening').waitFor({ timeout: 30_000 });
+    expect(await checklist().count()).toBe(0);
+    await shot(page, '3-dismissed-after-reload');
+  });
+});
