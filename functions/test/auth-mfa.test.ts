@@ -8,6 +8,7 @@ import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handler as auth } from '../src/handlers/http/auth.ts';
 import { handler as tickets } from '../src/handlers/http/tickets.ts';
+import { listAuditEntries } from '../src/storage/audit/entries.ts';
 import { putSetting } from '../src/storage/settings.ts';
 import { getMfaChallenge, putMfaChallenge } from '../src/storage/user-mfa.ts';
 import { getUser } from '../src/storage/users.ts';
@@ -183,6 +184,8 @@ describe('enrolment and sign-in with a second factor', () => {
   it('a Cognito token obtained directly opens nothing until its challenge passes (the web sign-in path)', async () => {
     // Prepare
     const { member, secret } = await enrolled({ companyId: 2101 });
+    // A later second than the enrolling session's, so only the second factor can refuse the token.
+    await new Promise((resolve) => setTimeout(resolve, 1100 - (Date.now() % 1000)));
     const direct = await signIn(member.email);
 
     // Act: the web app claims the session with it
@@ -221,6 +224,10 @@ describe('enrolment and sign-in with a second factor', () => {
     expect(refused).toMatchObject({ status: 400, body: { error: 'ERR_MFA_INVALID_CODE' } });
     expect(off.status).toBe(204);
     expect((await login(member)).body).toMatchObject({ token: expect.any(String) });
+    // Both acts are in the company's audit trail, by the user.
+    const trail = await listAuditEntries({ companyId: 2101, userId: member.user.id }, 50);
+    const mine = trail.filter((entry) => entry.targetId === String(member.user.id)).map((entry) => entry.action);
+    expect(mine).toEqual(expect.arrayContaining(['mfa.enabled', 'mfa.disabled']));
   });
 });
 
@@ -287,6 +294,8 @@ describe('DELETE /users/{id}/mfa', () => {
     expect(stored).toMatchObject({ mfaEnabled: false });
     expect(stored).not.toHaveProperty('mfaSecret');
     expect((await login(member)).body).toMatchObject({ token: expect.any(String) });
+    const [resetEntry] = await listAuditEntries({ companyId: 2104, action: 'mfa.reset' }, 10);
+    expect(resetEntry).toMatchObject({ userId: admin.user.id, targetType: 'user', targetId: String(member.user.id) });
   });
 
   it("another company's admin cannot reset my factor, nor can a plain user of mine; garbage ids are 400", async () => {

@@ -8,6 +8,7 @@ import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '#
 import { openSecret, sealSecret } from '#commons/secrets';
 import { MFA_CHALLENGE_SECONDS, MFA_CHALLENGE_TRIES, type MfaChallengeResponse, type MfaSetupResponse, TOTP_CODE } from '#contracts/mfa';
 import { mfaPolicyApplies } from '#contracts/session';
+import { recordAudit } from '#domain/audit/record';
 import { getSettingCached } from '#storage/settings';
 import {
   clearMfa,
@@ -79,6 +80,7 @@ export async function verifyMfa(user: UserRecord, code: string, originJti: strin
   // Another setup replaced the secret meanwhile: this code was of the old one.
   if (!enabled) throw wrongCode();
   await attempt.refund();
+  await recordAudit({ action: 'mfa.enabled', targetType: 'user', targetId: user.id, companyId: user.companyId });
   return { recoveryCodes };
 }
 
@@ -88,6 +90,7 @@ export async function disableMfa(user: UserRecord, code: string): Promise<void> 
   if (await mfaRequiredOf(user)) throw new ForbiddenError('ERR_MFA_REQUIRED_BY_COMPANY');
   if (!(await spendCode(user, code))) throw wrongCode();
   await clearMfa(user.companyId, user.id);
+  await recordAudit({ action: 'mfa.disabled', targetType: 'user', targetId: user.id, companyId: user.companyId });
 }
 
 /**
@@ -103,6 +106,8 @@ export async function resetUserMfa(
   if (!user) throw new NotFoundError('ERR_NO_USER_FOUND');
   if (user.super && !caller.super) throw new ForbiddenError('ERR_NO_PERMISSION');
   await clearMfa(user.companyId, user.id);
+  // In the trail of the user's company, whoever reset it (a super user may be of another).
+  await recordAudit({ action: 'mfa.reset', targetType: 'user', targetId: user.id, companyId: user.companyId });
 }
 
 /** A sign-in by password (or a Cognito token) of a user with the factor on: the session waits for the code. */
