@@ -265,6 +265,18 @@ describe('contact erasure', () => {
     expect(back.id).not.toBe(seeded.contactId);
   });
 
+  it('erases a contact of hundreds of messages (several pages, batched deletes)', async () => {
+    const seeded = await seedContact(a, 520);
+    const res = await invoke('POST /contacts/{id}/erase', {
+      token: a.admin.token,
+      params: { id: seeded.contactId },
+      json: { confirmNumber: seeded.number },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({ tickets: 2, messages: 522 });
+    expect(await traces(seeded)).toEqual([]);
+  }, 120_000);
+
   it('finishes the job an interrupted run left half done', async () => {
     const seeded = await seedContact(a);
     // A run that died after the first ticket (its media, then its data): the second ticket, the

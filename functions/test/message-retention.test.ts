@@ -7,7 +7,7 @@
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deleteMedia, putMedia } from '#adapters/media-bucket';
+import { deleteMediaObjects, putMedia } from '#adapters/media-bucket';
 import { runMessageRetention } from '#domain/sweeps/retention';
 import { dashboardPk } from '#storage/dashboard-counters';
 import { db, table } from '#storage/db';
@@ -91,7 +91,7 @@ describe('message retention', () => {
     const counters = await dashboardCounts(a.companyId);
 
     // Act
-    const report = await runMessageRetention(new Date(), { deleteMedia, deadline: Number.POSITIVE_INFINITY });
+    const report = await runMessageRetention(new Date(), { deleteMediaObjects, deadline: Number.POSITIVE_INFINITY });
 
     // Assess: the old message, its photo and its word are gone; the ticket and the newer message stay.
     expect(report.messages).toBeGreaterThanOrEqual(2);
@@ -113,7 +113,7 @@ describe('message retention', () => {
     expect(await found(b.companyId, bWord)).toEqual([ticketB.id]);
 
     // A second run finds nothing more of A's to remove.
-    const again = await runMessageRetention(new Date(), { deleteMedia, deadline: Number.POSITIVE_INFINITY });
+    const again = await runMessageRetention(new Date(), { deleteMediaObjects, deadline: Number.POSITIVE_INFINITY });
     expect(await getMessage(a.companyId, ticket.id, recent.id)).toBeDefined();
     expect(again.unfinished).toBe(0);
   });

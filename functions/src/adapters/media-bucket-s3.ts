@@ -70,14 +70,23 @@ export async function deleteMedia(key: string): Promise<void> {
   await s3Client().send(new DeleteObjectCommand({ Bucket: env.mediaBucket, Key: key }));
 }
 
+/** Deletes `keys` (at most 1000, S3's DeleteObjects limit); a key already gone is not an error. */
+export async function deleteMediaObjects(keys: string[]): Promise<void> {
+  if (!keys.length) return;
+  const out = await s3Client().send(
+    new DeleteObjectsCommand({ Bucket: env.mediaBucket, Delete: { Objects: keys.map((Key) => ({ Key })), Quiet: true } }),
+  );
+  if (out.Errors?.length) throw new Error(`media delete failed for ${out.Errors.length} objects: ${out.Errors[0]?.Code ?? ''}`);
+}
+
 /** Deletes every object under `prefix`, a page of ListObjectsV2 (at most 1000 keys) per DeleteObjects. */
 export async function deleteMediaUnder(prefix: string): Promise<number> {
   let deleted = 0;
   let ContinuationToken: string | undefined;
   do {
     const page = await s3Client().send(new ListObjectsV2Command({ Bucket: env.mediaBucket, Prefix: prefix, ContinuationToken }));
-    const keys = (page.Contents ?? []).flatMap((object) => (object.Key ? [{ Key: object.Key }] : []));
-    if (keys.length) await s3Client().send(new DeleteObjectsCommand({ Bucket: env.mediaBucket, Delete: { Objects: keys, Quiet: true } }));
+    const keys = (page.Contents ?? []).flatMap((object) => (object.Key ? [object.Key] : []));
+    await deleteMediaObjects(keys);
     deleted += keys.length;
     ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
   } while (ContinuationToken);

@@ -31,7 +31,7 @@
  * only, since an entry holding its name or number would keep what the erasure removes.
  * Returns what was erased, the answer.
  */
-import { deleteMedia, deleteMediaUnder } from '#adapters/media-bucket';
+import { deleteMedia, deleteMediaObjects, deleteMediaUnder } from '#adapters/media-bucket';
 import { ValidationError } from '#commons/errors';
 import { numberDigits } from '#contracts/contacts';
 import { recordAudit } from '#domain/audit/record';
@@ -71,13 +71,11 @@ async function eraseTicket(companyId: number, ticketId: number, effects: Effects
   let cursor: string | undefined;
   do {
     const page = await listMessagesPage(companyId, ticketId, { limit: MESSAGES_PAGE, cursor });
-    for (const message of page.messages) {
-      const key = messageMediaKey(companyId, message);
-      if (key && isConversationMedia(companyId, key)) {
-        await deleteMedia(key);
-        erased.mediaObjects++;
-      }
-    }
+    const keys = page.messages
+      .map((message) => messageMediaKey(companyId, message))
+      .filter((key) => key && isConversationMedia(companyId, key));
+    await deleteMediaObjects(keys);
+    erased.mediaObjects += keys.length;
     erased.messages += page.messages.length;
     cursor = page.cursor;
   } while (cursor);

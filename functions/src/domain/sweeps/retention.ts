@@ -12,7 +12,7 @@
  * A company's mark moves only when its whole sweep finished within the run's time budget, so the
  * next run reads the tickets again from the same point. Each company succeeds or fails on its own.
  */
-import { deleteMedia } from '#adapters/media-bucket';
+import { deleteMediaObjects } from '#adapters/media-bucket';
 import { logger } from '#commons/logger';
 import { isConversationMedia, messageMediaKey } from '#domain/media/keys';
 import { mapWithConcurrency } from '#realtime/concurrency';
@@ -41,7 +41,7 @@ export interface RetentionReport {
 }
 
 export interface RetentionDeps {
-  deleteMedia(key: string): Promise<void>;
+  deleteMediaObjects(keys: string[]): Promise<void>;
   /** Epoch ms after which a run starts no new ticket (the Lambda's timeout must not cut a company short). */
   deadline: number;
 }
@@ -69,14 +69,12 @@ export async function sweepCompanyRetention(
       page.length;
       page = await messagesBefore(companyId, ticket.id, cutoff)
     ) {
-      for (const message of page) {
-        const key = messageMediaKey(companyId, message);
-        if (key && isConversationMedia(companyId, key)) {
-          await deps.deleteMedia(key);
-          report.mediaObjects++;
-        }
-        if (await removeStoredMessage(message)) report.messages++;
-      }
+      // The page's objects first, in one call: a message whose object is gone but which is still
+      // stored is found again by the next page or run, whose delete of the object succeeds again.
+      const keys = page.map((message) => messageMediaKey(companyId, message)).filter((key) => key && isConversationMedia(companyId, key));
+      await deps.deleteMediaObjects(keys);
+      report.mediaObjects += keys.length;
+      for (const message of page) if (await removeStoredMessage(message)) report.messages++;
     }
     await clearLastMessageBefore(ticket, cutoff);
   }
@@ -87,7 +85,7 @@ export async function sweepCompanyRetention(
 /** One run over every company with retention on. Never throws for one company's failure. */
 export async function runMessageRetention(
   now = new Date(),
-  deps: RetentionDeps = { deleteMedia, deadline: Infinity },
+  deps: RetentionDeps = { deleteMediaObjects, deadline: Infinity },
 ): Promise<RetentionReport> {
   const report: RetentionReport = { companies: 0, messages: 0, mediaObjects: 0, unfinished: 0 };
   await mapWithConcurrency(await listCompanies(), COMPANY_CONCURRENCY, async (company) => {

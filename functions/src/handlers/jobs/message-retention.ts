@@ -4,14 +4,14 @@
  * its timeout; a company it did not finish keeps its mark and the next run goes on from there.
  */
 import type { ScheduledEvent } from 'aws-lambda';
-import { deleteMedia } from '#adapters/media-bucket';
+import { deleteMediaObjects } from '#adapters/media-bucket';
 import { logger } from '#commons/logger';
 import { runMessageRetention } from '#domain/sweeps/retention';
 
 const BUDGET_MS = 240_000;
 
 export async function handler(_event: ScheduledEvent): Promise<void> {
-  const report = await runMessageRetention(new Date(), { deleteMedia, deadline: Date.now() + BUDGET_MS });
+  const report = await runMessageRetention(new Date(), { deleteMediaObjects, deadline: Date.now() + BUDGET_MS });
   if (report.unfinished) logger.warn('message retention left companies unfinished', { ...report });
   else logger.info('message retention finished', { ...report });
 }
