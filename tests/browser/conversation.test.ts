@@ -361,6 +361,8 @@ describe('the conversation and the top bar', { timeout: 180_000 }, () => {
     try {
       // Act
       await page.getByTestId('conversation-header').getByRole('button', { name: 'Devolver' }).click();
+      // Return asks first (issue 25), as Resolve does.
+      await page.getByTestId('confirm-dialog-confirm').click();
       // Assess
       await page.getByText('O ticket foi alterado nesse meio tempo').waitFor();
       await reread;

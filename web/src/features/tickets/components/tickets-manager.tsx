@@ -1,15 +1,16 @@
-import type { Ticket } from '@conversa/functions/contracts/tickets';
+import type { Ticket, TicketStatus } from '@conversa/functions/contracts/tickets';
 import Add from '@mui/icons-material/Add';
 import CheckCircleOutlined from '@mui/icons-material/CheckCircleOutlined';
 import MoveToInbox from '@mui/icons-material/MoveToInbox';
 import Search from '@mui/icons-material/Search';
 import { Badge, Box, Button, FormControlLabel, Paper, Stack, Switch, Tab, Tabs, useMediaQuery, useTheme } from '@mui/material';
-import { type ReactElement, type ReactNode, useEffect, useMemo, useState } from 'react';
+import { type ReactElement, type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useParams } from 'react-router-dom';
 import { useDebouncedValue } from '../../../hooks/use-debounced-value.ts';
 import { isAdmin, useAuth } from '../../../lib/auth/auth-provider.tsx';
 import { useQueues } from '../../../lib/lookups/queues.ts';
-import type { TicketFilters } from '../api/tickets.ts';
+import { type TicketFilters, useTicketByUuid } from '../api/tickets.ts';
 import { useAcceptTicket } from '../hooks/use-accept-ticket.ts';
 import { NewTicketDialog } from './new-ticket-dialog.tsx';
 import { type QueueChoice, QueueSelect } from './queue-select.tsx';
@@ -86,6 +87,22 @@ export function TicketsManager({ renderSpy }: { renderSpy: (ticket: Ticket) => R
     setOpenTabChosen(true);
   };
   const preview = useAcceptTicket(showAccepted);
+
+  // The opened ticket became open again (Reopen from Resolvidos, Accept in its header): the list
+  // moves to Assigned, where it now lives, instead of staying on a tab it has left. Only that change
+  // moves it: Resolve and Return leave the ticket (back to the list as it was), and browsing other
+  // tabs while a ticket is open is left alone.
+  const { ticketId } = useParams();
+  const openedStatus = useTicketByUuid(ticketId).data?.status;
+  const lastSeen = useRef<{ uuid?: string; status?: TicketStatus }>({});
+  useEffect(() => {
+    const before = lastSeen.current;
+    lastSeen.current = { uuid: ticketId, status: openedStatus };
+    if (openedStatus !== 'open' || before.uuid !== ticketId || !before.status || before.status === openedStatus) return;
+    setTab('open');
+    setOpenTab('assigned');
+    setOpenTabChosen(true);
+  }, [ticketId, openedStatus]);
 
   return (
     <Paper

@@ -59,8 +59,9 @@ export function ConversationHeader({ ticket, onBack, onOpenContact, onSchedule }
   const [menu, setMenu] = useState<HTMLElement | null>(null);
   const [transferring, setTransferring] = useState(false);
   const [deleting, setDeleting] = useState(false);
-  // Resolve ends the conversation for the contact (and may send the farewell): asked first.
-  const [confirmingResolve, setConfirmingResolve] = useState(false);
+  // Resolve ends the conversation for the contact (and may send the farewell), Return hands the
+  // contact back to the queue: both are asked first, one confirmation dialog for either.
+  const [confirming, setConfirming] = useState<'resolve' | 'return' | null>(null);
 
   const run = async (action: Action) => {
     if (!user) return;
@@ -74,14 +75,13 @@ export function ConversationHeader({ ticket, onBack, onOpenContact, onSchedule }
     setRunning(action);
     try {
       await update.mutateAsync({ id: ticket.id, input: inputs[action] });
-      if (action === 'resolve') {
-        setConfirmingResolve(false);
-        toast.success(t('conversation.resolved'));
-      }
+      if (action === 'resolve') toast.success(t('conversation.resolved'));
       if (action === 'return' || action === 'resolve') navigate('/tickets');
     } catch (error) {
       showError(error);
     } finally {
+      // Closed on an error too: the ticket is read again (ERR_TICKET_CHANGED) and the user decides anew.
+      setConfirming(null);
       setRunning(null);
     }
   };
@@ -98,7 +98,7 @@ export function ConversationHeader({ ticket, onBack, onOpenContact, onSchedule }
 
   const button = (action: Action, variant: 'contained' | 'outlined' = 'outlined', color: 'primary' | 'success' | 'inherit' = 'primary') => {
     const label = t(`conversation.actions.${action}`);
-    const start = () => (action === 'resolve' ? setConfirmingResolve(true) : void run(action));
+    const start = () => (action === 'resolve' || action === 'return' ? setConfirming(action) : void run(action));
     if (compact) {
       const Icon = actionIcons[action];
       return (
@@ -238,13 +238,13 @@ export function ConversationHeader({ ticket, onBack, onOpenContact, onSchedule }
       </Menu>
       <TransferDialog ticket={ticket} open={transferring} onClose={() => setTransferring(false)} />
       <ConfirmDialog
-        open={confirmingResolve}
-        title={t('conversation.resolveTitle', { name: ticket.contact.name })}
-        message={t('conversation.resolveMessage')}
+        open={confirming !== null}
+        title={t(confirming === 'return' ? 'conversation.returnTitle' : 'conversation.resolveTitle', { name: ticket.contact.name })}
+        message={t(confirming === 'return' ? 'conversation.returnMessage' : 'conversation.resolveMessage')}
         confirmColor="primary"
-        busy={running === 'resolve'}
-        onConfirm={() => void run('resolve')}
-        onClose={() => setConfirmingResolve(false)}
+        busy={running !== null && running === confirming}
+        onConfirm={() => confirming && void run(confirming)}
+        onClose={() => setConfirming(null)}
       />
       <ConfirmDialog
         open={deleting}
