@@ -107,6 +107,8 @@ export interface AuthEventData {
   sessionJti?: string;
   /** `origin_jti` of the newest session: a client whose token descends from another sign-in was logged out. */
   sessionOrigin?: string;
+  /** Why an ended session ended, when the signed-out client should say so (its login page does, issue 25). */
+  reason?: 'passwordChanged';
 }
 
 /** Client keeps the socket alive well under API Gateway's 10-minute idle limit. */

@@ -7,6 +7,7 @@ import { isCompanyExpired } from '../features/billing/components/billing-dates.t
 import { settingKeys } from '../features/settings/api/settings.ts';
 import { isAdmin, useAuth } from '../lib/auth/auth-provider.tsx';
 import { authKeys, useCompanyPlan } from '../lib/auth/session-api.ts';
+import { rememberSignOutReason } from '../lib/auth/sign-out-reason.ts';
 import { currentIdToken } from '../lib/auth/tokens.ts';
 import { useChatsLive } from '../lib/lookups/chats.ts';
 import { useConnectionsWatch } from '../lib/lookups/connections.ts';
@@ -51,8 +52,13 @@ export function RealtimeBridge() {
       )
     )
       return;
-    // The session was signed out (here or in another tab): no warning, just leave.
-    if (data.sessionJti !== ENDED_SESSION_JTI) toast.warning(t('auth.sessionElsewhere'));
+    // Why, said on the login page after the reload until read (issue 25). A sign-out here or in
+    // another tab ends the session too: no reason, just leave.
+    if (data.reason === 'passwordChanged') rememberSignOutReason({ key: 'auth.passwordChanged' });
+    else if (data.sessionJti !== ENDED_SESSION_JTI) {
+      rememberSignOutReason({ key: 'auth.sessionElsewhere' });
+      toast.warning(t('auth.sessionElsewhere'));
+    }
     setTimeout(() => {
       window.localStorage.clear();
       window.location.reload();

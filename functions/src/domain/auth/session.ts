@@ -89,7 +89,13 @@ export async function startSession(
  * tokens claims the session again, even one issued in the second of the end; a new sign-in in that
  * same second still claims it (claimSession accepts an equal iat from a sign-in never ended).
  */
-export async function endSession(companyId: number, userId: number, endedAt: number, endedOrigin?: string): Promise<void> {
+export async function endSession(
+  companyId: number,
+  userId: number,
+  endedAt: number,
+  endedOrigin?: string,
+  reason?: AuthEventData['reason'],
+): Promise<void> {
   const ended = endedOrigin ? [endedOrigin] : [];
   const claim = { sessionIat: endedAt, refreshToken: null, sessionJti: ENDED_SESSION_JTI, sessionOrigin: ENDED_SESSION_JTI, ended };
   // False when a newer sign-in already owns the session: nothing of this one is left to end.
@@ -100,6 +106,7 @@ export async function endSession(companyId: number, userId: number, endedAt: num
     sessionIat: endedAt,
     sessionJti: ENDED_SESSION_JTI,
     sessionOrigin: ENDED_SESSION_JTI,
+    ...(reason ? { reason } : {}),
   });
 }
 
@@ -111,7 +118,7 @@ export async function endSession(companyId: number, userId: number, endedAt: num
 export async function endUserSessions(companyId: number, userId: number): Promise<void> {
   const user = await getUser(companyId, userId);
   if (!user) return;
-  await endSession(companyId, userId, Math.max(Math.floor(Date.now() / 1000), user.sessionIat ?? 0));
+  await endSession(companyId, userId, Math.max(Math.floor(Date.now() / 1000), user.sessionIat ?? 0), undefined, 'passwordChanged');
   await revokeRefreshToken(user.sessionRefreshToken);
   await signOutEverywhere(user.email);
 }

@@ -132,6 +132,8 @@ const en: LocaleShape = {
     dueSoon_one: 'Your subscription expires in {{count}} day.',
     dueSoon_other: 'Your subscription expires in {{count}} days.',
     sessionElsewhere: 'Your account was accessed on another computer.',
+    passwordChanged: 'Your password was changed. Sign in with the new password.',
+    closeReason: 'Close',
     signup: {
       title: 'Sign up',
       companyName: 'Company name',

@@ -132,6 +132,8 @@ const es = {
     dueSoon_one: 'Tu suscripción vence en {{count}} día.',
     dueSoon_other: 'Tu suscripción vence en {{count}} días.',
     sessionElsewhere: 'Se accedió a su cuenta en otra computadora.',
+    passwordChanged: 'Su contraseña fue cambiada. Inicie sesión con la nueva contraseña.',
+    closeReason: 'Cerrar',
     signup: {
       title: 'Registro',
       companyName: 'Nombre de la empresa',

@@ -133,6 +133,8 @@ const pt: LocaleShape = {
     dueSoon_one: 'Sua assinatura vence em {{count}} dia.',
     dueSoon_other: 'Sua assinatura vence em {{count}} dias.',
     sessionElsewhere: 'Sua conta foi acessada em outro computador.',
+    passwordChanged: 'Sua senha foi alterada. Entre com a nova senha.',
+    closeReason: 'Fechar',
     signup: {
       title: 'Cadastro',
       companyName: 'Nome da empresa',
