@@ -66,6 +66,28 @@ describe('entries', () => {
 });
 
 describe('CSV', () => {
+  it('stops a row short of the size a response may carry, newest rows kept, and says so', () => {
+    const entry = (id: string) => ({
+      id,
+      createdAt: '2026-06-01T10:00:00.000Z',
+      companyId: 1,
+      userId: 2,
+      userName: 'Ana',
+      action: 'user.update' as const,
+      targetType: 'user' as const,
+      targetId: id,
+      changes: {},
+      ip: null,
+      userAgent: 'x'.repeat(100),
+    });
+    const whole = auditCsv([entry('1'), entry('2')]);
+    const cut = auditCsv([entry('1'), entry('2')], Buffer.byteLength(whole.csv) - 10);
+    expect(whole.truncated).toBe(false);
+    expect(cut.truncated).toBe(true);
+    expect(cut.csv.trim().split('\r\n')).toHaveLength(2);
+    expect(cut.csv).toContain(';1;');
+  });
+
   it('quotes separators and defuses a cell a spreadsheet would run as a formula', () => {
     const csv = auditCsv([
       {
@@ -82,7 +104,8 @@ describe('CSV', () => {
         userAgent: '-2+3',
       },
     ]);
-    const row = csv.split('\r\n')[1] ?? '';
+    expect(csv.truncated).toBe(false);
+    const row = csv.csv.split('\r\n')[1] ?? '';
     expect(row).toContain(`"'=HYPERLINK(""http://evil"")"`);
     expect(row.endsWith(`;;'-2+3`)).toBe(true);
     expect(row).not.toMatch(/;=|;@|;\+/);

@@ -19,8 +19,8 @@ export const ok = (body: unknown): HttpResult => new HttpResult(200, body);
 export const created = (body: unknown): HttpResult => new HttpResult(201, body);
 export const noContent = (): HttpResult => new HttpResult(204, undefined);
 /** A download: the text as a file the browser saves rather than shows. */
-export const textFile = (text: string, contentType: string, fileName: string): HttpResult =>
-  new HttpResult(200, text, { 'content-type': contentType, 'content-disposition': `attachment; filename="${fileName}"` }, true);
+export const textFile = (text: string, contentType: string, fileName: string, headers: Record<string, string> = {}): HttpResult =>
+  new HttpResult(200, text, { 'content-type': contentType, 'content-disposition': `attachment; filename="${fileName}"`, ...headers }, true);
 
 export function corsHeaders(): Record<string, string> {
   return {

@@ -61,10 +61,31 @@ function csvCell(value: unknown): string {
   return /[";\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-export const auditCsv = (entries: AuditEntry[]): string =>
-  `${[CSV_COLUMNS.join(';'), ...entries.map((entry) => CSV_COLUMNS.map((column) => csvCell(entry[column])).join(';'))].join('\r\n')}\r\n`;
+/**
+ * What one answer may carry: a Lambda's response stops at 6 MB, so the CSV stops a row short of
+ * 5 MB, keeping the newest rows, and says it did.
+ */
+export const AUDIT_EXPORT_MAX_BYTES = 5_000_000;
 
-/** Every entry matching the filters (up to AUDIT_EXPORT_MAX_ROWS, newest first) as CSV, separated by `;` as the contacts' export. */
-export async function exportAuditCsv(caller: Identity, query: AuditQuery): Promise<string> {
-  return auditCsv(await listAuditEntries(filterFor(caller, query), AUDIT_EXPORT_MAX_ROWS));
+export function auditCsv(entries: AuditEntry[], maxBytes = AUDIT_EXPORT_MAX_BYTES): { csv: string; truncated: boolean } {
+  const lines = [CSV_COLUMNS.join(';')];
+  let bytes = Buffer.byteLength(lines[0] as string) + 2;
+  for (const entry of entries) {
+    const line = CSV_COLUMNS.map((column) => csvCell(entry[column])).join(';');
+    bytes += Buffer.byteLength(line) + 2;
+    if (bytes > maxBytes) return { csv: `${lines.join('\r\n')}\r\n`, truncated: true };
+    lines.push(line);
+  }
+  return { csv: `${lines.join('\r\n')}\r\n`, truncated: false };
+}
+
+/**
+ * Every entry matching the filters as CSV, newest first, separated by `;` as the contacts' export:
+ * up to AUDIT_EXPORT_MAX_ROWS rows and AUDIT_EXPORT_MAX_BYTES; `truncated` when older rows were left
+ * out (narrow the dates to reach them).
+ */
+export async function exportAuditCsv(caller: Identity, query: AuditQuery): Promise<{ csv: string; truncated: boolean }> {
+  const entries = await listAuditEntries(filterFor(caller, query), AUDIT_EXPORT_MAX_ROWS + 1);
+  const out = auditCsv(entries.slice(0, AUDIT_EXPORT_MAX_ROWS));
+  return { csv: out.csv, truncated: out.truncated || entries.length > AUDIT_EXPORT_MAX_ROWS };
 }

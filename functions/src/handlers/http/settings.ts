@@ -22,10 +22,9 @@ export const handler = httpHandler('settings', {
     return updateCompanySetting(identity.companyId, key, value, identity.super);
   },
   'GET /audit': async (ctx) => listAuditPage(requireIdentity(ctx), parseInput(auditQuerySchema, ctx.query, 'query')),
-  'GET /audit/export.csv': async (ctx) =>
-    textFile(
-      await exportAuditCsv(requireIdentity(ctx), parseInput(auditQuerySchema, ctx.query, 'query')),
-      'text/csv; charset=utf-8',
-      'audit.csv',
-    ),
+  'GET /audit/export.csv': async (ctx) => {
+    const { csv, truncated } = await exportAuditCsv(requireIdentity(ctx), parseInput(auditQuerySchema, ctx.query, 'query'));
+    // Older rows left out (row or size limit): the client can say so and narrow the dates.
+    return textFile(csv, 'text/csv; charset=utf-8', 'audit.csv', truncated ? { 'x-export-truncated': 'true' } : {});
+  },
 });
