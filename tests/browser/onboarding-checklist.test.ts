@@ -4,7 +4,9 @@
  * screen. They follow "add a queue", make one, come back and find that step ticked (from the
  * company's data, not a click). They hide the list; after a reload it stays hidden (kept on the
  * server, not in the browser). Before, the dashboard of a new company was counters at zero and
- * nothing to say what to do. Screenshots: tests/artifacts/onboarding-*.png.
+ * nothing to say what to do. The empty queues, connections, contacts and quick replies screens say
+ * what to do next with the button that does it (before: a bare "Nenhum registro."). Screenshots:
+ * tests/artifacts/onboarding-*.png.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -84,7 +86,15 @@ describe("a new company's first day", { timeout: 240_000 }, () => {
     // Act: follow "add a queue", make one there, and come back
     await step('queue').click();
     await page.waitForURL('**/queues');
-    await page.getByRole('button', { name: 'Adicionar fila' }).click();
+    // The empty list says what to do, with the button that does it (not a bare "Nenhum registro")
+    const hint = page.getByTestId('empty-hint');
+    await hint.waitFor().catch(async (error) => {
+      await shot(page, 'debug');
+      throw error;
+    });
+    expect(await hint.textContent()).toContain('Nenhuma fila ainda. Crie uma para organizar as conversas por setor.');
+    await shot(page, '2-queues-empty');
+    await hint.getByRole('button', { name: 'Adicionar fila' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByLabel('Nome').first().fill('Vendas');
     await dialog.getByRole('button', { name: 'Salvar' }).click();
@@ -97,7 +107,7 @@ describe("a new company's first day", { timeout: 240_000 }, () => {
     await expect.poll(() => doneOf('queue'), { timeout: 15_000 }).toBe('true');
     for (const key of steps.filter((k) => k !== 'queue')) expect(await doneOf(key), key).toBe('false');
     expect(await checklist().textContent()).toContain('1 de 6 concluídos');
-    await shot(page, '2-queue-ticked');
+    await shot(page, '3-queue-ticked');
 
     // Act: hide the list, then reload
     await page.getByRole('button', { name: 'Ocultar a lista' }).click();
@@ -110,6 +120,30 @@ describe("a new company's first day", { timeout: 240_000 }, () => {
     expect(onboarding.dismissed).toBe(true);
     await page.getByTestId('counter-happening').waitFor({ timeout: 30_000 });
     expect(await checklist().count()).toBe(0);
-    await shot(page, '3-dismissed-after-reload');
+    await shot(page, '4-dismissed-after-reload');
+  });
+
+  it('says what to do next on the empty connections, contacts and quick replies screens', async () => {
+    const screens = [
+      {
+        path: '/connections',
+        text: 'Nenhuma conexão ainda. Adicione uma e leia o QR code para receber mensagens.',
+        button: 'Adicionar WhatsApp',
+      },
+      { path: '/contacts', text: 'Nenhum contato ainda.', button: 'Adicionar contato' },
+      { path: '/quick-messages', text: 'Nenhuma resposta rápida ainda.', button: 'Adicionar' },
+    ];
+    for (const screen of screens) {
+      await page.goto(screen.path);
+      const hint = page.getByTestId('empty-hint');
+      await hint.waitFor({ timeout: 30_000 });
+      expect(await hint.textContent(), screen.path).toContain(screen.text);
+      await shot(page, `5-empty${screen.path.replace('/', '-')}`);
+      // Its button opens the screen's add dialog
+      await hint.getByRole('button', { name: screen.button, exact: true }).click();
+      await page.getByRole('dialog').waitFor();
+      await page.keyboard.press('Escape');
+      await page.getByRole('dialog').waitFor({ state: 'detached' });
+    }
   });
 });

@@ -54,6 +54,8 @@ interface DataTableProps<T> {
   rowTestId?: (row: T) => string;
   /** Styles of a row from its record (SPEC 4 "Invoice": overdue rows are tinted). */
   rowSx?: (row: T) => SxProps<Theme> | undefined;
+  /** What an empty list says instead of "No records": what to do next (issue 25), see EmptyTableHint. */
+  empty?: ReactNode;
 }
 
 /**
@@ -73,6 +75,7 @@ export function DataTable<T>({
   'data-testid': testId,
   rowTestId,
   rowSx,
+  empty,
 }: DataTableProps<T>) {
   const { t } = useTranslation();
   const errorText = useApiErrorMessage();
@@ -140,7 +143,7 @@ export function DataTable<T>({
           {!pending && !error && rows.length === 0 && (
             <TableRow>
               <TableCell colSpan={span} align="center" sx={{ color: 'text.secondary' }}>
-                {t('common.noRecords')}
+                {empty ?? t('common.noRecords')}
               </TableCell>
             </TableRow>
           )}

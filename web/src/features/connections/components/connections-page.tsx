@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { type Column, DataTable } from '../../../components/data-table.tsx';
+import { EmptyTableHint } from '../../../components/empty-state.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { EditDeleteActions } from '../../../components/row-actions.tsx';
 import { useConfirmedDelete } from '../../../components/use-confirmed-delete.ts';
@@ -86,6 +87,13 @@ export function ConnectionsPage() {
         rowTestId={(connection) => `connection-row-${connection.id}`}
         pending={connections.isPending}
         error={connections.error}
+        empty={
+          <EmptyTableHint
+            text={t('emptyStates.connections')}
+            action={admin ? t('connections.add') : undefined}
+            onAction={() => setEditing({ id: undefined })}
+          />
+        }
         maxHeight="none"
       />
       {editing && <ConnectionDialog connectionId={editing.id} onClose={() => setEditing(undefined)} />}

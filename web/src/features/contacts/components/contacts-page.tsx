@@ -13,6 +13,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { type Column, DataTable } from '../../../components/data-table.tsx';
+import { EmptyTableHint } from '../../../components/empty-state.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { RowAction } from '../../../components/row-actions.tsx';
 import { SearchField } from '../../../components/search-field.tsx';
@@ -166,6 +167,11 @@ export function ContactsPage() {
         rowKey={(contact) => contact.id}
         pending={contacts.isPending}
         error={contacts.error}
+        empty={
+          search ? undefined : (
+            <EmptyTableHint text={t('emptyStates.contacts')} action={t('contacts.add')} onAction={() => setEditing({})} />
+          )
+        }
         hasMore={contacts.hasNextPage}
         loadingMore={contacts.isFetchingNextPage}
         onLoadMore={() => void contacts.fetchNextPage()}

@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { type Column, DataTable } from '../../../components/data-table.tsx';
+import { EmptyTableHint } from '../../../components/empty-state.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { EditDeleteActions } from '../../../components/row-actions.tsx';
 import { useConfirmedDelete } from '../../../components/use-confirmed-delete.ts';
@@ -66,6 +67,7 @@ export function QueuesPage() {
         rowKey={(queue) => queue.id}
         pending={queues.isPending}
         error={queues.error}
+        empty={<EmptyTableHint text={t('emptyStates.queues')} action={t('queues.add')} onAction={() => setEditing({ queue: undefined })} />}
         maxHeight="none"
       />
       {editing && <QueueDialog queue={editing.queue} onClose={() => setEditing(undefined)} />}

@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { type Column, DataTable } from '../../../components/data-table.tsx';
+import { EmptyTableHint } from '../../../components/empty-state.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { EditDeleteActions } from '../../../components/row-actions.tsx';
 import { SearchField } from '../../../components/search-field.tsx';
@@ -96,6 +97,15 @@ export function QuickMessagesPage() {
         rowKey={(record) => record.id}
         pending={quickMessages.isPending}
         error={quickMessages.error}
+        empty={
+          search ? undefined : (
+            <EmptyTableHint
+              text={t('emptyStates.quickMessages')}
+              action={t('quickMessages.add')}
+              onAction={() => setEditing({ record: undefined })}
+            />
+          )
+        }
         hasMore={quickMessages.hasNextPage}
         loadingMore={quickMessages.isFetchingNextPage}
         onLoadMore={() => void quickMessages.fetchNextPage()}
