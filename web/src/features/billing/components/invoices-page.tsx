@@ -1,5 +1,5 @@
 import { type Invoice, invoiceDisplayStatus, PAYMENT_REDIRECT_MS } from '@conversa/functions/contracts/billing';
-import { Alert, Button, Chip } from '@mui/material';
+import { Alert, Box, Button, Chip } from '@mui/material';
 import { alpha } from '@mui/material/styles';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -16,6 +16,7 @@ import { isCompanyExpired, showDay, utcToday } from './billing-dates.ts';
 import { SubscriptionWizard } from './subscription-wizard.tsx';
 
 const statusColor = { paid: 'success', overdue: 'error', open: 'warning' } as const;
+const phoneCells = { '& .MuiTableCell-root': { px: { xs: 0.5, sm: 2 } } };
 
 /**
  * SPEC 2 "Invoices" (/financeiro) and 4 "Invoice": id, details, value, due date, status (Pago / Vencido /
@@ -43,9 +44,12 @@ export function InvoicesPage() {
 
   const today = utcToday();
   const rows = invoices.data?.pages.flatMap((page) => page.records) ?? [];
+  // On a phone (issue 25) the table must fit the screen with its Pay button whole: the id and the
+  // plan's name step aside (the value and due date identify the invoice) and the cells, headers
+  // included, pad less (phoneCells below).
   const columns: Column<Invoice>[] = [
-    { id: 'id', label: t('billing.fields.id'), render: (invoice) => invoice.id },
-    { id: 'detail', label: t('billing.fields.detail'), render: (invoice) => invoice.detail || '-' },
+    { id: 'id', label: t('billing.fields.id'), hideBelow: 'sm', render: (invoice) => invoice.id },
+    { id: 'detail', label: t('billing.fields.detail'), hideBelow: 'sm', render: (invoice) => invoice.detail || '-' },
     { id: 'value', label: t('billing.fields.value'), render: (invoice) => formatMoney(invoice.value) },
     { id: 'dueDate', label: t('billing.fields.dueDate'), render: (invoice) => showDay(invoice.dueDate) },
     {
@@ -86,21 +90,23 @@ export function InvoicesPage() {
           </Alert>
         )
       )}
-      <DataTable
-        data-testid="invoices-table"
-        columns={columns}
-        rows={rows}
-        rowKey={(invoice) => invoice.id}
-        rowTestId={(invoice) => `invoice-${invoice.id}`}
-        rowSx={(invoice) =>
-          invoiceDisplayStatus(invoice, today) === 'overdue' ? (theme) => ({ bgcolor: alpha(theme.palette.error.main, 0.08) }) : undefined
-        }
-        pending={invoices.isPending}
-        error={invoices.error}
-        hasMore={invoices.hasNextPage}
-        loadingMore={invoices.isFetchingNextPage}
-        onLoadMore={() => void invoices.fetchNextPage()}
-      />
+      <Box sx={phoneCells}>
+        <DataTable
+          data-testid="invoices-table"
+          columns={columns}
+          rows={rows}
+          rowKey={(invoice) => invoice.id}
+          rowTestId={(invoice) => `invoice-${invoice.id}`}
+          rowSx={(invoice) =>
+            invoiceDisplayStatus(invoice, today) === 'overdue' ? (theme) => ({ bgcolor: alpha(theme.palette.error.main, 0.08) }) : undefined
+          }
+          pending={invoices.isPending}
+          error={invoices.error}
+          hasMore={invoices.hasNextPage}
+          loadingMore={invoices.isFetchingNextPage}
+          onLoadMore={() => void invoices.fetchNextPage()}
+        />
+      </Box>
       {paying && <SubscriptionWizard invoice={paying} onClose={() => setPaying(undefined)} />}
     </>
   );
