@@ -36,8 +36,11 @@ const extraAccess: Partial<Record<string, ExtraAccess>> = {
   'ticket-sweeps': { send: ['session-commands'] },
   // Retention deletes the media of the messages it removes.
   'message-retention': { media: true },
-  auth: { cognitoAdmin: true },
-  companies: { cognitoAdmin: true },
+  // auth seals and opens the second factor's TOTP secrets and a sign-in challenge's tokens (issue 21).
+  auth: { cognitoAdmin: true, secrets: true },
+  // A company's data export (issue 21 §5): queued here, its zip's link presigned here, built by the consumer.
+  companies: { cognitoAdmin: true, mediaRead: true, send: ['company-exports'] },
+  'company-exports': { media: true },
   users: { cognitoAdmin: true },
   // The chatbot's replies go to the session-host as `send` commands; a prompt's or integration's
   // turn is queued for the bot-turns consumer.

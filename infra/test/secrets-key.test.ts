@@ -6,7 +6,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Synthesized, synthesize } from './synth.ts';
 
-const READERS = new Set(['prompts', 'queue-integrations', 'bot-turns']);
+// auth: the second factor's TOTP secrets and the sealed tokens of a sign-in challenge (issue 21).
+const READERS = new Set(['prompts', 'queue-integrations', 'bot-turns', 'auth']);
 
 type Json = Record<string, unknown>;
 
