@@ -24,8 +24,10 @@ function Greeting() {
   const dueDate = user.company?.dueDate;
   // SPEC 2: admins see the company's active-until date, on wide screens only.
   const withDueDate = wide && isAdmin(user) && dueDate;
+  // A past due date is no "Active until" (issue 25): the company expired on it.
+  const dueKey = isCompanyExpired(user) ? 'layout.greetingExpired' : 'layout.greetingDue';
   const text = withDueDate
-    ? t('layout.greetingDue', { name: user.name, company: user.company.name, date: formatDay(dueDate) })
+    ? t(dueKey, { name: user.name, company: user.company.name, date: formatDay(dueDate) })
     : t('layout.greeting', { name: user.name, company: user.company?.name ?? '' });
   // Phones have no room beside the icons: a greeting squeezed to a few pixels showed a stray "(" or "|".
   return (

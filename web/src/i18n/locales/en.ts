@@ -197,6 +197,7 @@ const en: LocaleShape = {
   layout: {
     greeting: 'Hello {{name}}, welcome to {{company}}!',
     greetingDue: 'Hello {{name}}, welcome to {{company}}! (Active until {{date}})',
+    greetingExpired: 'Hello {{name}}, welcome to {{company}}! (Expired on {{date}})',
     toggleMenu: 'Open or close the menu',
     toggleTheme: 'Switch between light and dark theme',
     volume: 'Notification volume',

@@ -197,6 +197,7 @@ const es = {
   layout: {
     greeting: 'Hola {{name}}, ¡bienvenido a {{company}}!',
     greetingDue: 'Hola {{name}}, ¡bienvenido a {{company}}! (Activo hasta {{date}})',
+    greetingExpired: 'Hola {{name}}, ¡bienvenido a {{company}}! (Venció el {{date}})',
     toggleMenu: 'Abrir o cerrar el menú',
     toggleTheme: 'Cambiar entre tema claro y oscuro',
     volume: 'Volumen de las notificaciones',

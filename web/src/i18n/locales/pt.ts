@@ -198,6 +198,7 @@ const pt: LocaleShape = {
   layout: {
     greeting: 'Olá {{name}}, seja bem-vindo a {{company}}!',
     greetingDue: 'Olá {{name}}, seja bem-vindo a {{company}}! (Ativo até {{date}})',
+    greetingExpired: 'Olá {{name}}, seja bem-vindo a {{company}}! (Venceu em {{date}})',
     toggleMenu: 'Abrir ou fechar o menu',
     toggleTheme: 'Alternar entre tema claro e escuro',
     volume: 'Volume das notificações',
