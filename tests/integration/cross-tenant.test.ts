@@ -58,6 +58,14 @@ const fixtures: Record<string, Fixture> = {
   'GET /auth/me': { own: true },
   'DELETE /auth/logout': { own: true },
   'POST /auth/session': { own: true, body: () => ({}) },
+  // The second factor (issue 21): the caller's own enrolment; a challenge is no tenant's resource;
+  // an admin's reset of B's user (ids per company: B's are not A's, see createTenant's skipUserIds).
+  'GET /auth/mfa': { own: true },
+  'POST /auth/mfa/setup': { own: true },
+  'POST /auth/mfa/verify': { own: true, body: () => ({ code: '123456' }) },
+  'DELETE /auth/mfa': { own: true, body: () => ({ code: '123456' }) },
+  'POST /auth/mfa/challenge': { platform: true, body: () => ({ challenge: 'A'.repeat(43), code: '123456' }) },
+  'DELETE /users/{id}/mfa': { params: (t) => ({ id: String(t.user.id) }), query: (t) => ({ companyId: String(t.companyId) }) },
   'POST /forgetpassword/{email}': { platform: true, params: () => ({ email: 'nobody@nowhere.test' }) },
   'POST /resetpasswords/{email}/{token}/{newPassword}': {
     platform: true,

@@ -173,6 +173,7 @@ const listQueries: Record<string, string[]> = {
 };
 const withoutQuery = [
   'GET /auth/me',
+  'GET /auth/mfa',
   'GET /version',
   'GET /settings',
   'GET /plans/list',
