@@ -127,6 +127,9 @@ export const httpRoutes: readonly HttpRoute[] = [
   r('POST', '/companies/cadastro', 'companies', 'public'),
   r('GET', '/companies/listPlan/{companyId}', 'companies', 'user', { allowExpired: true }),
   r('PUT', '/companies/{id}/schedules', 'companies', 'admin'),
+  // A company's own data (issue 21 §5): its admin queues a zip of it and reads the job's status and link.
+  r('POST', '/companies/export', 'companies', 'admin'),
+  r('GET', '/companies/export/{jobId}', 'companies', 'admin'),
   r('GET', '/companies/list', 'companies', 'super'),
   r('GET', '/companies', 'companies', 'super'),
   r('GET', '/companies/{id}', 'companies', 'user', { allowExpired: true }),

@@ -38,4 +38,10 @@ export const messageQueues: readonly MessageQueueDeclaration[] = [
    * them, posted by the consumer. FIFO grouped by a hash of the socket: a socket's frames in order.
    */
   { name: 'realtime-fanout', fifo: true, consumer: 'realtime-fanout', visibilityTimeoutSeconds: 30, maxReceiveCount: 3, batchSize: 10 },
+  /**
+   * A company's data export (issue 21 §5, POST /companies/export): one message per job, built by the
+   * consumer (every contact, ticket and message into a zip), minutes for a large company. The
+   * visibility is six times the consumer's 5-minute timeout, as the stack requires.
+   */
+  { name: 'company-exports', fifo: false, consumer: 'company-exports', visibilityTimeoutSeconds: 1800, maxReceiveCount: 3, batchSize: 1 },
 ];

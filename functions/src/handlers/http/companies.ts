@@ -14,19 +14,28 @@ import {
   updateCompanyBySuper,
   updateCompanySchedules,
 } from '#domain/companies/companies';
+import { companyExportStatus, requestCompanyExport } from '#domain/companies/data-export';
 import { requireIdentity } from '#http/access';
 import { httpHandler } from '#http/handler';
-import { created, noContent } from '#http/result';
+import { created, HttpResult, noContent } from '#http/result';
 import { parseId, parseInput } from '#http/validate';
 import { billingActions } from './billing.ts';
 
 /** The settings form sends `{ schedules: [...] }`; a bare array is accepted too. Errors name `schedules.<n>.<field>`. */
 const schedulesBody = z.object({ schedules: schedulesSchema });
+const exportJobParams = z.object({ jobId: z.string().uuid() });
 function schedulesOf(body: unknown): unknown {
   return Array.isArray(body) ? { schedules: body } : body;
 }
 
 export const handler = httpHandler('companies', {
+  // A company's own data (issue 21 §5): the admin's export job and its status with the zip's link.
+  'POST /companies/export': async (ctx) => {
+    const identity = requireIdentity(ctx);
+    return new HttpResult(202, await requestCompanyExport(identity.companyId, identity.userId));
+  },
+  'GET /companies/export/{jobId}': async (ctx) =>
+    companyExportStatus(requireIdentity(ctx).companyId, parseInput(exportJobParams, ctx.params, 'params').jobId),
   // Billing's three routes ride in this Lambda (billing.ts says why).
   ...billingActions,
   'POST /companies/cadastro': async ({ body }) => created(await signup(parseInput(signupSchema, body))),

@@ -11,6 +11,11 @@ export const LoginPage = page(() => import('../../features/auth/components/login
 export const SignupPage = page(() => import('../../features/auth/components/signup-page.tsx'), 'SignupPage');
 export const ForgetPasswordPage = page(() => import('../../features/auth/components/forget-password-page.tsx'), 'ForgetPasswordPage');
 export const DashboardPage = page(() => import('../../features/dashboard/components/dashboard-page.tsx'), 'DashboardPage');
+/** The first day's checklist (issue 25), shown above the dashboard: the shell puts the two features together. */
+export const OnboardingChecklist = page(
+  () => import('../../features/onboarding/components/onboarding-checklist.tsx'),
+  'OnboardingChecklist',
+);
 export const KanbanPage = page(() => import('../../features/kanban/components/kanban-page.tsx'), 'KanbanPage');
 export const TicketsPage = page(() => import('../inbox/inbox-page.tsx'), 'InboxPage');
 export const UsersPage = page(() => import('../../features/users/components/users-page.tsx'), 'UsersPage');

@@ -23,6 +23,7 @@ import {
   ListContactsPage,
   LoginPage,
   MessagesApiPage,
+  OnboardingChecklist,
   PromptsPage,
   QueueIntegrationsPage,
   QueuesPage,
@@ -87,7 +88,16 @@ const routes: RouteObject[] = [
           </PrivateOnly>
         ),
         children: [
-          { index: true, element: gated(<DashboardPage />, { admin: true }) },
+          {
+            index: true,
+            element: gated(
+              <>
+                <OnboardingChecklist />
+                <DashboardPage />
+              </>,
+              { admin: true },
+            ),
+          },
           { path: 'tickets/:ticketId?', element: <TicketsPage /> },
           { path: 'users', element: gated(<UsersPage />, { admin: true }) },
           // SPEC 6: any signed-in user may look; the permission keys keep the buttons for admins.

@@ -13,7 +13,6 @@ import { Spinner } from '../../../components/spinner.tsx';
 import { useAuth } from '../../../lib/auth/auth-provider.tsx';
 import { formatDay } from '../../../lib/dates.ts';
 import { formatNumber } from '../../../lib/numbers.ts';
-import { OnboardingChecklist } from '../../onboarding/components/onboarding-checklist.tsx';
 import { type DashboardFilter, useDashboard } from '../api/dashboard.ts';
 import { useDashboardLive } from '../hooks/use-dashboard-live.ts';
 import { AttendantsTable } from './attendants-table.tsx';
@@ -73,7 +72,6 @@ export function DashboardPage() {
   return (
     <>
       <PageHeader title={t('menu.dashboard')} />
-      <OnboardingChecklist />
       <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr', md: 'repeat(3, 1fr)' }, mb: 3 }}>
         <Counter
           icon={<ForumOutlined />}

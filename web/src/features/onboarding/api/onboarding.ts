@@ -1,4 +1,4 @@
-import { channels } from '@conversa/functions/contracts';
+import { channels } from '@conversa/functions/contracts/channels';
 import type { Onboarding } from '@conversa/functions/contracts/onboarding';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
