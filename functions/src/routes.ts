@@ -247,6 +247,8 @@ export const httpRoutes: readonly HttpRoute[] = [
   // the plan must have useCampaigns. cancel, restart and media come with the shipping engine.
   r('GET', '/campaigns', 'campaigns', 'user', { plan: 'useCampaigns' }),
   r('GET', '/campaigns/{id}', 'campaigns', 'user', { plan: 'useCampaigns' }),
+  // The report's recipients, each with its state (issue 25): whoever may see the report.
+  r('GET', '/campaigns/{id}/recipients', 'campaigns', 'user', { plan: 'useCampaigns' }),
   r('POST', '/campaigns', 'campaigns', 'user', { plan: 'useCampaigns' }),
   r('PUT', '/campaigns/{id}', 'campaigns', 'user', { plan: 'useCampaigns' }),
   r('DELETE', '/campaigns/{id}', 'campaigns', 'user', { plan: 'useCampaigns' }),

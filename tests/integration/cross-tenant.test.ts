@@ -218,6 +218,7 @@ const fixtures: Record<string, Fixture> = {
   },
   'GET /campaigns': {},
   'GET /campaigns/{id}': { params: () => ({ id: String(bOwn.campaignId) }) },
+  'GET /campaigns/{id}/recipients': { params: () => ({ id: String(bOwn.campaignId) }) },
   'POST /campaigns': { body: () => ({ name: 'Hijack campaign', contactListId: bOwn.contactListId }) },
   'PUT /campaigns/{id}': { params: () => ({ id: String(bOwn.campaignId) }), body: () => ({ name: 'Hijacked campaign' }) },
   'DELETE /campaigns/{id}': { params: () => ({ id: String(bOwn.campaignId) }) },

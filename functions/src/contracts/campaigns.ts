@@ -253,3 +253,34 @@ export type CampaignSettingsInput = z.output<typeof campaignSettingsInputSchema>
 
 /** GET /campaign-settings: SPEC 7 "list of key and JSON value". */
 export type CampaignSettingsRecords = { key: keyof CampaignSettings; value: string }[];
+
+/**
+ * GET /campaigns/{id}/recipients (issue 25): the campaign report's list of whom it reaches, each with
+ * where their message is. `invalid`: off WhatsApp, never shipped; `pending`: not shipped yet; `sent`:
+ * handed to the connection, no result yet; `delivered` / `failed`: the send's result.
+ */
+export const campaignRecipientStates = ['pending', 'sent', 'delivered', 'failed', 'invalid'] as const;
+export type CampaignRecipientState = (typeof campaignRecipientStates)[number];
+export const CAMPAIGN_RECIPIENTS_PAGE_SIZE = 50;
+
+export const listCampaignRecipientsQuerySchema = z.object({
+  pageNumber: z.coerce.number().int().min(1).max(10_000).optional().default(1),
+  state: z.enum(campaignRecipientStates).optional(),
+});
+export type ListCampaignRecipientsQuery = z.output<typeof listCampaignRecipientsQuerySchema>;
+
+export interface CampaignRecipient {
+  name: string;
+  number: string;
+  state: CampaignRecipientState;
+  /** When it reached this state (ISO), null for pending and invalid. */
+  at: string | null;
+  /** The connection's reason of a failure. */
+  error: string | null;
+}
+
+export interface CampaignRecipientsPage {
+  records: CampaignRecipient[];
+  count: number;
+  hasMore: boolean;
+}

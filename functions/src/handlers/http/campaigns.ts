@@ -3,10 +3,17 @@
  * by the route table. cancel and restart drive the shipping engine (domain/campaigns/commands.ts);
  * the campaign's attachment goes multipart or as the key of a presigned upload (domain/campaigns/media.ts).
  */
-import { campaignSettingsInputSchema, createCampaignSchema, listCampaignsQuerySchema, updateCampaignSchema } from '#contracts/campaigns';
+import {
+  campaignSettingsInputSchema,
+  createCampaignSchema,
+  listCampaignRecipientsQuerySchema,
+  listCampaignsQuerySchema,
+  updateCampaignSchema,
+} from '#contracts/campaigns';
 import { createCampaignFor, deleteCampaignFor, getCampaignFor, listCampaignsFor, updateCampaignFor } from '#domain/campaigns/campaigns';
 import { cancelCampaignFor, restartCampaignFor } from '#domain/campaigns/commands';
 import { attachUploadedCampaignMedia, deleteCampaignMedia, grantCampaignUpload, uploadCampaignMedia } from '#domain/campaigns/media';
+import { listCampaignRecipientsFor } from '#domain/campaigns/recipients';
 import { getCampaignSettingsFor, saveCampaignSettingsFor } from '#domain/campaigns/settings';
 import { uploadedAttachmentSchema, uploadRequestSchema } from '#domain/media/attachments';
 import { readMultipartForm } from '#domain/media/multipart';
@@ -18,6 +25,8 @@ import { parseId, parseInput } from '#http/validate';
 export const handler = httpHandler('campaigns', {
   'GET /campaigns': async (ctx) => listCampaignsFor(requireIdentity(ctx), parseInput(listCampaignsQuerySchema, ctx.query, 'query')),
   'GET /campaigns/{id}': async (ctx) => getCampaignFor(requireIdentity(ctx), parseId(ctx.params)),
+  'GET /campaigns/{id}/recipients': async (ctx) =>
+    listCampaignRecipientsFor(requireIdentity(ctx), parseId(ctx.params), parseInput(listCampaignRecipientsQuerySchema, ctx.query, 'query')),
   'POST /campaigns': async (ctx) =>
     created(await createCampaignFor(requireIdentity(ctx), parseInput(createCampaignSchema, ctx.body ?? {}))),
   'PUT /campaigns/{id}': async (ctx) =>
