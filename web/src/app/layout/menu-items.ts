@@ -16,10 +16,12 @@ import ListAlt from '@mui/icons-material/ListAlt';
 import LocalOfferOutlined from '@mui/icons-material/LocalOfferOutlined';
 import PeopleAltOutlined from '@mui/icons-material/PeopleAltOutlined';
 import PsychologyOutlined from '@mui/icons-material/PsychologyOutlined';
+import RecentActorsOutlined from '@mui/icons-material/RecentActorsOutlined';
 import SettingsOutlined from '@mui/icons-material/SettingsOutlined';
 import SyncAlt from '@mui/icons-material/SyncAlt';
 import TableChartOutlined from '@mui/icons-material/TableChartOutlined';
 import TaskAltOutlined from '@mui/icons-material/TaskAltOutlined';
+import TuneOutlined from '@mui/icons-material/TuneOutlined';
 import ViewKanbanOutlined from '@mui/icons-material/ViewKanbanOutlined';
 import WhatsApp from '@mui/icons-material/WhatsApp';
 import type SvgIcon from '@mui/material/SvgIcon';
@@ -69,8 +71,9 @@ export const campaignGroup: MenuGroup = {
   icon: CampaignOutlined,
   items: [
     { key: 'campaignsList', path: '/campaigns', icon: ListAlt },
-    { key: 'contactLists', path: '/contact-lists', icon: PeopleAltOutlined },
-    { key: 'campaignsConfig', path: '/campaigns-config', icon: SettingsOutlined },
+    // Icons of their own: Users has the people, the company's Settings the gear (issue 25: two 'Settings' with one icon).
+    { key: 'contactLists', path: '/contact-lists', icon: RecentActorsOutlined },
+    { key: 'campaignsConfig', path: '/campaigns-config', icon: TuneOutlined },
   ],
 };
 

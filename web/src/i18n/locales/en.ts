@@ -181,7 +181,7 @@ const en: LocaleShape = {
     campaigns: 'Campaigns',
     campaignsList: 'List',
     contactLists: 'Contact lists',
-    campaignsConfig: 'Settings',
+    campaignsConfig: 'Campaign settings',
     announcements: 'Announcements',
     prompts: 'Open.AI',
     queueIntegration: 'Integrations',

@@ -181,7 +181,7 @@ const es = {
     campaigns: 'Campañas',
     campaignsList: 'Listado',
     contactLists: 'Listas de contactos',
-    campaignsConfig: 'Configuraciones',
+    campaignsConfig: 'Configuración de campañas',
     announcements: 'Informativos',
     prompts: 'Open.AI',
     queueIntegration: 'Integraciones',

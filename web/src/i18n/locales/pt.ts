@@ -182,7 +182,7 @@ const pt: LocaleShape = {
     campaigns: 'Campanhas',
     campaignsList: 'Listagem',
     contactLists: 'Listas de contatos',
-    campaignsConfig: 'Configurações',
+    campaignsConfig: 'Configurações de campanha',
     announcements: 'Informativos',
     prompts: 'Open.AI',
     queueIntegration: 'Integrações',
