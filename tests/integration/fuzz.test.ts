@@ -189,6 +189,7 @@ const withoutQuery = [
   'GET /helps',
   'GET /contact-lists/list',
   'GET /campaign-settings',
+  'GET /onboarding',
 ];
 
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
