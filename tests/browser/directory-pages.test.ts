@@ -268,19 +268,20 @@ describe('quick messages', { timeout: 120_000 }, () => {
     // Prepare
     await page.goto('/quick-messages');
     await page.getByRole('heading', { name: 'Quick replies' }).waitFor();
-    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    // The header's Add (an empty list's hint has one too, c177d2d).
+    await page.getByRole('button', { name: 'Add', exact: true }).first().click();
     const form = dialog('quick-message-dialog');
     // Act: no shortcode.
     await form.getByRole('button', { name: 'Add', exact: true }).click();
     await expect.poll(() => form.textContent()).toContain('Required');
-    // Act: fill, insert {{name}} between "Hello " and "!", attach a file with spaces in its name.
+    // Act: fill, insert {nome} (the campaigns' placeholder, issue 25) between "Hello " and "!", attach a file with spaces in its name.
     await form.locator('input[name=shortcode]').fill(shortcode);
     const message = form.locator('textarea[name=message]');
     await message.fill('Hello !');
     await message.evaluate((el: HTMLTextAreaElement) => el.setSelectionRange(6, 6));
     await form.getByRole('button', { name: 'Insert at the cursor' }).click();
     await page.getByRole('menuitem', { name: /Contact name/ }).click();
-    await expect.poll(() => message.inputValue()).toBe('Hello {{name}}!');
+    await expect.poll(() => message.inputValue()).toBe('Hello {nome}!');
     await form.getByTestId('quick-message-file').setInputFiles({
       name: 'price list.pdf',
       mimeType: 'application/pdf',
@@ -296,7 +297,7 @@ describe('quick messages', { timeout: 120_000 }, () => {
     await row.waitFor();
     await expect.poll(() => row.textContent()).toContain('price_list.pdf');
     // The list shows what the reply says, not only its shortcode.
-    await expect(row.locator('td').nth(1).textContent()).resolves.toContain('Hello {{name}}!');
+    await expect(row.locator('td').nth(1).textContent()).resolves.toContain('Hello {nome}!');
     await shot(page, '9-quick-message-listed');
   });
 
@@ -304,7 +305,7 @@ describe('quick messages', { timeout: 120_000 }, () => {
     // Act
     await tableRow('quick-messages-table', shortcode).getByRole('button', { name: 'Edit' }).click();
     const form = dialog('quick-message-dialog');
-    await expect.poll(() => form.locator('textarea[name=message]').inputValue()).toBe('Hello {{name}}!');
+    await expect.poll(() => form.locator('textarea[name=message]').inputValue()).toBe('Hello {nome}!');
     await expect(form.getByTestId('quick-message-attachment').textContent()).resolves.toBe('price_list.pdf');
     await form.getByLabel('Remove attachment').click();
     await form.getByRole('button', { name: 'Save' }).click();

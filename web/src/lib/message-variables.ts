@@ -1,20 +1,27 @@
 /**
- * Variables of quick replies (SPEC 2 "Quick messages": the dialog's insert-at-cursor helper offers
- * them; the product family's message variables). The dialog inserts `{{key}}`; when the attendant
- * uses the quick reply in a conversation, each is replaced with the ticket's contact and the moment,
- * in the attendant's local time, before the text reaches the input (or the caption of a file).
- * Unknown `{{...}}` stay as written.
+ * Placeholders of messages written ahead: campaigns' (SPEC "Campaign": {nome}, {numero}, {email})
+ * and quick replies'. Since issue 25 the quick-reply dialog offers the campaigns' contact
+ * placeholders, one set to learn; the older `{{key}}` variables of replies already written keep
+ * working. When the attendant uses a quick reply in a conversation, each is replaced with the
+ * ticket's contact and the moment, in the attendant's local time, before the text reaches the input
+ * (or the caption of a file). Unknown or unfillable ones stay as written.
  */
+
+/** The contact placeholders of campaign messages (SPEC "Campaign"), offered by the quick-reply dialog too. */
+export const CONTACT_PLACEHOLDERS = ['{nome}', '{numero}', '{email}'] as const;
 
 /** What the variables are filled from. */
 export interface MessageVariableContext {
   contactName: string;
+  /** The contact's number and e-mail, for {numero} and {email}; left as written when not known. */
+  contactNumber?: string;
+  contactEmail?: string;
   ticketId: number;
   /** The attendant's clock (local time). */
   now: Date;
 }
 
-/** The variables the dialog offers, in its menu's order (each `{{key}}`). */
+/** The older quick-reply variables (each `{{key}}`), still filled in replies that carry them. */
 export const MESSAGE_VARIABLES = ['name', 'firstName', 'greeting', 'protocol', 'date', 'hour'] as const;
 export type MessageVariable = (typeof MESSAGE_VARIABLES)[number];
 
@@ -50,8 +57,18 @@ function values(context: MessageVariableContext): Map<string, string> {
   );
 }
 
-/** `text` with every known `{{variable}}` (spaces inside the braces allowed) replaced. */
+/** Whether `text` carries a campaign placeholder that needs the contact's full record ({numero}, {email}). */
+export const needsContactRecord = (text: string): boolean => /(?<!\{)\{(numero|email)\}(?!\})/.test(text);
+
+/** `text` with every known `{{variable}}` (spaces inside the braces allowed) and `{placeholder}` replaced. */
 export function fillMessageVariables(text: string, context: MessageVariableContext): string {
   const known = values(context);
-  return text.replace(/\{\{\s*([A-Za-z]+)\s*\}\}/g, (whole, key: string) => known.get(key) ?? whole);
+  const contact = new Map(
+    Object.entries({ nome: context.contactName.trim(), numero: context.contactNumber, email: context.contactEmail }).filter(
+      (entry): entry is [string, string] => entry[1] !== undefined,
+    ),
+  );
+  return text
+    .replace(/\{\{\s*([A-Za-z]+)\s*\}\}/g, (whole, key: string) => known.get(key) ?? whole)
+    .replace(/(?<!\{)\{(nome|numero|email)\}(?!\})/g, (whole, key: string) => contact.get(key) ?? whole);
 }

@@ -34,6 +34,7 @@ import { useConnections } from '../../../lib/lookups/connections.ts';
 import { useContactListOptions } from '../../../lib/lookups/contact-lists.ts';
 import { useFileListOptions } from '../../../lib/lookups/file-lists.ts';
 import { useTagOptions } from '../../../lib/lookups/tags.ts';
+import { CONTACT_PLACEHOLDERS } from '../../../lib/message-variables.ts';
 import { toast } from '../../../lib/toast.ts';
 import { useErrorToast } from '../../../lib/use-api-error.ts';
 import { fieldErrors } from '../../../lib/validation.ts';
@@ -86,7 +87,7 @@ export function CampaignDialog({ campaign, onClose }: { campaign: Campaign | und
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const fileInput = useRef<HTMLInputElement>(null);
   const attachmentName = attachment ? attachment.name : attachment === null ? '' : (campaign?.mediaName ?? '');
-  const placeholders = ['{nome}', '{numero}', '{email}', ...(settings.data?.variables ?? []).map((v) => `{${v.key}}`)];
+  const placeholders = [...CONTACT_PLACEHOLDERS, ...(settings.data?.variables ?? []).map((v) => `{${v.key}}`)];
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();

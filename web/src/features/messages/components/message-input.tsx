@@ -24,8 +24,9 @@ import { type ClipboardEvent, type KeyboardEvent, useRef, useState } from 'react
 import { useTranslation } from 'react-i18next';
 import { useAuth } from '../../../lib/auth/auth-provider.tsx';
 import { SENDABLE_ACCEPT } from '../../../lib/direct-upload.ts';
+import { contactQueryOptions } from '../../../lib/lookups/contacts.ts';
 import { type QuickMessageOption, useQuickMessageOptions } from '../../../lib/lookups/quick-messages.ts';
-import { fillMessageVariables } from '../../../lib/message-variables.ts';
+import { fillMessageVariables, needsContactRecord } from '../../../lib/message-variables.ts';
 import { readStorage, storageKeys, writeStorage } from '../../../lib/storage.ts';
 import { useErrorToast } from '../../../lib/use-api-error.ts';
 import { sendMediaMessage } from '../api/media.ts';
@@ -140,10 +141,21 @@ export function MessageInput({ ticket, replyTo, onClearReply }: MessageInputProp
 
   /**
    * A quick reply fills the input; one with an attachment is sent at once, its text as the caption.
-   * Its variables ({{name}}, {{greeting}}, ...) are filled in from this ticket and the moment.
+   * Its placeholders ({nome}, {numero}, {email}, and the older {{name}}, {{greeting}}, ...) are
+   * filled in from this ticket's contact and the moment; the contact's record is read (or taken
+   * from the cache) only when the reply asks for its number or e-mail.
    */
   const pickQuick = async (option: QuickMessageOption) => {
-    const message = fillMessageVariables(option.message, { contactName: ticket.contact.name, ticketId: ticket.id, now: new Date() });
+    const record = needsContactRecord(option.message)
+      ? await queryClient.fetchQuery(contactQueryOptions(ticket.contactId)).catch(() => undefined)
+      : undefined;
+    const message = fillMessageVariables(option.message, {
+      contactName: ticket.contact.name,
+      contactNumber: record?.number,
+      contactEmail: record?.email ?? undefined,
+      ticketId: ticket.id,
+      now: new Date(),
+    });
     if (!option.mediaPath) {
       setText(message);
       textInput.current?.focus();

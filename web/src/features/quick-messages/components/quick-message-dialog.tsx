@@ -18,7 +18,7 @@ import {
 import { type FormEvent, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SENDABLE_ACCEPT } from '../../../lib/direct-upload.ts';
-import { MESSAGE_VARIABLES } from '../../../lib/message-variables.ts';
+import { CONTACT_PLACEHOLDERS } from '../../../lib/message-variables.ts';
 import { toast } from '../../../lib/toast.ts';
 import { useErrorToast } from '../../../lib/use-api-error.ts';
 import { type QuickMessage, useSaveQuickMessage } from '../api/quick-messages.ts';
@@ -27,8 +27,12 @@ import { insertAt } from './insert-at-cursor.ts';
 /** SPEC 9: the quick-message text area has 7 rows. */
 const MESSAGE_ROWS = 7;
 
-/** Placeholders the helper inserts; the conversation fills them in when the quick reply is used (lib/message-variables). */
-const VARIABLES = MESSAGE_VARIABLES.map((key) => ({ key, value: `{{${key}}}` }));
+/**
+ * Placeholders the helper inserts: the campaigns' ones (issue 25), so one set serves both; the
+ * conversation fills them in when the quick reply is used (lib/message-variables), as it still does
+ * the older {{name}}, {{greeting}}, ... of replies written before.
+ */
+const VARIABLES = CONTACT_PLACEHOLDERS.map((value) => ({ key: value.slice(1, -1), value }));
 
 /** The contract's messages (SPEC 5 "Quick message": 'Obrigatório') in the current language. */
 const messageKeys: Record<string, string> = {
@@ -160,7 +164,7 @@ export function QuickMessageDialog({ quickMessage, canShare, onClose }: QuickMes
             <Menu open={Boolean(variablesAnchor)} anchorEl={variablesAnchor} onClose={() => setVariablesAnchor(null)}>
               {VARIABLES.map((variable) => (
                 <MenuItem key={variable.key} onClick={() => insert(variable.value)}>
-                  {t(`quickMessages.dialog.variables.${variable.key}`)} — {variable.value}
+                  {t(`quickMessages.dialog.placeholders.${variable.key}`)} — {variable.value}
                 </MenuItem>
               ))}
             </Menu>

@@ -1,6 +1,6 @@
 import Add from '@mui/icons-material/Add';
 import AttachFile from '@mui/icons-material/AttachFile';
-import { Button, Stack, Typography } from '@mui/material';
+import { Button, Chip, Stack, Tooltip, Typography } from '@mui/material';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
@@ -31,7 +31,21 @@ export function QuickMessagesPage() {
   const canChange = (record: QuickMessage) => admin || record.userId === user?.id;
 
   const columns: Column<QuickMessage>[] = [
-    { id: 'shortcode', label: t('quickMessages.fields.shortcode'), render: (record) => record.shortcode },
+    {
+      id: 'shortcode',
+      label: t('quickMessages.fields.shortcode'),
+      // A reply not shared with everyone (geral) is its author's alone: said, so nobody wonders why a colleague lacks it.
+      render: (record) => (
+        <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+          <span>{record.shortcode}</span>
+          {!record.geral && (
+            <Tooltip title={t('quickMessages.privateHint')}>
+              <Chip size="small" variant="outlined" label={t('quickMessages.private')} />
+            </Tooltip>
+          )}
+        </Stack>
+      ),
+    },
     // The reply itself, on two lines at most: the shortcode alone does not say what gets sent.
     {
       id: 'message',
