@@ -16,6 +16,8 @@ const bOwn = {
   queueId: 0,
   optionId: 0,
   contactId: 0,
+  contactNumber: '',
+  exportJobId: '',
   ticketId: 0,
   ticketUuid: '',
   messageId: '',
@@ -115,6 +117,9 @@ const fixtures: Record<string, Fixture> = {
     body: () => ({ name: 'Hijacked', email: 'x@x.test', planId: 1, status: false }),
   },
   'DELETE /companies/{id}': { params: (t) => ({ id: String(t.companyId) }) },
+  // The caller's own company's export (issue 21 §5); B's job by its id.
+  'POST /companies/export': {},
+  'GET /companies/export/{jobId}': { params: () => ({ jobId: bOwn.exportJobId }) },
   'GET /users/list': {},
   'GET /users': {},
   'GET /users/{id}': { params: (t) => ({ id: String(t.user.id) }) },
@@ -167,6 +172,9 @@ const fixtures: Record<string, Fixture> = {
   'POST /contacts': { body: (t) => ({ name: 'Intruder contact', number: `5511977${String(t.companyId).padStart(3, '0')}1` }) },
   'PUT /contacts/{id}': { params: () => ({ id: String(bOwn.contactId) }), body: () => ({ name: 'Hijacked' }) },
   'DELETE /contacts/{id}': { params: () => ({ id: String(bOwn.contactId) }) },
+  // A contact's data on request (issue 21): B's contact, with its real number typed to confirm.
+  'GET /contacts/{id}/export': { params: () => ({ id: String(bOwn.contactId) }) },
+  'POST /contacts/{id}/erase': { params: () => ({ id: String(bOwn.contactId) }), body: () => ({ confirmNumber: bOwn.contactNumber }) },
   // Tag ids count per tenant: B has three, A at most the two its own POSTs make here.
   'GET /tags': {},
   'GET /tags/list': {},
@@ -437,6 +445,7 @@ beforeAll(async () => {
     });
     expect(ticket.status, ticket.text).toBe(201);
     bOwn.contactId = id;
+    bOwn.contactNumber = `5511977${String(b.companyId).padStart(3, '0')}${i}`;
     bOwn.ticketId = (ticket.body as { id: number }).id;
     bOwn.ticketUuid = (ticket.body as { uuid: string }).uuid;
   }
@@ -565,6 +574,10 @@ beforeAll(async () => {
   // Give B a setting value that differs from A's default so a leak would show.
   const put = await call('PUT', '/settings/userRating', { token: b.admin.token, body: { value: 'enabled' } });
   expect(put.status, put.text).toBe(200);
+  // B's own company export job, whose id A then asks for.
+  const job = await call('POST', '/companies/export', { token: b.admin.token });
+  expect(job.status, job.text).toBe(202);
+  bOwn.exportJobId = (job.body as { jobId: string }).jobId;
 });
 
 describe('cross-tenant isolation over the whole route table', () => {
