@@ -14,6 +14,8 @@ import { deleteMedia, putMedia } from '#adapters/media-bucket';
 import { resolveContact } from '#domain/contacts/resolve';
 import { defaultEffects } from '#domain/messages/effects';
 import { findOrCreateTicket } from '#domain/tickets/find-or-create';
+import { createContactListItem, newContactListItemIds } from '#storage/contact-list-items';
+import { createContactList, newContactListId } from '#storage/contact-lists';
 import { dashboardPk } from '#storage/dashboard-counters';
 import { db, table } from '#storage/db';
 import { createSchedule, newScheduleId } from '#storage/schedules';
@@ -209,6 +211,27 @@ describe('contact erasure', () => {
   it('leaves no item and no object holding the number, name or texts; counters stay; the number comes back as a new contact', async () => {
     const seeded = await seedContact(a);
     const other = await seedContact(a, 2);
+    // The number in one of the company's campaign lists too.
+    const at = new Date().toISOString();
+    const list = await createContactList({
+      id: await newContactListId(a.companyId),
+      companyId: a.companyId,
+      name: 'Clientes',
+      contactsCount: 0,
+      createdAt: at,
+      updatedAt: at,
+    });
+    await createContactListItem({
+      id: (await newContactListItemIds(a.companyId, 1))[0] as number,
+      companyId: a.companyId,
+      contactListId: list.id,
+      name: seeded.name,
+      number: seeded.number,
+      email: '',
+      isWhatsappValid: null,
+      createdAt: at,
+      updatedAt: at,
+    });
     // A quick message's file sent into the conversation: the company's, named by the quick message too.
     const sharedKey = `${a.companyId}/quick-messages/5/${crypto.randomUUID()}/catalogo.pdf`;
     await putMedia(sharedKey, Buffer.from('catalogo de produtos'), 'application/pdf');
@@ -235,7 +258,7 @@ describe('contact erasure', () => {
       json: { confirmNumber: `+${seeded.number.slice(0, 2)} (${seeded.number.slice(2, 4)}) ${seeded.number.slice(4)}` },
     });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body).toMatchObject({ contactId: seeded.contactId, tickets: 2, schedules: 1 });
+    expect(res.body).toMatchObject({ contactId: seeded.contactId, tickets: 2, schedules: 1, listEntries: 1 });
     expect(res.body.messages).toBe(seeded.texts.length + 2);
     expect(await readObject(sharedKey)).toBeDefined();
 

@@ -26,7 +26,7 @@ import { BatchWriteCommand, GetCommand, QueryCommand, TransactWriteCommand, Upda
 import { ConflictError, NotFoundError } from '#commons/errors';
 import { contactListKey } from './contact-lists.ts';
 import { InvalidCursorError, openCursor, scopeOf, sealCursor } from './cursors.ts';
-import { db, isConditionalCheckFailed, stripKeys, table, transactionCancellationCodes, updateExpression } from './db.ts';
+import { db, getItem, isConditionalCheckFailed, stripKeys, table, transactionCancellationCodes, updateExpression } from './db.ts';
 import { pad, tenantPk } from './table.ts';
 
 export interface ContactListItemRecord {
@@ -187,6 +187,17 @@ export async function updateContactListItem(before: ContactListItemRecord, patch
     throw error;
   }
   return after;
+}
+
+/** The list's item holding `number` (digits), through its number claim; undefined when none. */
+export async function contactListItemByNumber(
+  companyId: number,
+  contactListId: number,
+  number: string,
+): Promise<ContactListItemRecord | undefined> {
+  const key = numberKey(companyId, contactListId, number);
+  const claim = await getItem<{ itemId: number }>(key.pk, key.sk);
+  return claim ? getContactListItem(companyId, claim.itemId) : undefined;
 }
 
 /** Removes the item and its number's claim, one less in the list's count. */

@@ -9,7 +9,8 @@
  *      ticket's own folder (uploads never sent included), then the ticket with everything of it
  *      (storage/ticket-removal.ts: messages, id lookups, WhatsApp links, history, notes, message and
  *      contact search words, tag links, the slot), each published as a `delete` to its viewers;
- *   2. the contact's schedules, with their files;
+ *   2. the contact's schedules, with their files, and the entries of the company's contact lists
+ *      (campaign audiences) holding its number;
  *   3. the contact itself, its number guard and its name/number search words, and what is left of
  *      its partition (deleteContactFor), published as a contact `delete`.
  *
@@ -32,12 +33,15 @@
  * Returns what was erased, the answer.
  */
 import { deleteMedia, deleteMediaObjects, deleteMediaUnder } from '#adapters/media-bucket';
-import { ValidationError } from '#commons/errors';
+import { NotFoundError, ValidationError } from '#commons/errors';
+import type { ContactErasure } from '#contracts/contact-data';
 import { numberDigits } from '#contracts/contacts';
 import { recordAudit } from '#domain/audit/record';
 import { isConversationMedia, messageMediaKey } from '#domain/media/keys';
 import { defaultEffects, type Effects } from '#domain/messages/effects';
 import { publishTicketDeleted } from '#domain/tickets/notify';
+import { contactListItemByNumber, deleteContactListItem } from '#storage/contact-list-items';
+import { listContactLists } from '#storage/contact-lists';
 import { purgeContactPartition } from '#storage/contact-pages';
 import { listMessagesPage } from '#storage/messages';
 import { deleteSchedule, listSchedules } from '#storage/schedules';
@@ -46,14 +50,6 @@ import { deleteTicketData } from '#storage/ticket-removal';
 import { getTicket } from '#storage/tickets';
 import { contactTicketIds } from './data-export.ts';
 import { deleteContactFor, getContactFor } from './manage.ts';
-
-export interface ContactErasure {
-  contactId: number;
-  tickets: number;
-  messages: number;
-  mediaObjects: number;
-  schedules: number;
-}
 
 /** A ticket opened for the contact while we erase is taken too; past this many rounds, the retry's. */
 const MAX_ROUNDS = 3;
@@ -94,7 +90,7 @@ export async function eraseContact(
 ): Promise<ContactErasure> {
   const contact = await getContactFor(companyId, contactId);
   if (!confirms(contact.number, confirmNumber)) throw new ValidationError('confirmNumber', "Does not match the contact's number");
-  const erased: ContactErasure = { contactId, tickets: 0, messages: 0, mediaObjects: 0, schedules: 0 };
+  const erased: ContactErasure = { contactId, tickets: 0, messages: 0, mediaObjects: 0, schedules: 0, listEntries: 0 };
 
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const ticketIds = await contactTicketIds(companyId, contactId);
@@ -114,6 +110,17 @@ export async function eraseContact(
     erased.schedules++;
   }
 
+  // The number in the company's campaign lists is the person's too (a list holds name and number).
+  for (const list of await listContactLists(companyId)) {
+    const item = await contactListItemByNumber(companyId, list.id, contact.number);
+    if (item) {
+      await deleteContactListItem(item).catch((error: unknown) => {
+        if (!(error instanceof NotFoundError)) throw error;
+      });
+      erased.listEntries++;
+    }
+  }
+
   await deleteContactFor(companyId, contactId);
   const gone = (count: number) => ({ from: count, to: 0 });
   await recordAudit({
@@ -126,6 +133,7 @@ export async function eraseContact(
       messages: gone(erased.messages),
       mediaObjects: gone(erased.mediaObjects),
       schedules: gone(erased.schedules),
+      listEntries: gone(erased.listEntries),
     },
   });
   return erased;

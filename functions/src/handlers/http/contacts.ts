@@ -1,5 +1,6 @@
 /** Contacts of the caller's company (SPEC 7 "Contacts, tags, users, queues"). */
 import * as z from 'zod';
+import { eraseContactSchema } from '#contracts/contact-data';
 import { createContactSchema, listContactsQuerySchema, updateContactSchema } from '#contracts/contact-requests';
 import { exportContactData } from '#domain/contacts/data-export';
 import { eraseContact } from '#domain/contacts/erase';
@@ -19,8 +20,6 @@ import { parseId, parseInput } from '#http/validate';
 
 const listQuery = z.object({ searchParam: z.string().trim().max(100).optional().default('') });
 const exportQuery = z.object({ cursor: z.string().max(4000).optional() });
-/** The number the admin typed to confirm an erasure (the web dialog's field). */
-const eraseBody = z.object({ confirmNumber: z.string().trim().min(1).max(100) });
 
 export const handler = httpHandler('contacts', {
   'GET /contacts': async (ctx) => listContactsFor(requireIdentity(ctx).companyId, parseInput(listContactsQuerySchema, ctx.query, 'query')),
@@ -36,7 +35,7 @@ export const handler = httpHandler('contacts', {
   'GET /contacts/{id}/export': async (ctx) => exportContactData(requireIdentity(ctx).companyId, parseId(ctx.params)),
   'POST /contacts/{id}/erase': async (ctx) => {
     const id = parseId(ctx.params);
-    return eraseContact(requireIdentity(ctx).companyId, id, parseInput(eraseBody, ctx.body ?? {}).confirmNumber);
+    return eraseContact(requireIdentity(ctx).companyId, id, parseInput(eraseContactSchema, ctx.body ?? {}).confirmNumber);
   },
   'DELETE /contacts/{id}': async (ctx) => {
     await deleteContactFor(requireIdentity(ctx).companyId, parseId(ctx.params));

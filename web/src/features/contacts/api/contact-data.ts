@@ -1,3 +1,4 @@
+import type { ContactErasure } from '@conversa/functions/contracts/contact-data';
 import type { Contact } from '@conversa/functions/contracts/contacts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
@@ -13,14 +14,6 @@ import { applyContactEvent } from '../../../lib/lookups/contacts.ts';
 export async function downloadContactData(contact: Pick<Contact, 'id' | 'number'>): Promise<void> {
   const document = await api<unknown>(`/contacts/${contact.id}/export`);
   downloadText(`contato-${contact.number}.json`, JSON.stringify(document, null, 2), 'application/json;charset=utf-8');
-}
-
-export interface ContactErasure {
-  contactId: number;
-  tickets: number;
-  messages: number;
-  mediaObjects: number;
-  schedules: number;
 }
 
 export function useEraseContact() {
