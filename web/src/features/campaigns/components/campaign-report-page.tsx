@@ -19,6 +19,7 @@ import { useApiErrorMessage } from '../../../lib/use-api-error.ts';
 import { campaignProgress, formatDateTime, statusColor } from '../api/campaign-rules.ts';
 import { campaignKeys, useCampaign } from '../api/campaigns.ts';
 import { useCampaignsLive } from '../hooks/use-campaigns-live.ts';
+import { CampaignRecipients } from './campaign-recipients.tsx';
 
 /** SPEC 4 / 9: "The report refreshes 5 s after a live update sets FINALIZADA." */
 const FINISHED_REFRESH_MS = 5000;
@@ -142,6 +143,7 @@ export function CampaignReportPage() {
           <Tile icon={<FlagOutlined />} label={t('campaigns.report.conclusion')} value={when(data.completedAt)} testId="tile-conclusion" />
         </Grid>
       </Grid>
+      <CampaignRecipients campaignId={id} />
     </Stack>
   );
 }
