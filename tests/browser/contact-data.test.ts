@@ -3,11 +3,13 @@
  * stack: the admin downloads the contact's data as JSON from its row, then erases it; the erase
  * button stays off until the contact's number is typed, the row goes, and the API no longer knows
  * the contact. And the retention setting (§5) in Settings: the admin sets how many days messages
- * are kept, a value outside 0..3650 is refused with the reason. Screenshots go to tests/artifacts/.
+ * are kept, a value outside 0..3650 is refused with the reason; and exports the company's data as a
+ * zip, downloaded once the job is done. Screenshots go to tests/artifacts/.
  */
 import { randomInt } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { strFromU8, unzipSync } from 'fflate';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { repoRoot } from '../../infra/local/lambda-runtime.ts';
@@ -107,5 +109,16 @@ describe('contacts: a contact’s data on request', { timeout: 150_000 }, () => 
     await page.screenshot({ path: join(artifacts, 'settings-retention.png') });
     const settings = await call('GET', '/settings', { token });
     expect(settings.body).toContainEqual({ key: 'messageRetentionDays', value: '90' });
+  });
+
+  it('exports the company’s data from Settings and downloads the zip when it is ready', async () => {
+    await page.goto('/settings');
+    await page.getByRole('button', { name: 'Export company data' }).click();
+    const download = page.getByTestId('company-export-download');
+    await download.waitFor({ timeout: 60_000 });
+    await page.screenshot({ path: join(artifacts, 'settings-company-export.png') });
+    const zip = unzipSync(new Uint8Array(await (await fetch((await download.getAttribute('href')) ?? '')).arrayBuffer()));
+    expect(JSON.parse(strFromU8(zip['company.json'] as Uint8Array))).toMatchObject({ id: tenant.companyId });
+    expect(strFromU8(zip['users.json'] as Uint8Array)).toContain(tenant.admin.email);
   });
 });

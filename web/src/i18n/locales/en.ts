@@ -259,6 +259,14 @@ const en: LocaleShape = {
       timezone: 'For example America/Sao_Paulo',
       messageRetentionDays: 'Older messages and their files are deleted; the dashboard keeps its counts.',
     },
+    companyExport: {
+      title: 'Company data',
+      description: 'Download everything the company holds (contacts, tickets, messages, settings and users, without passwords) as a zip file. The link works for an hour.',
+      start: 'Export company data',
+      working: 'Preparing the file… this can take a few minutes.',
+      download: 'Download the zip',
+      failed: 'The export failed. Try again.',
+    },
     values: {
       enabled: 'Enabled',
       disabled: 'Disabled',

@@ -259,6 +259,14 @@ const es = {
       timezone: 'Por ejemplo America/Sao_Paulo',
       messageRetentionDays: 'Los mensajes más antiguos y sus archivos se borran; el panel conserva sus números.',
     },
+    companyExport: {
+      title: 'Datos de la empresa',
+      description: 'Descargue todo lo que la empresa guarda (contactos, tickets, mensajes, configuraciones y usuarios, sin contraseñas) en un archivo zip. El enlace funciona durante una hora.',
+      start: 'Exportar datos de la empresa',
+      working: 'Preparando el archivo… puede tardar unos minutos.',
+      download: 'Descargar el zip',
+      failed: 'La exportación falló. Inténtelo de nuevo.',
+    },
     values: {
       enabled: 'Habilitado',
       disabled: 'Deshabilitado',

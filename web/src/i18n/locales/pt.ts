@@ -260,6 +260,14 @@ const pt: LocaleShape = {
       timezone: 'Por exemplo America/Sao_Paulo',
       messageRetentionDays: 'Mensagens mais antigas e seus arquivos são apagados; o painel mantém seus números.',
     },
+    companyExport: {
+      title: 'Dados da empresa',
+      description: 'Baixe tudo o que a empresa guarda (contatos, tickets, mensagens, configurações e usuários, sem senhas) em um arquivo zip. O link funciona por uma hora.',
+      start: 'Exportar dados da empresa',
+      working: 'Preparando o arquivo… pode levar alguns minutos.',
+      download: 'Baixar o zip',
+      failed: 'A exportação falhou. Tente novamente.',
+    },
     values: {
       enabled: 'Habilitado',
       disabled: 'Desabilitado',

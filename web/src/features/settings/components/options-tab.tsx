@@ -6,6 +6,7 @@ import { Spinner } from '../../../components/spinner.tsx';
 import { toast } from '../../../lib/toast.ts';
 import { useApiErrorMessage, useErrorToast } from '../../../lib/use-api-error.ts';
 import { shownSettingKeys, useSettings, useUpdateSetting } from '../api/settings.ts';
+import { CompanyExport } from './company-export.tsx';
 
 /** Enum-valued keys become selects; the allowed values come from the contract schema itself. */
 function optionsOf(key: SettingKey): readonly string[] | undefined {
@@ -60,33 +61,36 @@ export function OptionsTab({ canEdit, isSuper }: { canEdit: boolean; isSuper: bo
   };
 
   return (
-    <Grid container spacing={2}>
-      {shownSettingKeys({ super: isSuper }).map((key) => {
-        const options = optionsOf(key);
-        const value = settings.data[key];
-        return (
-          <Grid key={key} size={{ xs: 12, sm: 6, md: 4 }}>
-            {options ? (
-              <TextField
-                select
-                label={t(`settings.keys.${key}`)}
-                value={value}
-                disabled={!canEdit}
-                onChange={(e) => save(key, e.target.value)}
-                data-testid={`setting-${key}`}
-              >
-                {options.map((option) => (
-                  <MenuItem key={option} value={option}>
-                    {t(`settings.values.${option}`, { defaultValue: option })}
-                  </MenuItem>
-                ))}
-              </TextField>
-            ) : (
-              <FreeTextSetting settingKey={key} value={value} disabled={!canEdit} onSave={(v) => save(key, v)} />
-            )}
-          </Grid>
-        );
-      })}
-    </Grid>
+    <>
+      <Grid container spacing={2}>
+        {shownSettingKeys({ super: isSuper }).map((key) => {
+          const options = optionsOf(key);
+          const value = settings.data[key];
+          return (
+            <Grid key={key} size={{ xs: 12, sm: 6, md: 4 }}>
+              {options ? (
+                <TextField
+                  select
+                  label={t(`settings.keys.${key}`)}
+                  value={value}
+                  disabled={!canEdit}
+                  onChange={(e) => save(key, e.target.value)}
+                  data-testid={`setting-${key}`}
+                >
+                  {options.map((option) => (
+                    <MenuItem key={option} value={option}>
+                      {t(`settings.values.${option}`, { defaultValue: option })}
+                    </MenuItem>
+                  ))}
+                </TextField>
+              ) : (
+                <FreeTextSetting settingKey={key} value={value} disabled={!canEdit} onSave={(v) => save(key, v)} />
+              )}
+            </Grid>
+          );
+        })}
+      </Grid>
+      {canEdit && <CompanyExport />}
+    </>
   );
 }
