@@ -3,8 +3,8 @@
  * company up and finds, on the dashboard, what is left to set up: six steps, each a link to its
  * screen. They follow "add a queue", make one, come back and find that step ticked (from the
  * company's data, not a click). They hide the list; after a reload it stays hidden (kept on the
- * server, not in the browser). Before, the dashboard of a new company was counters at zero and
- * nothing to say what to do. The empty queues, connections, contacts and quick replies screens say
+ * server, not in the browser). A step done in another tab ticks on the open dashboard without a
+ * reload. Before, the dashboard of a new company was counters at zero and nothing to say what to do. The empty queues, connections, contacts and quick replies screens say
  * what to do next with the button that does it (before: a bare "Nenhum registro."). Screenshots:
  * tests/artifacts/onboarding-*.png.
  */
@@ -94,7 +94,7 @@ describe("a new company's first day", { timeout: 240_000 }, () => {
     });
     expect(await hint.textContent()).toContain('Nenhuma fila ainda. Crie uma para organizar as conversas por setor.');
     await shot(page, '2-queues-empty');
-    await hint.getByRole('button', { name: 'Adicionar fila' }).click();
+    await hint.getByRole('button', { name: 'Criar a primeira fila' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByLabel('Nome').first().fill('Vendas');
     await dialog.getByRole('button', { name: 'Salvar' }).click();
@@ -108,6 +108,25 @@ describe("a new company's first day", { timeout: 240_000 }, () => {
     for (const key of steps.filter((k) => k !== 'queue')) expect(await doneOf(key), key).toBe('false');
     expect(await checklist().textContent()).toContain('1 de 6 concluídos');
     await shot(page, '3-queue-ticked');
+
+    // Act: in another tab, make a first quick reply from its empty screen's button
+    const other = await page.context().newPage();
+    await other.goto('/quick-messages');
+    const emptyReplies = other.getByTestId('empty-hint');
+    await emptyReplies.waitFor({ timeout: 30_000 });
+    expect(await emptyReplies.textContent()).toContain('Nenhuma resposta rápida ainda.');
+    await emptyReplies.getByRole('button', { name: 'Criar a primeira resposta rápida' }).click();
+    const replyDialog = other.getByRole('dialog');
+    await replyDialog.getByLabel('Atalho').fill('oi');
+    await replyDialog.getByLabel('Resposta').fill('Olá! Como posso ajudar?');
+    await replyDialog.getByRole('button', { name: 'Adicionar', exact: true }).click();
+    await other.getByRole('row').filter({ hasText: 'Olá! Como posso ajudar?' }).waitFor();
+    await other.close();
+
+    // Assess: the dashboard left open ticks it live, without a reload
+    await expect.poll(() => doneOf('quickReply'), { timeout: 15_000 }).toBe('true');
+    expect(await checklist().textContent()).toContain('2 de 6 concluídos');
+    await shot(page, '3b-quick-reply-ticked-live');
 
     // Act: hide the list, then reload
     await page.getByRole('button', { name: 'Ocultar a lista' }).click();
@@ -123,15 +142,14 @@ describe("a new company's first day", { timeout: 240_000 }, () => {
     await shot(page, '4-dismissed-after-reload');
   });
 
-  it('says what to do next on the empty connections, contacts and quick replies screens', async () => {
+  it('says what to do next on the empty connections and contacts screens', async () => {
     const screens = [
       {
         path: '/connections',
         text: 'Nenhuma conexão ainda. Adicione uma e leia o QR code para receber mensagens.',
-        button: 'Adicionar WhatsApp',
+        button: 'Adicionar o primeiro WhatsApp',
       },
-      { path: '/contacts', text: 'Nenhum contato ainda.', button: 'Adicionar contato' },
-      { path: '/quick-messages', text: 'Nenhuma resposta rápida ainda.', button: 'Adicionar' },
+      { path: '/contacts', text: 'Nenhum contato ainda.', button: 'Adicionar o primeiro contato' },
     ];
     for (const screen of screens) {
       await page.goto(screen.path);

@@ -1,6 +1,7 @@
 /**
  * The first day's checklist on the dashboard and the list screens' empty states (issue 25 "Guide
- * the first day"), per language. Each locale file spreads its part.
+ * the first day"), per language. Each locale file spreads its part. An empty list's button says
+ * "first" so it reads as the next step and is never taken for the header's Add button.
  */
 const es = {
   onboarding: {
@@ -25,6 +26,10 @@ const es = {
     queues: 'Aún no hay colas. Cree una para organizar las conversaciones por área.',
     contacts: 'Aún no hay contactos. Se agregan solos cuando alguien escribe, o agregue uno ahora.',
     quickMessages: 'Aún no hay respuestas rápidas. Cree una y úsela con "/" en la conversación.',
+    connectionsAction: 'Agregar el primer WhatsApp',
+    queuesAction: 'Crear la primera cola',
+    contactsAction: 'Agregar el primer contacto',
+    quickMessagesAction: 'Crear la primera respuesta rápida',
   },
 };
 
@@ -48,6 +53,10 @@ const en: typeof es = {
     queues: 'No queues yet. Add one to sort conversations by department.',
     contacts: 'No contacts yet. They are added when someone writes to you, or add one now.',
     quickMessages: 'No quick replies yet. Add one and use it with "/" in a conversation.',
+    connectionsAction: 'Add your first WhatsApp',
+    queuesAction: 'Create your first queue',
+    contactsAction: 'Add your first contact',
+    quickMessagesAction: 'Create your first quick reply',
   },
 };
 
@@ -74,6 +83,10 @@ const pt: typeof es = {
     queues: 'Nenhuma fila ainda. Crie uma para organizar as conversas por setor.',
     contacts: 'Nenhum contato ainda. Eles chegam quando alguém escreve, ou adicione um agora.',
     quickMessages: 'Nenhuma resposta rápida ainda. Crie uma e use com "/" na conversa.',
+    connectionsAction: 'Adicionar o primeiro WhatsApp',
+    queuesAction: 'Criar a primeira fila',
+    contactsAction: 'Adicionar o primeiro contato',
+    quickMessagesAction: 'Criar a primeira resposta rápida',
   },
 };
 

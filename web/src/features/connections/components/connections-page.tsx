@@ -90,7 +90,7 @@ export function ConnectionsPage() {
         empty={
           <EmptyTableHint
             text={t('emptyStates.connections')}
-            action={admin ? t('connections.add') : undefined}
+            action={admin ? t('emptyStates.connectionsAction') : undefined}
             onAction={() => setEditing({ id: undefined })}
           />
         }

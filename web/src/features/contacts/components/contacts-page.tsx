@@ -169,7 +169,7 @@ export function ContactsPage() {
         error={contacts.error}
         empty={
           search ? undefined : (
-            <EmptyTableHint text={t('emptyStates.contacts')} action={t('contacts.add')} onAction={() => setEditing({})} />
+            <EmptyTableHint text={t('emptyStates.contacts')} action={t('emptyStates.contactsAction')} onAction={() => setEditing({})} />
           )
         }
         hasMore={contacts.hasNextPage}

@@ -67,7 +67,13 @@ export function QueuesPage() {
         rowKey={(queue) => queue.id}
         pending={queues.isPending}
         error={queues.error}
-        empty={<EmptyTableHint text={t('emptyStates.queues')} action={t('queues.add')} onAction={() => setEditing({ queue: undefined })} />}
+        empty={
+          <EmptyTableHint
+            text={t('emptyStates.queues')}
+            action={t('emptyStates.queuesAction')}
+            onAction={() => setEditing({ queue: undefined })}
+          />
+        }
         maxHeight="none"
       />
       {editing && <QueueDialog queue={editing.queue} onClose={() => setEditing(undefined)} />}

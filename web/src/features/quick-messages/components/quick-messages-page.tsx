@@ -115,7 +115,7 @@ export function QuickMessagesPage() {
           search ? undefined : (
             <EmptyTableHint
               text={t('emptyStates.quickMessages')}
-              action={t('quickMessages.add')}
+              action={t('emptyStates.quickMessagesAction')}
               onAction={() => setEditing({ record: undefined })}
             />
           )
