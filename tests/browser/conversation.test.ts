@@ -169,8 +169,10 @@ describe('the conversation and the top bar', { timeout: 180_000 }, () => {
     await picker.waitFor();
     // Act: each emoji drawn with the picker's own font in pure green. A color glyph ignores the fill;
     // a missing glyph's box or a monochrome fallback comes out green.
+    // The picker (emoji-picker-react since issue 25) loads with the popover; its emoji are native text.
+    await picker.locator('.epr-emoji-native').first().waitFor();
     const notInColor = await picker.evaluate(async (grid) => {
-      const buttons = [...grid.querySelectorAll('button')];
+      const buttons = [...grid.querySelectorAll('.epr-emoji-native')];
       const font = `32px ${getComputedStyle(buttons[0] as Element).fontFamily}`;
       const canvas = document.createElement('canvas');
       canvas.width = 48;

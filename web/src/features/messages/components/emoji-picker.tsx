@@ -1,72 +1,13 @@
-import { Box, ButtonBase, Popover } from '@mui/material';
+import { Box, Popover } from '@mui/material';
+import { lazy, Suspense } from 'react';
+import { Spinner } from '../../../components/spinner.tsx';
 
-/** The emojis attendants use most; a small grid instead of a picker package (no dependency). */
-const EMOJIS = [
-  '😀',
-  '😁',
-  '😂',
-  '🤣',
-  '😊',
-  '😇',
-  '🙂',
-  '😉',
-  '😍',
-  '😘',
-  '😎',
-  '🤩',
-  '🤔',
-  '🤗',
-  '🙄',
-  '😴',
-  '😅',
-  '😢',
-  '😭',
-  '😡',
-  '😱',
-  '🥳',
-  '😬',
-  '🤝',
-  '👍',
-  '👎',
-  '👏',
-  '🙏',
-  '💪',
-  '👋',
-  '👌',
-  '✌️',
-  '❤️',
-  '💙',
-  '💚',
-  '💛',
-  '🔥',
-  '⭐',
-  '✨',
-  '🎉',
-  '✅',
-  '❌',
-  '⚠️',
-  '❓',
-  '❗',
-  '📞',
-  '📅',
-  '⏰',
-  '📦',
-  '🚚',
-  '💰',
-  '💳',
-  '🧾',
-  '📎',
-  '📷',
-  '🎁',
-  '🏠',
-  '🛒',
-  '🍕',
-  '☕',
-  '🌞',
-  '🌙',
-  '😃',
-  '🙌',
-];
+/**
+ * The composer's emoji picker (issue 25: it searches and has categories). The picker package and
+ * its emoji data are a chunk of their own, fetched the first time the picker opens, so the inbox's
+ * first screen does not carry them (tests/bench/bundles.ts, web/test/first-screen-imports.test.ts).
+ */
+const EmojiPickerPanel = lazy(() => import('./emoji-picker-panel.tsx'));
 
 interface EmojiPickerProps {
   anchor: HTMLElement | null;
@@ -83,16 +24,16 @@ export function EmojiPicker({ anchor, onClose, onPick }: EmojiPickerProps) {
       anchorOrigin={{ vertical: 'top', horizontal: 'left' }}
       transformOrigin={{ vertical: 'bottom', horizontal: 'left' }}
     >
-      <Box sx={{ display: 'grid', gridTemplateColumns: 'repeat(8, 36px)', p: 1 }} data-testid="emoji-picker">
-        {EMOJIS.map((emoji) => (
-          <ButtonBase
-            key={emoji}
-            onClick={() => onPick(emoji)}
-            sx={{ fontSize: 22, fontFamily: 'inherit', width: 36, height: 36, borderRadius: 1 }}
-          >
-            {emoji}
-          </ButtonBase>
-        ))}
+      <Box data-testid="emoji-picker" sx={{ minWidth: 340, minHeight: 400 }}>
+        <Suspense
+          fallback={
+            <Box sx={{ display: 'grid', placeItems: 'center', height: 400 }}>
+              <Spinner />
+            </Box>
+          }
+        >
+          <EmojiPickerPanel onPick={onPick} />
+        </Suspense>
       </Box>
     </Popover>
   );
