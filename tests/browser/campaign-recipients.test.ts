@@ -1,10 +1,10 @@
 /**
  * The campaign report names its recipients (issue 25, minors): the report's tiles counted
  * deliveries, but the shop could not see who got the message nor take the list away. In headless
- * Chromium over the local stack (the WhatsApp simulator as the phone): a two-contact campaign's
- * report lists both as waiting, then, once it has run, as delivered without a reload of the list
+ * Chromium over the local stack (the WhatsApp simulator as the phone): a three-contact campaign's
+ * report lists them as waiting, then, once it has run, as delivered without a reload of the list
  * (the report refreshes when the campaign finishes); the state filter narrows it and Export CSV
- * downloads the rows shown. Screenshot tests/artifacts/campaign-recipients.png.
+ * downloads the rows shown (a name that reads as a formula neutralised). Screenshot tests/artifacts/campaign-recipients.png.
  */
 import { randomInt } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
@@ -20,6 +20,8 @@ const artifacts = join(repoRoot, 'tests', 'artifacts');
 const people = [
   ['Lia Campos', `55119${randomInt(10_000_000, 99_999_999)}`],
   ['Rui Prado', `55219${randomInt(10_000_000, 99_999_999)}`],
+  // A name from an imported list that a spreadsheet would run as a formula.
+  ['=1+1 Teresa', `55319${randomInt(10_000_000, 99_999_999)}`],
 ] as const;
 
 let call: Call;
@@ -68,16 +70,18 @@ describe('the campaign report', () => {
   it('lists each recipient with their state, filters and exports them', async () => {
     await page.goto(`/campaign/${campaignId}/report`);
     const recipients = page.getByTestId('campaign-recipients');
-    await recipients.getByText('Destinatários (2)').waitFor({ timeout: 90_000 });
+    await recipients.getByText('Destinatários (3)').waitFor({ timeout: 90_000 });
     expect((await states()).map((cells) => [cells[0], cells[1], cells[2]])).toEqual(people.map(([n, num]) => [n, num, 'Aguardando']));
 
-    // The campaign runs (another user of the company starts it now): both are delivered.
+    // The campaign runs (another user of the company starts it now): all three are delivered.
     await ok(call, 'PUT', `/campaigns/${campaignId}`, {
       token: tenant.user.token,
       body: { scheduledAt: new Date(Date.now() + 3000).toISOString() },
     });
     await page.getByTestId('report-status').getByText('Finalizada').waitFor({ timeout: 90_000 });
-    await expect.poll(async () => (await states()).map((cells) => cells[2]), { timeout: 30_000 }).toEqual(['Entregue', 'Entregue']);
+    await expect
+      .poll(async () => (await states()).map((cells) => cells[2]), { timeout: 30_000 })
+      .toEqual(['Entregue', 'Entregue', 'Entregue']);
     await page.screenshot({ path: join(artifacts, 'campaign-recipients.png'), fullPage: true });
 
     // The filter: none failed.
@@ -86,7 +90,7 @@ describe('the campaign report', () => {
     await recipients.getByText('Destinatários (0)').waitFor();
     await recipients.getByLabel('Situação').click();
     await page.getByRole('option', { name: 'Todas' }).click();
-    await recipients.getByText('Destinatários (2)').waitFor();
+    await recipients.getByText('Destinatários (3)').waitFor();
 
     // The export: the rows shown, with their state in words.
     const download = page.waitForEvent('download');
@@ -96,6 +100,12 @@ describe('the campaign report', () => {
     const text = readFileSync((await file.path()) ?? '', 'utf8');
     const lines = text.trim().split(/\r?\n/);
     expect(lines[0]).toBe('Nome,Número,Situação,Quando,Motivo');
-    for (const [name, number] of people) expect(lines.some((line) => line.startsWith(`${name},${number},Entregue,`))).toBe(true);
+    for (const [name, number] of people) {
+      const cell = name.startsWith('=') ? `'${name}` : name;
+      expect(
+        lines.some((line) => line.startsWith(`${cell},${number},Entregue,`)),
+        name,
+      ).toBe(true);
+    }
   }, 240_000);
 });

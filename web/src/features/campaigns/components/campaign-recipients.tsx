@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type Column, DataTable } from '../../../components/data-table.tsx';
 import { downloadSpreadsheet } from '../../../lib/spreadsheet.ts';
+import { spreadsheetText } from '../../../lib/spreadsheet-text.ts';
 import { useApiErrorMessage } from '../../../lib/use-api-error.ts';
 import { type CampaignRecipient, fetchAllCampaignRecipients, useCampaignRecipients } from '../api/campaign-recipients.ts';
 import { formatDateTime } from '../api/campaign-rules.ts';
@@ -47,7 +48,8 @@ export function CampaignRecipients({ campaignId }: { campaignId: number }) {
       const all = await fetchAllCampaignRecipients(campaignId, state);
       await downloadSpreadsheet(t('campaigns.report.recipients.fileName', { id: campaignId }), [
         columns.map((c) => String(c.label)),
-        ...all.map((r) => [r.name, r.number, stateLabel(r.state), formatDateTime(r.at, i18n.language), r.error ?? '']),
+        // Names come from imported lists: neutralised where they would read as a formula.
+        ...all.map((r) => [spreadsheetText(r.name), r.number, stateLabel(r.state), formatDateTime(r.at, i18n.language), r.error ?? '']),
       ]);
     } catch (error) {
       setExportError(errorText(error));

@@ -1,9 +1,9 @@
 import type { DashboardAttendant } from '@conversa/functions/contracts/dashboard';
+import { spreadsheetText } from '../../../lib/spreadsheet-text.ts';
 
 /** A CSV cell: quoted when it holds the separator, a quote or a line break; formula starters neutralised for spreadsheets. */
 function cell(value: string | number): string {
-  let text = String(value);
-  if (/^[=+\-@\t\r]/.test(text) && typeof value === 'string') text = `'${text}`;
+  const text = typeof value === 'string' ? spreadsheetText(value) : String(value);
   return /[;"\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
