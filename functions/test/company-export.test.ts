@@ -52,6 +52,12 @@ describe('company export', () => {
     expect(jobId).toMatch(/^[0-9a-f-]{36}$/);
     const before = await invoke('GET /companies/export/{jobId}', { token: a.admin.token, params: { jobId } });
     expect(before.body).toEqual({ status: 'queued' });
+    // Asked again (twice, at once) while it is under way: the same job, one zip to build.
+    const again = await Promise.all([1, 2].map(() => invoke('POST /companies/export', { token: a.admin.token })));
+    expect(again.map((res) => [res.status, res.body.jobId])).toEqual([
+      [202, jobId],
+      [202, jobId],
+    ]);
 
     expect(await deliverQueued()).toBe(1);
 
@@ -71,6 +77,10 @@ describe('company export', () => {
     );
     // Another company's data is not in it.
     expect(JSON.stringify(read('users.json'))).not.toContain(b.admin.email);
+    // Done: the next request is a new job.
+    const next = await invoke('POST /companies/export', { token: a.admin.token });
+    expect(next.body.jobId).not.toBe(jobId);
+    await deliverQueued();
   });
 
   it("refuses another company's job, a plain user, forged and ended tokens, a garbage job id", async () => {

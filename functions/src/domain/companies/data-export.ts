@@ -21,18 +21,28 @@ import { sendCompanyExport } from '#adapters/company-exports';
 import { presignedGet } from '#adapters/media-bucket';
 import { NotFoundError } from '#commons/errors';
 import { recordAudit } from '#domain/audit/record';
-import { createExportJob, getExportJob } from '#storage/company-exports/jobs';
+import { createExportJob, getExportJob, getLatestExportJob } from '#storage/company-exports/jobs';
 
 /** The zip's link: long enough to download it, short enough that a forwarded link soon dies. */
 export const EXPORT_LINK_SECONDS = 3600;
 
+/** A job older than this that never finished (its consumer gave up: the DLQ) no longer blocks a new one. */
+const STALE_JOB_MS = 30 * 60_000;
+
+/** Queues an export, or answers the one already under way (clicking twice builds one zip). */
 export async function requestCompanyExport(companyId: number, userId: number, now = new Date()): Promise<{ jobId: string }> {
-  const jobId = randomUUID();
-  const at = now.toISOString();
-  await createExportJob({ jobId, companyId, userId, status: 'queued', createdAt: at, updatedAt: at });
-  await sendCompanyExport({ companyId, jobId });
-  await recordAudit({ action: 'company.export', targetType: 'company', targetId: companyId, companyId, now });
-  return { jobId };
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const latest = await getLatestExportJob(companyId);
+    const underWay = latest && (latest.status === 'queued' || latest.status === 'running');
+    if (underWay && now.getTime() - Date.parse(latest.createdAt) < STALE_JOB_MS) return { jobId: latest.jobId };
+    const jobId = randomUUID();
+    const at = now.toISOString();
+    if (!(await createExportJob({ jobId, companyId, userId, status: 'queued', createdAt: at, updatedAt: at }, latest?.jobId))) continue;
+    await sendCompanyExport({ companyId, jobId });
+    await recordAudit({ action: 'company.export', targetType: 'company', targetId: companyId, companyId, now });
+    return { jobId };
+  }
+  throw new Error('company export requests kept racing');
 }
 
 export async function companyExportStatus(companyId: number, jobId: string): Promise<{ status: string; url?: string }> {

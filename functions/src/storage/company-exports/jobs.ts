@@ -6,8 +6,8 @@
  *            company's job id is simply not found. `expiresAt` (the table's TTL) drops the record a
  *            week later; the zip itself is removed by the bucket's lifecycle or the next export.
  */
-import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { db, getItem, table } from '../db.ts';
+import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { db, getItem, table, transactionCancellationCodes } from '../db.ts';
 import { tenantPk } from '../table.ts';
 
 export type CompanyExportStatus = 'queued' | 'running' | 'done' | 'failed';
@@ -26,16 +26,52 @@ export interface CompanyExportJob {
 
 const JOB_DAYS = 7;
 const jobKey = (companyId: number, jobId: string) => ({ pk: tenantPk(companyId), sk: `EXPORT#${jobId}` });
+const latestKey = (companyId: number) => ({ pk: tenantPk(companyId), sk: 'EXPORT#LATEST' });
 
-export async function createExportJob(job: CompanyExportJob): Promise<void> {
+/**
+ * Creates the job and makes it the company's latest, on condition that the latest is still the one
+ * the caller read (`latestSeen`, undefined = none): of two requests at once, one creates its job and
+ * the other gets false (and answers the winner's job).
+ *
+ *   latest   pk = C#<cid>   sk = EXPORT#LATEST   { jobId }   -> a second request while a job is
+ *            under way answers that job instead of building the same zip twice
+ */
+export async function createExportJob(job: CompanyExportJob, latestSeen: string | undefined): Promise<boolean> {
   const expiresAt = Math.floor(Date.parse(job.createdAt) / 1000) + JOB_DAYS * 86_400;
-  await db().send(
-    new PutCommand({
-      TableName: table(),
-      Item: { ...jobKey(job.companyId, job.jobId), entity: 'companyExport', ...job, expiresAt },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    }),
-  );
+  try {
+    await db().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Put: {
+              TableName: table(),
+              Item: { ...jobKey(job.companyId, job.jobId), entity: 'companyExport', ...job, expiresAt },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+          {
+            Put: {
+              TableName: table(),
+              Item: { ...latestKey(job.companyId), entity: 'companyExportLatest', jobId: job.jobId },
+              ...(latestSeen
+                ? { ConditionExpression: 'jobId = :seen', ExpressionAttributeValues: { ':seen': latestSeen } }
+                : { ConditionExpression: 'attribute_not_exists(pk)' }),
+            },
+          },
+        ],
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (transactionCancellationCodes(error)?.includes('ConditionalCheckFailed')) return false;
+    throw error;
+  }
+}
+
+/** The company's latest export job, if any. */
+export async function getLatestExportJob(companyId: number): Promise<CompanyExportJob | undefined> {
+  const latest = await getItem<{ jobId: string }>(latestKey(companyId).pk, latestKey(companyId).sk);
+  return latest ? getExportJob(companyId, latest.jobId) : undefined;
 }
 
 export const getExportJob = (companyId: number, jobId: string): Promise<CompanyExportJob | undefined> =>
