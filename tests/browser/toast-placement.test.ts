@@ -29,7 +29,7 @@ beforeAll(async () => {
   const call = client(inject('apiUrl'));
   const superToken = await superLogin(call, inject('admin'));
   tenant = await createTenant(call, superToken, await firstPlanId(call), 'toast-placement');
-  // Takes the dialog's default colour (the palette's first), so adding another queue as it comes is refused with a toast.
+  // Its colour, typed into the dialog for another queue, is refused with a toast.
   const made = await call('POST', '/queue', { token: tenant.admin.token, body: { name: 'Vendas', color: '#B80000' } });
   if (made.status >= 300) throw new Error(`create queue: ${made.status} ${made.text}`);
   launched = await launchBrowser();
@@ -61,6 +61,8 @@ describe("the app's toasts", { timeout: 180_000 }, () => {
       await add.click();
       const dialog = page.getByRole('dialog');
       await dialog.getByRole('textbox', { name: 'Nome' }).fill(`Suporte ${name}`);
+      // Vendas' colour: the dialog proposes a free one (a2fd02d), so it is typed in to be refused.
+      await dialog.getByRole('textbox', { name: 'Cor' }).fill('#B80000');
       const save = dialog.getByRole('button', { name: 'Salvar' });
       await save.click();
       const toast = page.getByTestId('toast').filter({ hasText: 'Esta cor já está em uso' });
