@@ -261,7 +261,8 @@ const en: LocaleShape = {
     },
     companyExport: {
       title: 'Company data',
-      description: 'Download everything the company holds (contacts, tickets, messages, settings and users, without passwords) as a zip file. The link works for an hour.',
+      description:
+        'Download everything the company holds (contacts, tickets, messages, settings and users, without passwords) as a zip file. The link works for an hour.',
       start: 'Export company data',
       working: 'Preparing the file… this can take a few minutes.',
       download: 'Download the zip',

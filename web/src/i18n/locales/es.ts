@@ -261,7 +261,8 @@ const es = {
     },
     companyExport: {
       title: 'Datos de la empresa',
-      description: 'Descargue todo lo que la empresa guarda (contactos, tickets, mensajes, configuraciones y usuarios, sin contraseñas) en un archivo zip. El enlace funciona durante una hora.',
+      description:
+        'Descargue todo lo que la empresa guarda (contactos, tickets, mensajes, configuraciones y usuarios, sin contraseñas) en un archivo zip. El enlace funciona durante una hora.',
       start: 'Exportar datos de la empresa',
       working: 'Preparando el archivo… puede tardar unos minutos.',
       download: 'Descargar el zip',

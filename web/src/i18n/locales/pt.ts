@@ -262,7 +262,8 @@ const pt: LocaleShape = {
     },
     companyExport: {
       title: 'Dados da empresa',
-      description: 'Baixe tudo o que a empresa guarda (contatos, tickets, mensagens, configurações e usuários, sem senhas) em um arquivo zip. O link funciona por uma hora.',
+      description:
+        'Baixe tudo o que a empresa guarda (contatos, tickets, mensagens, configurações e usuários, sem senhas) em um arquivo zip. O link funciona por uma hora.',
       start: 'Exportar dados da empresa',
       working: 'Preparando o arquivo… pode levar alguns minutos.',
       download: 'Baixar o zip',
