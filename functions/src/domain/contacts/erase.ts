@@ -38,8 +38,9 @@ import type { ContactErasure } from '#contracts/contact-data';
 import { numberDigits } from '#contracts/contacts';
 import { recordAudit } from '#domain/audit/record';
 import { isConversationMedia, messageMediaKey } from '#domain/media/keys';
-import { defaultEffects, type Effects } from '#domain/messages/effects';
+import type { Effects } from '#domain/messages/effects';
 import { publishTicketDeleted } from '#domain/tickets/notify';
+import { publish } from '#realtime/publisher';
 import { contactListItemByNumber, deleteContactListItem } from '#storage/contact-list-items';
 import { listContactLists } from '#storage/contact-lists';
 import { purgeContactPartition } from '#storage/contact-pages';
@@ -49,6 +50,10 @@ import { pad } from '#storage/table';
 import { deleteTicketData } from '#storage/ticket-removal';
 import { getTicket } from '#storage/tickets';
 import { contactTicketIds } from './data-export.ts';
+
+/** An erasure only publishes (ticket deletions): it sends nothing to a phone, so its Lambda holds no session-commands grant. */
+type ErasureEffects = Pick<Effects, 'publish'>;
+
 import { deleteContactFor, getContactFor } from './manage.ts';
 
 /** A ticket opened for the contact while we erase is taken too; past this many rounds, the retry's. */
@@ -61,7 +66,7 @@ function confirms(number: string, confirmNumber: string): boolean {
   return typed === number || (numberDigits(typed) !== '' && numberDigits(typed) === number);
 }
 
-async function eraseTicket(companyId: number, ticketId: number, effects: Effects, erased: ContactErasure): Promise<void> {
+async function eraseTicket(companyId: number, ticketId: number, effects: ErasureEffects, erased: ContactErasure): Promise<void> {
   const ticket = await getTicket(companyId, ticketId);
   if (!ticket) return;
   let cursor: string | undefined;
@@ -86,7 +91,7 @@ export async function eraseContact(
   companyId: number,
   contactId: number,
   confirmNumber: string,
-  effects: Effects = defaultEffects,
+  effects: ErasureEffects = { publish },
 ): Promise<ContactErasure> {
   const contact = await getContactFor(companyId, contactId);
   if (!confirms(contact.number, confirmNumber)) throw new ValidationError('confirmNumber', "Does not match the contact's number");

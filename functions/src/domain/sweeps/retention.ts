@@ -27,7 +27,7 @@ import {
   ticketsUpdatedSince,
 } from '#storage/retention/old-messages';
 import { getSetting } from '#storage/settings';
-import { MARK_OVERLAP_MS } from './run.ts';
+import { MARK_OVERLAP_MS } from './mark-overlap.ts';
 
 const DAY_MS = 86_400_000;
 const COMPANY_CONCURRENCY = 4;

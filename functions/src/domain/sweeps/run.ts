@@ -21,13 +21,9 @@ import { advanceSweepMark, getSweepMarks, markOf, type SweepRule } from '#storag
 import { ticketLists } from '#storage/ticket-list-keys';
 import type { TicketRecord } from '#storage/tickets';
 import { expireTicket } from './expire.ts';
+import { MARK_OVERLAP_MS } from './mark-overlap.ts';
 import { transferTicket } from './transfer.ts';
 
-/**
- * Re-read before the previous cutoff: a ticket stamped just before it by a Lambda whose clock runs
- * behind, or still propagating to the index when that run read it, is seen by the next run.
- */
-export const MARK_OVERLAP_MS = 2 * 60_000;
 /** Companies swept at once (each is a handful of sequential Queries). */
 const COMPANY_CONCURRENCY = 8;
 

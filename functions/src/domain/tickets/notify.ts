@@ -48,7 +48,7 @@ export async function publishTicketLost(effects: Effects, before: TicketVisibili
   );
 }
 
-export const publishTicketDeleted = (effects: Effects, ticket: TicketRecord) =>
+export const publishTicketDeleted = (effects: Pick<Effects, 'publish'>, ticket: TicketRecord) =>
   effects.publish(
     ticket.companyId,
     channels.ticket(ticket.companyId),
