@@ -44,11 +44,16 @@ afterAll(async () => {
 
 describe('httpHandler setup', () => {
   it('refuses at load an action table that misses or adds a route', () => {
-    expect(() => httpHandler('settings', { 'GET /settings': async () => ({}) })).toThrow(/missing actions \[PUT \/settings\/\{key\}\]/);
+    // The settings Lambda also serves the audit trail's two reads (issue 21).
+    const audit = { 'GET /audit': async () => ({}), 'GET /audit/export.csv': async () => ({}) };
+    expect(() => httpHandler('settings', { 'GET /settings': async () => ({}), ...audit })).toThrow(
+      /missing actions \[PUT \/settings\/\{key\}\]/,
+    );
     expect(() =>
       httpHandler('settings', {
         'GET /settings': async () => ({}),
         'PUT /settings/{key}': async () => ({}),
+        ...audit,
         'GET /nope': async () => ({}),
       }),
     ).toThrow(/unknown actions \[GET \/nope\]/);

@@ -85,8 +85,11 @@ async function measured(token: string, query: Record<string, string>) {
 const OVERHEAD_REQUESTS = 1;
 /** Its items: the user and the company. */
 const OVERHEAD_ITEMS = 2;
-/** Read once per container and tenant every 5 s: the plan, the queues', connections' and users' names. */
-const CACHED_REQUESTS = 4;
+/**
+ * Read once per container and tenant every 5 s: the plan, the queues', connections' and users' names,
+ * and the company's mfaRequired setting (asked of every user without a second factor, issue 21).
+ */
+const CACHED_REQUESTS = 5;
 /** Issue 15: what a page of the inbox may cost, identity included. */
 const PAGE_REQUESTS = 4;
 

@@ -4,6 +4,7 @@ import type { Ticket, TicketEvent } from '@conversa/functions/contracts/tickets'
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { useAuth } from '../../../lib/auth/auth-provider.tsx';
+import { invalidateOnce } from '../../../lib/realtime/invalidate-once.ts';
 import { useRealtime, useRealtimeEvent } from '../../../lib/realtime/realtime-provider.tsx';
 import { fetchMessages, type Pages, putMessage, ticketMessagesKey } from '../api/messages.ts';
 
@@ -43,7 +44,7 @@ export function useMessagesLive(ticketId: number | undefined, markRead = true): 
     const before = seen ?? (loaded ? stateOf(loaded) : undefined);
     const changed = before !== undefined && before !== state;
     seenState.current = { ticketId, state };
-    if (changed) void queryClient.invalidateQueries({ queryKey: ticketMessagesKey(ticketId) });
+    if (changed) invalidateOnce(queryClient, ticketMessagesKey(ticketId));
   });
 
   useRealtimeEvent<AppMessageEvent>(companyId ? channels.appMessage(companyId) : undefined, (data) => {

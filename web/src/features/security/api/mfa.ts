@@ -8,7 +8,7 @@ export interface MfaStatus {
   required: boolean;
 }
 
-export const mfaKeys = { status: () => ['auth', 'mfa'] as const };
+export const mfaKeys = { status: () => ['mfa', 'status'] as const };
 
 export const mfaStatusQueryOptions = () =>
   queryOptions({ queryKey: mfaKeys.status(), queryFn: () => api<MfaStatus>('/auth/mfa'), staleTime: 60_000 });
