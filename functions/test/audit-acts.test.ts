@@ -7,11 +7,13 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MASKED } from '#contracts/audit';
 import { defaultCompanySchedules } from '#contracts/schedules';
-import { type CommandQueue, startCommandQueue } from './connections-harness.ts';
-import { call, PASSWORD, type Stack, seedTenant, startStack, type Tenant, uniq } from './users-harness.ts';
+import type { CommandQueue } from './connections-harness.ts';
+import { type Env, startEnv } from './messages-harness.ts';
+import { call, PASSWORD, type Stack, seedTenant, type Tenant, uniq } from './users-harness.ts';
 
 process.env.SECRETS_KEY ??= randomBytes(32).toString('base64');
 
+let env: Env;
 let stack: Stack;
 let commands: CommandQueue;
 let a: Tenant;
@@ -22,11 +24,13 @@ const IP = '192.0.2.44';
 const as = (t: Tenant) => ({ token: t.admin.token, sourceIp: IP, headers: { 'user-agent': AGENT } });
 
 beforeAll(async () => {
-  [stack, commands] = await Promise.all([startStack(), startCommandQueue()]);
+  // s3rver too: deleting a company empties its media.
+  env = await startEnv();
+  ({ stack, commands } = env);
   [a, root] = await Promise.all([seedTenant(stack), seedTenant(stack, { super: true })]);
 }, 90_000);
 afterAll(async () => {
-  await Promise.all([stack?.stop(), commands?.stop()]);
+  await env?.stop();
 });
 
 /** The tenant's entries about one target, newest first. */

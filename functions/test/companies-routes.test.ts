@@ -1,4 +1,4 @@
-/** Companies routes over real DynamoDB Local + cognito-local: signup, super-user admin, tenancy. */
+/** Companies routes over real DynamoDB Local + cognito-local (and s3rver: deleting a company empties its media): signup, super-user admin, tenancy. */
 import { AdminCreateUserCommand, AdminGetUserCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { QueryCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,19 +8,22 @@ import { addDays, addMonths, todayIso } from '#domain/companies/due-date';
 import { getCompany, listCompanies } from '#storage/companies';
 import { getSetting } from '#storage/settings';
 import { getUserByEmail, listUsers } from '#storage/users';
-import { call, PASSWORD, type Stack, seedPlan, seedTenant, signIn, startStack, type Tenant, uniq } from './users-harness.ts';
+import { type Env, startEnv } from './messages-harness.ts';
+import { call, PASSWORD, type Stack, seedPlan, seedTenant, signIn, type Tenant, uniq } from './users-harness.ts';
 
+let env: Env;
 let stack: Stack;
 let root: Tenant;
 let a: Tenant;
 
 beforeAll(async () => {
-  stack = await startStack();
+  env = await startEnv();
+  stack = env.stack;
   root = await seedTenant(stack, { super: true });
   a = await seedTenant(stack);
 }, 90_000);
 afterAll(async () => {
-  await stack?.stop();
+  await env?.stop();
 });
 
 const signupBody = async (overrides: Record<string, unknown> = {}) => ({

@@ -7,8 +7,7 @@
  * afterwards makes a new contact. Attack tests: another tenant, a plain user, forged and ended
  * tokens, garbage ids and bodies. Over DynamoDB Local, s3rver and cognito-local, through the handlers.
  */
-import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
-import { QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deleteMedia, putMedia } from '#adapters/media-bucket';
 import { resolveContact } from '#domain/contacts/resolve';
@@ -22,7 +21,8 @@ import { createSchedule, newScheduleId } from '#storage/schedules';
 import { createTicketNote, newTicketNoteId } from '#storage/ticket-notes';
 import { deleteTicketData } from '#storage/ticket-removal';
 import { getTicket, type TicketRecord, updateTicketState } from '#storage/tickets';
-import { BUCKET, createConnection, type Env, invoke, readObject, startEnv, storeInbound } from './messages-harness.ts';
+import { createConnection, type Env, invoke, readObject, startEnv, storeInbound } from './messages-harness.ts';
+import { scanBucket, scanTable } from './store-scan.ts';
 import { seedTenant, type Tenant, uniq } from './users-harness.ts';
 
 let env: Env;
@@ -38,14 +38,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await env?.stop();
 });
-
-const s3 = () =>
-  new S3Client({
-    region: 'us-east-1',
-    endpoint: process.env.S3_ENDPOINT,
-    forcePathStyle: true,
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-  });
 
 /** A letters-only word no other test writes (the search index folds and splits on non-letters). */
 const marker = (stem: string) =>
@@ -137,23 +129,8 @@ async function seedContact(t: Tenant, messages = 6): Promise<Seeded> {
 
 /** Every item of the table, and every object of the bucket (key and bytes), as text. */
 async function everything(): Promise<{ items: string[]; objects: string[] }> {
-  const items: string[] = [];
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const page = await db().send(new ScanCommand({ TableName: table(), ExclusiveStartKey }));
-    for (const item of page.Items ?? []) items.push(JSON.stringify(item));
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
-  const objects: string[] = [];
-  let ContinuationToken: string | undefined;
-  do {
-    const page = await s3().send(new ListObjectsV2Command({ Bucket: BUCKET, ContinuationToken }));
-    for (const object of page.Contents ?? []) {
-      const got = await s3().send(new GetObjectCommand({ Bucket: BUCKET, Key: object.Key }));
-      objects.push(`${object.Key} ${Buffer.from((await got.Body?.transformToByteArray()) ?? []).toString()}`);
-    }
-    ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
-  } while (ContinuationToken);
+  const items = (await scanTable()).map((item) => JSON.stringify(item));
+  const objects = (await scanBucket()).map((object) => `${object.key} ${object.body}`);
   return { items, objects };
 }
 

@@ -39,7 +39,8 @@ const extraAccess: Partial<Record<string, ExtraAccess>> = {
   // auth seals and opens the second factor's TOTP secrets and a sign-in challenge's tokens (issue 21).
   auth: { cognitoAdmin: true, secrets: true },
   // A company's data export (issue 21 §5): queued here, its zip's link presigned here, built by the consumer.
-  companies: { cognitoAdmin: true, mediaRead: true, send: ['company-exports'] },
+  // Deleting a company removes every object under its prefix (list + delete), so read/write.
+  companies: { cognitoAdmin: true, media: true, send: ['company-exports'] },
   'company-exports': { media: true },
   users: { cognitoAdmin: true },
   // The chatbot's replies go to the session-host as `send` commands; a prompt's or integration's

@@ -83,3 +83,12 @@ export async function deleteMediaUnder(prefix: string): Promise<number> {
   if (!prefix.endsWith('/') || prefix.split('/').length < 3) throw new Error(`refusing to delete under ${prefix}`);
   return (await s3()).deleteMediaUnder(prefix);
 }
+
+/**
+ * Removes every object of a tenant (`<companyId>/`: media of every area, company export zips), a
+ * thousand a DeleteObjects call; a deleted company's. Running it again after a crash finishes the rest.
+ */
+export async function deleteTenantMedia(companyId: number): Promise<number> {
+  if (!Number.isSafeInteger(companyId) || companyId < 1) throw new Error(`refusing to delete the media of company ${companyId}`);
+  return (await s3()).deleteMediaUnder(`${companyId}/`);
+}

@@ -4,6 +4,7 @@
  */
 
 import { deleteCognitoUser } from '#adapters/cognito-users';
+import { deleteTenantMedia } from '#adapters/media-bucket';
 import { ConflictError, ForbiddenError, NotFoundError } from '#commons/errors';
 import { channels } from '#contracts/channels';
 import type { Company, CompanyInput, CompanyUpdateInput, SignupInput } from '#contracts/companies';
@@ -16,7 +17,7 @@ import type { Actor } from '#domain/users/permissions';
 import * as companies from '#storage/companies';
 import * as plans from '#storage/plans';
 import { putSetting } from '#storage/settings';
-import { purgeTenantPartition } from '#storage/tenant-data';
+import { purgeTenantData } from '#storage/tenant-data';
 import * as users from '#storage/users';
 import { extendDueDate, todayIso, trialDueDate } from './due-date.ts';
 import { toCompany } from './present.ts';
@@ -162,7 +163,12 @@ export async function updateCompanyBySuper(id: number, input: CompanyUpdateInput
   return company;
 }
 
-/** DELETE /companies/{id} (super): its users leave Cognito first, so no login outlives the company. */
+/**
+ * DELETE /companies/{id} (super): its users leave Cognito first, so no login outlives the company;
+ * then every item of the tenant (every partition under C#<id>, the audit trail and invoices
+ * included: nothing in the spec asks to keep them) and every object under `<id>/` (media, export
+ * zips). The company record goes last, so a retry after a crash half way finds it and finishes.
+ */
 export async function deleteCompanyBySuper(actor: Actor, id: number): Promise<void> {
   if (id === actor.companyId) throw new ForbiddenError('ERR_NO_PERMISSION');
   const current = await requireCompany(id);
@@ -170,8 +176,9 @@ export async function deleteCompanyBySuper(actor: Actor, id: number): Promise<vo
     await deleteCognitoUser(user.email);
     await users.deleteUser(id, user.id);
   }
+  await purgeTenantData(id);
+  await deleteTenantMedia(id);
   await companies.deleteCompany(id);
-  await purgeTenantPartition(id);
   await recordAudit({
     action: 'company.delete',
     targetType: 'company',
