@@ -7,12 +7,13 @@
  * afterwards makes a new contact. Attack tests: another tenant, a plain user, forged and ended
  * tokens, garbage ids and bodies. Over DynamoDB Local, s3rver and cognito-local, through the handlers.
  */
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deleteMedia, putMedia } from '#adapters/media-bucket';
 import { resolveContact } from '#domain/contacts/resolve';
 import { defaultEffects } from '#domain/messages/effects';
 import { findOrCreateTicket } from '#domain/tickets/find-or-create';
+import { campaignKeyOf, confirmKey, shipKey } from '#storage/campaign-shipping';
 import { createContactListItem, newContactListItemIds } from '#storage/contact-list-items';
 import { createContactList, newContactListId } from '#storage/contact-lists';
 import { dashboardPk } from '#storage/dashboard-counters';
@@ -198,8 +199,9 @@ describe('contact erasure', () => {
       createdAt: at,
       updatedAt: at,
     });
+    const itemId = (await newContactListItemIds(a.companyId, 1))[0] as number;
     await createContactListItem({
-      id: (await newContactListItemIds(a.companyId, 1))[0] as number,
+      id: itemId,
       companyId: a.companyId,
       contactListId: list.id,
       name: seeded.name,
@@ -209,6 +211,37 @@ describe('contact erasure', () => {
       createdAt: at,
       updatedAt: at,
     });
+    // A campaign to that list sent to the entry and waits for its confirmation: both records name the person.
+    const campaignId = 9001;
+    await db().send(
+      new PutCommand({
+        TableName: table(),
+        Item: {
+          ...campaignKeyOf(a.companyId, campaignId),
+          id: campaignId,
+          companyId: a.companyId,
+          name: 'Promo',
+          contactListId: list.id,
+          whatsappId: null,
+        },
+      }),
+    );
+    await db().send(
+      new PutCommand({
+        TableName: table(),
+        Item: {
+          ...shipKey(a.companyId, campaignId, itemId),
+          itemId,
+          number: seeded.number,
+          name: seeded.name,
+          email: '',
+          message: `Olá ${seeded.name}, temos uma oferta`,
+          run: 1,
+          queuedAt: at,
+        },
+      }),
+    );
+    await db().send(new PutCommand({ TableName: table(), Item: { ...confirmKey(a.companyId, 1, seeded.number), campaignId, itemId } }));
     // A quick message's file sent into the conversation: the company's, named by the quick message too.
     const sharedKey = `${a.companyId}/quick-messages/5/${crypto.randomUUID()}/catalogo.pdf`;
     await putMedia(sharedKey, Buffer.from('catalogo de produtos'), 'application/pdf');

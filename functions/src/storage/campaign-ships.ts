@@ -2,10 +2,11 @@
  * The campaign engine's ship and confirm records (storage/campaign-shipping.ts "ship", "confirm"):
  * one per (campaign, contact), the tick's all-or-nothing commit, each result recorded once.
  */
-import { BatchGetCommand, DeleteCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, DeleteCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { getItemBatched } from './batch-get.ts';
 import { campaignKeyOf, confirmKey, paceKey, runKey, type ShipRecord, shipKey, withNames } from './campaign-shipping.ts';
 import { db, getItem, stripKeys, table, transactionCancellationCodes } from './db.ts';
+import { tenantPk } from './table.ts';
 
 export async function getShipRecords(companyId: number, campaignId: number, itemIds: number[]): Promise<Map<number, ShipRecord>> {
   const found = new Map<number, ShipRecord>();
@@ -189,4 +190,29 @@ export async function getPendingConfirmation(
 
 export async function clearPendingConfirmation(companyId: number, connectionId: number, number: string): Promise<void> {
   await db().send(new DeleteCommand({ TableName: table(), Key: confirmKey(companyId, connectionId, number) }));
+}
+
+/**
+ * A contact's erasure (issue 21 §4): each send of its list entry (a ship record holds the number,
+ * name, e-mail and the message as sent) and any confirmation waiting on its number, on any
+ * connection. Idempotent: deleting what is already gone is fine.
+ */
+export async function forgetRecipient(companyId: number, campaignIds: number[], itemId: number, number: string): Promise<void> {
+  const keys = campaignIds.map((campaignId) => shipKey(companyId, campaignId, itemId));
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await db().send(
+      new QueryCommand({
+        TableName: table(),
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :confirm)',
+        ExpressionAttributeValues: { ':pk': tenantPk(companyId), ':confirm': 'CAMPAIGNCONFIRM#' },
+        ProjectionExpression: 'pk, sk',
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    for (const item of page.Items ?? [])
+      if (String(item.sk).endsWith(`#${number}`)) keys.push({ pk: String(item.pk), sk: String(item.sk) });
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  for (const key of keys) await db().send(new DeleteCommand({ TableName: table(), Key: key }));
 }

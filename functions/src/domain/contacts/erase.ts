@@ -41,6 +41,8 @@ import { isConversationMedia, messageMediaKey } from '#domain/media/keys';
 import type { Effects } from '#domain/messages/effects';
 import { publishTicketDeleted } from '#domain/tickets/notify';
 import { publish } from '#realtime/publisher';
+import { forgetRecipient } from '#storage/campaign-ships';
+import { listCampaigns } from '#storage/campaigns';
 import { contactListItemByNumber, deleteContactListItem } from '#storage/contact-list-items';
 import { listContactLists } from '#storage/contact-lists';
 import { purgeContactPartition } from '#storage/contact-pages';
@@ -116,9 +118,13 @@ export async function eraseContact(
   }
 
   // The number in the company's campaign lists is the person's too (a list holds name and number).
+  // Its sends to those lists' campaigns hold them as well: they go before the entry, which names them.
+  const campaigns = await listCampaigns(companyId);
   for (const list of await listContactLists(companyId)) {
     const item = await contactListItemByNumber(companyId, list.id, contact.number);
     if (item) {
+      const sentBy = campaigns.filter((campaign) => campaign.contactListId === list.id).map((campaign) => campaign.id);
+      await forgetRecipient(companyId, sentBy, item.id, contact.number);
       await deleteContactListItem(item).catch((error: unknown) => {
         if (!(error instanceof NotFoundError)) throw error;
       });
