@@ -34,6 +34,7 @@ const ticket = (id: number, over: Partial<Ticket> = {}): Ticket => ({
   whatsapp: { id: 1, name: 'Phone' },
   tags: [],
   lastMessage: 'hi',
+  lastMessageDeleted: false,
   unreadMessages: 0,
   isGroup: false,
   chatbot: false,

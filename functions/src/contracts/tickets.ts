@@ -24,6 +24,8 @@ export interface Ticket {
   whatsapp: { id: number; name: string } | null;
   tags: { id: number; name: string; color: string }[];
   lastMessage: string;
+  /** The last message was deleted: lastMessage is empty and the client shows its own "deleted" marker. */
+  lastMessageDeleted: boolean;
   unreadMessages: number;
   isGroup: boolean;
   /** The chatbot is talking to the contact (menu or option tree): the list shows the bot icon. */

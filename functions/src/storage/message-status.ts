@@ -10,6 +10,7 @@ import type { MessageOrigin } from '#contracts/messages';
 import { db, isConditionalCheckFailed, stripKeys, table } from './db.ts';
 import { deleteIndexedMessage, editIndexedMessage } from './message-words.ts';
 import { getMessage, getWaLink, lookupKey, type MessageRecord, messageKey, waLinkKey } from './messages.ts';
+import { ticketKey } from './tickets.ts';
 
 /** Applies `set` to a message when `condition` holds; the new message, or undefined if it did not. */
 async function updateMessage(
@@ -55,9 +56,37 @@ export const raiseAck = (companyId: number, ticketId: number, id: string, ack: n
 export const markOrigin = (companyId: number, ticketId: number, id: string, origin: MessageOrigin) =>
   updateMessage(companyId, ticketId, id, { origin }, 'attribute_exists(pk) AND attribute_not_exists(origin)');
 
-/** Marked deleted, its words out of the search index (message-words.ts). Undefined if missing or already deleted. */
-export const markDeleted = (companyId: number, ticketId: number, id: string) =>
-  deleteIndexedMessage<MessageRecord>(companyId, ticketId, id);
+/**
+ * Marked deleted, its words out of the search index (message-words.ts), and when it is the ticket's
+ * last message the lists' preview loses its text too (lastMessageDeleted). Undefined if missing or
+ * already deleted.
+ */
+export async function markDeleted(companyId: number, ticketId: number, id: string): Promise<MessageRecord | undefined> {
+  const deleted = await deleteIndexedMessage<MessageRecord>(companyId, ticketId, id);
+  if (deleted) await clearDeletedPreview(companyId, ticketId, Date.parse(deleted.createdAt));
+  return deleted;
+}
+
+/**
+ * The ticket's copy of its last message goes when that message is deleted. Conditional on the
+ * preview still being that message's (lastMessageAt), so a newer message's preview stays; a newer
+ * message stored after this write clears the flag (messages.ts ticketActivity).
+ */
+async function clearDeletedPreview(companyId: number, ticketId: number, at: number): Promise<void> {
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: ticketKey(companyId, ticketId),
+        UpdateExpression: 'SET lastMessage = :empty, lastMessageDeleted = :deleted',
+        ConditionExpression: 'attribute_exists(pk) AND lastMessageAt = :at',
+        ExpressionAttributeValues: { ':empty': '', ':deleted': true, ':at': at },
+      }),
+    );
+  } catch (error) {
+    if (!isConditionalCheckFailed(error)) throw error;
+  }
+}
 
 /** An edited body; the search index drops the old body's words and takes the new one's (message-words.ts). */
 export const editBody = (companyId: number, ticketId: number, id: string, body: string) =>

@@ -140,9 +140,10 @@ export function ticketActivity(
   const values: Record<string, unknown> = { ':now': now, ':sk': sk, ':inc': message.unread ? 1 : 0, ...tags.values };
   const conditions = ['attribute_exists(pk)', tags.condition];
   if (message.newest) {
-    sets.push('lastMessage = :body', 'lastMessageAt = :at');
+    sets.push('lastMessage = :body', 'lastMessageAt = :at', 'lastMessageDeleted = :notDeleted');
     values[':body'] = message.body;
     values[':at'] = message.at;
+    values[':notDeleted'] = false;
     conditions.push('(attribute_not_exists(lastMessageAt) OR lastMessageAt <= :at)');
   }
   if (message.requireActive) {

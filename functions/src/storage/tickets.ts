@@ -83,6 +83,8 @@ export interface TicketRecord {
   lastMessage: string;
   /** Epoch ms of the message shown as lastMessage (history may arrive out of order). */
   lastMessageAt: number;
+  /** That message was deleted: lastMessage is empty and the lists show the translated marker. Absent on older tickets. */
+  lastMessageDeleted?: boolean;
   unreadMessages: number;
   chatbot: boolean;
   bot: BotState | null;
@@ -123,6 +125,7 @@ export type TicketStatePatch = Partial<
     | 'integrationId'
     | 'lastMessage'
     | 'lastMessageAt'
+    | 'lastMessageDeleted'
     | 'unreadMessages'
   >
 >;

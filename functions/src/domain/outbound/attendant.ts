@@ -20,6 +20,7 @@ import { publishMessage } from '#domain/tickets/publish';
 import { getContact } from '#storage/contacts';
 import { markDeleted, reopenFailedSend } from '#storage/message-status';
 import { getMessage, getMessageById } from '#storage/messages';
+import { getTicket } from '#storage/tickets';
 import { presentMessage } from './present.ts';
 import { assertOpen, type OutgoingFile, type StoredMedia, sendOnTicket, signBody } from './send.ts';
 import { failUnqueued, publishUpdate, sendAttemptOf } from './send-failures.ts';
@@ -116,7 +117,9 @@ export async function deleteAttendantMessage(viewer: Viewer, messageId: string, 
   }
   const deleted = presentMessage((await markDeleted(message.companyId, message.ticketId, message.id)) ?? { ...message, isDeleted: true });
   const contact = await getContact(ticket.companyId, ticket.contactId);
-  if (contact) await publishMessage(effects, 'update', deleted, presentTicket(ticket, await loadTicketRefs(ticket)), contact);
+  // Read again: deleting the last message changed the ticket's preview (lastMessageDeleted).
+  const current = (await getTicket(ticket.companyId, ticket.id)) ?? ticket;
+  if (contact) await publishMessage(effects, 'update', deleted, presentTicket(current, await loadTicketRefs(current)), contact);
   return deleted;
 }
 

@@ -198,7 +198,7 @@ export async function applyTicketUpdate(
   }
   const patch: TicketStatePatch = { ...decision.patch };
   const last = messages.at(-1);
-  if (last) Object.assign(patch, { lastMessage: last.body, lastMessageAt: Date.parse(last.createdAt) });
+  if (last) Object.assign(patch, { lastMessage: last.body, lastMessageAt: Date.parse(last.createdAt), lastMessageDeleted: false });
   if (!Object.keys(patch).length) return (await presentTickets(ticket.companyId, [ticket]))[0] as Ticket;
 
   const after = { ...ticket, ...patch };

@@ -44,6 +44,7 @@ export function presentTicket(ticket: TicketRecord, refs: TicketRefs, tags: Tick
     whatsapp: refs.connection ?? null,
     tags,
     lastMessage: ticket.lastMessage,
+    lastMessageDeleted: ticket.lastMessageDeleted ?? false,
     unreadMessages: ticket.unreadMessages,
     isGroup: ticket.isGroup,
     chatbot: ticket.chatbot,

@@ -5,6 +5,7 @@ import { Box, Button, Card, CardActions, CardContent, Typography } from '@mui/ma
 import type { ComponentProps, Ref } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
+import { lastMessagePreview } from '../../../lib/ticket-preview.ts';
 
 type CardProps = ComponentProps<typeof Card> & { 'data-testid'?: string; ref?: Ref<HTMLDivElement> };
 
@@ -39,8 +40,8 @@ export function KanbanCardView({ ticket, handle, ...card }: { ticket: Ticket; ha
           <Typography variant="caption" color="text.secondary" component="p">
             #{ticket.id} · {ticket.contact.number}
           </Typography>
-          <Typography variant="body2" color="text.secondary" noWrap title={ticket.lastMessage}>
-            {ticket.lastMessage || t('kanban.noMessage')}
+          <Typography variant="body2" color="text.secondary" noWrap title={lastMessagePreview(ticket, t)}>
+            {lastMessagePreview(ticket, t) || t('kanban.noMessage')}
           </Typography>
         </Box>
       </CardContent>

@@ -154,15 +154,16 @@ export function MessageBubble({ message, showAuthor, onReply, onDelete, onRetry,
             {message.contact.name}
           </Typography>
         )}
-        {message.quotedMsg && <QuotedBlock quoted={message.quotedMsg} />}
+        {message.quotedMsg && !message.isDeleted && <QuotedBlock quoted={message.quotedMsg} />}
         {message.isDeleted && (
           <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center', color: 'text.secondary', fontStyle: 'italic' }}>
             <BlockOutlined sx={{ fontSize: 16 }} />
             <Typography variant="body2">{t('conversation.messages.deleted')}</Typography>
           </Stack>
         )}
-        {message.mediaType && <MessageMedia message={message} />}
-        {(message.mediaType ? bodyIsCaption(message) : Boolean(message.body)) && (
+        {/* A deleted message shows only its marker: none of its text, media or quote remains on screen. */}
+        {message.mediaType && !message.isDeleted && <MessageMedia message={message} />}
+        {!message.isDeleted && (message.mediaType ? bodyIsCaption(message) : Boolean(message.body)) && (
           <Typography
             variant="body2"
             component="div"
@@ -171,7 +172,6 @@ export function MessageBubble({ message, showAuthor, onReply, onDelete, onRetry,
               overflowWrap: 'anywhere',
               pr: hasOptions ? 2 : 0,
               mt: message.mediaType ? 0.5 : 0,
-              color: message.isDeleted ? 'text.secondary' : undefined,
             }}
           >
             <MessageBody text={message.body} />

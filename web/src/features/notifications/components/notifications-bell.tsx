@@ -3,6 +3,7 @@ import { Avatar, Badge, IconButton, List, ListItemAvatar, ListItemButton, ListIt
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
+import { lastMessagePreview } from '../../../lib/ticket-preview.ts';
 import { askNotificationPermission } from '../api/alert-sound.ts';
 import { useUnreadNotifications } from '../hooks/use-unread-notifications.ts';
 
@@ -71,7 +72,7 @@ export function NotificationsBell() {
                 </ListItemAvatar>
                 <ListItemText
                   primary={ticket.contact.name}
-                  secondary={ticket.lastMessage}
+                  secondary={lastMessagePreview(ticket, t)}
                   slotProps={{ primary: { noWrap: true }, secondary: { noWrap: true } }}
                 />
               </ListItemButton>

@@ -18,6 +18,7 @@ import {
 import { format, isToday } from 'date-fns';
 import { useTranslation } from 'react-i18next';
 import { formatDay } from '../../../lib/dates.ts';
+import { lastMessagePreview } from '../../../lib/ticket-preview.ts';
 
 /** SPEC 2: HH:mm when the ticket moved today, otherwise the day (in the language's order, lib/dates). */
 export const rowTime = (iso: string) => {
@@ -114,8 +115,12 @@ export function TicketRow({ ticket, selected, admin, accepting, onOpen, onAccept
           </Typography>
         </Stack>
         <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
-          <Typography variant="body2" noWrap sx={{ color: 'text.secondary', flex: 1, minWidth: 0 }}>
-            {plain(ticket.lastMessage ?? '')}
+          <Typography
+            variant="body2"
+            noWrap
+            sx={{ color: 'text.secondary', flex: 1, minWidth: 0, fontStyle: ticket.lastMessageDeleted ? 'italic' : undefined }}
+          >
+            {plain(lastMessagePreview(ticket, t))}
           </Typography>
           {ticket.unreadMessages > 0 && (
             <Badge badgeContent={ticket.unreadMessages} color="success" max={99} sx={{ mr: 1.5 }} data-testid="unread-badge" />
