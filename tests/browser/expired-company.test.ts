@@ -17,8 +17,10 @@ const artifacts = join(repoRoot, 'tests', 'artifacts');
 const shot = (page: Page, name: string) => page.screenshot({ path: join(artifacts, `expired-${name}.png`) });
 const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
 const [y, m, d] = yesterday.split('-');
-/** SPEC 5's words, in Spanish whatever the interface language. */
-const expiredText = `venció el ${d}/${m}/${y}`;
+/** SPEC 5's words in the interface's language (pt here; the spec's Spanish is the es text). */
+const expiredText = `venceu em ${d}/${m}/${y}`;
+/** The same in English, the date month first (issue 25: the login page said it in Spanish whatever the language). */
+const expiredEnglish = `Your subscription expired on ${m}/${d}/${y}`;
 /** How long the app is watched for refused requests after it settles. */
 const WATCH_MS = 5_000;
 
@@ -37,13 +39,15 @@ async function setDueDate(dueDate: string) {
 }
 
 /** A fresh page that counts the API's 401, 402 and 403 answers from now on. */
-async function watchedPage(): Promise<{ context: BrowserContext; page: Page; refused: () => number; refusedPaths: string[] }> {
+async function watchedPage(chosen?: 'en'): Promise<{ context: BrowserContext; page: Page; refused: () => number; refusedPaths: string[] }> {
   const context = await launched.browser.newContext({
     baseURL: inject('webUrl'),
     locale: 'pt-BR',
     colorScheme: 'light',
     viewport: { width: 1366, height: 860 },
   });
+  // A language picked in the app's language menu (stored as the menu stores it), over the browser's pt.
+  if (chosen) await context.addInitScript((stored) => localStorage.setItem('language', stored), chosen);
   const page = await context.newPage();
   const apiUrl = inject('apiUrl');
   const refusedPaths: string[] = [];
@@ -108,6 +112,16 @@ describe('an expired company', { timeout: 180_000 }, () => {
     expect(refused()).toBeLessThan(10);
     await page.goto('/tickets');
     await page.waitForURL('**/login');
+    await context.close();
+  });
+
+  it('says the refusal in the language the user chose (English over a pt browser)', async () => {
+    await setDueDate(yesterday);
+    const { context, page } = await watchedPage('en');
+    await fillLogin(page, tenant.user.email, tenant.user.password);
+    await page.getByText(expiredEnglish).first().waitFor({ timeout: 30_000 });
+    await shot(page, '3-user-refused-english');
+    await expect(page.getByText(`venció el`).count()).resolves.toBe(0);
     await context.close();
   });
 

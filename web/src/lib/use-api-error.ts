@@ -6,7 +6,7 @@ import { toast } from './toast.ts';
 /** Turns any failure into the SPEC 8 message in the current language. */
 export function useApiErrorMessage(): (error: unknown) => string {
   const { t, i18n } = useTranslation();
-  return useCallback((error: unknown) => errorMessage(error, t, (key) => i18n.exists(key)), [t, i18n]);
+  return useCallback((error: unknown) => errorMessage(error, t, (key) => i18n.exists(key), i18n.resolvedLanguage), [t, i18n]);
 }
 
 /** Same, shown as an error toast. */

@@ -85,6 +85,7 @@ const en: LocaleShape = {
     ERR_TICKET_CHANGED: 'The ticket changed in the meantime: it has been refreshed, check it and try again.',
     ERR_OTHER_OPEN_TICKET: 'There is already an open ticket for this contact.',
     ERR_SESSION_EXPIRED: 'Session expired. Please log in.',
+    ERR_COMPANY_EXPIRED: 'Oops! Your subscription expired on {{date}}. For more information, contact technical support.',
     ERR_USER_CREATION_DISABLED: 'User creation was disabled by the administrator.',
     ERR_NO_PERMISSION: 'You do not have permission to access this resource.',
     ERR_DUPLICATED_CONTACT: 'A contact with this number already exists.',

@@ -85,6 +85,7 @@ const es = {
     ERR_TICKET_CHANGED: 'El ticket cambió mientras tanto: se actualizó, revíselo e inténtelo de nuevo.',
     ERR_OTHER_OPEN_TICKET: 'Ya existe un ticket abierto para este contacto.',
     ERR_SESSION_EXPIRED: 'Sesión expirada. Por favor, inicie sesión.',
+    ERR_COMPANY_EXPIRED: '¡Opss! Tu suscripción venció el {{date}}. Para más información, contacta al soporte técnico.',
     ERR_USER_CREATION_DISABLED: 'La creación de usuarios fue deshabilitada por el administrador.',
     ERR_NO_PERMISSION: 'No tiene permiso para acceder a este recurso.',
     ERR_DUPLICATED_CONTACT: 'Ya existe un contacto con este número.',

@@ -86,6 +86,7 @@ const pt: LocaleShape = {
     ERR_TICKET_CHANGED: 'O ticket foi alterado nesse meio tempo: ele foi atualizado, confira e tente novamente.',
     ERR_OTHER_OPEN_TICKET: 'Já existe um ticket aberto para este contato.',
     ERR_SESSION_EXPIRED: 'Sessão expirada. Por favor, entre novamente.',
+    ERR_COMPANY_EXPIRED: 'Opa! Sua assinatura venceu em {{date}}. Para mais informações, entre em contato com o suporte técnico.',
     ERR_USER_CREATION_DISABLED: 'A criação de usuários foi desabilitada pelo administrador.',
     ERR_NO_PERMISSION: 'Você não tem permissão para acessar este recurso.',
     ERR_DUPLICATED_CONTACT: 'Já existe um contato com este número.',
