@@ -148,7 +148,7 @@ const listQueries: Record<string, string[]> = {
     'showAll',
     'withUnreadMessages',
   ],
-  'GET /ticket/kanban': ['queueIds'],
+  'GET /ticket/kanban': ['queueIds', 'cursor'],
   'GET /dashboard': ['days', 'date_from', 'date_to'],
   'GET /dashboard/ticketsUsers': ['initialDate', 'finalDate', 'companyId'],
   'GET /dashboard/ticketsDay': ['initialDate', 'finalDate', 'companyId'],
@@ -170,6 +170,8 @@ const listQueries: Record<string, string[]> = {
   'GET /files': ['searchParam', 'pageNumber', 'companyId'],
   'GET /announcements': ['searchParam', 'pageNumber'],
   'GET /invoices/all': ['searchParam', 'pageNumber'],
+  'GET /audit': ['from', 'to', 'userId', 'action', 'targetType', 'pageNumber', 'companyId'],
+  'GET /audit/export.csv': ['from', 'to', 'userId', 'action', 'targetType', 'companyId'],
 };
 const withoutQuery = [
   'GET /auth/me',
