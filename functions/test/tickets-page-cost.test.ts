@@ -74,9 +74,11 @@ async function measuredNow(token: string, query: Record<string, string>) {
 
 /**
  * The page as a busy container serves it: the same request just before fills the read caches (the
- * plan, the tenant's queue, connection and user names), which then serve it for 5 s.
+ * plan, the tenant's queue, connection and user names, the mfaRequired setting), which then serve it
+ * for 5 s. The caches start empty, so none filled earlier (by the seeding) runs out between the two.
  */
 async function measured(token: string, query: Record<string, string>) {
+  clearReadCaches();
   await measuredNow(token, query);
   return measuredNow(token, query);
 }
