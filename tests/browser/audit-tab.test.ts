@@ -52,7 +52,15 @@ describe('the Audit tab', { timeout: 240_000 }, () => {
     // Narrow to the settings' changes: the users created by the tenant's setup leave the table
     await page.getByLabel('Ação').click();
     await page.getByRole('option', { name: 'Configuração alterada' }).click();
-    await page.waitForFunction(() => !document.querySelector('[data-testid="audit-row-user.create"]'), undefined, { timeout: 30_000 });
+    // The filtered page has come: no user.create left and the setting's row back (while the page
+    // loads, the table holds neither).
+    await page.waitForFunction(
+      () =>
+        !document.querySelector('[data-testid="audit-row-user.create"]') &&
+        document.querySelector('[data-testid="audit-row-setting.update"]'),
+      undefined,
+      { timeout: 30_000 },
+    );
     expect(await settingRow.count()).toBe(1);
 
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('audit-export').click()]);
