@@ -113,7 +113,8 @@ describe('dashboard', () => {
     const answer = admin.waitForResponse((res) => res.url().includes('/dashboard?days=7') && res.status() === 200, { timeout: 30_000 });
     await admin.getByRole('button', { name: 'Filter', exact: true }).click();
     await answer;
-    expect(await admin.getByTestId('counter-finished').textContent()).toBe('3');
+    // The answer is in; the page draws it on its next render (it shows '-' while the new period loads).
+    await expect.poll(() => admin.getByTestId('counter-finished').textContent(), { timeout: 30_000 }).toBe('3');
   }, 240_000);
 });
 
