@@ -171,6 +171,8 @@ export const httpRoutes: readonly HttpRoute[] = [
   r('GET', '/tickets/u/{uuid}', 'tickets', 'user'),
   r('GET', '/tickets/{id}', 'tickets', 'user'),
   r('POST', '/tickets', 'tickets', 'user'),
+  // One action on up to 100 tickets, each under its own rules (domain/tickets/bulk).
+  r('POST', '/tickets/bulk', 'tickets', 'user'),
   r('PUT', '/tickets/{id}', 'tickets', 'user'),
   r('DELETE', '/tickets/{id}', 'tickets', 'admin'),
   r('GET', '/ticket/kanban', 'tickets', 'user', { plan: 'useKanban' }),

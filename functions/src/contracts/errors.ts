@@ -60,6 +60,8 @@ export const ErrorCodes = [
   'ERR_INTERNAL',
   /** The ticket changed since the caller read it (a concurrent accept, transfer...): re-read and decide again. */
   'ERR_TICKET_CHANGED',
+  /** The ticket is closed: it is not assigned, transferred, resolved or snoozed as it is (reopen it first; 409). */
+  'ERR_TICKET_CLOSED',
   /** A scheduled message already sent, or being sent right now, is no longer edited. */
   'ERR_SCHEDULE_NOT_EDITABLE',
   'ERR_PLAN_LIMIT_CAMPAIGNS',

@@ -26,6 +26,10 @@ export const ticketHistoryKinds = [
   'botHandedBack',
   /** The prompt or integration failed (`detail`: provider and status): the attendants have it, the contact got nothing. */
   'botFailed',
+  /** Put out of the lists until `detail` (an ISO time), by the actor (issue 22 §5). */
+  'snoozed',
+  /** Snooze over: back in its attendant's open list or in Pending (the sweep at its time, or by hand). */
+  'unsnoozed',
 ] as const;
 export type TicketHistoryKind = (typeof ticketHistoryKinds)[number];
 
@@ -43,6 +47,6 @@ export interface ThreadEvent {
   queue: { id: number; name: string } | null;
   /** The contact's rating, for `rated`. */
   rating?: number | null;
-  /** Why, for `botFailed` (provider and status, e.g. `openai 500`). */
+  /** Why, for `botFailed` (provider and status, e.g. `openai 500`); until when, for `snoozed` (ISO). */
   detail?: string | null;
 }

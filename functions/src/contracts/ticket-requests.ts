@@ -4,7 +4,7 @@
  */
 import * as z from 'zod';
 import type { Ticket } from './tickets.ts';
-import { ticketStatuses } from './tickets.ts';
+import { ticketListStatuses, ticketStatuses } from './tickets.ts';
 
 const id = z.coerce.number().int().positive();
 const flag = z
@@ -44,8 +44,9 @@ export const listTicketsQuerySchema = z.object({
   tags: idList,
   users: idList,
   queueIds: idList,
+  /** `snoozed`: the snoozed tickets (the caller's own; every one with showAll), which no other list holds. */
   status: z
-    .enum([...ticketStatuses, ''])
+    .enum([...ticketListStatuses, ''])
     .optional()
     .transform((value) => value || undefined),
   /** Day the ticket was created. */
@@ -91,8 +92,59 @@ export const updateTicketSchema = z.object({
   useIntegration: z.boolean().optional(),
   promptId: z.union([id, z.null(), z.literal(false)]).optional(),
   integrationId: z.union([id, z.null(), z.literal(false)]).optional(),
+  /**
+   * Snooze until this time (in the future, at most MAX_SNOOZE_DAYS ahead), or null to wake it now
+   * (issue 22 §5). Sent on its own: the other fields are a different change.
+   */
+  snoozeUntil: z.union([z.iso.datetime({ offset: true }), z.null()]).optional(),
 });
 export type UpdateTicketInput = z.output<typeof updateTicketSchema>;
+
+export const MAX_SNOOZE_DAYS = 90;
+
+/** POST /tickets/bulk: at most this many tickets a request. */
+export const MAX_BULK_TICKETS = 100;
+export const bulkTicketActions = ['assign', 'transfer', 'resolve', 'tag'] as const;
+export type BulkTicketAction = (typeof bulkTicketActions)[number];
+
+/**
+ * POST /tickets/bulk (issue 22 §5): one action on up to 100 tickets, each through the same rules
+ * as PUT /tickets/{id} (or the tag route). `assign` without userId accepts for the caller; with a
+ * userId it assigns to that user (open). `transfer` needs queueId (and may name a userId).
+ */
+export const bulkTicketsSchema = z
+  .object({
+    ids: z
+      .array(z.number().int().positive().max(Number.MAX_SAFE_INTEGER))
+      .min(1, 'Select at least one ticket')
+      .max(MAX_BULK_TICKETS, `At most ${MAX_BULK_TICKETS} tickets at once`)
+      .refine((ids) => new Set(ids).size === ids.length, 'Each ticket only once'),
+    action: z.enum(bulkTicketActions),
+    userId: id.optional(),
+    queueId: id.optional(),
+    tagId: id.optional(),
+  })
+  .strict()
+  .superRefine((body, ctx) => {
+    if (body.action === 'transfer' && body.queueId === undefined)
+      ctx.addIssue({ code: 'custom', path: ['queueId'], message: 'Choose a queue' });
+    if (body.action === 'tag' && body.tagId === undefined) ctx.addIssue({ code: 'custom', path: ['tagId'], message: 'Choose a tag' });
+  });
+export type BulkTicketsInput = z.output<typeof bulkTicketsSchema>;
+
+export interface BulkTicketResult {
+  id: number;
+  ok: boolean;
+  /** The ERR_ code this ticket's action failed with (the single-ticket route's status would say the same). */
+  error?: string;
+  /** The ticket after the action, when it went through. */
+  ticket?: Ticket;
+}
+
+/** Answer of POST /tickets/bulk: one result per id, in the order given. */
+export interface BulkTicketsResponse {
+  results: BulkTicketResult[];
+}
 
 /** Body of ERR_OTHER_OPEN_TICKET (SPEC 8): the web shows who already attends the contact, and where. */
 export interface OtherOpenTicketError {

@@ -36,9 +36,21 @@ export interface Ticket {
   useIntegration: boolean;
   promptId: number | null;
   integrationId: number | null;
+  /**
+   * Snoozed (issue 22 §5): out of the open and pending lists until this time, then back where it was
+   * (its attendant's open list, or Pending). Null when not snoozed.
+   */
+  snoozedUntil?: string | null;
   createdAt: string;
   updatedAt: string;
 }
+
+/**
+ * The lists a ticket can be in: its status, or `snoozed` while it sleeps (it keeps its status, and
+ * comes back to that status's list when it wakes).
+ */
+export const ticketListStatuses = [...ticketStatuses, 'snoozed'] as const;
+export type TicketListStatus = (typeof ticketListStatuses)[number];
 
 /** `company-{id}-ticket` payload. */
 export type TicketEvent =

@@ -4,7 +4,7 @@
  * each of its tag links. Every write that moves a ticket in its lists takes its keys from here, so
  * the ticket and its tag links can never disagree on a partition or a sort key.
  */
-import type { TicketStatus } from '#contracts/tickets';
+import type { TicketListStatus } from '#contracts/tickets';
 import { type TransactItem, table } from './db.ts';
 import { listShardOf } from './list-shards.ts';
 import { pad, tenantPk } from './table.ts';
@@ -22,10 +22,10 @@ export const shardedPartition = (partition: string, shard: number): string => (s
  * tickets) are never sharded.
  */
 export const ticketLists = {
-  byStatusAndQueue: (companyId: number, status: TicketStatus, queueId: number | null, shard = 0) =>
+  byStatusAndQueue: (companyId: number, status: TicketListStatus, queueId: number | null, shard = 0) =>
     shardedPartition(`${tenantPk(companyId)}#TS#${status}#Q#${queueId ?? 0}`, shard),
-  byStatusAndUser: (companyId: number, status: TicketStatus, userId: number) => `${tenantPk(companyId)}#TS#${status}#U#${userId}`,
-  byStatus: (companyId: number, status: TicketStatus, shard = 0) => shardedPartition(`${tenantPk(companyId)}#TS#${status}`, shard),
+  byStatusAndUser: (companyId: number, status: TicketListStatus, userId: number) => `${tenantPk(companyId)}#TS#${status}#U#${userId}`,
+  byStatus: (companyId: number, status: TicketListStatus, shard = 0) => shardedPartition(`${tenantPk(companyId)}#TS#${status}`, shard),
 };
 
 /** A list partition of `ticketLists` narrowed to the tickets carrying `tagId` (their tag links). */
@@ -37,19 +37,30 @@ export const tagLinkKey = (companyId: number, tagId: number, ticketId: number) =
   sk: `TICKET#${pad(ticketId)}`,
 });
 
-export type ListPosition = Pick<TicketRecord, 'companyId' | 'id' | 'status' | 'queueId' | 'userId' | 'updatedAt'>;
+export type ListPosition = Pick<TicketRecord, 'companyId' | 'id' | 'status' | 'queueId' | 'userId' | 'updatedAt'> &
+  Partial<Pick<TicketRecord, 'snoozedUntil' | 'snoozedBy'>>;
+
+/**
+ * The list a ticket is in: its status, or `snoozed` while it sleeps. A snoozed ticket is in the
+ * snoozed lists only (so no open or pending list, tab count or sweep of those lists sees it), and
+ * its user list is its attendant's, or for an unassigned one the snoozer's: where they find it.
+ */
+export const listStatusOf = (ticket: Pick<ListPosition, 'status' | 'snoozedUntil'>): TicketListStatus =>
+  ticket.snoozedUntil ? 'snoozed' : ticket.status;
 
 /** The ticket's three list keys (gsi2 only when assigned), or with `tagId` its tag link's keys for that tag. */
 export function ticketListKeys(ticket: ListPosition, tagId?: number) {
   const sk = listSortKey(ticket.updatedAt, ticket.id);
   const scoped = (partition: string) => (tagId === undefined ? partition : tagListPartition(ticket.companyId, tagId, partition));
   const shard = listShardOf(ticket.companyId, ticket.id);
+  const status = listStatusOf(ticket);
+  const owner = ticket.userId ?? (status === 'snoozed' ? ticket.snoozedBy : null);
   return {
-    gsi1pk: scoped(ticketLists.byStatusAndQueue(ticket.companyId, ticket.status, ticket.queueId, shard)),
+    gsi1pk: scoped(ticketLists.byStatusAndQueue(ticket.companyId, status, ticket.queueId, shard)),
     gsi1sk: sk,
-    gsi2pk: ticket.userId ? scoped(ticketLists.byStatusAndUser(ticket.companyId, ticket.status, ticket.userId)) : undefined,
-    gsi2sk: ticket.userId ? sk : undefined,
-    gsi3pk: scoped(ticketLists.byStatus(ticket.companyId, ticket.status, shard)),
+    gsi2pk: owner ? scoped(ticketLists.byStatusAndUser(ticket.companyId, status, owner)) : undefined,
+    gsi2sk: owner ? sk : undefined,
+    gsi3pk: scoped(ticketLists.byStatus(ticket.companyId, status, shard)),
     gsi3sk: sk,
   };
 }

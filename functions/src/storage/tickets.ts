@@ -99,6 +99,13 @@ export interface TicketRecord {
   revision: number;
   createdAt: string;
   updatedAt: string;
+  /**
+   * Snoozed until this time (issue 22 §5): the list keys put it in the `snoozed` lists instead of its
+   * status's (ticket-list-keys.ts), and a due item (snooze-due.ts) wakes it. Null or absent = awake.
+   */
+  snoozedUntil?: string | null;
+  /** Who snoozed it: a snoozed ticket with no attendant is in this user's snoozed list. */
+  snoozedBy?: number | null;
   /** Copy of the ticket's tags, kept by the tags feature (storage/ticket-tags.ts); absent = none. */
   tags?: { id: number; name: string; color: string }[];
   /** Dashboard tracking (dashboard-counters.ts trackingFields), set by the writes below, never by callers. */
@@ -127,6 +134,8 @@ export type TicketStatePatch = Partial<
     | 'lastMessageAt'
     | 'lastMessageDeleted'
     | 'unreadMessages'
+    | 'snoozedUntil'
+    | 'snoozedBy'
   >
 >;
 

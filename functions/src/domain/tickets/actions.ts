@@ -27,6 +27,7 @@ import { otherOpenTicketError } from './create.ts';
 import { historyItems } from './history.ts';
 import { publishTicketChange } from './notify.ts';
 import { presentTickets } from './present-page.ts';
+import { setTicketSnooze, wakePatch } from './snooze.ts';
 
 export class TicketChangedError extends ConflictError {
   constructor() {
@@ -196,7 +197,10 @@ export async function applyTicketUpdate(
       ),
     );
   }
-  const patch: TicketStatePatch = { ...decision.patch };
+  // Acting on a snoozed ticket wakes it (snooze.ts), in this same change.
+  const wake = wakePatch(decision.action === 'edit' ? { ...ticket, snoozedUntil: null } : ticket);
+  if (wake.extra.length) decision.kinds.push('unsnoozed');
+  const patch: TicketStatePatch = { ...decision.patch, ...wake.patch };
   const last = messages.at(-1);
   if (last) Object.assign(patch, { lastMessage: last.body, lastMessageAt: Date.parse(last.createdAt), lastMessageDeleted: false });
   if (!Object.keys(patch).length) return (await presentTickets(ticket.companyId, [ticket]))[0] as Ticket;
@@ -205,7 +209,7 @@ export async function applyTicketUpdate(
   const history = historyItems(decision.kinds, ticket, after, viewer.userId, now.toISOString());
   let next: TicketRecord;
   try {
-    next = await updateTicketState(ticket, patch, [...history, ...messages.flatMap((message) => messageItems(message))]);
+    next = await updateTicketState(ticket, patch, [...history, ...wake.extra, ...messages.flatMap((message) => messageItems(message))]);
   } catch (error) {
     if (error instanceof StaleTicketError) throw new TicketChangedError();
     if (error instanceof SlotTakenError) throw await otherOpenTicketError(ticket.companyId, ticket.contactId, ticket.whatsappId);
@@ -224,5 +228,10 @@ export async function updateTicketFor(
   input: UpdateTicketInput,
   effects: Effects = defaultEffects,
 ): Promise<Ticket> {
-  return applyTicketUpdate(viewer, await loadVisibleTicket(viewer, ticketId), input, effects);
+  const { snoozeUntil, ...change } = input;
+  if (snoozeUntil === undefined) return applyTicketUpdate(viewer, await loadVisibleTicket(viewer, ticketId), input, effects);
+  // A snooze is a change of its own: mixed with a status or transfer, which would win is anyone's guess.
+  if (Object.values(change).some((value) => value !== undefined))
+    throw new ValidationError('snoozeUntil', 'Snooze is changed on its own, without other fields');
+  return setTicketSnooze(viewer, await loadVisibleTicket(viewer, ticketId), snoozeUntil, effects);
 }

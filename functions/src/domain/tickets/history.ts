@@ -15,7 +15,7 @@ export function historyEvents(
   after: State,
   actorUserId: number | null,
   at: string,
-  /** Why, on a `botFailed` event. */
+  /** Why, on a `botFailed` event; until when, on a `snoozed` one. */
   detail?: string,
 ): TicketHistoryEvent[] {
   const all = new Set(kinds);
@@ -38,7 +38,7 @@ export function historyEvents(
     fromUserId: before?.userId ?? null,
     whatsappId: after.whatsappId,
     ...(kind === 'rated' ? { rating: after.rating ?? null } : {}),
-    ...(kind === 'botFailed' && detail ? { detail } : {}),
+    ...((kind === 'botFailed' || kind === 'snoozed') && detail ? { detail } : {}),
   }));
 }
 

@@ -41,7 +41,7 @@
  * at most SEARCH_READS reads a page (search-page.ts). Shorter terms keep the bounded predicate over the lists.
  */
 import type { KanbanQuery, ListTicketsQuery, TicketPageResponse } from '#contracts/ticket-requests';
-import type { TicketStatus } from '#contracts/tickets';
+import type { TicketListStatus, TicketStatus } from '#contracts/tickets';
 import { InvalidCursorError, openCursor, scopeOf, sealCursor } from '#storage/cursors';
 import { listShardsOf } from '#storage/list-shards';
 import { MIN_WORD, termWords } from '#storage/search-index';
@@ -102,7 +102,8 @@ export interface ListPlan {
 
 type Position = string | null | typeof END;
 
-const allStatuses: TicketStatus[] = ['open', 'pending', 'closed'];
+/** Without a status filter: every list but the snoozed one (a snoozed ticket is out of the lists until it wakes). */
+const allStatuses: TicketListStatus[] = ['open', 'pending', 'closed'];
 
 /** Terms the index cannot serve (no word of MIN_WORD+ characters): a predicate over the rows read. */
 function shortTermPredicate(term: string): Predicate | undefined {
@@ -124,7 +125,7 @@ const indexedTerm = (term: string): string[] | undefined => {
  * The partitions and filters that answer `query` for `viewer` (see the header). `tagId`: read the
  * lists of that tag (the caller picks the query's most selective tag).
  */
-export function planList(viewer: ListViewer, query: ListTicketsQuery, statuses?: TicketStatus[], tagId?: number): ListPlan {
+export function planList(viewer: ListViewer, query: ListTicketsQuery, statuses?: TicketListStatus[], tagId?: number): ListPlan {
   const { companyId } = viewer;
   const admin = viewerIsAdmin(viewer);
   const wanted = statuses ?? (query.status ? [query.status] : allStatuses);

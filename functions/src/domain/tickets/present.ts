@@ -53,6 +53,7 @@ export function presentTicket(ticket: TicketRecord, refs: TicketRefs, tags: Tick
     useIntegration: ticket.useIntegration,
     promptId: ticket.promptId,
     integrationId: ticket.integrationId,
+    snoozedUntil: ticket.snoozedUntil ?? null,
     createdAt: ticket.createdAt,
     updatedAt: ticket.updatedAt,
   };

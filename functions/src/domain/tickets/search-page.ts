@@ -6,10 +6,11 @@
  * SEARCH_READS reads a page. The cursor is the phase and the last index key consumed.
  */
 import type { ListTicketsQuery } from '#contracts/ticket-requests';
-import type { TicketStatus } from '#contracts/tickets';
+import type { TicketListStatus } from '#contracts/tickets';
 import { InvalidCursorError, openCursor } from '#storage/cursors';
 import { searchPrefix } from '#storage/search-index';
 import { readSearchHits } from '#storage/search-reads';
+import { listStatusOf } from '#storage/ticket-list-keys';
 import { getTickets } from '#storage/ticket-lists';
 import type { TicketRecord } from '#storage/tickets';
 import { canSeeTicket, type Viewer, viewerIsAdmin } from './access.ts';
@@ -45,14 +46,15 @@ export async function searchPage(
   sizes: { pageSize: number; readLimit: number },
 ): Promise<{ tickets: TicketRecord[]; position: SearchPosition }> {
   const { pageSize, readLimit } = sizes;
-  const statuses: TicketStatus[] = query.status ? [query.status] : ['open', 'pending', 'closed'];
+  // A search finds snoozed tickets too; a status filter means the list the ticket is in (listStatusOf).
+  const statuses: TicketListStatus[] = query.status ? [query.status] : ['open', 'pending', 'closed', 'snoozed'];
   const admin = viewerIsAdmin(viewer);
   const selected = query.queueIds?.length ? query.queueIds : undefined;
   const users = query.users?.length ? query.users : undefined;
   const [primary, ...others] = words as [string, ...string[]];
   const wanted = allOf([
     (t) => canSeeTicket(viewer, t),
-    (t) => statuses.includes(t.status),
+    (t) => statuses.includes(listStatusOf(t)),
     // Without showAll, the caller's own view as the lists have it: pending, and what is assigned to them.
     admin && query.showAll ? undefined : (t) => t.status === 'pending' || t.userId === viewer.userId,
     selected ? (t) => t.queueId === null || selected.includes(t.queueId) : undefined,

@@ -1,7 +1,14 @@
 /** Tickets of the caller's company (SPEC 7 "Tickets and messages"): the inbox lists and the ticket actions. */
 import * as z from 'zod';
-import { createTicketSchema, kanbanQuerySchema, listTicketsQuerySchema, updateTicketSchema } from '#contracts/ticket-requests';
+import {
+  bulkTicketsSchema,
+  createTicketSchema,
+  kanbanQuerySchema,
+  listTicketsQuerySchema,
+  updateTicketSchema,
+} from '#contracts/ticket-requests';
 import { updateTicketFor } from '#domain/tickets/actions';
+import { bulkTicketAction } from '#domain/tickets/bulk';
 import { createTicketFor, deleteTicketFor, getTicketFor } from '#domain/tickets/create';
 import { listKanbanTickets, listTickets } from '#domain/tickets/list';
 import { requireIdentity } from '#http/access';
@@ -16,6 +23,7 @@ export const handler = httpHandler('tickets', {
   'GET /tickets/{id}': async (ctx) => getTicketFor(requireIdentity(ctx), { id: parseId(ctx.params) }),
   'GET /tickets/u/{uuid}': async (ctx) => getTicketFor(requireIdentity(ctx), parseInput(uuidParams, ctx.params, 'params')),
   'POST /tickets': async (ctx) => created(await createTicketFor(requireIdentity(ctx), parseInput(createTicketSchema, ctx.body ?? {}))),
+  'POST /tickets/bulk': async (ctx) => bulkTicketAction(requireIdentity(ctx), parseInput(bulkTicketsSchema, ctx.body ?? {})),
   'PUT /tickets/{id}': async (ctx) =>
     updateTicketFor(requireIdentity(ctx), parseId(ctx.params), parseInput(updateTicketSchema, ctx.body ?? {})),
   'DELETE /tickets/{id}': async (ctx) => {
