@@ -12,7 +12,8 @@ const NOW = 1_800_000_000;
 function setup() {
   const users = new Map<string, SocketUser>();
   const store = new Map<string, ConnectionRecord>();
-  const presence: { userId: number; online: boolean }[] = [];
+  /** What presence was told: the user and the socket that changed (domain/users/presence.ts presenceChanged). */
+  const presence: { userId: number; status?: string; removed?: string }[] = [];
   const posted: { connectionId: string; payload: unknown }[] = [];
   const closed: string[] = [];
   const tokens = new Map<string, SocketIdentity>();
@@ -28,15 +29,23 @@ function setup() {
     getUser: async (companyId, userId) => users.get(`${companyId}/${userId}`),
     // As user-directory.ts: the company requires the factor of every user here (the map's ids) not enrolled.
     mustEnrolMfa: async (user) => mustEnrol.has(user.id) && !user.mfaEnabled,
-    setPresence: async (_companyId, userId, p) => {
-      presence.push({ userId, online: p.online });
+    presenceChanged: async (_companyId, userId, hint) => {
+      presence.push({ userId, ...(hint.add ? { status: hint.add.status } : {}), ...(hint.remove ? { removed: hint.remove } : {}) });
     },
     connections: {
       put: async (input: NewConnection) => {
-        store.set(input.connectionId, { ...input, rooms: [], connectedAt: '', lastSeenAt: '', expiresAt: clock.now + 7200 });
+        const record: ConnectionRecord = {
+          ...input,
+          rooms: [],
+          connectedAt: '',
+          lastSeenAt: '',
+          status: 'online',
+          expiresAt: clock.now + 7200,
+        };
+        store.set(input.connectionId, record);
+        return record;
       },
       find: async (id) => store.get(id),
-      listUser: async (companyId, userId) => [...store.values()].filter((c) => c.companyId === companyId && c.userId === userId),
       delete: async (_companyId, id) => {
         store.delete(id);
       },
@@ -54,6 +63,13 @@ function setup() {
         const record = store.get(id);
         if (!record) return false;
         record.rooms = [...record.rooms.filter((r) => !r.startsWith('ticket:')), room];
+        return true;
+      },
+      setStatus: async (_companyId, id, status, seenAt) => {
+        const record = store.get(id);
+        if (!record) return false;
+        record.status = status;
+        record.lastSeenAt = seenAt;
         return true;
       },
       clearChatBox: async (_companyId, id, room) => {
@@ -98,7 +114,7 @@ beforeEach(() => {
 const send = (id: string, action: string, data?: unknown) => t.session.message(id, action, JSON.stringify({ action, data }));
 
 describe('$connect', () => {
-  it('stores the connection with the user copied for audience filters, and marks them online', async () => {
+  it('stores the connection with the user copied for audience filters, and tells presence', async () => {
     // Act
     const result = await t.session.connect('c1', 'good');
     // Assess
@@ -111,7 +127,7 @@ describe('$connect', () => {
       allTicket: 'enabled',
       tokenExpiresAt: NOW + 3600,
     });
-    expect(t.presence).toEqual([{ userId: 5, online: true }]);
+    expect(t.presence).toEqual([{ userId: 5, status: 'online' }]);
   });
 
   it.each([
@@ -229,20 +245,34 @@ describe('client actions', () => {
     expect(t.store.get('c1')!.rooms).toEqual([rooms.companyMessage]);
   });
 
-  it('writes nothing for userStatus but presence: the TTL set at $connect outlasts the socket', async () => {
+  it('writes only the heartbeat and status for userStatus: the TTL set at $connect outlasts the socket', async () => {
     const before = structuredClone(t.store.get('c1'));
     // Past the 10 minutes after which pings used to rewrite the TTL: API Gateway closes every socket
     // at 2 h, so the connect-time TTL is never behind it.
     t.clock.now = NOW + 11 * 60;
     await send('c1', 'userStatus');
-    expect(t.store.get('c1')).toEqual(before);
+    expect(t.store.get('c1')).toEqual({ ...before, status: 'online', lastSeenAt: new Date(t.clock.now * 1000).toISOString() });
     expect(t.posted).toEqual([]);
   });
 
-  it('userStatus marks the user online again', async () => {
+  it('userStatus says online (no data, as the spec sends it) or away, and tells presence each time', async () => {
     t.presence.length = 0;
     await send('c1', 'userStatus');
-    expect(t.presence).toEqual([{ userId: 5, online: true }]);
+    await send('c1', 'userStatus', 'away');
+    expect(t.store.get('c1')!.status).toBe('away');
+    await send('c1', 'userStatus', 'online');
+    expect(t.presence).toEqual([
+      { userId: 5, status: 'online' },
+      { userId: 5, status: 'away' },
+      { userId: 5, status: 'online' },
+    ]);
+  });
+
+  it.each([['busy'], [{ status: 'away' }], [7]])('ignores userStatus %j without writing or telling presence', async (data) => {
+    t.presence.length = 0;
+    expect((await send('c1', 'userStatus', data)).statusCode).toBe(400);
+    expect(t.store.get('c1')!.status).toBe('online');
+    expect(t.presence).toEqual([]);
   });
 
   it.each([
@@ -272,18 +302,14 @@ describe('client actions', () => {
 });
 
 describe('$disconnect', () => {
-  it('deletes the connection and marks the user offline only after their last socket', async () => {
+  it('deletes the connection and tells presence which socket closed (it reads whether another is left)', async () => {
     await t.session.connect('tab1', 'good');
     await t.session.connect('tab2', 'good');
     t.presence.length = 0;
 
     await t.session.disconnect('tab1');
     expect(t.store.has('tab1')).toBe(false);
-    expect(t.presence).toEqual([]);
-
-    await t.session.disconnect('tab2');
-    expect(t.store.size).toBe(0);
-    expect(t.presence).toEqual([{ userId: 5, online: false }]);
+    expect(t.presence).toEqual([{ userId: 5, removed: 'tab1' }]);
   });
 
   it('is a no-op for an unknown connection', async () => {

@@ -33,6 +33,7 @@ const socket = (connectionId: string, overrides: Partial<ConnectionRecord>): Con
   tokenOrigin: '',
   connectedAt: '',
   lastSeenAt: '',
+  status: 'online',
   expiresAt: 0,
   ...overrides,
 });

@@ -6,7 +6,14 @@ export const channels = {
   whatsapp: (companyId: number) => `company-${companyId}-whatsapp`,
   whatsappSession: (companyId: number) => `company-${companyId}-whatsappSession`,
   user: (companyId: number) => `company-${companyId}-user`,
+  /**
+   * A user's presence changed (contracts/presence.ts PresenceEvent). Not the spec's `-user` channel:
+   * every client refetches its users on a user event, and presence changes at each connect.
+   */
+  presence: (companyId: number) => `company-${companyId}-presence`,
   ticket: (companyId: number) => `company-${companyId}-ticket`,
+  /** A ticket's service level was breached (contracts/sla.ts SlaBreachEvent): its queue's admins and supervisors. */
+  slaBreach: (companyId: number) => `company-${companyId}-slaBreach`,
   appMessage: (companyId: number) => `company-${companyId}-appMessage`,
   contact: (companyId: number) => `company-${companyId}-contact`,
   chat: (companyId: number) => `company-${companyId}-chat`,

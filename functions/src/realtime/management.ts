@@ -3,7 +3,12 @@
  * endpoint is the local WebSocket gateway (infra/local/ws-gateway.ts), which serves the same API, so
  * this is the real SDK client in both places.
  */
-import { ApiGatewayManagementApiClient, DeleteConnectionCommand, PostToConnectionCommand } from '@aws-sdk/client-apigatewaymanagementapi';
+import {
+  ApiGatewayManagementApiClient,
+  DeleteConnectionCommand,
+  GetConnectionCommand,
+  PostToConnectionCommand,
+} from '@aws-sdk/client-apigatewaymanagementapi';
 import { env } from '#commons/env';
 import { logger } from '#commons/logger';
 
@@ -44,5 +49,24 @@ export async function closeConnection(connectionId: string): Promise<void> {
     await managementClient().send(new DeleteConnectionCommand({ ConnectionId: connectionId }));
   } catch (error) {
     if (!isGone(error)) logger.warn('closeConnection failed', { connectionId, error: error as Error });
+  }
+}
+
+/**
+ * What API Gateway knows of a socket: `gone` when it no longer holds it (a $disconnect that never
+ * reached us), else when it was last active (any frame from the client, the 18 s pings included,
+ * which API Gateway answers itself); `unknown` when the management API did not answer.
+ */
+export type ConnectionActivity = { lastActiveAt: number } | 'gone' | 'unknown';
+
+export async function connectionActivity(connectionId: string): Promise<ConnectionActivity> {
+  try {
+    const out = await managementClient().send(new GetConnectionCommand({ ConnectionId: connectionId }));
+    const at = out.LastActiveAt ?? out.ConnectedAt;
+    return at ? { lastActiveAt: new Date(at).getTime() } : 'unknown';
+  } catch (error) {
+    if (isGone(error)) return 'gone';
+    logger.warn('getConnection failed', { connectionId, error: error as Error });
+    return 'unknown';
   }
 }

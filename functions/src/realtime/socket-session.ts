@@ -1,9 +1,15 @@
 /**
- * The life of one socket: $connect (authenticate, store, mark the user online), the client's
- * actions (rooms, presence; API Gateway answers `ping` itself), $disconnect. Storage, token verification, users and the
- * management API come in as ports, so this reads as the protocol and is tested without AWS.
+ * The life of one socket: $connect (authenticate, store, tell presence), the client's actions
+ * (rooms, `userStatus`; API Gateway answers `ping` itself), $disconnect. Storage, token verification,
+ * users, presence and the management API come in as ports, so this reads as the protocol and is
+ * tested without AWS.
+ *
+ * Presence (domain/users/presence.ts) is told after each change of a socket: it connected, it said
+ * online or away (`userStatus`, on connect, on each change and every 5 minutes, which is also the
+ * socket's stored heartbeat), it closed. It reads the user's sockets and announces a change.
  */
 import { socketEvents } from '#contracts/channels';
+import { socketStatusSchema } from '#contracts/presence';
 import { isSupersededSession, isTokenOfUser, lacksSecondFactor } from '#contracts/session';
 import type { AllTicket, Profile } from '#contracts/users';
 import type { ConnectionRecord, NewConnection } from '#storage/ws-connections';
@@ -45,16 +51,20 @@ export interface SocketSessionDeps {
   getUser(companyId: number, userId: number): Promise<SocketUser | undefined>;
   /** The company requires a second factor of this user, who has not enrolled (issue 21): no socket. */
   mustEnrolMfa(user: SocketUser): Promise<boolean>;
-  setPresence(companyId: number, userId: number, presence: { online: boolean; lastSeenAt: string }): Promise<void>;
+  /**
+   * One of the user's sockets changed (domain/users/presence.ts presenceChanged); `add` is the socket
+   * as it is now, `remove` the one that closed (the user's socket index may not show either yet).
+   */
+  presenceChanged(companyId: number, userId: number, hint: { add?: ConnectionRecord; remove?: string }): Promise<unknown>;
   connections: {
-    put(input: NewConnection): Promise<unknown>;
+    put(input: NewConnection): Promise<ConnectionRecord>;
     find(connectionId: string): Promise<ConnectionRecord | undefined>;
-    /** The user's sockets (storage/ws-connections.ts listUserConnections). */
-    listUser(companyId: number, userId: number): Promise<ConnectionRecord[]>;
     delete(companyId: number, connectionId: string): Promise<void>;
     changeRooms(companyId: number, connectionId: string, change: { add?: string[]; remove?: string[] }): Promise<boolean>;
     setChatBox(companyId: number, connectionId: string, room: string): Promise<boolean>;
     clearChatBox(companyId: number, connectionId: string, room: string): Promise<boolean>;
+    /** `userStatus`: the socket's status and heartbeat; false when the connection is gone. */
+    setStatus(companyId: number, connectionId: string, status: 'online' | 'away', seenAt: string): Promise<boolean>;
   };
   post(connectionId: string, payload: unknown): Promise<PostOutcome>;
   close(connectionId: string): Promise<void>;
@@ -107,7 +117,7 @@ export function createSocketSession(deps: SocketSessionDeps): SocketSession {
     // No socket for a sign-in that has not passed the second factor, nor before a required enrolment.
     if (lacksSecondFactor(identity, user)) return { statusCode: 401 };
     if (await deps.mustEnrolMfa(user)) return { statusCode: 403 };
-    await deps.connections.put({
+    const record = await deps.connections.put({
       connectionId,
       companyId: identity.companyId,
       userId: user.id,
@@ -120,7 +130,7 @@ export function createSocketSession(deps: SocketSessionDeps): SocketSession {
       tokenJti: identity.jti ?? '',
       tokenOrigin: identity.originJti ?? '',
     });
-    await deps.setPresence(identity.companyId, user.id, { online: true, lastSeenAt: nowIso() });
+    await deps.presenceChanged(identity.companyId, user.id, { add: record });
     return ok;
   }
 
@@ -128,12 +138,8 @@ export function createSocketSession(deps: SocketSessionDeps): SocketSession {
     const connection = await deps.connections.find(connectionId);
     if (!connection) return ok;
     await deps.connections.delete(connection.companyId, connectionId);
-    // Offline only when this was the user's last socket (other tabs, other devices). A connect
-    // racing this can leave the flag stale; the client's userStatus every 5 minutes repairs it.
-    const remaining = await deps.connections.listUser(connection.companyId, connection.userId);
-    if (!remaining.some((other) => other.userId === connection.userId && other.connectionId !== connectionId)) {
-      await deps.setPresence(connection.companyId, connection.userId, { online: false, lastSeenAt: nowIso() });
-    }
+    // Offline only when this was the user's last live socket (other tabs, other devices).
+    await deps.presenceChanged(connection.companyId, connection.userId, { remove: connectionId });
     return ok;
   }
 
@@ -189,10 +195,17 @@ export function createSocketSession(deps: SocketSessionDeps): SocketSession {
         return parsed.success && parsed.data === companyId ? join(rooms.companyMessage) : ignored;
       }
       // `ping` never gets here: API Gateway answers it itself (routes.ts gatewayAnsweredWsRoutes).
-      // userStatus, every 5 minutes from each client, is the message that runs the checks above.
-      case 'userStatus':
-        await deps.setPresence(companyId, connection.userId, { online: true, lastSeenAt: nowIso() });
+      // userStatus, every 5 minutes from each client (and on each change), is the message that runs
+      // the checks above. No data is "online", as the spec's client sends it.
+      case 'userStatus': {
+        const parsed = socketStatusSchema.safeParse(data);
+        if (!parsed.success) return ignored;
+        const status = parsed.data ?? 'online';
+        const lastSeenAt = nowIso();
+        if (!(await deps.connections.setStatus(companyId, connectionId, status, lastSeenAt))) return ignored;
+        await deps.presenceChanged(companyId, connection.userId, { add: { ...connection, status, lastSeenAt } });
         return ok;
+      }
       default:
         return ignored;
     }

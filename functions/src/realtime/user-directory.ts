@@ -1,15 +1,14 @@
 /**
- * The socket's view of users: who may connect (profile, queues, single-session `sessionIat`), their
- * presence flag, and their open sockets' entitlement after an edit. Adapts the users entity so the
+ * The socket's view of users: who may connect (profile, queues, single-session `sessionIat`) and
+ * their open sockets' entitlement after an edit. Adapts the users entity so the
  * socket session does not depend on its shape.
  */
-import { NotFoundError } from '#commons/errors';
 import { logger } from '#commons/logger';
 import { type AuthEventData, channels } from '#contracts/channels';
 import { ENDED_SESSION_JTI, isSupersededSession, mfaPolicyApplies } from '#contracts/session';
 import type { AllTicket, Profile } from '#contracts/users';
 import { getSettingCached } from '#storage/settings';
-import { getUser, updateUser } from '#storage/users';
+import { getUser } from '#storage/users';
 import { deleteConnection, listCompanyConnections, setConnectionViewer } from '#storage/ws-connections';
 import { closeConnection } from './management.ts';
 import { publishToUser } from './publisher.ts';
@@ -38,15 +37,6 @@ export async function getSocketUser(companyId: number, userId: number): Promise<
 export async function mustEnrolMfa(user: SocketUser): Promise<boolean> {
   if (user.mfaEnabled) return false;
   return mfaPolicyApplies(await getSettingCached(user.companyId, 'mfaRequired'), user);
-}
-
-export async function setPresence(companyId: number, userId: number, presence: { online: boolean; lastSeenAt: string }): Promise<void> {
-  try {
-    await updateUser(companyId, userId, presence);
-  } catch (error) {
-    // A user deleted while their socket was open: nothing to mark, and no reason to fail.
-    if (!(error instanceof NotFoundError)) throw error;
-  }
 }
 
 /**

@@ -9,6 +9,7 @@
  */
 import { QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConflictError, NotFoundError } from '#commons/errors';
+import type { Presence } from '#contracts/presence';
 import { ENDED_SESSION_JTI } from '#contracts/session';
 import type { User } from '#contracts/users';
 import { getItemBatched } from './batch-get.ts';
@@ -18,7 +19,10 @@ import { REFERENCE_TTL_MS, readCache } from './read-cache.ts';
 import { PLATFORM_PK, pad, tenantPk } from './table.ts';
 import { putGuarded, type UniqueGuard, updateGuarded } from './unique-guard.ts';
 
-export type UserRecord = Omit<User, 'queues'> & {
+export type UserRecord = Omit<User, 'queues' | 'maxOpenTickets' | 'autoAssign'> & {
+  /** Absent on a user stored before automatic assignment (issue 22): 0 (no limit) and true. */
+  maxOpenTickets?: number;
+  autoAssign?: boolean;
   cognitoSub: string;
   /** `iat` of the ID token that claimed the newest session; older tokens are refused. */
   sessionIat: number;
@@ -31,6 +35,8 @@ export type UserRecord = Omit<User, 'queues'> & {
   /** Refresh token of the newest session; null once logged out. */
   sessionRefreshToken?: string | null;
   lastSeenAt?: string;
+  /** The presence last announced (domain/users/presence.ts): what a change is told against, never read as the truth. */
+  presence?: Presence;
 } & UserMfaFields;
 
 /** The second factor (storage/user-mfa.ts): never in an API answer (domain/users/present picks fields). */
@@ -145,6 +151,30 @@ export async function updateUser(companyId: number, userId: number, patch: UserP
   // Only a rename changes the names (presence updates come on every socket's connect and disconnect).
   if (patch.name !== undefined && patch.name !== current.name) namesCache.forget(companyId);
   return updated;
+}
+
+/**
+ * Records the user's presence when it differs from the one recorded: one conditional UpdateItem, true
+ * when it changed (then the caller announces it), false when it was already so or the user is gone.
+ * `online` and `lastSeenAt` (when presence last changed) follow; `updatedAt` does not, a presence is
+ * no edit of the user.
+ */
+export async function recordPresence(companyId: number, userId: number, presence: Presence, at: string): Promise<boolean> {
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: userKey(companyId, userId),
+        UpdateExpression: 'SET presence = :presence, online = :online, lastSeenAt = :at',
+        ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(presence) OR presence <> :presence)',
+        ExpressionAttributeValues: { ':presence': presence, ':online': presence !== 'offline', ':at': at },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionalCheckFailed(error)) return false;
+    throw error;
+  }
 }
 
 /** How many ended sign-ins a user record remembers: enough for the hour an ID token lives. */

@@ -34,6 +34,7 @@
  */
 import { createHash } from 'node:crypto';
 import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { SocketStatus } from '#contracts/presence';
 import type { AllTicket, Profile } from '#contracts/users';
 import { db, table } from './db.ts';
 import { tenantPk } from './table.ts';
@@ -70,12 +71,19 @@ export interface ConnectionRecord {
   tokenJti: string;
   tokenOrigin: string;
   connectedAt: string;
+  /**
+   * The socket's last heartbeat as stored: $connect and each `userStatus`. Presence trusts it while
+   * fresh, and asks API Gateway for the socket's own activity (its pings) once it is not
+   * (domain/users/presence.ts).
+   */
   lastSeenAt: string;
+  /** What the socket last said of its user (`userStatus`): online until it says away. */
+  status: SocketStatus;
   /** TTL, epoch seconds. */
   expiresAt: number;
 }
 
-export type NewConnection = Omit<ConnectionRecord, 'rooms' | 'connectedAt' | 'lastSeenAt' | 'expiresAt'>;
+export type NewConnection = Omit<ConnectionRecord, 'rooms' | 'connectedAt' | 'lastSeenAt' | 'status' | 'expiresAt'>;
 
 /** Epoch seconds, the unit of `expiresAt` and `tokenExpiresAt`. */
 export const nowSeconds = (): number => Math.floor(Date.now() / 1000);
@@ -108,6 +116,7 @@ function toRecord(item: Record<string, unknown>): ConnectionRecord {
     tokenOrigin: String(item.tokenOrigin ?? ''),
     connectedAt: String(item.connectedAt ?? ''),
     lastSeenAt: String(item.lastSeenAt ?? ''),
+    status: item.status === 'away' ? 'away' : 'online',
     expiresAt: Number(item.expiresAt ?? 0),
   };
 }
@@ -121,6 +130,7 @@ export async function putConnection(input: NewConnection): Promise<ConnectionRec
     rooms: [],
     connectedAt: now,
     lastSeenAt: now,
+    status: 'online',
     expiresAt: nowSeconds() + CONNECTION_TTL_SECONDS,
   };
   const { rooms, ...stored } = record;
@@ -270,6 +280,22 @@ export async function clearChatBox(companyId: number, connectionId: string, room
 }
 
 /**
+ * `userStatus`: the socket's heartbeat and what it says of its user. Only while the item exists (a
+ * late message after $disconnect writes nothing); false when the connection is gone.
+ */
+export function setConnectionStatus(companyId: number, connectionId: string, status: SocketStatus, seenAt: string): Promise<boolean> {
+  return conditionalUpdate(
+    companyId,
+    connectionId,
+    'SET #status = :status, lastSeenAt = :seenAt',
+    { ':status': status, ':seenAt': seenAt },
+    {
+      '#status': 'status',
+    },
+  );
+}
+
+/**
  * The user's profile, queues or allTicket changed: the socket's copy (what the publisher filters
  * on) follows, so the socket's entitlement is the user's now, not the one at $connect.
  */
@@ -306,6 +332,7 @@ async function conditionalUpdate(
   connectionId: string,
   UpdateExpression: string,
   ExpressionAttributeValues: Record<string, unknown>,
+  ExpressionAttributeNames?: Record<string, string>,
 ): Promise<boolean> {
   try {
     await db().send(
@@ -315,6 +342,7 @@ async function conditionalUpdate(
         UpdateExpression,
         ConditionExpression: 'attribute_exists(pk)',
         ExpressionAttributeValues,
+        ...(ExpressionAttributeNames ? { ExpressionAttributeNames } : {}),
       }),
     );
     return true;

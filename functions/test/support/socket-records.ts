@@ -19,6 +19,7 @@ export function connectionRecord(connectionId: string, overrides: Partial<Connec
     tokenOrigin: '',
     connectedAt: '',
     lastSeenAt: '',
+    status: 'online',
     expiresAt: far,
     ...overrides,
   };

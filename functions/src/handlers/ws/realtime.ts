@@ -7,9 +7,10 @@
 import * as z from 'zod/mini';
 import { verifyIdToken } from '#commons/jwt';
 import { logger } from '#commons/logger';
+import { presenceChanged } from '#domain/users/presence';
 import { closeConnection, postToConnection } from '#realtime/management';
 import { createSocketSession, type SessionResult } from '#realtime/socket-session';
-import { getSocketUser, mustEnrolMfa, setPresence } from '#realtime/user-directory';
+import { getSocketUser, mustEnrolMfa } from '#realtime/user-directory';
 import * as connections from '#storage/ws-connections';
 
 const eventSchema = z.object({
@@ -27,15 +28,20 @@ const session = createSocketSession({
   verifyToken: verifyIdToken,
   getUser: getSocketUser,
   mustEnrolMfa,
-  setPresence,
+  // Presence never refuses a socket nor fails its message: the change is stored, and the socket's
+  // next userStatus tells presence again.
+  presenceChanged: (companyId, userId, hint) =>
+    presenceChanged(companyId, userId, hint).catch((error: unknown) => {
+      logger.error('presence not updated', { companyId, userId, error: error as Error });
+    }),
   connections: {
     put: connections.putConnection,
     find: (connectionId) => connections.findConnection(connectionId),
-    listUser: connections.listUserConnections,
     delete: connections.deleteConnection,
     changeRooms: connections.changeRooms,
     setChatBox: connections.setChatBox,
     clearChatBox: connections.clearChatBox,
+    setStatus: connections.setConnectionStatus,
   },
   post: postToConnection,
   close: closeConnection,

@@ -1,0 +1,23 @@
+/**
+ * Hook points of presence (issue 22 §1 -> §2). Presence calls `onUserAvailable` when a user's presence
+ * becomes `online` (a socket connected, or a tab came back from away), after the change was recorded
+ * and announced on `company-{id}-presence`. Automatic assignment fills it in: an attendant coming online
+ * frees capacity, so the oldest waiting ticket of their queues may go to them.
+ *
+ * A no-op until then. Whatever is set here runs inside the realtime Lambda's $connect / userStatus:
+ * keep it short, and it must not throw (a failure is logged by the caller and never refuses the socket).
+ */
+
+export type UserAvailableListener = (companyId: number, userId: number) => Promise<void>;
+
+let listener: UserAvailableListener | undefined;
+
+/** Sets (or, with undefined, clears) what runs when a user becomes available. */
+export function setUserAvailableListener(next: UserAvailableListener | undefined): void {
+  listener = next;
+}
+
+/** A user's presence just became `online`. */
+export async function onUserAvailable(companyId: number, userId: number): Promise<void> {
+  if (listener) await listener(companyId, userId);
+}
