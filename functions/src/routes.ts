@@ -36,6 +36,7 @@ export const httpFunctions = [
   'dashboard',
   'queue-integrations',
   'prompts',
+  'webhooks',
 ] as const;
 export type HttpFunctionName = (typeof httpFunctions)[number];
 
@@ -345,6 +346,17 @@ export const httpRoutes: readonly HttpRoute[] = [
   r('POST', '/prompt', 'prompts', 'admin', { plan: 'useOpenAi' }),
   r('PUT', '/prompt/{id}', 'prompts', 'admin', { plan: 'useOpenAi' }),
   r('DELETE', '/prompt/{id}', 'prompts', 'admin', { plan: 'useOpenAi' }),
+
+  // Webhooks (issue 23 §2): the admins' endpoints for the external API's events, and their delivery log.
+  r('GET', '/webhooks', 'webhooks', 'admin', { plan: 'useExternalApi' }),
+  r('POST', '/webhooks', 'webhooks', 'admin', { plan: 'useExternalApi' }),
+  r('GET', '/webhooks/{id}', 'webhooks', 'admin', { plan: 'useExternalApi' }),
+  r('PUT', '/webhooks/{id}', 'webhooks', 'admin', { plan: 'useExternalApi' }),
+  r('DELETE', '/webhooks/{id}', 'webhooks', 'admin', { plan: 'useExternalApi' }),
+  r('POST', '/webhooks/{id}/rotate-secret', 'webhooks', 'admin', { plan: 'useExternalApi' }),
+  r('POST', '/webhooks/{id}/test', 'webhooks', 'admin', { plan: 'useExternalApi' }),
+  r('GET', '/webhooks/{id}/deliveries', 'webhooks', 'admin', { plan: 'useExternalApi' }),
+  r('POST', '/webhooks/{id}/deliveries/{deliveryId}/resend', 'webhooks', 'admin', { plan: 'useExternalApi' }),
 ];
 
 /** WebSocket routes, all served by the `realtime` Lambda: API Gateway's three plus one per client action. */

@@ -30,6 +30,8 @@ interface ExtraAccess {
   send?: string[];
   /** Seals or opens tenant secrets (SECRETS_KEY_ARN + read on the key; functions/src/commons/secrets.ts). */
   secrets?: boolean;
+  /** Queues whose dead-letter queue the function sends to itself (QUEUE_URL_<NAME>_DLQ + send). */
+  sendDeadLetter?: string[];
 }
 const extraAccess: Partial<Record<string, ExtraAccess>> = {
   // expiresTicket closes with expiresInactiveMessage: a `send` command to the session-host.
@@ -84,6 +86,13 @@ const extraAccess: Partial<Record<string, ExtraAccess>> = {
   // consumer (issue 13) opens them to call the providers. No other Lambda reads the key.
   prompts: { secrets: true },
   'queue-integrations': { secrets: true },
+  // Webhooks (issue 23 §2): the endpoints' signing secrets are sealed here and opened by the consumer
+  // that signs each attempt; a test event or a resend queues an attempt. The consumer parks retries
+  // on webhook-retries and puts a delivery whose retries ran out on its queue's DLQ; the retries'
+  // consumer moves a due retry back to the FIFO queue, or parks it again.
+  webhooks: { secrets: true, send: ['webhook-deliveries'] },
+  'webhook-deliveries': { secrets: true, send: ['webhook-retries'], sendDeadLetter: ['webhook-deliveries'] },
+  'webhook-retries': { send: ['webhook-deliveries', 'webhook-retries'] },
 };
 
 export interface ConversaStackProps extends StackProps {
@@ -210,6 +219,8 @@ export class ConversaStack extends Stack {
       wsApi?.bindPublisher(fn, fn);
       // Every publisher may hand a big tenant's frames to the fan-out queue (functions/src/realtime/fanout.ts).
       if (wsApi) messaging.grantSend(fn, 'realtime-fanout');
+      // Every change the inbox makes may be a webhook event of the company (functions/src/domain/webhooks/emit.ts).
+      messaging.grantSend(fn, 'webhook-deliveries');
       fn.addEnvironment('SERVER_VERSION', props.serverVersion ?? '6.0.0');
       fn.addEnvironment('POWERTOOLS_SERVICE_NAME', 'conversa');
       fn.addEnvironment('CORS_ORIGIN', web.origin);
@@ -225,6 +236,7 @@ export class ConversaStack extends Stack {
       if (extra.media) media.grantReadWrite(fn);
       else if (extra.mediaRead) media.grantRead(fn);
       for (const queue of extra.send ?? []) messaging.grantSend(fn, queue);
+      for (const queue of extra.sendDeadLetter ?? []) messaging.bindDeadLetter(fn, queue);
       if (extra.secrets) secretsKey.bind(fn);
     }
 

@@ -62,6 +62,13 @@ export class Messaging extends Construct {
     this.get(name).queue.grantSendMessages(grantee);
   }
 
+  /** QUEUE_URL_<NAME>_DLQ and send on that DLQ: for a consumer that sets aside what it gives up on itself. */
+  bindDeadLetter(fn: EnvironmentTarget & IGrantable, name: string): void {
+    const { deadLetterQueue } = this.get(name);
+    fn.addEnvironment(queueUrlVariable(`${name}-dlq`), deadLetterQueue.queueUrl);
+    deadLetterQueue.grantSendMessages(fn);
+  }
+
   grantConsume(grantee: IGrantable, name: string): void {
     this.get(name).queue.grantConsumeMessages(grantee);
   }

@@ -34,7 +34,7 @@ export interface LocalQueue {
 export interface LocalSqs {
   endpoint: string;
   queues: LocalQueue[];
-  /** QUEUE_URL_<NAME> for every declared queue. */
+  /** QUEUE_URL_<NAME> and QUEUE_URL_<NAME>_DLQ for every declared queue. */
   env: Record<string, string>;
   server: FauxqsServer;
   stop(): Promise<void>;
@@ -70,7 +70,13 @@ export async function startSqs(opts: {
   return {
     endpoint: `http://127.0.0.1:${server.port}`,
     queues: created,
-    env: Object.fromEntries(created.map((q) => [queueEnvName(q.declaration.name), q.url])),
+    // The DLQs' too: a consumer may set aside what it gives up on (the CDK stack's Messaging.bindDeadLetter).
+    env: Object.fromEntries(
+      created.flatMap((q) => [
+        [queueEnvName(q.declaration.name), q.url],
+        [queueEnvName(`${q.declaration.name}-dlq`), q.dlqUrl],
+      ]),
+    ),
     server,
     stop: () => server.stop(),
   };

@@ -239,8 +239,12 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
       OPENAI_BASE_URL: botFakes.openAiBaseUrl,
       TRANSCRIPTION_BASE_URL: botFakes.openAiBaseUrl,
       DIALOGFLOW_BASE_URL: botFakes.dialogflowBaseUrl,
-      // The fakes listen on 127.0.0.1, which a tenant's bot URL may not name in AWS (adapters/provider-http.ts).
+      // The fakes listen on 127.0.0.1, which a tenant's bot URL may not name in AWS (adapters/provider-http.ts);
+      // a webhook endpoint may name it too, so a developer points one at a server on their own machine.
       ALLOW_PRIVATE_BOT_URLS: '1',
+      // A failed webhook delivery is retried after ~2 s, ~6 s, ~18 s... rather than 30 s, 90 s... (domain/webhooks/backoff.ts),
+      // so a developer (and a test) sees the retries; the same code, a shorter schedule.
+      WEBHOOK_RETRY_BASE_SECONDS: process.env.WEBHOOK_RETRY_BASE_SECONDS ?? '2',
       SECRETS_KEY: localSecretsKey(opts.dataDir),
     };
     // The handlers run in this process and read process.env, as a Lambda reads its configuration.

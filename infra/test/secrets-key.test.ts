@@ -7,7 +7,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { type Synthesized, synthesize } from './synth.ts';
 
 // auth: the second factor's TOTP secrets and the sealed tokens of a sign-in challenge (issue 21).
-const READERS = new Set(['prompts', 'queue-integrations', 'bot-turns', 'auth']);
+// webhooks and webhook-deliveries: the endpoints' signing secrets, sealed and opened to sign (issue 23 §2).
+const READERS = new Set(['prompts', 'queue-integrations', 'bot-turns', 'auth', 'webhooks', 'webhook-deliveries']);
 
 type Json = Record<string, unknown>;
 

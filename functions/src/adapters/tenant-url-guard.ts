@@ -1,7 +1,7 @@
 /**
  * The one guard every outbound URL a tenant controls goes through (ARCHITECTURE, "Decisions"): today
  * the bots' Typebot and webhook/n8n URLs and a Dialogflow service account's token_uri, all reached
- * through providerFetch's `tenantUrl`.
+ * through providerFetch's `tenantUrl`, and the webhook endpoints (adapters/webhook-post.ts).
  *
  * - What is private is decided by ipaddr.js' special-purpose tables, not by string matching: only
  *   globally routable unicast is public, and every IPv6 form that carries an IPv4 address (mapped,
@@ -64,6 +64,14 @@ export async function fetchTenantUrl<T>(
   } finally {
     await agent.destroy().catch(() => undefined);
   }
+}
+
+/**
+ * Refuses (TenantUrlRefused) a URL the guard would not fetch, without fetching it: the webhooks'
+ * registration checks an endpoint's URL when it is saved, and again at each delivery (fetchTenantUrl).
+ */
+export async function assertTenantUrl(url: URL, resolve: Resolver = systemResolver): Promise<void> {
+  await checkedAddresses(url, resolve);
 }
 
 /** The addresses the URL's host stands for, all of them public (unless the local stack allows private ones). */

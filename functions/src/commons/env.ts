@@ -78,6 +78,13 @@ export const env = {
   get allowPrivateBotUrls() {
     return optional('ALLOW_PRIVATE_BOT_URLS') === '1';
   },
+  /**
+   * Webhook retries (domain/webhooks/backoff.ts): the first retry's wait and the window retries
+   * run for, in seconds (30 and 86400 unless set); the local stack shortens them.
+   */
+  get webhookRetry() {
+    return { base: optional('WEBHOOK_RETRY_BASE_SECONDS'), window: optional('WEBHOOK_RETRY_WINDOW_SECONDS') };
+  },
   /** Dialogflow ES' REST API root (Google's unless set). */
   get dialogflowBaseUrl() {
     return optional('DIALOGFLOW_BASE_URL') ?? 'https://dialogflow.googleapis.com';

@@ -118,6 +118,8 @@ export const ErrorCodes = [
   'ERR_MFA_NOT_ENABLED',
   /** The company requires the second factor of this user: it cannot be turned off (403). */
   'ERR_MFA_REQUIRED_BY_COMPANY',
+  /** A company has MAX_WEBHOOKS_PER_COMPANY webhook endpoints already (409, `max`). */
+  'ERR_WEBHOOK_LIMIT',
 ] as const;
 
 export type ErrorCode = (typeof ErrorCodes)[number];

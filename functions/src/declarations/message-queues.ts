@@ -44,4 +44,24 @@ export const messageQueues: readonly MessageQueueDeclaration[] = [
    * visibility is six times the consumer's 5-minute timeout, as the stack requires.
    */
   { name: 'company-exports', fifo: false, consumer: 'company-exports', visibilityTimeoutSeconds: 1800, maxReceiveCount: 3, batchSize: 1 },
+  /**
+   * Webhook deliveries (issue 23 §2, adapters/webhook-queue.ts): one message per attempt, FIFO
+   * grouped per endpoint, so a slow or failing receiver delays only its own group. A refused
+   * attempt is not a consumer failure (its retry waits on webhook-retries); the DLQ gets what the
+   * consumer itself could not do, and the deliveries whose retries ran out. The visibility is six
+   * times the consumer's timeout (150 s: a batch of one endpoint's 10 attempts at 10 s each).
+   */
+  {
+    name: 'webhook-deliveries',
+    fifo: true,
+    consumer: 'webhook-deliveries',
+    visibilityTimeoutSeconds: 900,
+    maxReceiveCount: 5,
+    batchSize: 10,
+  },
+  /**
+   * A failed webhook attempt's retry, waiting its backoff with DelaySeconds (FIFO queues have no
+   * per-message delay); its consumer moves it back to the endpoint's FIFO group when due.
+   */
+  { name: 'webhook-retries', fifo: false, consumer: 'webhook-retries', visibilityTimeoutSeconds: 60, maxReceiveCount: 5, batchSize: 10 },
 ];

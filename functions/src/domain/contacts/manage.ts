@@ -18,6 +18,7 @@ import { CONTACTS_PAGE_SIZE, type CreateContactInput, type ListContactsQuery, ty
 import type { Contact, ContactEvent } from '#contracts/contacts';
 import { publishContactTickets } from '#domain/tickets/notify';
 import { contactSummary } from '#domain/tickets/present';
+import { emitWebhookEvent } from '#domain/webhooks/emit';
 import { publish, publishToCompany } from '#realtime/publisher';
 import { contactPartitionItems, listContactsPage, purgeContactPartition } from '#storage/contact-pages';
 import * as store from '#storage/contacts';
@@ -129,7 +130,10 @@ export async function createContactFor(companyId: number, input: CreateContactIn
     updatedAt: at,
   });
   if ('existingId' in outcome) throw new ConflictError('ERR_DUPLICATED_CONTACT');
-  await publishContactEvent(companyId, { action: 'create', contact: outcome.created });
+  await Promise.all([
+    publishContactEvent(companyId, { action: 'create', contact: outcome.created }),
+    emitWebhookEvent(companyId, 'contact.created', { contact: outcome.created }),
+  ]);
   return outcome.created;
 }
 

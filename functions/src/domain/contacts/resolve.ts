@@ -8,6 +8,7 @@ import { type Contact, numberDigits } from '#contracts/contacts';
 import type { Effects } from '#domain/messages/effects';
 import { contactSummary } from '#domain/tickets/present';
 import { publishContact } from '#domain/tickets/publish';
+import { emitWebhookEvent } from '#domain/webhooks/emit';
 import { createContact, getContact, getContactByNumber, newContactId, updateContact } from '#storage/contacts';
 import { refreshTicketContact } from '#storage/ticket-contact-copy';
 
@@ -91,7 +92,14 @@ export async function resolveContactOutcome(
     createdAt: now,
     updatedAt: now,
   });
-  if ('created' in outcome) return { contact: outcome.created, created: true, published: publishing(effects, outcome.created) };
+  if ('created' in outcome) {
+    // Its event and the company's webhooks' contact.created (issue 23 §2) go out while the caller goes on.
+    const published = Promise.all([
+      publishing(effects, outcome.created),
+      emitWebhookEvent(source.companyId, 'contact.created', { contact: outcome.created }),
+    ]);
+    return { contact: outcome.created, created: true, published };
+  }
   // A concurrent first message created it a moment ago.
   const winner = await getContact(source.companyId, outcome.existingId);
   if (!winner) throw new Error(`Contact ${outcome.existingId} guards ${number} but is missing`);

@@ -11,6 +11,7 @@ import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '#
 import type { CreateTicketInput } from '#contracts/ticket-requests';
 import type { Ticket } from '#contracts/tickets';
 import { defaultEffects, type Effects } from '#domain/messages/effects';
+import { emitWebhookEvent } from '#domain/webhooks/emit';
 import { getConnection, getDefaultConnection } from '#storage/connections';
 import { getContact } from '#storage/contacts';
 import { getQueue } from '#storage/queues';
@@ -18,6 +19,7 @@ import { deleteTicketData } from '#storage/ticket-removal';
 import { createTicket, getSlot, getTicket, SlotTakenError, type TicketRecord } from '#storage/tickets';
 import { getUser } from '#storage/users';
 import { loadVisibleTicket, loadVisibleTicketByUuid, TicketNotFoundError, type Viewer, viewerIsAdmin } from './access.ts';
+import { afterTicketChange } from './auto-assign.ts';
 import { newTicketId } from './find-or-create.ts';
 import { historyItems } from './history.ts';
 import { publishTicketChange, publishTicketDeleted } from './notify.ts';
@@ -93,7 +95,10 @@ export async function createTicketFor(viewer: Viewer, input: CreateTicketInput, 
     throw error;
   }
   const presented = (await presentTickets(companyId, [ticket]))[0] as Ticket;
-  await publishTicketChange(effects, undefined, presented);
+  await Promise.all([
+    publishTicketChange(effects, undefined, presented),
+    emitWebhookEvent(companyId, 'ticket.created', { ticket: presented }),
+  ]);
   return presented;
 }
 
@@ -108,4 +113,6 @@ export async function deleteTicketFor(viewer: Viewer, ticketId: number, effects:
   if (!ticket) throw new TicketNotFoundError();
   if (!(await deleteTicketData(ticket))) throw new TicketNotFoundError();
   await publishTicketDeleted(effects, ticket);
+  // Its attendant's seat is free again (issue 22 §2).
+  await afterTicketChange(effects, ticket, undefined);
 }

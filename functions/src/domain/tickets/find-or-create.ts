@@ -8,6 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Contact } from '#contracts/contacts';
+import { emitWebhookEvent } from '#domain/webhooks/emit';
 import { getItemBatched } from '#storage/batch-get';
 import { nextId } from '#storage/db';
 import { hints } from '#storage/read-cache';
@@ -24,7 +25,7 @@ import {
   updateTicketState,
 } from '#storage/tickets';
 import { historyItems } from './history.ts';
-import { contactSummary } from './present.ts';
+import { contactSummary, presentTicket } from './present.ts';
 
 export interface FoundTicket {
   ticket: TicketRecord;
@@ -152,7 +153,10 @@ export async function findOrCreateTicket(input: {
       updatedAt: at,
     };
     try {
-      return found({ ticket: await createTicket(ticket), outcome: 'created' });
+      const created = await createTicket(ticket);
+      // The company's webhooks hear of it (issue 23 §2); a new ticket has no queue or attendant to name yet.
+      await emitWebhookEvent(companyId, 'ticket.created', { ticket: presentTicket(created, {}) });
+      return found({ ticket: created, outcome: 'created' });
     } catch (error) {
       if (error instanceof SlotTakenError) continue;
       throw error;

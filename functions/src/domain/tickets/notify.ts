@@ -11,6 +11,7 @@ import type { Contact } from '#contracts/contacts';
 import type { Message } from '#contracts/messages';
 import type { Ticket, TicketEvent } from '#contracts/tickets';
 import type { Effects } from '#domain/messages/effects';
+import { emitWebhookEvent } from '#domain/webhooks/emit';
 import { matches, viewersMayShrink } from '#realtime/audience';
 import { isActive, type TicketRecord } from '#storage/tickets';
 import { presentTickets } from './present-page.ts';
@@ -30,7 +31,15 @@ export async function publishTicketChange(
   if (posted) for (const message of posted.messages) await publishMessage(effects, 'create', message, after, posted.contact);
   await publishTicket(effects, after);
   if (before) await publishTicketLost(effects, before, after);
+  // A change of a ticket that was there before (a new one is `ticket.created`, where it is made).
+  if (before) await emitTicketChange(before, after);
 }
+
+/** The company's webhooks (issue 23 §2): `ticket.closed` when this change closed it, `ticket.updated` otherwise. */
+export const emitTicketChange = (before: Pick<TicketVisibility, 'status'> | undefined, after: Ticket) =>
+  emitWebhookEvent(after.companyId, after.status === 'closed' && before?.status !== 'closed' ? 'ticket.closed' : 'ticket.updated', {
+    ticket: after,
+  });
 
 /**
  * `delete` to the sockets that could see `before` and cannot see `after`. Publishes nothing (not

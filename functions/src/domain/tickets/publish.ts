@@ -11,6 +11,7 @@ import type { AppMessageEvent, Message } from '#contracts/messages';
 import type { Ticket, TicketEvent } from '#contracts/tickets';
 import type { Effects } from '#domain/messages/effects';
 import { presentMessage } from '#domain/outbound/present';
+import { emitWebhookEvent } from '#domain/webhooks/emit';
 import { audience, ticketViewers } from '#realtime/publisher';
 
 /** What decides who sees a ticket (ticketViewers), plus its ids. */
@@ -27,14 +28,28 @@ export const publishTicket = (effects: Pick<Effects, 'publish'>, ticket: Ticket)
     ticketAudience(ticket),
   );
 
-export const publishMessage = (effects: Effects, action: 'create' | 'update', message: Message, ticket: Ticket, contact: Contact) =>
-  effects.publish(
-    ticket.companyId,
-    channels.appMessage(ticket.companyId),
-    // As the API answers it: media through the private route, never the bucket key (outbound/present).
-    { action, message: presentMessage(message), ticket, contact } satisfies AppMessageEvent,
-    ticketAudience(ticket),
-  );
+/**
+ * A message's realtime event; a new message is also the company's webhook event (issue 23 §2):
+ * `message.received` from the contact, `message.sent` from us (the inbox, the API, a bot, the phone).
+ */
+export async function publishMessage(effects: Effects, action: 'create' | 'update', message: Message, ticket: Ticket, contact: Contact) {
+  // As the API answers it: media through the private route, never the bucket key (outbound/present).
+  const event = { action, message: presentMessage(message), ticket, contact } satisfies AppMessageEvent;
+  const [published] = await Promise.all([
+    effects.publish(ticket.companyId, channels.appMessage(ticket.companyId), event, ticketAudience(ticket)),
+    action === 'create' &&
+      emitWebhookEvent(ticket.companyId, message.fromMe ? 'message.sent' : 'message.received', {
+        message: event.message,
+        ticket,
+        contact,
+      }),
+  ]);
+  return published;
+}
+
+/** `message.ack`: a message of ours was delivered, read or played (its ack went up). */
+export const emitMessageAck = (message: Message, ticket: Ticket, contact: Contact) =>
+  emitWebhookEvent(ticket.companyId, 'message.ack', { message: presentMessage(message), ticket, contact });
 
 export const publishContact = (effects: Effects, contact: Contact) =>
   effects.publish(
