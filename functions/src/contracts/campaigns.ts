@@ -257,9 +257,10 @@ export type CampaignSettingsRecords = { key: keyof CampaignSettings; value: stri
 /**
  * GET /campaigns/{id}/recipients (issue 25): the campaign report's list of whom it reaches, each with
  * where their message is. `invalid`: off WhatsApp, never shipped; `pending`: not shipped yet; `sent`:
- * handed to the connection, no result yet; `delivered` / `failed`: the send's result.
+ * handed to the connection, no result yet; `delivered` / `failed`: the send's result; `read`: the
+ * contact's phone reported the message read.
  */
-export const campaignRecipientStates = ['pending', 'sent', 'delivered', 'failed', 'invalid'] as const;
+export const campaignRecipientStates = ['pending', 'sent', 'delivered', 'read', 'failed', 'invalid'] as const;
 export type CampaignRecipientState = (typeof campaignRecipientStates)[number];
 export const CAMPAIGN_RECIPIENTS_PAGE_SIZE = 50;
 

@@ -69,6 +69,9 @@ export interface ShipRecord {
   error?: string;
   confirmationRequestedAt?: string;
   confirmedAt?: string;
+  /** The contact's phone acked the message delivered (ack 2 or 3) / read (ack 4 or 5); each set once. */
+  receivedAt?: string;
+  readAt?: string;
 }
 
 export const paceKey = (companyId: number, connectionId: number) => ({ pk: tenantPk(companyId), sk: `CAMPAIGNPACE#${pad(connectionId)}` });

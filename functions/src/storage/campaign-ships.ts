@@ -2,10 +2,10 @@
  * The campaign engine's ship and confirm records (storage/campaign-shipping.ts "ship", "confirm"):
  * one per (campaign, contact), the tick's all-or-nothing commit, each result recorded once.
  */
-import { BatchGetCommand, DeleteCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, DeleteCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { getItemBatched } from './batch-get.ts';
 import { campaignKeyOf, confirmKey, paceKey, runKey, type ShipRecord, shipKey, withNames } from './campaign-shipping.ts';
-import { db, getItem, stripKeys, table, transactionCancellationCodes } from './db.ts';
+import { db, getItem, isConditionalCheckFailed, stripKeys, table, transactionCancellationCodes } from './db.ts';
 import { tenantPk } from './table.ts';
 
 export async function getShipRecords(companyId: number, campaignId: number, itemIds: number[]): Promise<Map<number, ShipRecord>> {
@@ -175,6 +175,32 @@ export async function recordOutcome(
   } catch (error) {
     if (transactionCancellationCodes(error)?.[0] === 'ConditionalCheckFailed') return false;
     throw error;
+  }
+}
+
+/**
+ * The contact's phone acked the campaign's message (SPEC 4 "Message ack": 2 and 3 delivered, 4 and
+ * 5 read): `receivedAt`, and from a read `readAt` too, each set once (if_not_exists), so a repeated
+ * or late lower ack changes nothing. One conditional UpdateItem, no transaction: the run's counters
+ * do not count reads, and a record erased meanwhile (forgetRecipient) is not brought back.
+ */
+export async function recordShipAck(companyId: number, campaignId: number, itemId: number, ack: number, at: string): Promise<void> {
+  if (ack < 2) return;
+  const read = ack >= 4;
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: shipKey(companyId, campaignId, itemId),
+        UpdateExpression: `SET receivedAt = if_not_exists(receivedAt, :at)${read ? ', readAt = if_not_exists(readAt, :at)' : ''}`,
+        ConditionExpression: read
+          ? 'attribute_exists(pk) AND attribute_not_exists(readAt)'
+          : 'attribute_exists(pk) AND attribute_not_exists(receivedAt)',
+        ExpressionAttributeValues: { ':at': at },
+      }),
+    );
+  } catch (error) {
+    if (!isConditionalCheckFailed(error)) throw error;
   }
 }
 

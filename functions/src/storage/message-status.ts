@@ -57,6 +57,31 @@ export const markOrigin = (companyId: number, ticketId: number, id: string, orig
   updateMessage(companyId, ticketId, id, { origin }, 'attribute_exists(pk) AND attribute_not_exists(origin)');
 
 /**
+ * The WhatsApp link of a campaign's message names its ship record (WaLink.campaignShip), for a link
+ * that the phone's echo stored before the campaign's result arrived. Unchanged when missing.
+ */
+export async function linkCampaignShip(
+  companyId: number,
+  connectionId: number,
+  waId: string,
+  campaignShip: { campaignId: number; itemId: number },
+): Promise<void> {
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: waLinkKey(companyId, connectionId, waId),
+        UpdateExpression: 'SET campaignShip = :ship',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':ship': campaignShip },
+      }),
+    );
+  } catch (error) {
+    if (!isConditionalCheckFailed(error)) throw error;
+  }
+}
+
+/**
  * Marked deleted, its words out of the search index (message-words.ts), and when it is the ticket's
  * last message the lists' preview loses its text too (lastMessageDeleted). Undefined if missing or
  * already deleted.

@@ -69,6 +69,11 @@ export interface WaLink {
   replyIds?: string[];
   /** Commands sent and realtime published: nothing left to resume. */
   dispatched?: boolean;
+  /**
+   * A campaign's message (campaigns/thread.ts): its contact's ship record, so the phone's acks
+   * (read from this link anyway) reach the campaign report without another read.
+   */
+  campaignShip?: { campaignId: number; itemId: number };
 }
 
 export const messageKey = (companyId: number, ticketId: number, id: string) => ({ pk: ticketPk(companyId, ticketId), sk: `MSG#${id}` });

@@ -2,7 +2,8 @@
  * The campaign report's recipients (issue 25: the report counted deliveries but named nobody). The
  * audience as the engine walks it (audience.ts), each recipient joined with its shipping record
  * (one per campaign and recipient, storage/campaign-ships.ts): invalid ones were never shipped; a
- * record without a result was handed to the connection; its deliveredAt or failedAt is the result.
+ * record without a result was handed to the connection; its deliveredAt or failedAt is the result,
+ * and the phone's read receipt (readAt, from the message's acks: inbound/updates.ts) makes it read.
  * Filtered by state and paged in the audience's order.
  */
 
@@ -26,7 +27,10 @@ export function recipientState(recipient: Pick<AudienceRecipient, 'valid' | 'nam
   const base = { name: ship?.name ?? recipient.name, number: ship?.number ?? recipient.number, error: null };
   if (!recipient.valid) return { ...base, state: 'invalid', at: null };
   if (!ship) return { ...base, state: 'pending', at: null };
+  // The phone's read receipt, or its delivery receipt where the send's result has not come yet.
+  if (ship.readAt) return { ...base, state: 'read', at: ship.readAt };
   if (ship.deliveredAt) return { ...base, state: 'delivered', at: ship.deliveredAt };
+  if (ship.receivedAt) return { ...base, state: 'delivered', at: ship.receivedAt };
   if (ship.failedAt) return { ...base, state: 'failed', at: ship.failedAt, error: ship.error ?? null };
   return { ...base, state: 'sent', at: ship.queuedAt };
 }

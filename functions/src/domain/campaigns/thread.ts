@@ -29,9 +29,10 @@ import type { Effects } from '#domain/messages/effects';
 import { derivedMessageId } from '#domain/messages/message-id';
 import { buildOutgoingMessage, dispatchOutgoing } from '#domain/messages/send';
 import { findOrCreateTicket } from '#domain/tickets/find-or-create';
-import { markOrigin } from '#storage/message-status';
+import { linkCampaignShip, markOrigin } from '#storage/message-status';
 import { getWaLink, type MessageRecord, storeMessage } from '#storage/messages';
 import { listSettingsCached } from '#storage/settings';
+import { parseShipMessageId } from './compose.ts';
 
 type CampaignResult = Extract<InboundEvent, { kind: 'campaignResult' }>;
 
@@ -42,11 +43,15 @@ export async function threadCampaignSend(event: CampaignResult, effects: Effects
   // A failed send did not reach the contact; an event from before results carried their text has nothing to show.
   if (event.error || !event.waMessageId || event.body === undefined) return 'skipped';
   const { companyId, connectionId } = event;
+  // The message's link names its contact's ship record, so its read receipt reaches the report.
+  const ship = parseShipMessageId(event.messageId);
+  const campaignShip = ship?.part === 'm' ? { campaignId: ship.campaignId, itemId: ship.itemId } : undefined;
   const link = await getWaLink(companyId, connectionId, event.waMessageId);
   if (link) {
     // Stored already: by a redelivered result, or by the phone's echo of the send (Baileys reports
     // our own sends), which came first and knew nothing of the campaign: it gets the label.
     await markOrigin(companyId, link.ticketId, link.messageId, 'campaign');
+    if (campaignShip && !link.campaignShip) await linkCampaignShip(companyId, connectionId, event.waMessageId, campaignShip);
     return 'duplicate';
   }
   const window = Number((await listSettingsCached(companyId)).find((s) => s.key === 'timeCreateNewTicket')?.value) || 0;
@@ -78,7 +83,7 @@ export async function threadCampaignSend(event: CampaignResult, effects: Effects
     unread: false,
     requireActive: false,
     // Its echo, if the phone reports one, has nothing left to do.
-    link: { botDone: true, dispatched: true },
+    link: { botDone: true, dispatched: true, ...(campaignShip ? { campaignShip } : {}) },
     indexWords: false,
   });
   if (outcome === 'duplicate') return 'duplicate';

@@ -14,6 +14,7 @@ import { scheduleSendFailed } from '#domain/schedules/send';
 import { loadTicketRefs, presentTicket } from '#domain/tickets/present';
 import { publishMessage } from '#domain/tickets/publish';
 import { getItemBatched } from '#storage/batch-get';
+import { recordShipAck } from '#storage/campaign-ships';
 import { contactKey } from '#storage/contacts';
 import { editBody, markDeleted, markFailed, markSent, raiseAck } from '#storage/message-status';
 import { type MessageRecord, type WaLink, waLinkKey } from '#storage/messages';
@@ -40,18 +41,40 @@ async function publishUpdate(message: MessageRecord | undefined, effects: Effect
 
 async function onLinked(
   event: { companyId: number; connectionId: number; waMessageId: string },
-  update: (ticketId: number, messageId: string) => Promise<MessageRecord | undefined>,
+  update: (ticketId: number, messageId: string, link: WaLink) => Promise<MessageRecord | undefined>,
   effects: Effects,
   refs: BatchReferences,
 ): Promise<UpdateOutcome> {
   const link = await getItemBatched<WaLink>(waLinkKey(event.companyId, event.connectionId, event.waMessageId));
   // An ack or delete of a message we never stored (sent before the connection was ours, or ignored).
   if (!link) return 'unknown';
-  return publishUpdate(await update(link.ticketId, link.messageId), effects, refs);
+  return publishUpdate(await update(link.ticketId, link.messageId, link), effects, refs);
 }
 
+/**
+ * The ack raises the message's; a campaign's message (its link names the ship record) also moves
+ * its recipient in the campaign report to delivered or read, whether or not the message's ack
+ * moved (a retry after a crash between the two still records it; recordShipAck sets each once).
+ * Other messages' acks cost nothing more: the link is read anyway.
+ */
 export const handleAck = (event: Event<'ack'>, effects: Effects, refs = batchReferences()) =>
-  onLinked(event, (ticketId, id) => raiseAck(event.companyId, ticketId, id, event.ack), effects, refs);
+  onLinked(
+    event,
+    async (ticketId, id, link) => {
+      const raised = await raiseAck(event.companyId, ticketId, id, event.ack);
+      if (link.campaignShip)
+        await recordShipAck(
+          event.companyId,
+          link.campaignShip.campaignId,
+          link.campaignShip.itemId,
+          event.ack,
+          effects.now().toISOString(),
+        );
+      return raised;
+    },
+    effects,
+    refs,
+  );
 
 export const handleRevoke = (event: Event<'revoke'>, effects: Effects, refs = batchReferences()) =>
   onLinked(event, (ticketId, id) => markDeleted(event.companyId, ticketId, id), effects, refs);

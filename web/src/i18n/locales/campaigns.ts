@@ -116,7 +116,7 @@ const es = {
         error: 'Motivo',
         export: 'Exportar CSV',
         fileName: 'destinatarios-campana-{{id}}.csv',
-        states: { pending: 'En espera', sent: 'Enviado', delivered: 'Entregado', failed: 'Falló', invalid: 'Inválido' },
+        states: { pending: 'En espera', sent: 'Enviado', delivered: 'Entregado', read: 'Leído', failed: 'Falló', invalid: 'Inválido' },
       },
     },
     settings: {
@@ -282,7 +282,7 @@ const en: typeof es = {
         error: 'Reason',
         export: 'Export CSV',
         fileName: 'campaign-{{id}}-recipients.csv',
-        states: { pending: 'Waiting', sent: 'Sent', delivered: 'Delivered', failed: 'Failed', invalid: 'Invalid' },
+        states: { pending: 'Waiting', sent: 'Sent', delivered: 'Delivered', read: 'Read', failed: 'Failed', invalid: 'Invalid' },
       },
     },
     settings: {
@@ -447,7 +447,7 @@ const pt: typeof es = {
         error: 'Motivo',
         export: 'Exportar CSV',
         fileName: 'destinatarios-campanha-{{id}}.csv',
-        states: { pending: 'Aguardando', sent: 'Enviado', delivered: 'Entregue', failed: 'Falhou', invalid: 'Inválido' },
+        states: { pending: 'Aguardando', sent: 'Enviado', delivered: 'Entregue', read: 'Lido', failed: 'Falhou', invalid: 'Inválido' },
       },
     },
     settings: {

@@ -10,11 +10,18 @@ import { useApiErrorMessage } from '../../../lib/use-api-error.ts';
 import { type CampaignRecipient, fetchAllCampaignRecipients, useCampaignRecipients } from '../api/campaign-recipients.ts';
 import { formatDateTime } from '../api/campaign-rules.ts';
 
-const stateColor = { pending: 'default', sent: 'info', delivered: 'success', failed: 'error', invalid: 'warning' } as const;
+const stateColor = {
+  pending: 'default',
+  sent: 'info',
+  delivered: 'success',
+  read: 'success',
+  failed: 'error',
+  invalid: 'warning',
+} as const;
 
 /**
  * The campaign report's recipients (issue 25): each contact the campaign reaches with where its
- * message is (waiting, sent, delivered, failed with the reason, invalid), filtered by state, and
+ * message is (waiting, sent, delivered, read, failed with the reason, invalid), filtered by state, and
  * the list shown exported as CSV.
  */
 export function CampaignRecipients({ campaignId }: { campaignId: number }) {
