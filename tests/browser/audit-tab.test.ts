@@ -3,20 +3,17 @@
  * newest first with the act's name in their language, narrows them by act, and downloads the CSV
  * of what the filters show; a super admin picks another company's trail; a plain user has no such tab. Screenshots go to tests/artifacts/audit-*.png.
  */
-import { mkdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { repoRoot } from '../../infra/local/lambda-runtime.ts';
 import { client, createTenant, firstPlanId, superLogin, type Tenant } from '../integration/tenants.ts';
-import { type LaunchedBrowser, launchBrowser, signInPage } from '../support/browser.ts';
+import { type LaunchedBrowser, launchBrowser, openPage, screenshots, signInPage } from '../support/browser.ts';
 
-const artifacts = join(repoRoot, 'tests', 'artifacts');
+const shot = screenshots('audit');
 
 let tenant: Tenant;
 let launched: LaunchedBrowser;
 
 beforeAll(async () => {
-  mkdirSync(artifacts, { recursive: true });
   const call = client(inject('apiUrl'));
   const superToken = await superLogin(call, inject('admin'));
   tenant = await createTenant(call, superToken, await firstPlanId(call), 'audit-tab');
@@ -32,14 +29,7 @@ afterAll(async () => {
 
 describe('the Audit tab', { timeout: 240_000 }, () => {
   it('lists the company’s acts, narrows them by act and exports what it shows (pt)', async () => {
-    const context = await launched.browser.newContext({
-      baseURL: inject('webUrl'),
-      locale: 'pt-BR',
-      viewport: { width: 1366, height: 860 },
-    });
-    const page = await context.newPage();
-    await page.goto('/login');
-    await page.locator('input[name=email]').waitFor({ timeout: 90_000 });
+    const page = await openPage(launched, { baseURL: inject('webUrl') });
     await signInPage(page, tenant.admin.email, tenant.admin.password);
     await page.goto('/settings');
     await page.getByTestId('settings-tab-audit').click();
@@ -47,7 +37,7 @@ describe('the Audit tab', { timeout: 240_000 }, () => {
     await settingRow.first().waitFor({ timeout: 30_000 });
     expect(await settingRow.first().textContent()).toContain('Configuração alterada');
     expect(await settingRow.first().textContent()).toContain('userRating: disabled → enabled');
-    await page.screenshot({ path: join(artifacts, 'audit-tab.png') });
+    await shot(page, 'tab');
 
     // Narrow to the settings' changes: the users created by the tenant's setup leave the table
     await page.getByLabel('Ação').click();
@@ -73,19 +63,12 @@ describe('the Audit tab', { timeout: 240_000 }, () => {
     expect(lines[0]).toBe('createdAt;companyId;userId;userName;action;targetType;targetId;changes;ip;userAgent');
     expect(lines).toHaveLength(2);
     expect(lines[1]).toContain(';setting.update;setting;userRating;');
-    await page.screenshot({ path: join(artifacts, 'audit-tab-filtered.png') });
-    await context.close();
+    await shot(page, 'tab-filtered');
+    await page.context().close();
   });
 
   it("lets a super admin read another company's trail (en)", async () => {
-    const context = await launched.browser.newContext({
-      baseURL: inject('webUrl'),
-      locale: 'en-US',
-      viewport: { width: 1366, height: 860 },
-    });
-    const page = await context.newPage();
-    await page.goto('/login');
-    await page.locator('input[name=email]').waitFor({ timeout: 90_000 });
+    const page = await openPage(launched, { baseURL: inject('webUrl'), locale: 'en-US' });
     await signInPage(page, inject('admin').email, inject('admin').password);
     await page.goto('/settings');
     await page.getByTestId('settings-tab-audit').click();
@@ -95,17 +78,16 @@ describe('the Audit tab', { timeout: 240_000 }, () => {
     await settingRow.first().waitFor({ timeout: 30_000 });
     expect(await settingRow.first().textContent()).toContain('Setting changed');
     expect(await page.getByTestId('audit-row-user.create').count()).toBeGreaterThan(0);
-    await page.screenshot({ path: join(artifacts, 'audit-tab-super.png') });
-    await context.close();
+    await shot(page, 'tab-super');
+    await page.context().close();
   });
 
   it('offers a plain user no Audit tab', async () => {
-    const context = await launched.browser.newContext({ baseURL: inject('webUrl'), locale: 'en-US' });
-    const page = await context.newPage();
+    const page = await openPage(launched, { baseURL: inject('webUrl'), locale: 'en-US' });
     await signInPage(page, tenant.user.email, tenant.user.password);
     await page.goto('/settings');
     await page.getByTestId('settings-tab-options').waitFor({ timeout: 30_000 });
     expect(await page.getByTestId('settings-tab-audit').count()).toBe(0);
-    await context.close();
+    await page.context().close();
   });
 });

@@ -5,38 +5,37 @@
  * screen against the local fake Asaas, sees the renewed licence and is back home after 4 s, with the
  * inbox usable again. Screenshots go to tests/artifacts/billing-*.png.
  */
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { repoRoot } from '../../infra/local/lambda-runtime.ts';
 import { type Call, client, createTenant, superLogin, type Tenant } from '../integration/tenants.ts';
-import { CHROMIUM_PATH } from '../support/browser.ts';
+import { createPlan } from '../support/api.ts';
+import {
+  fillWizardDados,
+  type LaunchedBrowser,
+  launchBrowser,
+  openPage,
+  screenshots,
+  signInPage,
+  wizardPlanCard,
+} from '../support/browser.ts';
 
-const artifacts = join(repoRoot, 'tests', 'artifacts');
-const shot = (page: Page, name: string) => page.screenshot({ path: join(artifacts, `billing-${name}.png`) });
+const shot = screenshots('billing');
 const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
 
 let call: Call;
 let tenant: Tenant;
 let planName: string;
 let providerUrl: string;
-let browser: Browser;
+let launched: LaunchedBrowser;
 let page: Page;
 
 beforeAll(async () => {
-  mkdirSync(artifacts, { recursive: true });
   call = client(inject('apiUrl'));
   const env = inject('env');
   providerUrl = (env.ASAAS_BASE_URL as string).replace(/\/v3$/, '');
   const superToken = await superLogin(call, inject('admin'));
   planName = `Plano Ouro ${Date.now()}`;
-  const plan = await call('POST', '/plans', {
-    token: superToken,
-    body: { name: planName, value: 79.9, users: 3, connections: 1, queues: 2 },
-  });
-  expect(plan.status, plan.text).toBeLessThan(300);
-  const planId = (plan.body as { id: number }).id;
+  const planId = await createPlan(call, superToken, planName, 79.9);
   tenant = await createTenant(call, superToken, planId, 'billing-web');
   // The trial ends: the due date passes (as the super admin's + Vencimiento would set it). The hourly job
   // does not run: the invoice is waiting for the admin all the same (issue 25).
@@ -46,36 +45,20 @@ beforeAll(async () => {
   });
   expect(expired.status, expired.text).toBe(200);
 
-  browser = await chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking'],
-  });
-  const context = await browser.newContext({
-    baseURL: inject('webUrl'),
-    locale: 'pt-BR',
-    colorScheme: 'light',
-    viewport: { width: 1366, height: 860 },
-  });
-  page = await context.newPage();
+  launched = await launchBrowser();
+  page = await openPage(launched, { baseURL: inject('webUrl') });
 });
 
 afterAll(async () => {
-  await browser?.close().catch(() => undefined);
+  await launched?.close();
 });
 
 describe('an expired trial company pays with PIX', { timeout: 180_000 }, () => {
   it('signs in to billing, pays through the wizard and is back in', async () => {
     // Act: sign in as the expired company's admin
-    await page.goto('/login');
-    // The first lazy load of a fresh build can take a while on a busy machine.
-    await page.locator('input[name=email]').waitFor({ timeout: 90_000 });
-    await page.fill('input[name=email]', tenant.admin.email);
-    await page.fill('input[name=password]', tenant.admin.password);
-    await page.click('button[type=submit]');
+    await signInPage(page, tenant.admin.email, tenant.admin.password, '**/financeiro');
 
     // Assess: sent to billing, the overdue invoice tinted, Pay offered
-    await page.waitForURL('**/financeiro');
     await page.getByTestId('billing-expired').waitFor();
     const row = page.locator('[data-testid^="invoice-"]').first();
     await row.getByText('Vencido').waitFor();
@@ -96,25 +79,19 @@ describe('an expired trial company pays with PIX', { timeout: 180_000 }, () => {
     await wizard.waitFor();
     await wizard.getByRole('button', { name: 'Próximo' }).click();
     await wizard.getByText('Obrigatório').first().waitFor();
-    for (const [name, value] of Object.entries({
+    await fillWizardDados(page, {
       firstName: 'Ana',
       lastName: 'Souza',
       address2: 'Rua das Flores, 10',
       city: 'São Paulo',
       state: 'SP',
       zipcode: '01001-000',
-    })) {
-      await wizard.locator(`input[name=${name}]`).fill(value);
-    }
+    });
     await shot(page, '2-wizard-address');
     await wizard.getByRole('button', { name: 'Próximo' }).click();
     await wizard.getByText(planName).waitFor();
     await shot(page, '3-wizard-plan');
-    await wizard
-      .getByText(planName)
-      .locator('xpath=ancestor::div[contains(@class,"MuiCard-root")]')
-      .getByRole('button', { name: 'Escolher' })
-      .click();
+    await wizardPlanCard(page, planName).getByRole('button', { name: 'Escolher' }).click();
     await page.getByTestId('subscription-review').getByText('R$ 79,90').waitFor();
     await shot(page, '4-wizard-review');
     await page.getByTestId('subscription-pay').click();

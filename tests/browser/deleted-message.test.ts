@@ -5,16 +5,14 @@
  * also after a reload (the server's lastMessageDeleted). Screenshot in tests/artifacts/deleted-message.png.
  */
 import { randomInt } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { repoRoot } from '../../infra/local/lambda-runtime.ts';
 import { type Call, client, createTenant, firstPlanId, superLogin, type Tenant } from '../integration/tenants.ts';
 import { connectedConnection, ok, simulator, waitUntil } from '../integration/whatsapp-kit.ts';
-import { type LaunchedBrowser, launchBrowser, signInPage } from '../support/browser.ts';
+import { pendingTicketOf } from '../support/api.ts';
+import { type LaunchedBrowser, launchBrowser, openPage, screenshots, signInPage } from '../support/browser.ts';
 
-const artifacts = join(repoRoot, 'tests', 'artifacts');
+const shot = screenshots('deleted');
 const number = `55419${randomInt(10_000_000, 99_999_999)}`;
 const contactName = `Lia ${randomInt(1000, 9999)}`;
 const secret = `Senha provisoria ${randomInt(100_000, 999_999)}`;
@@ -26,26 +24,18 @@ let call: Call;
 let ticketId: number;
 
 beforeAll(async () => {
-  mkdirSync(artifacts, { recursive: true });
   call = client(inject('apiUrl'));
   const sim = simulator(inject('simulatorUrl'));
   tenant = await createTenant(call, await superLogin(call, inject('admin')), await firstPlanId(call), 'deleted-web');
   const setup = await connectedConnection(call, sim, { token: tenant.admin.token, companyId: tenant.companyId, queues: ['Suporte'] });
   await sim.send(setup.simId, number, 'Oi, preciso de ajuda', contactName);
-  ticketId = await waitUntil('the ticket', async () => {
-    const { tickets } = await ok<{ tickets: { id: number; contact: { number: string } }[] }>(call, 'GET', '/tickets', {
-      token: tenant.admin.token,
-      query: { showAll: 'true', status: 'pending' },
-    });
-    return tickets.find((t) => t.contact.number === number)?.id;
-  });
+  ticketId = await pendingTicketOf(call, tenant.admin.token, number);
   await ok(call, 'PUT', `/tickets/${ticketId}`, { token: tenant.admin.token, body: { status: 'open', userId: tenant.user.id } });
   // The attendant's message, sent before she signs in at the browser (which ends her API session).
   await ok(call, 'POST', `/messages/${ticketId}`, { token: tenant.user.token, body: { body: secret } });
   await waitUntil('the phone has it', async () => (await sim.chat(setup.simId, number)).some((m) => m.body === secret));
   launched = await launchBrowser();
-  const context = await launched.browser.newContext({ baseURL: inject('webUrl'), locale: 'en-US', viewport: { width: 1280, height: 800 } });
-  page = await context.newPage();
+  page = await openPage(launched, { baseURL: inject('webUrl'), locale: 'en-US', viewport: { width: 1280, height: 800 } });
 }, 120_000);
 
 afterAll(async () => {
@@ -74,7 +64,7 @@ describe('a deleted message', { timeout: 120_000 }, () => {
     await deleted.waitFor({ timeout: 30_000 });
     await row().getByText('This message was deleted').waitFor({ timeout: 30_000 });
     await page.getByRole('dialog').waitFor({ state: 'hidden' });
-    await page.screenshot({ path: join(artifacts, 'deleted-message.png') });
+    await shot(page, 'message');
     await expect(page.getByText(secret).count()).resolves.toBe(0);
     // The server's copy too: after a reload nothing of the text comes back.
     await page.reload();

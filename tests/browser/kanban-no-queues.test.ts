@@ -4,20 +4,16 @@
  * queues) in pt, en and es; the admin, whose board is the company's, gets no such notice.
  * Screenshots go to tests/artifacts/kanban-no-queues-*.png.
  */
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { repoRoot } from '../../infra/local/lambda-runtime.ts';
 import { client, createTenant, firstPlanId, superLogin, type Tenant } from '../integration/tenants.ts';
-import { type LaunchedBrowser, launchBrowser, signInPage } from '../support/browser.ts';
+import { type LaunchedBrowser, launchBrowser, openPage, screenshots, signInPage } from '../support/browser.ts';
 
-const artifacts = join(repoRoot, 'tests', 'artifacts');
+const shot = screenshots('kanban-no-queues');
 
 let tenant: Tenant;
 let launched: LaunchedBrowser;
 
 beforeAll(async () => {
-  mkdirSync(artifacts, { recursive: true });
   const call = client(inject('apiUrl'));
   const superToken = await superLogin(call, inject('admin'));
   // createTenant's plain user is in no queue, as a user added without choosing any.
@@ -38,29 +34,25 @@ const notices = [
 describe('the Kanban of someone in no queue', { timeout: 180_000 }, () => {
   for (const { locale, text, button } of notices) {
     it(`says why the board is empty and opens the profile (${locale})`, async () => {
-      const context = await launched.browser.newContext({ baseURL: inject('webUrl'), locale, viewport: { width: 1366, height: 860 } });
-      const page = await context.newPage();
-      await page.goto('/login');
-      await page.locator('input[name=email]').waitFor({ timeout: 90_000 });
+      const page = await openPage(launched, { baseURL: inject('webUrl'), locale });
       await signInPage(page, tenant.user.email, tenant.user.password);
       await page.goto('/kanban');
       const notice = page.getByTestId('kanban-no-queues');
       await notice.waitFor({ timeout: 30_000 });
       expect(await notice.textContent()).toContain(text);
-      await page.screenshot({ path: join(artifacts, `kanban-no-queues-${locale}.png`) });
+      await shot(page, locale);
       await notice.getByRole('button', { name: button }).click();
       await page.getByRole('dialog').waitFor();
-      await context.close();
+      await page.context().close();
     });
   }
 
   it("shows the admin, whose board is the company's, no such notice", async () => {
-    const context = await launched.browser.newContext({ baseURL: inject('webUrl'), locale: 'pt-BR' });
-    const page = await context.newPage();
+    const page = await openPage(launched, { baseURL: inject('webUrl') });
     await signInPage(page, tenant.admin.email, tenant.admin.password);
     await page.goto('/kanban');
     await page.getByTestId('kanban-lane-0').waitFor({ timeout: 30_000 });
     expect(await page.getByTestId('kanban-no-queues').count()).toBe(0);
-    await context.close();
+    await page.context().close();
   });
 });

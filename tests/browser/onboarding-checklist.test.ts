@@ -8,44 +8,23 @@
  * what to do next with the button that does it (before: a bare "Nenhum registro."). Screenshots:
  * tests/artifacts/onboarding-*.png.
  */
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { repoRoot } from '../../infra/local/lambda-runtime.ts';
-import { client, superLogin } from '../integration/tenants.ts';
-import { type LaunchedBrowser, launchBrowser } from '../support/browser.ts';
+import { offerPlan } from '../support/api.ts';
+import { type LaunchedBrowser, launchBrowser, newOwner, openPage, screenshots, signUpPage } from '../support/browser.ts';
 
-const artifacts = join(repoRoot, 'tests', 'artifacts');
-const shot = (page: Page, name: string) => page.screenshot({ path: join(artifacts, `onboarding-${name}.png`), fullPage: true });
+const shot = screenshots('onboarding');
 
-const stamp = Date.now();
-const planName = `Plano Primeiro Dia ${stamp}`;
-const companyName = `Floricultura ${stamp}`;
-const email = `rosa-${stamp}@floricultura.test`;
-const password = 'Floricultura-1';
+const owner = newOwner('Floricultura', 'Rosa Lima');
 const steps = ['connection', 'queue', 'attendant', 'conversation', 'quickReply', 'businessHours'];
 
 let launched: LaunchedBrowser;
 let page: Page;
 
 beforeAll(async () => {
-  mkdirSync(artifacts, { recursive: true });
-  const call = client(inject('apiUrl'));
-  const superToken = await superLogin(call, inject('admin'));
-  const plan = await call('POST', '/plans', {
-    token: superToken,
-    body: { name: planName, value: 49.9, users: 3, connections: 1, queues: 2 },
-  });
-  expect(plan.status, plan.text).toBeLessThan(300);
+  await offerPlan(owner.planName, 49.9);
   launched = await launchBrowser();
-  const context = await launched.browser.newContext({
-    baseURL: inject('webUrl'),
-    locale: 'pt-BR',
-    colorScheme: 'light',
-    viewport: { width: 1366, height: 860 },
-  });
-  page = await context.newPage();
+  page = await openPage(launched, { baseURL: inject('webUrl') });
 });
 
 afterAll(async () => {
@@ -59,18 +38,7 @@ const doneOf = (key: string) => step(key).getAttribute('data-done');
 describe("a new company's first day", { timeout: 240_000 }, () => {
   it('shows the checklist, ticks a step done on its screen, and stays dismissed after a reload', async () => {
     // Prepare: a new company, its owner signed in by the sign-up
-    await page.goto('/signup');
-    await page.getByLabel('Nome da empresa').waitFor({ timeout: 90_000 });
-    await page.getByLabel('Nome da empresa').fill(companyName);
-    await page.getByLabel('Seu nome').fill('Rosa Lima');
-    await page.getByLabel('E-mail').fill(email);
-    await page.getByLabel('Telefone').fill('11987654321');
-    await page.getByLabel('Senha', { exact: true }).fill(password);
-    await page.getByLabel('Plano').click();
-    await page.getByRole('option', { name: planName }).click();
-    await page.locator('.MuiPopover-root').waitFor({ state: 'detached' });
-    await page.getByRole('button', { name: 'Cadastrar' }).click();
-    await page.waitForURL('**/tickets', { timeout: 30_000 });
+    await signUpPage(page, owner);
 
     // Assess: the dashboard shows every step still to do, each a link to its screen
     await page.goto('/');

@@ -4,21 +4,17 @@
  * marks a reply private to its author with a label, a shared one without. Screenshots go to
  * tests/artifacts/quick-replies-*.png.
  */
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { repoRoot } from '../../infra/local/lambda-runtime.ts';
 import { client, createTenant, firstPlanId, superLogin, type Tenant } from '../integration/tenants.ts';
 import { ok } from '../integration/whatsapp-kit.ts';
-import { type LaunchedBrowser, launchBrowser, signInPage } from '../support/browser.ts';
+import { type LaunchedBrowser, launchBrowser, openPage, screenshots, signInPage } from '../support/browser.ts';
 
-const artifacts = join(repoRoot, 'tests', 'artifacts');
+const shot = screenshots('quick-replies');
 
 let tenant: Tenant;
 let launched: LaunchedBrowser;
 
 beforeAll(async () => {
-  mkdirSync(artifacts, { recursive: true });
   const call = client(inject('apiUrl'));
   tenant = await createTenant(call, await superLogin(call, inject('admin')), await firstPlanId(call), 'quick-replies');
   await ok(call, 'POST', '/quick-messages', {
@@ -38,15 +34,7 @@ afterAll(async () => {
 
 describe('quick replies', { timeout: 150_000 }, () => {
   it("labels a private reply, and the insert helper offers the campaigns' placeholders", async () => {
-    const context = await launched.browser.newContext({
-      baseURL: inject('webUrl'),
-      locale: 'pt-BR',
-      viewport: { width: 1366, height: 800 },
-    });
-    const page = await context.newPage();
-    page.setDefaultTimeout(60_000);
-    await page.goto('/login');
-    await page.locator('input[name=email]').waitFor({ timeout: 90_000 });
+    const page = await openPage(launched, { baseURL: inject('webUrl'), viewport: { width: 1366, height: 800 } });
     await signInPage(page, tenant.admin.email, tenant.admin.password);
     await page.goto('/quick-messages');
     const table = page.getByTestId('quick-messages-table');
@@ -56,7 +44,7 @@ describe('quick replies', { timeout: 150_000 }, () => {
     // The private one says so; the shared one does not.
     await mine.getByText('Privada', { exact: true }).waitFor();
     expect(await shared.getByText('Privada', { exact: true }).count()).toBe(0);
-    await page.screenshot({ path: join(artifacts, 'quick-replies-list.png') });
+    await shot(page, 'list');
 
     await page.getByRole('button', { name: 'Adicionar' }).first().click();
     const dialog = page.getByTestId('quick-message-dialog');
@@ -67,11 +55,11 @@ describe('quick replies', { timeout: 150_000 }, () => {
     const items = page.getByRole('menuitem');
     await items.first().waitFor();
     const offered = (await items.allTextContents()).join(' | ');
-    await page.screenshot({ path: join(artifacts, 'quick-replies-placeholders.png') });
+    await shot(page, 'placeholders');
     for (const placeholder of ['{nome}', '{numero}', '{email}']) expect(offered).toContain(placeholder);
     expect(offered).not.toContain('{{');
     await items.filter({ hasText: '{nome}' }).click();
     expect(await message.inputValue()).toBe('Olá {nome}, tudo bem?');
-    await context.close();
+    await page.context().close();
   });
 });

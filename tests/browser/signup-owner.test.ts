@@ -6,44 +6,32 @@
  * admin was named after the company ("Olá Padaria ..., seja bem-vindo a Padaria ..."), and so were their
  * signatures and "Assigned to". Screenshots: tests/artifacts/signup-owner-*.png.
  */
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { repoRoot } from '../../infra/local/lambda-runtime.ts';
-import { client, superLogin } from '../integration/tenants.ts';
-import { type LaunchedBrowser, launchBrowser } from '../support/browser.ts';
+import { offerPlan } from '../support/api.ts';
+import {
+  fillSignUp,
+  type LaunchedBrowser,
+  launchBrowser,
+  newOwner,
+  openPage,
+  openSignUp,
+  screenshots,
+  submitSignUp,
+} from '../support/browser.ts';
 
-const artifacts = join(repoRoot, 'tests', 'artifacts');
-const shot = (page: Page, name: string) => page.screenshot({ path: join(artifacts, `signup-owner-${name}.png`), fullPage: true });
+const shot = screenshots('signup-owner');
 
-const stamp = Date.now();
-const planName = `Plano Dona ${stamp}`;
-const companyName = `Mercearia ${stamp}`;
-const ownerName = 'Joana Prado';
-const email = `joana-${stamp}@mercearia.test`;
-const password = 'Mercearia-1';
+const owner = newOwner('Mercearia', 'Joana Prado');
+const { companyName, ownerName } = owner;
 
 let launched: LaunchedBrowser;
 let page: Page;
 
 beforeAll(async () => {
-  mkdirSync(artifacts, { recursive: true });
-  const call = client(inject('apiUrl'));
-  const superToken = await superLogin(call, inject('admin'));
-  const plan = await call('POST', '/plans', {
-    token: superToken,
-    body: { name: planName, value: 49.9, users: 3, connections: 1, queues: 2 },
-  });
-  expect(plan.status, plan.text).toBeLessThan(300);
+  await offerPlan(owner.planName, 49.9);
   launched = await launchBrowser();
-  const context = await launched.browser.newContext({
-    baseURL: inject('webUrl'),
-    locale: 'pt-BR',
-    colorScheme: 'light',
-    viewport: { width: 1366, height: 860 },
-  });
-  page = await context.newPage();
+  page = await openPage(launched, { baseURL: inject('webUrl') });
 });
 
 afterAll(async () => {
@@ -56,9 +44,7 @@ const requiredMarks = () => page.locator('.MuiFormHelperText-root', { hasText: '
 describe('signing a company up', { timeout: 240_000 }, () => {
   it("clears each field's Obrigatório once filled, and greets the owner by their own name", async () => {
     // Prepare: the sign-up screen, pressed once while empty
-    await page.goto('/signup');
-    // The first lazy load of a fresh build can take a while on a busy machine.
-    await page.getByLabel('Nome da empresa').waitFor({ timeout: 90_000 });
+    await openSignUp(page);
     await page.getByRole('button', { name: 'Cadastrar' }).click();
     await expect.poll(requiredMarks).toBeGreaterThanOrEqual(4);
     const before = await requiredMarks();
@@ -67,19 +53,12 @@ describe('signing a company up', { timeout: 240_000 }, () => {
     // Act + Assess: each filled field loses its mark at once, with no second press
     await page.getByLabel('Nome da empresa').fill(companyName);
     await expect.poll(requiredMarks).toBe(before - 1);
-    await page.getByLabel('Seu nome').fill(ownerName);
-    await page.getByLabel('E-mail').fill(email);
-    await page.getByLabel('Telefone').fill('11987654321');
-    await page.getByLabel('Senha', { exact: true }).fill(password);
-    await page.getByLabel('Plano').click();
-    await page.getByRole('option', { name: planName }).click();
-    await page.locator('.MuiPopover-root').waitFor({ state: 'detached' });
+    await fillSignUp(page, owner);
     await expect.poll(requiredMarks).toBe(0);
     await shot(page, '2-filled');
 
     // Act: sign up (the page signs the new admin in)
-    await page.getByRole('button', { name: 'Cadastrar' }).click();
-    await page.waitForURL('**/tickets', { timeout: 30_000 });
+    await submitSignUp(page);
 
     // Assess: the top bar greets the person, and the company stays the company
     const greeting = page.getByTestId('greeting');

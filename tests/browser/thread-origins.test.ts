@@ -5,16 +5,14 @@
  * the attendant reads adds its line live. Screenshot in tests/artifacts/thread-origins.png.
  */
 import { randomInt, randomUUID } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { repoRoot } from '../../infra/local/lambda-runtime.ts';
 import { type Call, client, createTenant, firstPlanId, superLogin, type Tenant } from '../integration/tenants.ts';
 import { connectedConnection, ok, simulator, waitUntil } from '../integration/whatsapp-kit.ts';
-import { type LaunchedBrowser, launchBrowser, signInPage } from '../support/browser.ts';
+import { pendingTicketOf } from '../support/api.ts';
+import { type LaunchedBrowser, launchBrowser, openPage, screenshots, signInPage } from '../support/browser.ts';
 
-const artifacts = join(repoRoot, 'tests', 'artifacts');
+const shot = screenshots('thread-origins');
 const number = `55419${randomInt(10_000_000, 99_999_999)}`;
 const viaApi = `Seu pedido ${randomInt(1000, 9999)} saiu para entrega`;
 const answer = 'Obrigada!';
@@ -27,7 +25,6 @@ let call: Call;
 let otherQueueId: number;
 
 beforeAll(async () => {
-  mkdirSync(artifacts, { recursive: true });
   call = client(inject('apiUrl'));
   const sim = simulator(inject('simulatorUrl'));
   tenant = await createTenant(call, await superLogin(call, inject('admin')), await firstPlanId(call), 'origins-web');
@@ -42,24 +39,14 @@ beforeAll(async () => {
   if (sent.status !== 200) throw new Error(`api send: ${sent.status} ${sent.text}`);
   await waitUntil('the phone has it', async () => (await sim.chat(setup.simId, number)).some((m) => m.body === viaApi));
   await sim.send(setup.simId, number, answer, 'Bia');
-  ticketId = await waitUntil('the answer in the ticket', async () => {
-    const { tickets } = await ok<{ tickets: { id: number; contact: { number: string } }[] }>(call, 'GET', '/tickets', {
-      token: tenant.admin.token,
-      query: { showAll: 'true', status: 'pending' },
-    });
-    const ticket = tickets.find((t) => t.contact.number === number);
-    if (!ticket) return undefined;
-    const { messages } = await ok<{ messages: { body: string }[] }>(call, 'GET', `/messages/${ticket.id}`, { token: tenant.admin.token });
-    return messages.some((m) => m.body === answer) ? ticket.id : undefined;
-  });
+  ticketId = await pendingTicketOf(call, tenant.admin.token, number, answer);
   // The admin gives it to the attendant, who reads it in the browser (the admin's API session stays valid).
   await ok(call, 'PUT', `/tickets/${ticketId}`, { token: tenant.admin.token, body: { status: 'open', userId: tenant.user.id } });
   otherQueueId = (
     await ok<{ id: number }>(call, 'POST', '/queue', { token: tenant.admin.token, body: { name: 'Financeiro', color: '#aa5500' } })
   ).id;
   launched = await launchBrowser();
-  const context = await launched.browser.newContext({ baseURL: inject('webUrl'), locale: 'pt-BR', viewport: { width: 1280, height: 800 } });
-  page = await context.newPage();
+  page = await openPage(launched, { baseURL: inject('webUrl'), viewport: { width: 1280, height: 800 } });
 }, 90_000);
 
 afterAll(async () => {
@@ -72,7 +59,7 @@ describe('the conversation shows where our messages came from', { timeout: 90_00
     await page.getByTestId('ticket-row').filter({ hasText: 'Bia' }).click();
     const sent = page.getByTestId('message').filter({ hasText: viaApi });
     await sent.waitFor({ timeout: 30_000 }).catch(async (error) => {
-      await page.screenshot({ path: join(artifacts, 'thread-origins-failed.png') });
+      await shot(page, 'failed');
       throw error;
     });
     const label = sent.getByTestId('message-origin');
@@ -98,6 +85,6 @@ describe('the conversation shows where our messages came from', { timeout: 90_00
     });
     await page.getByTestId('thread-event').filter({ hasText: '(Financeiro)' }).waitFor({ timeout: 30_000 });
     await expect(page.getByTestId('thread-event').count()).resolves.toBe(2);
-    await page.screenshot({ path: join(artifacts, 'thread-origins.png') });
+    await shot(page, 'thread');
   });
 });

@@ -6,6 +6,8 @@ import type { LoginResponse } from '@conversa/functions/contracts/auth';
 import type { Company, CompanyInput } from '@conversa/functions/contracts/companies';
 import type { CreateUserInput } from '@conversa/functions/contracts/users';
 import { inject } from 'vitest';
+import { type Call, client, superLogin } from '../integration/tenants.ts';
+import { ok as okCall, waitUntil } from '../integration/whatsapp-kit.ts';
 
 export interface ApiResult<T = unknown> {
   status: number;
@@ -90,3 +92,49 @@ export function createApi(apiUrl: string = inject('apiUrl')) {
 }
 
 export type Api = ReturnType<typeof createApi>;
+
+/** As the super admin: a plan people can pick on the sign-up page; its id. */
+export async function createPlan(call: Call, superToken: string, name: string, value: number): Promise<number> {
+  const plan = await okCall<{ id: number }>(call, 'POST', '/plans', {
+    token: superToken,
+    body: { name, value, users: 3, connections: 1, queues: 2 },
+  });
+  return plan.id;
+}
+
+/** A plan on the sign-up page, created by the stack's super admin; its id. */
+export async function offerPlan(name: string, value: number): Promise<number> {
+  const call = client(inject('apiUrl'));
+  return createPlan(call, await superLogin(call, inject('admin')), name, value);
+}
+
+/**
+ * Waits until the contact `number` (who wrote from the simulated phone) has a pending ticket, and,
+ * when `withMessage` is given, until that ticket holds a message with that text; its id.
+ */
+export async function pendingTicketOf(call: Call, token: string, number: string, withMessage?: string): Promise<number> {
+  return waitUntil(`the pending ticket of ${number}`, async () => {
+    const { tickets } = await okCall<{ tickets: { id: number; contact: { number: string } }[] }>(call, 'GET', '/tickets', {
+      token,
+      query: { showAll: 'true', status: 'pending' },
+    });
+    const ticket = tickets.find((t) => t.contact.number === number);
+    if (!ticket || withMessage === undefined) return ticket?.id;
+    const { messages } = await okCall<{ messages: { body: string }[] }>(call, 'GET', `/messages/${ticket.id}`, { token });
+    return messages.some((m) => m.body === withMessage) ? ticket.id : undefined;
+  });
+}
+
+/** An open ticket of a new contact on a new (not connected) connection, made through the API. */
+export async function openTicketOfNewContact<T extends { id: number } = { id: number; uuid: string }>(
+  call: Call,
+  token: string,
+  contact: { name: string; number: string },
+): Promise<T> {
+  const created = await okCall<{ id: number }>(call, 'POST', '/contacts', { token, body: contact });
+  const connection = await okCall<{ id: number }>(call, 'POST', '/whatsapp', {
+    token,
+    body: { name: 'Loja', token: `ticket-${randomUUID()}` },
+  });
+  return okCall<T>(call, 'POST', '/tickets', { token, body: { contactId: created.id, whatsappId: connection.id, status: 'open' } });
+}
