@@ -172,6 +172,8 @@ const listQueries: Record<string, string[]> = {
   'GET /invoices/all': ['searchParam', 'pageNumber'],
   'GET /audit': ['from', 'to', 'userId', 'action', 'targetType', 'pageNumber', 'companyId'],
   'GET /audit/export.csv': ['from', 'to', 'userId', 'action', 'targetType', 'companyId'],
+  // Webhooks (issue 23 §2): a delivery log's pages ({id} is the ticket's id here: not an endpoint, so a clean 404 or 400).
+  'GET /webhooks/{id}/deliveries': ['pageNumber'],
 };
 const withoutQuery = [
   'GET /auth/me',
@@ -192,6 +194,7 @@ const withoutQuery = [
   'GET /contact-lists/list',
   'GET /campaign-settings',
   'GET /onboarding',
+  'GET /webhooks',
 ];
 
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
