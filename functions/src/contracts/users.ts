@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { emailSchema, messages, passwordSchema, personNameSchema } from './common.ts';
+import type { Presence } from './presence.ts';
 import type { Setting } from './settings.ts';
 
 export const profiles = ['admin', 'user', 'supervisor'] as const;
@@ -51,8 +52,14 @@ export interface User {
   whatsappId: number | null;
   queueIds: number[];
   queues: UserQueue[];
+  /** Has a live socket (presence is not offline). */
   online: boolean;
-  /** When the user's socket was last seen (presence); absent until it first connected. */
+  /**
+   * online / away / offline (contracts/presence.ts). The users list reads it from the sockets
+   * (domain/users/presence.ts); other answers carry the one last announced.
+   */
+  presence: Presence;
+  /** When the user's presence last changed; absent until it first connected. */
   lastSeenAt?: string;
   createdAt: string;
   updatedAt: string;

@@ -17,6 +17,7 @@ export function publicUser(record: UserRecord, queues: UserQueue[]): User {
     queueIds: record.queueIds ?? [],
     queues,
     online: Boolean(record.online),
+    presence: record.presence ?? (record.online ? 'online' : 'offline'),
     ...(record.lastSeenAt !== undefined ? { lastSeenAt: record.lastSeenAt } : {}),
     createdAt: record.createdAt,
     updatedAt: record.updatedAt,

@@ -14,6 +14,7 @@ import { promptErrorLocales, promptsLocales } from './prompts.ts';
 import { queueIntegrationErrorLocales, queueIntegrationsLocales } from './queue-integrations.ts';
 import { schedulesLocales } from './schedules.ts';
 import { securityErrorLocales, securityLocales } from './security.ts';
+import { ticketWorkErrorLocales, ticketWorkLocales } from './ticket-work.ts';
 
 const en: LocaleShape = {
   ...campaignsLocales.en,
@@ -30,6 +31,7 @@ const en: LocaleShape = {
   ...billingLocales.en,
   ...onboardingLocales.en,
   ...securityLocales.en,
+  ...ticketWorkLocales.en,
   app: { name: 'Conversa' },
   languages: { pt: 'Português', en: 'English', es: 'Español' },
   common: {
@@ -73,6 +75,7 @@ const en: LocaleShape = {
     ...campaignErrorLocales.en,
     ...mediaErrorLocales.en,
     ...securityErrorLocales.en,
+    ...ticketWorkErrorLocales.en,
     ERR_NO_OTHER_WHATSAPP: 'There must be at least one default WhatsApp connection.',
     ERR_NO_DEF_WAPP_FOUND: 'No default WhatsApp connection found. Check the connections page.',
     ERR_WAPP_NOT_INITIALIZED: 'This WhatsApp session is not initialised. Check the connections page.',

@@ -13,6 +13,7 @@ import { promptErrorLocales, promptsLocales } from './prompts.ts';
 import { queueIntegrationErrorLocales, queueIntegrationsLocales } from './queue-integrations.ts';
 import { schedulesLocales } from './schedules.ts';
 import { securityErrorLocales, securityLocales } from './security.ts';
+import { ticketWorkErrorLocales, ticketWorkLocales } from './ticket-work.ts';
 
 /** Spanish: the fallback language (SPEC 1) and the shape every other locale must match. */
 const es = {
@@ -30,6 +31,7 @@ const es = {
   ...billingLocales.es,
   ...onboardingLocales.es,
   ...securityLocales.es,
+  ...ticketWorkLocales.es,
   app: { name: 'Conversa' },
   languages: { pt: 'Português', en: 'English', es: 'Español' },
   common: {
@@ -73,6 +75,7 @@ const es = {
     ...campaignErrorLocales.es,
     ...mediaErrorLocales.es,
     ...securityErrorLocales.es,
+    ...ticketWorkErrorLocales.es,
     ERR_NO_OTHER_WHATSAPP: 'Debe haber al menos una conexión de WhatsApp predeterminada.',
     ERR_NO_DEF_WAPP_FOUND: 'No se encontró una conexión de WhatsApp predeterminada. Verifique la página de conexiones.',
     ERR_WAPP_NOT_INITIALIZED: 'Esta sesión de WhatsApp no ha sido inicializada. Verifique la página de conexiones.',

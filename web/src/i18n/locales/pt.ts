@@ -14,6 +14,7 @@ import { promptErrorLocales, promptsLocales } from './prompts.ts';
 import { queueIntegrationErrorLocales, queueIntegrationsLocales } from './queue-integrations.ts';
 import { schedulesLocales } from './schedules.ts';
 import { securityErrorLocales, securityLocales } from './security.ts';
+import { ticketWorkErrorLocales, ticketWorkLocales } from './ticket-work.ts';
 
 /** Portuguese (Brazil): the stored `ptBR` selects it (SPEC 1). */
 const pt: LocaleShape = {
@@ -31,6 +32,7 @@ const pt: LocaleShape = {
   ...billingLocales.pt,
   ...onboardingLocales.pt,
   ...securityLocales.pt,
+  ...ticketWorkLocales.pt,
   app: { name: 'Conversa' },
   languages: { pt: 'Português', en: 'English', es: 'Español' },
   common: {
@@ -74,6 +76,7 @@ const pt: LocaleShape = {
     ...campaignErrorLocales.pt,
     ...mediaErrorLocales.pt,
     ...securityErrorLocales.pt,
+    ...ticketWorkErrorLocales.pt,
     ERR_NO_OTHER_WHATSAPP: 'Deve haver pelo menos uma conexão de WhatsApp padrão.',
     ERR_NO_DEF_WAPP_FOUND: 'Nenhuma conexão de WhatsApp padrão encontrada. Verifique a página de conexões.',
     ERR_WAPP_NOT_INITIALIZED: 'Esta sessão do WhatsApp não foi inicializada. Verifique a página de conexões.',

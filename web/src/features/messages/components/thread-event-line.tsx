@@ -2,6 +2,7 @@ import type { ThreadEvent } from '@conversa/functions/contracts/ticket-history';
 import { Box, Typography } from '@mui/material';
 import { format } from 'date-fns';
 import { useTranslation } from 'react-i18next';
+import { formatDayTime } from '../../../lib/dates.ts';
 
 /** Where a transfer sent the ticket: the attendant, the queue, or both. */
 const targetOf = (event: ThreadEvent): string =>
@@ -15,7 +16,10 @@ export function ThreadEventLine({ event }: { event: ThreadEvent }) {
   const { t } = useTranslation();
   // Nobody reopened it by hand: a message on the closed ticket (the contact's, a schedule's) did.
   const key = event.kind === 'reopened' && !event.actor ? 'reopenedByMessage' : event.kind;
-  const text = t(`conversation.events.${key}`, {
+  // The snooze lines (issue 22 §5) live with the snooze's words; `detail` is until when.
+  const snooze = event.kind === 'snoozed' || event.kind === 'unsnoozed';
+  const text = t(snooze ? `snooze.events.${event.kind}` : `conversation.events.${key}`, {
+    when: snooze && event.detail ? formatDayTime(event.detail) : '',
     actor: event.actor?.name || t('conversation.events.system'),
     queue: event.queue?.name ?? '',
     target: targetOf(event),

@@ -18,7 +18,14 @@ type Pages = InfiniteData<TicketPage>;
  * (text search, unread only): such lists only update the rows they already hold.
  */
 export function belongsTo(filters: TicketFilters, ticket: Ticket, viewerId: number | undefined): boolean | undefined {
-  if (filters.status && ticket.status !== filters.status) return false;
+  // A snoozed ticket is in the snoozed list only (issue 22 §5), whatever its status; it is the
+  // snoozer's own when nobody attends it, which the server decides (rows already held stay).
+  const snoozed = Boolean(ticket.snoozedUntil);
+  if (filters.status) {
+    if ((filters.status === 'snoozed') !== snoozed) return false;
+    if (!snoozed && ticket.status !== filters.status) return false;
+    if (snoozed && !filters.showAll && ticket.userId === null) return undefined;
+  }
   // Tickets without a queue stay: the server lists them with the selected queues (SPEC 6 rules).
   if (filters.queueIds && ticket.queueId !== null && !filters.queueIds.includes(ticket.queueId)) return false;
   // Without show-all, open and closed lists hold the viewer's own tickets only.

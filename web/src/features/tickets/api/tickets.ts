@@ -1,5 +1,11 @@
-import type { OtherOpenTicketError, TicketPageResponse, UpdateTicketInput } from '@conversa/functions/contracts/ticket-requests';
-import type { Ticket, TicketStatus } from '@conversa/functions/contracts/tickets';
+import type {
+  BulkTicketsInput,
+  BulkTicketsResponse,
+  OtherOpenTicketError,
+  TicketPageResponse,
+  UpdateTicketInput,
+} from '@conversa/functions/contracts/ticket-requests';
+import type { Ticket, TicketListStatus } from '@conversa/functions/contracts/tickets';
 import {
   infiniteQueryOptions,
   type QueryClient,
@@ -19,7 +25,8 @@ export type TicketPage = TicketPageResponse;
 
 /** The filters of one list (a tab of the ticket manager). Lists of ids go out as JSON, as SPEC 7 says. */
 export interface TicketFilters {
-  status?: TicketStatus;
+  /** A status's list, or `snoozed` (issue 22 §5: the caller's snoozed tickets, out of every other list). */
+  status?: TicketListStatus;
   searchParam?: string;
   showAll?: boolean;
   queueIds?: number[];
@@ -124,5 +131,23 @@ export function useCreateTicket() {
   return useMutation({
     mutationFn: createTicket,
     onSuccess: (ticket) => putTicket(queryClient, ticket, user?.id),
+  });
+}
+
+/** POST /tickets/bulk (issue 22 §5): one action on the selected tickets, answered per ticket. */
+export const bulkTickets = (input: BulkTicketsInput) => api<BulkTicketsResponse>('/tickets/bulk', { method: 'POST', body: input });
+
+/** Writes every ticket the action changed into the lists at once; realtime confirms them later. */
+export function useBulkTickets() {
+  const queryClient = useQueryClient();
+  const { user } = useAuth();
+  return useMutation({
+    mutationFn: bulkTickets,
+    onSuccess: (answer) => {
+      for (const result of answer.results) if (result.ticket) putTicket(queryClient, result.ticket, user?.id);
+      // A ticket that changed under the action: the lists are read again, as after a single ERR_TICKET_CHANGED.
+      if (answer.results.some((result) => result.error === 'ERR_TICKET_CHANGED'))
+        void queryClient.invalidateQueries({ queryKey: ticketKeys.all });
+    },
   });
 }

@@ -1,11 +1,13 @@
 import type { Ticket } from '@conversa/functions/contracts/tickets';
 import SmartToyOutlined from '@mui/icons-material/SmartToyOutlined';
+import SnoozeOutlined from '@mui/icons-material/SnoozeOutlined';
 import VisibilityOutlined from '@mui/icons-material/VisibilityOutlined';
 import {
   Avatar,
   Badge,
   Box,
   Button,
+  Checkbox,
   Chip,
   IconButton,
   ListItemButton,
@@ -17,7 +19,7 @@ import {
 } from '@mui/material';
 import { format, isToday } from 'date-fns';
 import { useTranslation } from 'react-i18next';
-import { formatDay } from '../../../lib/dates.ts';
+import { formatDay, formatDayTime } from '../../../lib/dates.ts';
 import { lastMessagePreview } from '../../../lib/ticket-preview.ts';
 
 /** SPEC 2: HH:mm when the ticket moved today, otherwise the day (in the language's order, lib/dates). */
@@ -50,13 +52,16 @@ interface TicketRowProps {
   onOpen: (ticket: Ticket) => void;
   onAccept: (ticket: Ticket) => void;
   onSpy: (ticket: Ticket) => void;
+  /** The row's checkbox for bulk actions (issue 22 §5); absent = no checkbox. Shift-click selects a range. */
+  checked?: boolean;
+  onCheck?: (ticket: Ticket, range: boolean) => void;
 }
 
 /**
  * SPEC 2 "Ticket row". Pending tickets are accepted with the button, not opened: a click shows the
  * conversation read-only with Accept at hand (onSpy), so it never does nothing.
  */
-export function TicketRow({ ticket, selected, admin, accepting, onOpen, onAccept, onSpy }: TicketRowProps) {
+export function TicketRow({ ticket, selected, admin, accepting, onOpen, onAccept, onSpy, checked, onCheck }: TicketRowProps) {
   const { t } = useTranslation();
   const pending = ticket.status === 'pending';
   const queueColor = ticket.queue?.color ?? '#7c7c7c';
@@ -80,6 +85,21 @@ export function TicketRow({ ticket, selected, admin, accepting, onOpen, onAccept
         borderBottomColor: 'divider',
       }}
     >
+      {onCheck && (
+        <Checkbox
+          size="small"
+          checked={Boolean(checked)}
+          onChange={() => undefined}
+          data-testid="ticket-row-check"
+          slotProps={{ input: { 'aria-label': t('bulk.select', { name: ticket.contact.name }) } }}
+          // The row's own click opens the ticket: the checkbox only selects (shift: the range from the last one).
+          onClick={(event) => {
+            event.stopPropagation();
+            onCheck(ticket, event.shiftKey);
+          }}
+          sx={{ p: 0.5, mt: 0.75, ml: -0.75, mr: -0.75 }}
+        />
+      )}
       <Avatar src={ticket.contact.profilePicUrl || undefined} alt={ticket.contact.name} sx={{ mt: 0.5 }}>
         {ticket.contact.name.slice(0, 1).toUpperCase()}
       </Avatar>
@@ -151,6 +171,16 @@ export function TicketRow({ ticket, selected, admin, accepting, onOpen, onAccept
               sx={{ ...small, bgcolor: tag.color, color: (theme) => contrastOn(theme, tag.color) }}
             />
           ))}
+          {ticket.snoozedUntil && (
+            <Chip
+              size="small"
+              variant="outlined"
+              icon={<SnoozeOutlined />}
+              label={t('snooze.snoozedUntil', { when: formatDayTime(ticket.snoozedUntil) })}
+              sx={small}
+              data-testid="snoozed-chip"
+            />
+          )}
           {pending && (
             <Button
               size="small"

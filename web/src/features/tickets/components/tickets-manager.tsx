@@ -19,7 +19,8 @@ import { SpyDialog } from './spy-dialog.tsx';
 import { TicketList, useTicketCount } from './ticket-list.tsx';
 
 type TopTab = 'open' | 'closed' | 'search';
-type OpenTab = 'assigned' | 'pending';
+/** `snoozed` (issue 22 §5): the caller's snoozed tickets, which no other list holds until they wake. */
+type OpenTab = 'assigned' | 'pending' | 'snoozed';
 
 function CountLabel({ label, count }: { label: string; count: number }) {
   return (
@@ -69,6 +70,7 @@ export function TicketsManager({ renderSpy }: { renderSpy: (ticket: Ticket) => R
   const assigned: TicketFilters = { ...base, status: 'open' };
   const pending: TicketFilters = { ...base, status: 'pending' };
   const closed: TicketFilters = { ...base, status: 'closed' };
+  const snoozed: TicketFilters = { ...base, status: 'snoozed' };
   const searching: TicketFilters = { searchParam, tags, users: admin ? users : [], showAll: admin, queueIds };
   const ready = !companyQueues.isPending;
   const assignedCount = useTicketCount(assigned, ready);
@@ -167,6 +169,7 @@ export function TicketsManager({ renderSpy }: { renderSpy: (ticket: Ticket) => R
             data-testid="tab-assigned"
           />
           <Tab value="pending" label={<CountLabel label={t('inbox.subTabs.pending')} count={pendingCount} />} data-testid="tab-pending" />
+          <Tab value="snoozed" label={t('snooze.tab')} data-testid="tab-snoozed" />
         </Tabs>
       )}
       {tab === 'open' && openTab === 'assigned' && (
@@ -174,6 +177,9 @@ export function TicketsManager({ renderSpy }: { renderSpy: (ticket: Ticket) => R
       )}
       {tab === 'open' && openTab === 'pending' && (
         <TicketList filters={pending} enabled={ready} onSpy={setSpying} onAccepted={showAccepted} />
+      )}
+      {tab === 'open' && openTab === 'snoozed' && (
+        <TicketList filters={snoozed} enabled={ready} onSpy={setSpying} onAccepted={showAccepted} />
       )}
       {tab === 'closed' && <TicketList filters={closed} enabled={ready} onSpy={setSpying} onAccepted={showAccepted} />}
       {tab === 'search' && <TicketList filters={searching} enabled={ready} onSpy={setSpying} onAccepted={showAccepted} />}

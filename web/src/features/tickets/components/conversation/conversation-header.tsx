@@ -28,6 +28,7 @@ import { isAdmin, useAuth } from '../../../../lib/auth/auth-provider.tsx';
 import { toast } from '../../../../lib/toast.ts';
 import { useErrorToast } from '../../../../lib/use-api-error.ts';
 import { type TicketUpdate, useDeleteTicket, useUpdateTicket } from '../../api/tickets.ts';
+import { SnoozeMenu } from './snooze-menu.tsx';
 import { TransferDialog } from './transfer-dialog.tsx';
 
 type Action = 'accept' | 'return' | 'resolve' | 'reopen';
@@ -191,6 +192,7 @@ export function ConversationHeader({ ticket, onBack, onOpenContact, onSchedule }
             </IconButton>
           </Tooltip>
         )}
+        {ticket.status !== 'closed' && <SnoozeMenu ticket={ticket} />}
         {ticket.status === 'pending' && button('accept', 'contained', 'success')}
         {ticket.status === 'open' && button('return', 'outlined', 'inherit')}
         {ticket.status !== 'closed' && button('resolve', 'contained')}
