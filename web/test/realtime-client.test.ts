@@ -39,6 +39,9 @@ class FakeSocket {
 }
 
 const latest = () => FakeSocket.all.at(-1) as FakeSocket;
+/** What a socket sent but its presence (every socket says userStatus as it opens: see the presence tests). */
+const joined = (socket: FakeSocket) => socket.sent.filter((m) => (m as { action: string }).action !== 'userStatus');
+const statuses = (socket: FakeSocket) => socket.sent.filter((m) => (m as { action: string }).action === 'userStatus');
 /** Lets the client's connect (it awaits the token) create its socket. */
 const settle = () => vi.advanceTimersByTimeAsync(0);
 
@@ -71,13 +74,50 @@ async function waitOfNextAttempt(): Promise<number> {
   return waited;
 }
 
+describe('RealtimeClient presence (SPEC 7 "Client emits": userStatus every 300000 ms; issue 22 §1)', () => {
+  it('says userStatus as each socket opens, on each change, and every 300000 ms with the current status', async () => {
+    // Prepare
+    const { realtime } = client();
+    await settle();
+    // Act: a status chosen before the socket opens is what it says first
+    realtime.send({ action: 'userStatus', data: 'away' });
+    latest().open();
+    // Assess
+    expect(latest().sent[0]).toEqual({ action: 'userStatus', data: 'away' });
+    realtime.send({ action: 'userStatus', data: 'online' });
+    expect(statuses(latest())).toEqual([
+      { action: 'userStatus', data: 'away' },
+      { action: 'userStatus', data: 'online' },
+    ]);
+    await vi.advanceTimersByTimeAsync(300_000);
+    expect(statuses(latest())).toHaveLength(3);
+    expect(statuses(latest()).at(-1)).toEqual({ action: 'userStatus', data: 'online' });
+    await vi.advanceTimersByTimeAsync(300_000);
+    expect(statuses(latest())).toHaveLength(4);
+    realtime.close();
+  });
+
+  it('a new socket after a drop says the status last set, once, not the ones queued while down', async () => {
+    const { realtime } = client();
+    await settle();
+    latest().open();
+    latest().drop();
+    realtime.send({ action: 'userStatus', data: 'online' });
+    realtime.send({ action: 'userStatus', data: 'away' });
+    await vi.advanceTimersByTimeAsync(FIRST_RETRY_WINDOW_MS);
+    latest().open();
+    expect(statuses(latest())).toEqual([{ action: 'userStatus', data: 'away' }]);
+    realtime.close();
+  });
+});
+
 describe('RealtimeClient after a dropped socket', () => {
   it('joins the open conversation again on the new socket and asks for a resync once', async () => {
     const { realtime, onReconnect } = client();
     await settle();
     latest().open();
     realtime.send({ action: 'joinChatBox', data: 'ticket-uuid-1' });
-    expect(latest().sent).toEqual([{ action: 'joinChatBox', data: 'ticket-uuid-1' }]);
+    expect(joined(latest())).toEqual([{ action: 'joinChatBox', data: 'ticket-uuid-1' }]);
     expect(onReconnect).not.toHaveBeenCalled();
 
     latest().drop();
@@ -85,7 +125,7 @@ describe('RealtimeClient after a dropped socket', () => {
     expect(FakeSocket.all).toHaveLength(2);
     latest().open();
 
-    expect(latest().sent).toEqual([{ action: 'joinChatBox', data: 'ticket-uuid-1' }]);
+    expect(joined(latest())).toEqual([{ action: 'joinChatBox', data: 'ticket-uuid-1' }]);
     expect(onReconnect).toHaveBeenCalledTimes(1);
     realtime.close();
   });
@@ -99,13 +139,13 @@ describe('RealtimeClient after a dropped socket', () => {
     latest().drop();
     await vi.advanceTimersByTimeAsync(FIRST_RETRY_WINDOW_MS);
     latest().open();
-    expect(latest().sent).toEqual([{ action: 'joinChatBox', data: 'b' }]);
+    expect(joined(latest())).toEqual([{ action: 'joinChatBox', data: 'b' }]);
 
     realtime.send({ action: 'leaveChatBox', data: 'b' });
     latest().drop();
     await vi.advanceTimersByTimeAsync(FIRST_RETRY_WINDOW_MS);
     latest().open();
-    expect(latest().sent).toEqual([]);
+    expect(joined(latest())).toEqual([]);
     realtime.close();
   });
 
@@ -230,7 +270,7 @@ describe('RealtimeClient before its token expires', () => {
     expect(latest().url).toContain('token=token-2');
     expect(asked).toEqual([false, true]);
     latest().open();
-    expect(latest().sent).toEqual([{ action: 'joinChatBox', data: 'ticket-uuid-1' }]);
+    expect(joined(latest())).toEqual([{ action: 'joinChatBox', data: 'ticket-uuid-1' }]);
     expect(onReconnect).toHaveBeenCalledTimes(1);
     realtime.close();
   });

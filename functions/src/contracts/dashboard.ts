@@ -1,5 +1,6 @@
 /** Dashboard requests and answers (SPEC 2 "Dashboard", 3 "Dashboard counters", 7, 9; BEHAVIOUR "Dashboard"). */
 import * as z from 'zod';
+import type { Presence } from './presence.ts';
 
 /** SPEC 9: the period select's options (days). */
 export const dashboardPeriods = [3, 7, 15, 30, 60, 90] as const;
@@ -61,7 +62,10 @@ export interface DashboardAttendant {
   rating: number | null;
   ratings: number;
   avgSupportTime: number;
+  /** Has a live socket (presence is not offline). */
   online: boolean;
+  /** online / away / offline, read from the attendant's sockets (domain/users/presence.ts). */
+  presence: Presence;
 }
 
 export interface DashboardData {

@@ -19,7 +19,7 @@ import { REFERENCE_TTL_MS, readCache } from './read-cache.ts';
 import { PLATFORM_PK, pad, tenantPk } from './table.ts';
 import { putGuarded, type UniqueGuard, updateGuarded } from './unique-guard.ts';
 
-export type UserRecord = Omit<User, 'queues' | 'maxOpenTickets' | 'autoAssign'> & {
+export type UserRecord = Omit<User, 'queues' | 'maxOpenTickets' | 'autoAssign' | 'presence'> & {
   /** Absent on a user stored before automatic assignment (issue 22): 0 (no limit) and true. */
   maxOpenTickets?: number;
   autoAssign?: boolean;

@@ -17,6 +17,7 @@ import { useQuickMessagesLive } from '../lib/lookups/quick-messages.ts';
 import { useTagsLive } from '../lib/lookups/tags.ts';
 import { useUsersLive } from '../lib/lookups/users.ts';
 import { invalidateOnce } from '../lib/realtime/invalidate-once.ts';
+import { usePresenceReporter } from '../lib/realtime/presence-reporter.ts';
 import { useRealtimeEvent } from '../lib/realtime/realtime-provider.tsx';
 import { toast } from '../lib/toast.ts';
 
@@ -40,6 +41,7 @@ export function RealtimeBridge() {
   useTagsLive(companyId);
   useQuickMessagesLive(companyId);
   useChatsLive(companyId, Boolean(useCompanyPlan(companyId).data?.useInternalChat));
+  usePresenceReporter(Boolean(user));
 
   // SPEC 4: a sign-in elsewhere on this account ends this (older) session.
   useRealtimeEvent<Partial<AuthEventData>>(companyId ? channels.auth(companyId) : undefined, async (data) => {

@@ -18,6 +18,7 @@ import {
   type TicketsUsersData,
 } from '#contracts/dashboard';
 import type { Identity } from '#domain/identity';
+import { readPresence } from '#domain/users/presence';
 import { type CounterItem, companyTimeZone, localDayHour, readCounters } from '#storage/dashboard-counters';
 import { listUsers } from '#storage/users';
 
@@ -98,9 +99,15 @@ async function attendants(viewer: DashboardViewer, items: CounterItem[]): Promis
     // A user sees the attendants of their queues and whoever worked in them in the period.
     (user) => isAdmin(viewer) || stats.has(user.id) || user.queueIds.some((id) => mine.has(id)),
   );
+  // Presence from the attendants' sockets (one Query of the tenant's sockets past 8 users), not the user's flag.
+  const presence = await readPresence(
+    viewer.companyId,
+    users.map((user) => user.id),
+  );
   return users
     .map((user) => {
       const s = stats.get(user.id) ?? {};
+      const now = presence.get(user.id) ?? 'offline';
       const ratings = s.c ?? 0;
       return {
         id: user.id,
@@ -109,7 +116,8 @@ async function attendants(viewer: DashboardViewer, items: CounterItem[]): Promis
         rating: ratings ? Math.round(((s.r ?? 0) / ratings) * 100) / 100 : null,
         ratings,
         avgSupportTime: minutes(s.s ?? 0, s.n ?? 0),
-        online: Boolean(user.online),
+        online: now !== 'offline',
+        presence: now,
       };
     })
     .sort((a, b) => b.tickets - a.tickets || a.name.localeCompare(b.name));

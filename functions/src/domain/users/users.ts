@@ -17,6 +17,7 @@ import { closeUserSockets, refreshUserSockets } from '#realtime/user-directory';
 import * as users from '#storage/users';
 import { byName, matchesSearch, pageOf } from './paging.ts';
 import { type Actor, canReadUser, isAdmin, permittedUserPatch } from './permissions.ts';
+import { readPresence } from './presence.ts';
 import { toUser } from './present.ts';
 import { provisionUser, undo } from './provision.ts';
 
@@ -52,8 +53,19 @@ export async function listUsersPage(
 ): Promise<{ users: User[]; hasMore: boolean }> {
   const matching = (await users.listUsers(companyId)).filter((u) => matchesSearch(query.searchParam, [u.name, u.email])).sort(byName);
   const page = pageOf(matching, query.pageNumber);
-  const directory = await loadQueueDirectory(companyId);
-  return { users: page.items.map((record) => toUser(record, directory)), hasMore: page.hasMore };
+  const [directory, presence] = await Promise.all([
+    loadQueueDirectory(companyId),
+    readPresence(
+      companyId,
+      page.items.map((record) => record.id),
+    ),
+  ]);
+  // Each row's presence from its sockets, not from the flag last recorded (presence.ts).
+  const withPresence = (user: User): User => {
+    const now = presence.get(user.id) ?? 'offline';
+    return { ...user, presence: now, online: now !== 'offline' };
+  };
+  return { users: page.items.map((record) => withPresence(toUser(record, directory))), hasMore: page.hasMore };
 }
 
 /** GET /users/list: the names every attendant needs (transfer dialog, filters). */

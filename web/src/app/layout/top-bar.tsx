@@ -13,6 +13,7 @@ import { formatDay } from '../../lib/dates.ts';
 import { useColorMode } from '../../theme/color-mode.tsx';
 import { AccountMenu } from './account-menu.tsx';
 import { LanguageMenu } from './language-menu.tsx';
+import { PresenceMenu } from './presence-menu.tsx';
 import { VolumeControl } from './volume-control.tsx';
 
 function Greeting() {
@@ -77,6 +78,7 @@ export function TopBar({ onToggleDrawer }: { onToggleDrawer: () => void }) {
           </>
         )}
         <LanguageMenu />
+        <PresenceMenu />
         <AccountMenu />
       </Toolbar>
     </AppBar>

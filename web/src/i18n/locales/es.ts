@@ -9,6 +9,7 @@ import { inboxLocales } from './inbox.ts';
 import { insightLocales } from './insight.ts';
 import { mediaErrorLocales } from './media.ts';
 import { onboardingLocales } from './onboarding.ts';
+import { presenceLocales } from './presence.ts';
 import { promptErrorLocales, promptsLocales } from './prompts.ts';
 import { queueIntegrationErrorLocales, queueIntegrationsLocales } from './queue-integrations.ts';
 import { schedulesLocales } from './schedules.ts';
@@ -31,6 +32,7 @@ const es = {
   ...billingLocales.es,
   ...onboardingLocales.es,
   ...securityLocales.es,
+  ...presenceLocales.es,
   ...ticketWorkLocales.es,
   app: { name: 'Conversa' },
   languages: { pt: 'Português', en: 'English', es: 'Español' },

@@ -10,6 +10,7 @@ import { inboxLocales } from './inbox.ts';
 import { insightLocales } from './insight.ts';
 import { mediaErrorLocales } from './media.ts';
 import { onboardingLocales } from './onboarding.ts';
+import { presenceLocales } from './presence.ts';
 import { promptErrorLocales, promptsLocales } from './prompts.ts';
 import { queueIntegrationErrorLocales, queueIntegrationsLocales } from './queue-integrations.ts';
 import { schedulesLocales } from './schedules.ts';
@@ -32,6 +33,7 @@ const pt: LocaleShape = {
   ...billingLocales.pt,
   ...onboardingLocales.pt,
   ...securityLocales.pt,
+  ...presenceLocales.pt,
   ...ticketWorkLocales.pt,
   app: { name: 'Conversa' },
   languages: { pt: 'Português', en: 'English', es: 'Español' },

@@ -1,8 +1,12 @@
 import type { ClientMessage, ServerEvent } from '@conversa/functions/contracts';
-import { eventsOfFrame, SOCKET_PING_INTERVAL_MS } from '@conversa/functions/contracts/channels';
+import { eventsOfFrame, SOCKET_PING_INTERVAL_MS, USER_STATUS_INTERVAL_MS } from '@conversa/functions/contracts/channels';
+import type { SocketStatus } from '@conversa/functions/contracts/presence';
 import { reconnectDelayMs } from './reconnect-policy.ts';
 
 export type EventListener = (event: ServerEvent) => void;
+
+/** Said again by every new socket as it opens (the state they carry is kept here), so never queued. */
+const replayedOnOpen = new Set<ClientMessage['action']>(['ping', 'joinChatBox', 'leaveChatBox', 'userStatus']);
 
 /** How long before its token expires a socket is replaced by one with a new token. */
 export const RENEW_BEFORE_EXPIRY_MS = 60_000;
@@ -35,10 +39,16 @@ export interface RealtimeClientOptions {
  * is a new connection to the server: the open conversation's room is joined again, and
  * `onReconnect` lets the app refetch what it missed, once per socket that opened again. A minute
  * before its token expires, the socket is replaced by one carrying a new token.
+ *
+ * Presence (SPEC 7 "Client emits", issue 22 §1): every socket says `userStatus` with the user's
+ * status (online or away) as it opens, again each time the app changes it, and every 300000 ms.
  */
 export class RealtimeClient {
   private socket: WebSocket | undefined;
   private pingTimer: ReturnType<typeof setInterval> | undefined;
+  private statusTimer: ReturnType<typeof setInterval> | undefined;
+  /** What this tab says of its user (userStatus), said again on every new socket and every 5 minutes. */
+  private status: SocketStatus = 'online';
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
   private renewTimer: ReturnType<typeof setTimeout> | undefined;
   /** The socket is being replaced for a new token: reconnect at once, with `getToken(true)`. */
@@ -58,16 +68,18 @@ export class RealtimeClient {
   }
 
   send(message: ClientMessage): void {
+    if (message.action === 'userStatus') this.status = message.data === 'away' ? 'away' : 'online';
     if (message.action === 'joinChatBox') this.chatBox = message.data;
     else if (message.action === 'leaveChatBox' && message.data === this.chatBox) this.chatBox = undefined;
     if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify(message));
     // Messages sent before the socket opens are replayed on open (the room is rejoined from chatBox).
-    else if (message.action !== 'ping' && message.action !== 'joinChatBox' && message.action !== 'leaveChatBox') this.pending.push(message);
+    else if (!replayedOnOpen.has(message.action)) this.pending.push(message);
   }
 
   close(): void {
     this.closed = true;
     clearInterval(this.pingTimer);
+    clearInterval(this.statusTimer);
     clearTimeout(this.retryTimer);
     clearTimeout(this.renewTimer);
     this.socket?.close(1000);
@@ -87,9 +99,11 @@ export class RealtimeClient {
     this.socket = socket;
     socket.onopen = () => {
       this.failures = 0;
+      socket.send(JSON.stringify({ action: 'userStatus', data: this.status }));
       if (this.chatBox !== undefined) socket.send(JSON.stringify({ action: 'joinChatBox', data: this.chatBox }));
       for (const message of this.pending.splice(0)) socket.send(JSON.stringify(message));
       this.pingTimer = setInterval(() => this.send({ action: 'ping' }), SOCKET_PING_INTERVAL_MS);
+      this.statusTimer = setInterval(() => this.send({ action: 'userStatus', data: this.status }), USER_STATUS_INTERVAL_MS);
       if (expiresAt !== undefined) {
         const renewIn = Math.max(MIN_RENEW_AFTER_MS, expiresAt * 1000 - Date.now() - RENEW_BEFORE_EXPIRY_MS);
         this.renewTimer = setTimeout(() => this.renew(socket), renewIn);
@@ -104,6 +118,7 @@ export class RealtimeClient {
     };
     socket.onclose = () => {
       clearInterval(this.pingTimer);
+      clearInterval(this.statusTimer);
       clearTimeout(this.renewTimer);
       if (this.socket === socket) this.socket = undefined;
       if (this.renewing) void this.connect();

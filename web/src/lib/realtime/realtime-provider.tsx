@@ -3,6 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { createContext, type ReactNode, useContext, useEffect, useMemo, useRef } from 'react';
 import { runtimeConfig } from '../../config/runtime-config.ts';
 import { currentIdToken } from '../auth/tokens.ts';
+import { ownStatus } from './presence-status.ts';
 import { type EventListener, RealtimeClient } from './realtime-client.ts';
 
 interface RealtimeValue {
@@ -45,6 +46,8 @@ export function RealtimeProvider({ sessionKey, children }: { sessionKey: string 
       onReconnect: () => void queryClient.invalidateQueries(),
     });
     client.current = realtime;
+    // The status the first socket says as it opens (presence-status.ts keeps it current after).
+    realtime.send({ action: 'userStatus', data: ownStatus() });
     realtime.start();
     return () => {
       realtime.close();

@@ -1,4 +1,5 @@
 import type { DashboardData, TicketsDayData, TicketsUsersData } from '@conversa/functions/contracts/dashboard';
+import { PRESENCE_REFRESH_MS } from '@conversa/functions/contracts/presence';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 
@@ -14,7 +15,8 @@ export type DashboardFilter = { type: 'default' } | { type: 'period'; days: numb
 /** Every dashboard query lives under `all`: a ticket event refreshes them together. */
 export const dashboardKeys = {
   all: ['dashboard'] as const,
-  summary: (filter: DashboardFilter) => [...dashboardKeys.all, 'summary', filter] as const,
+  summaries: () => [...dashboardKeys.all, 'summary'] as const,
+  summary: (filter: DashboardFilter) => [...dashboardKeys.summaries(), filter] as const,
   ticketsUsers: (from: string, to: string) => [...dashboardKeys.all, 'ticketsUsers', from, to] as const,
   ticketsDay: (from: string, to: string) => [...dashboardKeys.all, 'ticketsDay', from, to] as const,
 };
@@ -23,8 +25,17 @@ const summaryQuery = (filter: DashboardFilter) =>
   filter.type === 'default' ? {} : filter.type === 'period' ? { days: filter.days } : { date_from: filter.from, date_to: filter.to };
 
 export const fetchDashboard = (filter: DashboardFilter) => api<DashboardData>('/dashboard', { query: summaryQuery(filter) });
+/**
+ * Read again every PRESENCE_REFRESH_MS while shown: the attendants' presence changes without an event
+ * when a socket vanishes silently (the server reads it from the sockets, domain/users/presence.ts).
+ */
 export const dashboardQueryOptions = (filter: DashboardFilter) =>
-  queryOptions({ queryKey: dashboardKeys.summary(filter), queryFn: () => fetchDashboard(filter), retry: false });
+  queryOptions({
+    queryKey: dashboardKeys.summary(filter),
+    queryFn: () => fetchDashboard(filter),
+    retry: false,
+    refetchInterval: PRESENCE_REFRESH_MS,
+  });
 export const useDashboard = (filter: DashboardFilter) => useQuery(dashboardQueryOptions(filter));
 
 export const fetchTicketsUsers = (from: string, to: string) =>

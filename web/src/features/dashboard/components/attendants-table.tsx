@@ -1,11 +1,12 @@
 import type { DashboardAttendant } from '@conversa/functions/contracts/dashboard';
 import DownloadOutlined from '@mui/icons-material/DownloadOutlined';
-import { Box, Button, Paper, Stack, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, Typography } from '@mui/material';
+import { Button, Paper, Stack, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
+import { PresenceDot } from '../../../components/presence-dot.tsx';
 import { formatNumber } from '../../../lib/numbers.ts';
 import { attendantsCsv, downloadText } from '../lib/attendants-csv.ts';
 
-/** SPEC 2: the attendants table (name, tickets, rating, average time, online) with its CSV export. */
+/** SPEC 2: the attendants table (name, tickets, rating, average time, online: a presence dot, issue 22 §1) with its CSV export. */
 export function AttendantsTable({ attendants, loading }: { attendants: DashboardAttendant[]; loading: boolean }) {
   const { t, i18n } = useTranslation();
   const number = (value: number) => formatNumber(value, i18n.language);
@@ -50,18 +51,7 @@ export function AttendantsTable({ attendants, loading }: { attendants: Dashboard
                 </TableCell>
                 <TableCell align="right">{t('dashboard.minutes', { value: number(a.avgSupportTime) })}</TableCell>
                 <TableCell align="center">
-                  <Box
-                    component="span"
-                    role="img"
-                    aria-label={a.online ? t('dashboard.isOnline') : t('dashboard.isOffline')}
-                    sx={{
-                      display: 'inline-block',
-                      width: 10,
-                      height: 10,
-                      borderRadius: '50%',
-                      bgcolor: a.online ? 'success.main' : 'grey.400',
-                    }}
-                  />
+                  <PresenceDot presence={a.presence} />
                 </TableCell>
               </TableRow>
             ))}

@@ -1,7 +1,10 @@
 import type { CreateUserInput, UpdateUserInput, User } from '@conversa/functions/contracts';
-import { infiniteQueryOptions, useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
+import { channels } from '@conversa/functions/contracts/channels';
+import { PRESENCE_REFRESH_MS, type PresenceEvent } from '@conversa/functions/contracts/presence';
+import { type InfiniteData, infiniteQueryOptions, useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import { refreshUsers, userKeys } from '../../../lib/lookups/users.ts';
+import { useRealtimeEvent } from '../../../lib/realtime/realtime-provider.tsx';
 
 export interface UsersPage {
   users: User[];
@@ -18,7 +21,30 @@ export const usersInfiniteQueryOptions = (searchParam: string) =>
     queryFn: ({ pageParam }) => fetchUsers(searchParam, pageParam),
     initialPageParam: 1,
     getNextPageParam: (last, _all, pageParam) => (last.hasMore ? pageParam + 1 : undefined),
+    // Presence changes without an event when a socket vanishes silently: read again while shown.
+    refetchInterval: PRESENCE_REFRESH_MS,
   });
+
+/** `company-{id}-presence`: the user's dot changes in the cached pages, nothing is refetched. */
+export function useUsersPresenceLive(companyId: number | undefined): void {
+  const queryClient = useQueryClient();
+  useRealtimeEvent<PresenceEvent>(companyId ? channels.presence(companyId) : undefined, (event) => {
+    if (event?.action !== 'update') return;
+    queryClient.setQueriesData<InfiniteData<UsersPage>>({ queryKey: userKeys.lists() }, (data) =>
+      data
+        ? {
+            ...data,
+            pages: data.pages.map((page) => ({
+              ...page,
+              users: page.users.map((user) =>
+                user.id === event.userId ? { ...user, presence: event.presence, online: event.presence !== 'offline' } : user,
+              ),
+            })),
+          }
+        : data,
+    );
+  });
+}
 
 export const useUsers = (searchParam: string) => useInfiniteQuery(usersInfiniteQueryOptions(searchParam));
 

@@ -1,16 +1,18 @@
 import type { User } from '@conversa/functions/contracts';
 import Add from '@mui/icons-material/Add';
-import { Button } from '@mui/material';
+import { Button, Stack } from '@mui/material';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { type Column, DataTable } from '../../../components/data-table.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
+import { PresenceDot } from '../../../components/presence-dot.tsx';
 import { EditDeleteActions } from '../../../components/row-actions.tsx';
 import { SearchField } from '../../../components/search-field.tsx';
 import { useConfirmedDelete } from '../../../components/use-confirmed-delete.ts';
 import { useDebouncedValue } from '../../../hooks/use-debounced-value.ts';
-import { useDeleteUser, useUsers } from '../api/users.ts';
+import { useAuth } from '../../../lib/auth/auth-provider.tsx';
+import { useDeleteUser, useUsers, useUsersPresenceLive } from '../api/users.ts';
 import { UserDialog } from './user-dialog.tsx';
 
 export function UsersPage() {
@@ -18,6 +20,7 @@ export function UsersPage() {
   const [search, setSearch] = useState('');
   const searchParam = useDebouncedValue(search.trim().toLowerCase());
   const users = useUsers(searchParam);
+  useUsersPresenceLive(useAuth().user?.companyId);
   const remove = useDeleteUser();
   const deletion = useConfirmedDelete((user: User) => remove.mutateAsync(user.id), t('users.deleted'));
   const [editing, setEditing] = useState<{ user: User | undefined } | undefined>(undefined);
@@ -28,6 +31,16 @@ export function UsersPage() {
     { id: 'name', label: t('users.fields.name'), render: (user) => user.name },
     { id: 'email', label: t('users.fields.email'), render: (user) => user.email },
     { id: 'profile', label: t('users.fields.profile'), render: (user) => t(`users.profiles.${user.profile}`) },
+    {
+      id: 'presence',
+      label: t('presence.column'),
+      render: (user) => (
+        <Stack direction="row" sx={{ alignItems: 'center', gap: 1 }}>
+          <PresenceDot presence={user.presence} />
+          {t(`presence.${user.presence}`)}
+        </Stack>
+      ),
+    },
     {
       id: 'actions',
       label: t('common.actions'),
