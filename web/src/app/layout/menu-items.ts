@@ -23,6 +23,7 @@ import TableChartOutlined from '@mui/icons-material/TableChartOutlined';
 import TaskAltOutlined from '@mui/icons-material/TaskAltOutlined';
 import TuneOutlined from '@mui/icons-material/TuneOutlined';
 import ViewKanbanOutlined from '@mui/icons-material/ViewKanbanOutlined';
+import WebhookOutlined from '@mui/icons-material/WebhookOutlined';
 import WhatsApp from '@mui/icons-material/WhatsApp';
 import type SvgIcon from '@mui/material/SvgIcon';
 
@@ -87,6 +88,7 @@ export const adminItems: MenuItem[] = [
   { key: 'queues', path: '/queues', icon: AccountTreeOutlined, gate: { admin: true } },
   { key: 'users', path: '/users', icon: PeopleAltOutlined, gate: { admin: true } },
   { key: 'messagesApi', path: '/messages-api', icon: CodeRounded, gate: { admin: true, plan: 'useExternalApi' } },
+  { key: 'webhooks', path: '/webhooks', icon: WebhookOutlined, gate: { admin: true, plan: 'useExternalApi' } },
   { key: 'financeiro', path: '/financeiro', icon: TableChartOutlined, gate: { admin: true } },
   // SPEC 2 "/subscription": where a trial company subscribes (issue 25: it had no entry, so nobody found it).
   { key: 'subscription', path: '/subscription', icon: AllInclusive, gate: { admin: true } },

@@ -41,6 +41,7 @@ export const FileListsPage = page(() => import('../../features/file-lists/compon
 export const AnnouncementsPage = page(() => import('../../features/announcements/components/announcements-page.tsx'), 'AnnouncementsPage');
 export const HelpsPage = page(() => import('../../features/helps/components/helps-page.tsx'), 'HelpsPage');
 export const MessagesApiPage = page(() => import('../../features/messages-api/components/messages-api-page.tsx'), 'MessagesApiPage');
+export const WebhooksPage = page(() => import('../../features/webhooks/components/webhooks-page.tsx'), 'WebhooksPage');
 export const TodoPage = page(() => import('../../features/todo/components/todo-page.tsx'), 'TodoPage');
 export const ChatsPage = page(() => import('../../features/chats/components/chats-page.tsx'), 'ChatsPage');
 export const QueueIntegrationsPage = page(

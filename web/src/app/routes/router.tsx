@@ -36,6 +36,7 @@ import {
   TicketsPage,
   TodoPage,
   UsersPage,
+  WebhooksPage,
 } from './lazy-pages.ts';
 
 interface Gates {
@@ -122,6 +123,8 @@ const routes: RouteObject[] = [
           { path: 'todolist', element: <TodoPage /> },
           { path: 'helps', element: <HelpsPage /> },
           { path: 'messages-api', element: gated(<MessagesApiPage />, { admin: true, plan: 'useExternalApi' }) },
+          // Webhooks (issue 23 §2): the external API's events pushed to the company's endpoints.
+          { path: 'webhooks', element: gated(<WebhooksPage />, { admin: true, plan: 'useExternalApi' }) },
           { path: 'announcements', element: gated(<AnnouncementsPage />, { super: true }) },
           // Internal chat (SPEC 2): the list and the open chat, for plans with useInternalChat.
           { path: 'chats/:id?', element: gated(<ChatsPage />, { plan: 'useInternalChat' }) },

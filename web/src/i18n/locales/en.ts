@@ -13,6 +13,7 @@ import { onboardingLocales } from './onboarding.ts';
 import { presenceLocales } from './presence.ts';
 import { promptErrorLocales, promptsLocales } from './prompts.ts';
 import { queueIntegrationErrorLocales, queueIntegrationsLocales } from './queue-integrations.ts';
+import { webhookErrorLocales, webhooksLocales } from './webhooks.ts';
 import { schedulesLocales } from './schedules.ts';
 import { securityErrorLocales, securityLocales } from './security.ts';
 import { ticketWorkErrorLocales, ticketWorkLocales } from './ticket-work.ts';
@@ -28,6 +29,7 @@ const en: LocaleShape = {
   ...promptsLocales.en,
   ...auditLocales.en,
   ...queueIntegrationsLocales.en,
+  ...webhooksLocales.en,
   ...chatsLocales.en,
   ...billingLocales.en,
   ...onboardingLocales.en,
@@ -74,6 +76,7 @@ const en: LocaleShape = {
     ...chatErrorLocales.en,
     ...promptErrorLocales.en,
     ...queueIntegrationErrorLocales.en,
+    ...webhookErrorLocales.en,
     ...campaignErrorLocales.en,
     ...mediaErrorLocales.en,
     ...securityErrorLocales.en,
@@ -196,6 +199,7 @@ const en: LocaleShape = {
     queues: 'Queues & chatbot',
     users: 'Users',
     messagesApi: 'API',
+    webhooks: 'Webhooks',
     financeiro: 'Finance',
     settings: 'Settings',
     subscription: 'Subscription',

@@ -12,6 +12,7 @@ import { onboardingLocales } from './onboarding.ts';
 import { presenceLocales } from './presence.ts';
 import { promptErrorLocales, promptsLocales } from './prompts.ts';
 import { queueIntegrationErrorLocales, queueIntegrationsLocales } from './queue-integrations.ts';
+import { webhookErrorLocales, webhooksLocales } from './webhooks.ts';
 import { schedulesLocales } from './schedules.ts';
 import { securityErrorLocales, securityLocales } from './security.ts';
 import { ticketWorkErrorLocales, ticketWorkLocales } from './ticket-work.ts';
@@ -28,6 +29,7 @@ const es = {
   ...promptsLocales.es,
   ...auditLocales.es,
   ...queueIntegrationsLocales.es,
+  ...webhooksLocales.es,
   ...chatsLocales.es,
   ...billingLocales.es,
   ...onboardingLocales.es,
@@ -74,6 +76,7 @@ const es = {
     ...chatErrorLocales.es,
     ...promptErrorLocales.es,
     ...queueIntegrationErrorLocales.es,
+    ...webhookErrorLocales.es,
     ...campaignErrorLocales.es,
     ...mediaErrorLocales.es,
     ...securityErrorLocales.es,
@@ -196,6 +199,7 @@ const es = {
     queues: 'Colas y chatbot',
     users: 'Usuarios',
     messagesApi: 'API',
+    webhooks: 'Webhooks',
     financeiro: 'Financiero',
     settings: 'Configuraciones',
     subscription: 'Suscripción',

@@ -13,6 +13,7 @@ import { onboardingLocales } from './onboarding.ts';
 import { presenceLocales } from './presence.ts';
 import { promptErrorLocales, promptsLocales } from './prompts.ts';
 import { queueIntegrationErrorLocales, queueIntegrationsLocales } from './queue-integrations.ts';
+import { webhookErrorLocales, webhooksLocales } from './webhooks.ts';
 import { schedulesLocales } from './schedules.ts';
 import { securityErrorLocales, securityLocales } from './security.ts';
 import { ticketWorkErrorLocales, ticketWorkLocales } from './ticket-work.ts';
@@ -29,6 +30,7 @@ const pt: LocaleShape = {
   ...promptsLocales.pt,
   ...auditLocales.pt,
   ...queueIntegrationsLocales.pt,
+  ...webhooksLocales.pt,
   ...chatsLocales.pt,
   ...billingLocales.pt,
   ...onboardingLocales.pt,
@@ -75,6 +77,7 @@ const pt: LocaleShape = {
     ...chatErrorLocales.pt,
     ...promptErrorLocales.pt,
     ...queueIntegrationErrorLocales.pt,
+    ...webhookErrorLocales.pt,
     ...campaignErrorLocales.pt,
     ...mediaErrorLocales.pt,
     ...securityErrorLocales.pt,
@@ -197,6 +200,7 @@ const pt: LocaleShape = {
     queues: 'Filas e chatbot',
     users: 'Usuários',
     messagesApi: 'API',
+    webhooks: 'Webhooks',
     financeiro: 'Financeiro',
     settings: 'Configurações',
     subscription: 'Assinatura',
