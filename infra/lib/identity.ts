@@ -3,6 +3,8 @@ import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import {
   AccountRecovery,
   ClientAttributes,
+  FeaturePlan,
+  LambdaVersion,
   StringAttribute,
   UserPool,
   type UserPoolClient,
@@ -55,6 +57,9 @@ export class Identity extends Construct {
       accountRecovery: AccountRecovery.EMAIL_ONLY,
       removalPolicy: RemovalPolicy.RETAIN,
       deletionProtection: true,
+      // Essentials: the pre token generation trigger may change access tokens only from this plan up
+      // (version 2 events); it takes the self-service scope out of them (handlers/triggers/pre-token-generation.ts).
+      featurePlan: FeaturePlan.ESSENTIALS,
     });
     acknowledge(
       this.userPool,
@@ -101,20 +106,20 @@ export class Identity extends Construct {
    * is a policy of its own, which the function does not wait for, unlike its role's default policy.
    */
   attachTrigger(fn: IFunction & { role?: IRole }, trigger: CognitoTriggerDeclaration): void {
-    this.userPool.addTrigger(TRIGGER_OPERATIONS[trigger.operation], fn);
+    this.userPool.addTrigger(TRIGGER_OPERATIONS[trigger.operation], fn, trigger.version ? LambdaVersion[trigger.version] : undefined);
+    if (!trigger.adminActions.length) return;
     if (!fn.role) throw new Error(`trigger ${trigger.name} has no role to grant`);
     new Policy(this, `${trigger.operation}TriggerAdmin`, {
       roles: [fn.role],
-      statements: [new PolicyStatement({ actions: [...TRIGGER_ADMIN_ACTIONS], resources: [this.userPool.userPoolArn] })],
+      statements: [new PolicyStatement({ actions: [...trigger.adminActions], resources: [this.userPool.userPoolArn] })],
     });
   }
 }
 
-/** What a trigger calls as admin: ending a user's sessions signs them out everywhere, nothing more. */
-export const TRIGGER_ADMIN_ACTIONS = ['cognito-idp:AdminUserGlobalSignOut'] as const;
-
 const TRIGGER_OPERATIONS: Record<CognitoTriggerDeclaration['operation'], UserPoolOperation> = {
   PostConfirmation: UserPoolOperation.POST_CONFIRMATION,
+  // The "config" operation is the one that takes a trigger version (V2_0 changes access tokens).
+  PreTokenGeneration: UserPoolOperation.PRE_TOKEN_GENERATION_CONFIG,
 };
 
 /** The CDK shape of an attribute list from client-attributes.ts (standard names in CDK's spelling). */

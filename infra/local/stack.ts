@@ -140,8 +140,12 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
     stoppers.push({ name: 'lambda-invoke', stop: lambdas.close });
     const triggers = {
       lambdaEndpoint: lambdas.url,
-      functions: Object.fromEntries(cognitoTriggers.map((trigger) => [trigger.operation, trigger.name])),
+      // cognito-local speaks version 1 events only: a version 2 trigger runs in the Cognito proxy.
+      functions: Object.fromEntries(
+        cognitoTriggers.filter((trigger) => !trigger.version).map((trigger) => [trigger.operation, trigger.name]),
+      ),
     };
+    const preTokenGeneration = cognitoTriggers.find((trigger) => trigger.operation === 'PreTokenGeneration' && trigger.version === 'V2_0');
     // Independent stand-ins start together; DynamoDB Local (a JVM) is the slow one. allSettled, not
     // all: when one fails, the others must have registered their children before stop() runs.
     const settled = await Promise.allSettled([
@@ -196,6 +200,9 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
       stateFile: opts.dataDir ? join(dataDir, 'cognito', 'proxy-state.json') : undefined,
       log,
       confirmationCode: (email) => cognitoLocal.codes.get(email),
+      ...(preTokenGeneration
+        ? { preTokenGeneration: { lambdaEndpoint: lambdas.url, functionName: preTokenGeneration.name, userPoolId } }
+        : {}),
     });
     stoppers.push({ name: 'cognito-proxy', stop: proxy.close });
 

@@ -11,6 +11,7 @@ import {
   WS_PING_THROTTLE,
   WS_ROUTE_THROTTLE,
 } from '@conversa/functions/declarations/api-throttles';
+import { cognitoTriggers } from '@conversa/functions/declarations/cognito-triggers';
 import { messageQueues } from '@conversa/functions/declarations/message-queues';
 import { gatewayAnsweredWsRoutes, httpRoutes, routeKey, wsRouteKeys } from '@conversa/functions/routes';
 import type { Template } from 'aws-cdk-lib/assertions';
@@ -18,7 +19,7 @@ import { build } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { lambdaEntries } from '../lib/bundling.ts';
 import { functionConstructId } from '../lib/conversa-stack.ts';
-import { COGNITO_ADMIN_ACTIONS, TRIGGER_ADMIN_ACTIONS } from '../lib/identity.ts';
+import { COGNITO_ADMIN_ACTIONS } from '../lib/identity.ts';
 import { logicalIdOf, resourcesOf, synthesize } from './synth.ts';
 
 let template: Template;
@@ -212,11 +213,11 @@ describe('Lambdas', () => {
     for (const { name } of lambdaEntries()) expect(actionsOf(name)).toContain('execute-api:ManageConnections');
   });
 
-  it('gives Cognito admin actions only to auth, users and companies, and the global sign-out to the pool’s trigger', () => {
+  it('gives Cognito admin actions only to auth, users and companies, and to a pool’s trigger only what it declares', () => {
     for (const { name, kind } of lambdaEntries()) {
       const admin = actionsOf(name).filter((a) => a.startsWith('cognito-idp:'));
       if (['auth', 'users', 'companies'].includes(name)) expect(admin.sort()).toEqual([...COGNITO_ADMIN_ACTIONS].sort());
-      else if (kind === 'trigger') expect(admin).toEqual([...TRIGGER_ADMIN_ACTIONS]);
+      else if (kind === 'trigger') expect(admin).toEqual([...cognitoTriggers.find((trigger) => trigger.name === name)!.adminActions]);
       else expect(admin).toEqual([]);
     }
   });

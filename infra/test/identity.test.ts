@@ -53,4 +53,24 @@ describe('user pool triggers', () => {
     );
     expect(statements.some((statement) => [statement.Action].flat().includes('cognito-idp:AdminUserGlobalSignOut'))).toBe(true);
   });
+
+  it('runs the pre token generation handler as a version 2 trigger on the Essentials plan, with no admin grant', () => {
+    // Version 2 is the one whose answer changes access tokens (it takes the self-service scope out,
+    // so Cognito refuses ChangePassword with the web app's tokens); Lite pools cannot run it.
+    const pool = resourcesOf(synth.template, 'AWS::Cognito::UserPool')[0]![1].Properties as {
+      UserPoolTier?: string;
+      LambdaConfig?: { PreTokenGenerationConfig?: { LambdaArn?: { 'Fn::GetAtt': [string, string] }; LambdaVersion?: string } };
+    };
+    expect(pool.UserPoolTier).toBe('ESSENTIALS');
+    expect(pool.LambdaConfig?.PreTokenGenerationConfig?.LambdaVersion).toBe('V2_0');
+    const fn = synth.stack.functions.get('pre-token-generation')!;
+    const target = pool.LambdaConfig?.PreTokenGenerationConfig?.LambdaArn?.['Fn::GetAtt']?.[0];
+    expect(target).toBe(synth.stack.getLogicalId(fn.node.defaultChild as CfnElement));
+    const permissions = resourcesOf(synth.template, 'AWS::Lambda::Permission').filter(
+      ([, resource]) =>
+        (resource.Properties as { Principal?: string; FunctionName?: unknown }).Principal === 'cognito-idp.amazonaws.com' &&
+        JSON.stringify((resource.Properties as { FunctionName?: unknown }).FunctionName).includes(target as string),
+    );
+    expect(permissions).toHaveLength(1);
+  });
 });

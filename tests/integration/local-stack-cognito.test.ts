@@ -1,13 +1,15 @@
 /**
  * The local Cognito endpoint (cognito-local behind the gap-filling proxy) behaves as AWS Cognito
  * where the product and Amplify depend on it: refresh through GetTokensFromRefreshToken, revoked
- * refresh tokens refused, global sign-out, the wrong-password error, CORS, reset codes readable.
+ * refresh tokens refused, global sign-out, the wrong-password error, CORS, reset codes readable, and
+ * access tokens without the self-service scope (the pool's pre token generation trigger) refused.
  */
 import { randomUUID } from 'node:crypto';
 import {
   AdminCreateUserCommand,
   AdminSetUserPasswordCommand,
   AdminUserGlobalSignOutCommand,
+  ChangePasswordCommand,
   type CognitoIdentityProviderClient,
   ConfirmForgotPasswordCommand,
   ForgotPasswordCommand,
@@ -61,6 +63,9 @@ const refreshViaInitiateAuth = (refreshToken: string) =>
   );
 const refreshLikeAmplify = (refreshToken: string) =>
   cognito.send(new GetTokensFromRefreshTokenCommand({ ClientId: clientId, RefreshToken: refreshToken }));
+
+const claimsOf = (jwt: string): Record<string, unknown> =>
+  JSON.parse(Buffer.from(jwt.split('.')[1] ?? '', 'base64url').toString('utf8')) as Record<string, unknown>;
 
 async function errorName(promise: Promise<unknown>): Promise<string> {
   try {
@@ -122,16 +127,41 @@ describe('local Cognito endpoint', () => {
     expect(await errorName(refreshLikeAmplify(other.refreshToken))).toBe('no error');
   });
 
-  it('GlobalSignOut ends every session of the user (refresh and access tokens), not the next sign-in', async () => {
+  it('refuses every self-service call with the pool’s access tokens, which carry no self-service scope, as Cognito does', async () => {
+    // The pool's version 2 pre token generation trigger takes aws.cognito.signin.user.admin out of
+    // every access token (issue 21): Cognito then refuses ChangePassword, GetUser, GlobalSignOut...
     const email = await newUser();
-    const first = await signIn(email);
-    const second = await signIn(email);
-    await cognito.send(new GlobalSignOutCommand({ AccessToken: second.accessToken }));
-    expect(await errorName(refreshLikeAmplify(first.refreshToken))).toBe('NotAuthorizedException');
-    expect(await errorName(refreshViaInitiateAuth(second.refreshToken))).toBe('NotAuthorizedException');
-    expect(await errorName(cognito.send(new GetUserCommand({ AccessToken: first.accessToken })))).toBe('NotAuthorizedException');
-    const after = await signIn(email);
-    expect(await errorName(refreshLikeAmplify(after.refreshToken))).toBe('no error');
+    const session = await signIn(email);
+    const refreshed = (await refreshLikeAmplify(session.refreshToken)).AuthenticationResult?.AccessToken ?? '';
+    for (const accessToken of [session.accessToken, refreshed]) {
+      expect(claimsOf(accessToken).scope).toBeUndefined();
+      await expect(
+        cognito.send(new ChangePasswordCommand({ AccessToken: accessToken, PreviousPassword: PASSWORD, ProposedPassword: 'Outra1234' })),
+      ).rejects.toMatchObject({ name: 'NotAuthorizedException', message: 'Access Token does not have required scopes' });
+      expect(await errorName(cognito.send(new GetUserCommand({ AccessToken: accessToken })))).toBe('NotAuthorizedException');
+      expect(await errorName(cognito.send(new GlobalSignOutCommand({ AccessToken: accessToken })))).toBe('NotAuthorizedException');
+    }
+    // Nothing changed: the password still signs in and the session still refreshes.
+    expect(await errorName(signIn(email))).toBe('no error');
+    expect(await errorName(refreshLikeAmplify(session.refreshToken))).toBe('no error');
+  });
+
+  it('refuses a forged access token on a self-service call (cognito-local only decodes it)', async () => {
+    // Prepare: the attacker's own token, its claims rewritten to name the victim and carry the scope
+    const attacker = await newUser();
+    const victim = await newUser();
+    const { accessToken } = await signIn(attacker);
+    const victimName = claimsOf((await signIn(victim)).accessToken).username;
+    const [header, , signature] = accessToken.split('.');
+    const forgedClaims = { ...claimsOf(accessToken), username: victimName, scope: 'aws.cognito.signin.user.admin' };
+    const forged = `${header}.${Buffer.from(JSON.stringify(forgedClaims)).toString('base64url')}.${signature}`;
+    // Act
+    const attempt = cognito.send(
+      new ChangePasswordCommand({ AccessToken: forged, PreviousPassword: PASSWORD, ProposedPassword: 'Outra1234' }),
+    );
+    // Assess: refused, and the victim's password is unchanged
+    await expect(attempt).rejects.toMatchObject({ name: 'NotAuthorizedException', message: 'Invalid Access Token' });
+    expect(await errorName(signIn(victim))).toBe('no error');
   });
 
   it('AdminUserGlobalSignOut by email ends that user sessions only', async () => {

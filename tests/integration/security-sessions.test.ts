@@ -7,6 +7,7 @@
  */
 import {
   AdminUpdateUserAttributesCommand,
+  ChangePasswordCommand,
   type CognitoIdentityProviderClient,
   ConfirmForgotPasswordCommand,
   ForgotPasswordCommand,
@@ -85,8 +86,10 @@ describe('a user cannot make itself a member of another company', () => {
     await expect(attempt).rejects.toMatchObject({ name: 'NotAuthorizedException' });
     const again = await cognitoSignIn(mallory.email, mallory.password);
     expect(claimsOf(again.idToken)['custom:companyId']).toBe(String(attacker.company.id));
-    // A harmless writable attribute still works.
-    await cognito.send(new UpdateUserAttributesCommand({ AccessToken: again.accessToken, UserAttributes: [{ Name: 'name', Value: 'M' }] }));
+    // Since the pool's tokens lost the self-service scope (issue 21), even a harmless attribute is refused.
+    await expect(
+      cognito.send(new UpdateUserAttributesCommand({ AccessToken: again.accessToken, UserAttributes: [{ Name: 'name', Value: 'M' }] })),
+    ).rejects.toMatchObject({ name: 'NotAuthorizedException' });
   });
 
   it('a token whose tenancy attributes name another company’s user opens no socket and no API call', async () => {
@@ -299,6 +302,33 @@ describe('a password change ends every session of the user', () => {
     await expect(
       cognito.send(new GetTokensFromRefreshTokenCommand({ ClientId: clientId, RefreshToken: phone.refreshToken ?? '' })),
     ).rejects.toMatchObject({ name: 'NotAuthorizedException' });
+    expect((await api.login(user.email, 'Changed789')).token).toBeTruthy();
+  });
+
+  it('Cognito’s own ChangePassword with the access token the web app holds is refused: no password changes around our API', async () => {
+    // Prepare: the web app's sign-in (Amplify's USER_PASSWORD_AUTH straight to Cognito, then the claim)
+    const user = await api.createUser(victim.admin.token);
+    const browser = await cognitoSignIn(user.email, user.password);
+    await api.ok('POST', '/auth/session', { token: browser.idToken, body: { refreshToken: browser.refreshToken } });
+    const clientId = inject('cognito').clientId;
+    const refreshed = await cognito.send(new GetTokensFromRefreshTokenCommand({ ClientId: clientId, RefreshToken: browser.refreshToken }));
+    // Act: ChangePassword with the access token from the sign-in and from Amplify's refresh
+    for (const accessToken of [browser.accessToken, refreshed.AuthenticationResult?.AccessToken ?? '']) {
+      const attempt = cognito.send(
+        new ChangePasswordCommand({ AccessToken: accessToken, PreviousPassword: user.password, ProposedPassword: 'Changed789' }),
+      );
+      // Assess: refused by Cognito for want of the self-service scope
+      await expect(attempt).rejects.toMatchObject({
+        name: 'NotAuthorizedException',
+        message: 'Access Token does not have required scopes',
+      });
+    }
+    // The password is unchanged and the session goes on; our API's change (which ends sessions) still works
+    expect(await me(browser.idToken)).toMatchObject({ status: 200 });
+    await expect(cognitoSignIn(user.email, 'Changed789')).rejects.toMatchObject({ name: 'NotAuthorizedException' });
+    const fresh = await api.login(user.email, user.password);
+    await api.ok('PUT', `/users/${user.id}`, { token: fresh.token, body: { password: 'Changed789' } });
+    expect(await me(fresh.token)).toMatchObject({ status: 401 });
     expect((await api.login(user.email, 'Changed789')).token).toBeTruthy();
   });
 });

@@ -15,9 +15,17 @@
  *   for 1 s, doubling with each further failure up to 15 minutes, and every attempt meanwhile is
  *   NotAuthorizedException "Password attempts exceeded" (the right password too). cognito-local has
  *   none, so local brute force against the pool would go unchecked.
+ * - The pool's version 2 pre token generation trigger (functions/src/declarations/cognito-triggers.ts),
+ *   which cognito-local cannot run (it sends version 1 events and changes only ID tokens): the proxy
+ *   sends Cognito's V2 event to the local Lambda endpoint on every sign-in and refresh and applies
+ *   the answer's claims and scopes to both tokens, as Cognito does.
+ * - The self-service operations that take an access token (ChangePassword, GetUser,
+ *   UpdateUserAttributes, GlobalSignOut...) check it as Cognito does: a valid signature, not expired,
+ *   and the `aws.cognito.signin.user.admin` scope, else NotAuthorizedException. cognito-local only
+ *   decodes the token (it would change a password for a forged or scope-less token).
  * - CORS for the browser (Amplify calls Cognito straight from the page).
  */
-import { createSign, randomUUID } from 'node:crypto';
+import { createPublicKey, createSign, createVerify, randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
@@ -60,6 +68,8 @@ export async function startCognitoProxy(opts: {
   stateFile?: string;
   log: (line: string) => void;
   confirmationCode?: (email: string) => { code: string; at: number } | undefined;
+  /** The pool's version 2 pre token generation trigger, on the local Lambda Invoke endpoint. */
+  preTokenGeneration?: { lambdaEndpoint: string; functionName: string; userPoolId: string };
 }): Promise<CognitoProxy> {
   const state = loadState(opts.stateFile);
   const revoked = new Set(state.revoked);
@@ -112,23 +122,116 @@ export async function startCognitoProxy(opts: {
   };
 
   /**
-   * Stamps the tokens of a sign-in (or of a refresh, with its refresh token) the way Cognito does:
-   * every token of one sign-in shares its `origin_jti` and `auth_time`.
+   * Runs the pool's version 2 pre token generation trigger as Cognito does before it hands out tokens,
+   * and applies its answer (claims and scopes) to the ID and access tokens.
    */
-  const stamp = (result: Json, refreshedWith?: string): Json => {
+  const customize = async (
+    tokens: { IdToken: string; AccessToken?: string },
+    extra: Json,
+    source: 'TokenGeneration_Authentication' | 'TokenGeneration_RefreshTokens',
+    clientId: unknown,
+  ): Promise<{ IdToken: string; AccessToken?: string }> => {
+    const id = { ...payloadOf(tokens.IdToken), ...extra };
+    const access = tokens.AccessToken ? { ...payloadOf(tokens.AccessToken), ...extra } : undefined;
+    const trigger = opts.preTokenGeneration;
+    if (!trigger) {
+      return {
+        IdToken: resign(tokens.IdToken, id),
+        ...(tokens.AccessToken && access ? { AccessToken: resign(tokens.AccessToken, access) } : {}),
+      };
+    }
+    const userAttributes = Object.fromEntries(
+      Object.entries(id)
+        .filter(([name]) => name === 'sub' || name === 'email' || name === 'email_verified' || name.startsWith('custom:'))
+        .map(([name, value]) => [name, String(value)]),
+    );
+    const event = {
+      version: '2',
+      triggerSource: source,
+      region: 'us-east-1',
+      userPoolId: trigger.userPoolId,
+      userName: String(id['cognito:username'] ?? ''),
+      callerContext: { awsSdkVersion: 'aws-sdk-unknown-unknown', clientId: String(clientId ?? id.aud ?? '') },
+      request: {
+        userAttributes,
+        groupConfiguration: { groupsToOverride: [], iamRolesToOverride: [], preferredRole: null },
+        scopes: String(access?.scope ?? '')
+          .split(' ')
+          .filter(Boolean),
+      },
+      response: { claimsAndScopeOverrideDetails: null },
+    };
+    const res = await fetch(`${trigger.lambdaEndpoint}/2015-03-31/functions/${encodeURIComponent(trigger.functionName)}/invocations`, {
+      method: 'POST',
+      body: JSON.stringify(event),
+    });
+    const answer = (await res.json().catch(() => undefined)) as
+      | { response?: { claimsAndScopeOverrideDetails?: Overrides | null } }
+      | undefined;
+    if (!res.ok || res.headers.get('x-amz-function-error') || !answer)
+      throw new TriggerFailed('PreTokenGeneration failed with error Unhandled.');
+    const overrides = answer.response?.claimsAndScopeOverrideDetails ?? {};
+    const idClaims = overridden(id, overrides.idTokenGeneration);
+    const customized: { IdToken: string; AccessToken?: string } = { IdToken: resign(tokens.IdToken, idClaims) };
+    if (tokens.AccessToken && access) {
+      const accessClaims = overridden(access, overrides.accessTokenGeneration);
+      const suppress = new Set(overrides.accessTokenGeneration?.scopesToSuppress ?? []);
+      const scopes = [...String(access.scope ?? '').split(' '), ...(overrides.accessTokenGeneration?.scopesToAdd ?? [])].filter(
+        (scope, index, all) => scope && !suppress.has(scope) && all.indexOf(scope) === index,
+      );
+      // Cognito leaves the claim out when no scope is left.
+      if (scopes.length) accessClaims.scope = scopes.join(' ');
+      else delete accessClaims.scope;
+      customized.AccessToken = resign(tokens.AccessToken, accessClaims);
+    }
+    return customized;
+  };
+
+  /**
+   * Stamps the tokens of a sign-in (or of a refresh, with its refresh token) the way Cognito does:
+   * every token of one sign-in shares its `origin_jti` and `auth_time`; then the pool's pre token
+   * generation trigger has its say.
+   */
+  const stamp = async (result: Json, refreshedWith: string | undefined, clientId: unknown): Promise<Json> => {
     const tokens = result.AuthenticationResult as { IdToken?: string; AccessToken?: string; RefreshToken?: string } | undefined;
     if (!tokens?.IdToken) return result;
     const known = refreshedWith ? state.sessions[refreshedWith] : undefined;
     const session = known ?? { origin: randomUUID(), authTime: claims(tokens.IdToken)?.iat ?? Math.floor(Date.now() / 1000) };
-    const extra = { origin_jti: session.origin, auth_time: session.authTime };
-    const stamped = {
-      ...tokens,
-      IdToken: resign(tokens.IdToken, extra),
-      ...(tokens.AccessToken ? { AccessToken: resign(tokens.AccessToken, extra) } : {}),
-    };
+    const customized = await customize(
+      { IdToken: tokens.IdToken, ...(tokens.AccessToken ? { AccessToken: tokens.AccessToken } : {}) },
+      { origin_jti: session.origin, auth_time: session.authTime },
+      refreshedWith ? 'TokenGeneration_RefreshTokens' : 'TokenGeneration_Authentication',
+      clientId,
+    );
+    const stamped = { ...tokens, ...customized };
     const refreshToken = tokens.RefreshToken ?? refreshedWith;
     if (refreshToken) state.sessions[refreshToken] = session;
     return { ...result, AuthenticationResult: stamped };
+  };
+
+  /**
+   * Cognito's checks on an access token presented to a self-service operation, which cognito-local
+   * skips: its signature, its expiry, and the self-service scope (which our pre token generation
+   * trigger removes, so ChangePassword and the like are refused with every token the pool issues).
+   */
+  const selfServiceRefusal = (token: string): { status: number; body: Json } | undefined => {
+    const [header, payload, signature] = token.split('.');
+    const signed =
+      header &&
+      payload &&
+      signature &&
+      createVerify('RSA-SHA256').update(`${header}.${payload}`).verify(createPublicKey(cognitoLocalKey()), signature, 'base64url');
+    if (!signed) return notAuthorized('Invalid Access Token');
+    const body = payloadOf(token);
+    if (body.token_use !== 'access') return notAuthorized('Invalid Access Token');
+    if (typeof body.exp !== 'number' || body.exp <= Date.now() / 1000) return notAuthorized('Access Token has expired');
+    if (
+      !String(body.scope ?? '')
+        .split(' ')
+        .includes(SELF_SERVICE_SCOPE)
+    )
+      return notAuthorized('Access Token does not have required scopes');
+    return undefined;
   };
 
   /** Failed password sign-ins per username (lower-cased), for Cognito's lockout. In memory, as a lockout needs no restart-proofing. */
@@ -143,6 +246,10 @@ export async function startCognitoProxy(opts: {
     if (accessToken && target !== 'RevokeToken') {
       if (isRevoked(accessToken)) return notAuthorized('Access Token has been revoked');
     }
+    if (accessToken && SELF_SERVICE_OPERATIONS.has(target)) {
+      const refusal = selfServiceRefusal(accessToken);
+      if (refusal) return refusal;
+    }
     switch (target) {
       case 'GetTokensFromRefreshToken': {
         const refreshToken = String(body.RefreshToken ?? '');
@@ -154,7 +261,7 @@ export async function startCognitoProxy(opts: {
           ClientMetadata: body.ClientMetadata,
         });
         if (out.status !== 200) return out;
-        const refreshed = stamp(out.body, refreshToken);
+        const refreshed = await stamp(out.body, refreshToken, body.ClientId);
         track(refreshed);
         const result = (refreshed.AuthenticationResult ?? {}) as Json;
         const exp = claims(String(result.IdToken ?? ''))?.exp;
@@ -191,14 +298,14 @@ export async function startCognitoProxy(opts: {
         if (out.status !== 200) return out;
         if (username) failures.delete(username);
         const refreshedWith = flow.startsWith('REFRESH_TOKEN') ? String(params.REFRESH_TOKEN ?? '') : undefined;
-        const stamped = stamp(out.body, refreshedWith);
+        const stamped = await stamp(out.body, refreshedWith, body.ClientId);
         track(stamped);
         return { status: out.status, body: stamped };
       }
       case 'RespondToAuthChallenge': {
         const out = await upstream(target, body);
         if (out.status !== 200) return out;
-        const stamped = stamp(out.body);
+        const stamped = await stamp(out.body, undefined, body.ClientId);
         track(stamped);
         return { status: out.status, body: stamped };
       }
@@ -278,7 +385,11 @@ export async function startCognitoProxy(opts: {
       send(res, 400, { __type: 'SerializationException', message: 'Invalid JSON' });
       return;
     }
-    const out = await handle(target, body);
+    const out = await handle(target, body).catch((error: unknown) => {
+      // Cognito's answer when a trigger fails: no tokens.
+      if (error instanceof TriggerFailed) return { status: 400, body: { __type: 'UserLambdaValidationException', message: error.message } };
+      throw error;
+    });
     send(res, out.status, out.body);
   };
 
@@ -291,6 +402,89 @@ export async function startCognitoProxy(opts: {
     url: `http://127.0.0.1:${port}`,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())).then(() => undefined),
   };
+}
+
+/** The scope that authorises Cognito's self-service operations (the pre token generation trigger takes it out). */
+const SELF_SERVICE_SCOPE = 'aws.cognito.signin.user.admin';
+
+/** Cognito's operations authorised by the user's own access token, each needing SELF_SERVICE_SCOPE. */
+const SELF_SERVICE_OPERATIONS = new Set([
+  'AssociateSoftwareToken',
+  'ChangePassword',
+  'CompleteWebAuthnRegistration',
+  'ConfirmDevice',
+  'DeleteUser',
+  'DeleteUserAttributes',
+  'DeleteWebAuthnCredential',
+  'ForgetDevice',
+  'GetDevice',
+  'GetUser',
+  'GetUserAttributeVerificationCode',
+  'GlobalSignOut',
+  'ListDevices',
+  'ListWebAuthnCredentials',
+  'SetUserMFAPreference',
+  'SetUserSettings',
+  'StartWebAuthnRegistration',
+  'UpdateDeviceStatus',
+  'UpdateUserAttributes',
+  'VerifySoftwareToken',
+  'VerifyUserAttribute',
+]);
+
+/** What a version 2 pre token generation trigger may answer, per token. */
+interface TokenOverrides {
+  claimsToAddOrOverride?: Record<string, unknown>;
+  claimsToSuppress?: string[];
+  scopesToAdd?: string[];
+  scopesToSuppress?: string[];
+}
+
+interface Overrides {
+  idTokenGeneration?: TokenOverrides;
+  accessTokenGeneration?: TokenOverrides;
+}
+
+class TriggerFailed extends Error {}
+
+/** Claims a trigger may neither add, change nor remove (Cognito ignores those). */
+const RESERVED_CLAIMS = new Set([
+  'acr',
+  'amr',
+  'aud',
+  'at_hash',
+  'auth_time',
+  'azp',
+  'client_id',
+  'cognito:username',
+  'event_id',
+  'exp',
+  'iat',
+  'identities',
+  'iss',
+  'jti',
+  'nbf',
+  'nonce',
+  'origin_jti',
+  'scope',
+  'sub',
+  'token_use',
+  'username',
+]);
+
+function overridden(claimsOf: Json, overrides: TokenOverrides | undefined): Json {
+  const out: Json = { ...claimsOf };
+  for (const [name, value] of Object.entries(overrides?.claimsToAddOrOverride ?? {})) if (!RESERVED_CLAIMS.has(name)) out[name] = value;
+  for (const name of overrides?.claimsToSuppress ?? []) if (!RESERVED_CLAIMS.has(name)) delete out[name];
+  return out;
+}
+
+function payloadOf(token: string): Json {
+  try {
+    return JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as Json;
+  } catch {
+    return {};
+  }
 }
 
 /** Cognito locks a user out from the fifth failed sign-in in a row, 1 s doubling up to 15 minutes. */
@@ -366,12 +560,11 @@ function cognitoLocalKey(): string {
   return signingKey;
 }
 
-/** The same token with claims added or replaced, signed again with the key it was signed with. */
-function resign(token: string, extra: Json): string {
+/** The same token with exactly these claims, signed again with the key it was signed with. */
+function resign(token: string, claimsOf: Json): string {
   const [header, payload] = token.split('.');
   if (!header || !payload) return token;
-  const claimsOf = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Json;
-  const body = Buffer.from(JSON.stringify({ ...claimsOf, ...extra })).toString('base64url');
+  const body = Buffer.from(JSON.stringify(claimsOf)).toString('base64url');
   const signature = createSign('RSA-SHA256').update(`${header}.${body}`).sign(cognitoLocalKey(), 'base64url');
   return `${header}.${body}.${signature}`;
 }
