@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { type ScheduleEntry, schedulesSchema } from './schedules.ts';
+import { SLA_MAX_MINUTES } from './sla.ts';
 
 /** SPEC 5 "Queue": name 2-50 required, colour 3-9 chars required, greetingMessage a string. */
 export const queueMessages = { tooShort: 'Too Short!', tooLong: 'Too Long!', required: 'Required' } as const;
@@ -29,6 +30,9 @@ const queueFields = {
   promptId: optionalId,
   /** Empty = the queue keeps no hours of its own. */
   schedules: z.union([schedulesSchema, z.array(z.never()).length(0)]),
+  /** Service levels (contracts/sla.ts): minutes of business time, 0 = no target. */
+  firstResponseMinutes: z.number().int().min(0).max(SLA_MAX_MINUTES),
+  resolutionMinutes: z.number().int().min(0).max(SLA_MAX_MINUTES),
 };
 
 /** POST /queue. */
@@ -43,6 +47,8 @@ export const createQueueSchema = z.object({
   integrationId: queueFields.integrationId.default(null),
   promptId: queueFields.promptId.default(null),
   schedules: queueFields.schedules.optional().default([]),
+  firstResponseMinutes: queueFields.firstResponseMinutes.optional().default(0),
+  resolutionMinutes: queueFields.resolutionMinutes.optional().default(0),
 });
 export type CreateQueueInput = z.infer<typeof createQueueSchema>;
 
@@ -58,6 +64,8 @@ export const updateQueueSchema = z.object({
   integrationId: queueFields.integrationId,
   promptId: queueFields.promptId,
   schedules: queueFields.schedules.optional(),
+  firstResponseMinutes: queueFields.firstResponseMinutes.optional(),
+  resolutionMinutes: queueFields.resolutionMinutes.optional(),
 });
 export type UpdateQueueInput = z.infer<typeof updateQueueSchema>;
 
@@ -74,6 +82,9 @@ export interface Queue {
   integrationId: number | null;
   promptId: number | null;
   schedules: ScheduleEntry[];
+  /** Service levels (contracts/sla.ts); absent on a queue stored before them: 0, no target. */
+  firstResponseMinutes?: number;
+  resolutionMinutes?: number;
   createdAt: string;
   updatedAt: string;
 }

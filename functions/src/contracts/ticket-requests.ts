@@ -3,6 +3,7 @@
  * Query strings carry lists as JSON (`queueIds=[1,2]`), as the spec's client sends them.
  */
 import * as z from 'zod';
+import { slaFilters } from './sla.ts';
 import type { Ticket } from './tickets.ts';
 import { ticketListStatuses, ticketStatuses } from './tickets.ts';
 
@@ -55,6 +56,11 @@ export const listTicketsQuerySchema = z.object({
   updatedAt: day,
   showAll: flag,
   withUnreadMessages: flag,
+  /** Only tickets whose service level is in this state now (contracts/sla.ts). */
+  sla: z
+    .enum([...slaFilters, ''])
+    .optional()
+    .transform((value) => value || undefined),
 });
 export type ListTicketsQuery = z.output<typeof listTicketsQuerySchema>;
 

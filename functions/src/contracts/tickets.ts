@@ -1,4 +1,5 @@
 /** Tickets (SPEC 3 "Ticket", 4 "Ticket") as the API and the realtime channel carry them. */
+import type { TicketSla } from './sla.ts';
 
 export const ticketStatuses = ['pending', 'open', 'closed'] as const;
 export type TicketStatus = (typeof ticketStatuses)[number];
@@ -36,6 +37,8 @@ export interface Ticket {
   useIntegration: boolean;
   promptId: number | null;
   integrationId: number | null;
+  /** Service level of its queue (contracts/sla.ts): due times and state; null when the queue promises nothing. */
+  sla?: TicketSla | null;
   /**
    * Snoozed (issue 22 §5): out of the open and pending lists until this time, then back where it was
    * (its attendant's open list, or Pending). Null when not snoozed.

@@ -136,7 +136,15 @@ export async function listMessagesPage(
  */
 export function ticketActivity(
   ticket: TicketRecord,
-  message: { body: string; at: number; unread: boolean; newest: boolean; requireActive: boolean },
+  message: {
+    body: string;
+    at: number;
+    unread: boolean;
+    newest: boolean;
+    requireActive: boolean;
+    /** An attendant's first answer since the ticket entered its queue (ticket-sla.ts): when it was sent. */
+    firstResponseAt?: string;
+  },
   now = new Date().toISOString(),
 ): TransactItem[] {
   const sk = listSortKey(now, ticket.id);
@@ -151,9 +159,18 @@ export function ticketActivity(
     values[':notDeleted'] = false;
     conditions.push('(attribute_not_exists(lastMessageAt) OR lastMessageAt <= :at)');
   }
+  const names: Record<string, string> = {};
   if (message.requireActive) {
     conditions.push('#status <> :closed');
     values[':closed'] = 'closed';
+    names['#status'] = 'status';
+  }
+  if (message.firstResponseAt) {
+    // The first one wins; the map must still be there (a state change may have replaced or dropped it: re-read then).
+    sets.push('#sla.#responded = if_not_exists(#sla.#responded, :respondedAt)');
+    conditions.push('attribute_exists(#sla.#firstDue)');
+    values[':respondedAt'] = message.firstResponseAt;
+    Object.assign(names, { '#sla': 'sla', '#responded': 'firstRespondedAt', '#firstDue': 'firstResponseDueAt' });
   }
   const linkMoves: TransactItem[] = (ticket.tags ?? []).map((tag) => ({
     Update: {
@@ -172,7 +189,7 @@ export function ticketActivity(
         UpdateExpression: `SET ${sets.join(', ')} ADD unreadMessages :inc`,
         ConditionExpression: conditions.join(' AND '),
         ExpressionAttributeValues: values,
-        ...(message.requireActive ? { ExpressionAttributeNames: { '#status': 'status' } } : {}),
+        ...(Object.keys(names).length ? { ExpressionAttributeNames: names } : {}),
       },
     },
     ...linkMoves,
@@ -226,6 +243,18 @@ export function messageItems(message: MessageRecord, link: Omit<WaLink, 'message
 export type StoreOutcome = 'stored' | 'duplicate' | 'ticketClosed';
 
 /**
+ * Whether `message` is the first response the ticket's service level waits for (ticket-sla.ts): a
+ * message of ours typed by a person (in the inbox or on the phone: not the bot's, nor a campaign's,
+ * a schedule's, the API's, a greeting or another automatic one), sent after the ticket entered its
+ * queue, while no first response is recorded.
+ */
+function answersFirst(message: MessageRecord, ticket: TicketRecord): boolean {
+  const sla = ticket.sla;
+  if (!message.fromMe || message.bot || message.origin || !sla?.firstResponseDueAt || sla.firstRespondedAt) return false;
+  return Date.parse(message.createdAt) >= Date.parse(sla.startedAt);
+}
+
+/**
  * Stores a message with its guard and the ticket's activity, all or nothing.
  * `duplicate`: its WhatsApp id (or our id) is already stored; `ticketClosed`: the ticket closed
  * meanwhile (with requireActive), find the contact's current ticket and store again.
@@ -257,6 +286,7 @@ export async function storeMessage(
       unread: options.unread,
       newest,
       requireActive: options.requireActive,
+      firstResponseAt: answersFirst(message, current) ? message.createdAt : undefined,
     });
     try {
       await db().send(new TransactWriteCommand({ TransactItems: [...items, ...activity, ...words] }));

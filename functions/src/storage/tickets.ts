@@ -50,6 +50,7 @@
  * Update of its own fields only and never bumps it, so routing and traffic never lose each other.
  */
 import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { SlaTimes } from '#contracts/sla';
 import type { TicketContactSummary, TicketStatus } from '#contracts/tickets';
 import { contactPk } from './contacts.ts';
 import { ticketCounterItems, trackingFields } from './dashboard-counters.ts';
@@ -58,6 +59,7 @@ import { primeListShards } from './list-shards.ts';
 import { contactWords, ticketSearchItems } from './search-index.ts';
 import { pad, tenantPk } from './table.ts';
 import { tagLinkMoves, tagsUnchanged, ticketListKeys } from './ticket-list-keys.ts';
+import { applySlaChange, slaChangeOf, slaDueItems, slaMoveItems } from './ticket-sla.ts';
 
 /** Where the chatbot is with this ticket (domain/chatbot). */
 export interface BotState {
@@ -112,6 +114,8 @@ export interface TicketRecord {
   convAt?: string | null;
   queuedAt?: string | null;
   startedAt?: string | null;
+  /** Service level of the queue it is in (ticket-sla.ts), set by the writes below and by messages.ts; absent/null = none. */
+  sla?: SlaTimes | null;
 }
 
 /** Fields a state change may set (not the message counters). */
@@ -246,7 +250,12 @@ export function ticketStoredItems(ticket: TicketRecord): Record<string, unknown>
  */
 export async function createTicket(created: TicketRecord, extra: TransactItem[] = []): Promise<TicketRecord> {
   await primeListShards(created.companyId);
-  const ticket: TicketRecord = { ...created, ...trackingFields(undefined, created, created.createdAt) };
+  const slaChange = await slaChangeOf(undefined, created, created.createdAt);
+  const ticket: TicketRecord = {
+    ...created,
+    ...trackingFields(undefined, created, created.createdAt),
+    ...(slaChange ? { sla: applySlaChange(created.sla, slaChange) } : {}),
+  };
   const items: TransactItem[] = [
     {
       Put: {
@@ -273,6 +282,7 @@ export async function createTicket(created: TicketRecord, extra: TransactItem[] 
   items.push(...extra, ...(await ticketCounterItems(undefined, ticket, ticket.createdAt)));
   for (const Item of ticketSearchItems(ticket.companyId, 'N', ticket.id, contactWords(ticket.contact)))
     items.push({ Put: { TableName: table(), Item } });
+  items.push(...slaDueItems(ticket.companyId, ticket.id, slaChange));
   try {
     await db().send(new TransactWriteCommand({ TransactItems: items }));
   } catch (error) {
@@ -301,7 +311,9 @@ export async function ticketStateUpdate(
       ([field, value]) => (ticket[field as keyof TicketRecord] ?? null) !== value,
     ),
   );
-  const next: TicketRecord = { ...patched, ...tracking };
+  // The service level moves with the queue and the status (ticket-sla.ts), in this same write.
+  const slaChange = await slaChangeOf(ticket, patched, now);
+  const next: TicketRecord = { ...patched, ...tracking, ...(slaChange ? { sla: applySlaChange(ticket.sla, slaChange) } : {}) };
   const keys = ticketListKeys(next);
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = { ':expected': ticket.revision };
@@ -317,6 +329,19 @@ export async function ticketStateUpdate(
       sets.push(`#f${i} = :v${i}`);
     }
   });
+  if (slaChange?.kind === 'replace') {
+    names['#sla'] = 'sla';
+    if (slaChange.sla) {
+      values[':sla'] = slaChange.sla;
+      sets.push('#sla = :sla');
+    } else removes.push('#sla');
+  } else if (slaChange?.kind === 'resolve') {
+    // Only the close's time: a first response stored meanwhile (messages.ts) stays.
+    names['#sla'] = 'sla';
+    names['#slaResolvedAt'] = 'resolvedAt';
+    values[':slaResolvedAt'] = slaChange.at;
+    sets.push('#sla.#slaResolvedAt = :slaResolvedAt');
+  }
   names['#rev'] = 'revision';
   // The tag links move with the ticket (slotTransition): only valid for the tags read.
   const tags = tagsUnchanged(ticket.tags);
@@ -344,10 +369,11 @@ function slotWrites(ticket: TicketRecord, next: TicketRecord): TransactItem[] {
 /**
  * The writes a state change needs beside the ticket's own, in its transaction: the slot (claim on
  * closed -> active, release on active -> closed), first, then the tag links' move to the ticket's
- * new list position. Every caller of ticketStateUpdate commits these.
+ * new list position, then the due items of a new service level (ticket-sla.ts). Every caller of
+ * ticketStateUpdate commits these.
  */
 export function slotTransition(ticket: TicketRecord, next: TicketRecord): TransactItem[] {
-  return [...slotWrites(ticket, next), ...tagLinkMoves(next)];
+  return [...slotWrites(ticket, next), ...tagLinkMoves(next), ...slaMoveItems(ticket, next)];
 }
 
 /** The dashboard counters of a state change (dashboard-counters.ts), for its transaction: every caller of ticketStateUpdate commits these too. */
@@ -364,7 +390,11 @@ export async function updateTicketState(ticket: TicketRecord, patch: TicketState
   const slotItems = slotWrites(ticket, next);
   try {
     const counters = await stateCounterItems(ticket, next);
-    await db().send(new TransactWriteCommand({ TransactItems: [item, ...slotItems, ...tagLinkMoves(next), ...extra, ...counters] }));
+    await db().send(
+      new TransactWriteCommand({
+        TransactItems: [item, ...slotItems, ...tagLinkMoves(next), ...slaMoveItems(ticket, next), ...extra, ...counters],
+      }),
+    );
   } catch (error) {
     const codes = transactionCancellationCodes(error);
     if (codes?.[0] === 'ConditionalCheckFailed') throw new StaleTicketError();

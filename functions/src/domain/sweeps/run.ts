@@ -22,6 +22,7 @@ import { ticketLists } from '#storage/ticket-list-keys';
 import type { TicketRecord } from '#storage/tickets';
 import { expireTicket } from './expire.ts';
 import { MARK_OVERLAP_MS } from './mark-overlap.ts';
+import { sweepSlaBreaches } from './sla-breach.ts';
 import { transferTicket } from './transfer.ts';
 
 /** Companies swept at once (each is a handful of sequential Queries). */
@@ -31,6 +32,8 @@ export interface SweepReport {
   companies: number;
   closed: number;
   transferred: number;
+  /** Service-level breaches notified (sla-breach.ts). */
+  breached?: number;
   /** (company, connection, rule) sweeps that failed; retried by the next run. */
   failures: number;
 }
@@ -134,6 +137,8 @@ export async function runTicketSweeps(effects: Effects = defaultEffects): Promis
   const report: SweepReport = { companies: companies.length, closed: 0, transferred: 0, failures: 0 };
   await mapWithConcurrency(companies, COMPANY_CONCURRENCY, async (company) => {
     try {
+      // Breaches first: their due items are the tenant's own index, whatever its connections' rules.
+      report.breached = (report.breached ?? 0) + (await sweepSlaBreaches(company.id, now, effects));
       const done = await sweepCompany(company.id, now, effects);
       report.closed += done.closed;
       report.transferred += done.transferred;

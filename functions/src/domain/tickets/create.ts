@@ -88,13 +88,15 @@ export async function createTicketFor(viewer: Viewer, input: CreateTicketInput, 
     createdAt: at,
     updatedAt: at,
   };
+  let stored: TicketRecord;
   try {
-    await createTicket(ticket, historyItems(['created'], undefined, ticket, viewer.userId, at));
+    // As stored: with what the write derives (its service level, the dashboard's tracking).
+    stored = await createTicket(ticket, historyItems(['created'], undefined, ticket, viewer.userId, at));
   } catch (error) {
     if (error instanceof SlotTakenError) throw await otherOpenTicketError(companyId, contact.id, connection.id);
     throw error;
   }
-  const presented = (await presentTickets(companyId, [ticket]))[0] as Ticket;
+  const presented = (await presentTickets(companyId, [stored]))[0] as Ticket;
   await Promise.all([
     publishTicketChange(effects, undefined, presented),
     emitWebhookEvent(companyId, 'ticket.created', { ticket: presented }),

@@ -19,7 +19,7 @@
  * Cost of a page (the issue 4 rule): a plain list of one source reads `pageSize + 1` rows in one
  * Query; with k sources each reads its share, about pageSize / k rows, once, and the page ends where
  * a source ran dry (readPage's fixedCost): k Queries and about a page of rows, not k pages. Lists with a
- * predicate (short search terms, unread only, created day, queue narrowing of one's own tickets) read at most FILTERED_READS x FILTERED_LIMIT rows per source and return what matched
+ * predicate (short search terms, unread only, created day, service-level state, queue narrowing of one's own tickets) read at most FILTERED_READS x FILTERED_LIMIT rows per source and return what matched
  * with hasMore; the next page continues where the reads stopped. Either way a page costs at most
  * sources x FILTERED_READS Queries plus the presentation reads, whatever the tenant's size.
  *
@@ -51,7 +51,7 @@ import { type ListIndex, readListSlice } from '#storage/ticket-lists';
 import type { TicketRecord } from '#storage/tickets';
 import { canSeeTicket, type Viewer, viewerIsAdmin } from './access.ts';
 import { presentTickets } from './present-page.ts';
-import { allOf, hasTags, type Predicate } from './row-filters.ts';
+import { allOf, hasTags, type Predicate, slaIs } from './row-filters.ts';
 import { decodeSearchCursor, searchPage } from './search-page.ts';
 
 export const PAGE_SIZE = 40;
@@ -171,6 +171,7 @@ export function planList(viewer: ListViewer, query: ListTicketsQuery, statuses?:
     rowFilter: allOf([
       date ? (t) => t.createdAt.startsWith(date) : undefined,
       query.withUnreadMessages ? (t) => t.unreadMessages > 0 : undefined,
+      query.sla ? slaIs(query.sla) : undefined,
       // The tag read is the partition's; the others must be carried too.
       tags && (tags.length > 1 || tagId === undefined) ? hasTags(tags) : undefined,
       indexedTerm(query.searchParam) ? undefined : shortTermPredicate(query.searchParam),

@@ -3,6 +3,7 @@
  * connection names are resolved here from their small per-tenant sets (never copied onto tickets).
  */
 import type { Contact } from '#contracts/contacts';
+import { presentSla } from '#contracts/sla';
 import type { Ticket } from '#contracts/tickets';
 import { getConnection } from '#storage/connections';
 import { getQueue, type QueueRecord } from '#storage/queues';
@@ -53,6 +54,7 @@ export function presentTicket(ticket: TicketRecord, refs: TicketRefs, tags: Tick
     useIntegration: ticket.useIntegration,
     promptId: ticket.promptId,
     integrationId: ticket.integrationId,
+    sla: presentSla(ticket.sla, Date.now()),
     snoozedUntil: ticket.snoozedUntil ?? null,
     createdAt: ticket.createdAt,
     updatedAt: ticket.updatedAt,

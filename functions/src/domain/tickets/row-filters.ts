@@ -1,4 +1,5 @@
 /** Row predicates of the ticket lists and the text search (list.ts, search-page.ts): filters over the rows read. */
+import { type SlaFilter, slaStateAt } from '#contracts/sla';
 import { contactWords } from '#storage/search-index';
 import type { TicketRecord } from '#storage/tickets';
 
@@ -15,6 +16,12 @@ export const allOf = (predicates: (Predicate | undefined)[]): Predicate | undefi
   if (!active.length) return undefined;
   return (ticket) => active.every((p) => p(ticket));
 };
+
+/** The ticket's service level is in `state` now (a state is a function of the stored times and the clock). */
+export const slaIs =
+  (state: SlaFilter, now = Date.now()): Predicate =>
+  (ticket) =>
+    slaStateAt(ticket.sla, now) === state;
 
 export const hasTags =
   (tagIds: number[]): Predicate =>

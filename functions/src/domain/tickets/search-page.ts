@@ -14,7 +14,7 @@ import { listStatusOf } from '#storage/ticket-list-keys';
 import { getTickets } from '#storage/ticket-lists';
 import type { TicketRecord } from '#storage/tickets';
 import { canSeeTicket, type Viewer, viewerIsAdmin } from './access.ts';
-import { allOf, contactHasWords, hasTags, type Predicate } from './row-filters.ts';
+import { allOf, contactHasWords, hasTags, type Predicate, slaIs } from './row-filters.ts';
 
 export const SEARCH_READS = 4;
 
@@ -63,6 +63,7 @@ export async function searchPage(
     query.date ? (t) => t.createdAt.startsWith(query.date as string) : undefined,
     query.updatedAt ? (t) => t.updatedAt.startsWith(query.updatedAt as string) : undefined,
     query.withUnreadMessages ? (t) => t.unreadMessages > 0 : undefined,
+    query.sla ? slaIs(query.sla) : undefined,
   ]) as Predicate;
   const byContact = (t: TicketRecord) => contactHasWords(t, words);
 
