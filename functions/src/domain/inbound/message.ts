@@ -25,6 +25,7 @@ import { findOrCreateTicket, newTicketId, readHintedTicket } from '#domain/ticke
 import { publishTicketLost } from '#domain/tickets/notify';
 import { loadTicketRefs, presentTicket, type TicketRefs } from '#domain/tickets/present';
 import { publishMessage } from '#domain/tickets/publish';
+import { wakeOnContactMessage } from '#domain/tickets/snooze';
 import { getItemBatched } from '#storage/batch-get';
 import type { ConnectionRecord } from '#storage/connections';
 import { contactKey, getContact } from '#storage/contacts';
@@ -284,6 +285,8 @@ async function afterStore(input: {
   // separate ticket `update` would repeat it to the same sockets. With the bot's replies, the
   // ticket's one update follows them (dispatchOutgoing): the bot may have moved it.
   if (contact) await publishMessage(effects, 'create', message, presented, contact);
+  // The contact answered a snoozed ticket: it is back in its list now (issue 22 §5, tickets/snooze).
+  if (!message.fromMe) ticket = await wakeOnContactMessage(ticket, effects);
   // The bot gave the ticket a queue, or the message reopened it without its attendant: who saw it before drops it (tickets/notify).
   await publishTicketLost(effects, input.stored?.previous ?? read, ticket);
   // The bot's replies go out with the ticket its turn committed (they leave the ticket item as it

@@ -57,6 +57,17 @@ async function commit(
   effects: Effects,
   extra: ReturnType<typeof snoozeDuePut>[],
 ): Promise<Ticket> {
+  return (await commitRecord(ticket, patch, kind, actor, effects, extra)).presented;
+}
+
+async function commitRecord(
+  ticket: TicketRecord,
+  patch: TicketStatePatch,
+  kind: 'snoozed' | 'unsnoozed',
+  actor: number | null,
+  effects: Effects,
+  extra: ReturnType<typeof snoozeDuePut>[],
+): Promise<{ next: TicketRecord; presented: Ticket }> {
   const at = new Date().toISOString();
   const after = { ...ticket, ...patch };
   const history = historyItems([kind], ticket, after, actor, at, patch.snoozedUntil ?? undefined);
@@ -70,7 +81,7 @@ async function commit(
   }
   const presented = await present(next);
   await publishTicketChange(effects, ticket, presented);
-  return presented;
+  return { next, presented };
 }
 
 /**
@@ -112,6 +123,22 @@ async function wakeDue(due: DueSnooze, effects: Effects): Promise<boolean> {
   } catch (error) {
     // Another run (or a person) changed it between our read and our write: theirs is the change.
     if (error instanceof StaleTicketError) return false;
+    throw error;
+  }
+}
+
+/**
+ * The contact wrote to a snoozed ticket (the inbound pipeline, after storing the message): the
+ * customer answered, so it is back in its list now rather than at its time. Returns the ticket as it
+ * is after; a concurrent change (the job waking it, a person acting on it) leaves theirs.
+ */
+export async function wakeOnContactMessage(ticket: TicketRecord, effects: Effects): Promise<TicketRecord> {
+  if (!ticket.snoozedUntil) return ticket;
+  const { patch, extra } = wakePatch(ticket);
+  try {
+    return (await commitRecord(ticket, patch, 'unsnoozed', null, effects, extra)).next;
+  } catch (error) {
+    if (error instanceof StaleTicketError) return ticket;
     throw error;
   }
 }
