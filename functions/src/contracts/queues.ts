@@ -6,6 +6,15 @@ import { SLA_MAX_MINUTES } from './sla.ts';
 export const queueMessages = { tooShort: 'Too Short!', tooLong: 'Too Long!', required: 'Required' } as const;
 
 const text = z.string().max(4000);
+
+/**
+ * How a queue's new conversations reach its attendants (issue 22 §2): `off` leaves them in Pending
+ * for someone to accept (the default); `roundRobin` gives each to the next attendant in turn,
+ * `leastBusy` to the one with the fewest open tickets; only attendants online, taking automatic
+ * assignments and under their maxOpenTickets.
+ */
+export const autoAssignModes = ['off', 'roundRobin', 'leastBusy'] as const;
+export type AutoAssignMode = (typeof autoAssignModes)[number];
 const optionalId = z.coerce.number().int().positive().nullable().optional();
 
 const queueFields = {
@@ -33,6 +42,7 @@ const queueFields = {
   /** Service levels (contracts/sla.ts): minutes of business time, 0 = no target. */
   firstResponseMinutes: z.number().int().min(0).max(SLA_MAX_MINUTES),
   resolutionMinutes: z.number().int().min(0).max(SLA_MAX_MINUTES),
+  autoAssign: z.enum(autoAssignModes),
 };
 
 /** POST /queue. */
@@ -49,6 +59,7 @@ export const createQueueSchema = z.object({
   schedules: queueFields.schedules.optional().default([]),
   firstResponseMinutes: queueFields.firstResponseMinutes.optional().default(0),
   resolutionMinutes: queueFields.resolutionMinutes.optional().default(0),
+  autoAssign: queueFields.autoAssign.optional().default('off'),
 });
 export type CreateQueueInput = z.infer<typeof createQueueSchema>;
 
@@ -66,6 +77,7 @@ export const updateQueueSchema = z.object({
   schedules: queueFields.schedules.optional(),
   firstResponseMinutes: queueFields.firstResponseMinutes.optional(),
   resolutionMinutes: queueFields.resolutionMinutes.optional(),
+  autoAssign: queueFields.autoAssign.optional(),
 });
 export type UpdateQueueInput = z.infer<typeof updateQueueSchema>;
 
@@ -85,6 +97,8 @@ export interface Queue {
   /** Service levels (contracts/sla.ts); absent on a queue stored before them: 0, no target. */
   firstResponseMinutes?: number;
   resolutionMinutes?: number;
+  /** Absent on a queue stored before automatic assignment: `off`. */
+  autoAssign?: AutoAssignMode;
   createdAt: string;
   updatedAt: string;
 }

@@ -26,6 +26,8 @@ export const ticketHistoryKinds = [
   'botHandedBack',
   /** The prompt or integration failed (`detail`: provider and status): the attendants have it, the contact got nothing. */
   'botFailed',
+  /** Automatic assignment (issue 22 §2) gave it to `user`: the queue's next or least busy attendant with room. */
+  'autoAssigned',
   /** Put out of the lists until `detail` (an ISO time), by the actor (issue 22 §5). */
   'snoozed',
   /** Snooze over: back in its attendant's open list or in Pending (the sweep at its time, or by hand). */

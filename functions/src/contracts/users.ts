@@ -17,6 +17,10 @@ const userFields = {
   allTicket: z.enum(allTicketValues).optional().default('desabled'),
   whatsappId: z.coerce.number().int().positive().nullable().optional().default(null),
   queueIds: z.array(z.coerce.number().int().positive()).max(200).optional().default([]),
+  /** Issue 22 §2: the most open tickets automatic assignment gives this user (0 = no limit). */
+  maxOpenTickets: z.coerce.number().int().min(0).max(10_000).optional().default(0),
+  /** Whether this user receives automatic assignments at all. */
+  autoAssign: z.boolean().optional().default(true),
 };
 
 /** POST /users (SPEC 5 "User form"; password per BEHAVIOUR "Passwords"). */
@@ -31,6 +35,8 @@ export const updateUserSchema = z.object({
   allTicket: z.enum(allTicketValues).optional(),
   whatsappId: z.coerce.number().int().positive().nullable().optional(),
   queueIds: userFields.queueIds.unwrap().unwrap().optional(),
+  maxOpenTickets: userFields.maxOpenTickets.unwrap().unwrap().optional(),
+  autoAssign: z.boolean().optional(),
   password: z.union([z.literal(''), passwordSchema]).optional(),
 });
 export type UpdateUserInput = z.infer<typeof updateUserSchema>;
@@ -52,6 +58,10 @@ export interface User {
   whatsappId: number | null;
   queueIds: number[];
   queues: UserQueue[];
+  /** The most open tickets automatic assignment gives this user; 0 = no limit. */
+  maxOpenTickets: number;
+  /** Whether this user receives automatic assignments. */
+  autoAssign: boolean;
   /** Has a live socket (presence is not offline). */
   online: boolean;
   /**

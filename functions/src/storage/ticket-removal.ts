@@ -17,6 +17,7 @@ import { contactWords, messageWords, ticketSearchKey } from './search-index.ts';
 import { pad, tenantPk } from './table.ts';
 import { ticketTagsRemovalItems, ticketTagsUnchanged } from './tags.ts';
 import { ticketNoteKeys } from './ticket-notes.ts';
+import { routingItems } from './ticket-routing.ts';
 import { getTicket, TICKET_SK, type TicketRecord, ticketKey, ticketPk } from './tickets.ts';
 
 type Key = { pk: string; sk: string };
@@ -93,13 +94,16 @@ export async function deleteTicketData(ticket: TicketRecord): Promise<boolean> {
               Delete: {
                 TableName: table(),
                 Key: ticketKey(companyId, id),
-                ConditionExpression: `attribute_exists(pk) AND ${unchanged.condition}`,
-                ExpressionAttributeValues: unchanged.values,
+                // Its state as read too: the seat released below is the one the ticket holds.
+                ConditionExpression: `attribute_exists(pk) AND revision = :rev AND ${unchanged.condition}`,
+                ExpressionAttributeValues: { ...unchanged.values, ':rev': current.revision },
               },
             },
             { Delete: { TableName: table(), Key: { pk: `${tenantPk(companyId)}#TKU#${ticket.uuid}`, sk: 'LOOKUP' } } },
             { Delete: { TableName: table(), Key: { pk: contactPk(companyId, ticket.contactId), sk: `TICKET#${pad(id)}` } } },
             ...(await ticketTagsRemovalItems(companyId, id, tags)),
+            // Its attendant's seat and its place in its queue's waiting line go with it (ticket-routing.ts).
+            ...routingItems(current, undefined),
           ],
         }),
       );

@@ -59,6 +59,7 @@ import { primeListShards } from './list-shards.ts';
 import { contactWords, ticketSearchItems } from './search-index.ts';
 import { pad, tenantPk } from './table.ts';
 import { tagLinkMoves, tagsUnchanged, ticketListKeys } from './ticket-list-keys.ts';
+import { routingItems, SEAT_CONDITION, SeatTakenError } from './ticket-routing.ts';
 import { applySlaChange, slaChangeOf, slaDueItems, slaMoveItems } from './ticket-sla.ts';
 
 /** Where the chatbot is with this ticket (domain/chatbot). */
@@ -279,7 +280,7 @@ export async function createTicket(created: TicketRecord, extra: TransactItem[] 
   ];
   items.push(isActive(ticket.status) ? claimSlot(ticket) : pointSlot(ticket));
   // Writes committed with the ticket (its history event, its dashboard counters), after the slot so its index stays 3.
-  items.push(...extra, ...(await ticketCounterItems(undefined, ticket, ticket.createdAt)));
+  items.push(...extra, ...(await ticketCounterItems(undefined, ticket, ticket.createdAt)), ...routingItems(undefined, ticket));
   for (const Item of ticketSearchItems(ticket.companyId, 'N', ticket.id, contactWords(ticket.contact)))
     items.push({ Put: { TableName: table(), Item } });
   items.push(...slaDueItems(ticket.companyId, ticket.id, slaChange));
@@ -376,32 +377,51 @@ export function slotTransition(ticket: TicketRecord, next: TicketRecord): Transa
   return [...slotWrites(ticket, next), ...tagLinkMoves(next), ...slaMoveItems(ticket, next)];
 }
 
-/** The dashboard counters of a state change (dashboard-counters.ts), for its transaction: every caller of ticketStateUpdate commits these too. */
-export const stateCounterItems = (ticket: TicketRecord, next: TicketRecord): Promise<TransactItem[]> =>
-  ticketCounterItems(ticket, next, next.updatedAt);
+/**
+ * The counters of a state change, for its transaction: the dashboard's (dashboard-counters.ts) and
+ * the attendants' seats and queues' waiting lines (ticket-routing.ts). Every caller of
+ * ticketStateUpdate commits these too. `seatLimit`: the router's conditional take of a seat.
+ */
+export const stateCounterItems = async (ticket: TicketRecord, next: TicketRecord, seatLimit?: number): Promise<TransactItem[]> => [
+  ...(await ticketCounterItems(ticket, next, next.updatedAt)),
+  ...routingItems(ticket, next, seatLimit),
+];
+
+/** Tries of a transaction cancelled only by a concurrent one on a shared item (a seat, a counter). */
+const CONFLICT_ATTEMPTS = 4;
 
 /**
  * Applies a state change atomically with its slot transition and any `extra` writes.
  * StaleTicketError when the ticket changed since it was read (re-read and decide again);
- * SlotTakenError when reopening while another ticket of the contact is active on the connection.
+ * SlotTakenError when reopening while another ticket of the contact is active on the connection;
+ * SeatTakenError when `options.seatLimit` is given and the new attendant has no free seat left.
  */
-export async function updateTicketState(ticket: TicketRecord, patch: TicketStatePatch, extra: TransactItem[] = []): Promise<TicketRecord> {
+export async function updateTicketState(
+  ticket: TicketRecord,
+  patch: TicketStatePatch,
+  extra: TransactItem[] = [],
+  options: { seatLimit?: number } = {},
+): Promise<TicketRecord> {
   const { item, next } = await ticketStateUpdate(ticket, patch);
   const slotItems = slotWrites(ticket, next);
-  try {
-    const counters = await stateCounterItems(ticket, next);
-    await db().send(
-      new TransactWriteCommand({
-        TransactItems: [item, ...slotItems, ...tagLinkMoves(next), ...slaMoveItems(ticket, next), ...extra, ...counters],
-      }),
-    );
-  } catch (error) {
-    const codes = transactionCancellationCodes(error);
-    if (codes?.[0] === 'ConditionalCheckFailed') throw new StaleTicketError();
-    if (slotItems.length && codes?.[1] === 'ConditionalCheckFailed') throw new SlotTakenError();
-    throw error;
+  const counters = await stateCounterItems(ticket, next, options.seatLimit);
+  const items = [item, ...slotItems, ...tagLinkMoves(next), ...slaMoveItems(ticket, next), ...extra, ...counters];
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await db().send(new TransactWriteCommand({ TransactItems: items }));
+      return next;
+    } catch (error) {
+      const codes = transactionCancellationCodes(error);
+      if (codes?.[0] === 'ConditionalCheckFailed') throw new StaleTicketError();
+      if (slotItems.length && codes?.[1] === 'ConditionalCheckFailed') throw new SlotTakenError();
+      const failed = codes?.indexOf('ConditionalCheckFailed') ?? -1;
+      if (failed >= 0 && items[failed]?.Update?.ConditionExpression === SEAT_CONDITION) throw new SeatTakenError();
+      // Nothing was written: a transaction that met another on a shared item (a seat, a counter) is tried again.
+      const conflictOnly = codes?.includes('TransactionConflict') && !codes.includes('ConditionalCheckFailed');
+      if (!conflictOnly || attempt >= CONFLICT_ATTEMPTS) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 10 * 2 ** attempt + Math.random() * 20));
+    }
   }
-  return next;
 }
 
 /**

@@ -17,6 +17,7 @@ import { logger } from '#commons/logger';
 import { defaultEffects, type Effects } from '#domain/messages/effects';
 import { derivedMessageId } from '#domain/messages/message-id';
 import { buildOutgoingMessage, dispatchOutgoing } from '#domain/messages/send';
+import { afterTicketChange } from '#domain/tickets/auto-assign';
 import { historyItems } from '#domain/tickets/history';
 import { publishTicketLost } from '#domain/tickets/notify';
 import { loadTicketRefs, presentTicket } from '#domain/tickets/present';
@@ -203,6 +204,8 @@ async function afterCommit(
   }
   if (!replies.length) await publishTicket(deps.effects, presentTicket(ticket, await loadTicketRefs(ticket)));
   await publishTicketLost(deps.effects, before, ticket);
+  // Handed back to its queue: an attendant with room takes it now (issue 22 §2).
+  await afterTicketChange(deps.effects, before, ticket);
 }
 
 /** A redelivered turn after its commit: send what is still pending (the host sends each id once). */

@@ -21,6 +21,7 @@ import { cleanFileName } from '#domain/media/keys';
 import type { Effects } from '#domain/messages/effects';
 import { messageIdAt } from '#domain/messages/message-id';
 import { dispatchOutgoing } from '#domain/messages/send';
+import { afterTicketChange } from '#domain/tickets/auto-assign';
 import { findOrCreateTicket, newTicketId, readHintedTicket } from '#domain/tickets/find-or-create';
 import { publishTicketLost } from '#domain/tickets/notify';
 import { loadTicketRefs, presentTicket, type TicketRefs } from '#domain/tickets/present';
@@ -124,7 +125,7 @@ export async function handleWaMessage(
   const mediaType: MediaType | null = wa.location ? 'locationMessage' : (wa.mediaType ?? null);
 
   for (let attempt = 0; attempt < 3; attempt++) {
-    const { ticket, previous } = await findOrCreateTicket({
+    const { ticket, previous, outcome } = await findOrCreateTicket({
       companyId,
       connectionId,
       contact,
@@ -194,7 +195,7 @@ export async function handleWaMessage(
       connectionId,
       waId: wa.id,
       message,
-      stored: { ticket: afterActivity(ticket, message, !wa.fromMe, storedAt), refs: ticketRefs, previous },
+      stored: { ticket: afterActivity(ticket, message, !wa.fromMe, storedAt), refs: ticketRefs, previous, fresh: outcome !== 'existing' },
       contact,
       connection,
       settings,
@@ -239,8 +240,11 @@ async function afterStore(input: {
   connectionId: number;
   waId: string;
   message: MessageRecord;
-  /** The ticket as the store left it and its names (undefined when resuming: read them); `previous`: a reopened ticket as it was. */
-  stored?: { ticket: TicketRecord; refs: Promise<TicketRefs>; previous?: TicketRecord };
+  /**
+   * The ticket as the store left it and its names (undefined when resuming: read them); `previous`: a
+   * reopened ticket as it was; `fresh`: this message created or reopened it.
+   */
+  stored?: { ticket: TicketRecord; refs: Promise<TicketRefs>; previous?: TicketRecord; fresh?: boolean };
   contact?: Contact;
   connection: ConnectionRecord;
   settings: Settings;
@@ -294,6 +298,8 @@ async function afterStore(input: {
   if (replies.length) await dispatchOutgoing(replies, ticket, effects, { connection }, contact ? { current: ticket, contact, names } : {});
   // A prompt or integration holds the ticket: its turn runs beside the pipeline (domain/bots).
   await queueBotTurnIfHeld(ticket, message);
+  // The chatbot is done with it and it waits in a queue: an attendant with room takes it at once (issue 22 §2).
+  await afterTicketChange(effects, input.stored?.fresh ? input.stored.previous : read, ticket);
   const mark = { companyId, connectionId, waId, botRecorded };
   if (input.marks) input.marks.defer(mark);
   else await markDispatched(mark);

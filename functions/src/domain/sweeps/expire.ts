@@ -17,6 +17,7 @@
 import type { Effects } from '#domain/messages/effects';
 import { derivedMessageId } from '#domain/messages/message-id';
 import { buildOutgoingMessage, dispatchOutgoing } from '#domain/messages/send';
+import { afterTicketChange } from '#domain/tickets/auto-assign';
 import { historyItems } from '#domain/tickets/history';
 import type { ConnectionRecord } from '#storage/connections';
 import { messageItems } from '#storage/messages';
@@ -64,5 +65,7 @@ export async function expireTicket(ticket: TicketRecord, connection: ConnectionR
   // The send command, the message and the ticket update (to the same viewers: closing keeps queue and user).
   if (message) await dispatchOutgoing([message], next, effects);
   else await publishSweptTicket(effects, ticket, next);
+  // Its attendant's seat is free again (issue 22 §2).
+  await afterTicketChange(effects, ticket, next);
   return true;
 }

@@ -4,6 +4,7 @@
  * (gsi1 Q#0) for the queue's pending list, and the realtime update/delete move it in open lists.
  */
 import type { Effects } from '#domain/messages/effects';
+import { afterTicketChange } from '#domain/tickets/auto-assign';
 import { historyItems } from '#domain/tickets/history';
 import type { ConnectionRecord } from '#storage/connections';
 import { commitIfUnchanged } from '#storage/sweep-commit';
@@ -26,5 +27,7 @@ export async function transferTicket(
   const next = await commitIfUnchanged(ticket, patch, history, now);
   if (!next) return false;
   await publishSweptTicket(effects, ticket, next);
+  // It now waits in the queue's line: an attendant with room takes it (issue 22 §2).
+  await afterTicketChange(effects, ticket, next);
   return true;
 }

@@ -22,6 +22,7 @@ import type { TicketHistoryKind } from '#storage/ticket-history';
 import { SlotTakenError, StaleTicketError, type TicketRecord, type TicketStatePatch, updateTicketState } from '#storage/tickets';
 import { getUser } from '#storage/users';
 import { loadVisibleTicket, type Viewer } from './access.ts';
+import { afterTicketChange } from './auto-assign.ts';
 import { acceptedGreeting, ratingRequest, transferNotice } from './automatic-messages.ts';
 import { otherOpenTicketError } from './create.ts';
 import { historyItems } from './history.ts';
@@ -219,6 +220,8 @@ export async function applyTicketUpdate(
   for (const message of messages) await effects.sendCommand(await sendCommandFor(message, next));
   const contact = messages.length ? await getContact(next.companyId, next.contactId) : undefined;
   await publishTicketChange(effects, ticket, presented, contact ? { messages, contact } : undefined);
+  // A seat freed (resolve, transfer away, return) or a ticket entered a queue's line (issue 22 §2).
+  await afterTicketChange(effects, ticket, next);
   return presented;
 }
 

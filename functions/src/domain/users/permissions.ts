@@ -1,7 +1,8 @@
 /**
  * Who may read or change which user (SPEC 6). Admins manage everyone of their company; a plain user
  * may read and edit only themselves, and never the fields behind the permission keys
- * `user-modal:editProfile` and `user-modal:editQueues` (profile, queues, allTicket, default connection).
+ * `user-modal:editProfile` and `user-modal:editQueues` (profile, queues, allTicket, default connection),
+ * nor how automatic assignment treats them (maxOpenTickets, autoAssign: issue 22).
  */
 import { ForbiddenError } from '#commons/errors';
 import type { UpdateUserInput } from '#contracts/users';
@@ -20,13 +21,16 @@ export function canReadUser(actor: Actor, targetUserId: number): boolean {
 }
 
 /** Fields only an admin may change. */
-export const adminOnlyUserFields = ['profile', 'queueIds', 'allTicket', 'whatsappId'] as const;
+export const adminOnlyUserFields = ['profile', 'queueIds', 'allTicket', 'whatsappId', 'maxOpenTickets', 'autoAssign'] as const;
 
 interface CurrentUserFields {
   profile: string;
   queueIds: number[];
   allTicket: string;
   whatsappId: number | null;
+  /** Absent on users stored before automatic assignment: 0 and true. */
+  maxOpenTickets?: number;
+  autoAssign?: boolean;
 }
 
 const sameIds = (a: number[], b: number[]): boolean => {
@@ -41,6 +45,10 @@ function unchanged(field: (typeof adminOnlyUserFields)[number], input: UpdateUse
       return input.queueIds === undefined || sameIds(input.queueIds, current.queueIds);
     case 'whatsappId':
       return input.whatsappId === undefined || (input.whatsappId ?? null) === current.whatsappId;
+    case 'maxOpenTickets':
+      return input.maxOpenTickets === undefined || input.maxOpenTickets === (current.maxOpenTickets ?? 0);
+    case 'autoAssign':
+      return input.autoAssign === undefined || input.autoAssign === (current.autoAssign ?? true);
     default:
       return input[field] === undefined || input[field] === current[field];
   }
@@ -61,6 +69,6 @@ export function permittedUserPatch(
   for (const field of adminOnlyUserFields) {
     if (!unchanged(field, input, current)) throw new ForbiddenError('ERR_NO_PERMISSION', { field });
   }
-  const { profile, queueIds, allTicket, whatsappId, ...own } = input;
+  const { profile, queueIds, allTicket, whatsappId, maxOpenTickets, autoAssign, ...own } = input;
   return own;
 }

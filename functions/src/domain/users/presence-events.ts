@@ -4,9 +4,12 @@
  * and announced on `company-{id}-presence`. Automatic assignment fills it in: an attendant coming online
  * frees capacity, so the oldest waiting ticket of their queues may go to them.
  *
- * A no-op until then. Whatever is set here runs inside the realtime Lambda's $connect / userStatus:
- * keep it short, and it must not throw (a failure is logged by the caller and never refuses the socket).
+ * It runs routeForUser (domain/tickets/auto-assign.ts): the oldest waiting tickets of the user's
+ * automatic queues go to them while they have room, bounded per run. It runs inside the realtime
+ * Lambda's $connect / userStatus and never throws (routeForUserSafely logs); a test may set a listener
+ * instead.
  */
+import { routeForUserSafely } from '#domain/tickets/auto-assign';
 
 export type UserAvailableListener = (companyId: number, userId: number) => Promise<void>;
 
@@ -20,4 +23,5 @@ export function setUserAvailableListener(next: UserAvailableListener | undefined
 /** A user's presence just became `online`. */
 export async function onUserAvailable(companyId: number, userId: number): Promise<void> {
   if (listener) await listener(companyId, userId);
+  else await routeForUserSafely(companyId, userId);
 }

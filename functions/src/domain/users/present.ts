@@ -16,6 +16,8 @@ export function publicUser(record: UserRecord, queues: UserQueue[]): User {
     whatsappId: record.whatsappId ?? null,
     queueIds: record.queueIds ?? [],
     queues,
+    maxOpenTickets: record.maxOpenTickets ?? 0,
+    autoAssign: record.autoAssign ?? true,
     online: Boolean(record.online),
     presence: record.presence ?? (record.online ? 'online' : 'offline'),
     ...(record.lastSeenAt !== undefined ? { lastSeenAt: record.lastSeenAt } : {}),

@@ -20,6 +20,8 @@ export interface NewUser {
   allTicket?: AllTicket;
   whatsappId?: number | null;
   queueIds?: number[];
+  maxOpenTickets?: number;
+  autoAssign?: boolean;
 }
 
 export async function provisionUser(
@@ -45,6 +47,8 @@ export async function provisionUser(
     allTicket: input.allTicket ?? 'desabled',
     whatsappId: input.whatsappId ?? null,
     queueIds: input.queueIds ?? [],
+    maxOpenTickets: input.maxOpenTickets ?? 0,
+    autoAssign: input.autoAssign ?? true,
     online: false,
     cognitoSub: sub,
     sessionIat: 0,

@@ -13,6 +13,7 @@ import { endUserSessions } from '#domain/auth/session';
 import { publishToCompany } from '#domain/companies/publish';
 import { createWithinPlanLimit } from '#domain/plans/limits';
 import { loadQueueDirectory } from '#domain/queues/directory';
+import { routeForUserSafely } from '#domain/tickets/auto-assign';
 import { closeUserSockets, refreshUserSockets } from '#realtime/user-directory';
 import * as users from '#storage/users';
 import { byName, matchesSearch, pageOf } from './paging.ts';
@@ -22,7 +23,7 @@ import { toUser } from './present.ts';
 import { provisionUser, undo } from './provision.ts';
 
 /** What the trail records of a user: who they are, their role and their queues (never Cognito or session fields). */
-const AUDITED_FIELDS = ['name', 'email', 'profile', 'allTicket', 'whatsappId', 'queueIds'] as const;
+const AUDITED_FIELDS = ['name', 'email', 'profile', 'allTicket', 'whatsappId', 'queueIds', 'maxOpenTickets', 'autoAssign'] as const;
 const audited = (record: users.UserRecord): Record<string, unknown> => ({ ...record });
 
 async function findInCompany(companyId: number, userId: number): Promise<users.UserRecord> {
@@ -125,6 +126,8 @@ export async function updateUserFor(actor: Actor, userId: number, input: UpdateU
         allTicket: current.allTicket,
         whatsappId: current.whatsappId,
         queueIds: current.queueIds,
+        maxOpenTickets: current.maxOpenTickets,
+        autoAssign: current.autoAssign,
         updatedAt: current.updatedAt,
       }),
     );
@@ -147,6 +150,9 @@ export async function updateUserFor(actor: Actor, userId: number, input: UpdateU
   if (patch.queueIds !== undefined || patch.allTicket !== undefined || patch.profile !== undefined)
     await refreshUserSockets(actor.companyId, updated);
   await publishToCompany(actor.companyId, channels.user(actor.companyId), { action: 'update', user });
+  // Room for more (a higher limit, automatic assignment back on, a new queue): waiting tickets come to them (issue 22 §2).
+  if (patch.maxOpenTickets !== undefined || patch.autoAssign !== undefined || patch.queueIds !== undefined)
+    await routeForUserSafely(actor.companyId, userId);
   return user;
 }
 

@@ -72,6 +72,8 @@ const es = {
       complationMessage: 'Mensaje de conclusión',
       outOfHoursMessage: 'Mensaje fuera de horario',
       ratingMessage: 'Mensaje de evaluación',
+      autoAssign: 'Asignación automática',
+      autoAssignHelp: 'Solo agentes de la cola en línea, con la asignación automática activa y por debajo de su máximo de tickets abiertos.',
     },
     dialog: {
       addTitle: 'Agregar cola',
@@ -82,6 +84,11 @@ const es = {
       useSchedules: 'Horarios propios de la cola',
     },
     schedule: { weekday: 'Día', startTime: 'Hora de inicio', endTime: 'Hora de fin' },
+    autoAssignModes: {
+      off: 'Desactivada (los agentes aceptan desde Esperando)',
+      roundRobin: 'Por turnos (round robin)',
+      leastBusy: 'Al agente menos ocupado',
+    },
     options: {
       title: 'Opciones del chatbot',
       add: 'Agregar opción',
@@ -160,6 +167,8 @@ const en: ConnectionsLocale = {
       complationMessage: 'Completion message',
       outOfHoursMessage: 'Out of hours message',
       ratingMessage: 'Rating message',
+      autoAssign: 'Automatic assignment',
+      autoAssignHelp: 'Only attendants of the queue who are online, take automatic assignments and are under their open-ticket limit.',
     },
     dialog: {
       addTitle: 'Add queue',
@@ -170,6 +179,11 @@ const en: ConnectionsLocale = {
       useSchedules: 'Queue hours of its own',
     },
     schedule: { weekday: 'Day', startTime: 'Start time', endTime: 'End time' },
+    autoAssignModes: {
+      off: 'Off (attendants accept from Pending)',
+      roundRobin: 'In turn (round robin)',
+      leastBusy: 'To the least busy attendant',
+    },
     options: {
       title: 'Chatbot options',
       add: 'Add option',
@@ -252,6 +266,8 @@ const pt: ConnectionsLocale = {
       complationMessage: 'Mensagem de conclusão',
       outOfHoursMessage: 'Mensagem de fora de expediente',
       ratingMessage: 'Mensagem de avaliação',
+      autoAssign: 'Atribuição automática',
+      autoAssignHelp: 'Só atendentes da fila online, com a atribuição automática ativa e abaixo do seu máximo de tickets abertos.',
     },
     dialog: {
       addTitle: 'Adicionar fila',
@@ -262,6 +278,11 @@ const pt: ConnectionsLocale = {
       useSchedules: 'Horários próprios da fila',
     },
     schedule: { weekday: 'Dia', startTime: 'Hora inicial', endTime: 'Hora final' },
+    autoAssignModes: {
+      off: 'Desligada (atendentes aceitam em Aguardando)',
+      roundRobin: 'Em rodízio (round robin)',
+      leastBusy: 'Ao atendente menos ocupado',
+    },
     options: {
       title: 'Opções do chatbot',
       add: 'Adicionar opção',

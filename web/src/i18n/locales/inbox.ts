@@ -100,6 +100,7 @@ const es = {
       reopenedByMessage: 'Reabierto por un nuevo mensaje',
       botHandedBack: 'El bot pasó el ticket a los agentes',
       botFailed: 'El asistente falló ({{detail}}): el contacto no recibió respuesta y el ticket volvió a los agentes',
+      autoAssigned: 'Asignado automáticamente a {{target}}',
       system: 'Sistema',
     },
     messages: {
@@ -253,6 +254,7 @@ const en: typeof es = {
       reopenedByMessage: 'Reopened by a new message',
       botHandedBack: 'The bot handed the ticket to the attendants',
       botFailed: 'The assistant failed ({{detail}}): the contact got no answer and the ticket is back with the attendants',
+      autoAssigned: 'Assigned automatically to {{target}}',
       system: 'System',
     },
     messages: {
@@ -405,6 +407,7 @@ const pt: typeof es = {
       reopenedByMessage: 'Reaberto por uma nova mensagem',
       botHandedBack: 'O bot passou o ticket aos atendentes',
       botFailed: 'O assistente falhou ({{detail}}): o contato ficou sem resposta e o ticket voltou aos atendentes',
+      autoAssigned: 'Atribuído automaticamente a {{target}}',
       system: 'Sistema',
     },
     messages: {

@@ -1,4 +1,11 @@
-import { createQueueSchema, defaultCompanySchedules, type Queue, type ScheduleEntry } from '@conversa/functions/contracts';
+import {
+  type AutoAssignMode,
+  autoAssignModes,
+  createQueueSchema,
+  defaultCompanySchedules,
+  type Queue,
+  type ScheduleEntry,
+} from '@conversa/functions/contracts';
 import {
   Box,
   Button,
@@ -7,6 +14,7 @@ import {
   DialogContent,
   DialogTitle,
   FormControlLabel,
+  MenuItem,
   Stack,
   Switch,
   Tab,
@@ -37,6 +45,7 @@ interface FormValues {
   schedules: ScheduleEntry[];
   promptId: number | null;
   integrationId: number | null;
+  autoAssign: AutoAssignMode;
 }
 
 const initialValues = (queue: Queue | undefined, queues: readonly Queue[]): FormValues => ({
@@ -52,6 +61,7 @@ const initialValues = (queue: Queue | undefined, queues: readonly Queue[]): Form
   // Sent back as they are unless changed: a save must not drop the queue's bot.
   promptId: queue?.promptId ?? null,
   integrationId: queue?.integrationId ?? null,
+  autoAssign: queue?.autoAssign ?? 'off',
 });
 
 export function QueueDialog({ queue, onClose }: { queue: Queue | undefined; onClose: () => void }) {
@@ -155,6 +165,20 @@ export function QueueDialog({ queue, onClose }: { queue: Queue | undefined; onCl
                 onChange={(next) => setValues((v) => ({ ...v, ...next }))}
                 errors={errors}
               />
+              <TextField
+                select
+                label={t('queues.fields.autoAssign')}
+                value={values.autoAssign}
+                onChange={(e) => setValues((v) => ({ ...v, autoAssign: e.target.value as AutoAssignMode }))}
+                helperText={t('queues.fields.autoAssignHelp')}
+                data-testid="queue-auto-assign"
+              >
+                {autoAssignModes.map((mode) => (
+                  <MenuItem key={mode} value={mode}>
+                    {t(`queues.autoAssignModes.${mode}`)}
+                  </MenuItem>
+                ))}
+              </TextField>
               {message('greetingMessage')}
               {message('complationMessage')}
               {message('outOfHoursMessage')}

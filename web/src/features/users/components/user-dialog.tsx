@@ -9,10 +9,12 @@ import {
   DialogActions,
   DialogContent,
   DialogTitle,
+  FormControlLabel,
   IconButton,
   InputAdornment,
   MenuItem,
   Stack,
+  Switch,
   TextField,
 } from '@mui/material';
 import { type FormEvent, useState } from 'react';
@@ -32,6 +34,8 @@ interface FormValues {
   allTicket: AllTicket;
   whatsappId: string;
   queueIds: number[];
+  maxOpenTickets: string;
+  autoAssign: boolean;
 }
 
 function initialValues(user: User | undefined): FormValues {
@@ -43,6 +47,8 @@ function initialValues(user: User | undefined): FormValues {
     allTicket: user?.allTicket ?? 'desabled',
     whatsappId: user?.whatsappId ? String(user.whatsappId) : '',
     queueIds: user?.queueIds ?? [],
+    maxOpenTickets: String(user?.maxOpenTickets ?? 0),
+    autoAssign: user?.autoAssign ?? true,
   };
 }
 
@@ -72,7 +78,14 @@ export function UserDialog({ open, user, adminFields, onClose }: UserDialogProps
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const admin = adminFields
-      ? { profile: values.profile, allTicket: values.allTicket, whatsappId: values.whatsappId || null, queueIds: values.queueIds }
+      ? {
+          profile: values.profile,
+          allTicket: values.allTicket,
+          whatsappId: values.whatsappId || null,
+          queueIds: values.queueIds,
+          maxOpenTickets: values.maxOpenTickets.trim() === '' ? 0 : values.maxOpenTickets,
+          autoAssign: values.autoAssign,
+        }
       : {};
     const raw = { name: values.name, email: values.email, password: values.password, ...admin };
     const parsed = user ? updateUserSchema.safeParse(raw) : createUserSchema.safeParse(raw);
@@ -190,6 +203,29 @@ export function UserDialog({ open, user, adminFields, onClose }: UserDialogProps
                   </MenuItem>
                 ))}
               </TextField>
+            )}
+            {adminFields && (
+              <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ alignItems: { sm: 'center' } }}>
+                <TextField
+                  label={t('users.fields.maxOpenTickets')}
+                  type="number"
+                  value={values.maxOpenTickets}
+                  onChange={set('maxOpenTickets')}
+                  error={Boolean(errors.maxOpenTickets)}
+                  helperText={errors.maxOpenTickets ?? t('users.fields.maxOpenTicketsHelp')}
+                  slotProps={{ htmlInput: { min: 0, step: 1, 'data-testid': 'user-max-open-tickets' } }}
+                />
+                <FormControlLabel
+                  control={
+                    <Switch
+                      checked={values.autoAssign}
+                      onChange={(e) => setValues((v) => ({ ...v, autoAssign: e.target.checked }))}
+                      data-testid="user-auto-assign"
+                    />
+                  }
+                  label={t('users.fields.autoAssign')}
+                />
+              </Stack>
             )}
           </Stack>
         </DialogContent>

@@ -1,0 +1,194 @@
+/**
+ * Automatic assignment (issue 22 §2) over DynamoDB Local: the chooser (round robin in turn, least
+ * busy, skipping whoever is away, opted out or full), a new conversation of a roundRobin queue
+ * arriving already open with an attendant through the inbound consumer, the waiting line served
+ * oldest first when a seat frees, and fifty routers racing on one queue: never an attendant above
+ * maxOpenTickets, never a ticket given twice.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Ticket } from '../src/contracts/tickets.ts';
+import { applyTicketUpdate } from '../src/domain/tickets/actions.ts';
+import { chooseAttendant, routeQueue, type Seat } from '../src/domain/tickets/auto-assign.ts';
+import { listTicketHistory } from '../src/storage/ticket-history.ts';
+import { readSeats, readWaitingLine } from '../src/storage/ticket-routing.ts';
+import { getTicket, type TicketRecord } from '../src/storage/tickets.ts';
+import { createUser, type UserRecord } from '../src/storage/users.ts';
+import { putConnection } from '../src/storage/ws-connections.ts';
+import { deliver, recorder, tenant, waMessage } from './inbound-harness.ts';
+import { type DynamoDbLocal, startDynamoDbLocal } from './support/dynamodb-local.ts';
+
+let ddb: DynamoDbLocal;
+beforeAll(async () => {
+  ddb = await startDynamoDbLocal();
+}, 60_000);
+afterAll(async () => {
+  await ddb?.stop();
+});
+
+const seat = (userId: number, open: number, max: number, available = true): Seat => ({ userId, open, max, available });
+
+describe('chooseAttendant', () => {
+  it('round robin: the next in turn with room, skipping whoever is away or full', () => {
+    const seats = [seat(1, 0, 2), seat(2, 0, 2), seat(3, 0, 2)];
+    expect([1, 2, 3, 4].map((turn) => chooseAttendant('roundRobin', seats, turn))).toEqual([1, 2, 3, 1]);
+    expect(chooseAttendant('roundRobin', [seat(1, 0, 2), seat(2, 2, 2), seat(3, 0, 2)], 2)).toBe(3);
+    expect(chooseAttendant('roundRobin', [seat(1, 0, 2), seat(2, 0, 2, false), seat(3, 0, 2)], 2)).toBe(3);
+    expect(chooseAttendant('roundRobin', [seat(1, 0, 0), seat(2, 9, 0)], 2)).toBe(2); // 0 = no limit
+  });
+
+  it('least busy: the fewest open tickets; equals take turns', () => {
+    expect(chooseAttendant('leastBusy', [seat(1, 3, 5), seat(2, 1, 5), seat(3, 2, 5)], 1)).toBe(2);
+    expect(chooseAttendant('leastBusy', [seat(1, 1, 5), seat(2, 1, 5), seat(3, 2, 5)], 2)).toBe(2);
+    expect(chooseAttendant('leastBusy', [seat(1, 1, 5), seat(2, 1, 5), seat(3, 2, 5)], 3)).toBe(1);
+    expect(chooseAttendant('leastBusy', [seat(1, 0, 5, false), seat(2, 5, 5)], 1)).toBeUndefined();
+  });
+
+  it('nobody at all: undefined', () => {
+    expect(chooseAttendant('roundRobin', [], 1)).toBeUndefined();
+    expect(chooseAttendant('roundRobin', [seat(1, 2, 2), seat(2, 0, 1, false)], 1)).toBeUndefined();
+  });
+});
+
+let userSeq = 0;
+async function attendant(companyId: number, queueIds: number[], extra: Partial<UserRecord> = {}, online = true): Promise<UserRecord> {
+  const id = 1000 + ++userSeq;
+  const at = new Date().toISOString();
+  const record: UserRecord = {
+    id,
+    companyId,
+    name: `Attendant ${id}`,
+    email: `a${id}-${companyId}@routing.test`,
+    profile: 'user',
+    super: false,
+    allTicket: 'desabled',
+    whatsappId: null,
+    queueIds,
+    maxOpenTickets: 2,
+    autoAssign: true,
+    online: false,
+    cognitoSub: `sub-${id}`,
+    sessionIat: 0,
+    createdAt: at,
+    updatedAt: at,
+    ...extra,
+  };
+  await createUser(record);
+  if (online)
+    await putConnection({
+      connectionId: `conn-${id}`,
+      companyId,
+      userId: id,
+      profile: 'user',
+      super: false,
+      queueIds,
+      allTicket: 'desabled',
+      tokenExpiresAt: Math.floor(Date.now() / 1000) + 3600,
+      tokenIssuedAt: 0,
+      tokenJti: '',
+      tokenOrigin: '',
+    });
+  return record;
+}
+
+let phone = 0;
+const contactNumber = () => `55119${String(70_000_000 + ++phone)}`;
+
+async function ticketOf(companyId: number, id: number): Promise<TicketRecord> {
+  const ticket = await getTicket(companyId, id);
+  if (!ticket) throw new Error(`ticket ${id} missing`);
+  return ticket;
+}
+
+describe('a roundRobin queue', () => {
+  it('gives new conversations to its online attendants in turn, up to maxOpenTickets; the rest wait; a resolve gives the oldest waiting one', async () => {
+    // Prepare: one queue (the connection's only one), two online members with 2 seats each, one
+    // member offline, one online member who opted out, one online non-member.
+    const effects = recorder(new Date());
+    const { companyId, connectionId, queues } = await tenant({}, [{ autoAssign: 'roundRobin' }]);
+    const queueId = (queues[0] as { id: number }).id;
+    const a = await attendant(companyId, [queueId]);
+    const b = await attendant(companyId, [queueId]);
+    await attendant(companyId, [queueId], {}, false);
+    await attendant(companyId, [queueId], { autoAssign: false });
+    await attendant(companyId, []);
+
+    // Act: six contacts write, one after the other
+    const tickets: TicketRecord[] = [];
+    for (let i = 0; i < 6; i++) {
+      const wa = waMessage({ number: contactNumber(), body: `hello ${i}`, timestamp: Date.now() + i });
+      await deliver(effects, { kind: 'message', companyId, connectionId, message: wa });
+      const update = effects.events.findLast((e) => e.data?.ticket?.contact?.number === wa.number);
+      tickets.push(await ticketOf(companyId, update?.data.ticket.id));
+    }
+
+    // Assess: the first four arrive open, alternately with a and b; the other two wait in Pending
+    const owners = tickets.map((t) => (t.status === 'open' ? t.userId : null));
+    expect(owners.slice(0, 4).sort()).toEqual([a.id, a.id, b.id, b.id].sort());
+    expect(owners[0]).not.toBe(owners[1]);
+    expect(owners[2]).not.toBe(owners[3]);
+    expect(owners.slice(4)).toEqual([null, null]);
+    expect((await readSeats(companyId, [a.id, b.id])).get(a.id)).toBe(2);
+    expect(await readWaitingLine(companyId, queueId, 10)).toEqual([tickets[4]?.id, tickets[5]?.id]);
+    // the attendant's socket got the ticket's update as open and theirs; the history says it was automatic
+    const opened = effects.events.find(
+      (e) => e.data?.action === 'update' && e.data.ticket?.id === tickets[0]?.id && e.data.ticket.status === 'open',
+    );
+    expect((opened?.data.ticket as Ticket | undefined)?.userId).toBe(owners[0]);
+    const history = await listTicketHistory(companyId, tickets[0]?.id as number);
+    expect(history.filter((e) => e.kind === 'autoAssigned')).toEqual([expect.objectContaining({ userId: owners[0], actorUserId: null })]);
+
+    // Act: the owner of the first ticket resolves it
+    const owner = owners[0] === a.id ? a : b;
+    await applyTicketUpdate(
+      { companyId, userId: owner.id, user: owner, profile: 'user' } as never,
+      await ticketOf(companyId, tickets[0]?.id as number),
+      { status: 'closed' },
+      effects,
+    );
+
+    // Assess: the oldest waiting ticket is now theirs; the other still waits
+    const oldest = await ticketOf(companyId, tickets[4]?.id as number);
+    expect([oldest.status, oldest.userId]).toEqual(['open', owner.id]);
+    expect((await ticketOf(companyId, tickets[5]?.id as number)).status).toBe('pending');
+    expect((await readSeats(companyId, [owner.id])).get(owner.id)).toBe(2);
+  }, 120_000);
+
+  it('fifty tickets routed at once: nobody above maxOpenTickets, no ticket given twice', async () => {
+    // Prepare: three online attendants with 3 seats each; fifty conversations already waiting
+    const effects = recorder(new Date());
+    const { companyId, connectionId, queues } = await tenant({}, [{ autoAssign: 'off' }]);
+    const queueId = (queues[0] as { id: number }).id;
+    const people = [];
+    for (let i = 0; i < 3; i++) people.push(await attendant(companyId, [queueId], { maxOpenTickets: 3 }));
+    await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        deliver(effects, { kind: 'message', companyId, connectionId, message: waMessage({ number: contactNumber(), body: `race ${i}` }) }),
+      ),
+    );
+    const waiting = await readWaitingLine(companyId, queueId, 100);
+    expect(waiting).toHaveLength(50);
+    const { updateQueue } = await import('../src/storage/queues.ts');
+    await updateQueue(companyId, queueId, { autoAssign: 'roundRobin' });
+
+    // Act: fifty routers at the same moment, each with its own ticket first
+    const read = await Promise.all(waiting.map((id) => ticketOf(companyId, id)));
+    await Promise.all(read.map((ticket) => routeQueue(companyId, queueId, effects, ticket)));
+
+    // Assess
+    const after = await Promise.all(waiting.map((id) => ticketOf(companyId, id)));
+    const open = after.filter((t) => t.status === 'open');
+    expect(open).toHaveLength(9);
+    for (const person of people) expect(open.filter((t) => t.userId === person.id)).toHaveLength(3);
+    const seats = await readSeats(
+      companyId,
+      people.map((p) => p.id),
+    );
+    expect([...seats.values()]).toEqual([3, 3, 3]);
+    const given = await Promise.all(
+      after.map(async (t) => (await listTicketHistory(companyId, t.id)).filter((e) => e.kind === 'autoAssigned').length),
+    );
+    expect(Math.max(...given)).toBe(1);
+    expect(given.reduce((sum, n) => sum + n, 0)).toBe(9);
+    expect(await readWaitingLine(companyId, queueId, 100)).toHaveLength(41);
+  }, 240_000);
+});
