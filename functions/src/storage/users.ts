@@ -165,8 +165,10 @@ export async function recordPresence(companyId: number, userId: number, presence
       new UpdateCommand({
         TableName: table(),
         Key: userKey(companyId, userId),
-        UpdateExpression: 'SET presence = :presence, online = :online, lastSeenAt = :at',
-        ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(presence) OR presence <> :presence)',
+        // `online` is a DynamoDB reserved word: every attribute goes by name.
+        UpdateExpression: 'SET #presence = :presence, #online = :online, #lastSeenAt = :at',
+        ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(#presence) OR #presence <> :presence)',
+        ExpressionAttributeNames: { '#presence': 'presence', '#online': 'online', '#lastSeenAt': 'lastSeenAt' },
         ExpressionAttributeValues: { ':presence': presence, ':online': presence !== 'offline', ':at': at },
       }),
     );
