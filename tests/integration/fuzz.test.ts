@@ -147,6 +147,7 @@ const listQueries: Record<string, string[]> = {
     'updatedAt',
     'showAll',
     'withUnreadMessages',
+    'sla',
   ],
   'GET /ticket/kanban': ['queueIds', 'cursor'],
   'GET /dashboard': ['days', 'date_from', 'date_to'],

@@ -13,10 +13,11 @@ import { onboardingLocales } from './onboarding.ts';
 import { presenceLocales } from './presence.ts';
 import { promptErrorLocales, promptsLocales } from './prompts.ts';
 import { queueIntegrationErrorLocales, queueIntegrationsLocales } from './queue-integrations.ts';
-import { webhookErrorLocales, webhooksLocales } from './webhooks.ts';
 import { schedulesLocales } from './schedules.ts';
 import { securityErrorLocales, securityLocales } from './security.ts';
+import { serviceLevelLocales } from './service-levels.ts';
 import { ticketWorkErrorLocales, ticketWorkLocales } from './ticket-work.ts';
+import { webhookErrorLocales, webhooksLocales } from './webhooks.ts';
 
 const en: LocaleShape = {
   ...campaignsLocales.en,
@@ -35,6 +36,7 @@ const en: LocaleShape = {
   ...onboardingLocales.en,
   ...securityLocales.en,
   ...presenceLocales.en,
+  ...serviceLevelLocales.en,
   ...ticketWorkLocales.en,
   app: { name: 'Conversa' },
   languages: { pt: 'Português', en: 'English', es: 'Español' },

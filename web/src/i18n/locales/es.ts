@@ -12,10 +12,11 @@ import { onboardingLocales } from './onboarding.ts';
 import { presenceLocales } from './presence.ts';
 import { promptErrorLocales, promptsLocales } from './prompts.ts';
 import { queueIntegrationErrorLocales, queueIntegrationsLocales } from './queue-integrations.ts';
-import { webhookErrorLocales, webhooksLocales } from './webhooks.ts';
 import { schedulesLocales } from './schedules.ts';
 import { securityErrorLocales, securityLocales } from './security.ts';
+import { serviceLevelLocales } from './service-levels.ts';
 import { ticketWorkErrorLocales, ticketWorkLocales } from './ticket-work.ts';
+import { webhookErrorLocales, webhooksLocales } from './webhooks.ts';
 
 /** Spanish: the fallback language (SPEC 1) and the shape every other locale must match. */
 const es = {
@@ -34,6 +35,7 @@ const es = {
   ...billingLocales.es,
   ...onboardingLocales.es,
   ...securityLocales.es,
+  ...serviceLevelLocales.es,
   ...presenceLocales.es,
   ...ticketWorkLocales.es,
   app: { name: 'Conversa' },

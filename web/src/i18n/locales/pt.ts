@@ -13,10 +13,11 @@ import { onboardingLocales } from './onboarding.ts';
 import { presenceLocales } from './presence.ts';
 import { promptErrorLocales, promptsLocales } from './prompts.ts';
 import { queueIntegrationErrorLocales, queueIntegrationsLocales } from './queue-integrations.ts';
-import { webhookErrorLocales, webhooksLocales } from './webhooks.ts';
 import { schedulesLocales } from './schedules.ts';
 import { securityErrorLocales, securityLocales } from './security.ts';
+import { serviceLevelLocales } from './service-levels.ts';
 import { ticketWorkErrorLocales, ticketWorkLocales } from './ticket-work.ts';
+import { webhookErrorLocales, webhooksLocales } from './webhooks.ts';
 
 /** Portuguese (Brazil): the stored `ptBR` selects it (SPEC 1). */
 const pt: LocaleShape = {
@@ -36,6 +37,7 @@ const pt: LocaleShape = {
   ...onboardingLocales.pt,
   ...securityLocales.pt,
   ...presenceLocales.pt,
+  ...serviceLevelLocales.pt,
   ...ticketWorkLocales.pt,
   app: { name: 'Conversa' },
   languages: { pt: 'Português', en: 'English', es: 'Español' },

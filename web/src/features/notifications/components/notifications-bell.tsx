@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { lastMessagePreview } from '../../../lib/ticket-preview.ts';
 import { askNotificationPermission } from '../api/alert-sound.ts';
+import { useSlaBreaches } from '../hooks/use-sla-breaches.ts';
 import { useUnreadNotifications } from '../hooks/use-unread-notifications.ts';
 
 /** SPEC 2 "Top bar": the unread-ticket bell with its count and a popover listing them. */
@@ -12,6 +13,8 @@ export function NotificationsBell() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const tickets = useUnreadNotifications();
+  const breaches = useSlaBreaches();
+  const count = tickets.length + breaches.length;
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   return (
     <>
@@ -19,17 +22,17 @@ export function NotificationsBell() {
         <IconButton
           color="inherit"
           // The count is part of the name: the visible badge must be in what a screen reader says (axe).
-          aria-label={tickets.length > 0 ? `${t('notifications.title')} (${tickets.length})` : t('notifications.title')}
+          aria-label={count > 0 ? `${t('notifications.title')} (${count})` : t('notifications.title')}
           data-testid="notifications-bell"
-          data-count={tickets.length}
+          data-count={count}
           onClick={(event) => {
             // Asking on a click, not on load: browsers ignore (or punish) unprompted permission requests.
             askNotificationPermission();
             setAnchor(event.currentTarget);
           }}
         >
-          {tickets.length > 0 ? (
-            <Badge badgeContent={tickets.length} color="error" max={99}>
+          {count > 0 ? (
+            <Badge badgeContent={count} color="error" max={99}>
               <NotificationsOutlined />
             </Badge>
           ) : (
@@ -45,6 +48,41 @@ export function NotificationsBell() {
         transformOrigin={{ vertical: 'top', horizontal: 'right' }}
         slotProps={{ paper: { sx: { width: 340, maxHeight: 420 } } }}
       >
+        {breaches.length > 0 && (
+          <>
+            <Typography variant="subtitle2" sx={{ px: 2, pt: 1.5, pb: 0.5, color: 'error.main' }}>
+              {t('sla.notification.title')}
+            </Typography>
+            <List dense data-testid="sla-breach-list">
+              {breaches.map((ticket) => (
+                <ListItemButton
+                  key={ticket.id}
+                  data-testid="sla-breach-notification"
+                  onClick={() => {
+                    setAnchor(null);
+                    navigate(`/tickets/${ticket.uuid}`);
+                  }}
+                >
+                  <ListItemAvatar>
+                    <Avatar src={ticket.contact.profilePicUrl || undefined} alt={ticket.contact.name}>
+                      {ticket.contact.name.slice(0, 1).toUpperCase()}
+                    </Avatar>
+                  </ListItemAvatar>
+                  <ListItemText
+                    primary={ticket.contact.name}
+                    // The target still open is the one late; with the first response given, the resolution.
+                    secondary={t(
+                      ticket.sla?.resolutionDueAt && ticket.sla.nextDueAt === ticket.sla.resolutionDueAt
+                        ? 'sla.notification.resolution'
+                        : 'sla.notification.firstResponse',
+                    )}
+                    slotProps={{ primary: { noWrap: true }, secondary: { noWrap: true } }}
+                  />
+                </ListItemButton>
+              ))}
+            </List>
+          </>
+        )}
         <Typography variant="subtitle2" sx={{ px: 2, pt: 1.5, pb: 0.5 }}>
           {t('notifications.open')}
         </Typography>

@@ -32,9 +32,10 @@ import { useErrorToast } from '../../../lib/use-api-error.ts';
 import { type FieldErrors, fieldErrors } from '../../../lib/validation.ts';
 import { queueColorPalette, unusedQueueColor, useSaveQueue } from '../api/queues.ts';
 import { QueueOptionsEditor } from './queue-options-editor.tsx';
+import { initialSlaValues, QueueSlaFields, type SlaValues, slaMinutes } from './queue-sla-fields.tsx';
 
 type MessageField = 'greetingMessage' | 'complationMessage' | 'outOfHoursMessage' | 'ratingMessage';
-interface FormValues {
+interface FormValues extends SlaValues {
   name: string;
   color: string;
   orderQueue: string;
@@ -61,6 +62,7 @@ const initialValues = (queue: Queue | undefined, queues: readonly Queue[]): Form
   // Sent back as they are unless changed: a save must not drop the queue's bot.
   promptId: queue?.promptId ?? null,
   integrationId: queue?.integrationId ?? null,
+  ...initialSlaValues(queue),
   autoAssign: queue?.autoAssign ?? 'off',
 });
 
@@ -79,7 +81,12 @@ export function QueueDialog({ queue, onClose }: { queue: Queue | undefined; onCl
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const parsed = createQueueSchema.safeParse({ ...values, orderQueue: values.orderQueue === '' ? null : values.orderQueue });
+    const parsed = createQueueSchema.safeParse({
+      ...values,
+      orderQueue: values.orderQueue === '' ? null : values.orderQueue,
+      firstResponseMinutes: slaMinutes(values.firstResponseMinutes),
+      resolutionMinutes: slaMinutes(values.resolutionMinutes),
+    });
     if (!parsed.success) {
       setErrors(fieldErrors<FormValues>(parsed.error.issues, t));
       return;
@@ -179,6 +186,7 @@ export function QueueDialog({ queue, onClose }: { queue: Queue | undefined; onCl
                   </MenuItem>
                 ))}
               </TextField>
+              <QueueSlaFields values={values} errors={errors} onChange={(next) => setValues((v) => ({ ...v, ...next }))} />
               {message('greetingMessage')}
               {message('complationMessage')}
               {message('outOfHoursMessage')}

@@ -1,6 +1,7 @@
 import type { Ticket } from '@conversa/functions/contracts/tickets';
 import type { InfiniteData, QueryClient } from '@tanstack/react-query';
 import { ticketKeys } from '../../../lib/lookups/tickets.ts';
+import { liveSlaState } from './sla.ts';
 import type { TicketFilters, TicketPage } from './tickets.ts';
 
 /*
@@ -32,6 +33,7 @@ export function belongsTo(filters: TicketFilters, ticket: Ticket, viewerId: numb
   if (!filters.showAll && ticket.status !== 'pending' && viewerId !== undefined && ticket.userId !== viewerId) return false;
   if (filters.users?.length && (ticket.userId === null || !filters.users.includes(ticket.userId))) return false;
   if (filters.tags?.length && !ticket.tags.some((tag) => filters.tags?.includes(tag.id))) return false;
+  if (filters.sla && (!ticket.sla || liveSlaState(ticket.sla, Date.now()) !== filters.sla)) return false;
   if (filters.searchParam || filters.withUnreadMessages) return undefined;
   return true;
 }

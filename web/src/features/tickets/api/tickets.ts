@@ -1,3 +1,4 @@
+import type { SlaFilter } from '@conversa/functions/contracts/sla';
 import type {
   BulkTicketsInput,
   BulkTicketsResponse,
@@ -33,6 +34,8 @@ export interface TicketFilters {
   tags?: number[];
   users?: number[];
   withUnreadMessages?: boolean;
+  /** Only tickets whose service level is breached or due soon (issue 22 §3). */
+  sla?: SlaFilter;
 }
 
 /** Body of ERR_OTHER_OPEN_TICKET (SPEC 8): who already attends the contact, and where. */
@@ -52,6 +55,7 @@ export const fetchTickets = (filters: TicketFilters, page: PageParam) =>
       searchParam: filters.searchParam,
       showAll: filters.showAll ? 'true' : undefined,
       withUnreadMessages: filters.withUnreadMessages ? 'true' : undefined,
+      sla: filters.sla,
       queueIds: filters.queueIds ? JSON.stringify(filters.queueIds) : undefined,
       tags: jsonList(filters.tags),
       users: jsonList(filters.users),

@@ -21,6 +21,7 @@ import { format, isToday } from 'date-fns';
 import { useTranslation } from 'react-i18next';
 import { formatDay, formatDayTime } from '../../../lib/dates.ts';
 import { lastMessagePreview } from '../../../lib/ticket-preview.ts';
+import { SlaChip } from './sla-chip.tsx';
 
 /** SPEC 2: HH:mm when the ticket moved today, otherwise the day (in the language's order, lib/dates). */
 export const rowTime = (iso: string) => {
@@ -147,6 +148,7 @@ export function TicketRow({ ticket, selected, admin, accepting, onOpen, onAccept
           )}
         </Stack>
         <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 0.5, mt: 0.5, alignItems: 'center' }}>
+          <SlaChip sla={ticket.sla} />
           {ticket.whatsapp?.name && <Chip size="small" variant="outlined" label={ticket.whatsapp.name} sx={small} />}
           {ticket.user?.name && (
             <Chip

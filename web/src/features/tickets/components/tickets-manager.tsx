@@ -1,3 +1,4 @@
+import type { SlaFilter } from '@conversa/functions/contracts/sla';
 import type { Ticket, TicketStatus } from '@conversa/functions/contracts/tickets';
 import Add from '@mui/icons-material/Add';
 import CheckCircleOutlined from '@mui/icons-material/CheckCircleOutlined';
@@ -15,6 +16,7 @@ import { useAcceptTicket } from '../hooks/use-accept-ticket.ts';
 import { NewTicketDialog } from './new-ticket-dialog.tsx';
 import { type QueueChoice, QueueSelect } from './queue-select.tsx';
 import { SearchFilters } from './search-filters.tsx';
+import { SlaFilterSelect } from './sla-filter.tsx';
 import { SpyDialog } from './spy-dialog.tsx';
 import { TicketList, useTicketCount } from './ticket-list.tsx';
 
@@ -52,6 +54,7 @@ export function TicketsManager({ renderSpy }: { renderSpy: (ticket: Ticket) => R
   // Until the user picks a sub-tab, the manager may pick it for them (new work in Pending).
   const [openTabChosen, setOpenTabChosen] = useState(false);
   const [showAll, setShowAll] = useState(false);
+  const [sla, setSla] = useState<SlaFilter | ''>('');
   const [selectedQueues, setSelectedQueues] = useState<number[] | null>(null);
   const [search, setSearch] = useState('');
   const searchParam = useDebouncedValue(search.trim());
@@ -66,7 +69,7 @@ export function TicketsManager({ renderSpy }: { renderSpy: (ticket: Ticket) => R
   }, [selectedQueues, companyQueues.isPending, queues]);
 
   const queueIds = queues.length > 0 ? (selectedQueues ?? queues.map((q) => q.id)) : undefined;
-  const base = { showAll: admin && showAll, queueIds };
+  const base = { showAll: admin && showAll, queueIds, ...(sla ? { sla } : {}) };
   const assigned: TicketFilters = { ...base, status: 'open' };
   const pending: TicketFilters = { ...base, status: 'pending' };
   const closed: TicketFilters = { ...base, status: 'closed' };
@@ -148,6 +151,7 @@ export function TicketsManager({ renderSpy }: { renderSpy: (ticket: Ticket) => R
           />
         )}
         <Box sx={{ flex: 1 }} />
+        <SlaFilterSelect value={sla} onChange={setSla} />
         {queues.length > 0 && <QueueSelect queues={queues} selected={selectedQueues ?? []} onChange={setSelectedQueues} />}
       </Stack>
       {tab === 'search' && (
