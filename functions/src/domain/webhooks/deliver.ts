@@ -21,7 +21,7 @@
 import type { PostOutcome } from '#adapters/webhook-post';
 import type { DeliveryAttempt } from '#adapters/webhook-queue';
 import { logger } from '#commons/logger';
-import { openSecret } from '#commons/secrets';
+import { openSecret, SecretUnreadableError } from '#commons/secrets';
 import { WEBHOOK_HEADERS, type WebhookChangeEvent, webhookChannel } from '#contracts/webhooks';
 import { audience, publishToCompany } from '#realtime/publisher';
 import * as deliveries from '#storage/webhook-deliveries';
@@ -68,12 +68,21 @@ export async function attemptDelivery(item: DeliveryAttempt, deps: DeliverDeps):
     return 'skipped';
   }
 
+  let secret: string;
+  try {
+    secret = await openSecret(endpoint.secretSealed);
+  } catch (error) {
+    // Sealed under another key (a lost secrets key): nothing can be signed until the admin rotates it.
+    if (!(error instanceof SecretUnreadableError)) throw error;
+    await settle('secret unreadable: rotate the secret');
+    return 'skipped';
+  }
   const now = deps.now();
   const headers = {
     'content-type': 'application/json',
     [WEBHOOK_HEADERS.event]: delivery.event,
     [WEBHOOK_HEADERS.delivery]: delivery.id,
-    [WEBHOOK_HEADERS.signature]: signWebhookBody(await openSecret(endpoint.secretSealed), delivery.body, Math.floor(now.getTime() / 1000)),
+    [WEBHOOK_HEADERS.signature]: signWebhookBody(secret, delivery.body, Math.floor(now.getTime() / 1000)),
   };
   const outcome = await deps.post(endpoint.url, headers, delivery.body);
   const at = deps.now().toISOString();
