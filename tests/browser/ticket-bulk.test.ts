@@ -2,8 +2,9 @@
  * Working many tickets at once (issue 22 §5), in headless Chromium: an attendant checks the first of
  * her open tickets, shift-clicks the third (the second is selected with them), resolves the three
  * from the bulk bar after its confirmation, and sees a toast counting them; the three leave Abertos >
- * Atendendo while the fourth stays, and the server has them closed. Screenshots go to
- * tests/artifacts/ticket-bulk-*.png.
+ * Atendendo while the fourth stays, and the server has them closed. Then she snoozes the fourth for
+ * an hour from its header: it leaves Atendendo and waits under Adiados, showing until when.
+ * Screenshots go to tests/artifacts/ticket-bulk-*.png.
  */
 import { randomInt } from 'node:crypto';
 import type { Ticket } from '@conversa/functions/contracts/tickets';
@@ -93,5 +94,22 @@ describe('bulk actions on the ticket list', { timeout: 180_000 }, () => {
 
     // The server has them closed, Bia's untouched (tickets are in creation order: Bia, Caio, Davi, Eva).
     expect(await Promise.all(tickets.map(statusOf))).toEqual(['open', 'closed', 'closed', 'closed']);
+  });
+
+  it('snoozes a ticket from its header: it leaves Atendendo for Adiados until its time', async () => {
+    const bia = names[0] as string;
+    await row(bia).click();
+    await page.getByTestId('conversation-header').waitFor();
+    await page.getByTestId('snooze-button').click();
+    await page.getByTestId('snooze-menu').getByRole('menuitem', { name: 'Por 1 hora' }).click();
+    await page.getByText(/Ticket adiado até/).waitFor();
+    await row(bia).waitFor({ state: 'detached' });
+
+    await page.getByTestId('tab-snoozed').click();
+    await row(bia).getByTestId('snoozed-chip').waitFor();
+    await shot(page, 'snoozed');
+    const snoozed = await ok<Ticket>(call, 'GET', `/tickets/${tickets[0]!.id}`, { token: tenant.admin.token });
+    expect(snoozed.status).toBe('open');
+    expect(Date.parse(snoozed.snoozedUntil ?? '') - Date.now()).toBeGreaterThan(50 * 60_000);
   });
 });

@@ -220,33 +220,34 @@ describe('snooze', () => {
     expect((await getTicket(ticket.id)).snoozedUntil).toBe(until);
 
     // Two runs at once after its time (the stack was down then): it wakes once.
-    const frames = socket!.frames.length;
+    // A socket of its own, opened now: the update of the wake must reach a live client.
+    const live = await connectSocket(inject('wsUrl'), a.admin.token);
     const after = new Date(Date.parse(until) + HOUR);
+    // (A run wakes every tenant's due snoozes, other files' too: what counts is this ticket's lines below.)
     const reports = await Promise.all([wake(after), wake(after)]);
-    expect(reports.reduce((sum, r) => sum + r.woken, 0)).toBe(1);
+    expect(reports.reduce((sum, r) => sum + r.woken, 0)).toBeGreaterThanOrEqual(1);
     expect(reports.reduce((sum, r) => sum + r.failures, 0)).toBe(0);
     expect(await getTicket(ticket.id)).toMatchObject({ status: 'open', userId: a.admin.id, snoozedUntil: null });
     expect(await listIds(a.admin.token, { status: 'open' })).toContain(ticket.id);
     expect(await listIds(a.admin.token, { status: 'snoozed' })).not.toContain(ticket.id);
 
-    // A third run finds nothing left to wake.
-    expect((await wake(after)).woken).toBe(0);
+    // A third run finds nothing of it left to wake.
+    await wake(after);
 
     // The thread says so, once each; the socket got the update.
     const thread = await ok<{ events: { kind: string; detail?: string | null }[] }>('GET', `/messages/${ticket.id}`, a.admin.token);
     expect(thread.events.filter((e) => e.kind === 'snoozed')).toEqual([expect.objectContaining({ detail: until })]);
     expect(thread.events.filter((e) => e.kind === 'unsnoozed')).toHaveLength(1);
     await waitUntil('the woken ticket update on the socket', async () =>
-      socket!.frames
-        .slice(frames)
-        .some(
-          (f) =>
-            f.event === channels.ticket(a.companyId) &&
-            (f.data as TicketEvent).action === 'update' &&
-            (f.data as { ticket: Ticket }).ticket.id === ticket.id &&
-            (f.data as { ticket: Ticket }).ticket.snoozedUntil === null,
-        ),
+      live.frames.some(
+        (f) =>
+          f.event === channels.ticket(a.companyId) &&
+          (f.data as TicketEvent).action === 'update' &&
+          (f.data as { ticket: Ticket }).ticket.id === ticket.id &&
+          (f.data as { ticket: Ticket }).ticket.snoozedUntil === null,
+      ),
     );
+    live.close();
   });
 
   it('a snoozed pending ticket returns to Pending; null wakes by hand; acting on it wakes it', async () => {
@@ -269,8 +270,10 @@ describe('snooze', () => {
     const accepted = await ok<Ticket>('PUT', `/tickets/${pending.id}`, a.user.token, { status: 'open', userId: a.user.id });
     expect(accepted).toMatchObject({ status: 'open', snoozedUntil: null });
     expect(await listIds(a.user.token, { status: 'open' })).toContain(pending.id);
-    // Its due item went with the snooze: a later run wakes nothing of it.
-    expect((await wake(new Date(Date.now() + 3 * HOUR))).woken).toBe(0);
+    // Its due item went with the snooze: a later run wakes nothing of it (one line per wake, three so far).
+    await wake(new Date(Date.now() + 3 * HOUR));
+    const thread = await ok<{ events: { kind: string }[] }>('GET', `/messages/${pending.id}`, a.user.token);
+    expect(thread.events.filter((e) => e.kind === 'unsnoozed')).toHaveLength(3);
   });
 
   it('refuses a time in the past, too far ahead, garbage, a closed ticket, and other tenants', async () => {
