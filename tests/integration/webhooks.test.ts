@@ -142,6 +142,39 @@ describe('webhooks over the local stack', () => {
     expect(log[0]).toMatchObject({ id: [...ids][0], status: 'succeeded', attempts: 3, responseCode: 200 });
   });
 
+  it('tells of an attendant taking the ticket, replying, the phone reading the reply, and the ticket closing', async () => {
+    const flow = await register('/flow', ['message.sent', 'message.ack', 'ticket.updated', 'ticket.closed']);
+    const events = (event: string) => hitsOf('/flow').filter((hit) => hit.headers['x-conversa-event'] === event);
+    const number = phone();
+    await sim.send(setup.simId, number, 'Bom dia');
+    const ticket = await waitUntil('the contact’s ticket', async () => {
+      const list = await ok<{ tickets: { id: number; contact: { number: string } }[] }>(call, 'GET', '/tickets', {
+        token: a.admin.token,
+        query: { showAll: 'true', status: 'pending' },
+      });
+      return list.tickets.find((t) => t.contact.number === number);
+    });
+    await ok(call, 'PUT', `/tickets/${ticket.id}`, { token: a.admin.token, body: { status: 'open', userId: a.admin.id } });
+    await waitUntil('ticket.updated (accepted)', async () =>
+      events('ticket.updated').some((hit) => JSON.parse(hit.body).data.ticket.status === 'open'),
+    );
+    await ok(call, 'POST', `/messages/${ticket.id}`, { token: a.admin.token, body: { body: 'Olá! Como posso ajudar?' } });
+    const sent = await waitUntil('message.sent', async () => events('message.sent')[0]);
+    expect(JSON.parse(sent.body).data.message).toMatchObject({ body: 'Olá! Como posso ajudar?', fromMe: true });
+    const onPhone = await waitUntil('the reply on the phone', async () =>
+      (await sim.chat(setup.simId, number)).find((m) => m.from === 'us' && m.body.includes('Como posso ajudar')),
+    );
+    await sim.ack(setup.simId, number, onPhone.waMessageId, 3);
+    const read = await waitUntil('message.ack (read)', async () =>
+      events('message.ack').find((hit) => JSON.parse(hit.body).data.message.ack >= 3),
+    );
+    expect(JSON.parse(read.body).data.message.body).toBe('Olá! Como posso ajudar?');
+    await ok(call, 'PUT', `/tickets/${ticket.id}`, { token: a.admin.token, body: { status: 'closed' } });
+    const closed = await waitUntil('ticket.closed', async () => events('ticket.closed')[0]);
+    expect(JSON.parse(closed.body).data.ticket).toMatchObject({ id: ticket.id, status: 'closed' });
+    for (const hit of hitsOf('/flow')) expect(verifies(String(hit.headers['x-conversa-signature']), hit.body, flow.secret)).toBe(true);
+  });
+
   it("keeps one tenant's endpoints and deliveries from another", async () => {
     const mine = await register('/mine', ['contact.created']);
     for (const path of [`/webhooks/${mine.id}`, `/webhooks/${mine.id}/deliveries`]) {

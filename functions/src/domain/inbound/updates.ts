@@ -12,7 +12,7 @@ import type { InboundEvent } from '#contracts/session-events';
 import type { Effects } from '#domain/messages/effects';
 import { scheduleSendFailed } from '#domain/schedules/send';
 import { loadTicketRefs, presentTicket } from '#domain/tickets/present';
-import { publishMessage } from '#domain/tickets/publish';
+import { emitMessageAck, publishMessage } from '#domain/tickets/publish';
 import { getItemBatched } from '#storage/batch-get';
 import { recordShipAck } from '#storage/campaign-ships';
 import { contactKey } from '#storage/contacts';
@@ -24,7 +24,13 @@ import { type BatchReferences, batchReferences } from './batch-references.ts';
 type Event<K extends InboundEvent['kind']> = Extract<InboundEvent, { kind: K }>;
 export type UpdateOutcome = 'updated' | 'unchanged' | 'unknown';
 
-async function publishUpdate(message: MessageRecord | undefined, effects: Effects, refs: BatchReferences): Promise<UpdateOutcome> {
+/** `ack`: the update is an ack that went up, also the company's webhook event `message.ack` (issue 23 §2). */
+async function publishUpdate(
+  message: MessageRecord | undefined,
+  effects: Effects,
+  refs: BatchReferences,
+  ack = false,
+): Promise<UpdateOutcome> {
   if (!message) return 'unchanged';
   const [ticket, contact, connection, queues] = await Promise.all([
     getItemBatched<TicketRecord>(ticketKey(message.companyId, message.ticketId)),
@@ -35,7 +41,11 @@ async function publishUpdate(message: MessageRecord | undefined, effects: Effect
   if (!ticket || !contact) return 'updated';
   const queue = queues.find((q) => q.id === ticket.queueId);
   const names = await loadTicketRefs(ticket, { ...(connection ? { connection } : {}), ...(queue ? { queue } : {}) });
-  await publishMessage(effects, 'update', message, presentTicket(ticket, names), contact);
+  const presented = presentTicket(ticket, names);
+  await Promise.all([
+    publishMessage(effects, 'update', message, presented, contact),
+    ack && message.fromMe && emitMessageAck(message, presented, contact),
+  ]);
   return 'updated';
 }
 
@@ -44,11 +54,12 @@ async function onLinked(
   update: (ticketId: number, messageId: string, link: WaLink) => Promise<MessageRecord | undefined>,
   effects: Effects,
   refs: BatchReferences,
+  ack = false,
 ): Promise<UpdateOutcome> {
   const link = await getItemBatched<WaLink>(waLinkKey(event.companyId, event.connectionId, event.waMessageId));
   // An ack or delete of a message we never stored (sent before the connection was ours, or ignored).
   if (!link) return 'unknown';
-  return publishUpdate(await update(link.ticketId, link.messageId, link), effects, refs);
+  return publishUpdate(await update(link.ticketId, link.messageId, link), effects, refs, ack);
 }
 
 /**
@@ -74,6 +85,7 @@ export const handleAck = (event: Event<'ack'>, effects: Effects, refs = batchRef
     },
     effects,
     refs,
+    true,
   );
 
 export const handleRevoke = (event: Event<'revoke'>, effects: Effects, refs = batchReferences()) =>
