@@ -4,11 +4,15 @@
  * Gateway no longer holds is offline and forgotten, and the requests stay what the header says.
  * The storage and API Gateway are fakes; the clock is injected.
  */
-import { beforeEach, describe, expect, it } from 'vitest';
-import { PRESENCE_HEARTBEAT_TIMEOUT_MS } from '../src/contracts/presence.ts';
-import { createPresenceReader, PER_USER_QUERY_MAX } from '../src/domain/users/presence.ts';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { PRESENCE_HEARTBEAT_TIMEOUT_MS, type Presence } from '../src/contracts/presence.ts';
+import { createPresenceReader, PER_USER_QUERY_MAX, type PresenceReader, presenceChanged } from '../src/domain/users/presence.ts';
+import { setUserAvailableListener } from '../src/domain/users/presence-events.ts';
 import type { ConnectionActivity } from '../src/realtime/management.ts';
+import { createUser, getUser } from '../src/storage/users.ts';
 import type { ConnectionRecord } from '../src/storage/ws-connections.ts';
+import { type DynamoDbLocal, startDynamoDbLocal } from './support/dynamodb-local.ts';
+import { userFixture } from './support/fixtures.ts';
 import { connectionRecord } from './support/socket-records.ts';
 
 const NOW = Date.parse('2026-12-01T12:00:00Z');
@@ -151,5 +155,44 @@ describe('readPresence', () => {
     const just = connectionRecord('new', { companyId: 1, userId: 2, lastSeenAt: ago(0) });
     const presence = await t.reader.readPresence(1, [1, 2], { add: just, remove: 'closing' });
     expect(Object.fromEntries(presence)).toEqual({ 1: 'offline', 2: 'online' });
+  });
+});
+
+describe('presenceChanged (DynamoDB Local)', () => {
+  let ddb: DynamoDbLocal;
+  beforeAll(async () => {
+    ddb = await startDynamoDbLocal();
+  }, 60_000);
+  afterAll(async () => {
+    setUserAvailableListener(undefined);
+    await ddb?.stop();
+  });
+
+  /** A reader that answers what the test says the sockets show. */
+  const showing = (presence: Presence): PresenceReader => ({ readPresence: async (_c, ids) => new Map(ids.map((id) => [id, presence])) });
+
+  it('records a change once, and calls onUserAvailable only when the user becomes online', async () => {
+    // Prepare
+    await createUser(userFixture({ id: 7, companyId: 31, email: 'presence@example.com' }));
+    const available: number[] = [];
+    setUserAvailableListener(async (_companyId, userId) => {
+      available.push(userId);
+    });
+    // Act + Assess: online (recorded, the hook runs), online again (nothing), away, offline
+    expect(await presenceChanged(31, 7, {}, showing('online'))).toBe('online');
+    expect(await getUser(31, 7)).toMatchObject({ presence: 'online', online: true });
+    await presenceChanged(31, 7, {}, showing('online'));
+    expect(available).toEqual([7]);
+    await presenceChanged(31, 7, {}, showing('away'));
+    expect(await getUser(31, 7)).toMatchObject({ presence: 'away', online: true });
+    await presenceChanged(31, 7, {}, showing('offline'));
+    expect(await getUser(31, 7)).toMatchObject({ presence: 'offline', online: false });
+    await presenceChanged(31, 7, {}, showing('online'));
+    expect(available).toEqual([7, 7]);
+  });
+
+  it('writes nothing for a user that does not exist', async () => {
+    await expect(presenceChanged(31, 999, {}, showing('online'))).resolves.toBe('online');
+    expect(await getUser(31, 999)).toBeUndefined();
   });
 });

@@ -55,7 +55,11 @@ export interface SocketSessionDeps {
    * One of the user's sockets changed (domain/users/presence.ts presenceChanged); `add` is the socket
    * as it is now, `remove` the one that closed (the user's socket index may not show either yet).
    */
-  presenceChanged(companyId: number, userId: number, hint: { add?: ConnectionRecord; remove?: string }): Promise<unknown>;
+  presenceChanged(
+    companyId: number,
+    userId: number,
+    hint: { add?: ConnectionRecord; remove?: string; connecting?: boolean },
+  ): Promise<unknown>;
   connections: {
     put(input: NewConnection): Promise<ConnectionRecord>;
     find(connectionId: string): Promise<ConnectionRecord | undefined>;
@@ -130,7 +134,7 @@ export function createSocketSession(deps: SocketSessionDeps): SocketSession {
       tokenJti: identity.jti ?? '',
       tokenOrigin: identity.originJti ?? '',
     });
-    await deps.presenceChanged(identity.companyId, user.id, { add: record });
+    await deps.presenceChanged(identity.companyId, user.id, { add: record, connecting: true });
     return ok;
   }
 

@@ -26,9 +26,9 @@
 import { logger } from '#commons/logger';
 import { channels, USER_STATUS_INTERVAL_MS } from '#contracts/channels';
 import { PRESENCE_HEARTBEAT_TIMEOUT_MS, type Presence, type PresenceEvent } from '#contracts/presence';
-import { publishToCompany } from '#domain/companies/publish';
 import { mapWithConcurrency } from '#realtime/concurrency';
 import { type ConnectionActivity, connectionActivity } from '#realtime/management';
+import { publish } from '#realtime/publisher';
 import { recordPresence } from '#storage/users';
 import type { ConnectionRecord } from '#storage/ws-connections';
 import * as connections from '#storage/ws-connections';
@@ -60,6 +60,11 @@ export interface SocketHint {
   add?: ConnectionRecord;
   /** A socket just closed: not counted. */
   remove?: string;
+  /**
+   * `add` is still in its $connect: API Gateway holds it only once $connect answers, so a frame
+   * posted to it now answers 410 and the publisher would delete its record. It gets no event.
+   */
+  connecting?: boolean;
 }
 
 export interface PresenceReader {
@@ -179,7 +184,8 @@ export async function presenceChanged(
   const presence = (await reader.readPresence(companyId, [userId], hint)).get(userId) ?? 'offline';
   if (!(await recordPresence(companyId, userId, presence, new Date().toISOString()))) return presence;
   const event: PresenceEvent = { action: 'update', userId, presence };
-  await publishToCompany(companyId, channels.presence(companyId), event);
+  const connecting = hint.connecting ? hint.add?.connectionId : undefined;
+  await publish(companyId, channels.presence(companyId), event, (socket) => socket.connectionId !== connecting);
   if (presence === 'online') {
     await onUserAvailable(companyId, userId).catch((error: unknown) => {
       logger.error('onUserAvailable failed', { companyId, userId, error: error as Error });
