@@ -157,7 +157,7 @@ describe('acts recorded', () => {
     expect(trail.map((e) => e.action)).toEqual(['auth.logout', 'auth.login', 'auth.loginFailed']);
     for (const entry of trail)
       expect(entry).toMatchObject({ companyId: a.companyId, userId: member.id, ip: '198.51.100.23', userAgent: AGENT });
-    expect(trail[2]?.changes).toEqual({ reason: { from: null, to: 'ERR_INVALID_CREDENTIALS' } });
+    expect(trail[2]?.changes).toEqual({ reason: { from: null, to: 'ERR_INVALID_CREDENTIALS' }, email: { from: null, to: member.email } });
     expect(JSON.stringify(trail)).not.toContain('Wrong1234');
     // An unknown e-mail has no company: nothing is written anywhere it could be read.
     expect((await call('POST /auth/login', { ...from, body: { email: 'nobody@nowhere.test', password: 'Wrong1234' } })).status).toBe(401);
@@ -256,7 +256,7 @@ describe('acts recorded', () => {
         action: 'auth.loginFailed',
         ip: IP,
         userAgent: AGENT,
-        changes: { reason: { from: null, to: refused.body.error } },
+        changes: { reason: { from: null, to: refused.body.error }, email: { from: null, to: member.email } },
       }),
     ]);
     const ofA = await trailOf(a, 'session', a.admin.id);

@@ -121,6 +121,28 @@ describe('POST /auth/login', () => {
     const warned = await call('POST /auth/login', { body: { email: member.email, password: TEST_PASSWORD } });
     expect(warned).toMatchObject({ status: 200, body: { dueDateWarning: { days: 3, dueDate: inThreeDays } } });
   });
+
+  it('the web app’s sign-in (web: true) lets an expired company’s admin in to pay, not its plain user, and answers the access token', async () => {
+    // Prepare: the web app signs in through this route (issue 21), as POST /auth/session answered it before
+    const admin = await createTestUser({ companyId: 42, profile: 'admin', signIn: false });
+    const member = await createTestUser({ companyId: 42, signIn: false });
+    await updateCompany(42, { dueDate: '2022-01-15' });
+    // Act
+    const adminIn = await call('POST /auth/login', { body: { email: admin.email, password: TEST_PASSWORD, web: true } });
+    const memberIn = await call('POST /auth/login', { body: { email: member.email, password: TEST_PASSWORD, web: true } });
+    // Assess: the admin gets a session with the tokens Amplify's store needs; the plain user the Spanish refusal
+    expect(adminIn).toMatchObject({
+      status: 200,
+      body: { token: expect.any(String), accessToken: expect.any(String), refreshToken: expect.any(String), user: { id: admin.user.id } },
+    });
+    expect(JSON.parse(Buffer.from((adminIn.body.accessToken as string).split('.')[1] ?? '', 'base64url').toString())).toMatchObject({
+      token_use: 'access',
+    });
+    expect(memberIn).toMatchObject({ status: 402, body: { error: 'ERR_COMPANY_EXPIRED' } });
+    expect(await call('POST /auth/login', { body: { email: admin.email, password: TEST_PASSWORD, web: 'yes' } })).toMatchObject({
+      status: 400,
+    });
+  });
 });
 
 describe('single session', () => {

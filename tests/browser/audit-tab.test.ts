@@ -90,4 +90,36 @@ describe('the Audit tab', { timeout: 240_000 }, () => {
     expect(await page.getByTestId('settings-tab-audit').count()).toBe(0);
     await page.context().close();
   });
+
+  it('keeps a wrong password typed on the login page, with the email tried and where it came from (issue 21)', async () => {
+    // Prepare: the login page of a fresh browser
+    const page = await openPage(launched, { baseURL: inject('webUrl') });
+    await page.goto('/login');
+    await page.locator('input[name=email]').waitFor({ timeout: 90_000 });
+    // Act: the plain user's address with a wrong password, as a person types it
+    await page.fill('input[name=email]', tenant.user.email);
+    await page.fill('input[name=password]', 'Wrong-Password-9');
+    const [answer] = await Promise.all([
+      page.waitForResponse((res) => res.url().endsWith('/auth/login') && res.request().method() === 'POST', { timeout: 60_000 }),
+      page.click('button[type=submit]'),
+    ]);
+    // Assess: refused, and the admin reads it in the trail with the email, the address and the browser
+    expect(answer.status()).toBe(401);
+    // (as the super admin: the browser cases above took the tenant admin's API session over)
+    const call = client(inject('apiUrl'));
+    const superToken = await superLogin(call, inject('admin'));
+    const trail = await call('GET', `/audit?companyId=${tenant.companyId}&action=auth.loginFailed&userId=${tenant.user.id}`, {
+      token: superToken,
+    });
+    expect(trail.status).toBe(200);
+    expect((trail.body as { entries: unknown[] }).entries).toEqual([
+      expect.objectContaining({
+        userId: tenant.user.id,
+        action: 'auth.loginFailed',
+        ip: '127.0.0.1',
+        userAgent: expect.stringContaining('Chrome'),
+        changes: { reason: { from: null, to: 'ERR_INVALID_CREDENTIALS' }, email: { from: null, to: tenant.user.email } },
+      }),
+    ]);
+  });
 });

@@ -55,6 +55,40 @@ describe('the audit trail over the gateway', () => {
     expect(text).toContain(AGENT);
   });
 
+  it('records a wrong password sent the way the web app signs in, with the email tried and the address, in GET /audit', async () => {
+    // Prepare: a user of the tenant; the login page posts the typed password to POST /auth/login (issue 21)
+    const email = `wrong-${Date.now()}@audit.test`;
+    const created = await api('/users', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Wanda Wrong', email, password: 'Segura123', profile: 'user' }),
+    });
+    expect(created.status).toBe(201);
+    const user = (await created.json()) as { id: number };
+    // Act: the browser's request, a wrong password
+    const refused = await fetch(`${inject('apiUrl').replace(/\/$/, '')}/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'user-agent': AGENT },
+      body: JSON.stringify({ email: email.toUpperCase(), password: 'Wrong-Password-1', web: true }),
+    });
+    expect(refused.status).toBe(401);
+    // Assess: the admin reads it in the trail: who, the email tried, from where
+    const page = await api(`/audit?action=auth.loginFailed&userId=${user.id}`);
+    expect(page.status).toBe(200);
+    const { entries } = (await page.json()) as { entries: Array<Record<string, unknown>> };
+    expect(entries).toEqual([
+      expect.objectContaining({
+        companyId: tenant.companyId,
+        userId: user.id,
+        userName: 'Wanda Wrong',
+        action: 'auth.loginFailed',
+        ip: '127.0.0.1',
+        userAgent: AGENT,
+        changes: { reason: { from: null, to: 'ERR_INVALID_CREDENTIALS' }, email: { from: null, to: email } },
+      }),
+    ]);
+  });
+
   it('has no route that writes, edits or deletes an entry', async () => {
     const page = (await (await api('/audit')).json()) as { entries: Array<{ id: string }> };
     const id = page.entries[0]?.id ?? 'x';

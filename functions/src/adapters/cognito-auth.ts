@@ -20,6 +20,8 @@ const COGNITO_LOCKOUT_RETRY_SECONDS = 60;
 
 export interface SignInTokens {
   idToken: string;
+  /** Without the self-service scope (the pool's pre token generation trigger): the web app's token store keeps it. */
+  accessToken: string;
   refreshToken: string;
 }
 
@@ -50,10 +52,11 @@ export async function passwordSignIn(email: string, password: string): Promise<S
       }),
     );
     const idToken = out.AuthenticationResult?.IdToken;
+    const accessToken = out.AuthenticationResult?.AccessToken;
     const refreshToken = out.AuthenticationResult?.RefreshToken;
     // A challenge (new password required, MFA) is not a session this API can hand out.
-    if (!idToken || !refreshToken) throw new UnauthorizedError('ERR_INVALID_CREDENTIALS');
-    return { idToken, refreshToken };
+    if (!idToken || !accessToken || !refreshToken) throw new UnauthorizedError('ERR_INVALID_CREDENTIALS');
+    return { idToken, accessToken, refreshToken };
   } catch (error) {
     // Cognito's own lockout after repeated wrong passwords (NotAuthorizedException, this message).
     if (/attempts exceeded/i.test(error instanceof Error ? error.message : ''))
@@ -102,6 +105,15 @@ export async function revokeRefreshToken(refreshToken: string | null | undefined
 /**
  * Sends the reset code by email (SPEC 4 "Password reset", step one). Cognito refusing (no such user
  * there, or its own per-user limit) is logged, not raised: the caller answers every address alike.
+ *
+ * Open (issue 21): the code is Cognito's, so whoever holds it may also confirm it straight to
+ * Cognito's public ConfirmForgotPassword, which passes only Cognito's own limit on wrong codes (the
+ * post-confirmation trigger still ends every session afterwards). Cognito runs no trigger before a
+ * confirmation, so our throttle cannot sit in that path. Closing it needs either a code of our own
+ * (the pool's recovery set to admin_only, our code stored hashed with its counter, mailed by us, and
+ * AdminSetUserPassword on success), which needs mail sending this stack does not have (SES), or a
+ * confidential app client (ConfirmForgotPassword then needs the client secret's hash, which only the
+ * API knows), which moves the web app's sign-in refresh behind the API too.
  */
 export async function sendResetCode(email: string): Promise<void> {
   try {

@@ -5,6 +5,11 @@ import type { SessionUser } from './users.ts';
 export const loginSchema = z.object({
   email: emailSchema,
   password: z.string({ error: messages.required }).min(1, messages.required).max(200),
+  /**
+   * The web app's own sign-in (issue 21: it goes through this route, so a wrong password is counted
+   * and audited): an expired company's admin gets in to pay, as POST /auth/session lets them.
+   */
+  web: z.boolean().optional(),
 });
 
 /** POST /auth/login and /auth/refresh_token (SPEC 7): token and user. */
@@ -12,6 +17,12 @@ export interface LoginResponse {
   token: string;
   /** Cognito refresh token, for API clients that keep their own session. */
   refreshToken?: string;
+  /**
+   * Cognito access token of the same sign-in, for the web app's token store (Amplify refreshes the
+   * session with it). It opens nothing: the API takes the ID token, and it lacks the scope Cognito's
+   * self-service calls (ChangePassword...) need.
+   */
+  accessToken?: string;
   user: SessionUser;
   /** Set when fewer than 5 days remain before the due date. */
   dueDateWarning?: { days: number; dueDate: string };

@@ -17,6 +17,8 @@ export interface MfaChallengeRecord {
   /** The sign-in's ID token and refresh token (if any), sealed: handed back once the code is right. */
   sealedToken: string;
   sealedRefreshToken: string | null;
+  /** The sign-in's access token, sealed, when the sign-in had one (POST /auth/login): the web app's token store needs it. */
+  sealedAccessToken?: string | null;
   /** Wrong codes so far. */
   tries: number;
   /** Epoch seconds; also the table's TTL attribute, which removes the item some time after. */
@@ -38,8 +40,8 @@ export async function getMfaChallenge(id: string, nowSeconds: number): Promise<M
   const out = await db().send(new GetCommand({ TableName: table(), Key: challengeKey(id), ConsistentRead: true }));
   const item = out.Item as (MfaChallengeRecord & { pk: string }) | undefined;
   if (!item || !(item.expiresAt > nowSeconds)) return undefined;
-  const { companyId, userId, sealedToken, sealedRefreshToken, tries, expiresAt } = item;
-  return { companyId, userId, sealedToken, sealedRefreshToken, tries, expiresAt };
+  const { companyId, userId, sealedToken, sealedRefreshToken, sealedAccessToken, tries, expiresAt } = item;
+  return { companyId, userId, sealedToken, sealedRefreshToken, sealedAccessToken: sealedAccessToken ?? null, tries, expiresAt };
 }
 
 /** Counts one try; false when the challenge is gone, expired or has used up its `maxTries`. */

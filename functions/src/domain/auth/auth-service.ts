@@ -53,12 +53,19 @@ async function loadAccount(token: TokenIdentity, code: 'ERR_INVALID_CREDENTIALS'
   return { user, company };
 }
 
-async function sessionResponse(user: UserRecord, company: CompanyRecord, token: string, refreshToken?: string): Promise<LoginResponse> {
+async function sessionResponse(
+  user: UserRecord,
+  company: CompanyRecord,
+  token: string,
+  refreshToken?: string,
+  accessToken?: string,
+): Promise<LoginResponse> {
   const warning = user.super ? undefined : dueDateWarning(company.dueDate);
   const [presented, mustEnrol] = await Promise.all([sessionUser(user, company), user.mfaEnabled ? false : mfaRequiredOf(user)]);
   return {
     token,
     ...(refreshToken ? { refreshToken } : {}),
+    ...(accessToken ? { accessToken } : {}),
     user: presented,
     ...(warning ? { dueDateWarning: warning } : {}),
     // The company requires a second factor of this user: enrolment is all the session may do.
@@ -113,11 +120,21 @@ async function recordFailedSignIn(account: string | UserRecord, error: unknown):
     action: 'auth.loginFailed',
     targetType: 'session',
     targetId: user.id,
-    changes: { reason: { from: null, to: error.code } },
+    // The address as typed (the entry's ip and userAgent come from the request).
+    changes: { reason: { from: null, to: error.code }, email: { from: null, to: typeof account === 'string' ? account : user.email } },
   });
 }
 
-export async function login(input: { email: string; password: string }, client: ClientInfo): Promise<LoginResponse | MfaChallengeResponse> {
+/**
+ * POST /auth/login. The web app signs in here too (`web: true`), not straight to Cognito, so every
+ * wrong password it sends is counted (attempt-limits.ts) and lands in the company's audit trail with
+ * the address it came from: Cognito has no trigger on a failed sign-in, and its pre-authentication
+ * trigger would only add a Lambda call to every successful one.
+ */
+export async function login(
+  input: { email: string; password: string; web?: boolean },
+  client: ClientInfo,
+): Promise<LoginResponse | MfaChallengeResponse> {
   try {
     return await passwordLogin(input, client);
   } catch (error) {
@@ -127,14 +144,16 @@ export async function login(input: { email: string; password: string }, client: 
 }
 
 async function passwordLogin(
-  input: { email: string; password: string },
+  input: { email: string; password: string; web?: boolean },
   client: ClientInfo,
 ): Promise<LoginResponse | MfaChallengeResponse> {
   const tokens = await checkedSignIn(input.email, input.password, client);
   const token = await verifyIdToken(tokens.idToken);
   const { user, company } = await loadAccount(token, 'ERR_INVALID_CREDENTIALS');
   try {
-    assertCompanyCanSignIn(user, company);
+    // The web app's admins of an expired company get in to pay, as with POST /auth/session.
+    if (input.web) assertCompanyCanClaimWebSession(user, company);
+    else assertCompanyCanSignIn(user, company);
   } catch (error) {
     // Refused sign-ins leave no live refresh token behind.
     await revokeRefreshToken(tokens.refreshToken);
@@ -143,9 +162,9 @@ async function passwordLogin(
   // The password alone opens nothing: the session is claimed once the code passes (completeMfaSignIn).
   if (user.mfaEnabled) return openMfaChallenge(user, tokens);
   await startSession(user.companyId, user.id, token, tokens.refreshToken);
-  await recordSignIn(user, 'password');
+  await recordSignIn(user, input.web ? 'web' : 'password');
   const fresh = (await getUser(user.companyId, user.id)) ?? user;
-  return sessionResponse(fresh, company, tokens.idToken, tokens.refreshToken);
+  return sessionResponse(fresh, company, tokens.idToken, tokens.refreshToken, tokens.accessToken);
 }
 
 /** POST /auth/session: a client signed in straight to Cognito (Amplify) claims the session. */
@@ -182,7 +201,7 @@ export async function completeMfaSignIn(input: { challenge: string; code: string
   await startSession(user.companyId, user.id, token, passed.refreshToken);
   await recordSignIn(user, 'mfa');
   const fresh = (await getUser(user.companyId, user.id)) ?? user;
-  return sessionResponse(fresh, company, passed.idToken, passed.refreshToken ?? undefined);
+  return sessionResponse(fresh, company, passed.idToken, passed.refreshToken ?? undefined, passed.accessToken ?? undefined);
 }
 
 /** Only the refresh token of the newest session may mint tokens, even where revocation lags. */

@@ -113,7 +113,7 @@ export async function resetUserMfa(
 /** A sign-in by password (or a Cognito token) of a user with the factor on: the session waits for the code. */
 export async function openMfaChallenge(
   user: Pick<UserRecord, 'companyId' | 'id'>,
-  tokens: { idToken: string; refreshToken?: string | null },
+  tokens: { idToken: string; accessToken?: string; refreshToken?: string | null },
 ): Promise<MfaChallengeResponse> {
   const challenge = randomBytes(32).toString('base64url');
   await putMfaChallenge(challenge, {
@@ -121,6 +121,7 @@ export async function openMfaChallenge(
     userId: user.id,
     sealedToken: await sealSecret(tokens.idToken),
     sealedRefreshToken: tokens.refreshToken ? await sealSecret(tokens.refreshToken) : null,
+    sealedAccessToken: tokens.accessToken ? await sealSecret(tokens.accessToken) : null,
     tries: 0,
     expiresAt: nowSeconds() + MFA_CHALLENGE_SECONDS,
   });
@@ -134,7 +135,7 @@ export async function openMfaChallenge(
 export async function passMfaChallenge(
   challenge: string,
   code: string,
-): Promise<{ user: UserRecord; idToken: string; refreshToken: string | null }> {
+): Promise<{ user: UserRecord; idToken: string; accessToken: string | null; refreshToken: string | null }> {
   const record: MfaChallengeRecord | undefined = await getMfaChallenge(challenge, nowSeconds());
   if (!record) throw expiredChallenge();
   const tries = await countMfaChallengeTry(challenge, MFA_CHALLENGE_TRIES, nowSeconds());
@@ -154,5 +155,6 @@ export async function passMfaChallenge(
     user,
     idToken: await openSecret(record.sealedToken),
     refreshToken: record.sealedRefreshToken ? await openSecret(record.sealedRefreshToken) : null,
+    accessToken: record.sealedAccessToken ? await openSecret(record.sealedAccessToken) : null,
   };
 }

@@ -1,15 +1,13 @@
 import { Amplify } from 'aws-amplify';
+import { decodeJWT } from 'aws-amplify/auth';
 import { cognitoUserPoolsTokenProvider } from 'aws-amplify/auth/cognito';
 import type { KeyValueStorageInterface } from 'aws-amplify/utils';
 import type { RuntimeConfig } from '../../config/runtime-config.ts';
 
 /**
  * Amplify keeps its tokens in this storage (localStorage underneath, SPEC 4 "the token is kept in
- * local storage"). Wrapping it is the supported way to read the refresh token, which the web app
- * hands to `POST /auth/session` to claim the single session.
+ * local storage"); a sign-out clears Amplify's keys only.
  */
-const REFRESH_SUFFIX = '.refreshToken';
-
 class TokenStorage implements KeyValueStorageInterface {
   async setItem(key: string, value: string): Promise<void> {
     window.localStorage.setItem(key, value);
@@ -33,18 +31,11 @@ class TokenStorage implements KeyValueStorageInterface {
     }
     return keys;
   }
-
-  refreshToken(clientId: string): string | undefined {
-    const key = this.amplifyKeys().find((k) => k.startsWith(`CognitoIdentityServiceProvider.${clientId}.`) && k.endsWith(REFRESH_SUFFIX));
-    return (key && window.localStorage.getItem(key)) || undefined;
-  }
 }
 
 export const tokenStorage = new TokenStorage();
-let clientId = '';
 
 export function configureAmplify(config: RuntimeConfig): void {
-  clientId = config.userPoolClientId;
   Amplify.configure({
     Auth: {
       Cognito: {
@@ -58,6 +49,22 @@ export function configureAmplify(config: RuntimeConfig): void {
   cognitoUserPoolsTokenProvider.setKeyValueStorage(tokenStorage);
 }
 
-export function currentRefreshToken(): string | undefined {
-  return tokenStorage.refreshToken(clientId);
+/**
+ * The tokens of a sign-in made through our API (POST /auth/login, issue 21) become Amplify's, as if
+ * Amplify had signed in itself: fetchAuthSession reads them and refreshes them straight with Cognito.
+ * The access token must be there (Amplify keys its session on it), though it opens nothing.
+ */
+export async function storeSignInTokens(tokens: { idToken: string; accessToken: string; refreshToken: string }, email: string) {
+  const accessToken = decodeJWT(tokens.accessToken);
+  const issuedAtMs = (accessToken.payload.iat ?? 0) * 1000;
+  await cognitoUserPoolsTokenProvider.tokenOrchestrator.setTokens({
+    tokens: {
+      accessToken,
+      idToken: decodeJWT(tokens.idToken),
+      refreshToken: tokens.refreshToken,
+      clockDrift: issuedAtMs > 0 ? issuedAtMs - Date.now() : 0,
+      username: String(accessToken.payload.username ?? email),
+      signInDetails: { loginId: email, authFlowType: 'USER_PASSWORD_AUTH' },
+    },
+  });
 }

@@ -1,12 +1,13 @@
 import type { LoginResponse, SessionUser } from '@conversa/functions/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { signIn as amplifySignIn, signOut as amplifySignOut } from 'aws-amplify/auth';
+import { signOut as amplifySignOut } from 'aws-amplify/auth';
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
 import { isCompanyExpired } from '../../features/billing/components/billing-dates.ts';
 import { ApiError, setCompanyExpiredHandler, setUnauthorizedHandler } from '../api-client.ts';
 import { invalidateOnce } from '../realtime/invalidate-once.ts';
 import { useApiErrorMessage } from '../use-api-error.ts';
-import { claimSession, fetchMe, logoutSession, meQueryOptions, passMfaChallenge } from './session-api.ts';
+import { storeSignInTokens } from './amplify.ts';
+import { fetchMe, logoutSession, meQueryOptions, passMfaChallenge, passwordLogin } from './session-api.ts';
 import { forgetSignOutReason, rememberSignOutReason } from './sign-out-reason.ts';
 import { currentIdToken } from './tokens.ts';
 
@@ -90,9 +91,11 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     });
   }, [endLocalSession, errorText, queryClient]);
 
-  /** The claimed session (or the passed challenge's answer) becomes the app's. */
+  /** The login's answer (or the passed challenge's) becomes the app's session, its tokens Amplify's. */
   const startSession = useCallback(
-    async (claim: Partial<LoginResponse>): Promise<SignInResult> => {
+    async (claim: Partial<LoginResponse>, email: string): Promise<SignInResult> => {
+      if (!claim.token || !claim.accessToken || !claim.refreshToken) throw new Error('the sign-in answered no tokens');
+      await storeSignInTokens({ idToken: claim.token, accessToken: claim.accessToken, refreshToken: claim.refreshToken }, email);
       const user = claim.user ?? (await fetchMe());
       queryClient.setQueryData(meQueryOptions().queryKey, user);
       forgetSignOutReason();
@@ -104,22 +107,24 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     [queryClient],
   );
 
+  /** The email of the sign-in waiting for its second factor (Amplify's store names the sign-in by it). */
+  const pendingEmail = useRef('');
+
   const signIn = useCallback(
     async (email: string, password: string): Promise<SignInResult | MfaPending> => {
-      // A stale session in storage makes Amplify refuse a new sign-in.
+      // A stale session in storage must not outlive a new sign-in.
       await amplifySignOut().catch(() => undefined);
-      const result = await amplifySignIn({ username: email, password, options: { authFlowType: 'USER_PASSWORD_AUTH' } });
-      if (!result.isSignedIn) {
-        await amplifySignOut().catch(() => undefined);
-        throw new Error(result.nextStep.signInStep);
-      }
       try {
-        const claim = await claimSession();
-        // No session yet: the login page asks for the code (the API refuses this token meanwhile).
-        if (claim.mfaRequired && claim.challenge) return { mfaChallenge: claim.challenge };
-        return await startSession(claim);
+        // Through our API, not straight to Cognito (issue 21): a wrong password is counted and audited there.
+        const claim = await passwordLogin(email, password);
+        // No session yet: the login page asks for the code.
+        if (claim.mfaRequired && claim.challenge) {
+          pendingEmail.current = email;
+          return { mfaChallenge: claim.challenge };
+        }
+        return await startSession(claim, email);
       } catch (error) {
-        // An expired company (402) or a refused claim must not leave a half-open session behind.
+        // An expired company (402) or a refused sign-in must not leave a half-open session behind.
         await endLocalSession();
         throw error;
       }
@@ -130,7 +135,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const completeSignIn = useCallback(
     async (challenge: string, code: string): Promise<SignInResult> => {
       try {
-        return await startSession(await passMfaChallenge(challenge, code));
+        return await startSession(await passMfaChallenge(challenge, code), pendingEmail.current);
       } catch (error) {
         // A wrong code leaves the challenge to try again; a spent or expired one ends the sign-in.
         if (!(error instanceof ApiError && error.code === 'ERR_MFA_INVALID_CODE')) await endLocalSession();

@@ -3,7 +3,6 @@ import type { MfaChallengeResponse } from '@conversa/functions/contracts/mfa';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../api-client.ts';
 import { companyKeys } from '../lookups/companies.ts';
-import { currentRefreshToken } from './amplify.ts';
 
 /** The session's keys: a change to the signed-in user, their company or its settings refreshes `me`. */
 export const authKeys = {
@@ -16,13 +15,14 @@ export const fetchMe = () => api<SessionUser>('/auth/me');
 export const meQueryOptions = () => queryOptions({ queryKey: authKeys.me(), queryFn: fetchMe, staleTime: 60_000 });
 
 /**
- * POST /auth/session: the single-session claim after an Amplify sign-in. The refresh token lets the
- * server revoke the older session's token (SPEC 4 "a login elsewhere ends the older session").
+ * POST /auth/login as the web app (issue 21): the password goes to our API, which counts wrong ones
+ * and records them in the audit trail, and answers the session (or the second factor's challenge).
  */
-export const claimSession = () =>
-  api<Partial<LoginResponse> & Partial<MfaChallengeResponse>>('/auth/session', {
+export const passwordLogin = (email: string, password: string) =>
+  api<Partial<LoginResponse> & Partial<MfaChallengeResponse>>('/auth/login', {
     method: 'POST',
-    body: { refreshToken: currentRefreshToken() },
+    body: { email, password, web: true },
+    anonymous: true,
   });
 
 /** POST /auth/mfa/challenge: the second factor's code completes the claim (issue 21); answers what the claim would. */

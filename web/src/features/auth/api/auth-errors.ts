@@ -9,7 +9,9 @@ const credentialErrors = new Set([
 ]);
 
 export function isCredentialError(error: unknown): boolean {
-  return !(error instanceof ApiError) && error instanceof Error && credentialErrors.has(error.name);
+  // The web app signs in through POST /auth/login (issue 21), which answers every bad credential alike.
+  if (error instanceof ApiError) return error.code === 'ERR_INVALID_CREDENTIALS';
+  return error instanceof Error && credentialErrors.has(error.name);
 }
 
 /**
