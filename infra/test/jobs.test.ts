@@ -44,18 +44,22 @@ describe('scheduled jobs', () => {
   it.each([
     ['ticket-sweeps', 'the expiry message'],
     ['schedule-sends', 'the scheduled messages'],
-  ])('%s may send to session-commands (%s) and, as every publisher, the realtime fan-out; nothing else', (name) => {
-    // Prepare
-    const role = logicalIdOf(template, 'AWS::IAM::Role', `${functionConstructId(name)}Role`);
-    const statements = props('AWS::IAM::Policy')
-      .filter(([, p]) => (p.Roles as Json[]).some((r) => r.Ref === role))
-      .flatMap(([, p]) => (p.PolicyDocument as { Statement: Json[] }).Statement);
-    const sqsSends = statements.filter((s) => [s.Action].flat().some((a) => String(a).startsWith('sqs:SendMessage')));
-    // Assess
-    expect(sqsSends).toHaveLength(2);
-    expect(sqsSends.map((s) => JSON.stringify(s.Resource).match(/Queues(sessioncommands|realtimefanout)[A-Z0-9]/)?.[1]).sort()).toEqual([
-      'realtimefanout',
-      'sessioncommands',
-    ]);
-  });
+  ])(
+    '%s may send to session-commands (%s) and, as every publisher, the realtime fan-out and the webhook deliveries; nothing else',
+    (name) => {
+      // Prepare
+      const role = logicalIdOf(template, 'AWS::IAM::Role', `${functionConstructId(name)}Role`);
+      const statements = props('AWS::IAM::Policy')
+        .filter(([, p]) => (p.Roles as Json[]).some((r) => r.Ref === role))
+        .flatMap(([, p]) => (p.PolicyDocument as { Statement: Json[] }).Statement);
+      const sqsSends = statements.filter((s) => [s.Action].flat().some((a) => String(a).startsWith('sqs:SendMessage')));
+      // Assess
+      expect(sqsSends).toHaveLength(3);
+      expect(
+        sqsSends
+          .map((s) => JSON.stringify(s.Resource).match(/Queues(sessioncommands|realtimefanout|webhookdeliveries)[A-Z0-9]/)?.[1])
+          .sort(),
+      ).toEqual(['realtimefanout', 'sessioncommands', 'webhookdeliveries']);
+    },
+  );
 });
