@@ -3,6 +3,7 @@
  * schedules"): what the API takes and answers, shared by the functions and the web app.
  */
 import * as z from 'zod';
+import { instantOfLocal, LOCAL_DATE_TIME } from './zoned-time.ts';
 
 /** SPEC 4: PENDENTE (saved) -> AGENDADA (taken by the sender) -> ENVIADA, or ERRO with the reason. */
 export const scheduleStatuses = ['PENDENTE', 'AGENDADA', 'ENVIADA', 'ERRO'] as const;
@@ -17,13 +18,26 @@ export const SCHEDULES_PAGE_SIZE = 50;
 
 const required = scheduleMessages.required;
 
-/** An instant: an ISO date-time with a zone (the web sends `toISOString()`), stored in UTC. */
+/**
+ * An instant: an ISO date-time with a zone (the web sends `toISOString()`), stored in UTC; or a
+ * date-time without one (`2026-12-01T14:00`), kept as it is here: it is the company's wall clock
+ * (issue 25 "One time zone"), which only the domain knows (settings/company-zone.ts `companyInstant`).
+ */
 const instant = z
   .string({ error: required })
   .trim()
   .min(1, required)
-  .refine((value) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(value) && !Number.isNaN(Date.parse(value)), 'Invalid date')
-  .transform((value) => new Date(value).toISOString());
+  .refine(
+    (value) =>
+      LOCAL_DATE_TIME.test(value)
+        ? isLocalDateTime(value)
+        : /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(value) && !Number.isNaN(Date.parse(value)),
+    'Invalid date',
+  )
+  .transform((value) => (LOCAL_DATE_TIME.test(value) ? value : new Date(value).toISOString()));
+
+/** A real calendar date-time (no 31/02), whatever the zone: checked in UTC. */
+const isLocalDateTime = (value: string) => instantOfLocal(value, 'UTC') !== undefined;
 
 const body = z
   .string({ error: required })

@@ -2,11 +2,13 @@
  * Dates as the user's language writes them (issue 14: tables said dd/mm/yyyy while the date picker,
  * which follows the browser's locale, said mm/dd/yyyy). One helper for every screen: date-fns'
  * localized short date ('P') for the i18n language, so en shows 12/31/2099 and pt and es 31/12/2099,
- * as the browser's own date inputs do for those locales. Times stay HH:mm (SPEC 2).
+ * as the browser's own date inputs do for those locales. Times stay HH:mm (SPEC 2), on the company's
+ * clock (lib/company-time.ts).
  */
 import { format, type Locale, parseISO } from 'date-fns';
 import { enUS, es, ptBR } from 'date-fns/locale';
 import i18n from 'i18next';
+import { isCompanyToday, zoned } from './company-time.ts';
 
 const dateLocales: Record<string, Locale> = { pt: ptBR, en: enUS, es };
 
@@ -15,7 +17,19 @@ export function dateLocale(language: string | undefined = i18n.resolvedLanguage 
   return dateLocales[(language ?? '').slice(0, 2).toLowerCase()] ?? es;
 }
 
-const toDate = (at: Date | string): Date => (typeof at === 'string' ? parseISO(at) : at);
+/**
+ * What a format shows: a calendar day (`2099-12-31`) is that day; an instant (an ISO time or a Date)
+ * is read on the company's clock (lib/company-time.ts, issue 25 "One time zone"), not the browser's.
+ */
+const DAY_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+const toDate = (at: Date | string): Date => (typeof at === 'string' && DAY_ONLY.test(at) ? parseISO(at) : zoned(at));
+
+/** HH:mm of an instant on the company's clock. */
+export const formatTime = (at: Date | string): string => format(toDate(at), 'HH:mm');
+
+/** SPEC 2's list times: HH:mm when it is the company's today, else the day (in the language's order). */
+export const formatListTime = (at: Date | string, language?: string, now: Date = new Date()): string =>
+  isCompanyToday(at, now) ? formatTime(at) : formatDay(at, language);
 
 /** The day: 31/12/2099 (pt, es) or 12/31/2099 (en). A date-only string is that calendar day. */
 export const formatDay = (at: Date | string, language?: string): string => format(toDate(at), 'P', { locale: dateLocale(language) });

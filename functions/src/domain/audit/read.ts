@@ -12,7 +12,9 @@ import {
   rangeEnd,
   rangeStart,
 } from '#contracts/audit';
+import { zonedIso } from '#contracts/zoned-time';
 import type { Identity } from '#domain/identity';
+import { companyZone } from '#domain/settings/company-zone';
 import { type AuditFilter, listAuditEntries } from '#storage/audit/entries';
 
 /** Whose entries the caller may read: their own company's, or (super admins) the one asked for. */
@@ -67,11 +69,17 @@ function csvCell(value: unknown): string {
  */
 export const AUDIT_EXPORT_MAX_BYTES = 5_000_000;
 
-export function auditCsv(entries: AuditEntry[], maxBytes = AUDIT_EXPORT_MAX_BYTES): { csv: string; truncated: boolean } {
+/**
+ * `zone`: the company's time zone (issue 25 "One time zone"): createdAt is written on its clock with
+ * the offset (2026-12-01T14:00:00-03:00), the same instant in any spreadsheet; without it, UTC as stored.
+ */
+export function auditCsv(entries: AuditEntry[], maxBytes = AUDIT_EXPORT_MAX_BYTES, zone?: string): { csv: string; truncated: boolean } {
   const lines = [CSV_COLUMNS.join(';')];
   let bytes = Buffer.byteLength(lines[0] as string) + 2;
   for (const entry of entries) {
-    const line = CSV_COLUMNS.map((column) => csvCell(entry[column])).join(';');
+    const line = CSV_COLUMNS.map((column) =>
+      csvCell(column === 'createdAt' && zone ? zonedIso(entry.createdAt, zone) : entry[column]),
+    ).join(';');
     bytes += Buffer.byteLength(line) + 2;
     if (bytes > maxBytes) return { csv: `${lines.join('\r\n')}\r\n`, truncated: true };
     lines.push(line);
@@ -86,6 +94,6 @@ export function auditCsv(entries: AuditEntry[], maxBytes = AUDIT_EXPORT_MAX_BYTE
  */
 export async function exportAuditCsv(caller: Identity, query: AuditQuery): Promise<{ csv: string; truncated: boolean }> {
   const entries = await listAuditEntries(filterFor(caller, query), AUDIT_EXPORT_MAX_ROWS + 1);
-  const out = auditCsv(entries.slice(0, AUDIT_EXPORT_MAX_ROWS));
+  const out = auditCsv(entries.slice(0, AUDIT_EXPORT_MAX_ROWS), AUDIT_EXPORT_MAX_BYTES, await companyZone(caller.companyId));
   return { csv: out.csv, truncated: out.truncated || entries.length > AUDIT_EXPORT_MAX_ROWS };
 }

@@ -32,6 +32,7 @@ import {
 import { mediaRoute } from '#domain/media/keys';
 import type { UploadedFile } from '#domain/media/multipart';
 import { createWithinPlanLimit } from '#domain/plans/limits';
+import { companyInstant } from '#domain/settings/company-zone';
 import { publishToCompany } from '#realtime/publisher';
 import { getItemBatched } from '#storage/batch-get';
 import { type ContactRecord, contactKey, getContact } from '#storage/contacts';
@@ -148,6 +149,8 @@ export async function createScheduleFor(identity: Identity, input: CreateSchedul
   const { companyId } = identity;
   const contact = await findContact(companyId, input.contactId);
   const origin = await ticketConnection(companyId, input.ticketId, contact.id);
+  // A date-time without an offset is the company's clock, not the server's (issue 25).
+  const sendAt = await companyInstant(companyId, input.sendAt);
   const at = new Date().toISOString();
   const record = await createWithinPlanLimit({
     companyId,
@@ -164,7 +167,7 @@ export async function createScheduleFor(identity: Identity, input: CreateSchedul
           contactId: contact.id,
           contact: contactCopy(contact),
           ...origin,
-          sendAt: input.sendAt,
+          sendAt,
           sentAt: null,
           status: 'PENDENTE',
           error: null,
@@ -192,7 +195,7 @@ export async function updateScheduleFor(identity: Identity, id: number, input: U
     input.ticketId !== undefined || contactChanged
       ? await ticketConnection(companyId, input.ticketId, contact.id)
       : { ticketId: before.ticketId, whatsappId: before.whatsappId };
-  const sendAt = input.sendAt ?? before.sendAt;
+  const sendAt = input.sendAt ? await companyInstant(companyId, input.sendAt) : before.sendAt;
   const patch = { body: input.body, contactId: contact.id, contact: contactCopy(contact), ...origin, sendAt };
   // A failed schedule edited waits to be sent again: one more for the plan's limit.
   const updated = isWaiting(before)

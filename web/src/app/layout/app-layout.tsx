@@ -3,6 +3,7 @@ import { Suspense, useState } from 'react';
 import { Outlet } from 'react-router-dom';
 import { useAuth } from '../../lib/auth/auth-provider.tsx';
 import { useCompanyPlan } from '../../lib/auth/session-api.ts';
+import { setCompanyTimeZone } from '../../lib/company-time.ts';
 import { drawerWidth } from '../../theme/index.ts';
 import { FullPageLoader } from '../routes/guards.tsx';
 import { DrawerMenu } from './drawer-menu.tsx';
@@ -30,6 +31,10 @@ export function AppLayout() {
   const setOpen = (next: boolean) => setChoice({ mode, open: next });
   const { user } = useAuth();
   const plan = useCompanyPlan(user?.companyId);
+  // One time zone for every screen below (lib/company-time.ts): the company's setting, from the
+  // session user (a cached query, refreshed when the setting changes). Set while rendering, before
+  // any page under the layout formats a time; the browser's zone until the user is known.
+  setCompanyTimeZone(user?.company?.settings?.find((setting) => setting.key === 'timezone')?.value);
 
   const collapsed = !mobile && !open;
   const width = collapsed ? collapsedWidth : drawerWidth;

@@ -1,4 +1,5 @@
 import { useMemo, useState } from 'react';
+import { companyDayStart } from '../../../lib/company-time.ts';
 import type { AuditFilters } from '../api/audit.ts';
 
 /** What the filter fields hold: days as 'yyyy-MM-dd' (the viewer's days), ids and names as text, '' for any. */
@@ -15,11 +16,15 @@ export interface AuditFilterFields {
 const empty: AuditFilterFields = { from: '', to: '', userId: '', action: '', targetType: '', companyId: '' };
 
 /**
- * The viewer's day from its first to its last millisecond, as ISO times: an admin in São Paulo
- * asking for "today" gets São Paulo's today, not UTC's.
+ * The company's day (lib/company-time.ts) from its first to its last millisecond, as ISO times: an
+ * admin of a São Paulo company asking for "today" gets São Paulo's today, not UTC's nor the browser's.
  */
-const dayStart = (day: string) => (day ? new Date(`${day}T00:00:00`).toISOString() : undefined);
-const dayEnd = (day: string) => (day ? new Date(`${day}T23:59:59.999`).toISOString() : undefined);
+const dayStart = (day: string) => (day ? companyDayStart(day).toISOString() : undefined);
+const dayEnd = (day: string) => (day ? new Date(companyDayStart(nextDay(day)).getTime() - 1).toISOString() : undefined);
+const nextDay = (day: string) => {
+  const [year, month, date] = day.split('-').map(Number) as [number, number, number];
+  return new Date(Date.UTC(year, month - 1, date + 1)).toISOString().slice(0, 10);
+};
 
 /** The fields and the filters they make for GET /audit and its export. */
 export function useAuditFilters() {

@@ -11,7 +11,7 @@ import {
   type CampaignStatus,
   defaultCampaignSettings,
 } from '@conversa/functions/contracts/campaigns';
-import { format } from 'date-fns';
+import { fromCompanyInput, toCompanyInput } from '../../../lib/company-time.ts';
 import { formatDayTime } from '../../../lib/dates.ts';
 
 export type ChipColor = 'default' | 'info' | 'warning' | 'success' | 'error';
@@ -70,19 +70,15 @@ export function campaignProgress(campaign: Pick<Campaign, 'status' | 'progress'>
   return { ...figures, percent };
 }
 
-const LOCAL_INPUT = "yyyy-MM-dd'T'HH:mm";
-
-/** The value of a `datetime-local` input for an instant, in the browser's time zone. */
-export const toLocalInput = (at: string | Date): string => format(typeof at === 'string' ? new Date(at) : at, LOCAL_INPUT);
+/** The value of the date-time field for an instant, on the company's clock (lib/company-time.ts), not the browser's. */
+export const toLocalInput = (at: string | Date): string => toCompanyInput(at);
 
 /**
  * The instant a `datetime-local` value means here, with seconds (SPEC 5 "Scheduled time is sent
  * formatted as date and time with seconds"), as the API takes it; null when empty or invalid.
  */
 export function fromLocalInput(value: string): string | null {
-  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/.test(value)) return null;
-  const parsed = new Date(value);
-  return Number.isNaN(parsed.getTime()) ? null : parsed.toISOString();
+  return fromCompanyInput(value)?.toISOString() ?? null;
 }
 
 /** A date and time in the interface's language, as every other screen writes it (lib/dates.ts: 31/12/2099 14:05). */

@@ -4,6 +4,7 @@ import { Button, Chip, MenuItem, Paper, Stack, TextField, Typography } from '@mu
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type Column, DataTable } from '../../../components/data-table.tsx';
+import { exportInstant } from '../../../lib/company-time.ts';
 import { downloadSpreadsheet } from '../../../lib/spreadsheet.ts';
 import { spreadsheetText } from '../../../lib/spreadsheet-text.ts';
 import { useApiErrorMessage } from '../../../lib/use-api-error.ts';
@@ -55,8 +56,9 @@ export function CampaignRecipients({ campaignId }: { campaignId: number }) {
       const all = await fetchAllCampaignRecipients(campaignId, state);
       await downloadSpreadsheet(t('campaigns.report.recipients.fileName', { id: campaignId }), [
         columns.map((c) => String(c.label)),
-        // Names come from imported lists: neutralised where they would read as a formula.
-        ...all.map((r) => [spreadsheetText(r.name), r.number, stateLabel(r.state), formatDateTime(r.at, i18n.language), r.error ?? '']),
+        // Names come from imported lists: neutralised where they would read as a formula. Times on
+        // the company's clock with their offset (lib/company-time.ts), readable in any zone.
+        ...all.map((r) => [spreadsheetText(r.name), r.number, stateLabel(r.state), exportInstant(r.at), r.error ?? '']),
       ]);
     } catch (error) {
       setExportError(errorText(error));

@@ -7,9 +7,9 @@ import ErrorOutline from '@mui/icons-material/ErrorOutlineOutlined';
 import ExpandMore from '@mui/icons-material/ExpandMore';
 import Replay from '@mui/icons-material/Replay';
 import { alpha, Box, Button, IconButton, Menu, MenuItem, Stack, type Theme, Tooltip, Typography } from '@mui/material';
-import { format } from 'date-fns';
 import { type MouseEvent, type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { formatTime } from '../../../lib/dates.ts';
 import { MessageBody } from './message-body.tsx';
 import { bodyIsCaption, MessageMedia } from './message-media.tsx';
 
@@ -202,7 +202,7 @@ export function MessageBubble({ message, showAuthor, onReply, onDelete, onRetry,
             </Typography>
           )}
           <Typography variant="caption" sx={{ color: 'text.secondary' }}>
-            {format(new Date(message.createdAt), 'HH:mm')}
+            {formatTime(message.createdAt)}
           </Typography>
           {message.fromMe && <AckIcon message={message} />}
         </Stack>

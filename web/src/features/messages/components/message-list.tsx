@@ -2,11 +2,11 @@ import type { Message } from '@conversa/functions/contracts/messages';
 import type { ThreadEvent } from '@conversa/functions/contracts/ticket-history';
 import { Box, Chip, Typography } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
-import { isSameDay } from 'date-fns';
 import { Fragment, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
+import { companyDay } from '../../../lib/company-time.ts';
 import { formatDay } from '../../../lib/dates.ts';
 import { useErrorToast } from '../../../lib/use-api-error.ts';
 import { deleteMessage, flattenEvents, flattenMessages, putMessage, retryMessage, useMessages } from '../api/messages.ts';
@@ -124,13 +124,13 @@ export function MessageList({ ticketId, isGroup, readOnly, onReply }: MessageLis
       )}
       {entries.map((entry, index) => {
         const previous = entries[index - 1];
-        const day = new Date(entry.at);
-        const newDay = !previous || !isSameDay(new Date(previous.at), day);
+        // Days on the company's clock (lib/company-time.ts), as the times in the bubbles.
+        const newDay = !previous || companyDay(previous.at) !== companyDay(entry.at);
         return (
           <Fragment key={entry.kind === 'message' ? entry.message.id : `event:${entry.event.id}`}>
             {newDay && (
               <Box sx={{ display: 'flex', justifyContent: 'center', my: 1 }} data-testid="date-separator">
-                <Chip size="small" label={formatDay(day)} />
+                <Chip size="small" label={formatDay(companyDay(entry.at))} />
               </Box>
             )}
             {entry.kind === 'event' ? (

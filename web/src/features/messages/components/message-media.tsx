@@ -5,10 +5,10 @@ import PersonOutlined from '@mui/icons-material/PersonOutlined';
 import PhoneMissedOutlined from '@mui/icons-material/PhoneMissedOutlined';
 import PlaceOutlined from '@mui/icons-material/PlaceOutlined';
 import { Box, Button, Dialog, Link, Stack, Typography } from '@mui/material';
-import { format } from 'date-fns';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Spinner } from '../../../components/spinner.tsx';
+import { formatTime } from '../../../lib/dates.ts';
 import { useErrorToast } from '../../../lib/use-api-error.ts';
 import { downloadMedia, useMediaObjectUrl } from '../api/media.ts';
 import { safeHref } from './message-body.tsx';
@@ -148,9 +148,7 @@ export function MissedCall({ message }: { message: Message }) {
   return (
     <Stack direction="row" spacing={1} sx={{ alignItems: 'center', color: 'error.main' }}>
       <PhoneMissedOutlined fontSize="small" />
-      <Typography variant="body2">
-        {t('conversation.messages.missedCall', { time: format(new Date(message.createdAt), 'HH:mm') })}
-      </Typography>
+      <Typography variant="body2">{t('conversation.messages.missedCall', { time: formatTime(message.createdAt) })}</Typography>
     </Stack>
   );
 }

@@ -1,8 +1,7 @@
 import type { ThreadEvent } from '@conversa/functions/contracts/ticket-history';
 import { Box, Typography } from '@mui/material';
-import { format } from 'date-fns';
 import { useTranslation } from 'react-i18next';
-import { formatDayTime } from '../../../lib/dates.ts';
+import { formatDayTime, formatTime } from '../../../lib/dates.ts';
 
 /** Where a transfer sent the ticket: the attendant, the queue, or both. */
 const targetOf = (event: ThreadEvent): string =>
@@ -40,7 +39,7 @@ export function ThreadEventLine({ event }: { event: ThreadEvent }) {
           maxWidth: 'min(600px, 85%)',
         }}
       >
-        {text} · {format(new Date(event.at), 'HH:mm')}
+        {text} · {formatTime(event.at)}
       </Typography>
     </Box>
   );

@@ -5,7 +5,8 @@
  */
 import type { Schedule, ScheduleStatus } from '@conversa/functions/contracts/schedule-requests';
 import { scheduleMessages } from '@conversa/functions/contracts/schedule-requests';
-import { addHours, format } from 'date-fns';
+import { addHours } from 'date-fns';
+import { fromCompanyInput, toCompanyInput, zoned } from '../../../lib/company-time.ts';
 
 /** SPEC 3: the title shows the status; an error status shows 'Erro de Envio'. A new one is PENDENTE. */
 export const dialogTitleKey = (status: ScheduleStatus | undefined): string =>
@@ -14,20 +15,18 @@ export const dialogTitleKey = (status: ScheduleStatus | undefined): string =>
 /** SPEC 3: the save button is hidden once sentAt is set. */
 export const canSave = (schedule: Pick<Schedule, 'sentAt'> | undefined): boolean => !schedule?.sentAt;
 
-const LOCAL_INPUT = "yyyy-MM-dd'T'HH:mm";
-
-/** The value of a `datetime-local` input for an instant, in the browser's time zone. */
-export const toLocalInput = (at: Date | string): string => format(typeof at === 'string' ? new Date(at) : at, LOCAL_INPUT);
+/**
+ * The value of the date-time field for an instant: the company's clock, not the browser's (issue 25
+ * "One time zone", lib/company-time.ts).
+ */
+export const toLocalInput = (at: Date | string): string => toCompanyInput(at);
 
 /** SPEC 3: the default send time is one hour ahead. */
 export const defaultSendAt = (now = new Date()): string => toLocalInput(addHours(now, 1));
 
-/** The instant a `datetime-local` value means here, as the API takes it; '' when empty or invalid. */
+/** The instant a date-time field's value means on the company's clock, as the API takes it; '' when empty or invalid. */
 export function fromLocalInput(value: string): string {
-  // A date-time without an offset is local time (ECMAScript's date-time string format).
-  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/.test(value)) return '';
-  const parsed = new Date(value);
-  return Number.isNaN(parsed.getTime()) ? '' : parsed.toISOString();
+  return fromCompanyInput(value)?.toISOString() ?? '';
 }
 
 export interface ScheduleEventItem {
@@ -38,10 +37,13 @@ export interface ScheduleEventItem {
   schedule: Schedule;
 }
 
-/** SPEC 2 "Schedules": one event per scheduled send, at its send time, titled with the contact's name. */
+/**
+ * SPEC 2 "Schedules": one event per scheduled send, at its send time, titled with the contact's name.
+ * The calendar lays events out by their local fields: `zoned` puts the company's clock there.
+ */
 export const calendarEvents = (schedules: Schedule[]): ScheduleEventItem[] =>
   schedules.map((schedule) => {
-    const start = new Date(schedule.sendAt);
+    const start = zoned(schedule.sendAt);
     return { id: schedule.id, title: schedule.contact?.name ?? `#${schedule.contactId}`, start, end: start, schedule };
   });
 

@@ -11,8 +11,15 @@ import { dateLocale, formatDay, formatDayMonth } from '../../../lib/dates.ts';
 
 export const calendarLocalizer = () => dateFnsLocalizer({ format, parse, startOfWeek, getDay, locales: { pt: ptBR, en: enUS, es } });
 
+/**
+ * The calendar's dates hold the company's clock in their local fields already (schedule-rules.ts
+ * `zoned`): written as the calendar day they name, not read again as instants.
+ */
+const calendarDay = (date: Date) => format(date, 'yyyy-MM-dd');
+
 /** A range as the app writes days (lib/dates.ts): 29/11/2026 – 29/12/2026 in pt and es, month first in en. */
-const dayRange = ({ start, end }: DateRange, culture?: string) => `${formatDay(start, culture)} – ${formatDay(end, culture)}`;
+const dayRange = ({ start, end }: DateRange, culture?: string) =>
+  `${formatDay(calendarDay(start), culture)} – ${formatDay(calendarDay(end), culture)}`;
 
 /**
  * Every day the calendar writes goes through the app's one date helper, in the interface language
@@ -20,7 +27,8 @@ const dayRange = ({ start, end }: DateRange, culture?: string) => `${formatDay(s
  * dd/MM). Short agenda days (`dom 22/11`, `Sun 11/22`) and 24-hour times, so the agenda fits a phone.
  */
 export const calendarFormats: Formats = {
-  agendaDateFormat: (date, culture) => `${format(date, 'EEE', { locale: dateLocale(culture) })} ${formatDayMonth(date, culture)}`,
+  agendaDateFormat: (date, culture) =>
+    `${format(date, 'EEE', { locale: dateLocale(culture) })} ${formatDayMonth(calendarDay(date), culture)}`,
   agendaHeaderFormat: dayRange,
   dayRangeHeaderFormat: dayRange,
   agendaTimeFormat: 'HH:mm',

@@ -13,6 +13,7 @@ import { SearchField } from '../../../components/search-field.tsx';
 import { useConfirmedDelete } from '../../../components/use-confirmed-delete.ts';
 import { useDebouncedValue } from '../../../hooks/use-debounced-value.ts';
 import { useAuth } from '../../../lib/auth/auth-provider.tsx';
+import { zoned } from '../../../lib/company-time.ts';
 import { useApiErrorMessage } from '../../../lib/use-api-error.ts';
 import { calendarEvents, type ScheduleEventItem, statusTone } from '../api/schedule-rules.ts';
 import { type Schedule, useDeleteSchedule, useSchedulesPages } from '../api/schedules.ts';
@@ -94,7 +95,8 @@ export function SchedulesPage() {
   const theme = useTheme();
   const narrow = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
   const [view, setView] = useState<View>(narrow ? Views.AGENDA : Views.MONTH);
-  const [date, setDate] = useState(() => new Date());
+  // The calendar's days are the company's (lib/company-time.ts), its today too.
+  const [date, setDate] = useState(() => zoned(new Date()));
 
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = pages;
   useEffect(() => {
@@ -143,6 +145,7 @@ export function SchedulesPage() {
             view={view}
             onView={setView}
             date={date}
+            getNow={() => zoned(new Date())}
             onNavigate={setDate}
             views={[Views.MONTH, Views.WEEK, Views.DAY, Views.AGENDA]}
             popup

@@ -17,17 +17,13 @@ import {
   Typography,
   useTheme,
 } from '@mui/material';
-import { format, isToday } from 'date-fns';
 import { useTranslation } from 'react-i18next';
-import { formatDay, formatDayTime } from '../../../lib/dates.ts';
+import { formatDayTime, formatListTime } from '../../../lib/dates.ts';
 import { lastMessagePreview } from '../../../lib/ticket-preview.ts';
 import { SlaChip } from './sla-chip.tsx';
 
-/** SPEC 2: HH:mm when the ticket moved today, otherwise the day (in the language's order, lib/dates). */
-export const rowTime = (iso: string) => {
-  const date = new Date(iso);
-  return isToday(date) ? format(date, 'HH:mm') : formatDay(date);
-};
+/** SPEC 2: HH:mm when the ticket moved today, otherwise the day (in the language's order, lib/dates), on the company's clock. */
+export const rowTime = (iso: string) => formatListTime(iso);
 
 /** Readable text on a queue's or tag's colour; a colour MUI cannot parse falls back to the theme's text. */
 export function contrastOn(theme: Theme, color: string): string {
