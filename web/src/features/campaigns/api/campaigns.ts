@@ -47,14 +47,22 @@ export interface SaveCampaign {
   attachment?: File | null;
 }
 
+/**
+ * The body as the API reads it. The shared schema turns the wire's `status: "EM_ANDAMENTO"` (start
+ * on save) into a flag, and the API parses the wire again: a flag sent as is (`true`) meant nothing
+ * there, so "Iniciar ao salvar" left the campaign Inativa.
+ */
+const wireBody = ({ status, ...fields }: CreateCampaignInput | UpdateCampaignInput) =>
+  status ? { ...fields, status: 'EM_ANDAMENTO' as const } : fields;
+
 /** Saves the fields, then the attachment (it needs the campaign's id): grant, PUT to the bucket, media-upload. */
 export function useSaveCampaign() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async ({ id, input, attachment }: SaveCampaign) => {
       let saved = id
-        ? await api<Campaign>(`/campaigns/${id}`, { method: 'PUT', body: input })
-        : await api<Campaign>('/campaigns', { method: 'POST', body: input });
+        ? await api<Campaign>(`/campaigns/${id}`, { method: 'PUT', body: wireBody(input) })
+        : await api<Campaign>('/campaigns', { method: 'POST', body: wireBody(input) });
       if (attachment) saved = await uploadAttachment<Campaign>(`/campaigns/${saved.id}`, attachment);
       else if (attachment === null && saved.mediaPath)
         saved = await api<Campaign>(`/campaigns/${saved.id}/media-upload`, { method: 'DELETE' });

@@ -215,7 +215,7 @@ export function CampaignDialog({ campaign, onClose }: { campaign: Campaign | und
                     setErrors((current) => ({ ...current, scheduledAt: undefined }));
                   }}
                   error={Boolean(errors.scheduledAt)}
-                  helperText={errors.scheduledAt ?? t('campaigns.dialog.scheduleHint')}
+                  helperText={errors.scheduledAt ?? t(startNow ? 'campaigns.dialog.scheduleHintStartNow' : 'campaigns.dialog.scheduleHint')}
                   disabled={fieldsLocked}
                 />
               </Grid>
