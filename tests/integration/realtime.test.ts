@@ -81,7 +81,8 @@ describe('realtime', () => {
     socket.send('ping');
     await socket.waitFor((f) => f.event === 'pong');
     expect(socket.ws.readyState).toBe(WebSocket.OPEN);
-    expect(socket.frames.map((f) => f.event)).toEqual(['pong']);
+    // Presence may speak meanwhile (the previous test's 101 sockets close while this one opens).
+    expect(socket.frames.map((f) => f.event).filter((event) => !event.endsWith('-presence'))).toEqual(['pong']);
     socket.close();
   });
 
