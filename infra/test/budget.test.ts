@@ -19,7 +19,13 @@ const TEMPLATE_BUDGET = 300;
  * three more Lambdas (function, role, policy, log group each) beyond it before someone must look
  * again, while the hard guard stays TEMPLATE_BUDGET per template with every route of the spec.
  */
-const TODAY_BUDGET = 250;
+/**
+ * 280 since the webhooks (issue 23 §2): their three Lambdas (routes, delivery consumer, retries consumer)
+ * and four queues with their SSL policies are 23 resources of the 275 counted then, and the stack stood
+ * at ~252 without them. The hard guard below (300 per template with the whole spec) still holds. The
+ * next saving to look at: the queues and their policies (8 per declared queue) in a nested stack.
+ */
+const TODAY_BUDGET = 280;
 
 /**
  * Parameters of the monitoring's nested stack (CloudFormation allows 200): about one per Lambda and
