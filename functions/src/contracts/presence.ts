@@ -3,16 +3,15 @@
  * so; `away`: every live socket of theirs says away (the tab hidden or idle 10 minutes, or Away chosen
  * in the top bar); `offline`: no live socket. A socket is live while API Gateway still knows it and
  * it was active within PRESENCE_HEARTBEAT_TIMEOUT_MS (domain/users/presence.ts).
+ *
+ * Zod-free: the web shell imports these values on its first screen (the schema is presence-requests.ts).
  */
-import * as z from 'zod/mini';
-
 export const presences = ['online', 'away', 'offline'] as const;
 export type Presence = (typeof presences)[number];
 
 /** What one socket says of its user (the `userStatus` action's data; no data means online, as the spec's client sends it). */
 export const socketStatuses = ['online', 'away'] as const;
 export type SocketStatus = (typeof socketStatuses)[number];
-export const socketStatusSchema = z.optional(z.nullable(z.enum(socketStatuses)));
 
 /**
  * A socket silent for longer than this is treated as gone, whatever $disconnect did: the client pings

@@ -9,7 +9,7 @@
  * socket's stored heartbeat), it closed. It reads the user's sockets and announces a change.
  */
 import { socketEvents } from '#contracts/channels';
-import { socketStatusSchema } from '#contracts/presence';
+import { socketStatusSchema } from '#contracts/presence-requests';
 import { isSupersededSession, isTokenOfUser, lacksSecondFactor } from '#contracts/session';
 import type { AllTicket, Profile } from '#contracts/users';
 import type { ConnectionRecord, NewConnection } from '#storage/ws-connections';
