@@ -46,6 +46,11 @@ beforeAll(async () => {
   sim = simulator(inject('simulatorUrl'));
   const superToken = await superLogin(call, inject('admin'));
   tenant = await createTenant(call, superToken, await firstPlanId(call), 'schedules-web');
+  // The company's clock (issue 25 "One time zone") is this process's, whose local times the expectations write.
+  await ok(call, 'PUT', '/settings/timezone', {
+    token: tenant.admin.token,
+    body: { value: Intl.DateTimeFormat().resolvedOptions().timeZone },
+  });
   // A company whose plan lacks useSchedules, with a conversation of its own.
   const plan = await ok<{ id: number }>(call, 'POST', '/plans', {
     token: superToken,
