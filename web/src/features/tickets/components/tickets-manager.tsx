@@ -80,8 +80,12 @@ export function TicketsManager({ renderSpy }: { renderSpy: (ticket: Ticket) => R
   const pendingCount = useTicketCount(pending, ready);
 
   // A new conversation lands in Pending: with nothing assigned, show it rather than "Nothing here!".
+  // And back: a conversation that automatic assignment gave to this user a moment later (issue 22 §2)
+  // leaves Pending for Assigned, where it now lives; the list follows it instead of showing an empty Pending.
   useEffect(() => {
-    if (!openTabChosen && openTab === 'assigned' && assignedCount === 0 && pendingCount > 0) setOpenTab('pending');
+    if (openTabChosen) return;
+    if (openTab === 'assigned' && assignedCount === 0 && pendingCount > 0) setOpenTab('pending');
+    else if (openTab === 'pending' && pendingCount === 0 && assignedCount > 0) setOpenTab('assigned');
   }, [openTabChosen, openTab, assignedCount, pendingCount]);
 
   // After Accept the ticket lives in Assigned: show it there.
