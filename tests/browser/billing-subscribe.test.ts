@@ -82,6 +82,8 @@ describe('a trial company pays on its first day', { timeout: 240_000 }, () => {
     await page.getByTestId('licence-renewed').getByText(renewedOn, { exact: false }).waitFor({ timeout: 20_000 });
     await page.getByTestId('pix-payment').waitFor({ state: 'detached' });
     await page.getByTestId('trial-days').getByText(renewedOn, { exact: false }).waitFor({ timeout: 20_000 });
+    // Just paid: no second offer to subscribe under the renewed licence.
+    expect(await page.getByTestId('subscribe-now').count()).toBe(0);
     await shot(page, '9-renewed');
     // ...and Finance lists the invoice paid, in the same currency.
     await page.getByTestId('menu-financeiro').click();

@@ -57,9 +57,13 @@ export function SubscriptionPage() {
           <Typography variant="body2" color="text.secondary">
             {user?.company.name}
           </Typography>
-          <Button variant="contained" onClick={() => setSubscribing(true)} data-testid="subscribe-now">
-            {t('billing.subscription.subscribe')}
-          </Button>
+          {/* Just paid: the renewed licence is the answer, not another offer to subscribe. A paid licence
+              (no trial) may still pay its next period ahead, and the button says so. */}
+          {!renewedOn && (
+            <Button variant="contained" onClick={() => setSubscribing(true)} data-testid="subscribe-now">
+              {t(trial || days === undefined || days < 0 ? 'billing.subscription.subscribe' : 'billing.subscription.renewAhead')}
+            </Button>
+          )}
         </Stack>
       </Paper>
       {subscribing && <SubscriptionWizard defaultPlanId={company.data?.planId} onClose={() => setSubscribing(false)} />}
