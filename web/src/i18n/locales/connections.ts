@@ -73,7 +73,8 @@ const es = {
       outOfHoursMessage: 'Mensaje fuera de horario',
       ratingMessage: 'Mensaje de evaluación',
       autoAssign: 'Asignación automática',
-      autoAssignHelp: 'Solo agentes de la cola en línea, con la asignación automática activa y por debajo de su máximo de tickets abiertos.',
+      autoAssignHelp:
+        'Solo agentes de la cola en línea, con la asignación automática activa y por debajo de su máximo de tickets abiertos.',
     },
     dialog: {
       addTitle: 'Agregar cola',
