@@ -145,7 +145,10 @@ describe('user acts', () => {
     const last = (row: string[]) => row.slice(-2);
     const csvForUser = rows.filter((row) => row.includes(userId) && row[5] === 'user');
     expect(csvForUser.map((row) => row[4])).toEqual(['user.delete', 'user.update', 'user.update', 'user.create']);
-    expect(csvForUser.map((row) => row[0])).toEqual(forUser.map((e) => e.createdAt));
+    // The CSV writes each time on the company's clock with its offset (issue 25 "One time zone"), to the second.
+    expect(csvForUser.every((row) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}-03:00$/.test(row[0] as string))).toBe(true);
+    const second = (iso: string) => Math.floor(Date.parse(iso) / 1000);
+    expect(csvForUser.map((row) => second(row[0] as string))).toEqual(forUser.map((e) => second(e.createdAt as string)));
     expect(last(csvForUser[3] as string[])).toEqual(['203.0.113.7', BROWSER]);
     expect(JSON.parse(csvForUser[0]?.[7] as string)).toEqual(forUser[0]?.changes);
     expect(csv.body).not.toContain('Secret123');
