@@ -44,7 +44,12 @@ const extraAccess: Partial<Record<string, ExtraAccess>> = {
   // Deleting a company removes every object under its prefix (list + delete), so read/write.
   companies: { cognitoAdmin: true, media: true, send: ['company-exports'] },
   'company-exports': { media: true },
-  users: { cognitoAdmin: true },
+  // Raising a user's maxOpenTickets runs automatic assignment (issue 22 §2), whose accept greeting is a sent message.
+  users: { cognitoAdmin: true, send: ['session-commands'] },
+  // Turning a queue's autoAssign on assigns its waiting tickets, with the accept greeting (issue 22 §2).
+  queues: { send: ['session-commands'] },
+  // An attendant's socket coming online assigns them waiting tickets, with the accept greeting (issue 22 §2).
+  realtime: { send: ['session-commands'] },
   // The chatbot's replies go to the session-host as `send` commands; a prompt's or integration's
   // turn is queued for the bot-turns consumer.
   inbound: { send: ['session-commands', 'bot-turns'] },

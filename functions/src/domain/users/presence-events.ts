@@ -4,12 +4,11 @@
  * and announced on `company-{id}-presence`. Automatic assignment fills it in: an attendant coming online
  * frees capacity, so the oldest waiting ticket of their queues may go to them.
  *
- * It runs routeForUser (domain/tickets/auto-assign.ts): the oldest waiting tickets of the user's
- * automatic queues go to them while they have room, bounded per run. It runs inside the realtime
- * Lambda's $connect / userStatus and never throws (routeForUserSafely logs); a test may set a listener
- * instead.
+ * The realtime Lambda sets it to routeForUserSafely (domain/tickets/auto-assign.ts): the oldest
+ * waiting tickets of the user's automatic queues go to them while they have room, bounded per run,
+ * inside $connect / userStatus, never throwing. It is set there rather than imported here so that a
+ * Lambda that only reads presence (the dashboard's) does not bundle the router and its sends.
  */
-import { routeForUserSafely } from '#domain/tickets/auto-assign';
 
 export type UserAvailableListener = (companyId: number, userId: number) => Promise<void>;
 
@@ -23,5 +22,4 @@ export function setUserAvailableListener(next: UserAvailableListener | undefined
 /** A user's presence just became `online`. */
 export async function onUserAvailable(companyId: number, userId: number): Promise<void> {
   if (listener) await listener(companyId, userId);
-  else await routeForUserSafely(companyId, userId);
 }

@@ -7,7 +7,9 @@
 import * as z from 'zod/mini';
 import { verifyIdToken } from '#commons/jwt';
 import { logger } from '#commons/logger';
+import { routeForUserSafely } from '#domain/tickets/auto-assign';
 import { presenceChanged } from '#domain/users/presence';
+import { setUserAvailableListener } from '#domain/users/presence-events';
 import { closeConnection, postToConnection } from '#realtime/management';
 import { createSocketSession, type SessionResult } from '#realtime/socket-session';
 import { getSocketUser, mustEnrolMfa } from '#realtime/user-directory';
@@ -22,6 +24,12 @@ const eventSchema = z.object({
   queryStringParameters: z.nullish(z.record(z.string(), z.optional(z.string()))),
   body: z.nullish(z.string()),
   isBase64Encoded: z.optional(z.boolean()),
+});
+
+// An attendant coming online frees capacity: automatic assignment gives them the oldest waiting tickets
+// of their queues (issue 22 §2).
+setUserAvailableListener(async (companyId, userId) => {
+  await routeForUserSafely(companyId, userId);
 });
 
 const session = createSocketSession({
