@@ -149,7 +149,7 @@ try {
   await settings(0, 0, 0);
   meter('DynamoDB', documentClient().middlewareStack as never);
   meter('SQS', sqsClient().middlewareStack as never);
-  meter('WebSocket', managementClient().middlewareStack as never);
+  meter('WebSocket', (await managementClient()).middlewareStack as never);
   metering = true;
   const throughput = await run(big.id, 'Throughput');
   await sleep(2000);

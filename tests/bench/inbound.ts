@@ -115,7 +115,7 @@ try {
   const tabs = await Promise.all(Array.from({ length: socketsPerEvent - 1 }, () => connectSocket(stack.wsUrl, session.token)));
   meter('DynamoDB', documentClient().middlewareStack as never);
   meter('SQS', sqsClient().middlewareStack as never);
-  meter('WebSocket', managementClient().middlewareStack as never);
+  meter('WebSocket', (await managementClient()).middlewareStack as never);
 
   const sentAt = new Map<string, number>();
   const latencies: number[] = [];

@@ -3,18 +3,25 @@
  * endpoint is the local WebSocket gateway (infra/local/ws-gateway.ts), which serves the same API, so
  * this is the real SDK client in both places.
  */
-import {
-  ApiGatewayManagementApiClient,
-  DeleteConnectionCommand,
-  GetConnectionCommand,
-  PostToConnectionCommand,
-} from '@aws-sdk/client-apigatewaymanagementapi';
+import type { ApiGatewayManagementApiClient } from '@aws-sdk/client-apigatewaymanagementapi';
 import { env } from '#commons/env';
 import { logger } from '#commons/logger';
 
+/*
+ * The SDK client is loaded on the first frame, not at a cold start: most requests of most Lambdas
+ * publish nothing, and its ~10 KB kept external-api's cold start over 500 KB (infra/test/bundling).
+ */
+type ManagementSdk = typeof import('@aws-sdk/client-apigatewaymanagementapi');
+let sdk: Promise<ManagementSdk> | undefined;
 let client: ApiGatewayManagementApiClient | undefined;
 
-export function managementClient(): ApiGatewayManagementApiClient {
+const loadSdk = (): Promise<ManagementSdk> => {
+  sdk ??= import('@aws-sdk/client-apigatewaymanagementapi');
+  return sdk;
+};
+
+export async function managementClient(): Promise<ApiGatewayManagementApiClient> {
+  const { ApiGatewayManagementApiClient } = await loadSdk();
   client ??= new ApiGatewayManagementApiClient({ region: env.region, endpoint: env.wsManagementUrl, maxAttempts: 2 });
   return client;
 }
@@ -34,7 +41,8 @@ const isGone = (error: unknown): boolean => {
 /** Sends one JSON frame. Never throws: one dead socket must not fail the request that published. */
 export async function postToConnection(connectionId: string, payload: unknown): Promise<PostOutcome> {
   try {
-    await managementClient().send(new PostToConnectionCommand({ ConnectionId: connectionId, Data: JSON.stringify(payload) }));
+    const { PostToConnectionCommand } = await loadSdk();
+    await (await managementClient()).send(new PostToConnectionCommand({ ConnectionId: connectionId, Data: JSON.stringify(payload) }));
     return 'sent';
   } catch (error) {
     if (isGone(error)) return 'gone';
@@ -46,7 +54,8 @@ export async function postToConnection(connectionId: string, payload: unknown): 
 /** Closes a socket from the server side (API Gateway then runs $disconnect). */
 export async function closeConnection(connectionId: string): Promise<void> {
   try {
-    await managementClient().send(new DeleteConnectionCommand({ ConnectionId: connectionId }));
+    const { DeleteConnectionCommand } = await loadSdk();
+    await (await managementClient()).send(new DeleteConnectionCommand({ ConnectionId: connectionId }));
   } catch (error) {
     if (!isGone(error)) logger.warn('closeConnection failed', { connectionId, error: error as Error });
   }
@@ -61,7 +70,8 @@ export type ConnectionActivity = { lastActiveAt: number } | 'gone' | 'unknown';
 
 export async function connectionActivity(connectionId: string): Promise<ConnectionActivity> {
   try {
-    const out = await managementClient().send(new GetConnectionCommand({ ConnectionId: connectionId }));
+    const { GetConnectionCommand } = await loadSdk();
+    const out = await (await managementClient()).send(new GetConnectionCommand({ ConnectionId: connectionId }));
     const at = out.LastActiveAt ?? out.ConnectedAt;
     return at ? { lastActiveAt: new Date(at).getTime() } : 'unknown';
   } catch (error) {
