@@ -3,6 +3,7 @@ import type { Ticket } from '@conversa/functions/contracts/tickets';
 import type { SessionUser } from '@conversa/functions/contracts/users';
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
+import { notificationsKey } from './unread-tickets.ts';
 
 /*
  * The bell's breached service levels (issue 22 §3): for admins and supervisors, the open and pending
@@ -16,7 +17,8 @@ export type BreachViewer = Pick<SessionUser, 'id' | 'profile' | 'super'>;
 export const watchesBreaches = (viewer: BreachViewer | undefined): boolean =>
   Boolean(viewer && (viewer.profile === 'admin' || viewer.profile === 'supervisor' || viewer.super));
 
-export const slaBreachesKey = (viewer: BreachViewer | undefined) => ['notifications', 'slaBreaches', viewer?.id, viewer?.profile] as const;
+export const slaBreachesKey = (viewer: BreachViewer | undefined) =>
+  [...notificationsKey, 'slaBreaches', viewer?.id, viewer?.profile] as const;
 
 /** Pages of one status read at most: breached tickets are few; this bounds a runaway. */
 const MAX_PAGES = 5;

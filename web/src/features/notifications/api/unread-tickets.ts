@@ -30,8 +30,12 @@ export function applyTicket(list: Ticket[], ticket: Ticket, viewer: Viewer | und
 
 export const withoutTicket = (list: Ticket[], ticketId: number): Ticket[] => list.filter((t) => t.id !== ticketId);
 
+/** The bell's lists (unread tickets, breached service levels) share this root. */
+export const notificationsKey = ['notifications'] as const;
+
 /** The rule depends on allTicket too: a change of it (a user event re-reads the session) reads the list again. */
-export const unreadTicketsKey = (viewer: Viewer | undefined) => ['notifications', 'unreadTickets', viewer?.id, viewer?.allTicket] as const;
+export const unreadTicketsKey = (viewer: Viewer | undefined) =>
+  [...notificationsKey, 'unreadTickets', viewer?.id, viewer?.allTicket] as const;
 
 /**
  * Pages of one status the bell reads at most. Those lists hold only what the user works on (their
