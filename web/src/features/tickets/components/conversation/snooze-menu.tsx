@@ -13,10 +13,11 @@ import {
   TextField,
   Tooltip,
 } from '@mui/material';
-import { addDays, addHours, format, nextMonday, setHours, startOfHour } from 'date-fns';
+import { addDays, addHours, nextMonday, setHours, startOfHour } from 'date-fns';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
+import { fromCompanyInput, fromZoned, toCompanyInput, zoned } from '../../../../lib/company-time.ts';
 import { formatDayTime } from '../../../../lib/dates.ts';
 import { toast } from '../../../../lib/toast.ts';
 import { useErrorToast } from '../../../../lib/use-api-error.ts';
@@ -24,15 +25,19 @@ import { useUpdateTicket } from '../../api/tickets.ts';
 
 const MAX_DAYS = 90;
 
-/** 9:00 of that day, local time (the attendant's morning). */
-const nineOn = (day: Date) => startOfHour(setHours(day, 9));
+/** 9:00 of that company day (the team's morning), as the instant it is: `day` holds a company wall clock. */
+const nineOn = (day: Date) => fromZoned(startOfHour(setHours(day, 9)));
 
-/** The presets, from now: in an hour, tomorrow 9:00, next Monday 9:00. */
+/**
+ * The presets, from now: in an hour, tomorrow 9:00, next Monday 9:00, "tomorrow" and "9:00" on the
+ * company's clock (issue 25 "One time zone"), whatever zone this browser is in.
+ */
 export function snoozePresets(now = new Date()) {
+  const wall = zoned(now);
   return {
     oneHour: addHours(now, 1),
-    tomorrow: nineOn(addDays(now, 1)),
-    nextWeek: nineOn(nextMonday(now)),
+    tomorrow: nineOn(addDays(wall, 1)),
+    nextWeek: nineOn(nextMonday(wall)),
   };
 }
 
@@ -65,7 +70,8 @@ export function SnoozeMenu({ ticket }: { ticket: Ticket }) {
   };
 
   const presets = snoozePresets();
-  const picked = value ? new Date(value) : null;
+  // The field's value is a company wall clock, as every date-time the app takes.
+  const picked = value ? (fromCompanyInput(value) ?? null) : null;
   const pickedValid =
     picked !== null && !Number.isNaN(picked.getTime()) && picked.getTime() > Date.now() && picked <= addDays(new Date(), MAX_DAYS);
 
@@ -89,7 +95,7 @@ export function SnoozeMenu({ ticket }: { ticket: Ticket }) {
         <MenuItem
           onClick={() => {
             setAnchor(null);
-            setValue(format(presets.tomorrow, "yyyy-MM-dd'T'HH:mm"));
+            setValue(toCompanyInput(presets.tomorrow));
             setCustom(true);
           }}
         >
