@@ -142,7 +142,13 @@ export function TicketsManager({ renderSpy }: { renderSpy: (ticket: Ticket) => R
           sx={{ minHeight: 48 }}
         />
       </Tabs>
-      <Stack direction="row" spacing={1} sx={{ alignItems: 'center', px: 1, py: 1, borderBottom: 1, borderColor: 'divider' }}>
+      {/* Wraps on a phone: New, Show all and the service-level and queue filters do not fit 390 px in one row. */}
+      <Stack
+        direction="row"
+        spacing={1}
+        useFlexGap
+        sx={{ alignItems: 'center', flexWrap: 'wrap', px: 1, py: 1, borderBottom: 1, borderColor: 'divider' }}
+      >
         <Button variant="outlined" size="small" startIcon={<Add />} onClick={() => setCreating(true)}>
           {t('inbox.newTicket')}
         </Button>
@@ -168,8 +174,10 @@ export function TicketsManager({ renderSpy }: { renderSpy: (ticket: Ticket) => R
             setOpenTab(value);
             setOpenTabChosen(true);
           }}
-          variant="fullWidth"
-          sx={{ borderBottom: 1, borderColor: 'divider' }}
+          // Three sub-tabs with counts do not fit a phone at full width: they scroll there instead of cutting.
+          variant="scrollable"
+          scrollButtons={false}
+          sx={{ borderBottom: 1, borderColor: 'divider', '& .MuiTab-root': { flexGrow: 1 } }}
         >
           <Tab
             value="assigned"
