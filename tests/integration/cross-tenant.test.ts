@@ -33,6 +33,8 @@ const bOwn = {
   chatId: 0,
   queueIntegrationId: 0,
   promptId: 0,
+  webhookId: 0,
+  webhookDeliveryId: '',
 };
 
 /**
@@ -149,6 +151,8 @@ const fixtures: Record<string, Fixture> = {
   'POST /tickets': { body: () => ({ contactId: bOwn.contactId, queueId: bOwn.queueId, whatsappId: bOwn.connectionId }) },
   'PUT /tickets/{id}': { params: () => ({ id: String(bOwn.ticketId) }), body: () => ({ status: 'closed' }) },
   'DELETE /tickets/{id}': { params: () => ({ id: String(bOwn.ticketId) }) },
+  // One action on many tickets: B's ticket id answers its own not-found, and B's ticket stays as it was.
+  'POST /tickets/bulk': { body: () => ({ ids: [bOwn.ticketId], action: 'resolve' }) },
   'GET /ticket/kanban': {},
   'GET /messages/{id}': { params: () => ({ id: String(bOwn.ticketId) }) },
   'POST /messages/{id}': { params: () => ({ id: String(bOwn.ticketId) }), body: () => ({ body: 'intrusion' }) },
@@ -321,6 +325,19 @@ const fixtures: Record<string, Fixture> = {
     body: () => ({ name: 'Hijacked', apiKey: 'sk-hijack-00000000000000000000' }),
   },
   'DELETE /prompt/{id}': { params: () => ({ id: String(bOwn.promptId) }) },
+  // Webhooks (issue 23 §2): B's endpoints (marker in the URL and description, B's secret) and their
+  // delivery log are not A's to read, change, rotate, test, resend or delete; a list shows A's only.
+  'GET /webhooks': {},
+  'POST /webhooks': { body: () => ({ url: 'http://127.0.0.1:9/a-hook', events: ['message.received'] }) },
+  'GET /webhooks/{id}': { params: () => ({ id: String(bOwn.webhookId) }) },
+  'PUT /webhooks/{id}': { params: () => ({ id: String(bOwn.webhookId) }), body: () => ({ enabled: false }) },
+  'DELETE /webhooks/{id}': { params: () => ({ id: String(bOwn.webhookId) }) },
+  'POST /webhooks/{id}/rotate-secret': { params: () => ({ id: String(bOwn.webhookId) }) },
+  'POST /webhooks/{id}/test': { params: () => ({ id: String(bOwn.webhookId) }) },
+  'GET /webhooks/{id}/deliveries': { params: () => ({ id: String(bOwn.webhookId) }) },
+  'POST /webhooks/{id}/deliveries/{deliveryId}/resend': {
+    params: () => ({ id: String(bOwn.webhookId), deliveryId: bOwn.webhookDeliveryId }),
+  },
   // Billing: the tenant comes from the token, so A reaches A's invoices only (A has none: 404 on any id);
   // the webhook is public and refuses a call without the deployment's token.
   'GET /invoices/all': {},
@@ -376,6 +393,13 @@ async function snapshotOfB(): Promise<string> {
     call('GET', `/chats/${bOwn.chatId}/messages`, { token: b.user.token }),
     call('GET', '/queueIntegration', { token: b.admin.token }),
     call('GET', '/prompt', { token: b.admin.token }),
+    // B's endpoints as configured (their failure counters move with B's own test delivery, not with A).
+    call('GET', '/webhooks', { token: b.admin.token }).then((res) => ({
+      ...res,
+      body: (res.body as { webhooks: { id: number; url: string; description: string; enabled: boolean; events: string[] }[] }).webhooks.map(
+        ({ id, url, description, enabled, events }) => ({ id, url, description, enabled, events }),
+      ),
+    })),
     call('GET', '/ticket-notes/list', { token: b.admin.token, query: { ticketId: String(bOwn.ticketId) } }),
     call('GET', `/messages/${bOwn.ticketId}`, { token: b.admin.token }).then((res) => ({ ...res, body: stableMessages(res.body) })),
   ]);
@@ -571,6 +595,18 @@ beforeAll(async () => {
   }
   const withPrompt = await call('PUT', `/whatsapp/${bOwn.connectionId}`, { token: b.admin.token, body: { promptId: bOwn.promptId } });
   expect(withPrompt.status, withPrompt.text).toBe(200);
+  // B's webhook endpoints (marker in the URL and description), more than A creates, and a delivery of the last one.
+  for (let i = 1; i <= 3; i++) {
+    const hook = await call('POST', '/webhooks', {
+      token: b.admin.token,
+      body: { url: `http://127.0.0.1:9/${b.marker}/${i}`, events: ['message.received'], description: `${b.marker} hook ${i}` },
+    });
+    expect(hook.status, hook.text).toBe(201);
+    bOwn.webhookId = (hook.body as { id: number }).id;
+  }
+  const delivery = await call('POST', `/webhooks/${bOwn.webhookId}/test`, { token: b.admin.token });
+  expect(delivery.status, delivery.text).toBeLessThan(300);
+  bOwn.webhookDeliveryId = (delivery.body as { id: string }).id;
   // Give B a setting value that differs from A's default so a leak would show.
   const put = await call('PUT', '/settings/userRating', { token: b.admin.token, body: { value: 'enabled' } });
   expect(put.status, put.text).toBe(200);
