@@ -14,6 +14,7 @@
  * out. Bounded: a schedule open at least one minute a week is done within a few weeks of days.
  */
 import type { ScheduleEntry } from '#contracts/schedules';
+import { instantOfWall, wallAt } from '#contracts/zoned-time';
 
 const weekdays = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'] as const;
 const MINUTE = 60_000;
@@ -23,48 +24,20 @@ const MAX_DAYS = 800;
 
 const toMinutes = (hhmm: string): number => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
-function formatter(timeZone: string): Intl.DateTimeFormat {
-  let f = formatters.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-      hourCycle: 'h23',
-    });
-    formatters.set(timeZone, f);
-  }
-  return f;
-}
-
-/** The wall clock of `instant` in `timeZone`, as if it were UTC (epoch ms). */
-function wallClock(instant: number, timeZone: string): number {
-  const parts = Object.fromEntries(
-    formatter(timeZone)
-      .formatToParts(new Date(instant))
-      .map((p) => [p.type, p.value]),
-  );
-  return Date.UTC(
-    Number(parts.year),
-    Number(parts.month) - 1,
-    Number(parts.day),
-    Number(parts.hour) % 24,
-    Number(parts.minute),
-    Number(parts.second),
-  );
-}
-
 /** The instant whose wall clock in `timeZone` is `wall` (a local time written as UTC ms). */
 function fromWallClock(wall: number, timeZone: string): number {
-  // The offset at a guess, then at the corrected guess: right on both sides of a DST change.
-  let guess = wall - (wallClock(wall, timeZone) - wall);
-  guess = wall - (wallClock(guess, timeZone) - guess);
-  return guess;
+  const w = new Date(wall);
+  return instantOfWall(
+    {
+      year: w.getUTCFullYear(),
+      month: w.getUTCMonth() + 1,
+      day: w.getUTCDate(),
+      hour: w.getUTCHours(),
+      minute: w.getUTCMinutes(),
+      second: w.getUTCSeconds(),
+    },
+    timeZone,
+  ).getTime();
 }
 
 /** The open interval (minutes from the day's local midnight, end may pass 1440) of each weekday; undefined = closed. */
@@ -95,8 +68,8 @@ export function addBusinessMinutes(
   let left = minutes * MINUTE;
   let cursor = start.getTime();
   // The local calendar day of `start`, as a UTC midnight (its weekday is the local one).
-  const wallStart = wallClock(cursor, timeZone);
-  const firstDay = Date.UTC(new Date(wallStart).getUTCFullYear(), new Date(wallStart).getUTCMonth(), new Date(wallStart).getUTCDate());
+  const local = wallAt(cursor, timeZone);
+  const firstDay = Date.UTC(local.year, local.month - 1, local.day);
   for (let i = -1; i < MAX_DAYS; i++) {
     const day = firstDay + i * DAY_MINUTES * MINUTE;
     const open = intervals.get(new Date(day).getUTCDay());
