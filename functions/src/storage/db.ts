@@ -90,6 +90,27 @@ export async function queryAll<T extends object>(input: Omit<QueryCommandInput, 
   return items;
 }
 
+/**
+ * Reads a query's items page by page until `limit` items or the end: the due-time indexes (snoozes,
+ * service levels) read what is due now, a bounded batch a run. Items come raw (keys kept).
+ */
+export async function queryUpTo(
+  input: Omit<QueryCommandInput, 'TableName' | 'Limit'>,
+  limit: number,
+  pageSize = limit,
+): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const out = await db().send(
+      new QueryCommand({ ...input, TableName: table(), Limit: Math.min(pageSize, limit - items.length), ExclusiveStartKey }),
+    );
+    items.push(...(out.Items ?? []));
+    ExclusiveStartKey = out.LastEvaluatedKey;
+  } while (ExclusiveStartKey && items.length < limit);
+  return items;
+}
+
 /** Opaque cursor for key-based pagination. */
 export const encodeCursor = (key: Record<string, unknown> | undefined): string | undefined =>
   key ? Buffer.from(JSON.stringify(key)).toString('base64url') : undefined;

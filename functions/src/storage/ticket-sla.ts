@@ -27,13 +27,13 @@
  * the company's when it is `company` (or `queue` and the queue has none), otherwise around the clock,
  * in the company's time zone (as the out-of-hours rule, domain/chatbot/hours.ts).
  */
-import { BatchWriteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ScheduleEntry } from '#contracts/schedules';
 import { DUE_SOON_FRACTION, type SlaTarget, type SlaTimes } from '#contracts/sla';
 import { addBusinessMinutes } from './business-time.ts';
 import { getCompanyCached } from './companies.ts';
 import { companyTimeZone } from './dashboard-counters.ts';
-import { db, isConditionalCheckFailed, type TransactItem, table } from './db.ts';
+import { db, isConditionalCheckFailed, queryUpTo, type TransactItem, table } from './db.ts';
 import { listQueuesCached } from './queues.ts';
 import { listSettingsCached } from './settings.ts';
 import { pad, tenantPk } from './table.ts';
@@ -155,26 +155,23 @@ export interface SlaDueEntry {
 
 /** The tenant's due items due at or before `until`, oldest first, at most `limit`. */
 export async function dueSlaEntries(companyId: number, until: string, limit = 500): Promise<SlaDueEntry[]> {
-  const entries: SlaDueEntry[] = [];
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const out = await db().send(
-      new QueryCommand({
-        TableName: table(),
-        KeyConditionExpression: 'pk = :pk AND sk < :to',
-        // `<until>#...` < `<until>$`: every item due at or before `until`.
-        ExpressionAttributeValues: { ':pk': duePk(companyId), ':to': `${until}$` },
-        ScanIndexForward: true,
-        Limit: Math.min(100, limit - entries.length),
-        ConsistentRead: true,
-        ExclusiveStartKey,
-      }),
-    );
-    for (const item of out.Items ?? [])
-      entries.push({ ticketId: Number(item.ticketId), target: item.target as SlaTarget, dueAt: String(item.dueAt), sk: String(item.sk) });
-    ExclusiveStartKey = out.LastEvaluatedKey;
-  } while (ExclusiveStartKey && entries.length < limit);
-  return entries;
+  const items = await queryUpTo(
+    {
+      KeyConditionExpression: 'pk = :pk AND sk < :to',
+      // `<until>#...` < `<until>$`: every item due at or before `until`.
+      ExpressionAttributeValues: { ':pk': duePk(companyId), ':to': `${until}$` },
+      ScanIndexForward: true,
+      ConsistentRead: true,
+    },
+    limit,
+    100,
+  );
+  return items.map((item) => ({
+    ticketId: Number(item.ticketId),
+    target: item.target as SlaTarget,
+    dueAt: String(item.dueAt),
+    sk: String(item.sk),
+  }));
 }
 
 /** Drops handled due items (25 a request). */
