@@ -9,7 +9,6 @@ import {
   TYPEBOT_DELAY_DEFAULT,
   TYPEBOT_EXPIRES_DEFAULT,
 } from '@conversa/functions/contracts/queue-integrations';
-import ContentCopy from '@mui/icons-material/ContentCopy';
 import {
   Alert,
   Button,
@@ -17,19 +16,17 @@ import {
   DialogActions,
   DialogContent,
   DialogTitle,
-  IconButton,
-  InputAdornment,
   ListItemIcon,
   ListItemText,
   MenuItem,
   Stack,
   TextField,
-  Tooltip,
 } from '@mui/material';
 import type { TFunction } from 'i18next';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { IntegrationLogo } from '../../../components/integration-logo.tsx';
+import { SecretField } from '../../../components/secret-field.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { toast } from '../../../lib/toast.ts';
 import { useErrorToast } from '../../../lib/use-api-error.ts';
@@ -188,16 +185,6 @@ export function QueueIntegrationDialog({ integration, onClose }: { integration: 
     }
   };
 
-  const copySecret = async () => {
-    if (!current?.signingSecret) return;
-    try {
-      await navigator.clipboard.writeText(current.signingSecret);
-      toast.success(t('queueIntegrations.dialog.copied'));
-    } catch {
-      toast.error(t('errors.generic'));
-    }
-  };
-
   const text = (field: Field, extra: { multiline?: boolean; type?: string; helper?: string } = {}) => (
     <TextField
       label={t(`queueIntegrations.fields.${field}`)}
@@ -294,25 +281,13 @@ export function QueueIntegrationDialog({ integration, onClose }: { integration: 
 
             {signs &&
               (current?.signingSecret && current.type === type ? (
-                <TextField
+                <SecretField
                   label={t('queueIntegrations.fields.signingSecret')}
                   value={current.signingSecret}
                   helperText={t('queueIntegrations.dialog.secretHelp')}
-                  fullWidth
-                  slotProps={{
-                    htmlInput: { readOnly: true, 'data-testid': 'signing-secret', style: { fontFamily: 'monospace', fontSize: 13 } },
-                    input: {
-                      endAdornment: (
-                        <InputAdornment position="end">
-                          <Tooltip title={t('queueIntegrations.dialog.copy')}>
-                            <IconButton aria-label={t('queueIntegrations.dialog.copy')} onClick={() => void copySecret()} edge="end">
-                              <ContentCopy fontSize="small" />
-                            </IconButton>
-                          </Tooltip>
-                        </InputAdornment>
-                      ),
-                    },
-                  }}
+                  testId="signing-secret"
+                  copyLabel={t('queueIntegrations.dialog.copy')}
+                  copiedMessage={t('queueIntegrations.dialog.copied')}
                 />
               ) : (
                 <Alert severity="info">{t('queueIntegrations.dialog.secretAfterSave')}</Alert>

@@ -1,30 +1,10 @@
-import ContentCopy from '@mui/icons-material/ContentCopy';
-import {
-  Alert,
-  Button,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
-  IconButton,
-  InputAdornment,
-  TextField,
-  Tooltip,
-} from '@mui/material';
+import { Alert, Button, Dialog, DialogActions, DialogContent, DialogTitle } from '@mui/material';
 import { useTranslation } from 'react-i18next';
-import { toast } from '../../../lib/toast.ts';
+import { SecretField } from '../../../components/secret-field.tsx';
 
 /** The signing secret, shown once (after create or rotate): the server never shows it again. */
 export function SecretDialog({ secret, onClose }: { secret: string; onClose: () => void }) {
   const { t } = useTranslation();
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(secret);
-      toast.success(t('webhooks.secret.copied'));
-    } catch {
-      toast.error(t('errors.generic'));
-    }
-  };
   return (
     <Dialog open onClose={onClose} fullWidth maxWidth="sm" data-testid="webhook-secret-dialog">
       <DialogTitle>{t('webhooks.secret.title')}</DialogTitle>
@@ -32,24 +12,12 @@ export function SecretDialog({ secret, onClose }: { secret: string; onClose: () 
         <Alert severity="warning" sx={{ mb: 2 }}>
           {t('webhooks.secret.once')}
         </Alert>
-        <TextField
+        <SecretField
           label={t('webhooks.secret.label')}
           value={secret}
-          fullWidth
-          slotProps={{
-            htmlInput: { readOnly: true, 'data-testid': 'webhook-secret', style: { fontFamily: 'monospace' } },
-            input: {
-              endAdornment: (
-                <InputAdornment position="end">
-                  <Tooltip title={t('webhooks.secret.copy')}>
-                    <IconButton aria-label={t('webhooks.secret.copy')} onClick={() => void copy()} edge="end">
-                      <ContentCopy fontSize="small" />
-                    </IconButton>
-                  </Tooltip>
-                </InputAdornment>
-              ),
-            },
-          }}
+          testId="webhook-secret"
+          copyLabel={t('webhooks.secret.copy')}
+          copiedMessage={t('webhooks.secret.copied')}
         />
       </DialogContent>
       <DialogActions>
