@@ -13,27 +13,18 @@
  */
 import { randomBytes } from 'node:crypto';
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { WebhookDeliveryEvent, WebhookDeliveryStatus } from '#contracts/webhooks';
+import type { WebhookDelivery } from '#contracts/webhooks';
 import { db, isConditionalCheckFailed, stripKeys, table, updateExpression } from './db.ts';
 import { tenantPk } from './table.ts';
 
 export const DELIVERY_RETENTION_DAYS = 30;
 
-export interface WebhookDeliveryRecord {
+/** A line of the log as the API shows it, plus what only the delivery path reads. */
+export interface WebhookDeliveryRecord extends WebhookDelivery {
   companyId: number;
   endpointId: number;
-  id: string;
-  event: WebhookDeliveryEvent;
   /** The JSON posted, as signed. */
   body: string;
-  status: WebhookDeliveryStatus;
-  attempts: number;
-  responseCode: number | null;
-  latencyMs: number | null;
-  error: string | null;
-  nextRetryAt: string | null;
-  createdAt: string;
-  lastAttemptAt: string | null;
   /** Bumped by a resend: an attempt of an older round (a retry still queued) does nothing. */
   round: number;
   /** When the current round started: its retry window runs from here. */

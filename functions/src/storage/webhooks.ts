@@ -13,27 +13,18 @@
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { NotFoundError } from '#commons/errors';
-import type { WebhookEvent } from '#contracts/webhooks';
+import type { Webhook } from '#contracts/webhooks';
 import { db, isConditionalCheckFailed, stripKeys, table, updateExpression } from './db.ts';
 import { REFERENCE_TTL_MS, readCache } from './read-cache.ts';
 import { pad, tenantPk } from './table.ts';
 import { tenantRecords } from './tenant-records.ts';
 
-export interface WebhookRecord {
+/** An endpoint as the API shows it, plus its company and its sealed secret. */
+export interface WebhookRecord extends Omit<Webhook, 'failingSince'> {
   companyId: number;
-  id: number;
-  url: string;
-  events: WebhookEvent[];
-  description: string;
-  enabled: boolean;
-  /** 'failing' when the delivery consumer switched it off after a whole retry window of failures. */
-  disabledReason: 'failing' | null;
-  disabledAt: string | null;
   /** The first failure since the last success (absent while it answers 2xx). */
   failingSince?: string;
   secretSealed: string;
-  createdAt: string;
-  updatedAt: string;
 }
 export type WebhookPatch = Partial<Omit<WebhookRecord, 'companyId' | 'id' | 'createdAt' | 'updatedAt' | 'failingSince'>>;
 
