@@ -49,17 +49,6 @@ async function present(ticket: TicketRecord): Promise<Ticket> {
 }
 
 /** Commits a snooze change and publishes it; the ticket's TicketChangedError on a concurrent change. */
-async function commit(
-  ticket: TicketRecord,
-  patch: TicketStatePatch,
-  kind: 'snoozed' | 'unsnoozed',
-  actor: number | null,
-  effects: Effects,
-  extra: ReturnType<typeof snoozeDuePut>[],
-): Promise<Ticket> {
-  return (await commitRecord(ticket, patch, kind, actor, effects, extra)).presented;
-}
-
 async function commitRecord(
   ticket: TicketRecord,
   patch: TicketStatePatch,
@@ -97,7 +86,7 @@ export async function setTicketSnooze(
   if (snoozeUntil === null) {
     if (!ticket.snoozedUntil) return present(ticket);
     const { patch, extra } = wakePatch(ticket);
-    return commit(ticket, patch, 'unsnoozed', viewer.userId, effects, extra);
+    return (await commitRecord(ticket, patch, 'unsnoozed', viewer.userId, effects, extra)).presented;
   }
   if (ticket.status === 'closed') throw new TicketClosedError();
   const until = new Date(snoozeUntil);
@@ -107,7 +96,7 @@ export async function setTicketSnooze(
   const iso = until.toISOString();
   if (ticket.snoozedUntil === iso) return present(ticket);
   const patch: TicketStatePatch = { snoozedUntil: iso, snoozedBy: viewer.userId };
-  return commit(ticket, patch, 'snoozed', viewer.userId, effects, [snoozeDuePut(ticket.companyId, ticket.id, iso)]);
+  return (await commitRecord(ticket, patch, 'snoozed', viewer.userId, effects, [snoozeDuePut(ticket.companyId, ticket.id, iso)])).presented;
 }
 
 /** Wakes one due snooze; true when this call woke it. */
@@ -118,7 +107,7 @@ async function wakeDue(due: DueSnooze, effects: Effects): Promise<boolean> {
   if (!ticket?.snoozedUntil || ticket.snoozedUntil !== due.until) return false;
   const { patch, extra } = wakePatch(ticket);
   try {
-    await commit(ticket, patch, 'unsnoozed', null, effects, extra);
+    await commitRecord(ticket, patch, 'unsnoozed', null, effects, extra);
     return true;
   } catch (error) {
     // Another run (or a person) changed it between our read and our write: theirs is the change.
