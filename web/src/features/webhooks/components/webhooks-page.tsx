@@ -64,6 +64,8 @@ export function WebhooksPage() {
     {
       id: 'url',
       label: t('webhooks.fields.url'),
+      // On a phone the five action icons wrap under each other rather than squeeze the URL to a letter a line.
+      sx: { minWidth: 150 },
       render: (w) => (
         <>
           <Typography variant="body2" sx={{ overflowWrap: 'anywhere', fontFamily: 'monospace' }}>
@@ -116,7 +118,7 @@ export function WebhooksPage() {
       id: 'actions',
       label: t('common.actions'),
       align: 'right',
-      sx: { whiteSpace: 'nowrap' },
+      sx: { whiteSpace: { xs: 'normal', md: 'nowrap' } },
       render: (w) => (
         <>
           <Tooltip title={t('webhooks.actions.test')}>
