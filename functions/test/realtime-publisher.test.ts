@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { type Audience, audience, matches, ticketViewers } from '../src/realtime/audience.ts';
 import { mapWithConcurrency } from '../src/realtime/concurrency.ts';
 import type { PostOutcome } from '../src/realtime/management.ts';
-import { createPublisher, createSnapshotPublisher, PUBLISH_CONCURRENCY } from '../src/realtime/publisher.ts';
+import { CONNECTING_GRACE_MS, createPublisher, createSnapshotPublisher, PUBLISH_CONCURRENCY } from '../src/realtime/publisher.ts';
 import { rooms } from '../src/realtime/rooms.ts';
 import { connectionRecord } from './support/socket-records.ts';
 
@@ -157,6 +157,26 @@ describe('publisher', () => {
     const result = await createPublisher(deps).publishToCompany(1, 'company-1-ticket', {});
     expect(deleted).toEqual(['sales-a-phone']);
     expect(result).toEqual({ sent: 4, gone: 1, failed: 1 });
+  });
+
+  it('keeps a socket that answers 410 while it may still be in its $connect (API Gateway refuses posts before the open)', async () => {
+    // Prepare: a colleague's socket whose record was written a second ago, and an older one
+    const connecting = conn('connecting', { userId: 15, connectedAt: new Date(Date.now() - 1_000).toISOString() });
+    const old = conn('old', { userId: 16, connectedAt: new Date(Date.now() - CONNECTING_GRACE_MS - 1_000).toISOString() });
+    const deleted: string[] = [];
+    const publisher = createPublisher({
+      listCompanyConnections: async () => [connecting, old],
+      listAllConnections: async () => [connecting, old],
+      deleteConnection: async (_companyId, connectionId) => {
+        deleted.push(connectionId);
+      },
+      post: async () => 'gone',
+    });
+    // Act
+    const result = await publisher.publishToCompany(1, 'company-1-presence', {});
+    // Assess: both count as not delivered; only the old one's record goes
+    expect(result).toEqual({ sent: 0, gone: 2, failed: 0 });
+    expect(deleted).toEqual(['old']);
   });
 
   it('never throws at the caller when storage fails', async () => {

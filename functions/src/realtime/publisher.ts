@@ -87,12 +87,26 @@ function frameSender(deps: PublisherDeps, sizes: Map<number, number>): SendFrame
   };
 }
 
-/** Posts one frame per delivery with bounded concurrency; a socket that answers 410 is deleted. */
+/**
+ * How long after its record is written a socket may still be inside its $connect: API Gateway
+ * answers 410 to a post to a connection it has not finished opening (the integration may take up
+ * to 29 s), so such a 410 says "not yet", not "gone".
+ */
+export const CONNECTING_GRACE_MS = 30_000;
+
+const mayStillBeConnecting = (connection: ConnectionRecord, now: number): boolean =>
+  now - Date.parse(connection.connectedAt) < CONNECTING_GRACE_MS;
+
+/**
+ * Posts one frame per delivery with bounded concurrency; a socket that answers 410 is deleted,
+ * unless it may still be connecting (a publish during a colleague's $connect, presence's among them,
+ * would otherwise delete the record of a socket about to open, and it would never get an event).
+ */
 export function postSender(deps: Pick<PublisherDeps, 'post' | 'deleteConnection'>): SendFrames {
   return async (deliveries) => {
     const outcomes = await mapWithConcurrency(deliveries, PUBLISH_CONCURRENCY, async ({ connection, payload }) => {
       const outcome = await deps.post(connection.connectionId, payload);
-      if (outcome === 'gone') {
+      if (outcome === 'gone' && !mayStillBeConnecting(connection, Date.now())) {
         await deps.deleteConnection(connection.companyId, connection.connectionId).catch((error: unknown) => {
           logger.warn('could not delete a gone connection', { connectionId: connection.connectionId, error: error as Error });
         });
