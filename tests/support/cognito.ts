@@ -8,20 +8,24 @@ import { RESET_CODE_PATH } from '../../infra/local/cognito/cognito-proxy.ts';
 
 /**
  * The last password-reset (or sign-up) code sent to this address. Pass `since` (Date.now() taken
- * before the request that sends it) to wait for that delivery rather than an older one.
+ * before the request that sends it) to wait for that delivery rather than an older one. cognito-local
+ * "emails" by printing, and the stack reads its output: on a loaded 2-core machine that line can come
+ * seconds after Cognito answered, so the wait is generous, and running out of it says what was seen.
  */
-export async function lastResetCode(email: string, opts: { since?: number; timeoutMs?: number } = {}): Promise<string | undefined> {
-  const deadline = Date.now() + (opts.timeoutMs ?? 5_000);
+export async function lastResetCode(email: string, opts: { since?: number; timeoutMs?: number } = {}): Promise<string> {
+  const deadline = Date.now() + (opts.timeoutMs ?? 20_000);
   const url = `${inject('cognito').endpoint}${RESET_CODE_PATH}${encodeURIComponent(email)}`;
+  let seen: { code: string; at: number } | undefined;
   do {
     const res = await fetch(url);
     if (res.ok) {
-      const delivery = (await res.json()) as { code: string; at: number };
-      if (delivery.at >= (opts.since ?? 0)) return delivery.code;
+      seen = (await res.json()) as { code: string; at: number };
+      if (seen.at >= (opts.since ?? 0)) return seen.code;
     }
     await new Promise((r) => setTimeout(r, 100));
   } while (Date.now() < deadline);
-  return undefined;
+  const last = seen ? `the last one was read at ${new Date(seen.at).toISOString()}` : 'none was ever read';
+  throw new Error(`no code for ${email} since ${new Date(opts.since ?? 0).toISOString()}; ${last}`);
 }
 
 export function cognitoClient(): CognitoIdentityProviderClient {
