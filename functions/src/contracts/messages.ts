@@ -57,6 +57,12 @@ export interface Message {
   userId: number | null;
   /** Where it came from when not typed in the inbox or on the phone (absent on those and on older messages). */
   origin?: MessageOrigin | null;
+  /**
+   * A private note (issue 22 §6): an attendant's text kept in the thread for colleagues. Never sent
+   * to the phone (no send command, no WhatsApp id, no acks), never in a webhook, not the ticket's
+   * lastMessage, not a first response. Absent on every other message.
+   */
+  isPrivate?: boolean;
   createdAt: string;
   updatedAt: string;
 }

@@ -245,12 +245,13 @@ export type StoreOutcome = 'stored' | 'duplicate' | 'ticketClosed';
 /**
  * Whether `message` is the first response the ticket's service level waits for (ticket-sla.ts): a
  * message of ours typed by a person (in the inbox or on the phone: not the bot's, nor a campaign's,
- * a schedule's, the API's, a greeting or another automatic one), sent after the ticket entered its
- * queue, while no first response is recorded.
+ * a schedule's, the API's, a greeting or another automatic one; never a private note, which the
+ * customer does not see), sent after the ticket entered its queue, while no first response is recorded.
  */
 function answersFirst(message: MessageRecord, ticket: TicketRecord): boolean {
   const sla = ticket.sla;
-  if (!message.fromMe || message.bot || message.origin || !sla?.firstResponseDueAt || sla.firstRespondedAt) return false;
+  if (!message.fromMe || message.bot || message.origin || message.isPrivate || !sla?.firstResponseDueAt || sla.firstRespondedAt)
+    return false;
   return Date.parse(message.createdAt) >= Date.parse(sla.startedAt);
 }
 
@@ -272,7 +273,10 @@ export async function storeMessage(
 ): Promise<StoreOutcome> {
   const at = Date.parse(message.createdAt);
   let current = ticket;
-  let newest = at >= (ticket.lastMessageAt ?? 0);
+  // A private note is never the conversation's last message: the list's preview and lastMessageAt
+  // stay the customer's or our last real send, so a note does not read as an answer (outbound/note.ts).
+  const preview = !message.isPrivate;
+  let newest = preview && at >= (ticket.lastMessageAt ?? 0);
   // Its words, counted in the index (message-words.ts), and recorded on it for an edit or a delete.
   const indexWords = options.indexWords ?? true;
   const searchWords = indexWords ? messageWords(message.body ?? '') : [];
@@ -300,7 +304,7 @@ export async function storeMessage(
       const reread = await getItem<TicketRecord>(ticketPk(ticket.companyId, ticket.id), 'TICKET');
       if (!reread || (options.requireActive && reread.status === 'closed')) return 'ticketClosed';
       current = reread;
-      newest = at >= (reread.lastMessageAt ?? 0);
+      newest = preview && at >= (reread.lastMessageAt ?? 0);
     }
   }
   throw new Error(`Could not store message ${message.id} on ticket ${ticket.id}`);

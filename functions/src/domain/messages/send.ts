@@ -84,6 +84,8 @@ export async function buildOutgoingMessage(input: OutgoingMessageInput, now: Dat
 }
 
 export async function sendCommandFor(message: MessageRecord, ticket: TicketRecord, media?: { asVoice?: boolean }): Promise<SessionCommand> {
+  // A private note (outbound/note.ts) stays in the inbox: no path may turn it into a send.
+  if (message.isPrivate) throw new Error(`Message ${message.id} is a private note: never sent`);
   const quoted = message.quotedMsgId ? await getMessage(message.companyId, ticket.id, message.quotedMsgId) : undefined;
   // A retry of a failed send is its next attempt, a command of its own (outbound/send-failures.ts).
   const attempt = (message as { sendAttempt?: number }).sendAttempt;
@@ -128,7 +130,8 @@ export async function dispatchOutgoing(
   known: { current?: TicketRecord; contact?: Contact; names?: TicketRefs } = {},
 ): Promise<void> {
   for (const message of messages) {
-    if (message.pending && !message.error && message.ack === 0) await effects.sendCommand(await sendCommandFor(message, ticket));
+    if (message.pending && !message.isPrivate && !message.error && message.ack === 0)
+      await effects.sendCommand(await sendCommandFor(message, ticket));
   }
   if (!messages.length) return;
   const [current, contact] = await Promise.all([

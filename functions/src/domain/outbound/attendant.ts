@@ -97,7 +97,8 @@ export async function deleteAttendantMessage(viewer: Viewer, messageId: string, 
   if (!message.fromMe) throw new DeleteMessageError(400, 'Only our own messages can be deleted');
   if (message.isDeleted) return presentMessage(message);
 
-  const neverSent = !message.pending && message.ack === 0 && Boolean(message.error);
+  // A failed send never reached WhatsApp; a private note never goes there (outbound/note.ts).
+  const neverSent = message.isPrivate || (!message.pending && message.ack === 0 && Boolean(message.error));
   if (!neverSent) {
     try {
       await effects.sendCommand({

@@ -7,6 +7,7 @@
  * `signMessage=true`), with the user's name as stored; a body that already starts with that exact
  * prefix is not signed twice. Without the flag the body is sent as given.
  * Voice: `asVoice: true` (multipart field `asVoice=true`) sends audio files as a voice note.
+ * Private note: `isPrivate: true` (JSON only: a note is text, so a multipart body naming it is refused).
  */
 import * as z from 'zod';
 import { MAX_FILES } from '../media/limits.ts';
@@ -57,6 +58,8 @@ export const sendMessageJsonSchema = z.object({
   mediaUrls: z.array(z.string().max(2048)).max(MAX_FILES).optional(),
   signMessage: z.boolean().optional(),
   asVoice: z.boolean().optional(),
+  /** A private note (outbound/note.ts): stored in the thread for colleagues, never sent. Text only. */
+  isPrivate: z.boolean('isPrivate must be true or false').optional(),
   /** Sent by the web; ours are always fromMe and read. */
   read: z.unknown().optional(),
   fromMe: z.unknown().optional(),

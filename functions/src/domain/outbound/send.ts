@@ -73,7 +73,7 @@ export function assertSendable(bodies: string[], files: OutgoingFile[], hasStore
 const captionFor = (bodies: string[], count: number, i: number): string =>
   bodies.length === count ? (bodies[i] ?? '') : i === 0 ? (bodies[0] ?? '') : '';
 
-async function checkQuoted(companyId: number, ticket: TicketRecord, id: string | undefined): Promise<string | undefined> {
+export async function checkQuoted(companyId: number, ticket: TicketRecord, id: string | undefined): Promise<string | undefined> {
   if (!id) return undefined;
   const quoted = await getMessageById(companyId, id);
   // A reply quotes a message of the same conversation (this contact's), never another tenant's or contact's.

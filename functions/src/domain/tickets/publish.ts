@@ -30,14 +30,17 @@ export const publishTicket = (effects: Pick<Effects, 'publish'>, ticket: Ticket)
 
 /**
  * A message's realtime event; a new message is also the company's webhook event (issue 23 §2):
- * `message.received` from the contact, `message.sent` from us (the inbox, the API, a bot, the phone).
+ * `message.received` from the contact, `message.sent` from us (the inbox, the API, a bot, the phone);
+ * none for a private note.
  */
 export async function publishMessage(effects: Effects, action: 'create' | 'update', message: Message, ticket: Ticket, contact: Contact) {
   // As the API answers it: media through the private route, never the bucket key (outbound/present).
   const event = { action, message: presentMessage(message), ticket, contact } satisfies AppMessageEvent;
   const [published] = await Promise.all([
     effects.publish(ticket.companyId, channels.appMessage(ticket.companyId), event, ticketAudience(ticket)),
+    // A private note is the inbox's alone (outbound/note.ts): no API client hears of it.
     action === 'create' &&
+      !message.isPrivate &&
       emitWebhookEvent(ticket.companyId, message.fromMe ? 'message.sent' : 'message.received', {
         message: event.message,
         ticket,

@@ -2,7 +2,8 @@
  * Messages of a ticket (SPEC 7 "Tickets and messages"): the conversation page, the attendant's
  * sends (JSON text with an optional quote, or multipart `medias`, or keys of files the browser
  * uploaded straight to the bucket through POST /messages/{id}/uploads), deleting our own messages and
- * sending a failed one again (POST /messages/{id}/retry). `{id}` is the ticket id for GET/POST and
+ * sending a failed one again (POST /messages/{id}/retry). JSON `isPrivate: true` makes the text a
+ * private note (outbound/note.ts): kept in the thread, never sent; a multipart body cannot be one. `{id}` is the ticket id for GET/POST and
  * the message id for DELETE and retry (one name per path level).
  */
 import { ValidationError } from '#commons/errors';
@@ -11,15 +12,19 @@ import { readMultipartForm } from '#domain/media/multipart';
 import { type AttendantSend, deleteAttendantMessage, retryAttendantMessage, sendAttendantMessage } from '#domain/outbound/attendant';
 import { formFlag, listMessagesQuerySchema, messageIdSchema, sendMessageJsonSchema } from '#domain/outbound/input';
 import { listTicketMessages } from '#domain/outbound/list';
+import { addPrivateNote } from '#domain/outbound/note';
 import { createUpload } from '#domain/outbound/uploads';
 import { requireIdentity } from '#http/access';
 import { httpHandler } from '#http/handler';
 import type { RequestContext } from '#http/types';
 import { parseId, parseInput } from '#http/validate';
 
-async function readSend(ctx: RequestContext): Promise<AttendantSend> {
+async function readSend(ctx: RequestContext): Promise<AttendantSend & { isPrivate?: boolean }> {
   const form = await readMultipartForm(ctx.event.headers?.['content-type'], ctx.rawBody);
   if (form) {
+    // A note is text (JSON): any isPrivate here is refused rather than read as a flag, so a
+    // misspelt "yes" never sends to the phone what was meant to stay private.
+    if (form.fields.isPrivate !== undefined) throw new ValidationError('isPrivate', 'A private note is text only');
     const quoted = form.fields.quotedMsgId?.[0];
     if (quoted !== undefined && !messageIdSchema.safeParse(quoted).success) throw new ValidationError('quotedMsgId', 'Invalid id');
     return {
@@ -39,6 +44,7 @@ async function readSend(ctx: RequestContext): Promise<AttendantSend> {
     quotedMessageId: input.quotedMsg?.id,
     signMessage: input.signMessage,
     asVoice: input.asVoice,
+    isPrivate: input.isPrivate,
   };
 }
 
@@ -48,7 +54,12 @@ export const handler = httpHandler('messages', {
   'POST /messages/{id}': async (ctx) => {
     const identity = requireIdentity(ctx);
     const ticketId = parseId(ctx.params);
-    return { messages: await sendAttendantMessage(identity, ticketId, await readSend(ctx)) };
+    const send = await readSend(ctx);
+    if (send.isPrivate) {
+      const note = { body: send.bodies[0] ?? '', hasMedia: Boolean(send.mediaUrls?.length), quotedMessageId: send.quotedMessageId };
+      return { messages: [await addPrivateNote(identity, ticketId, note)] };
+    }
+    return { messages: await sendAttendantMessage(identity, ticketId, send) };
   },
   'POST /messages/{id}/uploads': async (ctx) =>
     createUpload(requireIdentity(ctx), parseId(ctx.params), parseInput(uploadRequestSchema, ctx.body ?? {})),
