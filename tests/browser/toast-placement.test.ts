@@ -2,7 +2,8 @@
  * Where the app's toasts appear, in headless Chromium (issue 25, "toasts never cover the page's main
  * button"): an admin's save is refused with a toast while the queue dialog is open; the toast must
  * not lie over the dialog's Save nor over the list page's Add button at the top right, on a desktop
- * and on a phone. Screenshots go to tests/artifacts/toast-placement-*.png.
+ * and on a phone. Three refusals in a row show three toasts at once on a wide screen and the newest
+ * alone on a phone (a new one never waits behind the last). Screenshots go to tests/artifacts/toast-placement-*.png.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -65,16 +66,23 @@ describe("the app's toasts", { timeout: 180_000 }, () => {
       await dialog.getByRole('textbox', { name: 'Cor' }).fill('#B80000');
       const save = dialog.getByRole('button', { name: 'Salvar' });
       await save.click();
-      const toast = page.getByTestId('toast').filter({ hasText: 'Esta cor já está em uso' });
-      await toast.waitFor();
-      // The toast slides in: measure where it comes to rest.
+      const toasts = page.getByTestId('toast').filter({ hasText: 'Esta cor já está em uso' });
+      await toasts.first().waitFor();
+      // Two more refusals at once: each answer shows at once, not queued 3 s behind the last; stacked
+      // three high on a wide screen, the newest alone on a phone (three would cover the form).
+      await save.click();
+      await save.click();
+      await expect.poll(() => toasts.count(), { timeout: 2_500 }).toBe(width < 600 ? 1 : 3);
+      // The toasts grow in: measure where they come to rest.
       await page.waitForTimeout(400);
       await page.screenshot({ path: join(artifacts, `toast-placement-${name}.png`) });
-      const toastBox = await toast.boundingBox();
       const saveBox = await save.boundingBox();
-      expect(toastBox).not.toBeNull();
-      expect(overlaps(toastBox!, saveBox!), `toast ${JSON.stringify(toastBox)} over Save ${JSON.stringify(saveBox)}`).toBe(false);
-      expect(overlaps(toastBox!, addBox!), `toast ${JSON.stringify(toastBox)} over Add ${JSON.stringify(addBox)}`).toBe(false);
+      for (const toast of await toasts.all()) {
+        const toastBox = await toast.boundingBox();
+        expect(toastBox).not.toBeNull();
+        expect(overlaps(toastBox!, saveBox!), `toast ${JSON.stringify(toastBox)} over Save ${JSON.stringify(saveBox)}`).toBe(false);
+        expect(overlaps(toastBox!, addBox!), `toast ${JSON.stringify(toastBox)} over Add ${JSON.stringify(addBox)}`).toBe(false);
+      }
       await context.close();
     });
   }

@@ -19,8 +19,11 @@ function emit(): void {
   for (const listener of listeners) listener();
 }
 
+/** Toasts on screen at once: a new one closes the oldest, so an action's answer shows at once. */
+export const VISIBLE_TOASTS = 3;
+
 function push(severity: ToastSeverity, message: string): void {
-  queue = [...queue, { id: nextId++, message, severity }];
+  queue = [...queue, { id: nextId++, message, severity }].slice(-VISIBLE_TOASTS);
   emit();
 }
 
@@ -35,14 +38,17 @@ export const toast = {
   },
 };
 
+/** The store as useSyncExternalStore reads it. */
+export const toastStore = {
+  subscribe(listener: () => void): () => void {
+    listeners.add(listener);
+    return () => listeners.delete(listener);
+  },
+  getSnapshot: (): Toast[] => queue,
+};
+
 export function useToasts(): Toast[] {
-  return useSyncExternalStore(
-    (listener) => {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-    () => queue,
-  );
+  return useSyncExternalStore(toastStore.subscribe, toastStore.getSnapshot);
 }
 
 /** SPEC 9: toasts close after 3000 ms. */
