@@ -120,6 +120,13 @@ export const ErrorCodes = [
   'ERR_MFA_REQUIRED_BY_COMPANY',
   /** A company has MAX_WEBHOOKS_PER_COMPANY webhook endpoints already (409, `max`). */
   'ERR_WEBHOOK_LIMIT',
+  // External API retries (issue 23 §3).
+  /** Idempotency-Key empty or over 255 characters (400). */
+  'ERR_IDEMPOTENCY_KEY_INVALID',
+  /** Idempotency-Key used in the last 24 h with another body or connection (422). */
+  'ERR_IDEMPOTENCY_KEY_REUSED',
+  /** Idempotency-Key held by a request still sending: retry shortly (409, retryAfter). */
+  'ERR_IDEMPOTENCY_KEY_IN_USE',
 ] as const;
 
 export type ErrorCode = (typeof ErrorCodes)[number];

@@ -6,7 +6,8 @@
  * per window (domain/auth/attempt-limits.ts), after which its unknown tokens get 429 while a valid
  * token from it still sends: an address is often a NAT shared with strangers, whose guesses must not
  * cut a company's integration. Guessing itself is held off by the token's length (16+ characters; the
- * web generates 24 random bytes), not by that lock. The number is unmasked to digits (country code, area
+ * web generates 24 random bytes), not by that lock. Every answer to a known token tells its window
+(RateLimitState, the handler's RateLimit-* headers). The number is unmasked to digits (country code, area
  * code, number); the contact and its ticket on that connection are found or created, then the
  * message goes out like an attendant's (stored pending first, then the `send` command).
  */
@@ -34,7 +35,10 @@ export const SENT_ANSWER = { mensagem: 'Mensagem enviada' } as const;
 
 export class TooManyRequestsError extends AppError {
   constructor(readonly retryAfterSeconds: number) {
-    super('ERR_TOO_MANY_REQUESTS', 429, { retryAfter: retryAfterSeconds });
+    super('ERR_TOO_MANY_REQUESTS', 429, {
+      retryAfter: retryAfterSeconds,
+      message: `This connection token has used its ${EXTERNAL_API_LIMIT} requests of this minute; retry after ${retryAfterSeconds} s (Retry-After).`,
+    });
   }
 }
 
@@ -43,21 +47,36 @@ export interface ExternalSender {
   company: CompanyRecord;
 }
 
+/** The token's window after counting this request, as the RateLimit-* headers tell it. */
+export interface RateLimitState {
+  limit: number;
+  remaining: number;
+  resetInSeconds: number;
+}
+
+/** A known token, counted in its window, not yet checked against its limit and its company's gates. */
+export interface AdmittedRequest {
+  sender: ExternalSender;
+  rate: RateLimitState;
+  /** This request is past the token's limit (the limit-th request itself is allowed, with 0 remaining). */
+  overLimit: boolean;
+}
+
 const tokenDigest = (token: string) => createHash('sha256').update(token).digest('hex').slice(0, 32);
 
 /** Shorter tokens are refused outright: they could be guessed (connections need 16 characters, #contracts/whatsapp). */
 const guessable = (token: string) => token.length < CONNECTION_TOKEN_MIN;
 
 /**
- * Unknown token: 429 when this address is over its unknown-token limit, else 401 (counted). Known
- * token, whatever its address did: 429 over the token's limit -> 403 inactive -> 402 expired -> 403
- * plan without the API.
+ * Unknown token: 429 when this address is over its unknown-token limit, else 401 (counted). A known
+ * token is counted in its window and admitted; assertAdmitted then checks, whatever its address did:
+ * 429 over the token's limit -> 403 inactive -> 402 expired -> 403 plan without the API.
  */
-export async function authorizeExternalSender(
+export async function admitExternalRequest(
   token: string | undefined,
   client: { sourceIp: string | undefined },
   nowMs = Date.now(),
-): Promise<ExternalSender> {
+): Promise<AdmittedRequest> {
   if (!token) throw new UnauthorizedError('ERR_UNAUTHORIZED');
   const connection = guessable(token) ? undefined : await getConnectionByToken(token);
   const company = connection ? await getCompany(connection.companyId) : undefined;
@@ -69,12 +88,29 @@ export async function authorizeExternalSender(
     throw new UnauthorizedError('ERR_UNAUTHORIZED');
   }
   const hit = await hitWindow(company.id, `EXTAPI#${tokenDigest(token)}`, EXTERNAL_API_WINDOW_SECONDS, nowMs);
-  if (hit.count > EXTERNAL_API_LIMIT) throw new TooManyRequestsError(hit.resetInSeconds);
+  return {
+    sender: { connection, company },
+    rate: { limit: EXTERNAL_API_LIMIT, remaining: Math.max(0, EXTERNAL_API_LIMIT - hit.count), resetInSeconds: hit.resetInSeconds },
+    overLimit: hit.count > EXTERNAL_API_LIMIT,
+  };
+}
+
+export async function assertAdmitted({ sender, rate, overLimit }: AdmittedRequest): Promise<ExternalSender> {
+  const { company } = sender;
+  if (overLimit) throw new TooManyRequestsError(rate.resetInSeconds);
   if (company.status === false) throw new ForbiddenError('ERR_COMPANY_INACTIVE');
   if (company.dueDate && isExpired(company.dueDate)) throw new CompanyExpiredError(company.dueDate, expiredMessage(company.dueDate));
   const plan = await getPlan(company.planId);
   if (!plan?.useExternalApi) throw new ForbiddenError('ERR_PLAN_FEATURE_DISABLED', { flag: 'useExternalApi' });
-  return { connection, company };
+  return sender;
+}
+
+export async function authorizeExternalSender(
+  token: string | undefined,
+  client: { sourceIp: string | undefined },
+  nowMs = Date.now(),
+): Promise<ExternalSender> {
+  return assertAdmitted(await admitExternalRequest(token, client, nowMs));
 }
 
 /** Digits with the country and area codes: 10 to 15 of them (E.164's maximum). */

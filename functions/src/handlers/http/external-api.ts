@@ -1,14 +1,26 @@
 /**
  * External messages API (BEHAVIOUR): `Authorization: Bearer <connection token>`, JSON {number, body}
  * or multipart {number, body, medias}. A public route for the framework: the token is checked here.
+ * Every answer to a known token, errors included, carries its window's RateLimit-* headers, so the
+ * errors are shaped here rather than by the framework's mapper. An optional Idempotency-Key makes
+ * the send safe to retry (domain/external-api/idempotency.ts).
  */
 import * as z from 'zod';
-import { authorizeExternalSender, type ExternalSend, sendExternalMessage } from '#domain/external-api/send';
+import { answerOnce, idempotencyKey, sendFingerprint } from '#domain/external-api/idempotency';
+import {
+  admitExternalRequest,
+  assertAdmitted,
+  type ExternalSend,
+  type RateLimitState,
+  sendExternalMessage,
+} from '#domain/external-api/send';
 import { readMultipartForm } from '#domain/media/multipart';
 import { MESSAGE_BODY_MAX } from '#domain/outbound/input';
 import { bearerToken } from '#http/access';
 import { clientInfo } from '#http/client-info';
+import { errorToResult } from '#http/error-mapper';
 import { httpHandler } from '#http/handler';
+import { HttpResult } from '#http/result';
 import type { RequestContext } from '#http/types';
 import { parseInput } from '#http/validate';
 
@@ -29,9 +41,39 @@ async function readSend(ctx: RequestContext): Promise<ExternalSend> {
   return { number: input.number, bodies: [input.body], files: [] };
 }
 
+/** The action's value or error as the answer it makes, so headers can be added to either. */
+async function answerOf(action: () => Promise<unknown>): Promise<HttpResult> {
+  try {
+    const value = await action();
+    return value instanceof HttpResult ? value : new HttpResult(200, value ?? null);
+  } catch (error) {
+    return errorToResult(error);
+  }
+}
+
+const withHeaders = (result: { status: number; body: unknown; headers?: Record<string, string> }, headers: Record<string, string>) =>
+  new HttpResult(result.status, result.body, { ...result.headers, ...headers });
+
+/** The IETF RateLimit header fields: the token's limit, what is left of it, seconds until its window resets. */
+const rateLimitHeaders = (rate: RateLimitState): Record<string, string> => ({
+  'ratelimit-limit': String(rate.limit),
+  'ratelimit-remaining': String(rate.remaining),
+  'ratelimit-reset': String(rate.resetInSeconds),
+});
+
 export const handler = httpHandler('external-api', {
   'POST /api/messages/send': async (ctx) => {
-    const sender = await authorizeExternalSender(bearerToken(ctx.event), clientInfo(ctx.event));
-    return sendExternalMessage(sender, await readSend(ctx));
+    const admitted = await admitExternalRequest(bearerToken(ctx.event), clientInfo(ctx.event));
+    const result = await answerOf(async () => {
+      const sender = await assertAdmitted(admitted);
+      const key = idempotencyKey(ctx.event.headers?.['idempotency-key']);
+      const send = await readSend(ctx);
+      if (key === undefined) return sendExternalMessage(sender, send);
+      const once = await answerOnce(sender.company.id, key, sendFingerprint(sender, send), () =>
+        answerOf(() => sendExternalMessage(sender, send)),
+      );
+      return once.replayed ? withHeaders(once.answer, { 'idempotent-replayed': 'true' }) : once.answer;
+    });
+    return withHeaders(result, rateLimitHeaders(admitted.rate));
   },
 });
