@@ -120,12 +120,15 @@ export interface SentMessages {
 
 /**
  * POST /messages/{ticketId} with text (SPEC 7): a reply carries the quoted message; `signMessage`
- * asks the server to prefix the user's name in bold (it knows the name as stored).
+ * asks the server to prefix the user's name in bold (it knows the name as stored). `isPrivate`
+ * makes it a private note (issue 22 §6): kept in the thread for the team, never sent, never signed.
  */
-export const sendTextMessage = (ticketId: number, body: string, quotedMsg: QuotedMessage | null, signMessage: boolean) =>
+export const sendTextMessage = (ticketId: number, body: string, quotedMsg: QuotedMessage | null, signMessage: boolean, isPrivate = false) =>
   api<SentMessages>(`/messages/${ticketId}`, {
     method: 'POST',
-    body: { body, fromMe: true, read: true, quotedMsg: quotedMsg ?? undefined, signMessage },
+    body: isPrivate
+      ? { body, quotedMsg: quotedMsg ?? undefined, isPrivate: true }
+      : { body, fromMe: true, read: true, quotedMsg: quotedMsg ?? undefined, signMessage },
   });
 
 /**

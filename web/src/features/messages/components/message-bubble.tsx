@@ -5,6 +5,7 @@ import Done from '@mui/icons-material/Done';
 import DoneAll from '@mui/icons-material/DoneAll';
 import ErrorOutline from '@mui/icons-material/ErrorOutlineOutlined';
 import ExpandMore from '@mui/icons-material/ExpandMore';
+import LockOutlined from '@mui/icons-material/LockOutlined';
 import Replay from '@mui/icons-material/Replay';
 import { alpha, Box, Button, IconButton, Menu, MenuItem, Stack, type Theme, Tooltip, Typography } from '@mui/material';
 import { type MouseEvent, type ReactNode, useState } from 'react';
@@ -86,6 +87,28 @@ export function QuotedBlock({ quoted, action }: { quoted: QuotedMessage | Messag
 const outgoingColor = (theme: Theme) =>
   theme.palette.mode === 'dark' ? alpha(theme.palette.primary.main, 0.35) : alpha(theme.palette.primary.light, 0.22);
 
+/** Private notes (Message.isPrivate), in the thread and in the composer writing one: amber, never the brand's colour. */
+export const privateNoteColor = (theme: Theme) =>
+  theme.palette.mode === 'dark' ? alpha(theme.palette.warning.main, 0.28) : alpha(theme.palette.warning.light, 0.3);
+
+/** The "Private note" mark: a lock and the words, on a note's bubble. */
+function PrivateNoteLabel() {
+  const { t } = useTranslation();
+  return (
+    <Stack
+      direction="row"
+      spacing={0.5}
+      data-testid="private-note-label"
+      sx={{ alignItems: 'center', color: 'warning.dark', mb: 0.25, pr: 2 }}
+    >
+      <LockOutlined sx={{ fontSize: 14 }} />
+      <Typography variant="caption" sx={{ fontWeight: 700 }}>
+        {t('conversation.messages.privateNote')}
+      </Typography>
+    </Stack>
+  );
+}
+
 interface BubbleProps {
   message: Message;
   /** Group tickets show who wrote each incoming message. */
@@ -108,6 +131,8 @@ export function MessageBubble({ message, showAuthor, onReply, onDelete, onRetry,
   const hasOptions = (Boolean(onReply) && !message.pending) || canDelete;
   const sticker = message.mediaType === 'stickerMessage';
   const call = message.mediaType === 'call_log';
+  // Kept for the team, never sent: its own colour and mark, and no delivery ticks (it has none).
+  const note = Boolean(message.isPrivate);
   const choose = (action: (m: Message) => void) => () => {
     setAnchor(null);
     action(message);
@@ -117,6 +142,7 @@ export function MessageBubble({ message, showAuthor, onReply, onDelete, onRetry,
     <Box
       data-testid="message"
       data-from-me={message.fromMe}
+      data-private={note || undefined}
       sx={{ display: 'flex', justifyContent: call ? 'center' : message.fromMe ? 'flex-end' : 'flex-start', px: 2, py: 0.5 }}
     >
       <Box
@@ -129,7 +155,8 @@ export function MessageBubble({ message, showAuthor, onReply, onDelete, onRetry,
           pb: 0.5,
           borderRadius: 2,
           boxShadow: sticker ? 0 : 1,
-          bgcolor: sticker ? 'transparent' : message.fromMe ? outgoingColor : 'background.paper',
+          bgcolor: sticker ? 'transparent' : note ? privateNoteColor : message.fromMe ? outgoingColor : 'background.paper',
+          ...(note ? { border: 1, borderStyle: 'dashed', borderColor: 'warning.main' } : {}),
           opacity: message.pending ? 0.7 : 1,
           '&:hover .message-options': { opacity: 1 },
         }}
@@ -149,6 +176,7 @@ export function MessageBubble({ message, showAuthor, onReply, onDelete, onRetry,
           {onReply && <MenuItem onClick={choose(onReply)}>{t('conversation.messages.reply')}</MenuItem>}
           {canDelete && onDelete && <MenuItem onClick={choose(onDelete)}>{t('conversation.messages.delete')}</MenuItem>}
         </Menu>
+        {note && <PrivateNoteLabel />}
         {showAuthor && !message.fromMe && message.contact?.name && (
           <Typography variant="caption" sx={{ display: 'block', fontWeight: 600, color: 'secondary.dark' }}>
             {message.contact.name}
@@ -204,7 +232,7 @@ export function MessageBubble({ message, showAuthor, onReply, onDelete, onRetry,
           <Typography variant="caption" sx={{ color: 'text.secondary' }}>
             {formatTime(message.createdAt)}
           </Typography>
-          {message.fromMe && <AckIcon message={message} />}
+          {message.fromMe && !note && <AckIcon message={message} />}
         </Stack>
         {failed && (
           <Stack

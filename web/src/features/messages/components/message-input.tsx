@@ -4,6 +4,7 @@ import AttachFile from '@mui/icons-material/AttachFile';
 import Close from '@mui/icons-material/Close';
 import DriveFileRenameOutline from '@mui/icons-material/DriveFileRenameOutline';
 import InsertEmoticonOutlined from '@mui/icons-material/InsertEmoticonOutlined';
+import LockOutlined from '@mui/icons-material/LockOutlined';
 import Send from '@mui/icons-material/Send';
 import {
   Box,
@@ -17,6 +18,7 @@ import {
   Stack,
   Switch,
   TextField,
+  ToggleButton,
   Tooltip,
 } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
@@ -34,7 +36,7 @@ import { dropMessage, LOCAL_ID_PREFIX, putMessage, putSent, sendStoredMedia, sen
 import { matchQuickMessages, quickMessageLabel } from '../api/quick-messages.ts';
 import { AttachmentPreview } from './attachment-preview.tsx';
 import { EmojiPicker } from './emoji-picker.tsx';
-import { QuotedBlock } from './message-bubble.tsx';
+import { privateNoteColor, QuotedBlock } from './message-bubble.tsx';
 import { VoiceRecorder } from './voice-recorder.tsx';
 
 /** SPEC 9: the sign-message option is stored locally and on by default. */
@@ -66,11 +68,14 @@ export function MessageInput({ ticket, replyTo, onClearReply }: MessageInputProp
   const [recording, setRecording] = useState(false);
   const [progress, setProgress] = useState<number | null>(null);
   const [sign, setSign] = useState(readSign);
+  // Issue 22 §6: what is typed is a private note for the team while on (text only, never sent, unsigned).
+  const [note, setNote] = useState(false);
   const [emojiAnchor, setEmojiAnchor] = useState<HTMLElement | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
   const textInput = useRef<HTMLTextAreaElement>(null);
   const quick = useQuickMessageOptions(user?.companyId, user?.id);
-  const suggestions = matchQuickMessages(quick.data, text);
+  // A quick reply with a file is sent at once: never offered while writing a note, which is text only.
+  const suggestions = matchQuickMessages(quick.data, text).filter((option) => !note || !option.mediaPath);
   // SPEC 4: input, attachment and emoji are disabled unless the ticket is open, or while sending or recording.
   const disabled = ticket.status !== 'open' || sending || recording;
 
@@ -79,7 +84,7 @@ export function MessageInput({ ticket, replyTo, onClearReply }: MessageInputProp
     writeStorage(storageKeys.signMessage, String(on));
   };
   // The server signs (signMessage); the local copy shows what it will store until it arrives.
-  const signed = (body: string) => (sign && user ? `*${user.name}:*\n${body}` : body);
+  const signed = (body: string) => (sign && !note && user ? `*${user.name}:*\n${body}` : body);
 
   const sendText = async (raw: string) => {
     const now = new Date().toISOString();
@@ -108,6 +113,7 @@ export function MessageInput({ ticket, replyTo, onClearReply }: MessageInputProp
       error: null,
       bot: false,
       userId: user?.id ?? null,
+      ...(note ? { isPrivate: true } : {}),
       createdAt: now,
       updatedAt: now,
     };
@@ -115,7 +121,7 @@ export function MessageInput({ ticket, replyTo, onClearReply }: MessageInputProp
     setText('');
     onClearReply();
     try {
-      const sent = await sendTextMessage(ticket.id, raw, replyTo ? toQuoted(replyTo) : null, sign);
+      const sent = await sendTextMessage(ticket.id, raw, replyTo ? toQuoted(replyTo) : null, sign, note);
       putSent(queryClient, sent);
     } catch (error) {
       dropMessage(queryClient, ticket.id, local.id);
@@ -197,6 +203,8 @@ export function MessageInput({ ticket, replyTo, onClearReply }: MessageInputProp
     const raw = text;
     // SPEC 5: a message with only blank text is ignored.
     if (files.length === 0 && !raw.trim()) return;
+    // A note is text only (the toggle is off while files are attached, and attaching is off while it is on).
+    if (note && (files.length > 0 || !raw.trim())) return;
     setSending(true);
     try {
       if (files.length > 0) await sendFiles(raw);
@@ -216,7 +224,7 @@ export function MessageInput({ ticket, replyTo, onClearReply }: MessageInputProp
 
   const onPaste = (event: ClipboardEvent) => {
     const pasted = Array.from(event.clipboardData.files);
-    if (pasted.length > 0 && !disabled) {
+    if (pasted.length > 0 && !disabled && !note) {
       event.preventDefault();
       setFiles((current) => [...current, ...pasted]);
     }
@@ -229,7 +237,17 @@ export function MessageInput({ ticket, replyTo, onClearReply }: MessageInputProp
   };
 
   return (
-    <Box sx={{ borderTop: 1, borderColor: 'divider', p: 1, bgcolor: 'background.paper', position: 'relative' }} data-testid="message-input">
+    <Box
+      sx={{
+        borderTop: note ? 2 : 1,
+        borderColor: note ? 'warning.main' : 'divider',
+        p: 1,
+        bgcolor: note ? privateNoteColor : 'background.paper',
+        position: 'relative',
+      }}
+      data-testid="message-input"
+      data-note={note || undefined}
+    >
       {suggestions.length > 0 && !disabled && (
         <Paper elevation={4} sx={{ position: 'absolute', bottom: '100%', left: 8, right: 8, maxHeight: 240, overflowY: 'auto', zIndex: 2 }}>
           <List dense aria-label={t('conversation.input.quickReplies')}>
@@ -266,7 +284,7 @@ export function MessageInput({ ticket, replyTo, onClearReply }: MessageInputProp
         <IconButton aria-label={t('conversation.input.emoji')} disabled={disabled} onClick={(event) => setEmojiAnchor(event.currentTarget)}>
           <InsertEmoticonOutlined />
         </IconButton>
-        <IconButton aria-label={t('conversation.input.attach')} disabled={disabled} onClick={() => fileInput.current?.click()}>
+        <IconButton aria-label={t('conversation.input.attach')} disabled={disabled || note} onClick={() => fileInput.current?.click()}>
           <AttachFile />
         </IconButton>
         <input
@@ -282,8 +300,32 @@ export function MessageInput({ ticket, replyTo, onClearReply }: MessageInputProp
             event.target.value = '';
           }}
         />
+        <Tooltip title={t('conversation.input.noteHint')}>
+          <span>
+            <ToggleButton
+              value="note"
+              size="small"
+              color="warning"
+              selected={note}
+              disabled={disabled || files.length > 0}
+              onChange={() => {
+                setNote(!note);
+                textInput.current?.focus();
+              }}
+              aria-label={t('conversation.input.note')}
+              data-testid="note-toggle"
+              sx={{ gap: 0.5, px: 1, py: 0.25, textTransform: 'none', ...(note ? { fontWeight: 700, borderColor: 'warning.main' } : {}) }}
+            >
+              <LockOutlined fontSize="small" />
+              <Box component="span" sx={{ display: { xs: 'none', sm: 'inline' } }}>
+                {t('conversation.input.note')}
+              </Box>
+            </ToggleButton>
+          </span>
+        </Tooltip>
         <FormControlLabel
           sx={{ mx: 0.5, display: { xs: 'none', sm: 'inline-flex' } }}
+          disabled={note}
           control={<Switch size="small" checked={sign} onChange={(event) => toggleSign(event.target.checked)} />}
           label={t('conversation.input.sign')}
         />
@@ -306,17 +348,28 @@ export function MessageInput({ ticket, replyTo, onClearReply }: MessageInputProp
           onKeyDown={onKeyDown}
           onPaste={onPaste}
           disabled={disabled}
-          placeholder={ticket.status === 'open' ? t('conversation.input.placeholder') : t('conversation.input.placeholderClosed')}
+          placeholder={
+            ticket.status !== 'open'
+              ? t('conversation.input.placeholderClosed')
+              : note
+                ? t('conversation.input.notePlaceholder')
+                : t('conversation.input.placeholder')
+          }
           multiline
           maxRows={5}
           size="small"
           fullWidth
           slotProps={{ htmlInput: { 'aria-label': t('conversation.input.placeholder') } }}
         />
-        {recording || (!text.trim() && files.length === 0) ? (
+        {!note && (recording || (!text.trim() && files.length === 0)) ? (
           <VoiceRecorder disabled={ticket.status !== 'open' || sending} onRecordingChange={setRecording} onRecorded={sendVoice} />
         ) : (
-          <IconButton color="primary" aria-label={t('conversation.input.send')} disabled={disabled} onClick={() => void submit()}>
+          <IconButton
+            color={note ? 'warning' : 'primary'}
+            aria-label={t('conversation.input.send')}
+            disabled={disabled || (note && !text.trim())}
+            onClick={() => void submit()}
+          >
             <Send />
           </IconButton>
         )}
