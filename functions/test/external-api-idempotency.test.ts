@@ -7,6 +7,7 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { answerOnce, CLAIM_LOCK_SECONDS, IDEMPOTENCY_KEY_MAX } from '#domain/external-api/idempotency';
+import { EXTERNAL_API_LIMIT } from '#domain/external-api/send';
 import type { HttpLambdaHandler } from '#http/handler';
 import { claimIdempotencyKey } from '#storage/idempotency-keys';
 import { createConnection, type Env, type FormPart, multipart, startEnv } from './messages-harness.ts';
@@ -78,6 +79,8 @@ describe('Idempotency-Key', () => {
     expect(retry.status).toBe(first.status);
     expect(retry.body).toEqual(first.body);
     expect(retry.headers['idempotent-replayed']).toBe('true');
+    // A replay is a request like any other: it counts in the token's window.
+    expect(Number(retry.headers['ratelimit-remaining'])).toBe(Number(first.headers['ratelimit-remaining']) - 1);
     const queued = await sends();
     expect(queued).toHaveLength(1);
     expect(queued[0]).toMatchObject({ number: '5511977770001', body: 'Seu pedido saiu para entrega' });
@@ -102,6 +105,7 @@ describe('Idempotency-Key', () => {
     expect(other.status).toBe(422);
     expect(other.body.error).toBe('ERR_IDEMPOTENCY_KEY_REUSED');
     expect(other.body.message).toMatch(/new key/);
+    expect(Number(other.headers['ratelimit-remaining'])).toBe(EXTERNAL_API_LIMIT - 2);
     const elsewhere = await send(two.token, { json: { number: '5511977770003', body: 'first' } }, { 'idempotency-key': key });
     expect(elsewhere.status).toBe(422);
     expect(await sends()).toEqual([]);
@@ -135,6 +139,7 @@ describe('Idempotency-Key', () => {
     for (const busy of answers.filter((answer) => answer.status === 409)) {
       expect(busy.body.error).toBe('ERR_IDEMPOTENCY_KEY_IN_USE');
       expect(busy.headers['retry-after']).toBe('1');
+      expect(busy.headers['ratelimit-limit']).toBe(String(EXTERNAL_API_LIMIT));
     }
     expect(await sends()).toHaveLength(1);
     // The client retries the 409s: they get the first answer.
