@@ -79,6 +79,18 @@ describe('prompt answers', () => {
     ]);
   });
 
+  it('never tells the model a private note of the attendants', async () => {
+    const c = clients();
+    const note = { ...message('2', 'cliente difícil, não dar desconto', true), isPrivate: true };
+    const history = [message('1', 'um'), note, message('3', 'dois')];
+    await promptAnswer({ prompt, ticket, inbound: history[2] as MessageRecord, history, clients: c });
+    expect(JSON.stringify(c.asked[0])).not.toContain('desconto');
+    expect((c.asked[0] as ChatTurn[]).slice(1)).toEqual([
+      { role: 'user', content: 'um' },
+      { role: 'user', content: 'dois' },
+    ]);
+  });
+
   it("moves the ticket to the prompt's queue on the transfer marker and sends what follows it", async () => {
     const c = clients({ chatCompletion: async () => `${TRANSFER_MARKER}. Um momento, por favor.` });
     const answer = await promptAnswer({ prompt, ticket, inbound: message('1', 'humano'), history: [message('1', 'humano')], clients: c });

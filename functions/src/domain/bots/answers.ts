@@ -79,8 +79,9 @@ export async function promptAnswer(input: {
       timeoutMs: PROVIDER_TIMEOUT_MS,
     });
   }
+  // Private notes are the attendants' (outbound/note.ts): never told to the model that answers the contact.
   const turns: ChatTurn[] = input.history
-    .filter((message) => !message.isDeleted && message.id !== inbound.id)
+    .filter((message) => !message.isDeleted && !message.isPrivate && message.id !== inbound.id)
     .map((message) => ({ role: message.fromMe ? 'assistant' : 'user', content: textOf(message) }) as ChatTurn)
     .filter((turn) => turn.content !== '');
   const reply = (
