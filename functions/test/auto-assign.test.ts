@@ -6,9 +6,10 @@
  * maxOpenTickets, never a ticket given twice.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { documentClient } from '../src/commons/dynamodb.ts';
 import type { Ticket } from '../src/contracts/tickets.ts';
 import { applyTicketUpdate } from '../src/domain/tickets/actions.ts';
-import { chooseAttendant, routeQueue, type Seat } from '../src/domain/tickets/auto-assign.ts';
+import { afterTicketChange, chooseAttendant, routeQueue, type Seat } from '../src/domain/tickets/auto-assign.ts';
 import { listTicketHistory } from '../src/storage/ticket-history.ts';
 import { readSeats, readWaitingLine } from '../src/storage/ticket-routing.ts';
 import { getTicket, type TicketRecord } from '../src/storage/tickets.ts';
@@ -172,7 +173,7 @@ describe('a roundRobin queue', () => {
 
     // Act: fifty routers at the same moment, each with its own ticket first
     const read = await Promise.all(waiting.map((id) => ticketOf(companyId, id)));
-    await Promise.all(read.map((ticket) => routeQueue(companyId, queueId, effects, ticket)));
+    await Promise.all(read.map(() => routeQueue(companyId, queueId, effects)));
 
     // Assess
     const after = await Promise.all(waiting.map((id) => ticketOf(companyId, id)));
@@ -190,5 +191,53 @@ describe('a roundRobin queue', () => {
     expect(Math.max(...given)).toBe(1);
     expect(given.reduce((sum, n) => sum + n, 0)).toBe(9);
     expect(await readWaitingLine(companyId, queueId, 100)).toHaveLength(41);
+  }, 240_000);
+
+  it('fifty tickets entering the line at once: the oldest ones are given, at a bounded cost per assignment', async () => {
+    // Prepare: three online attendants with 3 seats each; fifty conversations waiting, oldest first
+    const effects = recorder(new Date());
+    const { companyId, connectionId, queues } = await tenant({}, [{ autoAssign: 'off' }]);
+    const queueId = (queues[0] as { id: number }).id;
+    for (let i = 0; i < 3; i++) await attendant(companyId, [queueId], { maxOpenTickets: 3 });
+    for (let i = 0; i < 50; i += 10)
+      await Promise.all(
+        Array.from({ length: 10 }, (_, j) =>
+          deliver(effects, {
+            kind: 'message',
+            companyId,
+            connectionId,
+            message: waMessage({ number: contactNumber(), body: `line ${i + j}` }),
+          }),
+        ),
+      );
+    const waiting = await readWaitingLine(companyId, queueId, 100);
+    expect(waiting).toHaveLength(50);
+    const { updateQueue } = await import('../src/storage/queues.ts');
+    await updateQueue(companyId, queueId, { autoAssign: 'roundRobin' });
+    const read = await Promise.all(waiting.map((id) => ticketOf(companyId, id)));
+    let requests = 0;
+    const meter = 'autoAssignTestMeter';
+    documentClient().middlewareStack.add(
+      (next) => (args) => {
+        requests++;
+        return next(args);
+      },
+      { step: 'initialize', name: meter },
+    );
+
+    // Act: each ticket's own trigger (as the inbound pipeline calls it), all at the same moment
+    try {
+      await Promise.all(read.map((ticket) => afterTicketChange(effects, undefined, ticket)));
+    } finally {
+      documentClient().middlewareStack.remove(meter);
+    }
+
+    // Assess: the nine oldest are open, the 41 younger still wait in order; the routers did not race
+    // for the line's head (fifty routers each reading the floor and fighting for the same tickets
+    // cost 803 requests here; one drain owner and 49 counted triggers, 184)
+    const after = await Promise.all(waiting.map((id) => ticketOf(companyId, id)));
+    expect(after.map((t) => t.status)).toEqual([...Array(9).fill('open'), ...Array(41).fill('pending')]);
+    expect(await readWaitingLine(companyId, queueId, 100)).toEqual(waiting.slice(9));
+    expect(requests).toBeLessThan(250);
   }, 240_000);
 });

@@ -20,6 +20,7 @@
 import { randomInt } from 'node:crypto';
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
+import { documentClient } from '@conversa/functions/commons/dynamodb';
 import { channels } from '@conversa/functions/contracts/channels';
 import type { TicketEvent } from '@conversa/functions/contracts/tickets';
 import { readSeats } from '@conversa/functions/storage/ticket-routing';
@@ -27,6 +28,7 @@ import { startLocalStack } from '../../infra/local/stack.ts';
 import { client, createTenant, firstPlanId, PASSWORD, superLogin } from '../integration/tenants.ts';
 import { connectedConnection, connectSocket, ok, percentile, type Socket, simulator, sleep } from '../integration/whatsapp-kit.ts';
 import { benchLog } from './bench-log.ts';
+import { stackCpuMs, sumOf } from './stack-cpu.ts';
 
 const { values } = parseArgs({
   options: {
@@ -93,6 +95,10 @@ try {
   const channel = channels.ticket(companyId);
   const resolves: Promise<unknown>[] = [];
   let resolveFailures = 0;
+  /** How long each resolve's PUT took (the seat frees at its commit; routing runs after it, in the same call). */
+  const resolveMs: number[] = [];
+  /** When each assignment reached its attendant, for the timeline. */
+  const openedAt: number[] = [];
   for (const a of attendants) {
     a.socket.onFrame = (frame) => {
       if (frame.event !== channel) return;
@@ -108,13 +114,18 @@ try {
       owners.set(ticket.id, seen);
       const sent = sentAt.get(ticket.contact?.number ?? '');
       if (sent !== undefined) latencies.push(frame.at - sent);
+      openedAt.push(frame.at);
       a.assigned++;
       a.held.add(ticket.id);
       a.maxHeld = Math.max(a.maxHeld, a.held.size);
       const wait = Math.round(holdMs * (0.5 + Math.random()));
       resolves.push(
         sleep(wait)
-          .then(() => ok(call, 'PUT', `/tickets/${ticket.id}`, { token: a.token, body: { status: 'closed' } }))
+          .then(async () => {
+            const put = Date.now();
+            await ok(call, 'PUT', `/tickets/${ticket.id}`, { token: a.token, body: { status: 'closed' } });
+            resolveMs.push(Date.now() - put);
+          })
           .catch((error: unknown) => {
             resolveFailures++;
             log(`resolve ${ticket.id} failed: ${String(error)}`);
@@ -124,11 +135,35 @@ try {
     };
   }
 
+  // The handlers' DynamoDB requests by command and item kind (the stack's Lambdas run in this process,
+  // on this client); the sampler's own reads are subtracted.
+  const requests = new Map<string, number>();
+  let metering = false;
+  documentClient().middlewareStack.add(
+    (next, context) => async (args) => {
+      if (metering) {
+        const input = args.input as {
+          Key?: { pk?: string; sk?: string };
+          IndexName?: string;
+          ExpressionAttributeValues?: Record<string, unknown>;
+        };
+        const pk = String(input.ExpressionAttributeValues?.[':pk'] ?? input.Key?.pk ?? '');
+        const kind = `${input.IndexName ?? ''} ${pk.replace(/^C#\d+#?/, '').replace(/\d+/g, 'n')} ${String(input.Key?.sk ?? '').replace(/[#:].*$/, '')}`;
+        const key = `${context.commandName?.replace(/Command$/, '') ?? '?'} ${kind.trim()}`;
+        requests.set(key, (requests.get(key) ?? 0) + 1);
+      }
+      return next(args);
+    },
+    { step: 'initialize', name: 'routingBenchMeter' },
+  );
+  let samplerReads = 0;
+
   // The seats as the store holds them, sampled: the most any attendant held at any moment.
   let maxSeat = 0;
   let sampling = true;
   const sampler = (async () => {
     while (sampling) {
+      samplerReads += Math.ceil(attendants.length / 100);
       const seats = await readSeats(
         companyId,
         attendants.map((a) => a.id),
@@ -141,6 +176,8 @@ try {
   say(
     `${conversations} new conversations over ${seconds} s into one ${mode} queue of ${attendantCount} attendants (max ${max}), hold ${holdMs} ms`,
   );
+  metering = true;
+  const cpuAtStart = stackCpuMs();
   const started = Date.now();
   const interval = (seconds * 1000) / conversations;
   const sends: Promise<unknown>[] = [];
@@ -165,6 +202,8 @@ try {
   await Promise.all(resolves);
   sampling = false;
   await sampler;
+  metering = false;
+  const cpuAtEnd = stackCpuMs();
   clearInterval(heartbeat);
 
   const twice = [...owners.values()].filter((set) => set.size > 1).length;
@@ -177,10 +216,35 @@ try {
   );
   say(`most open tickets any attendant held: ${maxSeat} by the seat items, ${maxHeldByEvents} by their own events (max ${max})`);
   say(`tickets assigned twice: ${twice}`);
+  say(`resolve (PUT closed) took p50 ${percentile(resolveMs, 50)} ms, p99 ${percentile(resolveMs, 99)} ms (${resolveMs.length})`);
+  const perTen = new Map<number, number>();
+  for (const at of openedAt) perTen.set(Math.floor((at - started) / 10_000), (perTen.get(Math.floor((at - started) / 10_000)) ?? 0) + 1);
+  say(
+    `assignments per 10 s from the first arrival: [${[...perTen]
+      .sort((a, b) => a[0] - b[0])
+      .map(([, n]) => n)
+      .join(', ')}]`,
+  );
+  if (cpuAtStart && cpuAtEnd)
+    say(
+      `stack CPU ${((sumOf(cpuAtEnd) - sumOf(cpuAtStart)) / 1000).toFixed(1)} s: ${[...cpuAtEnd]
+        .map(([name, ms]) => [name, ms - (cpuAtStart.get(name) ?? 0)] as const)
+        .filter(([, ms]) => ms > 500)
+        .sort((a, b) => b[1] - a[1])
+        .map(([name, ms]) => `${name} ${(ms / 1000).toFixed(1)} s`)
+        .join(', ')}`,
+    );
   say(`assignments per attendant: [${spread.join(', ')}] (min ${Math.min(...spread)}, max ${Math.max(...spread)})`);
   say(
     `never assigned within the ${drainMs / 1000} s drain: ${conversations - sendFailures - owners.size}; resolve failures: ${resolveFailures}`,
   );
+  const batchGets = [...requests.keys()].find((key) => key.startsWith('BatchGetItem'));
+  if (batchGets) requests.set(batchGets, (requests.get(batchGets) ?? 0) - samplerReads);
+  const assignments = spread.reduce((a, b) => a + b, 0) || 1;
+  const allRequests = [...requests.values()].reduce((a, b) => a + b, 0);
+  say(`DynamoDB requests per assignment (everything: inbound, routing, resolves, sockets): ${(allRequests / assignments).toFixed(1)}`);
+  for (const [key, n] of [...requests].sort((a, b) => b[1] - a[1]).slice(0, 24))
+    say(`  ${(n / assignments).toFixed(2).padStart(7)}  ${key}`);
   say(
     `load average at the end: ${loadavg()
       .map((n) => n.toFixed(1))

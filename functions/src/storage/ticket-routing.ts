@@ -19,9 +19,17 @@
  *                  round robin's turn counter of the queue ('CURSOR' sorts after every ISO time,
  *                  so the line's Query stops before it). It only says whose turn is next, never a
  *                  capacity: a turn taken by a router that then fails is simply skipped.
+ *   drain lease    pk = C#<cid>#WAITQ#<padded queueId>  sk = DRAIN    { owner?, until?, requests }
+ *                  who gives out the queue's line right now ('DRAIN' sorts after 'CURSOR': out of
+ *                  the line's Query too). Every trigger first counts itself (`ADD requests`, one
+ *                  write); it owns the drain only when nobody holds the lease (or its `until` passed,
+ *                  a router that died), else it returns at once and the owner serves its ticket: the
+ *                  owner leaves only by a write conditional on `requests` unchanged since its last
+ *                  pass began, so a trigger counted after that pass's reads makes it pass again. One
+ *                  router reads the line at a time instead of every trigger racing for its head.
  */
 import { BatchGetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { db, type TransactItem, table } from './db.ts';
+import { db, isConditionalCheckFailed, type TransactItem, table } from './db.ts';
 import { pad, tenantPk } from './table.ts';
 
 /** What the routing items read of a ticket (a TicketRecord fits). */
@@ -41,6 +49,7 @@ export interface RoutedTicket {
 export const seatsKey = (companyId: number, userId: number) => ({ pk: `${tenantPk(companyId)}#SEATS#${pad(userId)}`, sk: 'SEATS' });
 const linePk = (companyId: number, queueId: number) => `${tenantPk(companyId)}#WAITQ#${pad(queueId)}`;
 const CURSOR_SK = 'CURSOR';
+const DRAIN_SK = 'DRAIN';
 
 /** The ticket takes one of its attendant's seats. */
 export const holdsSeat = (t: RoutedTicket | undefined): t is RoutedTicket & { userId: number } =>
@@ -150,15 +159,134 @@ export async function readWaitingLine(companyId: number, queueId: number, limit:
  * Round robin's next turn of the queue: an atomic counter, so routers on several Lambdas at the same
  * moment each get their own turn (and so a different attendant) instead of all reading one cursor.
  */
-export async function takeRoundRobinTurn(companyId: number, queueId: number): Promise<number> {
+export async function takeRoundRobinTurn(companyId: number, queueId: number, count = 1): Promise<number> {
   const out = await db().send(
     new UpdateCommand({
       TableName: table(),
       Key: { pk: linePk(companyId, queueId), sk: CURSOR_SK },
-      UpdateExpression: 'SET entity = :entity ADD turns :one',
-      ExpressionAttributeValues: { ':one': 1, ':entity': 'roundRobinCursor' },
+      UpdateExpression: 'SET entity = :entity ADD turns :n',
+      ExpressionAttributeValues: { ':n': count, ':entity': 'roundRobinCursor' },
       ReturnValues: 'UPDATED_NEW',
     }),
   );
-  return Number(out.Attributes?.turns ?? 1);
+  return Number(out.Attributes?.turns ?? count);
+}
+
+/** The drain lease as a write left it. */
+interface DrainItem {
+  owner?: string;
+  until?: number;
+  requests?: number;
+}
+
+const drainKey = (companyId: number, queueId: number) => ({ pk: linePk(companyId, queueId), sk: DRAIN_SK });
+const held = (item: DrainItem | undefined, nowMs: number) => item?.owner !== undefined && (item.until ?? 0) >= nowMs;
+
+/**
+ * A trigger for the queue's line. Returns the `requests` count the caller's first pass starts from
+ * when it now owns the drain (it must drain, then leave by releaseDrain), or undefined when another
+ * router owns it and will pass again for this trigger. Usually one write; two to take the lease.
+ */
+export async function requestDrain(
+  companyId: number,
+  queueId: number,
+  owner: string,
+  leaseMs: number,
+  now: () => number = Date.now,
+): Promise<number | undefined> {
+  const Key = drainKey(companyId, queueId);
+  const counted = await db().send(
+    new UpdateCommand({
+      TableName: table(),
+      Key,
+      UpdateExpression: 'SET entity = :entity ADD requests :one',
+      ExpressionAttributeValues: { ':one': 1, ':entity': 'drainLease' },
+      ReturnValues: 'ALL_NEW',
+    }),
+  );
+  if (held(counted.Attributes as DrainItem, now())) return undefined;
+  try {
+    const taken = await db().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key,
+        UpdateExpression: 'SET #owner = :me, #until = :until',
+        ConditionExpression: 'attribute_not_exists(#owner) OR #until < :now',
+        ExpressionAttributeNames: { '#owner': 'owner', '#until': 'until' },
+        ExpressionAttributeValues: { ':me': owner, ':until': now() + leaseMs, ':now': now() },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return Number((taken.Attributes as DrainItem).requests ?? 0);
+  } catch (error) {
+    // Another router took it after our count: its first pass reads the line after our ticket's commit.
+    if (isConditionalCheckFailed(error)) return undefined;
+    throw error;
+  }
+}
+
+/**
+ * The owner is done with a pass that began at `seen`. Returns undefined when it left (nobody asked
+ * since), or the new `requests` count to pass again from (the lease renewed). Also undefined when
+ * the lease is no longer ours (it expired and another router took it: that one serves the line).
+ */
+export async function releaseDrain(
+  companyId: number,
+  queueId: number,
+  owner: string,
+  seen: number,
+  leaseMs: number,
+  now: () => number = Date.now,
+): Promise<number | undefined> {
+  const Key = drainKey(companyId, queueId);
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key,
+        UpdateExpression: 'REMOVE #owner, #until',
+        ConditionExpression: '#owner = :me AND requests = :seen',
+        ExpressionAttributeNames: { '#owner': 'owner', '#until': 'until' },
+        ExpressionAttributeValues: { ':me': owner, ':seen': seen },
+      }),
+    );
+    return undefined;
+  } catch (error) {
+    if (!isConditionalCheckFailed(error)) throw error;
+  }
+  try {
+    const renewed = await db().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key,
+        UpdateExpression: 'SET #until = :until',
+        ConditionExpression: '#owner = :me',
+        ExpressionAttributeNames: { '#owner': 'owner', '#until': 'until' },
+        ExpressionAttributeValues: { ':me': owner, ':until': now() + leaseMs },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return Number((renewed.Attributes as DrainItem).requests ?? 0);
+  } catch (error) {
+    if (isConditionalCheckFailed(error)) return undefined;
+    throw error;
+  }
+}
+
+/** Leaves the lease whatever was asked meanwhile (a drain that failed or ran too long); only ours. */
+export async function abandonDrain(companyId: number, queueId: number, owner: string): Promise<void> {
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: drainKey(companyId, queueId),
+        UpdateExpression: 'REMOVE #owner, #until',
+        ConditionExpression: '#owner = :me',
+        ExpressionAttributeNames: { '#owner': 'owner', '#until': 'until' },
+        ExpressionAttributeValues: { ':me': owner },
+      }),
+    );
+  } catch (error) {
+    if (!isConditionalCheckFailed(error)) throw error;
+  }
 }

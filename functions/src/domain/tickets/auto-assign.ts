@@ -23,6 +23,7 @@
  * Routing runs after the change it follows is committed and published: a failure here is logged and
  * leaves the ticket waiting, it never fails the change (an accept, a resolve, an inbound message).
  */
+import { randomUUID } from 'node:crypto';
 import { logger } from '#commons/logger';
 import type { AutoAssignMode } from '#contracts/queues';
 import type { Ticket } from '#contracts/tickets';
@@ -34,10 +35,13 @@ import { getContact } from '#storage/contacts';
 import { type MessageRecord, messageItems } from '#storage/messages';
 import { getQueue, listQueuesCached, type QueueRecord } from '#storage/queues';
 import {
+  abandonDrain,
   holdsSeat,
   type RoutedTicket,
   readSeats,
   readWaitingLine,
+  releaseDrain,
+  requestDrain,
   SeatTakenError,
   takeRoundRobinTurn,
   waitsInLine,
@@ -84,18 +88,37 @@ export const routes = (
 ): queue is QueueRecord & { autoAssign: 'roundRobin' | 'leastBusy' } =>
   queue?.autoAssign === 'roundRobin' || queue?.autoAssign === 'leastBusy';
 
-/** The queue's members as read once per routing run; `seats` kept up to date as it assigns. */
+/**
+ * What one drain knows of the queue's floor. The members (who is in the queue, takes automatic
+ * assignments, their limits) and the greeting setting are read once per drain; presence again when
+ * older than PRESENCE_REFRESH_MS (one Query of the company's sockets past 8 takers, GetConnection only
+ * for a stale heartbeat: domain/users/presence.ts), so an attendant whose sockets are gone is out
+ * within that; the seats every pass (one consistent BatchGet): they move with every resolve.
+ */
 interface Floor {
   queue: QueueRecord & { autoAssign: 'roundRobin' | 'leastBusy' };
   members: UserRecord[];
   seats: Seat[];
+  greet: boolean;
+  online: number[];
+  presenceAt: number;
 }
 
-async function readFloor(companyId: number, queue: Floor['queue']): Promise<Floor> {
-  const members = (await listUsers(companyId)).filter((user) => (user.queueIds ?? []).includes(queue.id)).sort((a, b) => a.id - b.id);
-  const takers = members.filter((user) => user.autoAssign ?? true).map((user) => user.id);
-  const presence = takers.length ? await readPresence(companyId, takers) : new Map();
-  const online = takers.filter((id) => presence.get(id) === 'online');
+/** Presence read by a drain counts this long for its next passes. */
+export const PRESENCE_REFRESH_MS = 1_000;
+
+async function readFloor(companyId: number, queue: Floor['queue'], known?: Floor): Promise<Floor> {
+  const members =
+    known?.members ?? (await listUsers(companyId)).filter((user) => (user.queueIds ?? []).includes(queue.id)).sort((a, b) => a.id - b.id);
+  const greet = known?.greet ?? (await getCompanySetting(companyId, 'sendGreetingAccepted')) === 'enabled';
+  let online = known?.online ?? [];
+  let presenceAt = known?.presenceAt ?? 0;
+  if (!known || Date.now() - presenceAt > PRESENCE_REFRESH_MS) {
+    const takers = members.filter((user) => user.autoAssign ?? true).map((user) => user.id);
+    presenceAt = Date.now();
+    const presence = takers.length ? await readPresence(companyId, takers) : new Map();
+    online = takers.filter((id) => presence.get(id) === 'online');
+  }
   const open = online.length ? await readSeats(companyId, online) : new Map<number, number>();
   const seats = members.map((user) => ({
     userId: user.id,
@@ -103,51 +126,25 @@ async function readFloor(companyId: number, queue: Floor['queue']): Promise<Floo
     open: open.get(user.id) ?? 0,
     max: user.maxOpenTickets ?? 0,
   }));
-  return { queue, members, seats };
+  return { queue, members, seats, greet, online, presenceAt };
 }
 
-type Outcome = 'assigned' | 'noRoom' | 'notWaiting';
-
-/** Gives `ticket` (read as waiting in the floor's queue) to the next attendant with room. */
-async function assign(floor: Floor, read: TicketRecord, effects: Effects): Promise<Outcome> {
-  const { companyId } = read;
-  let ticket = read;
-  const skipped = new Set<number>();
-  for (let attempt = 0; attempt < floor.seats.length * 2 + 2; attempt++) {
-    if (!waitsInLine(ticket) || ticket.queueId !== floor.queue.id) return 'notWaiting';
-    const seats = floor.seats.map((seat) => (skipped.has(seat.userId) ? { ...seat, available: false } : seat));
-    if (!seats.some(hasRoom)) return 'noRoom';
-    const chosen = chooseAttendant(floor.queue.autoAssign, seats, await takeRoundRobinTurn(companyId, floor.queue.id));
-    const seat = floor.seats.find((s) => s.userId === chosen);
-    const user = floor.members.find((member) => member.id === chosen);
-    if (!seat || !user) return 'noRoom';
-    try {
-      await take(ticket, user, seat.max, effects);
-      seat.open++;
-      return 'assigned';
-    } catch (error) {
-      if (error instanceof SeatTakenError) {
-        // Another router filled their last seat a moment ago: they are full for this run.
-        seat.open = Math.max(seat.open, seat.max);
-        skipped.add(seat.userId);
-        continue;
-      }
-      if (!(error instanceof StaleTicketError)) throw error;
-      // Someone else moved the ticket (another router, an attendant, the contact's bot): look again.
-      const fresh = await getTicket(companyId, ticket.id);
-      if (!fresh) return 'notWaiting';
-      ticket = fresh;
-    }
-  }
-  return 'noRoom';
-}
-
-/** The take itself: the ticket's change, its history line, the greeting, the attendant's seat (conditional), in one transaction. */
-async function take(ticket: TicketRecord, user: UserRecord, seatLimit: number, effects: Effects): Promise<void> {
+/**
+ * The take itself: the ticket's change, its history line, the greeting, the attendant's seat
+ * (conditional), in one transaction. Resolves once that committed, with its events still on their
+ * way (`published`, never rejecting): the drain's next pass need not wait for the sockets.
+ */
+async function take(
+  ticket: TicketRecord,
+  user: UserRecord,
+  seatLimit: number,
+  greetOn: boolean,
+  effects: Effects,
+): Promise<{ published: Promise<void> }> {
   const { companyId } = ticket;
   const now = effects.now();
   // As an accept (actions.ts): the company's accept greeting, in the attendant's name; bots stop.
-  const greet = !ticket.isGroup && (await getCompanySetting(companyId, 'sendGreetingAccepted')) === 'enabled';
+  const greet = !ticket.isGroup && greetOn;
   const messages: MessageRecord[] = greet
     ? [
         await buildOutgoingMessage(
@@ -169,48 +166,107 @@ async function take(ticket: TicketRecord, user: UserRecord, seatLimit: number, e
     seatLimit,
   });
   logger.info('ticket assigned automatically', { companyId, ticketId: ticket.id, userId: user.id, queueId: ticket.queueId });
-  const presented = (await presentTickets(companyId, [next]))[0] as Ticket;
-  for (const message of messages) await effects.sendCommand(await sendCommandFor(message, next));
-  const contact = messages.length ? await getContact(companyId, next.contactId) : undefined;
-  await publishTicketChange(effects, ticket, presented, contact ? { messages, contact } : undefined);
+  const published = (async () => {
+    const presented = (await presentTickets(companyId, [next]))[0] as Ticket;
+    for (const message of messages) await effects.sendCommand(await sendCommandFor(message, next));
+    const contact = messages.length ? await getContact(companyId, next.contactId) : undefined;
+    await publishTicketChange(effects, ticket, presented, contact ? { messages, contact } : undefined);
+  })().catch((error: unknown) => {
+    logger.error('an automatic assignment was committed but not announced', { companyId, ticketId: ticket.id, error: error as Error });
+  });
+  return { published };
 }
 
-/** How many waiting tickets one run gives out at most (the rest wait for the next trigger). */
-const DRAIN_MAX = 50;
+/** Tickets one pass takes from the head of the line at most (their takes run side by side). */
+const PASS_MAX = 25;
+/** How long one invocation drains before it leaves the lease to the next trigger (well inside a Lambda's timeout). */
+const DRAIN_MS = 10_000;
+/** The lease outlives a pass by far; it only matters when its owner died (the next trigger after it takes over). */
+const LEASE_MS = 15_000;
+
+type Outcome = 'assigned' | 'raced' | 'skipped';
+
+/**
+ * One pass: the oldest waiting tickets, as many as there are free seats (up to PASS_MAX), each given
+ * in order to the attendant chooseAttendant names for consecutive turns (one counter write for all),
+ * the takes side by side. A take that loses (the ticket moved, the seat filled by an accept) is left
+ * for the next pass, which reads the floor again.
+ */
+async function drainPass(floor: Floor, effects: Effects, announcing: Promise<void>[]): Promise<Outcome[]> {
+  const { queue } = floor;
+  const room = floor.seats.filter(hasRoom).reduce((sum, seat) => sum + (seat.max === 0 ? PASS_MAX : seat.max - seat.open), 0);
+  if (!room) return [];
+  const line = await readWaitingLine(queue.companyId, queue.id, Math.min(room, PASS_MAX));
+  if (!line.length) return [];
+  const tickets = await Promise.all(line.map((id) => getTicket(queue.companyId, id)));
+  const waiting = tickets.filter((t): t is TicketRecord & { queueId: number } => waitsInLine(t) && t.queueId === queue.id);
+  if (!waiting.length) return ['raced'];
+  const lastTurn = await takeRoundRobinTurn(queue.companyId, queue.id, waiting.length);
+  const plan: { ticket: TicketRecord; user: UserRecord; seat: Seat }[] = [];
+  for (const [i, ticket] of waiting.entries()) {
+    const chosen = chooseAttendant(queue.autoAssign, floor.seats, lastTurn - waiting.length + 1 + i);
+    const seat = floor.seats.find((s) => s.userId === chosen);
+    const user = floor.members.find((member) => member.id === chosen);
+    if (!seat || !user) break;
+    seat.open++;
+    plan.push({ ticket, user, seat });
+  }
+  return Promise.all(
+    plan.map(async ({ ticket, user, seat }): Promise<Outcome> => {
+      try {
+        announcing.push((await take(ticket, user, seat.max, floor.greet, effects)).published);
+        return 'assigned';
+      } catch (error) {
+        // Another path filled their last seat or moved the ticket a moment ago: the next pass reads again.
+        if (error instanceof SeatTakenError || error instanceof StaleTicketError) return 'raced';
+        throw error;
+      }
+    }),
+  );
+}
 
 /**
  * Gives the queue's waiting tickets, oldest first, to attendants with room, until nobody has room or
- * nobody waits. `first`: a ticket that just started waiting is tried before the line (it is usually
- * the only one: with room, nothing waits).
+ * nobody waits. One router at a time per queue (storage/ticket-routing.ts requestDrain): a trigger
+ * while another drains only counts itself (one write) and that owner passes again for it, so the
+ * routers of a busy queue no longer all read the same line head and fight over its first ticket.
+ * Returns the tickets this call assigned (0 when another router serves the trigger).
  */
-export async function routeQueue(
-  companyId: number,
-  queueId: number,
-  effects: Effects = defaultEffects,
-  first?: TicketRecord,
-): Promise<number> {
+export async function routeQueue(companyId: number, queueId: number, effects: Effects = defaultEffects): Promise<number> {
   const queue = await getQueue(companyId, queueId);
   if (!routes(queue)) return 0;
-  const floor = await readFloor(companyId, queue);
-  if (!floor.seats.some(hasRoom)) return 0;
+  const owner = randomUUID();
+  let seen = await requestDrain(companyId, queueId, owner, LEASE_MS);
+  if (seen === undefined) return 0;
+  const started = Date.now();
   let assigned = 0;
-  if (first) {
-    const outcome = await assign(floor, first, effects);
-    if (outcome === 'noRoom') return 0;
-    if (outcome === 'assigned') assigned++;
-  }
-  const tried = new Set<number>(first ? [first.id] : []);
-  while (assigned < DRAIN_MAX && floor.seats.some(hasRoom)) {
-    const line = (await readWaitingLine(companyId, queueId, 10)).filter((id) => !tried.has(id));
-    if (!line.length) break;
-    for (const id of line) {
-      tried.add(id);
-      const ticket = await getTicket(companyId, id);
-      if (!ticket) continue;
-      const outcome = await assign(floor, ticket, effects);
-      if (outcome === 'noRoom') return assigned;
-      if (outcome === 'assigned') assigned++;
+  let floor: Floor | undefined;
+  const announcing: Promise<void>[] = [];
+  try {
+    while (seen !== undefined) {
+      // Passes follow each other while they move tickets (a few in a row that only lost races, at
+      // most); then the lease is left unless someone asked meanwhile.
+      for (let lost = 0; lost < 3 && Date.now() - started <= DRAIN_MS; ) {
+        floor = await readFloor(companyId, queue, floor);
+        const outcomes = await drainPass(floor, effects, announcing);
+        const given = outcomes.filter((o) => o === 'assigned').length;
+        assigned += given;
+        if (!outcomes.length) break;
+        lost = given ? 0 : lost + 1;
+      }
+      if (Date.now() - started > DRAIN_MS) {
+        // Long enough for one invocation (its own change waits for it): the next trigger carries on.
+        await abandonDrain(companyId, queueId, owner);
+        logger.warn('automatic assignment handed the drain over', { companyId, queueId, assigned });
+        return assigned;
+      }
+      seen = await releaseDrain(companyId, queueId, owner, seen, LEASE_MS);
     }
+  } catch (error) {
+    await abandonDrain(companyId, queueId, owner).catch(() => undefined);
+    throw error;
+  } finally {
+    await Promise.all(announcing);
   }
   return assigned;
 }
@@ -236,7 +292,7 @@ export async function afterTicketChange(
 ): Promise<void> {
   try {
     const entered = waitsInLine(after) && !(waitsInLine(before) && before.queueId === after.queueId);
-    if (entered) await routeQueue(after.companyId, after.queueId, effects, after);
+    if (entered) await routeQueue(after.companyId, after.queueId, effects);
     const freed = holdsSeat(before) && !(holdsSeat(after) && after.userId === before.userId);
     if (freed) await routeForUser(before.companyId, before.userId, effects);
   } catch (error) {
