@@ -48,6 +48,10 @@ const es = {
     mediaExample: 'Mensaje con archivo (multipart/form-data, campo medias)',
     answers: 'Respuestas',
     numberHelp: 'El número va sin máscara: código del país, código de área y número, solo dígitos.',
+    idempotencyHelp:
+      'Idempotency-Key (opcional, 1 a 255 caracteres): reenvíe con la misma clave y el mismo cuerpo cuando no sepa si el mensaje salió. Durante 24 h la clave responde la primera respuesta (con Idempotent-Replayed: true) y no envía de nuevo; con otro cuerpo responde 422; mientras la primera solicitud aún se envía, 409 (intente de nuevo en un segundo). Use una clave nueva por mensaje.',
+    rateLimitHelp:
+      'Cada token tiene 60 solicitudes por minuto. Cada respuesta trae RateLimit-Limit, RateLimit-Remaining y RateLimit-Reset (segundos hasta que la ventana se reinicia); por encima del límite, 429 con Retry-After.',
     textTitle: 'Probar: mensaje de texto',
     mediaTitle: 'Probar: mensaje con archivo',
     fields: {
@@ -126,6 +130,10 @@ const en: typeof es = {
     mediaExample: 'Message with a file (multipart/form-data, field medias)',
     answers: 'Responses',
     numberHelp: 'The number is unmasked: country code, area code and number, digits only.',
+    idempotencyHelp:
+      "Idempotency-Key (optional, 1 to 255 characters): send again with the same key and body when you don't know whether the message went out. For 24 h the key answers the first answer (with Idempotent-Replayed: true) and sends nothing more; with another body it answers 422; while the first request is still sending, 409 (retry in a second). Use a new key for each message.",
+    rateLimitHelp:
+      'Each token has 60 requests a minute. Every answer carries RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (seconds until the window resets); over the limit, 429 with Retry-After.',
     textTitle: 'Try it: text message',
     mediaTitle: 'Try it: message with a file',
     fields: {
@@ -204,6 +212,10 @@ const pt: typeof es = {
     mediaExample: 'Mensagem com arquivo (multipart/form-data, campo medias)',
     answers: 'Respostas',
     numberHelp: 'O número vai sem máscara: código do país, DDD e número, só dígitos.',
+    idempotencyHelp:
+      'Idempotency-Key (opcional, 1 a 255 caracteres): reenvie com a mesma chave e o mesmo corpo quando não souber se a mensagem saiu. Por 24 h a chave devolve a primeira resposta (com Idempotent-Replayed: true) e não envia de novo; com outro corpo responde 422; enquanto a primeira requisição ainda está enviando, 409 (tente de novo em um segundo). Use uma chave nova para cada mensagem.',
+    rateLimitHelp:
+      'Cada token tem 60 requisições por minuto. Toda resposta traz RateLimit-Limit, RateLimit-Remaining e RateLimit-Reset (segundos até a janela reiniciar); acima do limite, 429 com Retry-After.',
     textTitle: 'Testar: mensagem de texto',
     mediaTitle: 'Testar: mensagem com arquivo',
     fields: {

@@ -47,8 +47,9 @@ export function MessagesApiPage() {
             <Typography variant="subtitle2">{t('messagesApi.endpoint')}</Typography>
             <Code testId="messages-api-endpoint" wrap>{`POST ${endpoint}`}</Code>
             <Typography variant="subtitle2">{t('messagesApi.headers')}</Typography>
-            <Code>{'Authorization: Bearer <token>\nContent-Type: application/json'}</Code>
+            <Code>{'Authorization: Bearer <token>\nContent-Type: application/json\nIdempotency-Key: <uuid>'}</Code>
             <Typography variant="body2">{t('messagesApi.tokenHelp')}</Typography>
+            <Typography variant="body2">{t('messagesApi.idempotencyHelp')}</Typography>
             <Typography variant="subtitle2">{t('messagesApi.textExample')}</Typography>
             <Code>{`curl -X POST '${endpoint}' \\\n  -H 'Authorization: Bearer <token>' \\\n  -H 'Content-Type: application/json' \\\n  -d '{"number": "5511999999999", "body": "Olá"}'`}</Code>
             <Typography variant="subtitle2">{t('messagesApi.mediaExample')}</Typography>
@@ -56,11 +57,14 @@ export function MessagesApiPage() {
             <Typography variant="subtitle2">{t('messagesApi.answers')}</Typography>
             <Code>
               {
-                '200 {"mensagem": "Mensagem enviada"}\n401 {"error": "ERR_UNAUTHORIZED"}\n403 {"error": "ERR_PLAN_FEATURE_DISABLED"}\n429 {"error": "ERR_TOO_MANY_REQUESTS"}'
+                '200 {"mensagem": "Mensagem enviada"}\n401 {"error": "ERR_UNAUTHORIZED"}\n403 {"error": "ERR_PLAN_FEATURE_DISABLED"}\n409 {"error": "ERR_IDEMPOTENCY_KEY_IN_USE"}\n422 {"error": "ERR_IDEMPOTENCY_KEY_REUSED"}\n429 {"error": "ERR_TOO_MANY_REQUESTS"}'
               }
             </Code>
             <Typography variant="body2" color="text.secondary">
               {t('messagesApi.numberHelp')}
+            </Typography>
+            <Typography variant="body2" color="text.secondary">
+              {t('messagesApi.rateLimitHelp')}
             </Typography>
           </Stack>
         </Paper>
