@@ -49,9 +49,8 @@ export class IdempotencyKeyInUseError extends AppError {
   }
 }
 
-/** The header's value: undefined without the header, else 1..255 characters (code points) or a 400. */
-export function idempotencyKey(raw: string | undefined): string | undefined {
-  if (raw === undefined) return undefined;
+/** The header's value when present: 1..255 characters (code points), else a 400. */
+export function idempotencyKey(raw: string): string {
   const length = [...raw].length;
   if (length < 1 || length > IDEMPOTENCY_KEY_MAX) throw new IdempotencyKeyInvalidError();
   return raw;
