@@ -109,6 +109,13 @@ describe('private notes in the conversation', { timeout: 150_000 }, () => {
     await expect(composer.getAttribute('data-note')).resolves.toBe('true');
     await expect(toggle.getAttribute('aria-pressed')).resolves.toBe('true');
     await shot(userPage, 'thread', { fullPage: false });
+    // At 1280 px the whole conversation fits: no sideways scroll, Resolver and Send inside the window
+    // (a 1fr column grew to its content and clipped both).
+    await expect(userPage.evaluate(() => document.documentElement.scrollWidth)).resolves.toBeLessThanOrEqual(1280);
+    for (const button of [userPage.getByRole('button', { name: 'Resolver' }), composer.getByRole('button', { name: 'Enviar' })]) {
+      const box = await button.boundingBox();
+      expect(box && box.x + box.width).toBeLessThanOrEqual(1280);
+    }
 
     // The colleague's open thread: the note arrives live, marked the same.
     const theirs = adminPage.getByTestId('message').filter({ hasText: noteText });

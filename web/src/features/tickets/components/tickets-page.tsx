@@ -62,7 +62,9 @@ export function TicketsPage({ renderConversation, renderSpy }: TicketsPageProps)
   }
   return (
     <Box
-      sx={{ display: 'grid', gap: 2, gridTemplateColumns: { md: '380px 1fr', lg: '420px 1fr' }, height: pageHeight }}
+      // minmax(0, 1fr): a plain 1fr column never shrinks below its content's width, so at 1280 px the
+      // conversation's header and composer pushed past the window and clipped Resolver and Send.
+      sx={{ display: 'grid', gap: 2, gridTemplateColumns: { md: '380px minmax(0, 1fr)', lg: '420px minmax(0, 1fr)' }, height: pageHeight }}
       data-testid="tickets-page"
       data-layout="wide"
     >
