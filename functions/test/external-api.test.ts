@@ -165,6 +165,24 @@ describe('sending', () => {
     expect(await env.commands.drain()).toEqual([]);
   });
 
+  it("refuses a private note (isPrivate: true), JSON or multipart, and sends nothing: a note is the inbox's, never the contact's", async () => {
+    const json = await sendApi(connection.token, { number: '5511955554445', body: 'nota interna', isPrivate: true });
+    expect(json.status).toBe(400);
+    expect(json.body).toMatchObject({ error: 'ERR_VALIDATION', field: 'isPrivate' });
+    const form = multipart([
+      { name: 'number', value: '5511955554445' },
+      { name: 'body', value: 'nota interna' },
+      { name: 'isPrivate', value: 'true' },
+    ]);
+    const viaForm = await invoke('POST /api/messages/send', { token: connection.token, raw: form });
+    expect(viaForm.status).toBe(400);
+    expect(viaForm.body).toMatchObject({ error: 'ERR_VALIDATION', field: 'isPrivate' });
+    expect(await getContactByNumber(tenant.companyId, '5511955554445')).toBeUndefined();
+    expect(await env.commands.drain()).toEqual([]);
+    // Saying it is not a note is fine.
+    expect((await sendApi(connection.token, { number: '5511955554445', body: 'oi', isPrivate: false })).status).toBe(200);
+  });
+
   it('keeps numbers to digits with country and area code', () => {
     expect(externalNumber('+55 (11) 98888-7777')).toBe('5511988887777');
     expect(externalNumber('1 (415) 555-2671')).toBe('14155552671');

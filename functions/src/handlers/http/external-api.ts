@@ -6,6 +6,7 @@
  * the send safe to retry (domain/external-api/idempotency.ts).
  */
 import * as z from 'zod';
+import { ValidationError } from '#commons/errors';
 import {
   admitExternalRequest,
   assertAdmitted,
@@ -23,13 +24,21 @@ import { HttpResult } from '#http/result';
 import type { RequestContext } from '#http/types';
 import { parseInput } from '#http/validate';
 
+/**
+ * A private note is the inbox's (POST /messages/{ticketId}); here every text goes to the contact, so
+ * a client that asks for one is refused rather than having its note sent to the customer.
+ */
+const NOT_A_NOTE = 'Private notes exist only in the inbox: this API sends every text to the contact';
+
 const jsonSchema = z.object({
   number: z.union([z.string().max(64), z.number().int().nonnegative()]).transform(String),
   body: z.string().max(MESSAGE_BODY_MAX).optional().default(''),
+  isPrivate: z.literal(false, { error: NOT_A_NOTE }).optional(),
 });
 
 async function readSend(ctx: RequestContext): Promise<ExternalSend> {
   const form = await readMultipartForm(ctx.event.headers?.['content-type'], ctx.rawBody);
+  if (form?.fields.isPrivate?.some((value) => value !== 'false')) throw new ValidationError('isPrivate', NOT_A_NOTE);
   if (form)
     return {
       number: parseInput(jsonSchema.shape.number, form.fields.number?.[0], 'number'),
