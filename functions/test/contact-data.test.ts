@@ -72,6 +72,10 @@ async function seedContact(t: Tenant, messages = 6): Promise<Seeded> {
     texts.push(text);
     await storeInbound(first, text, Date.now() - (messages - i) * 1000, { fromMe: i % 2 === 1 });
   }
+  // An attendant's private note in the thread (issue 22 §6): the company's, never sent to the contact.
+  const note = `nota ${marker('privada')}`;
+  texts.push(note);
+  await storeInbound(first, note, Date.now() - 500, { fromMe: true, isPrivate: true, waId: null, ack: 0 });
   // An inbound photo (the session-host's key, outside the ticket's folder) and an upload of ours.
   const inboundKey = `${t.companyId}/whatsapp/${connectionId}/${uniq('WAIMG')}.jpg`;
   await putMedia(inboundKey, Buffer.from(`foto de ${name} ${number}`), 'image/jpeg');
@@ -169,6 +173,9 @@ describe('contact data export', () => {
       [seeded.texts[0], 'in'],
       [seeded.texts[1], 'out'],
     ]);
+    // The private note is there, said to be one: the person reads it as the company's, not as sent to them.
+    const note = seeded.texts.find((text) => text.startsWith('nota '));
+    expect(first.messages.filter((m: { direction: string }) => m.direction === 'note').map((m: { body: string }) => m.body)).toEqual([note]);
     const bodies = res.body.tickets.flatMap((t: { messages: { body: string }[] }) => t.messages.map((m) => m.body));
     for (const text of seeded.texts) expect(bodies).toContain(text);
     // The photo's link is a presigned GET valid for a day, and it downloads the photo.
@@ -306,7 +313,7 @@ describe('contact erasure', () => {
       json: { confirmNumber: seeded.number },
     });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body).toMatchObject({ tickets: 2, messages: 522 });
+    expect(res.body).toMatchObject({ tickets: 2, messages: 523 });
     expect(await traces(seeded)).toEqual([]);
   }, 120_000);
 

@@ -35,8 +35,11 @@ const MESSAGES_PAGE = 500;
 export interface ExportedMessage {
   id: string;
   createdAt: string;
-  /** `in`: the contact wrote it; `out`: the company (an attendant, a bot, a campaign) did. */
-  direction: 'in' | 'out';
+  /**
+   * `in`: the contact wrote it; `out`: the company (an attendant, a bot, a campaign) sent it;
+   * `note`: an attendant's private note in the conversation, never sent to the contact.
+   */
+  direction: 'in' | 'out' | 'note';
   body: string;
   mediaType: string | null;
   mediaName: string | null;
@@ -94,7 +97,7 @@ async function exportedMessages(ticket: TicketRecord): Promise<ExportedMessage[]
       out.push({
         id: message.id,
         createdAt: message.createdAt,
-        direction: message.fromMe ? 'out' : 'in',
+        direction: message.isPrivate ? 'note' : message.fromMe ? 'out' : 'in',
         body: message.body,
         mediaType: message.mediaType,
         mediaName: message.mediaName,
