@@ -5,13 +5,17 @@
  * oldest first when a seat frees, and fifty routers racing on one queue: never an attendant above
  * maxOpenTickets, never a ticket given twice.
  */
+
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { documentClient } from '../src/commons/dynamodb.ts';
 import type { Ticket } from '../src/contracts/tickets.ts';
 import { applyTicketUpdate } from '../src/domain/tickets/actions.ts';
-import { afterTicketChange, chooseAttendant, routeQueue, type Seat } from '../src/domain/tickets/auto-assign.ts';
+import { afterTicketChange, chooseAttendant, DRAIN_MS, routeQueue, type Seat } from '../src/domain/tickets/auto-assign.ts';
+import { table } from '../src/storage/db.ts';
+import { pad, tenantPk } from '../src/storage/table.ts';
 import { listTicketHistory } from '../src/storage/ticket-history.ts';
-import { readSeats, readWaitingLine } from '../src/storage/ticket-routing.ts';
+import { readSeats, readWaitingLine, requestDrain } from '../src/storage/ticket-routing.ts';
 import { getTicket, type TicketRecord } from '../src/storage/tickets.ts';
 import { createUser, type UserRecord } from '../src/storage/users.ts';
 import { putConnection } from '../src/storage/ws-connections.ts';
@@ -240,4 +244,44 @@ describe('a roundRobin queue', () => {
     expect(await readWaitingLine(companyId, queueId, 100)).toEqual(waiting.slice(9));
     expect(requests).toBeLessThan(250);
   }, 240_000);
+
+  it('a drain owner whose queue keeps being asked for hands the line over after DRAIN_MS instead of holding its caller', async () => {
+    // Prepare: a routing queue with one online attendant and one waiting ticket
+    const effects = recorder(new Date());
+    const { companyId, connectionId, queues } = await tenant({}, [{ autoAssign: 'off' }]);
+    const queueId = (queues[0] as { id: number }).id;
+    const person = await attendant(companyId, [queueId], { maxOpenTickets: 3 });
+    await deliver(effects, { kind: 'message', companyId, connectionId, message: waMessage({ number: contactNumber(), body: 'hi' }) });
+    const [waiting] = await readWaitingLine(companyId, queueId, 10);
+    const { updateQueue } = await import('../src/storage/queues.ts');
+    await updateQueue(companyId, queueId, { autoAssign: 'roundRobin' });
+
+    // Act: the owner drains while other triggers keep counting themselves on its lease (a busy queue)
+    let asking = true;
+    const others = (async () => {
+      while (asking) {
+        await documentClient().send(
+          new UpdateCommand({
+            TableName: table(),
+            Key: { pk: `${tenantPk(companyId)}#WAITQ#${pad(queueId)}`, sk: 'DRAIN' },
+            UpdateExpression: 'ADD requests :one',
+            ExpressionAttributeValues: { ':one': 1 },
+          }),
+        );
+      }
+    })();
+    const started = Date.now();
+    const assigned = await routeQueue(companyId, queueId, effects);
+    const took = Date.now() - started;
+    asking = false;
+    await others;
+
+    // Assess: the ticket is theirs, the call came back soon after DRAIN_MS, and the lease is free again
+    expect(assigned).toBe(1);
+    expect((await ticketOf(companyId, waiting as number)).userId).toBe(person.id);
+    // (a 10 s drain budget held it 10.7 s here: the resolve or inbound batch behind it waited that long)
+    expect(DRAIN_MS).toBeLessThanOrEqual(2_000);
+    expect(took).toBeLessThan(5_000);
+    expect(await requestDrain(companyId, queueId, 'next', 15_000)).toBeTypeOf('number');
+  }, 120_000);
 });

@@ -179,8 +179,12 @@ async function take(
 
 /** Tickets one pass takes from the head of the line at most (their takes run side by side). */
 const PASS_MAX = 25;
-/** How long one invocation drains before it leaves the lease to the next trigger (well inside a Lambda's timeout). */
-const DRAIN_MS = 10_000;
+/**
+ * How long one invocation passes again for others before it leaves the lease to the next trigger.
+ * Short: the owner's own caller waits meanwhile (a resolve's response; an inbound batch, whose
+ * events, the assignments' included, go out only when the batch ends).
+ */
+export const DRAIN_MS = 1_500;
 /** The lease outlives a pass by far; it only matters when its owner died (the next trigger after it takes over). */
 const LEASE_MS = 15_000;
 
@@ -192,15 +196,18 @@ type Outcome = 'assigned' | 'raced' | 'skipped';
  * the takes side by side. A take that loses (the ticket moved, the seat filled by an accept) is left
  * for the next pass, which reads the floor again.
  */
-async function drainPass(floor: Floor, effects: Effects, announcing: Promise<void>[]): Promise<Outcome[]> {
+async function drainPass(floor: Floor, effects: Effects, announcing: Promise<void>[]): Promise<{ outcomes: Outcome[]; more: boolean }> {
   const { queue } = floor;
   const room = floor.seats.filter(hasRoom).reduce((sum, seat) => sum + (seat.max === 0 ? PASS_MAX : seat.max - seat.open), 0);
-  if (!room) return [];
-  const line = await readWaitingLine(queue.companyId, queue.id, Math.min(room, PASS_MAX));
-  if (!line.length) return [];
+  if (!room) return { outcomes: [], more: false };
+  const limit = Math.min(room, PASS_MAX);
+  const line = await readWaitingLine(queue.companyId, queue.id, limit);
+  // A line shorter than asked was read whole: nothing more waits unless someone asks again (the lease's count).
+  const more = line.length === limit;
+  if (!line.length) return { outcomes: [], more };
   const tickets = await Promise.all(line.map((id) => getTicket(queue.companyId, id)));
   const waiting = tickets.filter((t): t is TicketRecord & { queueId: number } => waitsInLine(t) && t.queueId === queue.id);
-  if (!waiting.length) return ['raced'];
+  if (!waiting.length) return { outcomes: ['raced'], more: true };
   const lastTurn = await takeRoundRobinTurn(queue.companyId, queue.id, waiting.length);
   const plan: { ticket: TicketRecord; user: UserRecord; seat: Seat }[] = [];
   for (const [i, ticket] of waiting.entries()) {
@@ -211,7 +218,7 @@ async function drainPass(floor: Floor, effects: Effects, announcing: Promise<voi
     seat.open++;
     plan.push({ ticket, user, seat });
   }
-  return Promise.all(
+  const outcomes = await Promise.all(
     plan.map(async ({ ticket, user, seat }): Promise<Outcome> => {
       try {
         announcing.push((await take(ticket, user, seat.max, floor.greet, effects)).published);
@@ -223,6 +230,7 @@ async function drainPass(floor: Floor, effects: Effects, announcing: Promise<voi
       }
     }),
   );
+  return { outcomes, more: more || outcomes.some((o) => o !== 'assigned') };
 }
 
 /**
@@ -248,10 +256,10 @@ export async function routeQueue(companyId: number, queueId: number, effects: Ef
       // most); then the lease is left unless someone asked meanwhile.
       for (let lost = 0; lost < 3 && Date.now() - started <= DRAIN_MS; ) {
         floor = await readFloor(companyId, queue, floor);
-        const outcomes = await drainPass(floor, effects, announcing);
+        const { outcomes, more } = await drainPass(floor, effects, announcing);
         const given = outcomes.filter((o) => o === 'assigned').length;
         assigned += given;
-        if (!outcomes.length) break;
+        if (!outcomes.length || !more) break;
         lost = given ? 0 : lost + 1;
       }
       if (Date.now() - started > DRAIN_MS) {
