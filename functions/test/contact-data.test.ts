@@ -175,7 +175,9 @@ describe('contact data export', () => {
     ]);
     // The private note is there, said to be one: the person reads it as the company's, not as sent to them.
     const note = seeded.texts.find((text) => text.startsWith('nota '));
-    expect(first.messages.filter((m: { direction: string }) => m.direction === 'note').map((m: { body: string }) => m.body)).toEqual([note]);
+    expect(first.messages.filter((m: { direction: string }) => m.direction === 'note').map((m: { body: string }) => m.body)).toEqual([
+      note,
+    ]);
     const bodies = res.body.tickets.flatMap((t: { messages: { body: string }[] }) => t.messages.map((m) => m.body));
     for (const text of seeded.texts) expect(bodies).toContain(text);
     // The photo's link is a presigned GET valid for a day, and it downloads the photo.
