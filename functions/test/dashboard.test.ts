@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vites
 import { setSessionCommandSender } from '#adapters/session-commands';
 import type { DashboardData } from '../src/contracts/dashboard.ts';
 import { type DashboardViewer, getDashboard, getTicketsDay, getTicketsUsers } from '../src/domain/dashboard/dashboard.ts';
+import { companyTimeZone, localDayHour } from '../src/storage/dashboard-counters.ts';
 import { clearReadCaches } from '../src/storage/read-cache.ts';
 import { commitIfUnchanged } from '../src/storage/sweep-commit.ts';
 import { getTicket, type TicketRecord, type TicketStatePatch } from '../src/storage/tickets.ts';
@@ -303,15 +304,17 @@ describe('GET /dashboard over HTTP', () => {
 
 describe('a reopened ticket on the dashboard (issue 25)', () => {
   it("counts once: the admin's own open ticket is in conversation, then finished, then in conversation again and not finished", async () => {
-    // Prepare: a fresh company (UTC) and a contact of a closed ticket (a closed ticket begins no conversation)
+    // Prepare: a fresh company and a contact of a closed ticket (a closed ticket begins no conversation)
     const box = await seedInbox(stack);
     // Resolving sends the connection's completion message: the session's queue is not part of this test.
     const previous = setSessionCommandSender(async () => undefined);
     onTestFinished(() => void setSessionCommandSender(previous));
     const { contactId } = await box.seedTicket({ status: 'closed' });
     const token = box.admin.token;
-    const today = new Date().toISOString().slice(0, 10);
-    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    // Days on the company's clock (São Paulo by default): from 00:00 to 03:00 UTC, UTC's date is its tomorrow.
+    const zone = await companyTimeZone(box.companyId);
+    const today = localDayHour(new Date().toISOString(), zone).day;
+    const yesterday = localDayHour(new Date(Date.now() - 86_400_000).toISOString(), zone).day;
     const counters = async () => {
       const res = await call('GET /dashboard', { token, query: { date_from: today, date_to: today } });
       expect(res.status).toBe(200);

@@ -214,7 +214,10 @@ describe('realtime over the local gateway', () => {
   });
 
   it('deletes a stored connection whose socket is gone (410) when publishing', async () => {
-    // Prepare: a record for a socket the gateway never had, as after a lost $disconnect.
+    // Prepare: a record for a socket the gateway never had, as after a lost $disconnect: written a
+    // minute ago (a 410 from a socket younger than CONNECTING_GRACE_MS may still be in its $connect).
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() - 60_000);
     await connections.putConnection({
       connectionId: 'ghost0000000000=',
       companyId: 1,
@@ -228,6 +231,7 @@ describe('realtime over the local gateway', () => {
       tokenJti: '',
       tokenOrigin: '',
     });
+    vi.useRealTimers();
     // Act
     const result = await publishToCompany(1, 'company-1-ticket', { action: 'update' });
     // Assess
