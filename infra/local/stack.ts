@@ -12,7 +12,7 @@ import { TABLE_LOGICAL_NAME } from '@conversa/functions/storage/table';
 import { startBotFakes, TYPEBOT_SLUG } from './bot-fakes/server.ts';
 import { type Child, spawnChild, stripAnsi } from './child-process.ts';
 import { startCloudWatch } from './cloudwatch.ts';
-import { ensurePoolAndClient, startCognitoLocal } from './cognito/cognito-local.ts';
+import { ensurePoolAndClient, startCognitoLocal, storedConfirmationCode } from './cognito/cognito-local.ts';
 import { startCognitoProxy } from './cognito/cognito-proxy.ts';
 import { assertJava, ensureTable, startDynamoDbLocal } from './dynamodb-local/dynamodb-local.ts';
 import { startHttpGateway } from './http-gateway.ts';
@@ -112,6 +112,8 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
   // Without a data dir, cognito-local still needs a folder for its JSON: a temp one, removed on stop.
   const tempDir = opts.dataDir ? undefined : mkdtempSync(join(tmpdir(), 'conversa-local-'));
   const dataDir = opts.dataDir ?? (tempDir as string);
+  /** cognito-local's working directory: its config and, under .cognito/db, its user pools. */
+  const cognitoDir = join(dataDir, 'cognito');
   mkdirSync(dataDir, { recursive: true });
 
   const stoppers: Stopper[] = [];
@@ -158,7 +160,7 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
           return d;
         },
       ),
-      startCognitoLocal({ port: ports.cognitoUpstream, dir: join(dataDir, 'cognito'), log: cognitoLog(log), triggers }).then(async (c) => {
+      startCognitoLocal({ port: ports.cognitoUpstream, dir: cognitoDir, log: cognitoLog(log), triggers }).then(async (c) => {
         children.push(c.child);
         const ids = await ensurePoolAndClient(c.url);
         mark('cognito');
@@ -199,7 +201,7 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
       upstream: cognitoLocal.url,
       stateFile: opts.dataDir ? join(dataDir, 'cognito', 'proxy-state.json') : undefined,
       log,
-      confirmationCode: (email) => cognitoLocal.codes.get(email),
+      confirmationCode: (email) => storedConfirmationCode(cognitoDir, userPoolId, email) ?? cognitoLocal.codes.get(email),
       ...(preTokenGeneration
         ? { preTokenGeneration: { lambdaEndpoint: lambdas.url, functionName: preTokenGeneration.name, userPoolId } }
         : {}),
@@ -322,7 +324,8 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
       admin,
       env,
       cognito: { endpoint: proxy.url, userPoolId, clientId },
-      lastResetCode: (email) => cognitoLocal.codes.get(email.trim().toLowerCase())?.code,
+      lastResetCode: (email) =>
+        (storedConfirmationCode(cognitoDir, userPoolId, email) ?? cognitoLocal.codes.get(email.trim().toLowerCase()))?.code,
       timings,
       stop,
     };

@@ -3,7 +3,7 @@
  * user pool and client the product expects, and the confirmation codes it "emails" (it prints them),
  * captured so tests and the log can read a password-reset code.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import {
@@ -141,4 +141,24 @@ export async function ensurePoolAndClient(endpoint: string): Promise<{ userPoolI
   } finally {
     client.destroy();
   }
+}
+
+/**
+ * The confirmation code cognito-local holds for this address, read from its user pool's file
+ * (`.cognito/db/<pool id>.json`, written before it answers ForgotPassword or SignUp): its printed
+ * "email" goes through a logging worker that, on a loaded machine, printed the code ~30 s after the
+ * answer. `at` is when the user record last changed. Undefined while there is none, or while the
+ * file is being rewritten.
+ */
+export function storedConfirmationCode(dir: string, userPoolId: string, email: string): { code: string; at: number } | undefined {
+  let users: Record<string, { Attributes?: { Name: string; Value?: string }[]; ConfirmationCode?: string; UserLastModifiedDate?: string }>;
+  try {
+    users = JSON.parse(readFileSync(join(dir, '.cognito', 'db', `${userPoolId}.json`), 'utf8')).Users ?? {};
+  } catch {
+    return undefined;
+  }
+  const wanted = email.trim().toLowerCase();
+  const user = Object.values(users).find((u) => u.Attributes?.some((a) => a.Name === 'email' && a.Value?.toLowerCase() === wanted));
+  if (!user?.ConfirmationCode) return undefined;
+  return { code: user.ConfirmationCode, at: Date.parse(user.UserLastModifiedDate ?? '') || 0 };
 }
