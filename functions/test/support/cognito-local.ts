@@ -16,7 +16,7 @@ import {
   CreateUserPoolCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { fakeAwsCredentials } from './dynamodb-local.ts';
-import { freePort, spawnProcess, waitUntil } from './processes.ts';
+import { freePort, type Spawned, spawnProcess } from './processes.ts';
 
 const repoRoot = resolve(fileURLToPath(import.meta.url), '../../../..');
 export const COGNITO_TEST_CODE = '123456';
@@ -59,21 +59,42 @@ export async function createPoolAndClient(client: CognitoIdentityProviderClient)
   return { userPoolId, clientId };
 }
 
+/**
+ * Starts cognito-local on a port that was free a moment ago. Another process (a stack, a second test
+ * run) may take that port first: then our child dies on EADDRINUSE while its /health answers from the
+ * other server, and the pool would be created there (a full run saw CreateUserPool fail with
+ * UnknownError). Ready means our child is alive and answers 200; a child that died is retried on a
+ * new port.
+ */
+async function spawnCognitoLocal(cwd: string): Promise<{ proc: Spawned; endpoint: string }> {
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    const proc = spawnProcess(process.execPath, [join(repoRoot, 'node_modules/cognito-local/lib/bin/start.js')], {
+      cwd,
+      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', CODE: COGNITO_TEST_CODE },
+    });
+    const alive = () => proc.child.exitCode === null && proc.child.signalCode === null;
+    const endpoint = `http://127.0.0.1:${port}`;
+    const deadline = Date.now() + 60_000;
+    while (alive() && Date.now() < deadline) {
+      const ok = await fetch(`${endpoint}/health`).then(
+        (res) => res.ok,
+        () => false,
+      );
+      if (ok && alive()) return { proc, endpoint };
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const died = !alive();
+    await proc.stop();
+    if (died && attempt < 3) continue;
+    throw new Error(`cognito-local ${died ? 'exited' : 'did not answer within 60 s'}\n${proc.output()}`);
+  }
+}
+
 export async function startCognitoLocal(options: { setEnv?: boolean } = {}): Promise<CognitoLocal> {
   fakeAwsCredentials();
-  const port = await freePort();
   const cwd = mkdtempSync(join(tmpdir(), 'cognito-local-'));
-  const proc = spawnProcess(process.execPath, [join(repoRoot, 'node_modules/cognito-local/lib/bin/start.js')], {
-    cwd,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', CODE: COGNITO_TEST_CODE },
-  });
-  const endpoint = `http://127.0.0.1:${port}`;
-  try {
-    await waitUntil(async () => (await fetch(`${endpoint}/health`).catch(() => undefined)) !== undefined, 'cognito-local', 60_000);
-  } catch (error) {
-    await proc.stop();
-    throw new Error(`${(error as Error).message}\n${proc.output()}`);
-  }
+  const { proc, endpoint } = await spawnCognitoLocal(cwd);
   const client = new CognitoIdentityProviderClient({
     endpoint,
     region: 'us-east-1',
