@@ -67,7 +67,14 @@ export async function ensureWebBuild(log: (line: string) => void): Promise<void>
   if (existsSync(index) && statSync(index).mtimeMs >= sourcesNewest) return;
   log('[web] building web/dist (npm run build -w web)...');
   const started = Date.now();
-  await promisify(execFile)('npm', ['run', 'build', '-w', 'web'], { cwd: repoRoot, maxBuffer: 64 * 1024 * 1024 });
+  // NODE_ENV decides React's build, and vitest sets it to 'test' for the process that starts the
+  // stack: inherited, it shipped React's development build (2-3x the CPU a page) to the browser tests
+  // and then to `npm start`, which serves the same web/dist.
+  await promisify(execFile)('npm', ['run', 'build', '-w', 'web'], {
+    cwd: repoRoot,
+    maxBuffer: 64 * 1024 * 1024,
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
   log(`[web] built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
