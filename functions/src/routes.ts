@@ -186,6 +186,9 @@ export const httpRoutes: readonly HttpRoute[] = [
   r('DELETE', '/messages/{id}', 'messages', 'user'),
   // Sends a failed message of ours again (`{id}` the message id), idempotently.
   r('POST', '/messages/{id}/retry', 'messages', 'user'),
+  // The caller's mentions by colleagues' notes (issue 22 §6): only their own, from the token.
+  r('GET', '/mentions', 'messages', 'user'),
+  r('POST', '/mentions/read', 'messages', 'user'),
   // Private media: the caller's tenant must own the key (`<companyId>/...`); answers a presigned redirect.
   r('GET', '/public/{path+}', 'media', 'user'),
   // External messages API: authenticated by a connection token, not a user session (BEHAVIOUR).

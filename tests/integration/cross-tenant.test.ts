@@ -163,6 +163,9 @@ const fixtures: Record<string, Fixture> = {
   'DELETE /messages/{id}': { params: () => ({ id: bOwn.messageId }) },
   // A retry of B's message: refused before anything is sent, and B's message stays as it was.
   'POST /messages/{id}/retry': { params: () => ({ id: bOwn.messageId }) },
+  // The caller's own mentions (issue 22 §6): B's ticket id marks nothing of B's.
+  'GET /mentions': { ownNamespace: true },
+  'POST /mentions/read': { ownNamespace: true, body: () => ({ ticketId: bOwn.ticketId }) },
   'GET /public/{path+}': { params: () => ({ path: bOwn.mediaKey }) },
   // Its own credential (a connection token): a user's session token is refused, nothing reaches B.
   'POST /api/messages/send': { body: () => ({ number: '5511977000001', body: 'intrusion' }) },
@@ -195,6 +198,9 @@ const fixtures: Record<string, Fixture> = {
   'GET /dashboard': { query: (t) => ({ days: '90', companyId: String(t.companyId) }) },
   'GET /dashboard/ticketsUsers': { query: (t) => ({ companyId: String(t.companyId) }) },
   'GET /dashboard/ticketsDay': { query: (t) => ({ companyId: String(t.companyId) }) },
+  // Reports (issue 22 §4): the caller's company always; B's queue ids name nothing of B's.
+  'GET /reports/summary': { ownNamespace: true, query: () => ({ queueIds: String(bOwn.queueId) }) },
+  'GET /reports/export.csv': { ownNamespace: true, query: () => ({ queueIds: String(bOwn.queueId) }) },
   // The first day's checklist is the token's company's: a dismissal changes A's own item only.
   'GET /onboarding': {},
   'PUT /onboarding': { body: () => ({ dismissed: true }) },

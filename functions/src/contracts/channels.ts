@@ -14,6 +14,8 @@ export const channels = {
   ticket: (companyId: number) => `company-${companyId}-ticket`,
   /** A ticket's service level was breached (contracts/sla.ts SlaBreachEvent): its queue's admins and supervisors. */
   slaBreach: (companyId: number) => `company-${companyId}-slaBreach`,
+  /** A colleague's note mentioned the user (contracts/mentions.ts MentionEvent): that user's sockets only. */
+  mention: (companyId: number) => `company-${companyId}-mention`,
   appMessage: (companyId: number) => `company-${companyId}-appMessage`,
   contact: (companyId: number) => `company-${companyId}-contact`,
   chat: (companyId: number) => `company-${companyId}-chat`,

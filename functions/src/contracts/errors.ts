@@ -127,6 +127,8 @@ export const ErrorCodes = [
   'ERR_IDEMPOTENCY_KEY_REUSED',
   /** Idempotency-Key held by a request still sending: retry shortly (409, retryAfter). */
   'ERR_IDEMPOTENCY_KEY_IN_USE',
+  /** A note mentions an id that is not a user of the company (400, field `mentions`). */
+  'ERR_MENTION_UNKNOWN_USER',
 ] as const;
 
 export type ErrorCode = (typeof ErrorCodes)[number];

@@ -1,5 +1,7 @@
 /** Messages (SPEC 3 "Message", 4 "Message ack") as the API and the realtime channel carry them. */
+
 import type { Contact } from './contacts.ts';
+import type { MentionedUser } from './mentions.ts';
 import type { MediaType } from './session-events.ts';
 import type { Ticket } from './tickets.ts';
 
@@ -63,6 +65,8 @@ export interface Message {
    * lastMessage, not a first response. Absent on every other message.
    */
   isPrivate?: boolean;
+  /** The colleagues a private note mentions (`@name`, contracts/mentions.ts); absent on every other message. */
+  mentions?: MentionedUser[];
   createdAt: string;
   updatedAt: string;
 }

@@ -44,6 +44,11 @@ export interface Ticket {
    * (its attendant's open list, or Pending). Null when not snoozed.
    */
   snoozedUntil?: string | null;
+  /**
+   * Only on GET /tickets/{id|uuid} to a caller who may read it through a mention alone (contracts/
+   * mentions.ts): they may read the thread and change nothing.
+   */
+  readOnly?: boolean;
   createdAt: string;
   updatedAt: string;
 }

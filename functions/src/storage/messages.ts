@@ -269,6 +269,8 @@ export async function storeMessage(
     link?: Omit<WaLink, 'messageId' | 'ticketId'>;
     /** False for a text sent to many tickets (a campaign's): its words would match everything. */
     indexWords?: boolean;
+    /** More writes that stand or fall with the message (a note's mentions, storage/mentions.ts). */
+    extra?: TransactItem[];
   },
 ): Promise<StoreOutcome> {
   const at = Date.parse(message.createdAt);
@@ -293,7 +295,7 @@ export async function storeMessage(
       firstResponseAt: answersFirst(message, current) ? message.createdAt : undefined,
     });
     try {
-      await db().send(new TransactWriteCommand({ TransactItems: [...items, ...activity, ...words] }));
+      await db().send(new TransactWriteCommand({ TransactItems: [...items, ...activity, ...words, ...(options.extra ?? [])] }));
       return 'stored';
     } catch (error) {
       const codes = transactionCancellationCodes(error);

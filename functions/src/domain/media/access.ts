@@ -20,14 +20,17 @@ import { canSeeTicket, type Viewer, viewerIsAdmin } from '#domain/tickets/access
 import { getAnnouncement } from '#storage/announcements';
 import { getCampaign } from '#storage/campaigns';
 import { getFileList } from '#storage/file-lists';
+import { hasMentionGrant } from '#storage/mentions';
 import { getMessageByWaId } from '#storage/messages';
 import { getQuickMessage } from '#storage/quick-messages';
 import { getTicket } from '#storage/tickets';
 import { mediaOwner, outboundMediaKey, platformMediaOwner } from './keys.ts';
 
+/** A ticket's media is the thread's: whoever may read the thread (its viewers, a mentioned colleague). */
 async function canSeeTicketId(viewer: Viewer, ticketId: number): Promise<boolean> {
   const ticket = await getTicket(viewer.companyId, ticketId);
-  return Boolean(ticket && canSeeTicket(viewer, ticket));
+  if (!ticket) return false;
+  return canSeeTicket(viewer, ticket) || hasMentionGrant(viewer.companyId, ticketId, viewer.userId, new Date().toISOString());
 }
 
 /** The quick message whose file `key` is, when the viewer may see it. */

@@ -10,6 +10,7 @@
  * Private note: `isPrivate: true` (JSON only: a note is text, so a multipart body naming it is refused).
  */
 import * as z from 'zod';
+import { MAX_MENTIONS } from '#contracts/mentions';
 import { MAX_FILES } from '../media/limits.ts';
 
 export const MESSAGE_BODY_MAX = 65_536;
@@ -60,6 +61,11 @@ export const sendMessageJsonSchema = z.object({
   asVoice: z.boolean().optional(),
   /** A private note (outbound/note.ts): stored in the thread for colleagues, never sent. Text only. */
   isPrivate: z.boolean('isPrivate must be true or false').optional(),
+  /** Colleagues a private note mentions (`@name`): user ids of the company, only with isPrivate. */
+  mentions: z
+    .array(z.int('mentions are user ids').positive('mentions are user ids'), 'mentions are user ids')
+    .max(MAX_MENTIONS, `At most ${MAX_MENTIONS} mentions`)
+    .optional(),
   /** Sent by the web; ours are always fromMe and read. */
   read: z.unknown().optional(),
   fromMe: z.unknown().optional(),

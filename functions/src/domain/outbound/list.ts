@@ -19,7 +19,7 @@ import type { ThreadEvent } from '#contracts/ticket-history';
 import type { Ticket, TicketEvent } from '#contracts/tickets';
 import { defaultEffects, type Effects } from '#domain/messages/effects';
 import { messageIdTime } from '#domain/messages/message-id';
-import { loadVisibleTicket, type Viewer } from '#domain/tickets/access';
+import { loadReadableTicket, type Viewer } from '#domain/tickets/access';
 import { loadTicketRefs, presentTicket } from '#domain/tickets/present';
 import { ticketAudience } from '#domain/tickets/publish';
 import { listThreadEvents } from '#domain/tickets/thread-events';
@@ -59,7 +59,8 @@ export async function listTicketMessages(
   query: Omit<ListMessagesQuery, 'limit'> & { limit?: number },
   effects: Effects = defaultEffects,
 ): Promise<MessagesPage> {
-  const ticket = await loadVisibleTicket(viewer, ticketId);
+  // A colleague mentioned on the ticket reads it too (storage/mentions.ts), without touching its unread count.
+  const { ticket, byMention } = await loadReadableTicket(viewer, { id: ticketId });
   const limit = query.limit ?? MESSAGES_PAGE_SIZE;
   const skip = query.cursor ? 0 : (query.pageNumber - 1) * limit;
   const read = await readNewest(viewer.companyId, ticket.id, skip + limit, query.cursor);
@@ -70,7 +71,7 @@ export async function listTicketMessages(
   const events = skip > 0 && !newer ? Promise.resolve([]) : listThreadEvents(ticket.companyId, ticket.id, from, newer);
 
   let current = ticket;
-  if (ticket.unreadMessages > 0 && (await resetUnread(ticket.companyId, ticket.id))) {
+  if (!byMention && ticket.unreadMessages > 0 && (await resetUnread(ticket.companyId, ticket.id))) {
     current = { ...ticket, unreadMessages: 0 };
     await effects.publish(
       ticket.companyId,

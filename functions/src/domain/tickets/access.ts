@@ -6,6 +6,7 @@
  * live updates agree.
  */
 import { ForbiddenError, NotFoundError } from '#commons/errors';
+import { hasMentionGrant } from '#storage/mentions';
 import type { TicketRecord } from '#storage/tickets';
 import { getTicket, getTicketByUuid } from '#storage/tickets';
 
@@ -46,4 +47,21 @@ export async function loadVisibleTicketByUuid(viewer: Viewer, uuid: string): Pro
   if (!ticket) throw new TicketNotFoundError();
   if (!canSeeTicket(viewer, ticket)) throw new ForbiddenError('ERR_NO_PERMISSION');
   return ticket;
+}
+
+/**
+ * A ticket the caller may READ: one they may see, or one a colleague's note mentioned them on while
+ * that mention lasts (storage/mentions.ts). `byMention` says which, so the reader changes nothing a
+ * viewer's read changes (the unread count) and the web shows the thread without a composer.
+ */
+export async function loadReadableTicket(
+  viewer: Viewer,
+  ref: { id: number } | { uuid: string },
+  now: string = new Date().toISOString(),
+): Promise<{ ticket: TicketRecord; byMention: boolean }> {
+  const ticket = 'id' in ref ? await getTicket(viewer.companyId, ref.id) : await getTicketByUuid(viewer.companyId, ref.uuid);
+  if (!ticket) throw new TicketNotFoundError();
+  if (canSeeTicket(viewer, ticket)) return { ticket, byMention: false };
+  if (await hasMentionGrant(viewer.companyId, ticket.id, viewer.userId, now)) return { ticket, byMention: true };
+  throw new ForbiddenError('ERR_NO_PERMISSION');
 }

@@ -18,7 +18,7 @@ import { getQueue } from '#storage/queues';
 import { deleteTicketData } from '#storage/ticket-removal';
 import { createTicket, getSlot, getTicket, SlotTakenError, type TicketRecord } from '#storage/tickets';
 import { getUser } from '#storage/users';
-import { loadVisibleTicket, loadVisibleTicketByUuid, TicketNotFoundError, type Viewer, viewerIsAdmin } from './access.ts';
+import { loadReadableTicket, TicketNotFoundError, type Viewer, viewerIsAdmin } from './access.ts';
 import { afterTicketChange } from './auto-assign.ts';
 import { newTicketId } from './find-or-create.ts';
 import { historyItems } from './history.ts';
@@ -104,9 +104,11 @@ export async function createTicketFor(viewer: Viewer, input: CreateTicketInput, 
   return presented;
 }
 
+/** GET /tickets/{id|uuid}: also a ticket the caller was mentioned on, marked `readOnly` then. */
 export async function getTicketFor(viewer: Viewer, ref: { id: number } | { uuid: string }): Promise<Ticket> {
-  const ticket = 'id' in ref ? await loadVisibleTicket(viewer, ref.id) : await loadVisibleTicketByUuid(viewer, ref.uuid);
-  return (await presentTickets(viewer.companyId, [ticket]))[0] as Ticket;
+  const { ticket, byMention } = await loadReadableTicket(viewer, ref);
+  const presented = (await presentTickets(viewer.companyId, [ticket]))[0] as Ticket;
+  return byMention ? { ...presented, readOnly: true } : presented;
 }
 
 /** DELETE /tickets/{id} (admin route): the ticket and everything of it, then `delete` to its viewers. */
