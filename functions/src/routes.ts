@@ -297,6 +297,9 @@ export const httpRoutes: readonly HttpRoute[] = [
   r('GET', '/dashboard', 'dashboard', 'user'),
   r('GET', '/dashboard/ticketsUsers', 'dashboard', 'user'),
   r('GET', '/dashboard/ticketsDay', 'dashboard', 'user'),
+  // Reports (issue 22 §4), from the dashboard's counters: admins the company, others their queues (decided inside).
+  r('GET', '/reports/summary', 'dashboard', 'user'),
+  r('GET', '/reports/export.csv', 'dashboard', 'user'),
   // The first day's checklist (issue 25), shown above the dashboard: the company's admins only.
   r('GET', '/onboarding', 'dashboard', 'admin'),
   r('PUT', '/onboarding', 'dashboard', 'admin'),

@@ -23,6 +23,29 @@
  *     u<id>s, u<id>n            that attendant's support time (sum, count)
  *     u<id>r, u<id>c            ratings given to that attendant's conversations (sum, count)
  *     contacts                  contacts created that day (queue 0)
+ *   Report attributes (issue 22 §4, report-histogram.ts; same day and queue rules as the events):
+ *     F00..F15                  first responses by bucket of (the first response's time - convAt):
+ *                               counted by storage/messages.ts, in the message's own transaction, for
+ *                               the first message of the conversation that an attendant typed (in
+ *                               the inbox or on the phone; never a private note, the bot's, a
+ *                               campaign's or any other automatic one: messages.ts countsAsFirstReply),
+ *                               sent at or after convAt. Once per conversation: the ticket's
+ *                               `respondedConvAt` is set to convAt on condition that it is not already.
+ *     R00..R15                  resolutions by bucket of (the close - convAt): a conversation closed
+ *     G1..G5                    ratings by value (SPEC: 1-3; room for a 5-point scale)
+ *     Sm, Sb                    service-level targets met / missed, settled at the close from the
+ *                               ticket's sla map (ticket-sla.ts): resolution met when closed by
+ *                               resolutionDueAt; first response met when firstRespondedAt <= its due,
+ *                               missed when later or when closed unanswered after the due (closed
+ *                               unanswered before the due: not counted)
+ *     u<id>F.., u<id>R.., u<id>G<k>, u<id>Sm, u<id>Sb   the same per attendant: the one who sent the
+ *                               first response (else the ticket's), the one holding the ticket at
+ *                               the close or the rating
+ *
+ * Item size: an item holds one day x queue x shard. Its fixed part is about 40 attributes; each
+ * attendant who acted in it that day adds at most 5 + 16 + 16 + 5 + 2 = 44 attributes of about 15
+ * bytes (name up to ~10, a count of a few bytes): ~0.7 KB. 50 attendants in one queue is ~33 KB, and
+ * DynamoDB's 400 KB limit leaves room for ~500: the company's users (bounded by its plan) bound it.
  *
  * Shards: a company's busiest item would otherwise be touched by every ticket of the day, and two
  * transactions on one item at the same moment cancel each other; a ticket always counts in shard
@@ -35,6 +58,7 @@
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, type TransactItem, table } from './db.ts';
+import { bucketName, bucketOf } from './report-histogram.ts';
 import { listSettingsCached } from './settings.ts';
 import { pad, tenantPk } from './table.ts';
 
@@ -53,6 +77,8 @@ export interface CountedTicket {
   convAt?: string | null;
   queuedAt?: string | null;
   startedAt?: string | null;
+  /** The service level's facts (ticket-sla.ts), settled into Sm/Sb at the close. */
+  sla?: { firstResponseDueAt?: string; firstRespondedAt?: string; resolutionDueAt?: string } | null;
 }
 
 export const dashboardPk = (companyId: number): string => `${tenantPk(companyId)}#DASH`;
@@ -130,6 +156,22 @@ function add(deltas: Deltas, sk: string, attr: string, n: number) {
 }
 
 const ms = (from: string, to: string) => Math.max(0, Date.parse(to) - Date.parse(from));
+const bucket = (from: string, to: string) => bucketName(bucketOf(ms(from, to) / 1000));
+
+/** The report attributes of a close at `at` (resolution bucket, targets met or missed), for the queue and its attendant. */
+function closeReport(deltas: Deltas, sk: string, before: CountedTicket, userId: number | null, at: string) {
+  const both = (attr: string) => {
+    add(deltas, sk, attr, 1);
+    if (userId !== null) add(deltas, sk, `u${userId}${attr}`, 1);
+  };
+  if (before.convAt) both(`R${bucket(before.convAt, at)}`);
+  const sla = before.sla;
+  if (sla?.resolutionDueAt) both(at <= sla.resolutionDueAt ? 'Sm' : 'Sb');
+  if (sla?.firstResponseDueAt) {
+    if (sla.firstRespondedAt) both(sla.firstRespondedAt <= sla.firstResponseDueAt ? 'Sm' : 'Sb');
+    else if (at > sla.firstResponseDueAt) both('Sb');
+  }
+}
 
 /**
  * The counter changes of one ticket change, from `before` (undefined = created) to `next` (with its
@@ -162,6 +204,7 @@ export function counterDeltas(before: CountedTicket | undefined, next: CountedTi
   if (finishes) {
     const user = next.userId ?? 0;
     if (next.userId !== null) add(deltas, event, `u${user}t`, 1);
+    closeReport(deltas, event, before, next.userId, at);
     if (before.startedAt) {
       const took = ms(before.startedAt, at);
       add(deltas, event, 'supportMs', took);
@@ -173,11 +216,41 @@ export function counterDeltas(before: CountedTicket | undefined, next: CountedTi
     }
   }
   const rated = next.rating !== null && next.ratedAt !== null && next.ratedAt !== (before?.ratedAt ?? null);
+  if (rated) add(deltas, event, `G${next.rating}`, 1);
   if (rated && next.userId !== null) {
     add(deltas, event, `u${next.userId}r`, next.rating as number);
     add(deltas, event, `u${next.userId}c`, 1);
+    add(deltas, event, `u${next.userId}G${next.rating}`, 1);
   }
   return deltas;
+}
+
+/**
+ * The counter changes of a conversation's first response, sent at `at` by attendant `userId` (null:
+ * typed on the phone, credited to the ticket's attendant if any): F<bucket of at - convAt>. Pure.
+ */
+export function firstResponseDeltas(
+  ticket: CountedTicket & { convAt: string },
+  userId: number | null,
+  at: string,
+  timeZone: string,
+): Deltas {
+  const deltas: Deltas = new Map();
+  const sk = dashboardSk(localDayHour(at, timeZone).day, ticket.queueId, ticket.id % DASHBOARD_SHARDS);
+  const attr = `F${bucket(ticket.convAt, at)}`;
+  add(deltas, sk, attr, 1);
+  const who = userId ?? ticket.userId;
+  if (who !== null) add(deltas, sk, `u${who}${attr}`, 1);
+  return deltas;
+}
+
+/** The transaction items that count a first response (storage/messages.ts, with the message). */
+export async function firstResponseCounterItems(
+  ticket: CountedTicket & { convAt: string },
+  userId: number | null,
+  at: string,
+): Promise<TransactItem[]> {
+  return counterUpdates(ticket.companyId, firstResponseDeltas(ticket, userId, at, await companyTimeZone(ticket.companyId)));
 }
 
 /** One ADD Update per counter item (a transaction may touch an item once). */

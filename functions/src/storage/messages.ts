@@ -41,6 +41,7 @@ import { BatchExecuteStatementCommand, GetCommand, QueryCommand, TransactWriteCo
 import { messagePreview } from '#contracts/message-preview';
 import type { Message } from '#contracts/messages';
 import { waMessageIdFor } from '#contracts/wa-message-id';
+import { firstResponseCounterItems } from './dashboard-counters.ts';
 import {
   db,
   decodeCursor,
@@ -144,6 +145,8 @@ export function ticketActivity(
     requireActive: boolean;
     /** An attendant's first answer since the ticket entered its queue (ticket-sla.ts): when it was sent. */
     firstResponseAt?: string;
+    /** The conversation's first response (dashboard-counters.ts F..): the ticket's convAt, counted once. */
+    firstReplyOf?: string;
   },
   now = new Date().toISOString(),
 ): TransactItem[] {
@@ -171,6 +174,13 @@ export function ticketActivity(
     conditions.push('attribute_exists(#sla.#firstDue)');
     values[':respondedAt'] = message.firstResponseAt;
     Object.assign(names, { '#sla': 'sla', '#responded': 'firstRespondedAt', '#firstDue': 'firstResponseDueAt' });
+  }
+  if (message.firstReplyOf) {
+    // Once per conversation: a second first reply committed meanwhile fails this, re-reads, and counts nothing.
+    sets.push('#replied = :conv');
+    conditions.push('#conv = :conv AND (attribute_not_exists(#replied) OR #replied <> :conv)');
+    values[':conv'] = message.firstReplyOf;
+    Object.assign(names, { '#conv': 'convAt', '#replied': 'respondedConvAt' });
   }
   const linkMoves: TransactItem[] = (ticket.tags ?? []).map((tag) => ({
     Update: {
@@ -256,6 +266,18 @@ function answersFirst(message: MessageRecord, ticket: TicketRecord): boolean {
 }
 
 /**
+ * The convAt of the conversation `message` is the first response of, for the reports
+ * (dashboard-counters.ts F..), or undefined: typed by an attendant (the same senders as
+ * answersFirst, in any queue, with a service level or not), on an active ticket, at or after the
+ * conversation began, none counted yet for that conversation.
+ */
+function firstReplyOf(message: MessageRecord, ticket: TicketRecord): string | undefined {
+  if (!message.fromMe || message.bot || message.origin || message.isPrivate) return undefined;
+  if (!ticket.convAt || ticket.status === 'closed' || ticket.respondedConvAt === ticket.convAt) return undefined;
+  return Date.parse(message.createdAt) >= Date.parse(ticket.convAt) ? ticket.convAt : undefined;
+}
+
+/**
  * Stores a message with its guard and the ticket's activity, all or nothing.
  * `duplicate`: its WhatsApp id (or our id) is already stored; `ticketClosed`: the ticket closed
  * meanwhile (with requireActive), find the contact's current ticket and store again.
@@ -286,20 +308,28 @@ export async function storeMessage(
   const indexed = searchWords.length ? { ...message, searchWords } : message;
   for (let attempt = 0; attempt < 3; attempt++) {
     const items = messageItems(indexed, options.link);
-    const activity = ticketActivity(current, {
-      body: messagePreview(message),
-      at,
-      unread: options.unread,
-      newest,
-      requireActive: options.requireActive,
-      firstResponseAt: answersFirst(message, current) ? message.createdAt : undefined,
-    });
+    const replyOf = firstReplyOf(message, current);
+    // The ticket's item first (its failure is read at items.length), then the first reply's counters.
+    const activity = [
+      ...ticketActivity(current, {
+        body: messagePreview(message),
+        at,
+        unread: options.unread,
+        newest,
+        requireActive: options.requireActive,
+        firstResponseAt: answersFirst(message, current) ? message.createdAt : undefined,
+        firstReplyOf: replyOf,
+      }),
+      ...(replyOf ? await firstResponseCounterItems({ ...current, convAt: replyOf }, message.userId, message.createdAt) : []),
+    ];
     try {
       await db().send(new TransactWriteCommand({ TransactItems: [...items, ...activity, ...words, ...(options.extra ?? [])] }));
       return 'stored';
     } catch (error) {
       const codes = transactionCancellationCodes(error);
       if (!codes) throw error;
+      // Only met another transaction on a shared item (a first reply's counter): nothing written, try again.
+      if (codes.includes('TransactionConflict') && !codes.includes('ConditionalCheckFailed')) continue;
       if (codes.slice(0, items.length).includes('ConditionalCheckFailed')) return 'duplicate';
       if (codes[items.length] !== 'ConditionalCheckFailed') throw error;
       // The ticket failed its condition: closed, its tags changed, or a newer message is already its lastMessage.

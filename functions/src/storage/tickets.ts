@@ -115,6 +115,8 @@ export interface TicketRecord {
   convAt?: string | null;
   queuedAt?: string | null;
   startedAt?: string | null;
+  /** The convAt of the conversation whose first response the reports counted (messages.ts, once per conversation). */
+  respondedConvAt?: string;
   /** Service level of the queue it is in (ticket-sla.ts), set by the writes below and by messages.ts; absent/null = none. */
   sla?: SlaTimes | null;
 }
