@@ -1,12 +1,17 @@
 import type { Message } from '@conversa/functions/contracts/messages';
 import type { Ticket } from '@conversa/functions/contracts/tickets';
-import { lazy, Suspense, useState } from 'react';
+import AlternateEmail from '@mui/icons-material/AlternateEmail';
+import { Alert } from '@mui/material';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { MessageInput } from '../../features/messages/components/message-input.tsx';
 import { MessageList } from '../../features/messages/components/message-list.tsx';
 import { Conversation } from '../../features/tickets/components/conversation/conversation.tsx';
 import { TicketsPage } from '../../features/tickets/components/tickets-page.tsx';
 import { useAuth } from '../../lib/auth/auth-provider.tsx';
 import { useCompanyPlan } from '../../lib/auth/session-api.ts';
+import { hasUnreadMention, markTicketMentionsRead, mentionsQueryOptions } from '../../lib/lookups/mentions.ts';
 import { ContactEditor } from './contact-editor.tsx';
 
 /** Loaded when the header's schedule button is first used: the inbox's first paint does not carry it. */
@@ -14,9 +19,24 @@ const ScheduleDialog = lazy(async () => ({
   default: (await import('../../features/schedules/components/schedule-dialog.tsx')).ScheduleDialog,
 }));
 
-/** The messages of the open ticket: the list and the input share the message being replied to. */
+/**
+ * The messages of the open ticket: the list and the input share the message being replied to.
+ * Opening it reads the user's mentions on it (issue 22 §6); one they read only through a mention
+ * shows the thread without the input.
+ */
 function TicketMessages({ ticket }: { ticket: Ticket }) {
+  const { t } = useTranslation();
   const [replyTo, setReplyTo] = useState<Message | null>(null);
+  useReadMentionsOnOpen(ticket.id);
+  if (ticket.readOnly)
+    return (
+      <>
+        <MessageList key={ticket.id} ticketId={ticket.id} isGroup={ticket.isGroup} readOnly />
+        <Alert severity="info" icon={<AlternateEmail />} sx={{ borderRadius: 0 }} data-testid="mention-read-only">
+          {t('mentions.readOnly')}
+        </Alert>
+      </>
+    );
   return (
     <>
       <MessageList
@@ -28,6 +48,17 @@ function TicketMessages({ ticket }: { ticket: Ticket }) {
       <MessageInput key={`input-${ticket.id}`} ticket={ticket} replyTo={replyTo} onClearReply={() => setReplyTo(null)} />
     </>
   );
+}
+
+/** Marks the user's unread mentions on the open ticket read (the bell and the menu's dot follow). */
+function useReadMentionsOnOpen(ticketId: number) {
+  const { user } = useAuth();
+  const queryClient = useQueryClient();
+  const mentions = useQuery({ ...mentionsQueryOptions(user?.id), enabled: false }).data;
+  const unread = hasUnreadMention(mentions, ticketId);
+  useEffect(() => {
+    if (unread && user) void markTicketMentionsRead(queryClient, user.id, ticketId).catch(() => undefined);
+  }, [unread, user, queryClient, ticketId]);
 }
 
 function ConversationPane({ uuid, onBack }: { uuid: string; onBack?: () => void }) {

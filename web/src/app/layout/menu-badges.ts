@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { latestChatsQueryOptions } from '../../lib/lookups/chats.ts';
 import { connectionsQueryOptions } from '../../lib/lookups/connections.ts';
+import { mentionsQueryOptions } from '../../lib/lookups/mentions.ts';
 import type { MenuBadge } from './menu-items.ts';
 
 /** SPEC 2: these connection states need the admin's attention. */
@@ -42,6 +43,8 @@ export const connectionsBadgeQueryOptions = () => ({ ...connectionsQueryOptions(
 export function useMenuBadges(userId: number | undefined): Record<MenuBadge, boolean> {
   const connections = useQuery(connectionsBadgeQueryOptions()).data;
   const chats = useUnreadChats(userId);
+  // The bell loads the mentions and keeps them live; the dot only reads them.
+  const mentions = (useQuery({ ...mentionsQueryOptions(userId), enabled: false }).data?.unread ?? 0) > 0;
   // SPEC 2: the connection state is checked 2 s after load, so a reconnect in progress does not flash it.
   const [checkConnections, setCheckConnections] = useState(false);
   useEffect(() => {
@@ -51,5 +54,6 @@ export function useMenuBadges(userId: number | undefined): Record<MenuBadge, boo
   return {
     connections: checkConnections && hasConnectionAlert(connections),
     chats,
+    mentions,
   };
 }

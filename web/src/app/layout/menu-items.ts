@@ -36,7 +36,7 @@ export interface MenuGate {
   plan?: PlanFlag;
 }
 
-export type MenuBadge = 'chats' | 'connections';
+export type MenuBadge = 'chats' | 'connections' | 'mentions';
 
 export interface MenuItem {
   /** i18n key under `menu.` */
@@ -55,7 +55,8 @@ export interface MenuGroup {
 
 export const mainItems: MenuItem[] = [
   { key: 'dashboard', path: '/', icon: DashboardOutlined, gate: { admin: true } },
-  { key: 'tickets', path: '/tickets', icon: WhatsApp },
+  // The dot: a colleague's note mentions the user and they have not opened it yet (issue 22 §6).
+  { key: 'tickets', path: '/tickets', icon: WhatsApp, badge: 'mentions' },
   { key: 'quickMessages', path: '/quick-messages', icon: FlashOnOutlined },
   { key: 'kanban', path: '/kanban', icon: ViewKanbanOutlined, gate: { plan: 'useKanban' } },
   { key: 'contacts', path: '/contacts', icon: ContactPhoneOutlined },

@@ -9,6 +9,7 @@ import type { LocaleShape } from './es.ts';
 import { inboxLocales } from './inbox.ts';
 import { insightLocales } from './insight.ts';
 import { mediaErrorLocales } from './media.ts';
+import { mentionErrorLocales, mentionLocales } from './mentions.ts';
 import { onboardingLocales } from './onboarding.ts';
 import { presenceLocales } from './presence.ts';
 import { promptErrorLocales, promptsLocales } from './prompts.ts';
@@ -38,6 +39,7 @@ const en: LocaleShape = {
   ...presenceLocales.en,
   ...serviceLevelLocales.en,
   ...ticketWorkLocales.en,
+  ...mentionLocales.en,
   app: { name: 'Conversa' },
   languages: { pt: 'Português', en: 'English', es: 'Español' },
   common: {
@@ -83,6 +85,7 @@ const en: LocaleShape = {
     ...mediaErrorLocales.en,
     ...securityErrorLocales.en,
     ...ticketWorkErrorLocales.en,
+    ...mentionErrorLocales.en,
     ERR_NO_OTHER_WHATSAPP: 'There must be at least one default WhatsApp connection.',
     ERR_NO_DEF_WAPP_FOUND: 'No default WhatsApp connection found. Check the connections page.',
     ERR_WAPP_NOT_INITIALIZED: 'This WhatsApp session is not initialised. Check the connections page.',

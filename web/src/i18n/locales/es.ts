@@ -8,6 +8,7 @@ import { directoryLocales } from './directory.ts';
 import { inboxLocales } from './inbox.ts';
 import { insightLocales } from './insight.ts';
 import { mediaErrorLocales } from './media.ts';
+import { mentionErrorLocales, mentionLocales } from './mentions.ts';
 import { onboardingLocales } from './onboarding.ts';
 import { presenceLocales } from './presence.ts';
 import { promptErrorLocales, promptsLocales } from './prompts.ts';
@@ -38,6 +39,7 @@ const es = {
   ...serviceLevelLocales.es,
   ...presenceLocales.es,
   ...ticketWorkLocales.es,
+  ...mentionLocales.es,
   app: { name: 'Conversa' },
   languages: { pt: 'Português', en: 'English', es: 'Español' },
   common: {
@@ -83,6 +85,7 @@ const es = {
     ...mediaErrorLocales.es,
     ...securityErrorLocales.es,
     ...ticketWorkErrorLocales.es,
+    ...mentionErrorLocales.es,
     ERR_NO_OTHER_WHATSAPP: 'Debe haber al menos una conexión de WhatsApp predeterminada.',
     ERR_NO_DEF_WAPP_FOUND: 'No se encontró una conexión de WhatsApp predeterminada. Verifique la página de conexiones.',
     ERR_WAPP_NOT_INITIALIZED: 'Esta sesión de WhatsApp no ha sido inicializada. Verifique la página de conexiones.',

@@ -9,6 +9,7 @@ import type { LocaleShape } from './es.ts';
 import { inboxLocales } from './inbox.ts';
 import { insightLocales } from './insight.ts';
 import { mediaErrorLocales } from './media.ts';
+import { mentionErrorLocales, mentionLocales } from './mentions.ts';
 import { onboardingLocales } from './onboarding.ts';
 import { presenceLocales } from './presence.ts';
 import { promptErrorLocales, promptsLocales } from './prompts.ts';
@@ -39,6 +40,7 @@ const pt: LocaleShape = {
   ...presenceLocales.pt,
   ...serviceLevelLocales.pt,
   ...ticketWorkLocales.pt,
+  ...mentionLocales.pt,
   app: { name: 'Conversa' },
   languages: { pt: 'Português', en: 'English', es: 'Español' },
   common: {
@@ -84,6 +86,7 @@ const pt: LocaleShape = {
     ...mediaErrorLocales.pt,
     ...securityErrorLocales.pt,
     ...ticketWorkErrorLocales.pt,
+    ...mentionErrorLocales.pt,
     ERR_NO_OTHER_WHATSAPP: 'Deve haver pelo menos uma conexão de WhatsApp padrão.',
     ERR_NO_DEF_WAPP_FOUND: 'Nenhuma conexão de WhatsApp padrão encontrada. Verifique a página de conexões.',
     ERR_WAPP_NOT_INITIALIZED: 'Esta sessão do WhatsApp não foi inicializada. Verifique a página de conexões.',

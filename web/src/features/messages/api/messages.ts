@@ -123,11 +123,19 @@ export interface SentMessages {
  * asks the server to prefix the user's name in bold (it knows the name as stored). `isPrivate`
  * makes it a private note (issue 22 §6): kept in the thread for the team, never sent, never signed.
  */
-export const sendTextMessage = (ticketId: number, body: string, quotedMsg: QuotedMessage | null, signMessage: boolean, isPrivate = false) =>
+export const sendTextMessage = (
+  ticketId: number,
+  body: string,
+  quotedMsg: QuotedMessage | null,
+  signMessage: boolean,
+  isPrivate = false,
+  /** Colleagues a note mentions (issue 22 §6); a message to the customer mentions nobody. */
+  mentions: number[] = [],
+) =>
   api<SentMessages>(`/messages/${ticketId}`, {
     method: 'POST',
     body: isPrivate
-      ? { body, quotedMsg: quotedMsg ?? undefined, isPrivate: true }
+      ? { body, quotedMsg: quotedMsg ?? undefined, isPrivate: true, ...(mentions.length ? { mentions } : {}) }
       : { body, fromMe: true, read: true, quotedMsg: quotedMsg ?? undefined, signMessage },
   });
 

@@ -1,5 +1,5 @@
-import { Link } from '@mui/material';
-import type { ReactNode } from 'react';
+import { Box, Link } from '@mui/material';
+import { Fragment, type ReactNode } from 'react';
 
 /*
  * SPEC 2 "Message markdown": *x* bold, ~x~ strikethrough (and WhatsApp's _x_ italic and ```x```
@@ -46,6 +46,37 @@ export function formatMessage(text: string, keyPrefix = 'm'): ReactNode[] {
   return nodes;
 }
 
-export function MessageBody({ text }: { text: string }) {
-  return <>{formatMessage(text)}</>;
+/** `text` cut around each `@name` of `names` (longest first, so "@Ana Paula" wins over "@Ana"). */
+export function splitMentions(text: string, names: readonly string[]): { text: string; mention: boolean; at: number }[] {
+  const wanted = [...new Set(names.filter(Boolean))].sort((a, b) => b.length - a.length);
+  if (!wanted.length) return [{ text, mention: false, at: 0 }];
+  const escaped = wanted.map((name) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  const parts: { text: string; mention: boolean; at: number }[] = [];
+  let last = 0;
+  for (const match of text.matchAll(new RegExp(`@(?:${escaped.join('|')})(?![\\p{L}\\p{N}])`, 'gu'))) {
+    const at = match.index ?? 0;
+    if (at > last) parts.push({ text: text.slice(last, at), mention: false, at: last });
+    parts.push({ text: match[0], mention: true, at });
+    last = at + match[0].length;
+  }
+  if (last < text.length) parts.push({ text: text.slice(last), mention: false, at: last });
+  return parts;
+}
+
+/** A message's text; a note's `@name`s of the colleagues it mentions stand out (issue 22 §6). */
+export function MessageBody({ text, mentions }: { text: string; mentions?: readonly string[] }) {
+  if (!mentions?.length) return <>{formatMessage(text)}</>;
+  return (
+    <>
+      {splitMentions(text, mentions).map((part) =>
+        part.mention ? (
+          <Box key={`at-${part.at}`} component="span" data-testid="mention" sx={{ fontWeight: 700, color: 'primary.dark' }}>
+            {part.text}
+          </Box>
+        ) : (
+          <Fragment key={`text-${part.at}`}>{formatMessage(part.text, `p${part.at}`)}</Fragment>
+        ),
+      )}
+    </>
+  );
 }

@@ -202,7 +202,7 @@ export function MessageBubble({ message, showAuthor, onReply, onDelete, onRetry,
               mt: message.mediaType ? 0.5 : 0,
             }}
           >
-            <MessageBody text={message.body} />
+            <MessageBody text={message.body} mentions={message.mentions?.map((user) => user.name)} />
           </Typography>
         )}
         <Stack direction="row" spacing={0.5} sx={{ justifyContent: 'flex-end', alignItems: 'center', mt: 0.25 }}>

@@ -28,10 +28,12 @@ import { useAuth } from '../../../lib/auth/auth-provider.tsx';
 import { SENDABLE_ACCEPT } from '../../../lib/direct-upload.ts';
 import { contactQueryOptions } from '../../../lib/lookups/contacts.ts';
 import { type QuickMessageOption, useQuickMessageOptions } from '../../../lib/lookups/quick-messages.ts';
+import { useUserNames } from '../../../lib/lookups/users.ts';
 import { fillMessageVariables, needsContactRecord } from '../../../lib/message-variables.ts';
 import { readStorage, storageKeys, writeStorage } from '../../../lib/storage.ts';
 import { useErrorToast } from '../../../lib/use-api-error.ts';
 import { sendMediaMessage } from '../api/media.ts';
+import { type Colleague, insertMention, matchColleagues, mentionIdsIn, mentionQueryAt } from '../api/mentions.ts';
 import { dropMessage, LOCAL_ID_PREFIX, putMessage, putSent, sendStoredMedia, sendTextMessage } from '../api/messages.ts';
 import { matchQuickMessages, quickMessageLabel } from '../api/quick-messages.ts';
 import { AttachmentPreview } from './attachment-preview.tsx';
@@ -70,12 +72,22 @@ export function MessageInput({ ticket, replyTo, onClearReply }: MessageInputProp
   const [sign, setSign] = useState(readSign);
   // Issue 22 §6: what is typed is a private note for the team while on (text only, never sent, unsigned).
   const [note, setNote] = useState(false);
+  // `@name` in a note: the colleagues picked so far, where the caret is, the highlighted option, and
+  // the @ whose list Escape closed.
+  const [picked, setPicked] = useState<Colleague[]>([]);
+  const [caret, setCaret] = useState(0);
+  const [highlight, setHighlight] = useState(0);
+  const [dismissedAt, setDismissedAt] = useState<number | null>(null);
+  const colleagues = useUserNames(note);
   const [emojiAnchor, setEmojiAnchor] = useState<HTMLElement | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
   const textInput = useRef<HTMLTextAreaElement>(null);
   const quick = useQuickMessageOptions(user?.companyId, user?.id);
   // A quick reply with a file is sent at once: never offered while writing a note, which is text only.
-  const suggestions = matchQuickMessages(quick.data, text).filter((option) => !note || !option.mediaPath);
+  const mentionAt = note ? mentionQueryAt(text, caret) : null;
+  const mentionOpen = mentionAt !== null && mentionAt.start !== dismissedAt;
+  const mentionOptions = mentionOpen ? matchColleagues(colleagues.data, mentionAt.query, user?.id) : [];
+  const suggestions = mentionOpen ? [] : matchQuickMessages(quick.data, text).filter((option) => !note || !option.mediaPath);
   // SPEC 4: input, attachment and emoji are disabled unless the ticket is open, or while sending or recording.
   const disabled = ticket.status !== 'open' || sending || recording;
 
@@ -86,9 +98,24 @@ export function MessageInput({ ticket, replyTo, onClearReply }: MessageInputProp
   // The server signs (signMessage); the local copy shows what it will store until it arrives.
   const signed = (body: string) => (sign && !note && user ? `*${user.name}:*\n${body}` : body);
 
+  const pickMention = (colleague: Colleague) => {
+    if (!mentionAt) return;
+    const next = insertMention(text, mentionAt.start, caret, colleague.name);
+    setText(next.text);
+    setCaret(next.caret);
+    setHighlight(0);
+    setPicked((current) => [...current.filter((c) => c.id !== colleague.id), colleague]);
+    setTimeout(() => {
+      textInput.current?.focus();
+      textInput.current?.setSelectionRange(next.caret, next.caret);
+    });
+  };
+  const trackCaret = () => setCaret(textInput.current?.selectionStart ?? text.length);
+
   const sendText = async (raw: string) => {
     const now = new Date().toISOString();
     const body = signed(raw);
+    const mentioned = note ? picked.filter((c) => mentionIdsIn(raw, picked).includes(c.id)) : [];
     const local: Message = {
       id: `${LOCAL_ID_PREFIX}${Date.now()}`,
       ticketId: ticket.id,
@@ -114,6 +141,7 @@ export function MessageInput({ ticket, replyTo, onClearReply }: MessageInputProp
       bot: false,
       userId: user?.id ?? null,
       ...(note ? { isPrivate: true } : {}),
+      ...(mentioned.length ? { mentions: mentioned } : {}),
       createdAt: now,
       updatedAt: now,
     };
@@ -121,8 +149,16 @@ export function MessageInput({ ticket, replyTo, onClearReply }: MessageInputProp
     setText('');
     onClearReply();
     try {
-      const sent = await sendTextMessage(ticket.id, raw, replyTo ? toQuoted(replyTo) : null, sign, note);
+      const sent = await sendTextMessage(
+        ticket.id,
+        raw,
+        replyTo ? toQuoted(replyTo) : null,
+        sign,
+        note,
+        mentioned.map((c) => c.id),
+      );
       putSent(queryClient, sent);
+      setPicked([]);
     } catch (error) {
       dropMessage(queryClient, ticket.id, local.id);
       setText(raw);
@@ -216,6 +252,25 @@ export function MessageInput({ ticket, replyTo, onClearReply }: MessageInputProp
   };
 
   const onKeyDown = (event: KeyboardEvent) => {
+    if (mentionOptions.length > 0) {
+      const chosen = mentionOptions[Math.min(highlight, mentionOptions.length - 1)];
+      if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+        event.preventDefault();
+        const step = event.key === 'ArrowDown' ? 1 : mentionOptions.length - 1;
+        setHighlight((current) => (current + step) % mentionOptions.length);
+        return;
+      }
+      if ((event.key === 'Enter' || event.key === 'Tab') && chosen) {
+        event.preventDefault();
+        pickMention(chosen);
+        return;
+      }
+      if (event.key === 'Escape') {
+        event.preventDefault();
+        setDismissedAt(mentionAt?.start ?? null);
+        return;
+      }
+    }
     if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
       event.preventDefault();
       void submit();
@@ -248,6 +303,27 @@ export function MessageInput({ ticket, replyTo, onClearReply }: MessageInputProp
       data-testid="message-input"
       data-note={note || undefined}
     >
+      {mentionOpen && !disabled && (
+        <Paper elevation={4} sx={{ position: 'absolute', bottom: '100%', left: 8, maxWidth: 360, width: 'calc(100% - 16px)', zIndex: 2 }}>
+          <List dense aria-label={t('mentions.suggestions')} data-testid="mention-suggestions">
+            {mentionOptions.length === 0 ? (
+              <ListItemText sx={{ px: 2, py: 1, color: 'text.secondary' }} primary={t('mentions.noMatch')} />
+            ) : (
+              mentionOptions.map((colleague, index) => (
+                <ListItemButton
+                  key={colleague.id}
+                  selected={index === Math.min(highlight, mentionOptions.length - 1)}
+                  // Keeps the focus (and the caret) in the text field.
+                  onMouseDown={(event) => event.preventDefault()}
+                  onClick={() => pickMention(colleague)}
+                >
+                  <ListItemText primary={`@${colleague.name}`} />
+                </ListItemButton>
+              ))
+            )}
+          </List>
+        </Paper>
+      )}
       {suggestions.length > 0 && !disabled && (
         <Paper elevation={4} sx={{ position: 'absolute', bottom: '100%', left: 8, right: 8, maxHeight: 240, overflowY: 'auto', zIndex: 2 }}>
           <List dense aria-label={t('conversation.input.quickReplies')}>
@@ -300,7 +376,8 @@ export function MessageInput({ ticket, replyTo, onClearReply }: MessageInputProp
             event.target.value = '';
           }}
         />
-        <Tooltip title={t('conversation.input.noteHint')}>
+        {/* Off once on: the composer says it is a note, and the hint would cover the @ list above it. */}
+        <Tooltip title={note ? '' : t('conversation.input.noteHint')}>
           <span>
             <ToggleButton
               value="note"
@@ -344,8 +421,16 @@ export function MessageInput({ ticket, replyTo, onClearReply }: MessageInputProp
         <TextField
           inputRef={textInput}
           value={text}
-          onChange={(event) => setText(event.target.value)}
+          onChange={(event) => {
+            setText(event.target.value);
+            setCaret(event.target.selectionStart ?? event.target.value.length);
+            setHighlight(0);
+          }}
           onKeyDown={onKeyDown}
+          onKeyUp={(event) => {
+            if (event.key.startsWith('Arrow') || event.key === 'Home' || event.key === 'End') trackCaret();
+          }}
+          onClick={trackCaret}
           onPaste={onPaste}
           disabled={disabled}
           placeholder={

@@ -1,3 +1,4 @@
+import AlternateEmail from '@mui/icons-material/AlternateEmail';
 import NotificationsOutlined from '@mui/icons-material/NotificationsOutlined';
 import { Avatar, Badge, IconButton, List, ListItemAvatar, ListItemButton, ListItemText, Popover, Tooltip, Typography } from '@mui/material';
 import { useState } from 'react';
@@ -5,16 +6,21 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { lastMessagePreview } from '../../../lib/ticket-preview.ts';
 import { askNotificationPermission } from '../api/alert-sound.ts';
+import { useMentions } from '../hooks/use-mentions.ts';
 import { useSlaBreaches } from '../hooks/use-sla-breaches.ts';
 import { useUnreadNotifications } from '../hooks/use-unread-notifications.ts';
 
-/** SPEC 2 "Top bar": the unread-ticket bell with its count and a popover listing them. */
+/**
+ * SPEC 2 "Top bar": the unread-ticket bell with its count and a popover listing them, with the
+ * colleagues' unread mentions (issue 22 §6) and breached service levels (§3) above them.
+ */
 export function NotificationsBell() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const tickets = useUnreadNotifications();
   const breaches = useSlaBreaches();
-  const count = tickets.length + breaches.length;
+  const mentions = useMentions();
+  const count = tickets.length + breaches.length + mentions.length;
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   return (
     <>
@@ -48,6 +54,36 @@ export function NotificationsBell() {
         transformOrigin={{ vertical: 'top', horizontal: 'right' }}
         slotProps={{ paper: { sx: { width: 340, maxHeight: 420 } } }}
       >
+        {mentions.length > 0 && (
+          <>
+            <Typography variant="subtitle2" sx={{ px: 2, pt: 1.5, pb: 0.5, color: 'primary.main' }}>
+              {t('mentions.title')}
+            </Typography>
+            <List dense data-testid="mention-list">
+              {mentions.map((mention) => (
+                <ListItemButton
+                  key={mention.id}
+                  data-testid="mention-notification"
+                  onClick={() => {
+                    setAnchor(null);
+                    navigate(`/tickets/${mention.ticketUuid}`);
+                  }}
+                >
+                  <ListItemAvatar>
+                    <Avatar alt={mention.authorName}>
+                      <AlternateEmail fontSize="small" />
+                    </Avatar>
+                  </ListItemAvatar>
+                  <ListItemText
+                    primary={`${t('mentions.item', { author: mention.authorName })} · ${mention.contactName}`}
+                    secondary={mention.excerpt}
+                    slotProps={{ primary: { noWrap: true }, secondary: { noWrap: true } }}
+                  />
+                </ListItemButton>
+              ))}
+            </List>
+          </>
+        )}
         {breaches.length > 0 && (
           <>
             <Typography variant="subtitle2" sx={{ px: 2, pt: 1.5, pb: 0.5, color: 'error.main' }}>

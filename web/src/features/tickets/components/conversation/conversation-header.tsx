@@ -184,7 +184,12 @@ export function ConversationHeader({ ticket, onBack, onOpenContact, onSchedule }
           </Box>
         </Tooltip>
       </ButtonBase>
-      <Stack direction="row" spacing={compact ? 0 : 1} sx={{ flexShrink: 0, alignItems: 'center' }}>
+      {/* Read through a mention (issue 22 §6): nothing to act on, the thread alone. */}
+      <Stack
+        direction="row"
+        spacing={compact ? 0 : 1}
+        sx={{ flexShrink: 0, alignItems: 'center', ...(ticket.readOnly ? { display: 'none' } : {}) }}
+      >
         {onSchedule && !compact && (
           <Tooltip title={t('schedules.scheduleMessage')}>
             <IconButton aria-label={t('schedules.scheduleMessage')} onClick={onSchedule} size="small" data-testid="schedule-message">

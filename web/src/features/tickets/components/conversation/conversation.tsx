@@ -69,7 +69,7 @@ export function Conversation({ uuid, onBack, onEditContact, onScheduleMessage, c
             onOpenContact={() => setContactOpen(true)}
             onSchedule={onScheduleMessage ? () => onScheduleMessage(ticket) : undefined}
           />
-          <TagPicker ticket={ticket} />
+          {!ticket.readOnly && <TagPicker ticket={ticket} />}
           {children(ticket)}
           <ContactDrawer ticket={ticket} open={contactOpen} onClose={() => setContactOpen(false)} onEditContact={onEditContact} />
         </>
