@@ -12,6 +12,7 @@ import EventAvailable from '@mui/icons-material/EventAvailable';
 import FlashOnOutlined from '@mui/icons-material/FlashOnOutlined';
 import ForumOutlined from '@mui/icons-material/ForumOutlined';
 import HelpOutline from '@mui/icons-material/HelpOutlined';
+import InsightsOutlined from '@mui/icons-material/InsightsOutlined';
 import ListAlt from '@mui/icons-material/ListAlt';
 import LocalOfferOutlined from '@mui/icons-material/LocalOfferOutlined';
 import PeopleAltOutlined from '@mui/icons-material/PeopleAltOutlined';
@@ -55,6 +56,8 @@ export interface MenuGroup {
 
 export const mainItems: MenuItem[] = [
   { key: 'dashboard', path: '/', icon: DashboardOutlined, gate: { admin: true } },
+  // Reports (issue 22 §4): everyone; attendants see their queues' figures (the server decides).
+  { key: 'reports', path: '/reports', icon: InsightsOutlined },
   // The dot: a colleague's note mentions the user and they have not opened it yet (issue 22 §6).
   { key: 'tickets', path: '/tickets', icon: WhatsApp, badge: 'mentions' },
   { key: 'quickMessages', path: '/quick-messages', icon: FlashOnOutlined },

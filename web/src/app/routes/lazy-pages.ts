@@ -16,6 +16,7 @@ export const OnboardingChecklist = page(
   () => import('../../features/onboarding/components/onboarding-checklist.tsx'),
   'OnboardingChecklist',
 );
+export const ReportsPage = page(() => import('../../features/reports/components/reports-page.tsx'), 'ReportsPage');
 export const KanbanPage = page(() => import('../../features/kanban/components/kanban-page.tsx'), 'KanbanPage');
 export const TicketsPage = page(() => import('../inbox/inbox-page.tsx'), 'InboxPage');
 export const UsersPage = page(() => import('../../features/users/components/users-page.tsx'), 'UsersPage');

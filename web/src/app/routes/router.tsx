@@ -28,6 +28,7 @@ import {
   QueueIntegrationsPage,
   QueuesPage,
   QuickMessagesPage,
+  ReportsPage,
   SchedulesPage,
   SettingsPage,
   SignupPage,
@@ -100,6 +101,8 @@ const routes: RouteObject[] = [
             ),
           },
           { path: 'tickets/:ticketId?', element: <TicketsPage /> },
+          // Reports (issue 22 §4): everyone; attendants get their queues' figures (the server decides).
+          { path: 'reports', element: <ReportsPage /> },
           { path: 'users', element: gated(<UsersPage />, { admin: true }) },
           // SPEC 6: any signed-in user may look; the permission keys keep the buttons for admins.
           { path: 'connections', element: <ConnectionsPage /> },

@@ -14,6 +14,7 @@ import { onboardingLocales } from './onboarding.ts';
 import { presenceLocales } from './presence.ts';
 import { promptErrorLocales, promptsLocales } from './prompts.ts';
 import { queueIntegrationErrorLocales, queueIntegrationsLocales } from './queue-integrations.ts';
+import { reportsLocales } from './reports.ts';
 import { schedulesLocales } from './schedules.ts';
 import { securityErrorLocales, securityLocales } from './security.ts';
 import { serviceLevelLocales } from './service-levels.ts';
@@ -37,6 +38,7 @@ const en: LocaleShape = {
   ...onboardingLocales.en,
   ...securityLocales.en,
   ...presenceLocales.en,
+  ...reportsLocales.en,
   ...serviceLevelLocales.en,
   ...ticketWorkLocales.en,
   ...mentionLocales.en,
@@ -183,6 +185,7 @@ const en: LocaleShape = {
     label: 'Main menu',
     administration: 'Administration',
     dashboard: 'Dashboard',
+    reports: 'Reports',
     tickets: 'Tickets',
     quickMessages: 'Quick replies',
     kanban: 'Kanban',

@@ -13,6 +13,7 @@ import { onboardingLocales } from './onboarding.ts';
 import { presenceLocales } from './presence.ts';
 import { promptErrorLocales, promptsLocales } from './prompts.ts';
 import { queueIntegrationErrorLocales, queueIntegrationsLocales } from './queue-integrations.ts';
+import { reportsLocales } from './reports.ts';
 import { schedulesLocales } from './schedules.ts';
 import { securityErrorLocales, securityLocales } from './security.ts';
 import { serviceLevelLocales } from './service-levels.ts';
@@ -38,6 +39,7 @@ const es = {
   ...securityLocales.es,
   ...serviceLevelLocales.es,
   ...presenceLocales.es,
+  ...reportsLocales.es,
   ...ticketWorkLocales.es,
   ...mentionLocales.es,
   app: { name: 'Conversa' },
@@ -183,6 +185,7 @@ const es = {
     label: 'Menú principal',
     administration: 'Administración',
     dashboard: 'Dashboard',
+    reports: 'Informes',
     tickets: 'Atenciones',
     quickMessages: 'Respuestas rápidas',
     kanban: 'Kanban',

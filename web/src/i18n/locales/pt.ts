@@ -14,6 +14,7 @@ import { onboardingLocales } from './onboarding.ts';
 import { presenceLocales } from './presence.ts';
 import { promptErrorLocales, promptsLocales } from './prompts.ts';
 import { queueIntegrationErrorLocales, queueIntegrationsLocales } from './queue-integrations.ts';
+import { reportsLocales } from './reports.ts';
 import { schedulesLocales } from './schedules.ts';
 import { securityErrorLocales, securityLocales } from './security.ts';
 import { serviceLevelLocales } from './service-levels.ts';
@@ -38,6 +39,7 @@ const pt: LocaleShape = {
   ...onboardingLocales.pt,
   ...securityLocales.pt,
   ...presenceLocales.pt,
+  ...reportsLocales.pt,
   ...serviceLevelLocales.pt,
   ...ticketWorkLocales.pt,
   ...mentionLocales.pt,
@@ -184,6 +186,7 @@ const pt: LocaleShape = {
     label: 'Menu principal',
     administration: 'Administração',
     dashboard: 'Dashboard',
+    reports: 'Relatórios',
     tickets: 'Atendimentos',
     quickMessages: 'Respostas rápidas',
     kanban: 'Kanban',
