@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 import IntegrationSequencer from './tests/support/integration-sequencer.ts';
 
 /**
- * Three rings (STYLE 9): unit (no network), cdk (template assertions), integration + browser (one
+ * Three rings (STYLE 9): unit (no network), cdk (template assertions), integration and browser (a
  * local stack started by the global setup on free ports, shared by every file of the project).
  */
 export default defineConfig({
@@ -32,10 +32,22 @@ export default defineConfig({
           hookTimeout: 180_000,
         },
       },
+      // One file at a time on a stack. `npm test` runs the browser project in a process (and stack) of
+      // its own beside the rest (tests/support/run-suites.ts); one process running both shares a stack.
       {
         test: {
           name: 'integration',
-          include: ['tests/integration/**/*.test.ts', 'tests/browser/**/*.test.ts'],
+          include: ['tests/integration/**/*.test.ts'],
+          globalSetup: ['tests/support/global-setup.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        test: {
+          name: 'browser',
+          include: ['tests/browser/**/*.test.ts'],
           globalSetup: ['tests/support/global-setup.ts'],
           testTimeout: 120_000,
           hookTimeout: 120_000,

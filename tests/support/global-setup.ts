@@ -39,7 +39,37 @@ export const TEST_ADMIN = { email: 'super@conversa.test', password: 'Super-Admin
 /** Per run: several engineers (and CI retries) may run the suite at once on one machine. */
 export const stackLogFile = join(repoRoot, 'tests', 'artifacts', `local-stack-${process.pid}.log`);
 
+interface Shared {
+  ready: Promise<{ provided: ProvidedStack; stop: () => Promise<void> }>;
+  users: number;
+}
+const SHARED = Symbol.for('conversa.integrationStack');
+type WithShared = typeof globalThis & { [SHARED]?: Shared };
+
+/**
+ * The integration and browser projects share one stack when one vitest process runs both (`npx
+ * vitest run`): the stack lives in this process and its handlers read process.env, so a second one
+ * here would overwrite the first's settings. `npm test` runs them in two processes
+ * (tests/support/run-suites.ts), one stack each. The last project to finish stops it.
+ */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const holder = globalThis as WithShared;
+  holder[SHARED] ??= { ready: startShared(), users: 0 };
+  const shared = holder[SHARED];
+  shared.users++;
+  const { provided } = await shared.ready;
+  for (const [key, value] of Object.entries(provided) as [keyof ProvidedStack, ProvidedStack[keyof ProvidedStack]][]) {
+    project.provide(key, value as never);
+  }
+  return async () => {
+    shared.users--;
+    if (shared.users > 0) return;
+    holder[SHARED] = undefined;
+    await (await shared.ready).stop();
+  };
+}
+
+async function startShared(): Promise<{ provided: ProvidedStack; stop: () => Promise<void> }> {
   mkdirSync(join(repoRoot, 'tests', 'artifacts'), { recursive: true });
   const logFile = createWriteStream(stackLogFile, { flags: 'w' });
   const log = (line: string) => logFile.write(`${new Date().toISOString()} ${line}\n`);
@@ -64,13 +94,13 @@ export default async function setup(project: TestProject): Promise<() => Promise
     cognito: stack.cognito,
     env: stack.env,
   };
-  for (const [key, value] of Object.entries(provided) as [keyof ProvidedStack, ProvidedStack[keyof ProvidedStack]][]) {
-    project.provide(key, value as never);
-  }
-  return async () => {
-    await control.close();
-    await stack.stop();
-    await new Promise<void>((resolve) => logFile.end(resolve));
+  return {
+    provided,
+    stop: async () => {
+      await control.close();
+      await stack.stop();
+      await new Promise<void>((resolve) => logFile.end(resolve));
+    },
   };
 }
 
