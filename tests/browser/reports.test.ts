@@ -5,7 +5,8 @@
  * resolves it; answers and resolves the second; the third waits unanswered. The admin opens Reports
  * from the menu and reads the real numbers (two first responses, two resolutions, three
  * conversations in Vendas, the heatmap's cell of this hour) as GET /reports/summary gives them, the
- * charts drawn, and downloads the CSV holding the same rows. Screenshot: tests/artifacts/reports-page.png.
+ * charts drawn, and downloads the CSV holding the same rows; the company's attendant, in no queue,
+ * finds Reports too and sees none of it. Screenshots: tests/artifacts/reports-page.png, -attendant.png.
  */
 import { randomInt } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
@@ -27,8 +28,9 @@ let sim: Simulator;
 let setup: ConnectionSetup;
 let summary: ReportSummary;
 
-/** As the page writes a duration under a minute (the script answers within seconds). */
-const seconds = (value: number | null) => (value === null ? '—' : value < 60 ? `${Math.round(value)} s` : `${Math.round(value / 60)} min`);
+/** As the page writes a duration under an hour (the script answers within seconds: the histogram says under 30 s). */
+const seconds = (value: number | null) =>
+  value === null ? '—' : value < 30 ? '< 30 s' : value < 60 ? `${Math.round(value)} s` : `${Math.round(value / 60)} min`;
 
 beforeAll(async () => {
   call = client(inject('apiUrl'));
@@ -115,5 +117,18 @@ describe('reports', { timeout: 240_000 }, () => {
         .slice(2, 4),
     ).toEqual(['Vendas', '3']);
     expect(lines.find((l) => l.startsWith('total,'))?.split(',')[3]).toBe('3');
+  });
+
+  it("an attendant outside Vendas finds Reports in their menu and sees their queues' figures: none of the day's", async () => {
+    const attendant = await openPage(launched, { baseURL: inject('webUrl'), locale: 'en-US', viewport: { width: 1366, height: 900 } });
+    await signInPage(attendant, tenant.user.email, tenant.user.password);
+    await attendant.getByTestId('menu-reports').click();
+    await attendant.waitForURL('**/reports');
+    await expect
+      .poll(() => attendant.getByTestId('reports-period').textContent(), { timeout: 60_000 })
+      .toContain("You see your queues' figures.");
+    expect(await attendant.getByTestId('figure-first-response-detail').textContent()).toContain('0 measured');
+    expect(await attendant.getByTestId('reports-by-queue').textContent()).toContain('Nothing in this period.');
+    await shot(attendant, 'attendant');
   });
 });

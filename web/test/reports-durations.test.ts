@@ -21,11 +21,15 @@ describe('report durations', () => {
   it('seconds, minutes, hours and days, and a dash for none', async () => {
     const t = await translator('en');
     expect(formatDuration(null, t)).toBe('—');
-    expect(formatDuration(8, t)).toBe('8 s');
+    // The histogram's ends: under 30 s, 2 days or more, no finer.
+    expect(formatDuration(8, t)).toBe('< 30 s');
+    expect(formatDuration(29, t)).toBe('< 30 s');
+    expect(formatDuration(30, t)).toBe('30 s');
     expect(formatDuration(59.4, t)).toBe('59 s');
+    expect(formatDuration(172_800, t)).toBe('≥ 2 d');
     expect(formatDuration(90, t)).toBe('2 min');
     expect(formatDuration(3900, t)).toBe('1 h 05 min');
-    expect(formatDuration(2 * 86_400 + 3 * 3600, t)).toBe('2 d 3 h');
+    expect(formatDuration(86_400 + 3 * 3600, t)).toBe('1 d 3 h');
   });
 
   it("every language has the page's words, singular for one", async () => {

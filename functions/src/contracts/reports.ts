@@ -2,6 +2,13 @@
 import * as z from 'zod';
 import { isoDaySchema } from './dashboard.ts';
 
+/**
+ * The durations' histogram spans these (storage/report-histogram.ts): below the first, a median is
+ * only known to be under 30 s; from the second on, to be at least 2 days. The page says so.
+ */
+export const REPORT_MIN_SECONDS = 30;
+export const REPORT_MAX_SECONDS = 2 * 86_400;
+
 /** At most this many ids in one filter. */
 export const REPORT_MAX_IDS = 100;
 

@@ -16,9 +16,11 @@
  * geometrically (linearly in bucket 0) at the rank's position, the middle of the bucket's share.
  */
 
+import { REPORT_MAX_SECONDS, REPORT_MIN_SECONDS } from '#contracts/reports';
+
 export const HISTOGRAM_BUCKETS = 16;
-export const HISTOGRAM_MIN_SECONDS = 30;
-export const HISTOGRAM_MAX_SECONDS = 2 * 86_400;
+export const HISTOGRAM_MIN_SECONDS = REPORT_MIN_SECONDS;
+export const HISTOGRAM_MAX_SECONDS = REPORT_MAX_SECONDS;
 const LOG_BUCKETS = HISTOGRAM_BUCKETS - 2;
 /** The ratio between a log bucket's end and its start: the relative error bound of a quantile. */
 export const HISTOGRAM_RATIO = (HISTOGRAM_MAX_SECONDS / HISTOGRAM_MIN_SECONDS) ** (1 / LOG_BUCKETS);
@@ -55,7 +57,8 @@ export function quantile(counts: readonly number[], q: number): number | null {
     const n = counts[b] ?? 0;
     if (before + n >= rank) {
       const position = (rank - before - 0.5) / n;
-      if (b === 0) return Math.round(HISTOGRAM_MIN_SECONDS * position);
+      // Stays under 30 s: a client tells bucket 0 apart by its value.
+      if (b === 0) return Math.min(HISTOGRAM_MIN_SECONDS - 1, Math.round(HISTOGRAM_MIN_SECONDS * position));
       if (b === HISTOGRAM_BUCKETS - 1) return HISTOGRAM_MAX_SECONDS;
       const lo = bucketStart(b);
       return Math.round(lo * HISTOGRAM_RATIO ** position);

@@ -263,13 +263,21 @@ export function ReportsPage() {
         <Figure
           testId="figure-first-response"
           label={t('reports.firstResponse')}
-          value={data ? `${formatDuration(data.firstResponse.median, t)} · ${formatDuration(data.firstResponse.p90, t)}` : '-'}
+          value={
+            data?.firstResponse.count
+              ? `${formatDuration(data.firstResponse.median, t)} · ${formatDuration(data.firstResponse.p90, t)}`
+              : t('reports.none')
+          }
           detail={data && `${t('reports.median')} · ${t('reports.p90')} — ${t('reports.measured', { count: data.firstResponse.count })}`}
         />
         <Figure
           testId="figure-resolution"
           label={t('reports.resolution')}
-          value={data ? `${formatDuration(data.resolution.median, t)} · ${formatDuration(data.resolution.p90, t)}` : '-'}
+          value={
+            data?.resolution.count
+              ? `${formatDuration(data.resolution.median, t)} · ${formatDuration(data.resolution.p90, t)}`
+              : t('reports.none')
+          }
           detail={data && `${t('reports.median')} · ${t('reports.p90')} — ${t('reports.measured', { count: data.resolution.count })}`}
         />
         <Figure
