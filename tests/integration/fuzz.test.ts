@@ -153,6 +153,8 @@ const listQueries: Record<string, string[]> = {
   'GET /dashboard': ['days', 'date_from', 'date_to'],
   'GET /dashboard/ticketsUsers': ['initialDate', 'finalDate', 'companyId'],
   'GET /dashboard/ticketsDay': ['initialDate', 'finalDate', 'companyId'],
+  'GET /reports/summary': ['from', 'to', 'queueIds', 'userIds'],
+  'GET /reports/export.csv': ['from', 'to', 'queueIds', 'userIds'],
   'GET /messages/{id}': ['pageNumber', 'cursor', 'limit'],
   'GET /users': ['searchParam', 'pageNumber'],
   'GET /companies': ['searchParam', 'pageNumber'],
@@ -196,6 +198,8 @@ const withoutQuery = [
   'GET /campaign-settings',
   'GET /onboarding',
   'GET /webhooks',
+  // The caller's own mentions (issue 22 §6): the handler reads no query.
+  'GET /mentions',
 ];
 
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
