@@ -85,8 +85,7 @@ export interface AuditEntry {
   userAgent: string | null;
 }
 
-/** What a masked value reads as, in the API, the CSV and the tab. */
-export const MASKED = '••••••';
+export { MASKED } from './audit-mask.ts';
 
 export const AUDIT_PAGE_SIZE = 40;
 /** Deepest page: a page number past it reads more than one request should (see storage/audit). */

@@ -3,7 +3,8 @@
  * (issue 21 §3: passwords, API keys, voice keys, tokens and secrets are never in clear, not even in
  * the trail that records who changed them).
  */
-import { type AuditChange, MASKED } from '#contracts/audit';
+import type { AuditChange } from '#contracts/audit';
+import { MASKED } from '#contracts/audit-mask';
 
 /** Field names whose values are secrets, at any depth (a Dialogflow JSON key holds `private_key`). */
 const SECRET_FIELD = /pass(word)?|api_?key|voice_?key|token|secret|private_?key|credential|json_?content/i;

@@ -6,7 +6,7 @@
 import { confirmReset, passwordSignIn, refreshSignIn, revokeRefreshToken, sendResetCode } from '#adapters/cognito-auth';
 import { AppError, CompanyExpiredError, ForbiddenError, UnauthorizedError, ValidationError } from '#commons/errors';
 import { type TokenIdentity, verifyIdToken } from '#commons/jwt';
-import { MASKED } from '#contracts/audit';
+import { MASKED } from '#contracts/audit-mask';
 import { expiredMessage, type LoginResponse } from '#contracts/auth';
 import type { MfaChallengeResponse } from '#contracts/mfa';
 import { isTokenOfUser, lacksSecondFactor, signInIdOf } from '#contracts/session';

@@ -5,7 +5,7 @@
 
 import { deleteCognitoUser, setCognitoPassword, updateCognitoEmail } from '#adapters/cognito-users';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '#commons/errors';
-import { MASKED } from '#contracts/audit';
+import { MASKED } from '#contracts/audit-mask';
 import { channels } from '#contracts/channels';
 import type { CreateUserInput, UpdateUserInput, User } from '#contracts/users';
 import { changesOf, recordAudit } from '#domain/audit/record';
