@@ -24,11 +24,13 @@ const post = async (path: string, body: unknown) => {
 describe('local HTTP API throttling', () => {
   it("refuses a route's request over its bucket with 429 before any handler, per route, and refills", async () => {
     // Prepare: the auth handler loaded once (its first import takes longer than a refill), then a
-    // gateway whose every route may take 2 at once, refilled at 5 a second
+    // gateway whose every route may take 2 at once, refilled at one every 2 s (slow enough that three
+    // requests in a row fit well inside a refill on a loaded machine: at 5 a second, a full run's
+    // load once let the third through)
     gateway = await startHttpGateway({ port: 0, log: () => undefined });
     expect((await post('/auth/login', {})).status).toBe(400);
     await gateway.close();
-    gateway = await startHttpGateway({ port: 0, log: () => undefined, routeThrottle: () => ({ rateLimit: 5, burstLimit: 2 }) });
+    gateway = await startHttpGateway({ port: 0, log: () => undefined, routeThrottle: () => ({ rateLimit: 0.5, burstLimit: 2 }) });
     // Act: three sign-ins without credentials (the handler answers 400), one after another
     const answers = [];
     for (let i = 0; i < 3; i++) answers.push(await post('/auth/login', {}));
@@ -37,7 +39,7 @@ describe('local HTTP API throttling', () => {
     expect(answers.map((a) => a.status)).toEqual([400, 400, 429]);
     expect(answers[2]!.body).toEqual({ message: 'Too Many Requests' });
     expect(other.status).not.toBe(429);
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    await new Promise((resolve) => setTimeout(resolve, 2_100));
     expect((await post('/auth/login', {})).status).toBe(400);
   });
 });
