@@ -1,3 +1,4 @@
+import { API_CORS } from '@conversa/functions/declarations/api-cors';
 import { HTTP_ROUTE_THROTTLE } from '@conversa/functions/declarations/api-throttles';
 import { type Access, type HttpMethod as RouteMethod, routeKey } from '@conversa/functions/routes';
 import { Duration, NestedStack, Stack } from 'aws-cdk-lib';
@@ -63,11 +64,13 @@ export class ConversaHttpApi extends Construct {
       description: 'Conversa REST API',
       // The stage is declared below so it can carry throttling and access logs.
       createDefaultStage: false,
+      // declarations/api-cors.ts, which the local gateway answers the same way.
       corsPreflight: {
         allowOrigins: [props.webOrigin],
-        allowMethods: [CorsHttpMethod.GET, CorsHttpMethod.POST, CorsHttpMethod.PUT, CorsHttpMethod.DELETE, CorsHttpMethod.OPTIONS],
-        allowHeaders: ['authorization', 'content-type'],
-        maxAge: Duration.days(1),
+        allowMethods: API_CORS.allowMethods.map((method) => CorsHttpMethod[method]),
+        allowHeaders: [...API_CORS.allowHeaders],
+        exposeHeaders: [...API_CORS.exposeHeaders],
+        maxAge: Duration.seconds(API_CORS.maxAgeSeconds),
       },
     });
     this.stage = new HttpStage(this, 'Stage', {

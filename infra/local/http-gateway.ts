@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { API_CORS } from '@conversa/functions/declarations/api-cors';
 import { HTTP_ROUTE_THROTTLE, type RouteThrottle } from '@conversa/functions/declarations/api-throttles';
 import { type HttpRoute, httpRoutes, routeKey } from '@conversa/functions/routes';
 import { handlerFile, lambdaContext, loadHandler } from './lambda-runtime.ts';
@@ -17,6 +18,11 @@ export const MAX_BODY_BYTES = 10 * 1024 * 1024;
 
 export interface HttpGateway {
   url: string;
+  /**
+   * The browser origins the API answers (the web app's, once it is served), as the deployed API's
+   * CORS allows only the region's web origin. Until set, any origin (a stack without its web app).
+   */
+  allowOrigins(origins: string[]): void;
   close(): Promise<void>;
 }
 
@@ -137,15 +143,30 @@ interface HandlerResult {
   isBase64Encoded?: boolean;
 }
 
-const CORS_HEADERS = {
-  'access-control-allow-origin': '*',
-  'access-control-allow-methods': 'GET, POST, PUT, DELETE, OPTIONS',
-  'access-control-allow-headers': 'authorization, content-type, x-requested-with',
-  'access-control-max-age': '600',
-};
+/**
+ * API Gateway's CORS (declarations/api-cors.ts), which it applies itself and over whatever the
+ * handler answered: an allowed origin gets its headers back (the preflight's allowed methods and
+ * headers, every answer's exposed headers); any other origin gets none, so the browser refuses the
+ * call as it would on AWS.
+ */
+function corsHeaders(origin: string | undefined, allowed: readonly string[] | undefined, preflight: boolean): Record<string, string> {
+  const allowOrigin = allowed === undefined ? '*' : origin && allowed.includes(origin) ? origin : undefined;
+  if (!allowOrigin) return {};
+  return {
+    'access-control-allow-origin': allowOrigin,
+    ...(allowOrigin === '*' ? {} : { vary: 'origin' }),
+    ...(preflight
+      ? {
+          'access-control-allow-methods': API_CORS.allowMethods.join(','),
+          'access-control-allow-headers': API_CORS.allowHeaders.join(','),
+          'access-control-max-age': String(API_CORS.maxAgeSeconds),
+        }
+      : { 'access-control-expose-headers': API_CORS.exposeHeaders.join(',') }),
+  };
+}
 
 function sendJson(res: ServerResponse, status: number, body: unknown) {
-  res.writeHead(status, { ...CORS_HEADERS, 'content-type': 'application/json' }).end(JSON.stringify(body));
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 }
 
 /** Payload 2.0 semantics: a result without statusCode is a 200 JSON body of the whole value. */
@@ -156,8 +177,9 @@ function writeResult(res: ServerResponse, result: unknown) {
   }
   const r = result as HandlerResult;
   res.statusCode = r.statusCode ?? 200;
-  for (const [name, value] of Object.entries(CORS_HEADERS)) res.setHeader(name, value);
-  for (const [name, value] of Object.entries(r.headers ?? {})) res.setHeader(name.toLowerCase(), String(value));
+  // The gateway's CORS stands (set before this call); the handler's own CORS headers are dropped.
+  const own = (name: string) => name.toLowerCase().startsWith('access-control-');
+  for (const [name, value] of Object.entries(r.headers ?? {})) if (!own(name)) res.setHeader(name.toLowerCase(), String(value));
   for (const [name, values] of Object.entries(r.multiValueHeaders ?? {})) res.setHeader(name.toLowerCase(), values.map(String));
   if (r.cookies?.length) res.setHeader('set-cookie', r.cookies);
   if (!res.hasHeader('content-type') && r.body !== undefined) res.setHeader('content-type', 'application/json');
@@ -203,13 +225,16 @@ export async function startHttpGateway(opts: HttpGatewayOptions): Promise<HttpGa
   const compiled = compileRoutes(httpRoutes);
   const requests = routeBuckets(opts.routeThrottle ?? (() => HTTP_ROUTE_THROTTLE));
 
+  let origins: string[] | undefined;
   const serve = async (req: IncomingMessage, res: ServerResponse) => {
     const method = (req.method ?? 'GET').toUpperCase();
     const path = new URL(req.url ?? '/', 'http://local').pathname;
+    const origin = typeof req.headers.origin === 'string' ? req.headers.origin : undefined;
     if (method === 'OPTIONS') {
-      res.writeHead(204, CORS_HEADERS).end();
+      res.writeHead(204, corsHeaders(origin, origins, true)).end();
       return;
     }
+    for (const [name, value] of Object.entries(corsHeaders(origin, origins, false))) res.setHeader(name, value);
     const match = matchRoute(compiled, method, path);
     if (!match.route) {
       sendJson(res, match.pathKnown ? 405 : 404, { error: match.pathKnown ? 'ERR_METHOD_NOT_ALLOWED' : 'ERR_ROUTE_NOT_FOUND' });
@@ -264,6 +289,9 @@ export async function startHttpGateway(opts: HttpGatewayOptions): Promise<HttpGa
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
+    allowOrigins: (allowed) => {
+      origins = [...allowed];
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -303,6 +303,10 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
       });
       stoppers.push({ name: 'web', stop: web.close });
       webUrl = web.url;
+      // As the deployed API allows only the region's web origin (declarations/api-cors.ts): this web
+      // server, however its loopback host is written.
+      const { port } = new URL(web.url);
+      api.allowOrigins([`http://localhost:${port}`, `http://127.0.0.1:${port}`]);
     }
     mark('ready');
 

@@ -103,6 +103,18 @@ describe('HTTP API', () => {
     const origins = (api.CorsConfiguration as Json).AllowOrigins as unknown[];
     expect(origins).toHaveLength(1);
     expect(JSON.stringify(origins[0])).toContain(logicalIdOf(template, 'AWS::CloudFront::Distribution', 'WebDistribution'));
+    // A browser may send the external API's Idempotency-Key and read its rate window (issue 23 §3).
+    expect(api.CorsConfiguration).toMatchObject({
+      AllowHeaders: expect.arrayContaining(['authorization', 'content-type', 'idempotency-key']),
+      ExposeHeaders: expect.arrayContaining([
+        'ratelimit-limit',
+        'ratelimit-remaining',
+        'ratelimit-reset',
+        'retry-after',
+        'idempotent-replayed',
+      ]),
+      MaxAge: 86_400,
+    });
     const [, stage] = props('AWS::ApiGatewayV2::Stage').find(([, p]) => p.StageName === '$default')!;
     expect(stage.DefaultRouteSettings).toMatchObject(throttleOf(HTTP_ROUTE_THROTTLE));
     expect(stage.AccessLogSettings).toMatchObject({ DestinationArn: expect.anything() });

@@ -63,6 +63,40 @@ describe('local stack', () => {
     expect(res.headers.get('access-control-allow-headers')).toContain('authorization');
   });
 
+  it('lets the web app send Idempotency-Key and read the rate window, as the deployed API does', async () => {
+    const web = new URL(inject('webUrl')).origin;
+    const preflight = await fetch(`${inject('apiUrl')}/api/messages/send`, {
+      method: 'OPTIONS',
+      headers: {
+        origin: web,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization,content-type,idempotency-key',
+      },
+    });
+    expect(preflight.headers.get('access-control-allow-origin')).toBe(web);
+    expect(preflight.headers.get('access-control-allow-headers')?.split(',')).toEqual(
+      expect.arrayContaining(['authorization', 'content-type', 'idempotency-key']),
+    );
+    expect(preflight.headers.get('access-control-max-age')).toBe('86400');
+    const answer = await fetch(`${inject('apiUrl')}/version`, { headers: { origin: web } });
+    expect(answer.headers.get('access-control-allow-origin')).toBe(web);
+    expect(answer.headers.get('access-control-expose-headers')?.split(',')).toEqual(
+      expect.arrayContaining(['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'retry-after', 'idempotent-replayed']),
+    );
+  });
+
+  it('gives another site no CORS headers, whatever the handler answered, so its browser refuses the call', async () => {
+    const elsewhere = 'https://elsewhere.example';
+    const preflight = await fetch(`${inject('apiUrl')}/users`, {
+      method: 'OPTIONS',
+      headers: { origin: elsewhere, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization' },
+    });
+    const answer = await fetch(`${inject('apiUrl')}/version`, { headers: { origin: elsewhere } });
+    expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
   it('refuses a body over API Gateway 10 MB limit with 413', async () => {
     const res = await api.call<{ error: string }>('POST', '/auth/login', { body: 'x'.repeat(10 * 1024 * 1024 + 1) });
     expect(res.status).toBe(413);

@@ -4,6 +4,7 @@
  */
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { env } from '#commons/env';
+import { API_CORS } from '../declarations/api-cors.ts';
 
 export class HttpResult {
   constructor(
@@ -22,11 +23,13 @@ export const noContent = (): HttpResult => new HttpResult(204, undefined);
 export const textFile = (text: string, contentType: string, fileName: string, headers: Record<string, string> = {}): HttpResult =>
   new HttpResult(200, text, { 'content-type': contentType, 'content-disposition': `attachment; filename="${fileName}"`, ...headers }, true);
 
+/** The handler's own CORS headers; API Gateway answers with its own over them (declarations/api-cors.ts). */
 export function corsHeaders(): Record<string, string> {
   return {
     'access-control-allow-origin': env.corsOrigin,
-    'access-control-allow-headers': 'authorization,content-type',
-    'access-control-allow-methods': 'GET,POST,PUT,DELETE,OPTIONS',
+    'access-control-allow-headers': API_CORS.allowHeaders.join(','),
+    'access-control-allow-methods': API_CORS.allowMethods.join(','),
+    'access-control-expose-headers': API_CORS.exposeHeaders.join(','),
   };
 }
 
