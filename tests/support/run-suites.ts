@@ -1,13 +1,15 @@
 /**
- * `npm test`'s test step: the browser project in one vitest process, and the unit, CDK and
- * integration projects in another, at the same time, each with its own local stack.
+ * `npm test`'s test step: the unit and CDK projects first (two files at a time, CPU-bound), then
+ * the browser project and the integration project side by side, in two vitest processes, each with
+ * its own local stack.
  *
  * Why two processes: one vitest process runs its projects' groups one after another, and the local
  * stack lives in the process that starts it (its handlers read process.env), so one process cannot
  * hold two stacks. The browser files keep Chromium busy while most integration files wait on
  * timers and queues (presence's two-minute window, the session-host killers' restarts), so running
- * both lines side by side costs little of either on two cores. Each line is still one file at a
- * time on its stack; the web app is built once, before either starts.
+ * those two lines side by side costs little of either on two cores; the unit files beside them did
+ * (load 11 on 2 cores, each line three times slower). Each line is still one file at a time on its
+ * stack; the web app is built once, before either starts.
  *
  * Output: each line of a child's output goes out prefixed with its suite's name, as it comes. The
  * exit code is non-zero when either run fails.
@@ -22,9 +24,10 @@ interface Suite {
   projects: string[];
 }
 
-const suites: Suite[] = [
+const first: Suite = { name: 'unit', projects: ['unit', 'cdk'] };
+const sideBySide: Suite[] = [
   { name: 'browser', projects: ['browser'] },
-  { name: 'main', projects: ['unit', 'cdk', 'integration'] },
+  { name: 'integration', projects: ['integration'] },
 ];
 
 function run(suite: Suite, extraArgs: string[]): Promise<number> {
@@ -41,10 +44,20 @@ function run(suite: Suite, extraArgs: string[]): Promise<number> {
 }
 
 const started = Date.now();
+// Files or filters given (`npx tsx tests/support/run-suites.ts tests/browser/shell.test.ts`): a suite
+// none of them names passes empty rather than failing.
+const args = process.argv.length > 2 ? [...process.argv.slice(2), '--passWithNoTests'] : [];
 // Built once here (a production build, whatever NODE_ENV says) so the two stacks never race to write web/dist.
-await ensureWebBuild((line) => process.stdout.write(`${line}\n`));
-const codes = await Promise.all(suites.map((suite) => run(suite, process.argv.slice(2))));
-const seconds = Math.round((Date.now() - started) / 1000);
-for (const [index, suite] of suites.entries()) process.stdout.write(`${suite.name}: ${codes[index] === 0 ? 'passed' : 'FAILED'}\n`);
-process.stdout.write(`tests took ${seconds} s\n`);
-process.exit(codes.some((code) => code !== 0) ? 1 : 0);
+const built = ensureWebBuild((line) => process.stdout.write(`${line}\n`));
+const unitCode = await run(first, args);
+const unitSeconds = Math.round((Date.now() - started) / 1000);
+await built;
+const codes = await Promise.all(sideBySide.map((suite) => run(suite, args)));
+const results = [
+  [first.name, unitCode, unitSeconds],
+  ...sideBySide.map((suite, index) => [suite.name, codes[index], undefined] as const),
+] as const;
+for (const [name, code, seconds] of results)
+  process.stdout.write(`${name}: ${code === 0 ? 'passed' : 'FAILED'}${seconds === undefined ? '' : ` (${seconds} s)`}\n`);
+process.stdout.write(`tests took ${Math.round((Date.now() - started) / 1000)} s\n`);
+process.exit([unitCode, ...codes].some((code) => code !== 0) ? 1 : 0);
