@@ -132,7 +132,8 @@ async function setLanguage(language: 'pt' | 'en' | 'es'): Promise<void> {
 async function addDialogProblems(path: string): Promise<string[]> {
   await page.goto(path);
   await settle(page);
-  await page.locator('h1 + div button:has([data-testid="AddIcon"])').first().click();
+  // The header's Add is its contained button (MUI icons carry data-testid only in development builds).
+  await page.locator('h1 + div .MuiButton-contained').first().click();
   const dialog = page.locator('.MuiDialog-paper').last();
   await dialog.waitFor();
   await settle(page);

@@ -183,7 +183,7 @@ export function FileListDialog({ fileList, onClose }: { fileList: FileList | und
             </Stack>
             {progress !== undefined && (
               <Box>
-                <LinearProgress variant="determinate" value={progress} />
+                <LinearProgress variant="determinate" value={progress} aria-label={t('common.loading')} />
               </Box>
             )}
           </Stack>

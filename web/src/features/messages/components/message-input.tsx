@@ -353,7 +353,12 @@ export function MessageInput({ ticket, replyTo, onClearReply }: MessageInputProp
       )}
       {progress !== null && (
         <Tooltip title={t('conversation.input.uploading', { percent: Math.round(progress * 100) })}>
-          <LinearProgress variant="determinate" value={progress * 100} sx={{ mb: 1 }} />
+          <LinearProgress
+            variant="determinate"
+            value={progress * 100}
+            aria-label={t('conversation.input.uploading', { percent: Math.round(progress * 100) })}
+            sx={{ mb: 1 }}
+          />
         </Tooltip>
       )}
       <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center' }}>

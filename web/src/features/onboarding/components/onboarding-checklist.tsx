@@ -68,7 +68,12 @@ export function OnboardingChecklist() {
           </IconButton>
         </Tooltip>
       </Stack>
-      <LinearProgress variant="determinate" value={(done / data.steps.length) * 100} sx={{ my: 1.5, borderRadius: 1 }} />
+      <LinearProgress
+        variant="determinate"
+        value={(done / data.steps.length) * 100}
+        aria-label={t('onboarding.progress', { done, total: data.steps.length })}
+        sx={{ my: 1.5, borderRadius: 1 }}
+      />
       <List dense disablePadding sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' }, columnGap: 2 }}>
         {data.steps.map((step) => (
           <ListItemButton

@@ -137,7 +137,9 @@ export function SchedulesPage() {
       {pages.error && <Alert severity="error">{errorMessage(pages.error)}</Alert>}
       <ScheduleActions.Provider value={actions}>
         <Paper variant="outlined" sx={[{ p: { xs: 1, sm: 2 }, position: 'relative' }, calendarStyles]} data-testid="schedules-calendar">
-          {(pages.isPending || pages.isFetching) && <LinearProgress sx={{ position: 'absolute', top: 0, left: 0, right: 0 }} />}
+          {(pages.isPending || pages.isFetching) && (
+            <LinearProgress aria-label={t('common.loading')} sx={{ position: 'absolute', top: 0, left: 0, right: 0 }} />
+          )}
           <Calendar<ScheduleEventItem>
             localizer={localizer}
             culture={i18n.language}
