@@ -26,6 +26,8 @@ export default defineConfig({
         test: {
           name: 'cdk',
           include: ['infra/test/**/*.test.ts'],
+          // Files share a worker's modules, so identical synths are made once per worker (test/synth.ts).
+          isolate: false,
           // Same group as the unit files, which vitest runs with one worker count.
           maxWorkers: 2,
           testTimeout: 180_000,

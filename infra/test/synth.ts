@@ -38,12 +38,29 @@ export interface SynthOptions {
 }
 
 /**
+ * Synths already made in this worker, by their options. The cdk project runs without isolation
+ * (vitest.config.ts), so its files share a worker's modules: seven files asked for the same default
+ * synth, ~12 s of CPU each on 2 cores, and now the first one in each worker makes it. The results
+ * are read, never changed, by the tests.
+ */
+const made = new Map<string, Synthesized>();
+
+/**
  * `bundle: false` skips esbuild for the Lambdas (CDK's `aws:cdk:bundling-stacks` context, as
  * `cdk synth --exclusively` does for other stacks): the template is the same but for the assets'
  * hashes, and the synth takes a few seconds instead of twenty. Files that check the template's
  * shape use it; resources.test.ts bundles for real.
  */
 export function synthesize(opts: SynthOptions = {}): Synthesized {
+  const key = JSON.stringify(opts);
+  const known = made.get(key);
+  if (known) return known;
+  const synthesized = synthesizeNow(opts);
+  made.set(key, synthesized);
+  return synthesized;
+}
+
+function synthesizeNow(opts: SynthOptions): Synthesized {
   const bundling = opts.bundle === false ? { 'aws:cdk:bundling-stacks': [] } : {};
   const app = new App({ context: { region: opts.region ?? TEST_REGION, ...opts.context, ...bundling } });
   const { id, props } = stackPropsFromContext(app);
