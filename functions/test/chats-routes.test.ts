@@ -36,7 +36,7 @@ afterAll(async () => stack?.stop());
 
 /** A plain user's socket of `companyId`, as $connect records it. */
 const socketOf = (companyId: number, userId: number): ConnectionRecord =>
-  ({ companyId, userId, profile: 'user', super: false, queueIds: [], allTicket: 'disabled', rooms: [] }) as unknown as ConnectionRecord;
+  ({ companyId, userId, profile: 'user', super: false, queueIds: [], allTicket: 'disabled' }) as unknown as ConnectionRecord;
 /** The user ids of `candidates` that an event would reach. */
 const reached = (event: (typeof published)[number], companyId: number, candidates: number[]) =>
   candidates.filter((userId) => matches(event.target, socketOf(companyId, userId)));

@@ -239,7 +239,6 @@ export function deleteReaches(published: Published[], ticketId: number, companyI
       super: false,
       queueIds: [],
       allTicket: 'desabled',
-      rooms: [],
       ...over,
     } as ConnectionRecord);
 }

@@ -1,15 +1,21 @@
 /**
  * The realtime Lambda for real behind the local WebSocket gateway, on DynamoDB Local, with the real
- * management SDK client: sockets connect, join rooms, receive only their tenant's events, and dead
+ * management SDK client: sockets connect, open conversations, receive only their tenant's events, and dead
  * connections are cleaned up. Only token verification is faked (cognito-local is covered elsewhere):
  * a token here is `test.<json identity>`.
  */
+
+import { PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { WebSocket } from 'ws';
 import { startWsGateway, type WsGateway } from '../../infra/local/ws-gateway.ts';
+import { messageAudience } from '../src/domain/tickets/publish.ts';
 import { handler } from '../src/handlers/ws/realtime.ts';
 import { resetManagementClient } from '../src/realtime/management.ts';
-import { audience, publish, publishToAll, publishToCompany, publishToTicket, publishToUser, rooms } from '../src/realtime/publisher.ts';
+import { audience, publish, publishToAll, publishToCompany, publishToUser } from '../src/realtime/publisher.ts';
+import { db, table } from '../src/storage/db.ts';
+import { mentionItems } from '../src/storage/mentions.ts';
+import { ticketKey } from '../src/storage/tickets.ts';
 import { createUser, getUser } from '../src/storage/users.ts';
 import * as connections from '../src/storage/ws-connections.ts';
 import { type DynamoDbLocal, startDynamoDbLocal } from './support/dynamodb-local.ts';
@@ -101,7 +107,8 @@ describe('realtime over the local gateway', () => {
       const list = await mine(1, 2);
       return list.length === 1 && list;
     });
-    expect(stored).toMatchObject({ companyId: 1, userId: 2, profile: 'user', queueIds: [3], rooms: [] });
+    expect(stored).toMatchObject({ companyId: 1, userId: 2, profile: 'user', queueIds: [3] });
+    expect(stored!.reading).toBeUndefined();
     expect(stored!.expiresAt).toBeGreaterThan(now() + 7000);
     expect((await getUser(1, 2))?.online).toBe(true);
     expect(await connections.findConnection(stored!.connectionId)).toMatchObject({ companyId: 1, userId: 2 });
@@ -129,40 +136,63 @@ describe('realtime over the local gateway', () => {
     expect(b.frames.map((f) => f.event)).not.toContain('company-1-ticket');
   });
 
-  it('routes by user, room and audience', async () => {
+  it('routes by user and audience; the list joins store nothing', async () => {
     // Prepare
     const admin = await connect(token(1, 1));
     const agent = await connect(token(1, 2));
-    agent.send('joinChatBox', 77);
     agent.send('joinTickets', 'open');
-    await until(async () => (await mine(1, 2)).some((c) => c.rooms.length === 2));
+    agent.send('joinNotification');
     // Act
     await publishToUser(1, 2, 'company-1-auth', { action: 'update', user: { id: 2 } });
-    await publishToTicket(1, 77, 'company-1-appMessage', { action: 'create' });
     await publish(1, 'company-1-queue', { action: 'update' }, audience.admins);
-    await publish(1, 'company-1-user', { action: 'update' }, audience.room(rooms.status('open')));
+    await publish(1, 'company-1-user', { action: 'update' }, audience.queue(3));
     // Assess
     await agent.waitFor('company-1-user');
     await admin.waitFor('company-1-queue');
-    expect(agent.frames.map((f) => f.event)).toEqual(['company-1-auth', 'company-1-appMessage', 'company-1-user']);
+    expect(agent.frames.map((f) => f.event)).toEqual(['company-1-auth', 'company-1-user']);
     // The agent's presence (it connected after the admin) goes to the whole company: not what is routed here.
     expect(admin.frames.map((f) => f.event).filter((event) => event !== 'company-1-presence')).toEqual(['company-1-queue']);
+    expect((await mine(1, 2))[0]).not.toHaveProperty('reading');
   });
 
-  it('a socket that opens chat box after chat box keeps one (its stored item stays small)', async () => {
-    // Prepare
-    const agent = await connect(token(1, 2));
-    // Act: 300 conversations opened on one socket, as a client that never leaves them would
-    for (let ticketId = 1; ticketId <= 300; ticketId++) agent.send('joinChatBox', `${ticketId}-${'x'.repeat(56)}`);
-    const last = rooms.ticket(`300-${'x'.repeat(56)}`);
-    // Assess: only the last one is held, and its events arrive
+  it("gives a ticket's messages to the socket that opened it by a colleague's mention, and to no other outsider", async () => {
+    // Prepare: ticket 500 of queue 9, which the agent (queue 3) may not see; a note mentioned them on it.
+    const ticket = { id: 500, uuid: 'a0a0a0a0-0000-4000-8000-000000000500', companyId: 1, status: 'open', queueId: 9, userId: 1 } as const;
+    const createdAt = new Date().toISOString();
+    const mention = {
+      id: 'm-1',
+      ticketId: ticket.id,
+      ticketUuid: ticket.uuid,
+      authorId: 1,
+      authorName: 'Admin',
+      contactName: 'Maria',
+      excerpt: '@Agent',
+      createdAt,
+    };
+    await db().send(new PutCommand({ TableName: table(), Item: { ...ticketKey(1, ticket.id), entity: 'ticket', ...ticket } }));
+    await db().send(new PutCommand({ TableName: table(), Item: { pk: `C#1#TKU#${ticket.uuid}`, sk: 'LOOKUP', ticketId: ticket.id } }));
+    await db().send(new TransactWriteCommand({ TransactItems: mentionItems(1, [2], mention) }));
+    const reader = await connect(token(1, 2));
+    const outsider = await connect(token(1, 3, { issuedAt: now() + 1 }));
+    // Act: both open ticket 500's conversation, by its id and by its uuid
+    reader.send('joinChatBox', ticket.id);
+    outsider.send('joinChatBox', ticket.uuid);
     const [stored] = await until(async () => {
       const list = await mine(1, 2);
-      return list[0]?.rooms.includes(last) && list;
-    }, 15_000);
-    expect(stored!.rooms).toEqual([last]);
-    await publishToTicket(1, `300-${'x'.repeat(56)}`, 'company-1-appMessage', { action: 'create' });
-    await agent.waitFor('company-1-appMessage');
+      return list[0]?.reading && list;
+    });
+    await publish(1, 'company-1-appMessage', { action: 'create' }, messageAudience(ticket));
+    await publish(1, 'company-1-ticket', { action: 'update' }, audience.queue(9));
+    // Assess: the reader gets the message, not the ticket's update; the outsider neither
+    expect(stored!.reading).toMatchObject({ ticketId: 500, ref: '500' });
+    await reader.waitFor('company-1-appMessage');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(reader.frames.map((f) => f.event)).not.toContain('company-1-ticket');
+    expect(outsider.frames.map((f) => f.event)).not.toContain('company-1-appMessage');
+    expect((await mine(1, 3))[0]).not.toHaveProperty('reading');
+    // Leaving the conversation ends it
+    reader.send('leaveChatBox', ticket.id);
+    await until(async () => !(await mine(1, 2))[0]?.reading);
   });
 
   it('answers ping with pong', async () => {

@@ -7,7 +7,6 @@ import { type Audience, audience, matches, ticketViewers } from '../src/realtime
 import { mapWithConcurrency } from '../src/realtime/concurrency.ts';
 import type { PostOutcome } from '../src/realtime/management.ts';
 import { CONNECTING_GRACE_MS, createPublisher, createSnapshotPublisher, PUBLISH_CONCURRENCY } from '../src/realtime/publisher.ts';
-import { rooms } from '../src/realtime/rooms.ts';
 import { connectionRecord } from './support/socket-records.ts';
 
 const conn = connectionRecord;
@@ -15,12 +14,17 @@ const conn = connectionRecord;
 /** Company 1: an admin, two users with queues, an allTicket user; company 2: one admin. */
 const sockets = [
   conn('admin', { userId: 10, profile: 'admin' }),
-  conn('sales-a', { userId: 11, queueIds: [1], rooms: [rooms.ticket(42), rooms.status('open')] }),
+  conn('sales-a', { userId: 11, queueIds: [1] }),
   conn('sales-a-phone', { userId: 11, queueIds: [1] }),
   conn('support', { userId: 12, queueIds: [2] }),
   conn('all-ticket', { userId: 13, queueIds: [], allTicket: 'enabled' }),
   conn('super', { userId: 14, profile: 'user', super: true }),
-  conn('other-tenant', { companyId: 2, userId: 10, profile: 'admin', rooms: [rooms.ticket(42)] }),
+  conn('other-tenant', {
+    companyId: 2,
+    userId: 10,
+    profile: 'admin',
+    reading: { ticketId: 42, ref: '42', until: '2099-01-01T00:00:00.000Z' },
+  }),
 ];
 
 function fakeDeps(options: { outcomes?: Record<string, PostOutcome>; failList?: boolean } = {}) {
@@ -49,19 +53,33 @@ function fakeDeps(options: { outcomes?: Record<string, PostOutcome>; failList?: 
   return { deps, posted, deleted, maxInFlight: () => maxInFlight };
 }
 
+/** Plain users of company 1 reading by a colleague's mention: ticket 42 until 2099, ticket 43 ended. */
+const readers = [
+  conn('reader', { userId: 15, reading: { ticketId: 42, ref: '42', until: '2099-01-01T00:00:00.000Z' } }),
+  conn('reader-ended', { userId: 16, reading: { ticketId: 43, ref: '43', until: '2020-01-01T00:00:00.000Z' } }),
+];
+
 const recipients = (posted: { connectionId: string }[]) => posted.map((p) => p.connectionId).sort();
 
 describe('audience', () => {
+  it.each([
+    ["a mention's reader, while the mention lasts", 42, ['reader']],
+    ["a mention's reader after it ended: nobody", 43, []],
+    ['a ticket nobody reads by a mention', 44, []],
+  ])('%s', (_name, ticketId, expected) => {
+    const all = [...sockets, ...readers].filter((s) => s.companyId === 1);
+    expect(all.filter((s) => matches(audience.reader(ticketId), s)).map((s) => s.connectionId)).toEqual(expected);
+  });
+
   const cases: [string, Audience, string[]][] = [
     ['company', audience.company, ['admin', 'all-ticket', 'sales-a', 'sales-a-phone', 'super', 'support']],
     ['admins (profile admin or super)', audience.admins, ['admin', 'super']],
     ['one user, all their sockets', audience.user(11), ['sales-a', 'sales-a-phone']],
     ['several users', audience.users([12, 13]), ['all-ticket', 'support']],
-    ['a joined room', audience.room(rooms.ticket(42)), ['sales-a']],
     ['queue members', audience.queue(2), ['support']],
     ['no queue, pending: allTicket users', audience.queue(null, 'pending'), ['all-ticket']],
     ['no queue, open: nobody by membership', audience.queue(null, 'open'), []],
-    ['allOf narrows', audience.allOf(audience.queue(1), audience.room(rooms.status('open'))), ['sales-a']],
+    ['allOf narrows', audience.allOf(audience.queue(1), audience.user(11)), ['sales-a', 'sales-a-phone']],
   ];
   it.each(cases)('%s', (_name, target, expected) => {
     const company1 = sockets.filter((s) => s.companyId === 1);
@@ -115,12 +133,6 @@ describe('publisher', () => {
     const { deps, posted } = fakeDeps();
     await createPublisher(deps).publishToUser(1, 10, 'company-1-auth', { action: 'update' });
     expect(recipients(posted)).toEqual(['admin']);
-  });
-
-  it('publishToTicket reaches the chat boxes joined on that ticket in that tenant', async () => {
-    const { deps, posted } = fakeDeps();
-    await createPublisher(deps).publishToTicket(1, 42, 'company-1-appMessage', { action: 'create' });
-    expect(recipients(posted)).toEqual(['sales-a']);
   });
 
   it('ignores a record of another tenant even if the store returned it', async () => {

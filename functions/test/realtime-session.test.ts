@@ -3,7 +3,6 @@
  * happens on an expired token or a stale connection. Ports are in-memory fakes.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { rooms } from '../src/realtime/rooms.ts';
 import { createSocketSession, type SocketIdentity, type SocketSessionDeps, type SocketUser } from '../src/realtime/socket-session.ts';
 import type { ConnectionRecord, NewConnection } from '../src/storage/ws-connections.ts';
 
@@ -19,6 +18,10 @@ function setup() {
   const tokens = new Map<string, SocketIdentity>();
   const clock = { now: NOW };
   const mustEnrol = new Set<number>();
+  /** How each user may read a ticket, by the ref the client names: `until` when by a mention (readTicket). */
+  const readable = new Map<string, { ticketId: number; until?: string }>();
+  /** The connection writes each client action made (what a join costs). */
+  const writes: string[] = [];
 
   const deps: SocketSessionDeps = {
     verifyToken: async (token) => {
@@ -41,7 +44,6 @@ function setup() {
       put: async (input: NewConnection) => {
         const record: ConnectionRecord = {
           ...input,
-          rooms: [],
           connectedAt: '',
           lastSeenAt: '',
           status: 'online',
@@ -54,20 +56,11 @@ function setup() {
       delete: async (_companyId, id) => {
         store.delete(id);
       },
-      changeRooms: async (_companyId, id, change) => {
+      setReading: async (_companyId, id, reading) => {
         const record = store.get(id);
+        writes.push(`set ${reading.ticketId}`);
         if (!record) return false;
-        const set = new Set(record.rooms);
-        for (const room of change.add ?? []) set.add(room);
-        for (const room of change.remove ?? []) set.delete(room);
-        record.rooms = [...set];
-        return true;
-      },
-      // As storage keeps it: one chat box per socket, part of the rooms the publisher matches.
-      setChatBox: async (_companyId, id, room) => {
-        const record = store.get(id);
-        if (!record) return false;
-        record.rooms = [...record.rooms.filter((r) => !r.startsWith('ticket:')), room];
+        record.reading = reading;
         return true;
       },
       setStatus: async (_companyId, id, status, seenAt) => {
@@ -77,13 +70,14 @@ function setup() {
         record.lastSeenAt = seenAt;
         return true;
       },
-      clearChatBox: async (_companyId, id, room) => {
+      // As storage does it: only while the reading is still of that ticket.
+      clearReading: async (_companyId, id, ticketId) => {
         const record = store.get(id);
-        if (!record) return false;
-        record.rooms = record.rooms.filter((r) => r !== room);
-        return true;
+        writes.push(`clear ${ticketId}`);
+        if (record?.reading?.ticketId === ticketId) delete record.reading;
       },
     },
+    readTicket: async (connection, ref) => readable.get(`${connection.userId}/${ref}`),
     post: async (connectionId, payload) => {
       posted.push({ connectionId, payload });
       return 'sent';
@@ -106,7 +100,7 @@ function setup() {
   const addToken = (token: string, identity: Partial<SocketIdentity> & { companyId: number; userId: number }) =>
     tokens.set(token, { sub: `sub-${identity.userId}`, issuedAt: NOW - 60, expiresAt: NOW + 3600, ...identity });
 
-  return { session: createSocketSession(deps), store, presence, posted, closed, clock, addUser, addToken, mustEnrol };
+  return { session: createSocketSession(deps), store, presence, posted, closed, clock, addUser, addToken, mustEnrol, readable, writes };
 }
 
 let t: ReturnType<typeof setup>;
@@ -213,42 +207,53 @@ describe('client actions', () => {
     await t.session.connect('c1', 'good');
   });
 
-  it('joinChatBox / leaveChatBox: one open conversation per socket (numeric id or uuid)', async () => {
+  it('joinChatBox stores nothing for a ticket its user sees anyway: its events reach them as a viewer', async () => {
+    t.readable.set('5/42', { ticketId: 42 });
+    expect((await send('c1', 'joinChatBox', 42)).statusCode).toBe(200);
+    expect(t.store.get('c1')!.reading).toBeUndefined();
+    expect(t.writes).toEqual([]);
+  });
+
+  it('joinChatBox of a ticket read by a mention keeps it (numeric id or uuid) until another join or its leave', async () => {
     const uuid = '3f1c2a9e-8d7b-4c6a-9e0f-1a2b3c4d5e6f';
+    const until = '2027-01-01T00:00:00.000Z';
+    t.readable.set('5/42', { ticketId: 42, until });
+    t.readable.set(`5/${uuid}`, { ticketId: 43, until });
     await send('c1', 'joinChatBox', 42);
+    expect(t.store.get('c1')!.reading).toEqual({ ticketId: 42, ref: '42', until });
     await send('c1', 'joinChatBox', uuid);
-    expect(t.store.get('c1')!.rooms).toEqual([rooms.ticket(uuid)]);
+    expect(t.store.get('c1')!.reading).toEqual({ ticketId: 43, ref: uuid, until });
     // A late leave of the conversation closed before keeps the one open now.
     await send('c1', 'leaveChatBox', 42);
-    expect(t.store.get('c1')!.rooms).toEqual([rooms.ticket(uuid)]);
+    expect(t.store.get('c1')!.reading).toEqual({ ticketId: 43, ref: uuid, until });
     await send('c1', 'leaveChatBox', uuid);
-    expect(t.store.get('c1')!.rooms).toEqual([]);
+    expect(t.store.get('c1')!.reading).toBeUndefined();
   });
 
-  it('a socket that joins thousands of chat boxes still holds one room', async () => {
-    for (let id = 1; id <= 3000; id++) await send('c1', 'joinChatBox', id);
-    await send('c1', 'joinTickets', 'open');
-    expect(t.store.get('c1')!.rooms.sort()).toEqual([rooms.status('open'), rooms.ticket(3000)].sort());
+  it('joining a ticket it sees, or one it may not read, ends the reading of the one before', async () => {
+    t.readable.set('5/42', { ticketId: 42, until: '2027-01-01T00:00:00.000Z' });
+    t.readable.set('5/50', { ticketId: 50 });
+    await send('c1', 'joinChatBox', 42);
+    await send('c1', 'joinChatBox', 50);
+    expect(t.store.get('c1')!.reading).toBeUndefined();
+    await send('c1', 'joinChatBox', 42);
+    // Another company's ticket, or one of a queue not theirs: refused, and the reading before ends.
+    expect((await send('c1', 'joinChatBox', 77)).statusCode).toBe(400);
+    expect(t.store.get('c1')!.reading).toBeUndefined();
   });
 
-  it('joinTickets / leaveTickets take only a known status', async () => {
+  it('the list and notification joins are acknowledged without a write', async () => {
     expect((await send('c1', 'joinTickets', 'open')).statusCode).toBe(200);
+    expect((await send('c1', 'leaveTickets', 'open')).statusCode).toBe(200);
     expect((await send('c1', 'joinTickets', 'archived')).statusCode).toBe(400);
-    expect(t.store.get('c1')!.rooms).toEqual([rooms.status('open')]);
-    await send('c1', 'leaveTickets', 'open');
-    expect(t.store.get('c1')!.rooms).toEqual([]);
+    expect((await send('c1', 'joinNotification')).statusCode).toBe(200);
+    expect(t.writes).toEqual([]);
   });
 
-  it('joinNotification adds the notification room', async () => {
-    await send('c1', 'joinNotification');
-    expect(t.store.get('c1')!.rooms).toEqual([rooms.notification]);
-  });
-
-  it("joinCompanyMessage joins only the connection's own company", async () => {
+  it("joinCompanyMessage answers only for the connection's own company", async () => {
     expect((await send('c1', 'joinCompanyMessage', 8)).statusCode).toBe(400);
-    expect(t.store.get('c1')!.rooms).toEqual([]);
     expect((await send('c1', 'joinCompanyMessage', '7')).statusCode).toBe(200);
-    expect(t.store.get('c1')!.rooms).toEqual([rooms.companyMessage]);
+    expect(t.writes).toEqual([]);
   });
 
   it('writes only the heartbeat and status for userStatus: the TTL set at $connect outlasts the socket', async () => {
@@ -288,8 +293,9 @@ describe('client actions', () => {
     ['a huge ticket id', 'joinChatBox', JSON.stringify({ action: 'joinChatBox', data: 'x'.repeat(500) })],
     ['an unknown action on $default', '$default', '{"action":"dance"}'],
   ])('ignores %s without crashing', async (_name, routeKey, body) => {
+    t.readable.set(`5/${'x'.repeat(500)}`, { ticketId: 1, until: '2027-01-01T00:00:00.000Z' });
     await expect(t.session.message('c1', routeKey, body)).resolves.toEqual({ statusCode: 400 });
-    expect(t.store.get('c1')!.rooms).toEqual([]);
+    expect(t.writes).toEqual([]);
   });
 
   it('refuses messages once the token expired: tells the client and closes the socket', async () => {
@@ -298,7 +304,7 @@ describe('client actions', () => {
     expect(result.statusCode).toBe(401);
     expect(t.posted).toEqual([{ connectionId: 'c1', payload: { event: 'auth-expired', data: null } }]);
     expect(t.closed).toEqual(['c1']);
-    expect(t.store.get('c1')!.rooms).toEqual([]);
+    expect(t.writes).toEqual([]);
   });
 
   it('closes a socket the server does not know, so the client registers again', async () => {

@@ -93,7 +93,7 @@ async function messagesOf(ticket: TicketRecord) {
 }
 
 const socket = (overrides: Partial<SocketRecord>): SocketRecord =>
-  ({ profile: 'user', super: false, userId: 99, queueIds: [], allTicket: 'desabled', rooms: [], ...overrides }) as SocketRecord;
+  ({ profile: 'user', super: false, userId: 99, queueIds: [], allTicket: 'desabled', ...overrides }) as SocketRecord;
 
 describe('expiresTicket', () => {
   it('closes an open ticket whose last message is ours at the threshold, not a millisecond before, and sends expiresInactiveMessage once', async () => {

@@ -197,7 +197,6 @@ describe('PUT /tickets/{id}', () => {
         super: false,
         queueIds,
         allTicket: 'desabled',
-        rooms: [],
       }) as unknown as Socket;
     await inbox.setting('sendMsgTransfTicket', 'disabled');
 

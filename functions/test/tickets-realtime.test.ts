@@ -3,7 +3,8 @@
  * with no network: for each transition, which sockets get the one `update` and which get the
  * `delete` that drops the ticket from their lists. The sockets are a tenant's admin, super user,
  * members of queues 1 and 2, an allTicket user, a plain user without queues and another tenant's
- * admin; one of them joined the chat box of every ticket (rooms never widen the audience).
+ * admin; a plain user reads the ticket by a colleague's mention (its messages only, never its
+ * ticket events), another's mention has ended.
  */
 import { describe, expect, it } from 'vitest';
 import type { Contact } from '../src/contracts/contacts.ts';
@@ -12,7 +13,6 @@ import type { Ticket, TicketStatus } from '../src/contracts/tickets.ts';
 import type { Effects } from '../src/domain/messages/effects.ts';
 import { publishTicketChange, publishTicketDeleted } from '../src/domain/tickets/notify.ts';
 import { type AudienceFilter, matches, ticketViewers, viewersMayShrink } from '../src/realtime/audience.ts';
-import { rooms } from '../src/realtime/rooms.ts';
 import type { TicketRecord } from '../src/storage/tickets.ts';
 import type { ConnectionRecord } from '../src/storage/ws-connections.ts';
 
@@ -26,7 +26,6 @@ const socket = (connectionId: string, overrides: Partial<ConnectionRecord>): Con
   super: false,
   queueIds: [],
   allTicket: 'desabled',
-  rooms: [],
   tokenExpiresAt: Math.floor(Date.now() / 1000) + 3600,
   tokenIssuedAt: 0,
   tokenJti: '',
@@ -42,10 +41,17 @@ const sockets = [
   socket('admin', { userId: 10, profile: 'admin' }),
   socket('super', { userId: 11, super: true }),
   socket('q1', { userId: 12, queueIds: [1] }),
-  socket('q2', { userId: 13, queueIds: [2], rooms: [rooms.ticket(TICKET_ID), rooms.status('open'), rooms.notification] }),
+  socket('q2', { userId: 13, queueIds: [2] }),
   socket('allTicket', { userId: 14, allTicket: 'enabled' }),
-  socket('plain', { userId: 15, rooms: [rooms.ticket(TICKET_ID)] }),
-  socket('otherTenant', { companyId: 2, userId: 10, profile: 'admin', rooms: [rooms.ticket(TICKET_ID)] }),
+  socket('plain', { userId: 15 }),
+  socket('reader', { userId: 16, reading: { ticketId: TICKET_ID, ref: String(TICKET_ID), until: '2099-01-01T00:00:00.000Z' } }),
+  socket('readerEnded', { userId: 17, reading: { ticketId: TICKET_ID, ref: String(TICKET_ID), until: '2020-01-01T00:00:00.000Z' } }),
+  socket('otherTenant', {
+    companyId: 2,
+    userId: 10,
+    profile: 'admin',
+    reading: { ticketId: TICKET_ID, ref: String(TICKET_ID), until: '2099-01-01T00:00:00.000Z' },
+  }),
 ];
 
 interface State {
@@ -166,7 +172,13 @@ describe('publishTicketChange', () => {
     });
     const forQ1 = received.filter((r) => r.to === 'q1').map((r) => `${r.event}:${r.action}`);
     expect(forQ1).toEqual(['company-1-appMessage:create', 'company-1-appMessage:create', 'company-1-ticket:update']);
-    expect(received.filter((r) => r.to === 'q2' || r.to === 'plain' || r.to === 'otherTenant')).toEqual([]);
+    // The mention's reader gets the messages of the thread it has open, and not the ticket's update
+    // (which would place the ticket in its lists); an ended reading and other tenants get nothing.
+    expect(received.filter((r) => r.to === 'reader').map((r) => `${r.event}:${r.action}`)).toEqual([
+      'company-1-appMessage:create',
+      'company-1-appMessage:create',
+    ]);
+    expect(received.filter((r) => ['q2', 'plain', 'readerEnded', 'otherTenant'].includes(r.to))).toEqual([]);
   });
 });
 

@@ -3,7 +3,8 @@
  * colleague from the list with Enter, and sends; the note shows the name marked. The colleague
  * (a plain user outside the ticket's queue) hears of it at once: the bell counts it under
  * "Menções" and the side menu's Atendimentos gets its dot; clicking it opens the conversation,
- * read only (the thread, no composer, no actions), and the bell and the dot clear.
+ * read only (the thread, no composer, no actions), and the bell and the dot clear. While she has it
+ * open, the attendant's reply appears in her thread as it is sent (the chat box she joined).
  * Screenshots in tests/artifacts/mentions-*.png.
  */
 import { randomInt } from 'node:crypto';
@@ -112,5 +113,12 @@ describe('mentions in private notes', { timeout: 150_000 }, () => {
     );
     await expect(menuDot(colleaguePage).count()).resolves.toBe(0);
     await shot(colleaguePage, 'read-only', { fullPage: false });
+
+    // Live: the attendant answers the customer; the reply reaches the colleague's open thread.
+    const reply = 'Já separei a troca do pedido 4471';
+    await attendantPage.getByTestId('note-toggle').click();
+    await input.fill(reply);
+    await input.press('Enter');
+    await colleaguePage.getByTestId('message').filter({ hasText: reply }).waitFor({ timeout: 15_000 });
   });
 });

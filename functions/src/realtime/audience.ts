@@ -16,8 +16,11 @@ export type Audience =
   | { kind: 'admins' }
   | { kind: 'user'; userId: number }
   | { kind: 'users'; userIds: readonly number[] }
-  /** Sockets that joined a room (rooms.ts). */
-  | { kind: 'room'; room: string }
+  /**
+   * Sockets that have the ticket open as a mention's reader (ws-connections `reading`), while the
+   * mention's grant lasts: what a joined chat box adds to the ticket's viewers.
+   */
+  | { kind: 'reader'; ticketId: number }
   /**
    * Members of a queue. `queueId: null` is "no queue": nobody by membership, but `allTicket`
    * users when `status` is pending.
@@ -33,7 +36,7 @@ export const audience = {
   admins: { kind: 'admins' } as Audience,
   user: (userId: number): Audience => ({ kind: 'user', userId }),
   users: (userIds: readonly number[]): Audience => ({ kind: 'users', userIds }),
-  room: (room: string): Audience => ({ kind: 'room', room }),
+  reader: (ticketId: number): Audience => ({ kind: 'reader', ticketId }),
   queue: (queueId: number | null, status?: TicketStatus): Audience => ({ kind: 'queue', queueId, status }),
   anyOf: (...audiences: Audience[]): Audience => ({ kind: 'anyOf', audiences }),
   allOf: (...audiences: Audience[]): Audience => ({ kind: 'allOf', audiences }),
@@ -77,8 +80,8 @@ export function matches(target: AudienceFilter, connection: ConnectionRecord): b
       return connection.userId === target.userId;
     case 'users':
       return target.userIds.includes(connection.userId);
-    case 'room':
-      return connection.rooms.includes(target.room);
+    case 'reader':
+      return connection.reading?.ticketId === target.ticketId && Date.parse(connection.reading.until) > Date.now();
     case 'queue':
       if (target.queueId === null) return target.status === 'pending' && connection.allTicket === 'enabled';
       return connection.queueIds.includes(target.queueId);

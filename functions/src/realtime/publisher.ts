@@ -12,8 +12,10 @@
  *   - the ticket's viewers as it is AFTER the change, `ticketViewers` (SPEC 6, the same rule as
  *     domain/tickets/access.ts canSeeTicket): admins and super users; members of its queue; its
  *     attendant; for a pending ticket without a queue, users with allTicket enabled. Nobody else,
- *     and never another tenant. Rooms never widen this: a socket that joined a ticket's chat box
- *     (joinChatBox) or a list (joinTickets) gets nothing of a ticket its user may not see.
+ *     and never another tenant. Joins never widen this: a socket that joined a ticket's chat box
+ *     (joinChatBox) or a list (joinTickets) gets nothing of a ticket its user may not see, except
+ *     the one a colleague's mention lets its user read: its messages (`appMessage`, not the ticket's
+ *     `update`, which would place it in their lists) while the mention lasts (audience `reader`).
  *   - `update` carries the whole ticket once per change (an action that also posts messages sends
  *     their `appMessage` create first, then the one `update`); the client places it in or out of
  *     each list by status, queue selection and owner (SPEC 4 "A ticket leaves a list when its
@@ -36,7 +38,6 @@ import { mapWithConcurrency } from './concurrency.ts';
 import { enqueueFanout } from './fanout.ts';
 import { type PostOutcome, postToConnection } from './management.ts';
 import { createOutbox, type PublishResult, type SendFrames } from './outbox.ts';
-import { rooms } from './rooms.ts';
 
 /** In flight PostToConnection calls per publish; API Gateway's management API throttles bursts. */
 export const PUBLISH_CONCURRENCY = 16;
@@ -58,7 +59,6 @@ export interface Publisher {
   publish(companyId: number, event: string, data: unknown, target: AudienceFilter): Promise<PublishResult>;
   publishToCompany(companyId: number, event: string, data: unknown, filter?: AudienceFilter): Promise<PublishResult>;
   publishToUser(companyId: number, userId: number, event: string, data: unknown): Promise<PublishResult>;
-  publishToTicket(companyId: number, ticketId: string | number, event: string, data: unknown): Promise<PublishResult>;
   publishToAll(event: string, data: unknown): Promise<PublishResult>;
 }
 
@@ -158,7 +158,6 @@ export function createPublisher(deps: PublisherDeps, options: { deliver?: Delive
     publish,
     publishToCompany: (companyId, event, data, filter) => publish(companyId, event, data, filter ?? audience.company),
     publishToUser: (companyId, userId, event, data) => publish(companyId, event, data, audience.user(userId)),
-    publishToTicket: (companyId, ticketId, event, data) => publish(companyId, event, data, audience.room(rooms.ticket(ticketId))),
     publishToAll: (event, data) =>
       guarded(event, async () => {
         const now = connections.nowSeconds();
@@ -233,10 +232,8 @@ export const publishToCompany = defaultPublisher.publishToCompany;
 /** To every socket of one user (all their tabs/devices). */
 export const publishToUser = defaultPublisher.publishToUser;
 /** To the sockets that joined this ticket's chat box (joinChatBox). */
-export const publishToTicket = defaultPublisher.publishToTicket;
 /** To every socket of every tenant: `company-announcement` only (see the cost note in ws-connections.ts). */
 export const publishToAll = defaultPublisher.publishToAll;
 
 export { audience, ticketViewers } from './audience.ts';
-export { rooms } from './rooms.ts';
 export type { Audience, AudienceFilter };

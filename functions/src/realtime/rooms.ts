@@ -1,24 +1,14 @@
 /**
- * Rooms a socket joins with the client's emits (SPEC 7 "Realtime"). A connection receives its
- * company's events that its user may see without joining anything. Rooms never add what the user
- * may not see: ticket and message events go to the ticket's viewers whatever rooms a socket joined
- * (publisher.ts header), so joining another queue's ticket is harmless and needs no check here.
+ * What the client's join actions carry (SPEC 7 "Realtime": joinChatBox, joinTickets,
+ * joinNotification, joinCompanyMessage). Rooms never add what the user may not see, and the list
+ * and notification rooms add nothing to what they may: a socket receives its company's events that
+ * its user may see without joining anything (publisher.ts header). The one join that adds is a
+ * mention reader's chat box (socket-session.ts).
  */
 import * as z from 'zod/mini';
 
 export const ticketStatuses = ['open', 'pending', 'closed'] as const;
 export type TicketStatus = (typeof ticketStatuses)[number];
-
-export const rooms = {
-  /** joinChatBox: the conversation the user has open. Ticket ids are numeric ids or uuids. */
-  ticket: (ticketId: string | number) => `ticket:${ticketId}`,
-  /** joinTickets: a ticket-list tab. */
-  status: (status: TicketStatus) => `status:${status}`,
-  /** joinNotification: the notifications popover. */
-  notification: 'notification',
-  /** joinCompanyMessage: company-wide messages (internal chat, announcements). */
-  companyMessage: 'company',
-} as const;
 
 /**
  * What a join/leave action carries; anything else is bad input and is ignored, never a crash.

@@ -1,6 +1,6 @@
 /**
  * The life of one socket: $connect (authenticate, store, tell presence), the client's actions
- * (rooms, `userStatus`; API Gateway answers `ping` itself), $disconnect. Storage, token verification,
+ * (joins, `userStatus`; API Gateway answers `ping` itself), $disconnect. Storage, token verification,
  * users, presence and the management API come in as ports, so this reads as the protocol and is
  * tested without AWS.
  *
@@ -12,10 +12,10 @@ import { socketEvents } from '#contracts/channels';
 import { socketStatusSchema } from '#contracts/presence-requests';
 import { isSupersededSession, isTokenOfUser, lacksSecondFactor } from '#contracts/session';
 import type { AllTicket, Profile } from '#contracts/users';
-import type { ConnectionRecord, NewConnection } from '#storage/ws-connections';
+import type { ConnectionRecord, NewConnection, Reading } from '#storage/ws-connections';
 import type { WsRouteKey } from '../routes.ts';
 import type { PostOutcome } from './management.ts';
-import { companyIdSchema, rooms, ticketIdSchema, ticketStatusSchema } from './rooms.ts';
+import { companyIdSchema, ticketIdSchema, ticketStatusSchema } from './rooms.ts';
 
 export interface SocketIdentity {
   sub: string;
@@ -64,12 +64,17 @@ export interface SocketSessionDeps {
     put(input: NewConnection): Promise<ConnectionRecord>;
     find(connectionId: string): Promise<ConnectionRecord | undefined>;
     delete(companyId: number, connectionId: string): Promise<void>;
-    changeRooms(companyId: number, connectionId: string, change: { add?: string[]; remove?: string[] }): Promise<boolean>;
-    setChatBox(companyId: number, connectionId: string, room: string): Promise<boolean>;
-    clearChatBox(companyId: number, connectionId: string, room: string): Promise<boolean>;
+    /** A mention reader's open conversation; false when the connection is gone. */
+    setReading(companyId: number, connectionId: string, reading: Reading): Promise<boolean>;
+    clearReading(companyId: number, connectionId: string, ticketId: number): Promise<void>;
     /** `userStatus`: the socket's status and heartbeat; false when the connection is gone. */
     setStatus(companyId: number, connectionId: string, status: 'online' | 'away', seenAt: string): Promise<boolean>;
   };
+  /**
+   * How the socket's user may read the ticket the client names (an id or a uuid): as one of its
+   * viewers (no `until`), by a colleague's mention until `until` (ISO), or not (undefined).
+   */
+  readTicket(connection: ConnectionRecord, ref: number | string): Promise<{ ticketId: number; until?: string } | undefined>;
   post(connectionId: string, payload: unknown): Promise<PostOutcome>;
   close(connectionId: string): Promise<void>;
   /** Epoch seconds; injectable so expiry is testable. */
@@ -164,39 +169,47 @@ export function createSocketSession(deps: SocketSessionDeps): SocketSession {
     }
     const { companyId } = connection;
     const data = dataOf(body);
-    const join = async (room: string | undefined) =>
-      room && (await deps.connections.changeRooms(companyId, connectionId, { add: [room] })) ? ok : ignored;
-    const leave = async (room: string | undefined) =>
-      room && (await deps.connections.changeRooms(companyId, connectionId, { remove: [room] })) ? ok : ignored;
-    const ticketRoom = () => {
+    const ticketRef = () => {
       const parsed = ticketIdSchema.safeParse(data);
-      return parsed.success ? rooms.ticket(parsed.data) : undefined;
+      return parsed.success ? parsed.data : undefined;
     };
-    const statusRoom = () => {
-      const parsed = ticketStatusSchema.safeParse(data);
-      return parsed.success ? rooms.status(parsed.data) : undefined;
-    };
+    // The spec's list and notification joins are acknowledged and not stored: a socket already gets
+    // what its user may see (publisher.ts), and a stored room nobody reads is a write for nothing.
+    const acknowledged = (valid: boolean) => (valid ? ok : ignored);
 
     switch (routeKey) {
       case 'joinChatBox': {
-        // One conversation per socket: joining another replaces it (the item stays small).
-        const room = ticketRoom();
-        return room && (await deps.connections.setChatBox(companyId, connectionId, room)) ? ok : ignored;
+        // One conversation per socket. Only a ticket read by a mention needs storing: its messages
+        // then reach this socket too (audience `reader`); a viewer gets them anyway.
+        const ref = ticketRef();
+        if (ref === undefined) return ignored;
+        const reading = await deps.readTicket(connection, ref);
+        const previous = connection.reading;
+        if (reading?.until) {
+          const stored = { ticketId: reading.ticketId, ref: String(ref), until: reading.until };
+          return (await deps.connections.setReading(companyId, connectionId, stored)) ? ok : ignored;
+        }
+        if (previous) await deps.connections.clearReading(companyId, connectionId, previous.ticketId);
+        return reading ? ok : ignored;
       }
       case 'leaveChatBox': {
-        const room = ticketRoom();
-        return room && (await deps.connections.clearChatBox(companyId, connectionId, room)) ? ok : ignored;
+        const ref = ticketRef();
+        if (ref === undefined) return ignored;
+        const { reading } = connection;
+        if (reading && (reading.ref === String(ref) || reading.ticketId === ref)) {
+          await deps.connections.clearReading(companyId, connectionId, reading.ticketId);
+        }
+        return ok;
       }
       case 'joinTickets':
-        return join(statusRoom());
       case 'leaveTickets':
-        return leave(statusRoom());
+        return acknowledged(ticketStatusSchema.safeParse(data).success);
       case 'joinNotification':
-        return join(rooms.notification);
+        return ok;
       case 'joinCompanyMessage': {
-        // Another tenant's id is ignored: the tenant is the token's, never the client's word.
+        // Another tenant's id is refused: the tenant is the token's, never the client's word.
         const parsed = companyIdSchema.safeParse(data);
-        return parsed.success && parsed.data === companyId ? join(rooms.companyMessage) : ignored;
+        return acknowledged(parsed.success && parsed.data === companyId);
       }
       // `ping` never gets here: API Gateway answers it itself (routes.ts gatewayAnsweredWsRoutes).
       // userStatus, every 5 minutes from each client (and on each change), is the message that runs

@@ -24,7 +24,7 @@ export interface MentionRecord extends Mention {
   userId: number;
 }
 
-interface GrantRecord {
+export interface GrantRecord {
   unread: number;
   until: string;
 }
@@ -68,12 +68,16 @@ export function mentionItems(companyId: number, userIds: readonly number[], ment
   ]);
 }
 
-/** Whether `userId` may read the ticket by a mention at `now` (ISO). */
-export async function hasMentionGrant(companyId: number, ticketId: number, userId: number, now: string): Promise<boolean> {
+/** The grant by which `userId` may read the ticket at `now` (ISO), or undefined when they may not. */
+export async function findMentionGrant(companyId: number, ticketId: number, userId: number, now: string): Promise<GrantRecord | undefined> {
   const { pk, sk } = grantKey(companyId, ticketId, userId);
   const grant = await getItem<GrantRecord>(pk, sk);
-  return Boolean(grant && (grant.unread > 0 || grant.until > now));
+  return grant && (grant.unread > 0 || grant.until > now) ? { unread: grant.unread, until: grant.until } : undefined;
 }
+
+/** Whether `userId` may read the ticket by a mention at `now` (ISO). */
+export const hasMentionGrant = async (companyId: number, ticketId: number, userId: number, now: string): Promise<boolean> =>
+  Boolean(await findMentionGrant(companyId, ticketId, userId, now));
 
 const strip = (item: Record<string, unknown>): MentionRecord => {
   const { pk: _pk, sk: _sk, entity: _entity, expiresAt: _expiresAt, ...mention } = item;

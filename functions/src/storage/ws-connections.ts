@@ -15,8 +15,8 @@
  * publish filters its audience without reading users. A change to a user's queues reaches their
  * sockets on the next connect (the web client reconnects when the user changes).
  *
- * Cost: every write of a connection (connect, join/leave, the chat box) is also written to
- * the three GSIs, so a connection write costs 4 WCU instead of 1. gsi2 holds every connection of the
+ * Cost: every write of a connection (connect, userStatus, a mention reader's chat box) is also
+ * written to the three GSIs, so a connection write costs 4 WCU instead of 1. gsi2 holds every connection of the
  * platform: one partition key would take every connect and disconnect of a region, and 100k sockets
  * dropped at once (a deploy, a network blip) write their deletes far faster than a partition's
  * 1,000 writes/s, throttling the base table's writes behind it (issue 15). Sharded, a mass reconnect
@@ -25,9 +25,10 @@
  * before the shards, for their last 2 hours). gsi3 lets $disconnect read the user's sockets instead
  * of the whole tenant's: a tenant of n sockets dropped at once read n x n items before.
  *
- * Rooms stay few: the list rooms and flags are a fixed handful (realtime/rooms.ts) kept in the `rooms`
- * set, and the open conversation is one attribute, `chatBox`, that a new joinChatBox replaces. A
- * socket that joined ticket after ticket would otherwise grow its item towards DynamoDB's 400 KB.
+ * Rooms are not stored: a socket gets what its user may see (realtime/publisher.ts), so the list and
+ * notification joins change nothing. The one thing a join adds is a mention reader's open conversation
+ * (`reading`, realtime/socket-session.ts joinChatBox): one attribute a new join replaces, written only
+ * for a ticket its user reads by a colleague's mention, never for one they see anyway.
  *
  * `expiresAt` is the DynamoDB TTL: a connection whose $disconnect never ran (Lambda error, region
  * hiccup) disappears on its own. TTL deletion is lazy, so readers also skip expired items.
@@ -62,8 +63,11 @@ export interface ConnectionRecord {
   super: boolean;
   queueIds: number[];
   allTicket: AllTicket;
-  /** Rooms joined with the client's join actions (see realtime/rooms.ts), the chat box's among them. */
-  rooms: string[];
+  /**
+   * The conversation the socket has open (joinChatBox) when its user reads it by a mention and not as
+   * one of its viewers: its messages reach the socket until the mention's grant ends (`until`, ISO).
+   */
+  reading?: Reading;
   /** `exp` of the token the socket was opened with (epoch seconds). */
   tokenExpiresAt: number;
   /** The session the socket's token belongs to (`iat`, `jti`, `origin_jti`): a newer sign-in or a logout closes it. */
@@ -83,7 +87,14 @@ export interface ConnectionRecord {
   expiresAt: number;
 }
 
-export type NewConnection = Omit<ConnectionRecord, 'rooms' | 'connectedAt' | 'lastSeenAt' | 'status' | 'expiresAt'>;
+export interface Reading {
+  ticketId: number;
+  /** How the client named it (a ticket id or uuid), so its leaveChatBox matches. */
+  ref: string;
+  until: string;
+}
+
+export type NewConnection = Omit<ConnectionRecord, 'reading' | 'connectedAt' | 'lastSeenAt' | 'status' | 'expiresAt'>;
 
 /** Epoch seconds, the unit of `expiresAt` and `tokenExpiresAt`. */
 export const nowSeconds = (): number => Math.floor(Date.now() / 1000);
@@ -97,10 +108,14 @@ export const nowSeconds = (): number => Math.floor(Date.now() / 1000);
 export const hasLiveToken = (record: ConnectionRecord, now = nowSeconds()): boolean => record.tokenExpiresAt > now;
 const keyOf = (companyId: number, connectionId: string) => ({ pk: tenantPk(companyId), sk: `${SK_PREFIX}${connectionId}` });
 
-/** Rooms are a DynamoDB string set (atomic ADD/DELETE); the document client hands back a Set. */
+function readingOf(value: unknown): Reading | undefined {
+  if (!value || typeof value !== 'object') return undefined;
+  const { ticketId, ref, until } = value as Record<string, unknown>;
+  return typeof ticketId === 'number' && typeof until === 'string' ? { ticketId, ref: String(ref ?? ticketId), until } : undefined;
+}
+
 function toRecord(item: Record<string, unknown>): ConnectionRecord {
-  const rooms = item.rooms instanceof Set ? [...(item.rooms as Set<string>)] : [];
-  if (typeof item.chatBox === 'string') rooms.push(item.chatBox);
+  const reading = readingOf(item.reading);
   return {
     connectionId: String(item.connectionId),
     companyId: Number(item.companyId),
@@ -109,7 +124,7 @@ function toRecord(item: Record<string, unknown>): ConnectionRecord {
     super: item.super === true,
     queueIds: Array.isArray(item.queueIds) ? item.queueIds.map(Number) : [],
     allTicket: item.allTicket === 'enabled' ? 'enabled' : 'desabled',
-    rooms,
+    ...(reading ? { reading } : {}),
     tokenExpiresAt: Number(item.tokenExpiresAt ?? 0),
     tokenIssuedAt: Number(item.tokenIssuedAt ?? 0),
     tokenJti: String(item.tokenJti ?? ''),
@@ -127,13 +142,11 @@ export async function putConnection(input: NewConnection): Promise<ConnectionRec
   const now = new Date().toISOString();
   const record: ConnectionRecord = {
     ...input,
-    rooms: [],
     connectedAt: now,
     lastSeenAt: now,
     status: 'online',
     expiresAt: nowSeconds() + CONNECTION_TTL_SECONDS,
   };
-  const { rooms, ...stored } = record;
   await db().send(
     new PutCommand({
       TableName: table(),
@@ -146,7 +159,7 @@ export async function putConnection(input: NewConnection): Promise<ConnectionRec
         gsi3pk: userSocketsPk(input.companyId, input.userId),
         gsi3sk: `${SK_PREFIX}${input.connectionId}`,
         entity: ENTITY,
-        ...stored,
+        ...record,
       },
     }),
   );
@@ -229,54 +242,31 @@ export async function deleteConnection(companyId: number, connectionId: string):
 }
 
 /**
- * Adds or removes rooms atomically (string-set ADD/DELETE), only while the item exists, so a late
- * join after $disconnect never resurrects a half item. Returns false when the connection is gone.
+ * joinChatBox of a ticket read by a mention: the socket's open conversation, replacing the previous
+ * one, only while the item exists (a late join after $disconnect never resurrects a half item).
  */
-export async function changeRooms(
-  companyId: number,
-  connectionId: string,
-  change: { add?: string[]; remove?: string[] },
-): Promise<boolean> {
-  const add = change.add?.filter(Boolean) ?? [];
-  const remove = change.remove?.filter(Boolean) ?? [];
-  if (add.length === 0 && remove.length === 0) return true;
-  const clauses: string[] = [];
-  const values: Record<string, unknown> = {};
-  if (add.length > 0) {
-    clauses.push('ADD rooms :add');
-    values[':add'] = new Set(add);
-  }
-  if (remove.length > 0) {
-    clauses.push('DELETE rooms :remove');
-    values[':remove'] = new Set(remove);
-  }
-  return conditionalUpdate(companyId, connectionId, clauses.join(' '), values);
+export function setReading(companyId: number, connectionId: string, reading: Reading): Promise<boolean> {
+  return conditionalUpdate(companyId, connectionId, 'SET reading = :reading', { ':reading': reading });
 }
 
 /**
- * joinChatBox / leaveChatBox: one open conversation per socket. Joining replaces the previous one;
- * leaving clears it only if it is still the one named (a late leave of an older chat box must not
- * close the newer one).
+ * leaveChatBox, or a join of another conversation: clears the reading only if it is still of
+ * `ticketId` (a late leave of an older chat box must not close the newer one).
  */
-export function setChatBox(companyId: number, connectionId: string, room: string): Promise<boolean> {
-  return conditionalUpdate(companyId, connectionId, 'SET chatBox = :room', { ':room': room });
-}
-
-export async function clearChatBox(companyId: number, connectionId: string, room: string): Promise<boolean> {
+export async function clearReading(companyId: number, connectionId: string, ticketId: number): Promise<void> {
   try {
     await db().send(
       new UpdateCommand({
         TableName: table(),
         Key: keyOf(companyId, connectionId),
-        UpdateExpression: 'REMOVE chatBox',
-        ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(chatBox) OR chatBox = :room)',
-        ExpressionAttributeValues: { ':room': room },
+        UpdateExpression: 'REMOVE reading',
+        ConditionExpression: 'attribute_exists(pk) AND reading.ticketId = :ticketId',
+        ExpressionAttributeValues: { ':ticketId': ticketId },
       }),
     );
   } catch (error) {
     if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') throw error;
   }
-  return true;
 }
 
 /**

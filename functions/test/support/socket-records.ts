@@ -12,7 +12,6 @@ export function connectionRecord(connectionId: string, overrides: Partial<Connec
     super: false,
     queueIds: [],
     allTicket: 'desabled',
-    rooms: [],
     tokenExpiresAt: far,
     tokenIssuedAt: 0,
     tokenJti: '',

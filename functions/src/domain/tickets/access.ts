@@ -6,7 +6,7 @@
  * live updates agree.
  */
 import { ForbiddenError, NotFoundError } from '#commons/errors';
-import { hasMentionGrant } from '#storage/mentions';
+import { findMentionGrant } from '#storage/mentions';
 import type { TicketRecord } from '#storage/tickets';
 import { getTicket, getTicketByUuid } from '#storage/tickets';
 
@@ -19,9 +19,14 @@ export interface Viewer {
   user: { queueIds: number[]; allTicket: string; name: string };
 }
 
-export const viewerIsAdmin = (viewer: Viewer): boolean => viewer.profile === 'admin' || viewer.super;
+/** What the rule reads of a viewer (a socket's record carries the same). */
+export type TicketViewer = Pick<Viewer, 'userId' | 'companyId' | 'profile' | 'super'> & {
+  user: Pick<Viewer['user'], 'queueIds' | 'allTicket'>;
+};
 
-export function canSeeTicket(viewer: Viewer, ticket: Pick<TicketRecord, 'status' | 'queueId' | 'userId'>): boolean {
+export const viewerIsAdmin = (viewer: Pick<Viewer, 'profile' | 'super'>): boolean => viewer.profile === 'admin' || viewer.super;
+
+export function canSeeTicket(viewer: TicketViewer, ticket: Pick<TicketRecord, 'status' | 'queueId' | 'userId'>): boolean {
   if (viewerIsAdmin(viewer)) return true;
   if (ticket.userId !== null && ticket.userId === viewer.userId) return true;
   if (ticket.queueId !== null) return viewer.user.queueIds.includes(ticket.queueId);
@@ -49,19 +54,37 @@ export async function loadVisibleTicketByUuid(viewer: Viewer, uuid: string): Pro
   return ticket;
 }
 
+/** How a user reads a ticket: as one of its viewers, or by a colleague's mention until `until` (ISO). */
+export type TicketReading = { ticket: TicketRecord; byMention: false } | { ticket: TicketRecord; byMention: true; until: string };
+
 /**
- * A ticket the caller may READ: one they may see, or one a colleague's note mentioned them on while
- * that mention lasts (storage/mentions.ts). `byMention` says which, so the reader changes nothing a
- * viewer's read changes (the unread count) and the web shows the thread without a composer.
+ * How the caller may READ a ticket: one they may see, or one a colleague's note mentioned them on while
+ * that mention lasts (storage/mentions.ts); undefined when neither. `byMention` says which, so the
+ * reader changes nothing a viewer's read changes (the unread count) and the web shows the thread
+ * without a composer. Its grant is one GetItem, read only when the ordinary rule said no.
  */
+export async function ticketReading(
+  viewer: TicketViewer,
+  ticket: TicketRecord,
+  now: string = new Date().toISOString(),
+): Promise<TicketReading | undefined> {
+  if (canSeeTicket(viewer, ticket)) return { ticket, byMention: false };
+  const grant = await findMentionGrant(viewer.companyId, ticket.id, viewer.userId, now);
+  return grant ? { ticket, byMention: true, until: grant.until } : undefined;
+}
+
+export const findTicketByRef = (companyId: number, ref: { id: number } | { uuid: string }): Promise<TicketRecord | undefined> =>
+  'id' in ref ? getTicket(companyId, ref.id) : getTicketByUuid(companyId, ref.uuid);
+
+/** A ticket the caller may read (ticketReading): 404 outside the tenant, 403 when neither seen nor mentioned. */
 export async function loadReadableTicket(
   viewer: Viewer,
   ref: { id: number } | { uuid: string },
   now: string = new Date().toISOString(),
-): Promise<{ ticket: TicketRecord; byMention: boolean }> {
-  const ticket = 'id' in ref ? await getTicket(viewer.companyId, ref.id) : await getTicketByUuid(viewer.companyId, ref.uuid);
+): Promise<TicketReading> {
+  const ticket = await findTicketByRef(viewer.companyId, ref);
   if (!ticket) throw new TicketNotFoundError();
-  if (canSeeTicket(viewer, ticket)) return { ticket, byMention: false };
-  if (await hasMentionGrant(viewer.companyId, ticket.id, viewer.userId, now)) return { ticket, byMention: true };
-  throw new ForbiddenError('ERR_NO_PERMISSION');
+  const reading = await ticketReading(viewer, ticket, now);
+  if (!reading) throw new ForbiddenError('ERR_NO_PERMISSION');
+  return reading;
 }

@@ -2,8 +2,8 @@
  * Realtime for the inbox (SPEC 7 "Realtime"): ticket and message events go to the ticket's viewers
  * (admins, its queue's members, its attendant, allTicket users for pending no-queue tickets) and to
  * nobody else; contact events to the whole tenant. Joining a ticket's chat box never widens that
- * (see the rule in realtime/publisher.ts): a socket that joined the room of a ticket it may not see,
- * or that it stopped seeing, gets nothing of it.
+ * (see the rule in realtime/publisher.ts), but for a colleague the ticket's notes mentioned: while
+ * the mention lasts, the socket that has it open gets its messages (never its ticket events).
  */
 import { channels } from '#contracts/channels';
 import type { Contact, ContactEvent } from '#contracts/contacts';
@@ -28,6 +28,9 @@ export const publishTicket = (effects: Pick<Effects, 'publish'>, ticket: Ticket)
     ticketAudience(ticket),
   );
 
+/** Who gets a ticket's messages: its viewers, and the sockets reading it by a mention. */
+export const messageAudience = (ticket: TicketVisibility) => audience.anyOf(ticketAudience(ticket), audience.reader(ticket.id));
+
 /**
  * A message's realtime event; a new message is also the company's webhook event (issue 23 §2):
  * `message.received` from the contact, `message.sent` from us (the inbox, the API, a bot, the phone);
@@ -37,7 +40,7 @@ export async function publishMessage(effects: Effects, action: 'create' | 'updat
   // As the API answers it: media through the private route, never the bucket key (outbound/present).
   const event = { action, message: presentMessage(message), ticket, contact } satisfies AppMessageEvent;
   const [published] = await Promise.all([
-    effects.publish(ticket.companyId, channels.appMessage(ticket.companyId), event, ticketAudience(ticket)),
+    effects.publish(ticket.companyId, channels.appMessage(ticket.companyId), event, messageAudience(ticket)),
     // A private note is the inbox's alone (outbound/note.ts): no API client hears of it.
     action === 'create' &&
       !message.isPrivate &&

@@ -7,12 +7,14 @@
 import * as z from 'zod/mini';
 import { verifyIdToken } from '#commons/jwt';
 import { logger } from '#commons/logger';
+import { findTicketByRef, ticketReading } from '#domain/tickets/access';
 import { routeForUserSafely } from '#domain/tickets/auto-assign';
 import { presenceChanged } from '#domain/users/presence';
 import { setUserAvailableListener } from '#domain/users/presence-events';
 import { closeConnection, postToConnection } from '#realtime/management';
 import { createSocketSession, type SessionResult } from '#realtime/socket-session';
 import { getSocketUser, mustEnrolMfa } from '#realtime/user-directory';
+import type { ConnectionRecord } from '#storage/ws-connections';
 import * as connections from '#storage/ws-connections';
 
 const eventSchema = z.object({
@@ -32,6 +34,17 @@ setUserAvailableListener(async (companyId, userId) => {
   await routeForUserSafely(companyId, userId);
 });
 
+/** joinChatBox: how the socket's user may read the ticket its client names (the rule of GET /tickets/{id}). */
+async function readTicket(connection: ConnectionRecord, ref: number | string) {
+  const byId = typeof ref === 'number' || /^\d+$/.test(ref);
+  const ticket = await findTicketByRef(connection.companyId, byId ? { id: Number(ref) } : { uuid: ref });
+  if (!ticket) return undefined;
+  const viewer = { ...connection, user: { queueIds: connection.queueIds, allTicket: connection.allTicket } };
+  const reading = await ticketReading(viewer, ticket);
+  if (!reading) return undefined;
+  return { ticketId: ticket.id, ...(reading.byMention ? { until: reading.until } : {}) };
+}
+
 const session = createSocketSession({
   verifyToken: verifyIdToken,
   getUser: getSocketUser,
@@ -46,11 +59,11 @@ const session = createSocketSession({
     put: connections.putConnection,
     find: (connectionId) => connections.findConnection(connectionId),
     delete: connections.deleteConnection,
-    changeRooms: connections.changeRooms,
-    setChatBox: connections.setChatBox,
-    clearChatBox: connections.clearChatBox,
+    setReading: connections.setReading,
+    clearReading: connections.clearReading,
     setStatus: connections.setConnectionStatus,
   },
+  readTicket,
   post: postToConnection,
   close: closeConnection,
   now: () => Math.floor(Date.now() / 1000),
