@@ -18,7 +18,14 @@ export function AttendantsTable({ attendants, loading }: { attendants: Dashboard
     online: t('dashboard.online'),
   };
   const exportCsv = () =>
-    downloadText(t('dashboard.csvFile'), attendantsCsv(attendants, headers, { yes: t('common.yes'), no: t('common.no') }));
+    downloadText(
+      t('dashboard.csvFile'),
+      attendantsCsv(attendants, headers, {
+        online: t('presence.online'),
+        away: t('presence.away'),
+        offline: t('presence.offline'),
+      }),
+    );
 
   return (
     <Paper variant="outlined" sx={{ mb: 3 }}>

@@ -1,4 +1,5 @@
 import type { DashboardAttendant } from '@conversa/functions/contracts/dashboard';
+import type { Presence } from '@conversa/functions/contracts/presence';
 import { spreadsheetText } from '../../../lib/spreadsheet-text.ts';
 
 /** A CSV cell: quoted when it holds the separator, a quote or a line break; formula starters neutralised for spreadsheets. */
@@ -7,15 +8,18 @@ function cell(value: string | number): string {
   return /[;"\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
-/** The attendants table as CSV, separator `;` as the contacts export (SPEC 9), with the headers given. */
+/**
+ * The attendants table as CSV, separator `;` as the contacts export (SPEC 9), with the headers given;
+ * the last column says what the table's dot shows (online, away, offline), in the words given.
+ */
 export function attendantsCsv(
   attendants: DashboardAttendant[],
   headers: { name: string; tickets: string; rating: string; avgSupportTime: string; online: string },
-  words: { yes: string; no: string },
+  presenceWords: Record<Presence, string>,
 ): string {
   const rows = [
     [headers.name, headers.tickets, headers.rating, headers.avgSupportTime, headers.online],
-    ...attendants.map((a) => [a.name, a.tickets, a.rating ?? '', a.avgSupportTime, a.online ? words.yes : words.no]),
+    ...attendants.map((a) => [a.name, a.tickets, a.rating ?? '', a.avgSupportTime, presenceWords[a.presence]]),
   ];
   return `\uFEFF${rows.map((row) => row.map(cell).join(';')).join('\r\n')}\r\n`;
 }
