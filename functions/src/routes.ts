@@ -317,6 +317,9 @@ export const httpRoutes: readonly HttpRoute[] = [
   r('POST', '/helps', 'helps', 'super'),
   r('PUT', '/helps/{id}', 'helps', 'super'),
   r('DELETE', '/helps/{id}', 'helps', 'super'),
+  // The API described in OpenAPI 3.1 (issue 23 §1), generated from the request schemas (declarations/openapi.ts).
+  // Documentation, so beside the help videos: the auth Lambda's cold start is past bench:bundles' 500 KB already.
+  r('GET', '/api/openapi.json', 'helps', 'public'),
 
   // Announcements (platform-wide): super users write; every user reads the active ones (decided inside).
   r('GET', '/announcements', 'announcements', 'user'),

@@ -114,3 +114,12 @@ export interface PaymentEvent {
   invoice: Invoice;
   company: { id: number; dueDate: string };
 }
+
+/** POST /subscription/webhook: the part of Asaas' event we read; the rest (customer, values, dates) is the provider's record. */
+export const paymentNotificationSchema = z.object({
+  event: z.string().min(1).max(100),
+  payment: z.object({
+    id: z.string().min(1).max(100),
+    externalReference: z.string().max(200).nullish(),
+  }),
+});

@@ -83,3 +83,9 @@ export const listContactsQuerySchema = z.object({
   dateEnd: isoDate,
 });
 export type ListContactsQuery = z.output<typeof listContactsQuerySchema>;
+
+/** GET /contacts/list: every contact's name and number, for pickers. */
+export const listAllContactsQuerySchema = z.object({ searchParam: z.string().trim().max(100).optional().default('') });
+
+/** GET /contacts/export: one page of the export; `cursor` is the previous page's. */
+export const exportContactsQuerySchema = z.object({ cursor: z.string().max(4000).optional() });

@@ -161,3 +161,6 @@ export interface OtherOpenTicketError {
   user: { name: string } | null;
   queue: { name: string } | null;
 }
+
+/** GET /tickets/u/{uuid}: the ticket's public uuid, as links carry it. */
+export const ticketUuidParamsSchema = z.object({ uuid: z.string().uuid('Invalid uuid') });

@@ -8,7 +8,6 @@
  * request and its presigned grant are shared with a ticket's uploads (domain/outbound/uploads.ts).
  */
 import { randomUUID } from 'node:crypto';
-import * as z from 'zod';
 import { headMedia, PRESIGNED_PUT_SECONDS, presignedPut, putMedia } from '#adapters/media-bucket';
 import { ValidationError } from '#commons/errors';
 import type { MediaUpload } from '#contracts/messages';
@@ -16,21 +15,10 @@ import { allowedFileType } from './file-types.ts';
 import { mediaRoute, safeFileName } from './keys.ts';
 import { MAX_FILE_BYTES } from './limits.ts';
 import type { UploadedFile } from './multipart.ts';
+import type { UploadRequest } from './upload-requests.ts';
 
-/** POST .../uploads (a ticket's, a quick message's, a schedule's): the file the browser is about to PUT. */
-export const uploadRequestSchema = z.object({
-  fileName: z.string().trim().min(1).max(255),
-  contentType: z
-    .string()
-    .trim()
-    .regex(/^[\w.+-]+\/[\w.+-]+$/, 'Invalid content type')
-    .max(127),
-  size: z.number().int().min(1).max(MAX_FILE_BYTES, `File too large: at most ${MAX_FILE_BYTES} bytes`),
-});
-export type UploadRequest = z.output<typeof uploadRequestSchema>;
-
-/** POST .../media-upload with JSON: the key of a file uploaded with that record's grant. */
-export const uploadedAttachmentSchema = z.object({ key: z.string().trim().min(1).max(1024) });
+// The requests' schemas live apart, so the API's document (declarations/http-requests.ts) reads them without the bucket.
+export { type UploadRequest, uploadedAttachmentSchema, uploadRequestSchema } from './upload-requests.ts';
 
 export interface Attachment {
   key: string;

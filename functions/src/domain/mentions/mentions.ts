@@ -4,17 +4,16 @@
  * opening the thread), and tells the user's other tabs so their bells agree. Only the caller's own:
  * the user comes from the token, never from the request.
  */
-import * as z from 'zod';
+import type * as z from 'zod';
 import { channels } from '#contracts/channels';
 import { MENTIONS_PAGE, type Mention, type MentionEvent } from '#contracts/mentions';
 import { defaultEffects, type Effects } from '#domain/messages/effects';
 import type { Viewer } from '#domain/tickets/access';
 import { audience } from '#realtime/audience';
 import { listMentions, type MentionRecord, markMentionsRead } from '#storage/mentions';
+import type { readMentionsSchema } from './requests.ts';
 
-export const readMentionsSchema = z.object({
-  ticketId: z.int('ticketId must be a ticket id').positive('ticketId must be a ticket id'),
-});
+export { readMentionsSchema } from './requests.ts';
 
 const present = ({ companyId: _companyId, userId: _userId, ...mention }: MentionRecord): Mention => mention;
 

@@ -7,10 +7,9 @@
  * - POST /subscription/webhook: Asaas' calls, public, verified by the access token header before the
  *   body is even validated (domain/billing/payment-webhook.ts).
  */
-import * as z from 'zod';
 import { asaasProvider } from '#adapters/asaas';
 import { env } from '#commons/env';
-import { listInvoicesQuerySchema, subscriptionInputSchema } from '#contracts/billing';
+import { listInvoicesQuerySchema, paymentNotificationSchema, subscriptionInputSchema } from '#contracts/billing';
 import { listInvoicesFor } from '#domain/billing/invoices';
 import { assertWebhookToken, handlePaymentNotification } from '#domain/billing/payment-webhook';
 import { subscribe } from '#domain/billing/subscription';
@@ -18,21 +17,12 @@ import { requireIdentity } from '#http/access';
 import type { Action } from '#http/types';
 import { parseInput } from '#http/validate';
 
-/** The part of Asaas' event we read; the rest (customer, values, dates) is the provider's record. */
-const notificationSchema = z.object({
-  event: z.string().min(1).max(100),
-  payment: z.object({
-    id: z.string().min(1).max(100),
-    externalReference: z.string().max(200).nullish(),
-  }),
-});
-
 export const billingActions: Record<string, Action> = {
   'GET /invoices/all': async (ctx) => listInvoicesFor(requireIdentity(ctx), parseInput(listInvoicesQuerySchema, ctx.query, 'query')),
   'POST /subscription': async (ctx) => subscribe(requireIdentity(ctx), parseInput(subscriptionInputSchema, ctx.body ?? {}), asaasProvider),
   'POST /subscription/webhook': async (ctx) => {
     assertWebhookToken(ctx.event.headers?.['asaas-access-token'], env.asaasWebhookToken);
-    const outcome = await handlePaymentNotification(parseInput(notificationSchema, ctx.body ?? {}));
+    const outcome = await handlePaymentNotification(parseInput(paymentNotificationSchema, ctx.body ?? {}));
     return { received: true, outcome };
   },
 };

@@ -1,8 +1,7 @@
 /** Companies: public signup, the super users' admin of every company, and a company's own reads. */
-import * as z from 'zod';
 import { pageQuerySchema } from '#contracts/common';
 import { companyInputSchema, companyUpdateSchema, signupSchema } from '#contracts/companies';
-import { schedulesSchema } from '#contracts/schedules';
+import { companySchedulesBodySchema, exportJobParamsSchema } from '#contracts/company-requests';
 import {
   createCompanyBySuper,
   deleteCompanyBySuper,
@@ -22,8 +21,6 @@ import { parseId, parseInput } from '#http/validate';
 import { billingActions } from './billing.ts';
 
 /** The settings form sends `{ schedules: [...] }`; a bare array is accepted too. Errors name `schedules.<n>.<field>`. */
-const schedulesBody = z.object({ schedules: schedulesSchema });
-const exportJobParams = z.object({ jobId: z.string().uuid() });
 function schedulesOf(body: unknown): unknown {
   return Array.isArray(body) ? { schedules: body } : body;
 }
@@ -35,13 +32,17 @@ export const handler = httpHandler('companies', {
     return new HttpResult(202, await requestCompanyExport(identity.companyId, identity.userId));
   },
   'GET /companies/export/{jobId}': async (ctx) =>
-    companyExportStatus(requireIdentity(ctx).companyId, parseInput(exportJobParams, ctx.params, 'params').jobId),
+    companyExportStatus(requireIdentity(ctx).companyId, parseInput(exportJobParamsSchema, ctx.params, 'params').jobId),
   // Billing's three routes ride in this Lambda (billing.ts says why).
   ...billingActions,
   'POST /companies/cadastro': async ({ body }) => created(await signup(parseInput(signupSchema, body))),
   'GET /companies/listPlan/{companyId}': async (ctx) => getCompanyPlanFor(requireIdentity(ctx), parseId(ctx.params, 'companyId')),
   'PUT /companies/{id}/schedules': async (ctx) =>
-    updateCompanySchedules(requireIdentity(ctx), parseId(ctx.params), parseInput(schedulesBody, schedulesOf(ctx.body)).schedules),
+    updateCompanySchedules(
+      requireIdentity(ctx),
+      parseId(ctx.params),
+      parseInput(companySchedulesBodySchema, schedulesOf(ctx.body)).schedules,
+    ),
   'GET /companies/list': () => listAllCompanies(),
   'GET /companies': async ({ query }) => listCompaniesPage(parseInput(pageQuerySchema, query, 'query')),
   'GET /companies/{id}': async (ctx) => getCompanyFor(requireIdentity(ctx), parseId(ctx.params)),

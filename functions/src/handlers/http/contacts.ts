@@ -1,7 +1,12 @@
 /** Contacts of the caller's company (SPEC 7 "Contacts, tags, users, queues"). */
-import * as z from 'zod';
 import { eraseContactSchema } from '#contracts/contact-data';
-import { createContactSchema, listContactsQuerySchema, updateContactSchema } from '#contracts/contact-requests';
+import {
+  createContactSchema,
+  exportContactsQuerySchema,
+  listAllContactsQuerySchema,
+  listContactsQuerySchema,
+  updateContactSchema,
+} from '#contracts/contact-requests';
 import { exportContactData } from '#domain/contacts/data-export';
 import { eraseContact } from '#domain/contacts/erase';
 import {
@@ -18,15 +23,12 @@ import { httpHandler } from '#http/handler';
 import { created, noContent } from '#http/result';
 import { parseId, parseInput } from '#http/validate';
 
-const listQuery = z.object({ searchParam: z.string().trim().max(100).optional().default('') });
-const exportQuery = z.object({ cursor: z.string().max(4000).optional() });
-
 export const handler = httpHandler('contacts', {
   'GET /contacts': async (ctx) => listContactsFor(requireIdentity(ctx).companyId, parseInput(listContactsQuerySchema, ctx.query, 'query')),
   'GET /contacts/list': async (ctx) =>
-    listAllContactsFor(requireIdentity(ctx).companyId, parseInput(listQuery, ctx.query, 'query').searchParam),
+    listAllContactsFor(requireIdentity(ctx).companyId, parseInput(listAllContactsQuerySchema, ctx.query, 'query').searchParam),
   'GET /contacts/export': async (ctx) =>
-    exportContactsPage(requireIdentity(ctx).companyId, parseInput(exportQuery, ctx.query, 'query').cursor),
+    exportContactsPage(requireIdentity(ctx).companyId, parseInput(exportContactsQuerySchema, ctx.query, 'query').cursor),
   'GET /contacts/{id}': async (ctx) => getContactFor(requireIdentity(ctx).companyId, parseId(ctx.params)),
   'POST /contacts': async (ctx) =>
     created(await createContactFor(requireIdentity(ctx).companyId, parseInput(createContactSchema, ctx.body ?? {}))),

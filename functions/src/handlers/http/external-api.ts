@@ -5,8 +5,8 @@
  * errors are shaped here rather than by the framework's mapper. An optional Idempotency-Key makes
  * the send safe to retry (domain/external-api/idempotency.ts).
  */
-import * as z from 'zod';
 import { ValidationError } from '#commons/errors';
+import { externalSendJsonSchema, NOT_A_NOTE } from '#domain/external-api/input';
 import {
   admitExternalRequest,
   assertAdmitted,
@@ -15,7 +15,6 @@ import {
   sendExternalMessage,
 } from '#domain/external-api/send';
 import { readMultipartForm } from '#domain/media/multipart';
-import { MESSAGE_BODY_MAX } from '#domain/outbound/input';
 import { bearerToken } from '#http/access';
 import { clientInfo } from '#http/client-info';
 import { errorToResult } from '#http/error-mapper';
@@ -24,28 +23,16 @@ import { HttpResult } from '#http/result';
 import type { RequestContext } from '#http/types';
 import { parseInput } from '#http/validate';
 
-/**
- * A private note is the inbox's (POST /messages/{ticketId}); here every text goes to the contact, so
- * a client that asks for one is refused rather than having its note sent to the customer.
- */
-const NOT_A_NOTE = 'Private notes exist only in the inbox: this API sends every text to the contact';
-
-const jsonSchema = z.object({
-  number: z.union([z.string().max(64), z.number().int().nonnegative()]).transform(String),
-  body: z.string().max(MESSAGE_BODY_MAX).optional().default(''),
-  isPrivate: z.literal(false, { error: NOT_A_NOTE }).optional(),
-});
-
 async function readSend(ctx: RequestContext): Promise<ExternalSend> {
   const form = await readMultipartForm(ctx.event.headers?.['content-type'], ctx.rawBody);
   if (form?.fields.isPrivate?.some((value) => value !== 'false')) throw new ValidationError('isPrivate', NOT_A_NOTE);
   if (form)
     return {
-      number: parseInput(jsonSchema.shape.number, form.fields.number?.[0], 'number'),
+      number: parseInput(externalSendJsonSchema.shape.number, form.fields.number?.[0], 'number'),
       bodies: form.fields.body ?? [],
       files: form.files,
     };
-  const input = parseInput(jsonSchema, ctx.body ?? {});
+  const input = parseInput(externalSendJsonSchema, ctx.body ?? {});
   return { number: input.number, bodies: [input.body], files: [] };
 }
 

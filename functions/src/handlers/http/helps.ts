@@ -1,8 +1,10 @@
-/** Help videos: read by every signed-in user, edited by super users. */
+/** Help videos: read by every signed-in user, edited by super users; and the API's own document, public. */
+
+import { env } from '#commons/env';
 import { helpInputSchema } from '#contracts/helps';
 import { createHelp, deleteHelp, listHelps, updateHelp } from '#domain/helps/helps';
 import { httpHandler } from '#http/handler';
-import { created, noContent } from '#http/result';
+import { created, HttpResult, noContent } from '#http/result';
 import { parseId, parseInput } from '#http/validate';
 
 export const handler = httpHandler('helps', {
@@ -13,5 +15,10 @@ export const handler = httpHandler('helps', {
   'DELETE /helps/{id}': async ({ params }) => {
     await deleteHelp(parseId(params));
     return noContent();
+  },
+  // A dynamic import: the generator and every request schema stay out of this Lambda's cold start.
+  'GET /api/openapi.json': async () => {
+    const { openApiDocument } = await import('../../declarations/openapi.ts');
+    return new HttpResult(200, openApiDocument(env.serverVersion), { 'cache-control': 'public, max-age=300' });
   },
 });

@@ -1,10 +1,10 @@
 /** Tickets of the caller's company (SPEC 7 "Tickets and messages"): the inbox lists and the ticket actions. */
-import * as z from 'zod';
 import {
   bulkTicketsSchema,
   createTicketSchema,
   kanbanQuerySchema,
   listTicketsQuerySchema,
+  ticketUuidParamsSchema,
   updateTicketSchema,
 } from '#contracts/ticket-requests';
 import { updateTicketFor } from '#domain/tickets/actions';
@@ -16,12 +16,10 @@ import { httpHandler } from '#http/handler';
 import { created, noContent } from '#http/result';
 import { parseId, parseInput } from '#http/validate';
 
-const uuidParams = z.object({ uuid: z.string().uuid('Invalid uuid') });
-
 export const handler = httpHandler('tickets', {
   'GET /tickets': async (ctx) => listTickets(requireIdentity(ctx), parseInput(listTicketsQuerySchema, ctx.query, 'query')),
   'GET /tickets/{id}': async (ctx) => getTicketFor(requireIdentity(ctx), { id: parseId(ctx.params) }),
-  'GET /tickets/u/{uuid}': async (ctx) => getTicketFor(requireIdentity(ctx), parseInput(uuidParams, ctx.params, 'params')),
+  'GET /tickets/u/{uuid}': async (ctx) => getTicketFor(requireIdentity(ctx), parseInput(ticketUuidParamsSchema, ctx.params, 'params')),
   'POST /tickets': async (ctx) => created(await createTicketFor(requireIdentity(ctx), parseInput(createTicketSchema, ctx.body ?? {}))),
   'POST /tickets/bulk': async (ctx) => bulkTicketAction(requireIdentity(ctx), parseInput(bulkTicketsSchema, ctx.body ?? {})),
   'PUT /tickets/{id}': async (ctx) =>
