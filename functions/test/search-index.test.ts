@@ -8,7 +8,9 @@ import {
   contactWords,
   indexWords,
   MAX_MESSAGE_WORDS,
+  messageWordKey,
   messageWords,
+  searchHitTicketPart,
   searchPrefix,
   termWords,
   ticketIdOfSearchSk,
@@ -48,5 +50,16 @@ describe('search keys', () => {
     const newer = ticketSearchKey(7, 'M', 'boleto', 500).sk;
     expect(newer < older).toBe(true);
     expect(ticketIdOfSearchSk(newer)).toBe(500);
+  });
+
+  it("keys a message's word by its message, in its shard's partition, read back to its ticket", () => {
+    const key = messageWordKey(7, 'boleto', 500, '0192aa-msg', 2);
+    expect(key.pk).toBe('C#7#SRCH#bol#2');
+    expect(messageWordKey(7, 'boleto', 500, '0192aa-msg', 0).pk).toBe('C#7#SRCH#bol');
+    expect(key.sk.startsWith(searchPrefix('M', 'bol'))).toBe(true);
+    expect(ticketIdOfSearchSk(key.sk)).toBe(500);
+    // Two messages of one ticket share the (word, ticket) part; another ticket does not.
+    expect(searchHitTicketPart(key.sk)).toBe(searchHitTicketPart(messageWordKey(7, 'boleto', 500, 'other', 2).sk));
+    expect(searchHitTicketPart(key.sk)).not.toBe(searchHitTicketPart(messageWordKey(7, 'boleto', 501, '0192aa-msg', 2).sk));
   });
 });

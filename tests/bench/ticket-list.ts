@@ -90,6 +90,8 @@ const scenarios: Scenario[] = [
     rows: ticketsOf,
   },
   { name: 'search contact name', path: () => '/tickets?showAll=true&searchParam=marcos', rows: ticketsOf },
+  // A word of the messages only (no contact's name holds it): the message words' index (issue 24).
+  { name: 'search message text', path: () => '/tickets?showAll=true&searchParam=reembolso', rows: ticketsOf },
   { name: 'contacts search', path: () => '/contacts?searchParam=oliveira', rows: (b) => (b as { contacts: unknown[] }).contacts.length },
   {
     // Issue 4: "a page of 100 messages" (GET /messages takes limit up to 100; the web's pages are 20).

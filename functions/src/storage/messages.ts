@@ -28,8 +28,9 @@
  * Writes of a stored message (storeMessage), in one transaction: the message, its id lookup, its
  * WhatsApp link (when it has a WhatsApp id), the ticket's activity, plus the list indexes' share:
  * one Update per tag of the ticket (its tag links' sort keys follow updatedAt, tickets.ts "tag
- * link") and one counted Update per indexed word of the body (message-words.ts, at most
- * MAX_MESSAGE_WORDS), which edits and deletes take back.
+ * link"). Then, outside it, the search index's items of the body's words (message-words.ts, at most
+ * MAX_MESSAGE_WORDS, a plain Put each in one BatchWriteItem), which edits and deletes take back: a
+ * failed index write never fails the message, the ticket is marked and its next message repairs it.
  * Messages committed by other paths (chatbot replies, automatic messages: messageItems) and a
  * campaign's (storeMessage with indexWords false) are not word-indexed: the same text on every
  * ticket would make those words match everything.
@@ -53,8 +54,8 @@ import {
   table,
   transactionCancellationCodes,
 } from './db.ts';
-import { messageWordAdds } from './message-words.ts';
-import { messageWords, ticketSearchItems } from './search-index.ts';
+import { type IndexedMessage, newWordIndex, repairMessageWords, syncMessageWords, type WordRepairMarks } from './message-words.ts';
+import { messageWordItems, messageWords } from './search-index.ts';
 import { pad, tenantPk } from './table.ts';
 import { listSortKey, tagLinkKey, tagsUnchanged } from './ticket-list-keys.ts';
 import { type TicketRecord, ticketKey, ticketPk } from './tickets.ts';
@@ -207,8 +208,8 @@ export function ticketActivity(
 }
 
 /** The search index items of a message's words (search-index.ts), as plain items for a bulk load (the bench). */
-export const messageSearchItems = (message: MessageRecord) =>
-  ticketSearchItems(message.companyId, 'M', message.ticketId, messageWords(message.body ?? ''));
+export const messageSearchItems = (message: MessageRecord, shard = 0) =>
+  messageWordItems(message.companyId, message.ticketId, message.id, { shard, words: messageWords(message.body ?? '') });
 
 /** The message, its id lookup and (when it has one) its WhatsApp link, each only if new. */
 export function messageItems(message: MessageRecord, link: Omit<WaLink, 'messageId' | 'ticketId'> = {}): TransactItem[] {
@@ -301,11 +302,10 @@ export async function storeMessage(
   // stay the customer's or our last real send, so a note does not read as an answer (outbound/note.ts).
   const preview = !message.isPrivate;
   let newest = preview && at >= (ticket.lastMessageAt ?? 0);
-  // Its words, counted in the index (message-words.ts), and recorded on it for an edit or a delete.
-  const indexWords = options.indexWords ?? true;
-  const searchWords = indexWords ? messageWords(message.body ?? '') : [];
-  const words = indexWords ? messageWordAdds(message) : [];
-  const indexed = searchWords.length ? { ...message, searchWords } : message;
+  // Its words' place in the index (message-words.ts), recorded on it for the writes after the
+  // transaction, a repair, an edit or a delete.
+  const wordIndex = (options.indexWords ?? true) ? newWordIndex(message.companyId, message.ticketId, message.body) : undefined;
+  const indexed = wordIndex ? { ...message, wordIndex } : message;
   for (let attempt = 0; attempt < 3; attempt++) {
     const items = messageItems(indexed, options.link);
     const replyOf = firstReplyOf(message, current);
@@ -323,7 +323,8 @@ export async function storeMessage(
       ...(replyOf ? await firstResponseCounterItems({ ...current, convAt: replyOf }, message.userId, message.createdAt) : []),
     ];
     try {
-      await db().send(new TransactWriteCommand({ TransactItems: [...items, ...activity, ...words, ...(options.extra ?? [])] }));
+      await db().send(new TransactWriteCommand({ TransactItems: [...items, ...activity, ...(options.extra ?? [])] }));
+      await indexStored(indexed, current);
       return 'stored';
     } catch (error) {
       const codes = transactionCancellationCodes(error);
@@ -340,6 +341,16 @@ export async function storeMessage(
     }
   }
   throw new Error(`Could not store message ${message.id} on ticket ${ticket.id}`);
+}
+
+/**
+ * The stored message's words into the search index, and the ticket's earlier messages whose words
+ * failed to (message-words.ts): neither ever fails the message, which is stored.
+ */
+async function indexStored(message: MessageRecord & Pick<IndexedMessage, 'wordIndex'>, ticket: TicketRecord & WordRepairMarks) {
+  const index = message.wordIndex;
+  if (index) await syncMessageWords(message, index.shard, index.words, []).catch(() => false);
+  if (ticket.wordRepairs?.size) await repairMessageWords(ticket.companyId, ticket.id, ticket.wordRepairs).catch(() => 0);
 }
 
 export async function updateWaLink(

@@ -13,7 +13,7 @@ import { BatchWriteCommand, DeleteCommand, QueryCommand, TransactWriteCommand } 
 import { waMessageIdFor } from '#contracts/wa-message-id';
 import { contactPk } from './contacts.ts';
 import { db, isConditionalCheckFailed, table, transactionCancellationCodes } from './db.ts';
-import { contactWords, messageWords, ticketSearchKey } from './search-index.ts';
+import { contactWords, messageWordKey, messageWords, ticketSearchKey, type WordIndex } from './search-index.ts';
 import { pad, tenantPk } from './table.ts';
 import { ticketTagsRemovalItems, ticketTagsUnchanged } from './tags.ts';
 import { ticketNoteKeys } from './ticket-notes.ts';
@@ -58,7 +58,7 @@ export async function deleteTicketData(ticket: TicketRecord): Promise<boolean> {
         TableName: table(),
         KeyConditionExpression: 'pk = :pk',
         ExpressionAttributeValues: { ':pk': ticketPk(companyId, id) },
-        ProjectionExpression: 'pk, sk, id, waId, fromMe, whatsappId, body',
+        ProjectionExpression: 'pk, sk, id, waId, fromMe, whatsappId, body, wordIndex',
         ExclusiveStartKey,
         Limit: 500,
       }),
@@ -68,9 +68,12 @@ export async function deleteTicketData(ticket: TicketRecord): Promise<boolean> {
       const sk = String(item.sk);
       if (sk === TICKET_SK) continue;
       keys.push({ pk: String(item.pk), sk });
-      if (sk.startsWith('MSG#')) keys.push(...messageSideKeys(companyId, item));
-      if (sk.startsWith('MSG#'))
-        for (const word of messageWords(String(item.body ?? ''))) searchKeys.set(`M#${word}`, ticketSearchKey(companyId, 'M', word, id));
+      if (!sk.startsWith('MSG#')) continue;
+      keys.push(...messageSideKeys(companyId, item));
+      // Its own items (message-words.ts); a message stored before issue 24 counted its body's words in shared items.
+      const index = item.wordIndex as WordIndex | undefined;
+      if (index) for (const word of index.words) keys.push(messageWordKey(companyId, word, id, String(item.id), index.shard));
+      else for (const word of messageWords(String(item.body ?? ''))) searchKeys.set(`M#${word}`, ticketSearchKey(companyId, 'M', word, id));
     }
     await batchDelete(keys);
     ExclusiveStartKey = page.LastEvaluatedKey;

@@ -1,7 +1,7 @@
 /**
  * Messages as the API answers them: media points at the private media route (`/public/<key>`),
  * never at the bucket, and the internal send hints (mimetype, asVoice, sendAttempt) and the search index's words
- * (searchWords) stay inside. Idempotent, so the realtime publisher can present what a caller
+ * (wordIndex, and searchWords of older messages) stay inside. Idempotent, so the realtime publisher can present what a caller
  * already presented.
  */
 import type { Message } from '#contracts/messages';
@@ -20,9 +20,10 @@ export function presentMessage(record: MessageRecord): Message {
     mimetype: _mimetype,
     asVoice: _asVoice,
     searchWords: _searchWords,
+    wordIndex: _wordIndex,
     sendAttempt: _sendAttempt,
     ...message
-  } = record as MessageRecord & { mimetype?: string; asVoice?: boolean; searchWords?: string[]; sendAttempt?: number };
+  } = record as MessageRecord & { mimetype?: string; asVoice?: boolean; searchWords?: string[]; wordIndex?: unknown; sendAttempt?: number };
   return {
     ...message,
     mediaUrl: routed(message.mediaPath, message.mediaUrl),

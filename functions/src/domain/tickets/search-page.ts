@@ -4,11 +4,16 @@
  * contacts, then among the words of their messages; each read is one Query of the index and one
  * BatchGet of its tickets, filtered by visibility and the list's other filters, at most
  * SEARCH_READS reads a page. The cursor is the phase and the last index key consumed.
+ *
+ * A ticket has one message-word item per message holding the word (search-index.ts): the hits of one
+ * ticket for one word come together, and once the first is taken or passed over the others are too,
+ * on this page and on the next (the cursor's key names the ticket and the word).
  */
 import type { ListTicketsQuery } from '#contracts/ticket-requests';
 import type { TicketListStatus } from '#contracts/tickets';
 import { InvalidCursorError, openCursor } from '#storage/cursors';
-import { searchPrefix } from '#storage/search-index';
+import { listShardsOf } from '#storage/list-shards';
+import { searchHitTicketPart, searchPrefix } from '#storage/search-index';
 import { readSearchHits } from '#storage/search-reads';
 import { listStatusOf } from '#storage/ticket-list-keys';
 import { getTickets } from '#storage/ticket-lists';
@@ -38,7 +43,7 @@ export async function decodeSearchCursor(scope: string, cursor: string | undefin
  * message-word hits (a ticket found by its contact is not listed again for its messages).
  */
 export async function searchPage(
-  viewer: Viewer,
+  viewer: Viewer & { company?: { listShards?: number } },
   query: ListTicketsQuery,
   words: string[],
   position: SearchPosition,
@@ -69,14 +74,17 @@ export async function searchPage(
 
   const page: TicketRecord[] = [];
   let { phase, afterSk } = position;
+  // The (word, ticket) parts already taken or passed over: a ticket's other messages holding the word.
+  const decided = new Set(afterSk ? [searchHitTicketPart(afterSk)] : []);
+  const shards = listShardsOf(viewer.company);
   for (let reads = 0; phase < 2 && page.length < pageSize && reads < SEARCH_READS; reads++) {
     const limit = reads === 0 ? pageSize - page.length : readLimit;
-    const hits = await readSearchHits(viewer.companyId, phase === 0 ? 'N' : 'M', primary, { limit, afterSk });
+    const hits = await readSearchHits(viewer.companyId, phase === 0 ? 'N' : 'M', primary, { limit, afterSk, shards });
     const tickets = new Map(
       (
         await getTickets(
           viewer.companyId,
-          hits.items.map((hit) => hit.id),
+          hits.items.filter((hit) => !decided.has(searchHitTicketPart(hit.sk))).map((hit) => hit.id),
         )
       ).map((t) => [t.id, t]),
     );
@@ -84,6 +92,9 @@ export async function searchPage(
     for (const hit of hits.items) {
       consumed++;
       afterSk = hit.sk;
+      const part = searchHitTicketPart(hit.sk);
+      if (decided.has(part)) continue;
+      decided.add(part);
       const ticket = tickets.get(hit.id);
       const fits = ticket && wanted(ticket) && (phase === 0 ? others.length === 0 || byContact(ticket) : !byContact(ticket));
       // Two words of one ticket may share the prefix ("ana", "anabel"): list it once.

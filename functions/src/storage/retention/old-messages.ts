@@ -13,9 +13,11 @@
  * the retention window and one Query each, not the tenant's history.
  *
  * Removing one message is one transaction: the message, its id lookup and WhatsApp links
- * (ticket-removal.ts messageSideKeys) and its share of the word index (message-words.ts), on
- * condition that the message is still there, so a run that dies midway or two overlapping runs
- * never take a word back twice. Its media object is the domain's to delete, before this.
+ * (ticket-removal.ts messageSideKeys) and the counts of a message stored before issue 24
+ * (message-words.ts), on condition that the message is still there, so a run that dies midway or
+ * two overlapping runs never take a word back twice. Then its own word items are deleted (a Delete
+ * each, harmless twice; a failure marks the ticket for repair). Its media object is the domain's to
+ * delete, before this.
  *
  * Why not DynamoDB TTL on message items: a TTL delete removes the message alone, and the message is
  * the only record that names its inbound media object (`<cid>/whatsapp/...`) and its counted search
@@ -24,14 +26,14 @@
 import { PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { TicketStatus } from '#contracts/tickets';
 import { db, getItem, isConditionalCheckFailed, stripKeys, table, transactionCancellationCodes } from '../db.ts';
-import { messageWordRemovals } from '../message-words.ts';
+import { type IndexedMessage, messageWordRemovals, syncMessageWords } from '../message-words.ts';
 import type { MessageRecord } from '../messages.ts';
 import { tenantPk } from '../table.ts';
 import { ticketLists } from '../ticket-list-keys.ts';
 import { messageSideKeys } from '../ticket-removal.ts';
 import { type TicketRecord, ticketKey, ticketPk } from '../tickets.ts';
 
-export type StoredMessage = MessageRecord & { searchWords?: string[] };
+export type StoredMessage = MessageRecord & Pick<IndexedMessage, 'searchWords' | 'wordIndex'>;
 
 const STATUSES: TicketStatus[] = ['open', 'pending', 'closed'];
 const TICKETS_PAGE = 100;
@@ -115,6 +117,7 @@ export async function removeStoredMessage(message: StoredMessage): Promise<boole
           ],
         }),
       );
+      if (!current.isDeleted && current.wordIndex) await syncMessageWords(current, current.wordIndex.shard, [], current.wordIndex.words);
       return true;
     } catch (error) {
       const codes = transactionCancellationCodes(error);

@@ -1,0 +1,221 @@
+/**
+ * How a message's search words are written (issue 24, storage/message-words.ts): after the
+ * message's transaction and outside any, one item per (word, ticket, message) put in a
+ * BatchWriteItem, so a retried or duplicated store writes nothing twice; a failed word write never
+ * fails the message (it is stored, answered and listed), and the ticket's next message repairs the
+ * index. Hot tenants' word partitions are sharded like their lists and a search reads them all.
+ * Over DynamoDB Local, through the handlers; failures are injected on the handlers' own client.
+ */
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { documentClient } from '#commons/dynamodb';
+import { handleEdit, handleRevoke } from '#domain/inbound/updates';
+import type { Effects } from '#domain/messages/effects';
+import { raiseListShards } from '#storage/companies';
+import { db, table } from '#storage/db';
+import type { WordRepairMarks } from '#storage/message-words';
+import { getMessage, storeMessage } from '#storage/messages';
+import { searchPartition } from '#storage/search-index';
+import { getTicket, type TicketRecord } from '#storage/tickets';
+import { createConnection, type Env, invoke, seedTicket, startEnv, storeInbound } from './messages-harness.ts';
+import { seedTenant, type Tenant } from './users-harness.ts';
+
+let env: Env;
+let a: Tenant;
+let connectionId: number;
+
+const quiet: Effects = { sendCommand: async () => undefined, publish: async () => undefined, now: () => new Date() };
+
+/** Every request the handlers' client sends: its command's name and its input as sent. */
+const sent: { command: string; input: string }[] = [];
+let failBatchWrites = false;
+const SPY = 'messageWordsSpy';
+
+beforeAll(async () => {
+  env = await startEnv();
+  a = await seedTenant(env.stack);
+  connectionId = (await createConnection(a)).id;
+  documentClient().middlewareStack.add(
+    (next, context) => async (args) => {
+      const command = String(context.commandName);
+      sent.push({ command, input: JSON.stringify(args.input) });
+      if (failBatchWrites && command === 'BatchWriteItemCommand') {
+        throw Object.assign(new Error('Throughput exceeds the current capacity'), { name: 'ProvisionedThroughputExceededException' });
+      }
+      return next(args);
+    },
+    { step: 'initialize', name: SPY },
+  );
+}, 120_000);
+afterEach(() => {
+  failBatchWrites = false;
+  sent.length = 0;
+});
+afterAll(async () => {
+  documentClient().middlewareStack.remove(SPY);
+  await env?.stop();
+});
+
+async function found(tenant: Tenant, term: string): Promise<number[]> {
+  const res = await invoke('GET /tickets', { token: tenant.admin.token, query: { searchParam: term, showAll: 'true' } });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return (res.body.tickets as { id: number }[]).map((ticket) => ticket.id);
+}
+
+/** The index items of `word` (every shard below `shards`), as stored. */
+async function wordItems(companyId: number, word: string, shards = 1): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  for (let shard = 0; shard < shards; shard++) {
+    const out = await db().send(
+      new QueryCommand({
+        TableName: table(),
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': searchPartition(companyId, word, shard), ':prefix': `M#${word}#` },
+      }),
+    );
+    items.push(...(out.Items ?? []));
+  }
+  return items;
+}
+
+describe('message words outside the transaction', () => {
+  it('writes the words in a batch after the transaction, one plain item each, and a search finds the ticket', async () => {
+    const ticket = await seedTicket(a, connectionId, { status: 'open', userId: a.admin.id });
+    sent.length = 0;
+
+    await storeInbound(ticket, 'Meu pedido quimbanda atrasou, quero o reembolso');
+
+    // The message's transaction holds no search item at all.
+    const transactions = sent.filter((request) => request.command === 'TransactWriteItemsCommand');
+    expect(transactions).toHaveLength(1);
+    expect(transactions[0]?.input).toContain('"sk":"MSG#');
+    expect(transactions[0]?.input).not.toContain('#SRCH#');
+    const batches = sent.filter((request) => request.command === 'BatchWriteItemCommand' && request.input.includes('#SRCH#'));
+    expect(batches).toHaveLength(1);
+    expect(batches[0]?.input).toContain('M#quimbanda#');
+    const items = await wordItems(a.companyId, 'quimbanda');
+    expect(items).toHaveLength(1);
+    expect(items[0]).not.toHaveProperty('refs');
+    expect(await found(a, 'quimbanda')).toEqual([ticket.id]);
+    expect(await found(a, 'reembolso')).toEqual([ticket.id]);
+  });
+
+  it('a duplicate store of the same message writes no word twice', async () => {
+    const ticket = await seedTicket(a, connectionId, { status: 'open', userId: a.admin.id });
+    const message = await storeInbound(ticket, 'Boleto xilofonista vencido');
+    const current = (await getTicket(a.companyId, ticket.id)) as TicketRecord;
+
+    // The same event again (a redelivery): the message's guard refuses it.
+    expect(await storeMessage(message, current, { unread: true, requireActive: false })).toBe('duplicate');
+
+    expect(await wordItems(a.companyId, 'xilofonista')).toHaveLength(1);
+    expect(await found(a, 'xilofonista')).toEqual([ticket.id]);
+  });
+
+  it('a failed word write keeps the message stored and answered; the next message repairs the index', async () => {
+    const ticket = await seedTicket(a, connectionId, { status: 'open', userId: a.admin.id });
+
+    // Act: our send while every BatchWriteItem fails (throttled past its retries).
+    failBatchWrites = true;
+    const res = await invoke('POST /messages/{id}', {
+      token: a.admin.token,
+      params: { id: ticket.id },
+      json: { body: 'Seu protocolo zigurate foi aberto' },
+    });
+    failBatchWrites = false;
+    await env.commands.drain();
+
+    // Assess: the message is stored and listed; only its words are missing from the index.
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const message = res.body.messages[0];
+    expect(message).not.toHaveProperty('wordIndex');
+    expect((await getMessage(a.companyId, ticket.id, message.id))?.body).toBe('Seu protocolo zigurate foi aberto');
+    const listed = await invoke('GET /messages/{id}', { token: a.admin.token, params: { id: ticket.id } });
+    expect(listed.body.messages.map((m: { id: string }) => m.id)).toContain(message.id);
+    expect(listed.body.messages[0]).not.toHaveProperty('wordIndex');
+    expect(await found(a, 'zigurate')).toEqual([]);
+
+    // Act: the contact answers.
+    await storeInbound(ticket, 'Obrigado pelo retorno');
+
+    // Assess: the earlier message's words are back, the repair mark is gone.
+    expect(await found(a, 'zigurate')).toEqual([ticket.id]);
+    expect(await wordItems(a.companyId, 'zigurate')).toHaveLength(1);
+    expect(((await getTicket(a.companyId, ticket.id)) as TicketRecord & WordRepairMarks).wordRepairs).toBeUndefined();
+  });
+
+  it('an edit whose word writes fail stops showing the old word once repaired', async () => {
+    const ticket = await seedTicket(a, connectionId, { status: 'open', userId: a.admin.id });
+    const first = await storeInbound(ticket, 'Pedido quiromancia pendente');
+    const event = {
+      companyId: a.companyId,
+      connectionId: ticket.whatsappId,
+      waMessageId: first.waId as string,
+      number: ticket.contact.number,
+    };
+
+    failBatchWrites = true;
+    await handleEdit({ kind: 'edit', ...event, body: 'Pedido lexicografia pendente' }, quiet);
+    failBatchWrites = false;
+
+    expect((await getMessage(a.companyId, ticket.id, first.id))?.body).toBe('Pedido lexicografia pendente');
+    await storeInbound(ticket, 'Alguma novidade?');
+
+    expect(await found(a, 'quiromancia')).toEqual([]);
+    expect(await wordItems(a.companyId, 'quiromancia')).toHaveLength(0);
+    expect(await found(a, 'lexicografia')).toEqual([ticket.id]);
+  });
+
+  it('a word two messages hold lists the ticket once, and goes when neither holds it', async () => {
+    const ticket = await seedTicket(a, connectionId, { status: 'open', userId: a.admin.id });
+    const first = await storeInbound(ticket, 'Cadastro ornamental feito');
+    const second = await storeInbound(ticket, 'Outro cadastro ornamental');
+    expect(await wordItems(a.companyId, 'ornamental')).toHaveLength(2);
+    expect(await found(a, 'ornamental')).toEqual([ticket.id]);
+
+    const revoke = (waMessageId: string) =>
+      handleRevoke(
+        { kind: 'revoke', companyId: a.companyId, connectionId: ticket.whatsappId, waMessageId, number: ticket.contact.number },
+        quiet,
+      );
+    await revoke(first.waId as string);
+    expect(await found(a, 'ornamental')).toEqual([ticket.id]);
+    await revoke(second.waId as string);
+
+    expect(await wordItems(a.companyId, 'ornamental')).toHaveLength(0);
+    expect(await found(a, 'ornamental')).toEqual([]);
+  });
+});
+
+describe('word partitions of a sharded tenant', () => {
+  it('spreads a word over the shards and a search pages through all of them, each ticket once', async () => {
+    const hot = await seedTenant(env.stack);
+    expect(await raiseListShards(hot.companyId, 3)).toBe(true);
+    const connection = (await createConnection(hot)).id;
+    const tickets: TicketRecord[] = [];
+    for (let i = 0; i < 45; i++) {
+      const ticket = await seedTicket(hot, connection, { status: 'open', userId: hot.admin.id });
+      await storeInbound(ticket, `Encomenda ventriloquo numero ${i}`);
+      await storeInbound(ticket, 'O ventriloquo chegou?');
+      tickets.push(ticket);
+    }
+
+    const items = await wordItems(hot.companyId, 'ventriloquo', 3);
+    expect(items).toHaveLength(90);
+    expect(new Set(items.map((item) => item.pk)).size).toBe(3);
+
+    // Pages of 40 through the cursor: every ticket once, newest first.
+    const listed: number[] = [];
+    let cursor: string | undefined;
+    do {
+      const res = await invoke('GET /tickets', {
+        token: hot.admin.token,
+        query: { searchParam: 'ventriloquo', showAll: 'true', ...(cursor ? { cursor } : {}) },
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      listed.push(...(res.body.tickets as { id: number }[]).map((ticket) => ticket.id));
+      cursor = res.body.nextCursor;
+    } while (cursor);
+    expect(listed).toEqual(tickets.map((ticket) => ticket.id).reverse());
+  }, 120_000);
+});
