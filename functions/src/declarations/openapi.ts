@@ -153,6 +153,13 @@ function externalSendOperation(operation: Json): Json {
   };
 }
 
+/** One tag per Lambda, the external API's first: it is what API clients come for. */
+function tagsOf(routes: readonly HttpRoute[]): Json[] {
+  const names = [...new Set(routes.map((route) => route.fn))];
+  const externalFirst = [...names.filter((name) => name === 'external-api'), ...names.filter((name) => name !== 'external-api')];
+  return externalFirst.map((name) => ({ name }));
+}
+
 export function buildOpenApiDocument(version: string, routes: readonly HttpRoute[] = httpRoutes, requests = httpRequests): Json {
   const paths: Record<string, Json> = {};
   for (const route of routes) {
@@ -171,7 +178,7 @@ export function buildOpenApiDocument(version: string, routes: readonly HttpRoute
         'Every error answers `{ "error": "ERR_..." }`. The external messages API (`POST /api/messages/send`) takes a connection token.',
     },
     servers: [{ url: '/' }],
-    tags: [...new Set(routes.map((route) => route.fn))].map((name) => ({ name })),
+    tags: tagsOf(routes),
     security: [{ session: [] }],
     paths,
     components: {

@@ -1,9 +1,14 @@
-import { Box, Paper, Stack, Typography } from '@mui/material';
-import type { ReactNode } from 'react';
+import { Box, Link, Paper, Stack, Typography } from '@mui/material';
+import { lazy, type ReactNode, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PageHeader } from '../../../components/page-header.tsx';
+import { Spinner } from '../../../components/spinner.tsx';
+import { openApiDocumentUrl } from '../api/openapi-document.ts';
 import { sendEndpoint } from '../api/send-test.ts';
 import { TestForm } from './test-form.tsx';
+
+/** The viewer is large (Scalar, Vue inside): loaded on this page only, in a chunk of its own. */
+const ApiReference = lazy(() => import('./api-reference.tsx'));
 
 /** A code block; `wrap` breaks a single long line (the endpoint) instead of scrolling it on a phone. */
 function Code({ children, testId, wrap = false }: { children: ReactNode; testId?: string; wrap?: boolean }) {
@@ -72,6 +77,28 @@ export function MessagesApiPage() {
           <TestForm kind="text" />
           <TestForm kind="media" />
         </Box>
+        <Paper variant="outlined" sx={{ p: 2 }} component="section" aria-labelledby="api-reference-title">
+          <Stack spacing={1.5}>
+            <Typography variant="h6" id="api-reference-title">
+              {t('messagesApi.referenceTitle')}
+            </Typography>
+            <Typography variant="body2">{t('messagesApi.referenceIntro')}</Typography>
+            <Link href={openApiDocumentUrl()} target="_blank" rel="noopener" variant="body2" data-testid="openapi-document-link">
+              {t('messagesApi.referenceJson')}
+            </Link>
+            <Box data-testid="api-reference">
+              <Suspense
+                fallback={
+                  <Box sx={{ display: 'flex', justifyContent: 'center', p: 4 }}>
+                    <Spinner aria-label={t('messagesApi.referenceLoading')} />
+                  </Box>
+                }
+              >
+                <ApiReference />
+              </Suspense>
+            </Box>
+          </Stack>
+        </Paper>
       </Stack>
     </>
   );

@@ -1,0 +1,87 @@
+/**
+ * The API reference on the messages-API page (issue 23 §1): the page renders the server's OpenAPI
+ * document (GET /api/openapi.json) in Scalar's viewer beside its test forms. The viewer is a chunk of
+ * its own: no other page loads it, nor the document. Screenshots go to tests/artifacts/.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { repoRoot } from '../../infra/local/lambda-runtime.ts';
+import { client, createTenant, firstPlanId, superLogin, type Tenant } from '../integration/tenants.ts';
+import { type LaunchedBrowser, launchBrowser } from '../support/browser.ts';
+
+const artifacts = join(repoRoot, 'tests', 'artifacts');
+
+let tenant: Tenant;
+let launched: LaunchedBrowser;
+let context: BrowserContext;
+let page: Page;
+/** Every URL the page asked for, in order. */
+const requested: string[] = [];
+
+beforeAll(async () => {
+  mkdirSync(artifacts, { recursive: true });
+  const call = client(inject('apiUrl'));
+  tenant = await createTenant(call, await superLogin(call, inject('admin')), await firstPlanId(call), 'api-reference');
+  launched = await launchBrowser();
+  context = await launched.browser.newContext({ baseURL: inject('webUrl'), viewport: { width: 1440, height: 900 }, locale: 'en-US' });
+  page = await context.newPage();
+  page.on('request', (request) => requested.push(request.url()));
+  await page.goto('/login');
+  await page.fill('input[name=email]', tenant.admin.email);
+  await page.fill('input[name=password]', tenant.admin.password);
+  await page.click('button[type=submit]');
+  await page.waitForURL('**/tickets');
+});
+
+afterAll(async () => {
+  await context?.close();
+  await launched?.close();
+});
+
+/** Client-side navigation, as a click in the menu does. */
+async function visit(path: string): Promise<void> {
+  await page.evaluate((to) => {
+    history.pushState({}, '', to);
+    dispatchEvent(new PopStateEvent('popstate'));
+  }, path);
+  await page.waitForURL(`**${path}`);
+}
+
+const viewerChunk = (url: string) => /\/assets\/api-reference-[\w-]+\.js$/.test(url);
+const documentRead = (url: string) => url.endsWith('/api/openapi.json');
+
+describe('the messages-API page', () => {
+  it('renders the API reference from GET /api/openapi.json beside its test forms, loading the viewer there only', async () => {
+    // Prepare: other pages first, as a user gets there
+    await visit('/helps');
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    expect(requested.filter((url) => viewerChunk(url) || documentRead(url))).toEqual([]);
+    // Act
+    const answered = page.waitForResponse((response) => documentRead(response.url()), { timeout: 60_000 });
+    await visit('/messages-api');
+    // Assess: the document came from this stack's API, and the viewer shows its operations
+    const response = await answered;
+    expect(response.status()).toBe(200);
+    expect(response.url()).toBe(`${inject('apiUrl').replace(/\/$/, '')}/api/openapi.json`);
+    expect(requested.some(viewerChunk)).toBe(true);
+    const reference = page.getByTestId('api-reference');
+    // The external API's tag comes first; the viewer draws a section as it scrolls into view
+    await reference.getByText('External-Api').first().scrollIntoViewIfNeeded();
+    const send = reference.getByText('Send a message to a number (external API)').first();
+    await send.waitFor({ timeout: 60_000 });
+    await reference.getByText('Conversa API').first().waitFor();
+    await send.scrollIntoViewIfNeeded();
+    await page.getByTestId('messages-api-text-form').waitFor();
+    expect(await page.getByTestId('openapi-document-link').getAttribute('href')).toBe(response.url());
+    await page.screenshot({ path: join(artifacts, 'api-reference-1440.png'), fullPage: false });
+  });
+
+  it('keeps the page within a phone screen with the reference in it', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.getByTestId('api-reference').getByText('Conversa API').first().waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1)).toBe(true);
+    await page.screenshot({ path: join(artifacts, 'api-reference-390.png') });
+  });
+});
