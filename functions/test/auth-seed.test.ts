@@ -1,4 +1,4 @@
-import { AdminGetUserCommand, InitiateAuthCommand } from '@aws-sdk/client-cognito-identity-provider';
+import { AdminGetUserCommand, AdminInitiateAuthCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedPlatform } from '../../infra/ops/seed.ts';
 import { verifyIdToken } from '../src/commons/jwt.ts';
@@ -35,9 +35,10 @@ describe('seedPlatform', () => {
     expect(user).toMatchObject({ email: 'admin@conversa.local', profile: 'admin', super: true });
 
     const auth = await cognito.client.send(
-      new InitiateAuthCommand({
+      new AdminInitiateAuthCommand({
+        UserPoolId: cognito.userPoolId,
         ClientId: cognito.clientId,
-        AuthFlow: 'USER_PASSWORD_AUTH',
+        AuthFlow: 'ADMIN_USER_PASSWORD_AUTH',
         AuthParameters: { USERNAME: 'admin@conversa.local', PASSWORD: 'Admin1234' },
       }),
     );
@@ -59,9 +60,10 @@ describe('seedPlatform', () => {
     const out = await cognito.client.send(new AdminGetUserCommand({ UserPoolId: cognito.userPoolId, Username: 'half@conversa.local' }));
     expect(out.UserAttributes).toContainEqual({ Name: 'custom:userId', Value: String(result.userId) });
     const auth = await cognito.client.send(
-      new InitiateAuthCommand({
+      new AdminInitiateAuthCommand({
+        UserPoolId: cognito.userPoolId,
         ClientId: cognito.clientId,
-        AuthFlow: 'USER_PASSWORD_AUTH',
+        AuthFlow: 'ADMIN_USER_PASSWORD_AUTH',
         AuthParameters: { USERNAME: 'half@conversa.local', PASSWORD: 'New12345' },
       }),
     );
@@ -73,9 +75,10 @@ describe('seedPlatform', () => {
     await seedPlatform({ adminEmail: 'lost@conversa.local', adminPassword: 'Lost1234' });
     const signIn = (password: string) =>
       cognito.client.send(
-        new InitiateAuthCommand({
+        new AdminInitiateAuthCommand({
+          UserPoolId: cognito.userPoolId,
           ClientId: cognito.clientId,
-          AuthFlow: 'USER_PASSWORD_AUTH',
+          AuthFlow: 'ADMIN_USER_PASSWORD_AUTH',
           AuthParameters: { USERNAME: 'lost@conversa.local', PASSWORD: password },
         }),
       );

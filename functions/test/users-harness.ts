@@ -3,7 +3,7 @@
  * (A1's starters), tenants seeded through the domain (so users exist in Cognito too), real ID
  * tokens, and handlers driven with API Gateway HTTP API v2 events resolved from the route table.
  */
-import { InitiateAuthCommand } from '@aws-sdk/client-cognito-identity-provider';
+import { AdminInitiateAuthCommand } from '@aws-sdk/client-cognito-identity-provider';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { resetVerifier } from '#commons/jwt';
 import type { Profile } from '#contracts/users';
@@ -41,8 +41,9 @@ export const uniq = (prefix: string): string => `${prefix}${Date.now().toString(
 
 export async function signIn(stack: Stack, email: string, password = PASSWORD): Promise<string> {
   const out = await stack.cognito.client.send(
-    new InitiateAuthCommand({
-      AuthFlow: 'USER_PASSWORD_AUTH',
+    new AdminInitiateAuthCommand({
+      AuthFlow: 'ADMIN_USER_PASSWORD_AUTH',
+      UserPoolId: stack.cognito.userPoolId,
       ClientId: stack.cognito.clientId,
       AuthParameters: { USERNAME: email, PASSWORD: password },
     }),

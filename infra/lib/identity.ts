@@ -13,7 +13,7 @@ import {
 import { type IGrantable, type IRole, Policy, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
-import { CLIENT_READ_ATTRIBUTES, CLIENT_WRITE_ATTRIBUTES } from './client-attributes.ts';
+import { CLIENT_AUTH_FLOWS, CLIENT_READ_ATTRIBUTES, CLIENT_WRITE_ATTRIBUTES } from './client-attributes.ts';
 import type { EnvironmentTarget } from './data-table.ts';
 import { acknowledge } from './nag.ts';
 
@@ -73,8 +73,8 @@ export class Identity extends Construct {
       'Threat protection needs the Plus feature plan, billed per active user; login abuse is bounded by API throttling and single-session revocation.',
     );
     this.client = this.userPool.addClient('WebClient', {
-      // USER_PASSWORD_AUTH backs POST /auth/login and works against cognito-local; SRP is Amplify's default.
-      authFlows: { userPassword: true, userSrp: true },
+      // Passwords only through the API's AdminInitiateAuth (client-attributes.ts), refresh always.
+      authFlows: CLIENT_AUTH_FLOWS,
       generateSecret: false,
       preventUserExistenceErrors: true,
       enableTokenRevocation: true,

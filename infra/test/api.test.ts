@@ -259,13 +259,10 @@ describe('Cognito', () => {
     expect(custom).toHaveLength(2);
   });
 
-  it('has a client for password, SRP and refresh sign-in with revocable 30-day refresh tokens', () => {
+  it("has a client for the API's password sign-in and refresh only, with revocable 30-day refresh tokens", () => {
     const [[, client]] = props('AWS::Cognito::UserPoolClient') as [[string, Json]];
-    expect((client.ExplicitAuthFlows as string[]).sort()).toEqual([
-      'ALLOW_REFRESH_TOKEN_AUTH',
-      'ALLOW_USER_PASSWORD_AUTH',
-      'ALLOW_USER_SRP_AUTH',
-    ]);
+    // No USER_PASSWORD_AUTH nor SRP: a client may not try passwords against the pool around the API.
+    expect((client.ExplicitAuthFlows as string[]).sort()).toEqual(['ALLOW_ADMIN_USER_PASSWORD_AUTH', 'ALLOW_REFRESH_TOKEN_AUTH']);
     expect(client).toMatchObject({ EnableTokenRevocation: true, IdTokenValidity: 60, RefreshTokenValidity: 43200 });
     expect(client.GenerateSecret).toBeFalsy();
   });

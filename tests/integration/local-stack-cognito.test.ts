@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   AdminCreateUserCommand,
+  AdminInitiateAuthCommand,
   AdminSetUserPasswordCommand,
   AdminUserGlobalSignOutCommand,
   ChangePasswordCommand,
@@ -46,9 +47,10 @@ async function newUser(): Promise<string> {
 
 async function signIn(email: string, password = PASSWORD) {
   const out = await cognito.send(
-    new InitiateAuthCommand({
+    new AdminInitiateAuthCommand({
+      UserPoolId: userPoolId,
       ClientId: clientId,
-      AuthFlow: 'USER_PASSWORD_AUTH',
+      AuthFlow: 'ADMIN_USER_PASSWORD_AUTH',
       AuthParameters: { USERNAME: email, PASSWORD: password },
     }),
   );

@@ -6,6 +6,7 @@
  * platform's `asaas` setting never reaching a tenant's admin or user (item 4; issue 25: super only).
  */
 import {
+  AdminInitiateAuthCommand,
   AdminUpdateUserAttributesCommand,
   ChangePasswordCommand,
   type CognitoIdentityProviderClient,
@@ -34,12 +35,17 @@ const open = async (token: string): Promise<TestSocket> => {
   return socket;
 };
 
-/** A sign-in straight against Cognito (USER_PASSWORD_AUTH), as any client of the public app client can. */
+/**
+ * Cognito's tokens for a user whose session our API never claimed: the sign-in POST /auth/login makes
+ * (AdminInitiateAuth) without its claim, the tokens a client would hold had it got round our API.
+ */
 async function cognitoSignIn(email: string, password: string) {
+  const { userPoolId, clientId } = inject('cognito');
   const out = await cognito.send(
-    new InitiateAuthCommand({
-      ClientId: inject('cognito').clientId,
-      AuthFlow: 'USER_PASSWORD_AUTH',
+    new AdminInitiateAuthCommand({
+      UserPoolId: userPoolId,
+      ClientId: clientId,
+      AuthFlow: 'ADMIN_USER_PASSWORD_AUTH',
       AuthParameters: { USERNAME: email, PASSWORD: password },
     }),
   );
@@ -67,9 +73,40 @@ afterAll(() => {
   cognito?.destroy();
 });
 
+describe('passwords are tried only through our API', () => {
+  it("refuses a password or SRP sign-in straight at Cognito's public InitiateAuth: no attempt around our count and audit", async () => {
+    // Prepare
+    const user = await api.createUser(victim.admin.token);
+    const { clientId } = inject('cognito');
+    // Act: what any client of the public app client could send
+    const attempts: { AuthFlow: 'USER_PASSWORD_AUTH' | 'USER_SRP_AUTH'; AuthParameters: Record<string, string> }[] = [
+      { AuthFlow: 'USER_PASSWORD_AUTH', AuthParameters: { USERNAME: user.email, PASSWORD: user.password } },
+      { AuthFlow: 'USER_SRP_AUTH', AuthParameters: { USERNAME: user.email, SRP_A: 'a1b2c3' } },
+    ];
+    // Assess: refused by the pool itself, the right password too
+    for (const attempt of attempts) {
+      await expect(cognito.send(new InitiateAuthCommand({ ClientId: clientId, ...attempt }))).rejects.toMatchObject({
+        name: 'InvalidParameterException',
+        message: `${attempt.AuthFlow} flow not enabled for this client`,
+      });
+    }
+    // Our sign-in still works, and a refresh straight at Cognito (Amplify's) still does
+    const session = await api.login(user.email, user.password);
+    expect(session.token).toBeTruthy();
+    const refreshed = await cognito.send(
+      new InitiateAuthCommand({
+        ClientId: clientId,
+        AuthFlow: 'REFRESH_TOKEN_AUTH',
+        AuthParameters: { REFRESH_TOKEN: session.refreshToken ?? '' },
+      }),
+    );
+    expect(refreshed.AuthenticationResult?.IdToken).toBeTruthy();
+  });
+});
+
 describe('a user cannot make itself a member of another company', () => {
   it('refuses a write of custom:companyId / custom:userId with the user’s own access token, as Cognito does', async () => {
-    // Prepare: a plain user of the attacking company, signed in straight to Cognito
+    // Prepare: a plain user of the attacking company, holding Cognito's tokens
     const mallory = await api.createUser(attacker.admin.token);
     const tokens = await cognitoSignIn(mallory.email, mallory.password);
     // Act
@@ -306,7 +343,7 @@ describe('a password change ends every session of the user', () => {
   });
 
   it('Cognito’s own ChangePassword with the access token the web app holds is refused: no password changes around our API', async () => {
-    // Prepare: the web app's sign-in (Amplify's USER_PASSWORD_AUTH straight to Cognito, then the claim)
+    // Prepare: a sign-in and its claim, then the tokens in the web app's store (Amplify refreshes them at Cognito)
     const user = await api.createUser(victim.admin.token);
     const browser = await cognitoSignIn(user.email, user.password);
     await api.ok('POST', '/auth/session', { token: browser.idToken, body: { refreshToken: browser.refreshToken } });

@@ -3,6 +3,7 @@
  * names are turned into the spec's codes here, so callers only see AppErrors.
  */
 import {
+  AdminInitiateAuthCommand,
   ConfirmForgotPasswordCommand,
   ForgotPasswordCommand,
   InitiateAuthCommand,
@@ -42,12 +43,18 @@ const BAD_CREDENTIALS = new Set([
   'PasswordResetRequiredException',
 ]);
 
+/**
+ * A password sign-in, server side: AdminInitiateAuth is the only password flow the app client takes
+ * (infra/lib/client-attributes.ts), so every attempt passes POST /auth/login's count and audit trail;
+ * a client trying passwords on Cognito's public InitiateAuth is refused by the pool itself.
+ */
 export async function passwordSignIn(email: string, password: string): Promise<SignInTokens> {
   try {
     const out = await cognitoClient().send(
-      new InitiateAuthCommand({
+      new AdminInitiateAuthCommand({
+        UserPoolId: env.userPoolId,
         ClientId: env.userPoolClientId,
-        AuthFlow: 'USER_PASSWORD_AUTH',
+        AuthFlow: 'ADMIN_USER_PASSWORD_AUTH',
         AuthParameters: { USERNAME: email, PASSWORD: password },
       }),
     );

@@ -1,6 +1,6 @@
 /**
  * cognito-local on a free port in a temp folder, with a user pool and app client shaped like the
- * real one (email username, custom:companyId / custom:userId, USER_PASSWORD_AUTH + refresh).
+ * real one (email username, custom:companyId / custom:userId, the API's password sign-in + refresh).
  * Every confirmation code is COGNITO_TEST_CODE so password-reset tests are deterministic.
  *
  * Known gaps (TOOLCHAIN.md): no RevokeToken / GlobalSignOut / GetTokensFromRefreshToken, a wrong
@@ -51,7 +51,8 @@ export async function createPoolAndClient(client: CognitoIdentityProviderClient)
     new CreateUserPoolClientCommand({
       UserPoolId: userPoolId,
       ClientName: 'web',
-      ExplicitAuthFlows: ['ALLOW_USER_PASSWORD_AUTH', 'ALLOW_REFRESH_TOKEN_AUTH'],
+      // As the deployed client (infra/lib/client-attributes.ts); cognito-local does not enforce them.
+      ExplicitAuthFlows: ['ALLOW_ADMIN_USER_PASSWORD_AUTH', 'ALLOW_REFRESH_TOKEN_AUTH'],
     }),
   );
   const clientId = app.UserPoolClient?.ClientId;

@@ -3,7 +3,7 @@
  * token, so the framework's access checks run exactly as deployed. Needs startDynamoDbLocal() and
  * startCognitoLocal() first.
  */
-import { InitiateAuthCommand } from '@aws-sdk/client-cognito-identity-provider';
+import { AdminInitiateAuthCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { createCognitoUser } from '#adapters/cognito-users';
 import { cognitoClient } from '../../src/commons/cognito.ts';
 import { env } from '../../src/commons/env.ts';
@@ -36,9 +36,10 @@ export async function ensureCompany(overrides: Partial<CompanyRecord> = {}): Pro
 
 export async function signIn(email: string, password = TEST_PASSWORD): Promise<{ idToken: string; refreshToken: string }> {
   const out = await cognitoClient().send(
-    new InitiateAuthCommand({
+    new AdminInitiateAuthCommand({
+      UserPoolId: env.userPoolId,
       ClientId: env.userPoolClientId,
-      AuthFlow: 'USER_PASSWORD_AUTH',
+      AuthFlow: 'ADMIN_USER_PASSWORD_AUTH',
       AuthParameters: { USERNAME: email, PASSWORD: password },
     }),
   );

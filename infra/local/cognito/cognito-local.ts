@@ -13,6 +13,7 @@ import {
   ListUserPoolClientsCommand,
   ListUserPoolsCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
+import { CLIENT_EXPLICIT_AUTH_FLOWS } from '../../lib/client-attributes.ts';
 import { type Child, spawnChild, waitFor } from '../child-process.ts';
 
 export const POOL_NAME = 'conversa-local';
@@ -131,7 +132,7 @@ export async function ensurePoolAndClient(endpoint: string): Promise<{ userPoolI
         new CreateUserPoolClientCommand({
           UserPoolId: userPoolId,
           ClientName: CLIENT_NAME,
-          ExplicitAuthFlows: ['ALLOW_USER_PASSWORD_AUTH', 'ALLOW_REFRESH_TOKEN_AUTH'],
+          ExplicitAuthFlows: [...CLIENT_EXPLICIT_AUTH_FLOWS],
         }),
       );
       clientId = created.UserPoolClient?.ClientId;

@@ -23,6 +23,9 @@
  *   UpdateUserAttributes, GlobalSignOut...) check it as Cognito does: a valid signature, not expired,
  *   and the `aws.cognito.signin.user.admin` scope, else NotAuthorizedException. cognito-local only
  *   decodes the token (it would change a password for a forged or scope-less token).
+ * - The app client's auth flows (infra/lib/client-attributes.ts): a password sign-in only through
+ *   the API's AdminInitiateAuth; InitiateAuth with a password or SRP is InvalidParameterException
+ *   "... flow not enabled for this client", as Cognito answers. cognito-local accepts every flow.
  * - CORS for the browser (Amplify calls Cognito straight from the page).
  */
 import { createPublicKey, createSign, createVerify, randomUUID } from 'node:crypto';
@@ -31,7 +34,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
-import { CLIENT_WRITE_ATTRIBUTES } from '../../lib/client-attributes.ts';
+import { CLIENT_EXPLICIT_AUTH_FLOWS, CLIENT_WRITE_ATTRIBUTES } from '../../lib/client-attributes.ts';
 
 export interface CognitoProxy {
   url: string;
@@ -234,6 +237,13 @@ export async function startCognitoProxy(opts: {
     return undefined;
   };
 
+  /** Whether the app client takes this AuthFlow (refresh is always on; ADMIN_NO_SRP_AUTH is ADMIN_USER_PASSWORD_AUTH's old name). */
+  const flowEnabled = (flow: string): boolean => {
+    if (flow === 'REFRESH_TOKEN_AUTH' || flow === 'REFRESH_TOKEN') return true;
+    const named = flow === 'ADMIN_NO_SRP_AUTH' ? 'ADMIN_USER_PASSWORD_AUTH' : flow;
+    return (CLIENT_EXPLICIT_AUTH_FLOWS as readonly string[]).includes(`ALLOW_${named}`);
+  };
+
   /** Failed password sign-ins per username (lower-cased), for Cognito's lockout. In memory, as a lockout needs no restart-proofing. */
   const failures = new Map<string, { count: number; lockedUntil: number }>();
   const passwordUser = (flow: string, params: Json): string | undefined =>
@@ -281,6 +291,7 @@ export async function startCognitoProxy(opts: {
       case 'AdminInitiateAuth': {
         const params = (body.AuthParameters ?? {}) as Json;
         const flow = String(body.AuthFlow ?? '');
+        if (!flowEnabled(flow)) return invalidParameter(`${flow} flow not enabled for this client`);
         if ((flow === 'REFRESH_TOKEN_AUTH' || flow === 'REFRESH_TOKEN') && isRevoked(String(params.REFRESH_TOKEN ?? ''))) {
           return notAuthorized('Refresh Token has been revoked');
         }
@@ -493,6 +504,10 @@ const LOCKOUT_MAX_MS = 15 * 60 * 1000;
 
 function notAuthorized(message: string) {
   return { status: 400, body: { __type: 'NotAuthorizedException', message } };
+}
+
+function invalidParameter(message: string) {
+  return { status: 400, body: { __type: 'InvalidParameterException', message } };
 }
 
 function send(res: ServerResponse, status: number, body: Json) {
