@@ -29,6 +29,8 @@ const quiet: Effects = { sendCommand: async () => undefined, publish: async () =
 /** Every request the handlers' client sends: its command's name and its input as sent. */
 const sent: { command: string; input: string }[] = [];
 let failBatchWrites = false;
+/** Items the handlers' Queries and BatchGets returned. */
+let itemsRead = 0;
 const SPY = 'messageWordsSpy';
 
 beforeAll(async () => {
@@ -42,7 +44,10 @@ beforeAll(async () => {
       if (failBatchWrites && command === 'BatchWriteItemCommand') {
         throw Object.assign(new Error('Throughput exceeds the current capacity'), { name: 'ProvisionedThroughputExceededException' });
       }
-      return next(args);
+      const result = await next(args);
+      const output = result.output as { Items?: unknown[]; Responses?: Record<string, unknown[]> };
+      itemsRead += (output.Items?.length ?? 0) + Object.values(output.Responses ?? {}).flat().length;
+      return result;
     },
     { step: 'initialize', name: SPY },
   );
@@ -185,6 +190,30 @@ describe('message words outside the transaction', () => {
     expect(await wordItems(a.companyId, 'ornamental')).toHaveLength(0);
     expect(await found(a, 'ornamental')).toEqual([]);
   });
+});
+
+describe('a search by message words', () => {
+  it('reads about the hits and tickets its page shows, not a hundred', async () => {
+    const tickets: TicketRecord[] = [];
+    for (let i = 0; i < 60; i++) {
+      const ticket = await seedTicket(a, connectionId, { status: 'open', userId: a.admin.id });
+      await storeInbound(ticket, `Nota paralelepipedo ${i}`);
+      tickets.push(ticket);
+    }
+
+    itemsRead = 0;
+    const res = await invoke('GET /tickets', { token: a.admin.token, query: { searchParam: 'paralelepipedo', showAll: 'true' } });
+
+    // Assess: a page of 40, newest first; its hits and tickets read with a margin, not 100 hits and their tickets.
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect((res.body.tickets as { id: number }[]).map((ticket) => ticket.id)).toEqual(
+      tickets
+        .map((ticket) => ticket.id)
+        .reverse()
+        .slice(0, 40),
+    );
+    expect(itemsRead).toBeLessThanOrEqual(110);
+  }, 60_000);
 });
 
 describe('word partitions of a sharded tenant', () => {

@@ -38,6 +38,20 @@ export async function decodeSearchCursor(scope: string, cursor: string | undefin
   throw new InvalidCursorError();
 }
 
+/** Message words: a ticket's messages often share a word (one hit each), so a row takes more than one hit. */
+const MESSAGE_HITS_PER_ROW = 1.25;
+
+/**
+ * The hits to ask for: a phase's first read asks for the rows the page lacks (a hit a row for
+ * contact words, MESSAGE_HITS_PER_ROW for message words); later reads for as many as the phase's
+ * hits per row so far say those rows take, a quarter more, up to `readLimit` (filters that pass few
+ * tickets read big).
+ */
+function readSize(phase: number, missing: number, seen: number, listed: number, readLimit: number): number {
+  if (!seen) return phase === 1 ? Math.ceil(missing * MESSAGE_HITS_PER_ROW) : missing;
+  return Math.min(readLimit, Math.max(missing, Math.ceil((missing * seen * 1.25) / Math.max(1, listed))));
+}
+
 /**
  * One page of a text search through the index (see the header): contact-word hits, then
  * message-word hits (a ticket found by its contact is not listed again for its messages).
@@ -77,8 +91,11 @@ export async function searchPage(
   // The (word, ticket) parts already taken or passed over: a ticket's other messages holding the word.
   const decided = new Set(afterSk ? [searchHitTicketPart(afterSk)] : []);
   const shards = listShardsOf(viewer.company);
+  // This phase's hits consumed and tickets listed: how many hits a row has taken so far.
+  let seen = 0;
+  let listed = 0;
   for (let reads = 0; phase < 2 && page.length < pageSize && reads < SEARCH_READS; reads++) {
-    const limit = reads === 0 ? pageSize - page.length : readLimit;
+    const limit = readSize(phase, pageSize - page.length, seen, listed, readLimit);
     const hits = await readSearchHits(viewer.companyId, phase === 0 ? 'N' : 'M', primary, { limit, afterSk, shards });
     const tickets = new Map(
       (
@@ -98,12 +115,18 @@ export async function searchPage(
       const ticket = tickets.get(hit.id);
       const fits = ticket && wanted(ticket) && (phase === 0 ? others.length === 0 || byContact(ticket) : !byContact(ticket));
       // Two words of one ticket may share the prefix ("ana", "anabel"): list it once.
-      if (fits && !page.some((listed) => listed.id === ticket.id)) page.push(ticket);
+      if (fits && !page.some((row) => row.id === ticket.id)) {
+        page.push(ticket);
+        listed++;
+      }
       if (page.length >= pageSize) break;
     }
+    seen += consumed;
     if (consumed === hits.items.length && hits.exhausted) {
       phase = phase === 0 ? 1 : 2;
       afterSk = undefined;
+      seen = 0;
+      listed = 0;
     }
   }
   return { tickets: page, position: { phase, afterSk } };
