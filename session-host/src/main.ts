@@ -11,8 +11,9 @@
  */
 
 import type { LogAttributes } from '@aws-lambda-powertools/logger/types';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { env } from '@conversa/functions/commons/env';
 import { logger } from '@conversa/functions/commons/logger';
-import { sqsClient } from '@conversa/functions/commons/sqs';
 import { configFromEnv } from './config.ts';
 import { startHost } from './host.ts';
 import { cloudWatchPut, createMetricsPublisher } from './metrics.ts';
@@ -35,7 +36,9 @@ const metrics = createMetricsPublisher({
   intervalMs: config.timings.metricsMs,
   log,
 });
-const host = startHost({ config, provider, sqs: sqsClient(), log, metrics });
+// Its own client: it receives and deletes as well as sends (the Lambdas' commons/sqs only sends).
+const sqs = new SQSClient({ region: env.region, endpoint: env.sqsEndpoint });
+const host = startHost({ config, provider, sqs, log, metrics });
 log.info('session-host started', { hostId: config.hostId, provider: provider.name, ...config.placement });
 
 let signalled = false;

@@ -4,21 +4,18 @@
  * message waits for the answer to the first); the dedupe id is the inbound message, so a replayed
  * inbound event queues its turn once.
  */
-import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { env } from '#commons/env';
-import { sqsClient } from '#commons/sqs';
+import { sendMessage } from '#commons/sqs';
 import { dedupeIdForSqs } from '#contracts/session-events';
 import type { BotTurnMessage } from '#domain/bots/turn-message';
 
 export const BOT_TURNS_QUEUE = 'bot-turns';
 
 export async function sendBotTurn(turn: BotTurnMessage): Promise<void> {
-  await sqsClient().send(
-    new SendMessageCommand({
-      QueueUrl: env.queueUrl(BOT_TURNS_QUEUE),
-      MessageBody: JSON.stringify(turn),
-      MessageGroupId: `${turn.companyId}:${turn.ticketId}`,
-      MessageDeduplicationId: dedupeIdForSqs(`${turn.companyId}:${turn.ticketId}:${turn.messageId}`),
-    }),
-  );
+  await sendMessage({
+    QueueUrl: env.queueUrl(BOT_TURNS_QUEUE),
+    MessageBody: JSON.stringify(turn),
+    MessageGroupId: `${turn.companyId}:${turn.ticketId}`,
+    MessageDeduplicationId: dedupeIdForSqs(`${turn.companyId}:${turn.ticketId}:${turn.messageId}`),
+  });
 }

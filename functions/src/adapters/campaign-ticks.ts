@@ -4,9 +4,8 @@
  * connection's seq (storage/campaign-shipping.ts), starts the campaign's scheduledAt: the consumer
  * acts only on the current ones, so a duplicate delivery does nothing.
  */
-import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { env } from '#commons/env';
-import { sqsClient } from '#commons/sqs';
+import { sendMessage } from '#commons/sqs';
 import type { CampaignClockMessage } from '#domain/campaigns/clock';
 
 export const CAMPAIGN_TICKS_QUEUE = 'campaign-ticks';
@@ -14,13 +13,11 @@ export const CAMPAIGN_TICKS_QUEUE = 'campaign-ticks';
 export type ClockSender = (message: CampaignClockMessage, delaySeconds: number) => Promise<void>;
 
 const sendToQueue: ClockSender = async (message, delaySeconds) => {
-  await sqsClient().send(
-    new SendMessageCommand({
-      QueueUrl: env.queueUrl(CAMPAIGN_TICKS_QUEUE),
-      MessageBody: JSON.stringify(message),
-      DelaySeconds: Math.max(0, Math.min(900, Math.round(delaySeconds))),
-    }),
-  );
+  await sendMessage({
+    QueueUrl: env.queueUrl(CAMPAIGN_TICKS_QUEUE),
+    MessageBody: JSON.stringify(message),
+    DelaySeconds: Math.max(0, Math.min(900, Math.round(delaySeconds))),
+  });
 };
 
 let sender: ClockSender = sendToQueue;

@@ -5,9 +5,8 @@
  * retried send of the same command is delivered once and one tenant's command never stands for another's.
  */
 import { randomUUID } from 'node:crypto';
-import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { env } from '#commons/env';
-import { sqsClient } from '#commons/sqs';
+import { sendMessage } from '#commons/sqs';
 import { encodeQueueBody } from '#contracts/queue-body';
 import { type SessionCommand, sessionCommandDedupeId, sessionCommandGroupId, sessionCommandSchema } from '#contracts/session-events';
 
@@ -16,14 +15,12 @@ export const SESSION_COMMANDS_QUEUE = 'session-commands';
 export type SessionCommandSender = (command: SessionCommand) => Promise<void>;
 
 async function sendToQueue(command: SessionCommand): Promise<void> {
-  await sqsClient().send(
-    new SendMessageCommand({
-      QueueUrl: env.queueUrl(SESSION_COMMANDS_QUEUE),
-      MessageBody: encodeQueueBody(command),
-      MessageGroupId: sessionCommandGroupId(command),
-      MessageDeduplicationId: sessionCommandDedupeId(command),
-    }),
-  );
+  await sendMessage({
+    QueueUrl: env.queueUrl(SESSION_COMMANDS_QUEUE),
+    MessageBody: encodeQueueBody(command),
+    MessageGroupId: sessionCommandGroupId(command),
+    MessageDeduplicationId: sessionCommandDedupeId(command),
+  });
 }
 
 let sender: SessionCommandSender = sendToQueue;

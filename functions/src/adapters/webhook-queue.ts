@@ -13,9 +13,8 @@
  * - The FIFO queue's DLQ: a delivery whose retries ran out is put there (as well as marked failed in
  *   the log), beside what the queue itself moves there after repeated consumer crashes.
  */
-import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { env } from '#commons/env';
-import { sqsClient } from '#commons/sqs';
+import { sendMessage } from '#commons/sqs';
 import { encodeQueueBody } from '#contracts/queue-body';
 
 export const WEBHOOK_DELIVERIES_QUEUE = 'webhook-deliveries';
@@ -41,36 +40,30 @@ const dedupeOf = (item: DeliveryAttempt) => `${item.deliveryId}-${item.round}-${
 
 export async function queueAttempt(item: DeliveryAttempt): Promise<void> {
   const { dueAt: _dueAt, ...body } = item;
-  await sqsClient().send(
-    new SendMessageCommand({
-      QueueUrl: env.queueUrl(WEBHOOK_DELIVERIES_QUEUE),
-      MessageBody: encodeQueueBody(body),
-      MessageGroupId: groupOf(item),
-      MessageDeduplicationId: dedupeOf(item),
-    }),
-  );
+  await sendMessage({
+    QueueUrl: env.queueUrl(WEBHOOK_DELIVERIES_QUEUE),
+    MessageBody: encodeQueueBody(body),
+    MessageGroupId: groupOf(item),
+    MessageDeduplicationId: dedupeOf(item),
+  });
 }
 
 /** Parks a retry until `dueAt` (or 15 minutes, whichever is first). */
 export async function queueRetry(item: DeliveryAttempt & { dueAt: string }, now = Date.now()): Promise<void> {
   const wait = Math.ceil((Date.parse(item.dueAt) - now) / 1000);
-  await sqsClient().send(
-    new SendMessageCommand({
-      QueueUrl: env.queueUrl(WEBHOOK_RETRIES_QUEUE),
-      MessageBody: encodeQueueBody(item),
-      DelaySeconds: Math.min(MAX_DELAY_SECONDS, Math.max(0, wait)),
-    }),
-  );
+  await sendMessage({
+    QueueUrl: env.queueUrl(WEBHOOK_RETRIES_QUEUE),
+    MessageBody: encodeQueueBody(item),
+    DelaySeconds: Math.min(MAX_DELAY_SECONDS, Math.max(0, wait)),
+  });
 }
 
 /** A delivery given up on, for the operators (the log says failed too). */
 export async function queueGivenUp(item: DeliveryAttempt, reason: string): Promise<void> {
-  await sqsClient().send(
-    new SendMessageCommand({
-      QueueUrl: env.queueUrl(`${WEBHOOK_DELIVERIES_QUEUE}-dlq`),
-      MessageBody: encodeQueueBody({ ...item, reason }),
-      MessageGroupId: groupOf(item),
-      MessageDeduplicationId: `${dedupeOf(item)}-given-up`,
-    }),
-  );
+  await sendMessage({
+    QueueUrl: env.queueUrl(`${WEBHOOK_DELIVERIES_QUEUE}-dlq`),
+    MessageBody: encodeQueueBody({ ...item, reason }),
+    MessageGroupId: groupOf(item),
+    MessageDeduplicationId: `${dedupeOf(item)}-given-up`,
+  });
 }

@@ -13,10 +13,10 @@
  * threshold may a frame of the new path overtake one still on the old.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { SendMessageBatchCommand, type SendMessageBatchRequestEntry } from '@aws-sdk/client-sqs';
+import type { SendMessageBatchRequestEntry } from '@aws-sdk/client-sqs';
 import { env } from '#commons/env';
 import { logger } from '#commons/logger';
-import { sqsClient } from '#commons/sqs';
+import { sendMessageBatch } from '#commons/sqs';
 import type { ServerEvent } from '#contracts/channels';
 import { encodeQueueBody } from '#contracts/queue-body';
 import type { Delivery, PublishResult } from './outbox.ts';
@@ -108,9 +108,7 @@ export async function enqueueFanout(deliveries: readonly Delivery[]): Promise<Pu
   // In order: a later batch may hold a later frame of the same group.
   for (const batch of batches) {
     try {
-      const out = await sqsClient().send(
-        new SendMessageBatchCommand({ QueueUrl: env.queueUrl(FANOUT_QUEUE), Entries: batch.map((b) => b.entry) }),
-      );
+      const out = await sendMessageBatch({ QueueUrl: env.queueUrl(FANOUT_QUEUE), Entries: batch.map((b) => b.entry) });
       const refused = new Set((out.Failed ?? []).map((failure) => failure.Id));
       for (const item of batch) {
         if (refused.has(item.entry.Id)) result.failed += item.targets;
