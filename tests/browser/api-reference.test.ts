@@ -76,6 +76,9 @@ describe('the messages-API page', () => {
     await page.getByTestId('messages-api-text-form').waitFor();
     expect(await page.getByTestId('openapi-document-link').getAttribute('href')).toBe(response.url());
     await page.screenshot({ path: join(artifacts, 'api-reference-1440.png'), fullPage: false });
+    // Nothing went to a third party (fonts, telemetry, a request proxy): only the app and its API
+    const origins = new Set(requested.filter((url) => /^https?:/.test(url)).map((url) => new URL(url).origin));
+    expect([...origins].sort()).toEqual([new URL(inject('apiUrl')).origin, new URL(inject('webUrl')).origin].sort());
   });
 
   it('keeps the page within a phone screen with the reference in it', async () => {

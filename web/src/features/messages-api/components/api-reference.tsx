@@ -19,9 +19,12 @@ export default function ApiReference() {
         // The document says `/`: its requests go to this deployment's API, not to the web's origin.
         servers: [{ url: runtimeConfig().apiUrl }],
         layout: 'classic',
-        // Nothing fetched from elsewhere: no font CDN, no telemetry.
+        // Nothing fetched from elsewhere: no font CDN, no telemetry, and no request proxy: Scalar's
+        // default sends "try it" requests (connection token included) through proxy.scalar.com; ours
+        // go straight to the API, whose CORS answers this origin.
         withDefaultFonts: false,
         telemetry: false,
+        proxyUrl: '',
         hideDarkModeToggle: true,
         forceDarkModeState: mode,
         persistAuth: false,
