@@ -2,7 +2,14 @@
  * Thin helpers over the DocumentClient shared by every entity file. Entities own their keys; this
  * module owns only the mechanics (table name, counters, pagination cursors).
  */
-import { GetCommand, QueryCommand, type QueryCommandInput, type TransactWriteCommandInput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  GetCommand,
+  QueryCommand,
+  type QueryCommandInput,
+  type TransactWriteCommandInput,
+  UpdateCommand,
+  type UpdateCommandInput,
+} from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '#commons/dynamodb';
 import { env } from '#commons/env';
 
@@ -156,4 +163,18 @@ export function transactionCancellationCodes(error: unknown): string[] | undefin
 
 export function isConditionalCheckFailed(error: unknown): boolean {
   return Boolean(error && typeof error === 'object' && (error as { name?: string }).name === 'ConditionalCheckFailedException');
+}
+
+/**
+ * An UpdateItem whose condition may say no (the item is gone, already changed): true when it applied,
+ * false when its ConditionExpression failed; any other error is thrown.
+ */
+export async function updateIf(input: Omit<UpdateCommandInput, 'TableName'> & { ConditionExpression: string }): Promise<boolean> {
+  try {
+    await db().send(new UpdateCommand({ TableName: table(), ...input }));
+    return true;
+  } catch (error) {
+    if (isConditionalCheckFailed(error)) return false;
+    throw error;
+  }
 }

@@ -11,9 +11,9 @@
  *            unread > 0 or until is ahead. One GetItem, only when the ordinary rule said no; it goes
  *            with the ticket when the ticket is deleted (its partition), and by TTL otherwise.
  */
-import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { MENTION_GRANT_HOURS, type Mention } from '#contracts/mentions';
-import { db, getItem, isConditionalCheckFailed, queryUpTo, type TransactItem, table, transactionCancellationCodes } from './db.ts';
+import { db, getItem, queryUpTo, type TransactItem, table, transactionCancellationCodes, updateIf } from './db.ts';
 import { pad, tenantPk } from './table.ts';
 import { ticketPk } from './tickets.ts';
 
@@ -160,17 +160,10 @@ export async function markMentionsRead(companyId: number, userId: number, ticket
 }
 
 async function markAlone(companyId: number, userId: number, mention: MentionRecord, at: string): Promise<void> {
-  await db()
-    .send(
-      new UpdateCommand({
-        TableName: table(),
-        Key: { pk: mentionPk(companyId, userId), sk: mentionSk(mention.createdAt, mention.id) },
-        UpdateExpression: 'SET readAt = :at',
-        ConditionExpression: 'attribute_exists(pk) AND readAt = :null',
-        ExpressionAttributeValues: { ':at': at, ':null': null },
-      }),
-    )
-    .catch((error: unknown) => {
-      if (!isConditionalCheckFailed(error)) throw error;
-    });
+  await updateIf({
+    Key: { pk: mentionPk(companyId, userId), sk: mentionSk(mention.createdAt, mention.id) },
+    UpdateExpression: 'SET readAt = :at',
+    ConditionExpression: 'attribute_exists(pk) AND readAt = :null',
+    ExpressionAttributeValues: { ':at': at, ':null': null },
+  });
 }

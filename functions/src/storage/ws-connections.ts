@@ -34,10 +34,10 @@
  * hiccup) disappears on its own. TTL deletion is lazy, so readers also skip expired items.
  */
 import { createHash } from 'node:crypto';
-import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { SocketStatus } from '#contracts/presence';
 import type { AllTicket, Profile } from '#contracts/users';
-import { db, table } from './db.ts';
+import { db, table, updateIf } from './db.ts';
 import { tenantPk } from './table.ts';
 
 /**
@@ -254,19 +254,12 @@ export function setReading(companyId: number, connectionId: string, reading: Rea
  * `ticketId` (a late leave of an older chat box must not close the newer one).
  */
 export async function clearReading(companyId: number, connectionId: string, ticketId: number): Promise<void> {
-  try {
-    await db().send(
-      new UpdateCommand({
-        TableName: table(),
-        Key: keyOf(companyId, connectionId),
-        UpdateExpression: 'REMOVE reading',
-        ConditionExpression: 'attribute_exists(pk) AND reading.ticketId = :ticketId',
-        ExpressionAttributeValues: { ':ticketId': ticketId },
-      }),
-    );
-  } catch (error) {
-    if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') throw error;
-  }
+  await updateIf({
+    Key: keyOf(companyId, connectionId),
+    UpdateExpression: 'REMOVE reading',
+    ConditionExpression: 'attribute_exists(pk) AND reading.ticketId = :ticketId',
+    ExpressionAttributeValues: { ':ticketId': ticketId },
+  });
 }
 
 /**
@@ -289,55 +282,38 @@ export function setConnectionStatus(companyId: number, connectionId: string, sta
  * The user's profile, queues or allTicket changed: the socket's copy (what the publisher filters
  * on) follows, so the socket's entitlement is the user's now, not the one at $connect.
  */
-export async function setConnectionViewer(
+export function setConnectionViewer(
   companyId: number,
   connectionId: string,
   viewer: Pick<ConnectionRecord, 'profile' | 'super' | 'queueIds' | 'allTicket'>,
 ): Promise<boolean> {
-  try {
-    await db().send(
-      new UpdateCommand({
-        TableName: table(),
-        Key: keyOf(companyId, connectionId),
-        UpdateExpression: 'SET #profile = :profile, #super = :super, #queueIds = :queueIds, #allTicket = :allTicket',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeNames: { '#profile': 'profile', '#super': 'super', '#queueIds': 'queueIds', '#allTicket': 'allTicket' },
-        ExpressionAttributeValues: {
-          ':profile': viewer.profile,
-          ':super': viewer.super,
-          ':queueIds': viewer.queueIds,
-          ':allTicket': viewer.allTicket,
-        },
-      }),
-    );
-    return true;
-  } catch (error) {
-    if ((error as { name?: string }).name === 'ConditionalCheckFailedException') return false;
-    throw error;
-  }
+  return updateIf({
+    Key: keyOf(companyId, connectionId),
+    UpdateExpression: 'SET #profile = :profile, #super = :super, #queueIds = :queueIds, #allTicket = :allTicket',
+    ConditionExpression: 'attribute_exists(pk)',
+    ExpressionAttributeNames: { '#profile': 'profile', '#super': 'super', '#queueIds': 'queueIds', '#allTicket': 'allTicket' },
+    ExpressionAttributeValues: {
+      ':profile': viewer.profile,
+      ':super': viewer.super,
+      ':queueIds': viewer.queueIds,
+      ':allTicket': viewer.allTicket,
+    },
+  });
 }
 
-async function conditionalUpdate(
+/** An update of the connection only while its item exists (a late message after $disconnect writes nothing). */
+function conditionalUpdate(
   companyId: number,
   connectionId: string,
   UpdateExpression: string,
   ExpressionAttributeValues: Record<string, unknown>,
   ExpressionAttributeNames?: Record<string, string>,
 ): Promise<boolean> {
-  try {
-    await db().send(
-      new UpdateCommand({
-        TableName: table(),
-        Key: keyOf(companyId, connectionId),
-        UpdateExpression,
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues,
-        ...(ExpressionAttributeNames ? { ExpressionAttributeNames } : {}),
-      }),
-    );
-    return true;
-  } catch (error) {
-    if ((error as { name?: string }).name === 'ConditionalCheckFailedException') return false;
-    throw error;
-  }
+  return updateIf({
+    Key: keyOf(companyId, connectionId),
+    UpdateExpression,
+    ConditionExpression: 'attribute_exists(pk)',
+    ExpressionAttributeValues,
+    ...(ExpressionAttributeNames ? { ExpressionAttributeNames } : {}),
+  });
 }
