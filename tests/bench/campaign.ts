@@ -19,14 +19,15 @@
 import { randomInt } from 'node:crypto';
 import { type IncomingMessage, Server } from 'node:http';
 import { parseArgs } from 'node:util';
+import { SQSClient } from '@aws-sdk/client-sqs';
 import { documentClient } from '@conversa/functions/commons/dynamodb';
-import { sqsClient } from '@conversa/functions/commons/sqs';
 import type { Campaign } from '@conversa/functions/contracts/campaigns';
 import { managementClient } from '@conversa/functions/realtime/management';
 import { startLocalStack } from '../../infra/local/stack.ts';
 import { client, createTenant, firstPlanId, superLogin } from '../integration/tenants.ts';
 import { connectedConnection, ok, percentile, type Simulator, simulator, sleep } from '../integration/whatsapp-kit.ts';
 import { benchLog } from './bench-log.ts';
+import { meterClientsOf } from './inbound-meter.ts';
 
 const { values } = parseArgs({
   options: {
@@ -148,7 +149,8 @@ try {
   const big = await listOf(contactCount, 'Bench 10k', 11);
   await settings(0, 0, 0);
   meter('DynamoDB', documentClient().middlewareStack as never);
-  meter('SQS', sqsClient().middlewareStack as never);
+  // The product's SQS client is made on its first send (commons/sqs.ts): metered when it sends.
+  meterClientsOf('SQS', SQSClient, meter);
   meter('WebSocket', (await managementClient()).middlewareStack as never);
   metering = true;
   const throughput = await run(big.id, 'Throughput');

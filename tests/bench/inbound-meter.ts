@@ -41,6 +41,27 @@ export function meter(service: string, stack: { add: (mw: never, options: { step
 }
 
 /**
+ * `meter` for the clients of a class the handlers create out of reach (the SQS one, built on its
+ * first send inside functions/src/commons/sqs.ts): each is metered on its first request.
+ */
+export function meterClientsOf(
+  service: string,
+  Client: { prototype: object },
+  meterWith: (service: string, stack: never) => void = meter,
+): void {
+  const metered = new WeakSet<object>();
+  const proto = Client.prototype as { send: (...args: unknown[]) => unknown };
+  const send = proto.send;
+  proto.send = function (this: { middlewareStack: never }, ...args: unknown[]) {
+    if (!metered.has(this)) {
+      metered.add(this);
+      meterWith(service, this.middlewareStack);
+    }
+    return send.apply(this, args);
+  };
+}
+
+/**
  * SQS sends the local queue served, by action (SendMessage, SendMessageBatch) and entries sent.
  * fauxqs answers in this process but the session-host's SDK client lives in its own, out of the
  * meter's reach: its sends are what the queue served less the handlers' (metered above). Counted
