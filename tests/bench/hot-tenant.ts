@@ -27,10 +27,11 @@
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { SQSClient } from '@aws-sdk/client-sqs';
 import { BatchGetCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { documentClient } from '@conversa/functions/commons/dynamodb';
-import { sqsClient } from '@conversa/functions/commons/sqs';
+import { env } from '@conversa/functions/commons/env';
 import { getCompany, raiseListShards } from '@conversa/functions/storage/companies';
 import { listShardsOf } from '@conversa/functions/storage/list-shards';
 import { tableDeclaration } from '@conversa/functions/storage/table';
@@ -163,7 +164,7 @@ try {
   );
 
   const inbound = createInboundPublisher({
-    sqs: sqsClient(),
+    sqs: new SQSClient({ region: env.region, endpoint: env.sqsEndpoint }),
     queueUrl: stack.env.QUEUE_URL_INBOUND as string,
     log: { info: () => undefined, warn: (m) => log(`publisher: ${m}`), error: (m) => log(`publisher: ${m}`) },
   });

@@ -42,12 +42,16 @@ export function meter(service: string, stack: { add: (mw: never, options: { step
 
 /**
  * `meter` for the clients of a class the handlers create out of reach (the SQS one, built on its
- * first send inside functions/src/commons/sqs.ts): each is metered on its first request.
+ * first send inside functions/src/commons/sqs.ts): each is metered on its first request. With
+ * `onlyIfFirst`, only a client whose first command is one of those (the handlers' SQS client only
+ * sends; the local event source mapping's, which receives and deletes in this process too, stands
+ * for AWS's poller and is not the handlers' to count).
  */
 export function meterClientsOf(
   service: string,
   Client: { prototype: object },
   meterWith: (service: string, stack: never) => void = meter,
+  onlyIfFirst?: string[],
 ): void {
   const metered = new WeakSet<object>();
   const proto = Client.prototype as { send: (...args: unknown[]) => unknown };
@@ -55,7 +59,8 @@ export function meterClientsOf(
   proto.send = function (this: { middlewareStack: never }, ...args: unknown[]) {
     if (!metered.has(this)) {
       metered.add(this);
-      meterWith(service, this.middlewareStack);
+      const command = String((args[0] as object | undefined)?.constructor?.name);
+      if (!onlyIfFirst || onlyIfFirst.includes(command)) meterWith(service, this.middlewareStack);
     }
     return send.apply(this, args);
   };

@@ -39,8 +39,8 @@
 import { randomInt } from 'node:crypto';
 import { availableParallelism, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
+import { SQSClient } from '@aws-sdk/client-sqs';
 import { documentClient } from '@conversa/functions/commons/dynamodb';
-import { sqsClient } from '@conversa/functions/commons/sqs';
 import { channels } from '@conversa/functions/contracts/channels';
 import type { AppMessageEvent } from '@conversa/functions/contracts/messages';
 import { managementClient } from '@conversa/functions/realtime/management';
@@ -49,7 +49,7 @@ import { startLocalStack } from '../../infra/local/stack.ts';
 import { client, createTenant, firstPlanId, PASSWORD, superLogin } from '../integration/tenants.ts';
 import { connectedConnection, connectSocket, ok, percentile, simulator, sleep } from '../integration/whatsapp-kit.ts';
 import { benchLog } from './bench-log.ts';
-import { counts, handlerSqs, meter, queuedAt, requestMs, requests, sqsServed } from './inbound-meter.ts';
+import { counts, handlerSqs, meter, meterClientsOf, queuedAt, requestMs, requests, sqsServed } from './inbound-meter.ts';
 import { stackCpuMs, sumOf } from './stack-cpu.ts';
 
 const { values } = parseArgs({
@@ -114,7 +114,7 @@ try {
   const socket = await connectSocket(stack.wsUrl, session.token);
   const tabs = await Promise.all(Array.from({ length: socketsPerEvent - 1 }, () => connectSocket(stack.wsUrl, session.token)));
   meter('DynamoDB', documentClient().middlewareStack as never);
-  meter('SQS', sqsClient().middlewareStack as never);
+  meterClientsOf('SQS', SQSClient, meter, ['SendMessageCommand', 'SendMessageBatchCommand']);
   meter('WebSocket', (await managementClient()).middlewareStack as never);
 
   const sentAt = new Map<string, number>();
