@@ -15,12 +15,11 @@ import type { SQSEvent } from 'aws-lambda';
 import { type FauxqsServer, startFauxqs } from 'fauxqs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { postWebhook } from '#adapters/webhook-post';
-import { queueGivenUp, queueRetry } from '#adapters/webhook-queue';
-import type { DeliverDeps } from '#domain/webhooks/deliver';
+import { queueGivenUp, queueRetry, releaseAttempts } from '#adapters/webhook-queue';
 import { verifyWebhookSignature } from '#domain/webhooks/signing';
 import { getWebhook } from '#storage/webhooks';
 import { fixSqsBodyCharacters } from '../../infra/local/sqs-characters.ts';
-import { consume } from '../src/handlers/consumers/webhook-deliveries.ts';
+import { type ConsumerDeps, consume } from '../src/handlers/consumers/webhook-deliveries.ts';
 import { handler as retries } from '../src/handlers/consumers/webhook-retries.ts';
 import { call, type Stack, seedTenant, startStack, type Tenant } from './users-harness.ts';
 
@@ -43,6 +42,7 @@ let receiverUrl: string;
 const received: Received[] = [];
 /** Status codes the receiver answers with, in turn; 200 once they run out. */
 let answers: number[] = [];
+const SLOW_RECEIVER_MS = 1500;
 
 beforeAll(async () => {
   await fixSqsBodyCharacters();
@@ -64,9 +64,15 @@ beforeAll(async () => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-      res.statusCode = answers.shift() ?? 200;
-      res.end('ok');
+      // A slow receiver (/slow...) answers after SLOW_RECEIVER_MS.
+      setTimeout(
+        () => {
+          received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+          res.statusCode = answers.shift() ?? 200;
+          res.end('ok');
+        },
+        req.url?.startsWith('/slow') ? SLOW_RECEIVER_MS : 0,
+      );
     });
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
@@ -114,12 +120,15 @@ const sqsEvent = (messages: Message[]): SQSEvent =>
   ({
     Records: messages.map((m) => ({
       messageId: m.MessageId,
+      receiptHandle: m.ReceiptHandle,
       body: m.Body,
       attributes: { MessageGroupId: m.Attributes?.MessageGroupId },
     })),
   }) as unknown as SQSEvent;
 
-const deps = (windowSeconds = 86_400): DeliverDeps => ({
+const deps = (windowSeconds = 86_400): ConsumerDeps => ({
+  // drain() has deleted them already.
+  release: async () => {},
   post: postWebhook,
   queueRetry: (item) => queueRetry(item),
   queueGivenUp,
@@ -341,6 +350,49 @@ describe('webhook deliveries', () => {
     expect(on.body).toMatchObject({ enabled: true, disabledReason: null, failingSince: null });
     await drain(urls.retries);
     expect(await drain(urls.deliveries)).toEqual([]);
+  });
+});
+
+describe('a slow endpoint', () => {
+  it("does not hold back another endpoint's next attempt that shared its batch: a group done is released at once", async () => {
+    // Prepare: two endpoints of one company, one that answers after 1.5 s, and a ping queued for each
+    process.env.ALLOW_PRIVATE_BOT_URLS = '1';
+    const c = await seedTenant(stack);
+    const slow = await create({ url: receiverUrl.replace('/hook', '/slow-hook'), events: ['message.received'] }, c.admin.token);
+    const fast = await create({ url: receiverUrl, events: ['message.received'] }, c.admin.token);
+    const ping = (id: number) => call('POST /webhooks/{id}/test', { token: c.admin.token, params: { id } });
+    await ping(slow.body.id);
+    await ping(fast.body.id);
+    const out = await sqs.send(
+      new ReceiveMessageCommand({
+        QueueUrl: urls.deliveries,
+        MaxNumberOfMessages: 10,
+        WaitTimeSeconds: 1,
+        MessageSystemAttributeNames: ['All'],
+      }),
+    );
+    const batch = out.Messages ?? [];
+    expect(new Set(batch.map((m) => m.Attributes?.MessageGroupId)).size).toBe(2);
+    // The fast endpoint's next attempt, queued while its group is in flight in that batch
+    await ping(fast.body.id);
+    // Act: the consumer works the batch; meanwhile the queue is asked for more, as the event source does
+    const consumed = consume(sqsEvent(batch), { ...deps(), release: releaseAttempts }).then(() => Date.now());
+    let nextAt = 0;
+    const next: Message[] = [];
+    while (!nextAt) {
+      const polled = await sqs.send(new ReceiveMessageCommand({ QueueUrl: urls.deliveries, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }));
+      if (polled.Messages?.length) {
+        next.push(...polled.Messages);
+        nextAt = Date.now();
+      }
+    }
+    const doneAt = await consumed;
+    // Assess: the fast group's next attempt was handed out before the slow receiver had answered
+    expect(next).toHaveLength(1);
+    expect(nextAt).toBeLessThan(doneAt);
+    await sqs.send(
+      new DeleteMessageBatchCommand({ QueueUrl: urls.deliveries, Entries: [{ Id: '0', ReceiptHandle: next[0]?.ReceiptHandle ?? '' }] }),
+    );
   });
 });
 

@@ -14,7 +14,8 @@
  *   the log), beside what the queue itself moves there after repeated consumer crashes.
  */
 import { env } from '#commons/env';
-import { sendMessage } from '#commons/sqs';
+import { logger } from '#commons/logger';
+import { deleteMessageBatch, sendMessage } from '#commons/sqs';
 import { encodeQueueBody } from '#contracts/queue-body';
 
 export const WEBHOOK_DELIVERIES_QUEUE = 'webhook-deliveries';
@@ -46,6 +47,23 @@ export async function queueAttempt(item: DeliveryAttempt): Promise<void> {
     MessageGroupId: groupOf(item),
     MessageDeduplicationId: dedupeOf(item),
   });
+}
+
+/**
+ * Deletes attempts its consumer has finished, before its invocation ends. A batch holds several
+ * endpoints' groups, and SQS hands out none of a FIFO group's next messages while one of them is in
+ * flight: without this, a healthy endpoint's next attempts wait for the batch's slowest receiver
+ * (its full 10 s timeout), and every group that shares a batch with it moves at its pace. Best
+ * effort: the event source deletes them again at the end (a repeat delete of a receipt is harmless).
+ */
+export async function releaseAttempts(receiptHandles: readonly string[]): Promise<void> {
+  for (let start = 0; start < receiptHandles.length; start += 10) {
+    const chunk = receiptHandles.slice(start, start + 10);
+    await deleteMessageBatch({
+      QueueUrl: env.queueUrl(WEBHOOK_DELIVERIES_QUEUE),
+      Entries: chunk.map((ReceiptHandle, index) => ({ Id: String(index), ReceiptHandle })),
+    }).catch((error: unknown) => logger.warn('webhook attempts not released early', { error: error as Error }));
+  }
 }
 
 /** Parks a retry until `dueAt` (or 15 minutes, whichever is first). */

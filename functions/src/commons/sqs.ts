@@ -5,6 +5,8 @@
  * publish that may fan out) never do, and it was ~25 KB of their 500 KB budget.
  */
 import type {
+  DeleteMessageBatchCommandInput,
+  DeleteMessageBatchCommandOutput,
   SendMessageBatchCommandInput,
   SendMessageBatchCommandOutput,
   SendMessageCommandInput,
@@ -32,6 +34,12 @@ function sqs(): Promise<{ sdk: SqsSdk; client: SQSClient }> {
 export async function sendMessage(input: SendMessageCommandInput): Promise<SendMessageCommandOutput> {
   const { sdk, client } = await sqs();
   return client.send(new sdk.SendMessageCommand(input));
+}
+
+/** Deletes received messages by their receipt handles (a consumer releasing a FIFO group early). */
+export async function deleteMessageBatch(input: DeleteMessageBatchCommandInput): Promise<DeleteMessageBatchCommandOutput> {
+  const { sdk, client } = await sqs();
+  return client.send(new sdk.DeleteMessageBatchCommand(input));
 }
 
 export async function sendMessageBatch(input: SendMessageBatchCommandInput): Promise<SendMessageBatchCommandOutput> {

@@ -6,11 +6,15 @@
  * the group moves on. Only our own failures (the table, the queue) report the record, and every
  * later record of its group, as failed: SQS brings them back in order (then the DLQ).
  *
+ * A group done is deleted from the queue at once (releaseAttempts): SQS hands out none of a FIFO
+ * group's next messages while one is in flight, so its next attempts would otherwise wait for the
+ * batch's slowest receiver, and every group sharing a batch with a dead endpoint would move at its pace.
+ *
  * The queue's visibility covers a batch of one group: 10 attempts of 10 s each.
  */
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { postWebhook } from '#adapters/webhook-post';
-import { queueGivenUp, queueRetry } from '#adapters/webhook-queue';
+import { queueGivenUp, queueRetry, releaseAttempts } from '#adapters/webhook-queue';
 import { env } from '#commons/env';
 import { logger } from '#commons/logger';
 import { decodeQueueBody } from '#contracts/queue-body';
@@ -19,7 +23,13 @@ import { retryPolicyOf } from '#domain/webhooks/backoff';
 import { attemptDelivery, type DeliverDeps } from '#domain/webhooks/deliver';
 import { byMessageGroup } from './message-groups.ts';
 
-const deps = (): DeliverDeps => ({
+export interface ConsumerDeps extends DeliverDeps {
+  /** Deletes a finished group's records before the invocation ends (adapters/webhook-queue.ts). */
+  release(receiptHandles: readonly string[]): Promise<void>;
+}
+
+const deps = (): ConsumerDeps => ({
+  release: releaseAttempts,
   post: postWebhook,
   queueRetry: (item) => queueRetry(item),
   queueGivenUp,
@@ -28,9 +38,10 @@ const deps = (): DeliverDeps => ({
   random: Math.random,
 });
 
-export async function consume(event: SQSEvent, given: DeliverDeps = deps()): Promise<SQSBatchResponse> {
+export async function consume(event: SQSEvent, given: ConsumerDeps = deps()): Promise<SQSBatchResponse> {
+  const groups = byMessageGroup(event.Records, (record: SQSRecord) => record);
   const failures = await Promise.all(
-    byMessageGroup(event.Records, (record: SQSRecord) => record).map(async (records) => {
+    groups.map(async (records) => {
       for (const [index, record] of records.entries()) {
         try {
           const item = deliveryAttemptSchema.parse(decodeQueueBody(record.body));
@@ -40,6 +51,8 @@ export async function consume(event: SQSEvent, given: DeliverDeps = deps()): Pro
           return records.slice(index).map((failed) => failed.messageId);
         }
       }
+      // Alone in its batch, the group is released by the invocation's end anyway.
+      if (groups.length > 1) await given.release(records.map((record) => record.receiptHandle));
       return [];
     }),
   );
