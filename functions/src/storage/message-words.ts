@@ -120,6 +120,49 @@ export async function syncMessageWords(
   return false;
 }
 
+/**
+ * The word writes of several stored messages, deferred and written together (the inbound consumer:
+ * one SQS batch's messages, `flush` at the batch's end): their items go in as few BatchWriteItem
+ * calls as 25 a call allows, the calls side by side, unprocessed items retried with backoff as
+ * above. A message with an item left unwritten marks its ticket for repair, as syncMessageWords
+ * does; `flush` never fails. Until it runs, the messages are stored and delivered but not found by
+ * their words.
+ */
+export interface DeferredWords {
+  defer(message: Pick<IndexedMessage, 'companyId' | 'ticketId' | 'id'>, index: WordIndex): void;
+  flush(): Promise<void>;
+}
+
+export function deferredWords(): DeferredWords {
+  /** By the item's key: a message deferred twice (a replay resumed in the batch) writes its items once. */
+  const requests = new Map<string, { request: WriteRequest; message: string }>();
+  const messages = new Map<string, { message: Pick<IndexedMessage, 'companyId' | 'ticketId' | 'id'>; shard: number }>();
+  return {
+    defer(message, index) {
+      const id = `${message.companyId}:${message.ticketId}:${message.id}`;
+      messages.set(id, { message: { companyId: message.companyId, ticketId: message.ticketId, id: message.id }, shard: index.shard });
+      for (const request of wordRequests(message, index.shard, index.words, [])) {
+        const { pk, sk } = (request as { PutRequest: { Item: Record<string, unknown> } }).PutRequest.Item;
+        requests.set(`${pk} ${sk}`, { request, message: id });
+      }
+    },
+    async flush() {
+      const all = [...requests.values()];
+      requests.clear();
+      const chunks = Array.from({ length: Math.ceil(all.length / BATCH) }, (_, i) => all.slice(i * BATCH, (i + 1) * BATCH));
+      const unwritten = new Set<string>();
+      await Promise.all(
+        chunks.map(async (chunk) => {
+          if (!(await writeBatches(chunk.map((entry) => entry.request)))) for (const entry of chunk) unwritten.add(entry.message);
+        }),
+      );
+      const failed = [...unwritten].flatMap((id) => messages.get(id) ?? []);
+      messages.clear();
+      await Promise.all(failed.map(({ message, shard }) => markForRepair(message, shard, [])));
+    },
+  };
+}
+
 /** Where a new message's words go (written on it by storeMessage, in its transaction). */
 export function newWordIndex(companyId: number, ticketId: number, body: string | null): WordIndex | undefined {
   const words = messageWords(body ?? '');

@@ -31,6 +31,8 @@
  * link"). Then, outside it, the search index's items of the body's words (message-words.ts, at most
  * MAX_MESSAGE_WORDS, a plain Put each in one BatchWriteItem), which edits and deletes take back: a
  * failed index write never fails the message, the ticket is marked and its next message repairs it.
+ * The inbound consumer defers those writes to its SQS batch's end (`words`), where the words of all
+ * the batch's messages go in as few BatchWriteItem calls as they fill.
  * Messages committed by other paths (chatbot replies, automatic messages: messageItems) and a
  * campaign's (storeMessage with indexWords false) are not word-indexed: the same text on every
  * ticket would make those words match everything.
@@ -54,7 +56,14 @@ import {
   table,
   transactionCancellationCodes,
 } from './db.ts';
-import { type IndexedMessage, newWordIndex, repairMessageWords, syncMessageWords, type WordRepairMarks } from './message-words.ts';
+import {
+  type DeferredWords,
+  type IndexedMessage,
+  newWordIndex,
+  repairMessageWords,
+  syncMessageWords,
+  type WordRepairMarks,
+} from './message-words.ts';
 import { messageWordItems, messageWords } from './search-index.ts';
 import { pad, tenantPk } from './table.ts';
 import { listSortKey, tagLinkKey, tagsUnchanged } from './ticket-list-keys.ts';
@@ -294,6 +303,11 @@ export async function storeMessage(
     indexWords?: boolean;
     /** More writes that stand or fall with the message (a note's mentions, storage/mentions.ts). */
     extra?: TransactItem[];
+    /**
+     * Where the words go when not written at once: the inbound consumer's batch writes its
+     * messages' words together at its end (message-words.ts deferredWords).
+     */
+    words?: DeferredWords;
   },
 ): Promise<StoreOutcome> {
   const at = Date.parse(message.createdAt);
@@ -324,7 +338,7 @@ export async function storeMessage(
     ];
     try {
       await db().send(new TransactWriteCommand({ TransactItems: [...items, ...activity, ...(options.extra ?? [])] }));
-      await indexStored(indexed, current);
+      await indexStored(indexed, current, options.words);
       return 'stored';
     } catch (error) {
       const codes = transactionCancellationCodes(error);
@@ -347,9 +361,14 @@ export async function storeMessage(
  * The stored message's words into the search index, and the ticket's earlier messages whose words
  * failed to (message-words.ts): neither ever fails the message, which is stored.
  */
-async function indexStored(message: MessageRecord & Pick<IndexedMessage, 'wordIndex'>, ticket: TicketRecord & WordRepairMarks) {
+async function indexStored(
+  message: MessageRecord & Pick<IndexedMessage, 'wordIndex'>,
+  ticket: TicketRecord & WordRepairMarks,
+  deferred?: DeferredWords,
+) {
   const index = message.wordIndex;
-  if (index) await syncMessageWords(message, index.shard, index.words, []).catch(() => false);
+  if (index && deferred) deferred.defer(message, index);
+  else if (index) await syncMessageWords(message, index.shard, index.words, []).catch(() => false);
   if (ticket.wordRepairs?.size) await repairMessageWords(ticket.companyId, ticket.id, ticket.wordRepairs).catch(() => 0);
 }
 

@@ -7,6 +7,9 @@
  *              (nothing to do: `botDone` waits for step 3's write);
  *   3. send    the realtime events and the replies' commands, then the link's `dispatched`.
  * A retry after a crash at any point resumes at the first step not recorded on the link.
+ * Within an SQS batch of the inbound consumer, step 1's search words and step 3's link mark wait
+ * for the batch's end (handlers/consumers/inbound.ts), the words written before the marks: a
+ * resumed message (its link not marked) writes its words again.
  */
 
 import { logger } from '#commons/logger';
@@ -30,6 +33,7 @@ import { wakeOnContactMessage } from '#domain/tickets/snooze';
 import { getItemBatched } from '#storage/batch-get';
 import type { ConnectionRecord } from '#storage/connections';
 import { contactKey, getContact } from '#storage/contacts';
+import { type DeferredWords, type IndexedMessage, syncMessageWords } from '#storage/message-words';
 import {
   getMessage,
   getMessageByWaId,
@@ -84,6 +88,8 @@ export async function handleWaMessage(
   refs: BatchReferences = batchReferences(),
   /** The SQS batch's deferred link marks (dispatch-marks.ts); without, each is written at once. */
   marks?: RecordMarks,
+  /** The SQS batch's deferred search words (storage/message-words.ts); without, written at once. */
+  words?: DeferredWords,
 ): Promise<MessageOutcome> {
   // One round of independent reads: the dedupe link, the cached references, and (for a contact
   // this container has seen) the contact and its active ticket through the hints. The point reads
@@ -100,7 +106,7 @@ export async function handleWaMessage(
     hintedContactId === undefined ? undefined : readHintedTicket(companyId, hintedContactId, connectionId),
     wa.quotedId ? getMessageByWaId(companyId, connectionId, wa.quotedId) : undefined,
   ]);
-  if (link) return (await resume(companyId, connectionId, wa.id, link, effects, refs, marks)) ? 'resumed' : 'duplicate';
+  if (link) return (await resume(companyId, connectionId, wa.id, link, effects, refs, marks, words)) ? 'resumed' : 'duplicate';
 
   if (wa.isGroup && settings.CheckMsgIsGroup === 'enabled') return 'ignored';
   if (!connection) {
@@ -181,13 +187,14 @@ export async function handleWaMessage(
       requireActive: true,
       // Our own messages typed on the phone need no bot.
       link: wa.fromMe ? { botDone: true } : {},
+      ...(words ? { words } : {}),
     });
     // The contact's event (resolveContactOutcome) went out beside the ticket's creation; it precedes the message's.
     await resolved.published;
     if (stored === 'ticketClosed') continue;
     if (stored === 'duplicate') {
       const raced = await getWaLink(companyId, connectionId, wa.id);
-      if (raced) await resume(companyId, connectionId, wa.id, raced, effects, refs, marks);
+      if (raced) await resume(companyId, connectionId, wa.id, raced, effects, refs, marks, words);
       return 'duplicate';
     }
     await afterStore({
@@ -336,6 +343,7 @@ async function resume(
   effects: Effects,
   refs: BatchReferences,
   marks?: RecordMarks,
+  words?: DeferredWords,
 ): Promise<boolean> {
   // Done, or done earlier in this batch with its link's mark still to be written.
   if (link.dispatched || marks?.has(companyId, connectionId, waId)) return false;
@@ -344,6 +352,14 @@ async function resume(
     refs.connection(companyId, connectionId),
   ]);
   if (!message || !connection) return false;
+  // A batch's words are written before its marks: an attempt that stopped short of its mark may
+  // have stopped short of its words too (they are Puts: writing them again changes nothing).
+  // Outside a batch, they are written after the events, which they never hold back.
+  const index = (message as MessageRecord & Pick<IndexedMessage, 'wordIndex'>).wordIndex;
+  if (index?.words.length && words) words.defer(message, index);
+  const writeWords = async () => {
+    if (index?.words.length && !words) await syncMessageWords(message, index.shard, index.words, []);
+  };
   if (!link.botDone) {
     await afterStore({
       companyId,
@@ -356,6 +372,7 @@ async function resume(
       refs,
       botDone: false,
     });
+    await writeWords();
     return true;
   }
   const ticket = await getTicket(companyId, link.ticketId);
@@ -365,6 +382,7 @@ async function resume(
   if (ticket && replies.length) await dispatchOutgoing(replies, ticket, effects, { connection });
   else await publishStored(message, effects, { connection });
   if (ticket) await queueBotTurnIfHeld(ticket, message);
+  await writeWords();
   await updateWaLink(companyId, connectionId, waId, { dispatched: true });
   return true;
 }
