@@ -23,6 +23,7 @@ import { type FauxqsServer, startFauxqs } from 'fauxqs';
 import { abortableSleep, settledOrAborted } from './abort.ts';
 import { handlerFile, type LambdaHandler, lambdaContext, loadHandler } from './lambda-runtime.ts';
 import { fixSqsBodyCharacters } from './sqs-characters.ts';
+import { fixSqsFifoBatches } from './sqs-fifo-batches.ts';
 
 export interface LocalQueue {
   declaration: MessageQueueDeclaration;
@@ -49,8 +50,9 @@ export async function startSqs(opts: {
   region: string;
   declarations?: readonly MessageQueueDeclaration[];
 }): Promise<LocalSqs> {
-  // fauxqs refuses emoji and every other character above U+FFFF that SQS accepts (sqs-characters.ts).
-  await fixSqsBodyCharacters();
+  // fauxqs refuses emoji and every other character above U+FFFF that SQS accepts (sqs-characters.ts),
+  // and hands out one message of a FIFO group per receive where SQS hands out ten (sqs-fifo-batches.ts).
+  await Promise.all([fixSqsBodyCharacters(), fixSqsFifoBatches()]);
   const server = await startFauxqs({ port: opts.port, host: '127.0.0.1', logger: false, defaultRegion: opts.region });
   const created: LocalQueue[] = [];
   for (const declaration of opts.declarations ?? messageQueues) {

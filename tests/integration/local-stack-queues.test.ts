@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import {
+  DeleteMessageBatchCommand,
   GetQueueAttributesCommand,
   ReceiveMessageCommand,
   SendMessageBatchCommand,
@@ -59,6 +60,8 @@ beforeAll(async () => {
       { name: 'local-test-work', fifo: false, consumer: 'local-test', visibilityTimeoutSeconds: 1, maxReceiveCount: 2, batchSize: 10 },
       // No consumer: the characters' test reads it itself.
       { name: 'local-test-characters', fifo: false, visibilityTimeoutSeconds: 30, maxReceiveCount: 5 },
+      // No consumer: the FIFO test reads it itself.
+      { name: 'local-test-groups', fifo: true, visibilityTimeoutSeconds: 2, maxReceiveCount: 5 },
     ],
   });
   client = new SQSClient({ endpoint: sqs.endpoint, region: REGION, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
@@ -111,6 +114,46 @@ describe('local queue consumers', () => {
  * #x10000 to #x10FFFF, everything else refused with InvalidMessageContents. fauxqs 1.9.2 left out the
  * last range (emoji and every other astral character); the local layer restores it.
  */
+describe('local FIFO receives, as SQS hands them out', () => {
+  it('gives up to ten messages of a group in order, holds the group while they are in flight, and frees it on delete', async () => {
+    // Prepare: 12 messages of group a, 3 of group b
+    const url = sqs.queues.find((q) => q.declaration.name === 'local-test-groups')?.url ?? '';
+    const send = (group: string, i: number) =>
+      client.send(
+        new SendMessageCommand({
+          QueueUrl: url,
+          MessageBody: `${group}${i}`,
+          MessageGroupId: group,
+          MessageDeduplicationId: `${group}${i}`,
+        }),
+      );
+    for (let i = 1; i <= 12; i++) await send('a', i);
+    for (let i = 1; i <= 3; i++) await send('b', i);
+    const receive = async () =>
+      (await client.send(new ReceiveMessageCommand({ QueueUrl: url, MaxNumberOfMessages: 10, WaitTimeSeconds: 0 }))).Messages ?? [];
+    // Act
+    const first = await receive();
+    const whileHeld = await receive();
+    await client.send(
+      new DeleteMessageBatchCommand({ QueueUrl: url, Entries: first.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle })) }),
+    );
+    const after = await receive();
+    // Assess: ten at once (fauxqs alone gave one per group: a1, b1), each group in order
+    const bodies = first.map((m) => m.Body ?? '');
+    expect(bodies).toHaveLength(10);
+    for (const group of ['a', 'b']) {
+      const own = bodies.filter((body) => body.startsWith(group)).map((body) => Number(body.slice(1)));
+      expect(own).toEqual(own.map((_, i) => i + 1));
+    }
+    expect(whileHeld).toEqual([]);
+    expect(after.map((m) => m.Body).sort()).toEqual(
+      ['a1', 'a2', 'a3', 'a4', 'a5', 'a6', 'a7', 'a8', 'a9', 'a10', 'a11', 'a12', 'b1', 'b2', 'b3']
+        .filter((body) => !bodies.includes(body))
+        .sort(),
+    );
+  });
+});
+
 describe('local queue characters, as SQS has them', () => {
   const md5 = (text: string) => createHash('md5').update(text, 'utf8').digest('hex');
   const accepted = {
