@@ -76,6 +76,8 @@ const fixtures: Record<string, Fixture> = {
     params: (t) => ({ email: t.admin.email, token: '000000', newPassword: 'Hijack123' }),
   },
   'GET /version': { platform: true },
+  // The API's OpenAPI document (issue 23 §1): public, the same for every caller.
+  'GET /api/openapi.json': { platform: true },
   'GET /settings': {},
   'PUT /settings/{key}': { ownNamespace: true, params: () => ({ key: 'userRating' }), body: () => ({ value: 'disabled' }) },
   // The trail is the caller's company's; asking for B's by companyId is refused (super admins only).

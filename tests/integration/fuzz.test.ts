@@ -182,6 +182,7 @@ const withoutQuery = [
   'GET /auth/me',
   'GET /auth/mfa',
   'GET /version',
+  'GET /api/openapi.json',
   'GET /settings',
   'GET /plans/list',
   'GET /plans/all',
