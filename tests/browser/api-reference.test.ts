@@ -3,7 +3,8 @@
  * document (GET /api/openapi.json) in Scalar's viewer beside its test forms. The viewer is a chunk of
  * its own: no other page loads it, nor the document. Screenshots go to tests/artifacts/.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -12,6 +13,7 @@ import { client, createTenant, firstPlanId, superLogin, type Tenant } from '../i
 import { type LaunchedBrowser, launchBrowser } from '../support/browser.ts';
 
 const artifacts = join(repoRoot, 'tests', 'artifacts');
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 let tenant: Tenant;
 let launched: LaunchedBrowser;
@@ -60,6 +62,7 @@ describe('the messages-API page', () => {
     expect(requested.filter((url) => viewerChunk(url) || documentRead(url))).toEqual([]);
     // Act
     const answered = page.waitForResponse((response) => documentRead(response.url()), { timeout: 60_000 });
+    const fromHere = requested.length;
     await visit('/messages-api');
     // Assess: the document came from this stack's API, and the viewer shows its operations
     const response = await answered;
@@ -76,9 +79,33 @@ describe('the messages-API page', () => {
     await page.getByTestId('messages-api-text-form').waitFor();
     expect(await page.getByTestId('openapi-document-link').getAttribute('href')).toBe(response.url());
     await page.screenshot({ path: join(artifacts, 'api-reference-1440.png'), fullPage: false });
-    // Nothing went to a third party (fonts, telemetry, a request proxy): only the app and its API
-    const origins = new Set(requested.filter((url) => /^https?:/.test(url)).map((url) => new URL(url).origin));
+    // The page asked nothing of a third party (fonts, telemetry, a request proxy): only the app and its API
+    // (the Help page before it shows videos' thumbnails, from their site)
+    const origins = new Set(
+      requested
+        .slice(fromHere)
+        .filter((url) => /^https?:/.test(url))
+        .map((url) => new URL(url).origin),
+    );
     expect([...origins].sort()).toEqual([new URL(inject('apiUrl')).origin, new URL(inject('webUrl')).origin].sort());
+  });
+
+  it('the rendered reference passes axe (serious and critical), but for its sections nesting links in their buttons', async () => {
+    await page.getByTestId('api-reference').getByText('Client Libraries').first().waitFor();
+    await page.addScriptTag({ content: axeSource });
+    const found = await page.evaluate(async () => {
+      const { axe } = window as unknown as {
+        axe: {
+          run: (context: Element, options: object) => Promise<{ violations: Array<{ id: string; impact: string; nodes: unknown[] }> }>;
+        };
+      };
+      const reference = document.querySelector('[data-testid=api-reference]') as Element;
+      const result = await axe.run(reference, { resultTypes: ['violations'] });
+      return result.violations
+        .filter((v) => (v.impact === 'serious' || v.impact === 'critical') && v.id !== 'nested-interactive')
+        .map((v) => `${v.id}: ${v.nodes.length}`);
+    });
+    expect(found).toEqual([]);
   });
 
   it('keeps the page within a phone screen with the reference in it', async () => {

@@ -183,7 +183,13 @@ describe('first use: every page of the menu fits a phone and reads well', { time
           }
         ).axe;
         const result = await axe.run(document, { resultTypes: ['violations'] });
+        // Scalar's API reference (the messages-API page) nests its sections' links in their disclosure
+        // buttons; that markup is the viewer's own, named in the issue's note, not ours to change.
+        const insideViewer = (target: string[]) =>
+          Boolean(document.querySelector(target[0] ?? ':not(*)')?.closest('[data-testid=api-reference]'));
+        for (const v of result.violations) if (v.id === 'nested-interactive') v.nodes = v.nodes.filter((n) => !insideViewer(n.target));
         return result.violations
+          .filter((v) => v.nodes.length > 0)
           .filter((v) => v.impact === 'serious' || v.impact === 'critical')
           .map(
             (v) =>
