@@ -103,6 +103,10 @@ describe('webhooks page', { timeout: 240_000 }, () => {
     await page.getByText('Endpoint desativado.').first().waitFor();
     await page.setViewportSize({ width: 390, height: 844 });
     await page.getByTestId('webhook-docs').waitFor();
+    // The layout follows the resize over a frame or two (the switch's toast is still on screen): it must fit then.
+    await page
+      .waitForFunction(() => document.documentElement.scrollWidth <= window.innerWidth + 1, undefined, { timeout: 5_000 })
+      .catch(() => undefined);
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1)).toBe(true);
     // The URL stays readable on a phone: its cell is not squeezed to a letter a line by the actions.
     expect((await page.locator('tbody tr td').first().boundingBox())?.width ?? 0).toBeGreaterThanOrEqual(140);
