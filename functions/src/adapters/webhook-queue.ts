@@ -15,7 +15,7 @@
  */
 import { env } from '#commons/env';
 import { logger } from '#commons/logger';
-import { deleteMessageBatch, sendMessage } from '#commons/sqs';
+import { deleteMessageBatch, sendMessage, sendMessageBatch } from '#commons/sqs';
 import { encodeQueueBody } from '#contracts/queue-body';
 
 export const WEBHOOK_DELIVERIES_QUEUE = 'webhook-deliveries';
@@ -47,6 +47,41 @@ export async function queueAttempt(item: DeliveryAttempt): Promise<void> {
     MessageGroupId: groupOf(item),
     MessageDeduplicationId: dedupeOf(item),
   });
+}
+
+/**
+ * Queues many attempts, ten a SendMessageBatch call (SQS's most), the calls one after another. The
+ * answer is the attempts SQS did not take (an entry it refused, or every entry of a call that
+ * failed): the caller keeps them in the log for a later try (domain/webhooks/queue-or-park.ts).
+ * Never throws for a failed send.
+ */
+export async function queueAttempts(items: readonly DeliveryAttempt[]): Promise<DeliveryAttempt[]> {
+  const refused: DeliveryAttempt[] = [];
+  for (let start = 0; start < items.length; start += 10) {
+    const chunk = items.slice(start, start + 10);
+    try {
+      const out = await sendMessageBatch({
+        QueueUrl: env.queueUrl(WEBHOOK_DELIVERIES_QUEUE),
+        Entries: chunk.map((item, index) => {
+          const { dueAt: _dueAt, ...body } = item;
+          return {
+            Id: String(index),
+            MessageBody: encodeQueueBody(body),
+            MessageGroupId: groupOf(item),
+            MessageDeduplicationId: dedupeOf(item),
+          };
+        }),
+      });
+      for (const failed of out.Failed ?? []) {
+        const item = chunk[Number(failed.Id)];
+        if (item) refused.push(item);
+      }
+    } catch (error) {
+      logger.warn('webhook attempts not queued', { count: chunk.length, error: error as Error });
+      refused.push(...chunk);
+    }
+  }
+  return refused;
 }
 
 /**

@@ -15,7 +15,10 @@ export interface JobDeclaration {
 }
 
 export const jobs: readonly JobDeclaration[] = [
-  /** BEHAVIOUR "Tickets": expiresTicket (close idle open tickets) and timeToTransfer (pending, no queue -> transferQueueId). */
+  /**
+   * BEHAVIOUR "Tickets": expiresTicket (close idle open tickets) and timeToTransfer (pending, no queue -> transferQueueId);
+   * also the snoozed tickets' wake-up and the webhook deliveries SQS did not take (parked, issue 23 §2).
+   */
   { name: 'ticket-sweeps', rateMinutes: 1, timeoutSeconds: 55 },
   /** BEHAVIOUR "Scheduled messages": the due scheduled messages, each sent within 60 s of its time, once. */
   { name: 'schedule-sends', rateMinutes: 1, timeoutSeconds: 55 },

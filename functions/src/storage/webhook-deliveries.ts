@@ -5,6 +5,7 @@
  *   delivery  pk = C#<cid>#WHD#<endpoint id>   sk = D#<delivery id>   { the record below }
  *             -> the endpoint's log is one Query (ScanIndexForward false: the ids sort by time);
  *                the consumer and the resend route read one item by its key
+ *             gsi1 (only while SQS has not taken its attempt): the unqueued index, storage/webhook-unqueued.ts
  *
  * The body is stored as sent (`body`, the exact JSON the signature covers), so every retry and a
  * resend post the same bytes with the same X-Conversa-Delivery. Items expire (TTL `expiresAt`)
@@ -38,7 +39,9 @@ export interface WebhookDeliveryRecord extends WebhookDelivery {
 }
 
 const partition = (companyId: number, endpointId: number) => `${tenantPk(companyId)}#WHD#${endpointId}`;
-const key = (companyId: number, endpointId: number, id: string) => ({ pk: partition(companyId, endpointId), sk: `D#${id}` });
+/** A delivery's log item key (also the unqueued index's updates, storage/webhook-unqueued.ts). */
+export const deliveryKey = (companyId: number, endpointId: number, id: string) => ({ pk: partition(companyId, endpointId), sk: `D#${id}` });
+const key = deliveryKey;
 
 /** `whd_` + the time in base 36 (10 characters, sorts by time until the year 5188) + 8 random bytes. */
 export const newDeliveryId = (now = Date.now()): string => `whd_${now.toString(36).padStart(10, '0')}${randomBytes(8).toString('hex')}`;
@@ -112,7 +115,8 @@ export async function recordAttempt(
         TableName: table(),
         Key: key(companyId, endpointId, id),
         ...set,
-        UpdateExpression: count ? `${set.UpdateExpression} ADD attempts :one` : set.UpdateExpression,
+        // An attempt was made, so it was queued: out of the unqueued index (storage/webhook-unqueued.ts) if it was parked there.
+        UpdateExpression: `${set.UpdateExpression}${count ? ' ADD attempts :one' : ''} REMOVE gsi1pk, gsi1sk`,
         ConditionExpression: 'attribute_exists(pk) AND #round = :round',
         ExpressionAttributeNames: { ...set.ExpressionAttributeNames, '#round': 'round' },
         ExpressionAttributeValues: { ...set.ExpressionAttributeValues, ':round': round, ...(count ? { ':one': 1 } : {}) },
@@ -137,7 +141,9 @@ export async function restartDelivery(
       new UpdateCommand({
         TableName: table(),
         Key: key(companyId, endpointId, id),
-        UpdateExpression: 'SET #status = :pending, nextRetryAt = :at, roundStartedAt = :at, explicit = :yes ADD #round :one',
+        // The new round's attempt is queued by the caller (parked again if SQS does not take it).
+        UpdateExpression:
+          'SET #status = :pending, nextRetryAt = :at, roundStartedAt = :at, explicit = :yes ADD #round :one REMOVE gsi1pk, gsi1sk',
         ConditionExpression: 'attribute_exists(pk)',
         ExpressionAttributeNames: { '#status': 'status', '#round': 'round' },
         ExpressionAttributeValues: { ':pending': 'pending', ':at': at, ':one': 1, ':yes': true },

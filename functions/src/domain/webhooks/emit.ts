@@ -9,18 +9,25 @@
  * every attempt posts) and then its first attempt on the FIFO queue (adapters/webhook-queue.ts).
  *
  * Emitting never throws: the change it reports is already written, and its request must not fail
- * for a webhook. A delivery whose log item was written but whose queueing failed stays pending in
- * the log, where the admin sees it and can resend it.
+ * for a webhook. A delivery whose log item was written but whose queueing failed is parked for the
+ * minute sweep, which queues it again (queue-or-park.ts): at least once, never lost.
  */
-import { queueAttempt } from '#adapters/webhook-queue';
 import { logger } from '#commons/logger';
 import type { WebhookDeliveryEvent, WebhookEvent } from '#contracts/webhooks';
 import * as deliveries from '#storage/webhook-deliveries';
 import { listWebhooksCached, type WebhookRecord } from '#storage/webhooks';
+import { parkedRetryAt, queueFirstAttempts, UNQUEUED_ERROR } from './queue-or-park.ts';
 
 /** The body posted: `{id, event, companyId, createdAt, data}`. */
 export const deliveryBody = (id: string, event: WebhookDeliveryEvent, companyId: number, createdAt: string, data: unknown): string =>
   JSON.stringify({ id, event, companyId, createdAt, data });
+
+/** The record as its log now reads once parked (the answer to a test event or a resend says so too). */
+const asParked = (record: deliveries.WebhookDeliveryRecord, now: Date): deliveries.WebhookDeliveryRecord => ({
+  ...record,
+  error: UNQUEUED_ERROR,
+  nextRetryAt: parkedRetryAt(now).toISOString(),
+});
 
 export async function queueNewDelivery(
   endpoint: Pick<WebhookRecord, 'companyId' | 'id'>,
@@ -48,8 +55,8 @@ export async function queueNewDelivery(
     roundStartedAt: createdAt,
     explicit: event === 'ping',
   });
-  await queueAttempt({ companyId: endpoint.companyId, endpointId: endpoint.id, deliveryId: id, round: 0, attempt: 1 });
-  return record;
+  const parked = await queueFirstAttempts([{ companyId: endpoint.companyId, endpointId: endpoint.id, id, round: 0 }], now);
+  return parked ? asParked(record, now) : record;
 }
 
 /** A resend: the delivery's next round, queued now. Undefined when there is no such delivery. */
@@ -60,8 +67,9 @@ export async function restartAndQueue(
 ): Promise<deliveries.WebhookDeliveryRecord | undefined> {
   const restarted = await deliveries.restartDelivery(companyId, endpointId, deliveryId, new Date().toISOString());
   if (!restarted) return undefined;
-  await queueAttempt({ companyId, endpointId, deliveryId, round: restarted.round, attempt: 1 });
-  return restarted;
+  const now = new Date();
+  const parked = await queueFirstAttempts([{ companyId, endpointId, id: deliveryId, round: restarted.round }], now);
+  return parked ? asParked(restarted, now) : restarted;
 }
 
 /** Queues `event` for every enabled endpoint of the company that wants it. Never throws. */
