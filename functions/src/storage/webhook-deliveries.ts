@@ -13,7 +13,7 @@
  * go with it (its partitions all start with C#<id>#).
  */
 import { randomBytes } from 'node:crypto';
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { WebhookDelivery } from '#contracts/webhooks';
 import { db, isConditionalCheckFailed, stripKeys, table, updateExpression } from './db.ts';
 import { tenantPk } from './table.ts';
@@ -59,6 +59,35 @@ export async function createDelivery(record: Omit<WebhookDeliveryRecord, 'expire
     }),
   );
   return item;
+}
+
+/** Items one BatchWriteItem call takes at most. */
+export const DELIVERY_WRITE_BATCH = 25;
+const UNPROCESSED_ROUNDS = 8;
+
+/**
+ * Up to DELIVERY_WRITE_BATCH log items in one BatchWriteItem (many events at once: a phone import's
+ * contacts), its unprocessed items tried again a few rounds. Unconditional, unlike createDelivery:
+ * the ids are new (time + 8 random bytes). Answers the records written; those still unprocessed
+ * after the rounds are left out (the caller queues only what was written).
+ */
+export async function createDeliveries(records: readonly Omit<WebhookDeliveryRecord, 'expiresAt'>[]): Promise<WebhookDeliveryRecord[]> {
+  if (records.length > DELIVERY_WRITE_BATCH) throw new RangeError(`at most ${DELIVERY_WRITE_BATCH} deliveries a call`);
+  const items = records.map((record) => ({
+    ...record,
+    expiresAt: Math.floor(Date.parse(record.createdAt) / 1000) + DELIVERY_RETENTION_DAYS * 86_400,
+  }));
+  const put = (item: WebhookDeliveryRecord) => ({
+    PutRequest: { Item: { ...key(item.companyId, item.endpointId, item.id), entity: 'webhookDelivery', ...item } },
+  });
+  let pending = items.map(put);
+  for (let round = 0; pending.length && round < UNPROCESSED_ROUNDS; round++) {
+    if (round) await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** round));
+    const out = await db().send(new BatchWriteCommand({ RequestItems: { [table()]: pending } }));
+    pending = (out.UnprocessedItems?.[table()] ?? []) as typeof pending;
+  }
+  const unwritten = new Set(pending.map((request) => String(request.PutRequest.Item.sk)));
+  return items.filter((item) => !unwritten.has(`D#${item.id}`));
 }
 
 export async function getDelivery(companyId: number, endpointId: number, id: string): Promise<WebhookDeliveryRecord | undefined> {

@@ -1,7 +1,8 @@
 /**
  * Emitting webhook events (issue 23 §2): where a message is received, sent or acked, a ticket
- * created, updated or closed, a contact created, the inbox calls `emitWebhookEvent`, which queues
- * one delivery for each enabled endpoint of the company that subscribed to the event.
+ * created, updated or closed, a contact created, the inbox calls `emitWebhookEvent` (or
+ * `emitWebhookEvents` for many changes of one act), which queues one delivery for each enabled
+ * endpoint of the company that subscribed to the event.
  *
  * Cheap when nobody listens: the company's endpoints come from the container's read cache
  * (storage/webhooks.ts), so a company without webhooks pays no request per message (one Query per
@@ -29,15 +30,16 @@ const asParked = (record: deliveries.WebhookDeliveryRecord, now: Date): deliveri
   nextRetryAt: parkedRetryAt(now).toISOString(),
 });
 
-export async function queueNewDelivery(
+/** A new delivery's log item: pending, holding the exact body every attempt posts. */
+function newDeliveryRecord(
   endpoint: Pick<WebhookRecord, 'companyId' | 'id'>,
   event: WebhookDeliveryEvent,
   data: unknown,
   now: Date,
-): Promise<deliveries.WebhookDeliveryRecord> {
+): Omit<deliveries.WebhookDeliveryRecord, 'expiresAt'> {
   const id = deliveries.newDeliveryId(now.getTime());
   const createdAt = now.toISOString();
-  const record = await deliveries.createDelivery({
+  return {
     companyId: endpoint.companyId,
     endpointId: endpoint.id,
     id,
@@ -54,8 +56,25 @@ export async function queueNewDelivery(
     round: 0,
     roundStartedAt: createdAt,
     explicit: event === 'ping',
-  });
-  const parked = await queueFirstAttempts([{ companyId: endpoint.companyId, endpointId: endpoint.id, id, round: 0 }], now);
+  };
+}
+
+const firstAttemptOf = (record: Pick<deliveries.WebhookDeliveryRecord, 'companyId' | 'endpointId' | 'id'>) => ({
+  companyId: record.companyId,
+  endpointId: record.endpointId,
+  id: record.id,
+  round: 0,
+});
+
+/** One delivery an admin asked for (a test event): logged, then queued or parked. */
+export async function queueNewDelivery(
+  endpoint: Pick<WebhookRecord, 'companyId' | 'id'>,
+  event: WebhookDeliveryEvent,
+  data: unknown,
+  now: Date,
+): Promise<deliveries.WebhookDeliveryRecord> {
+  const record = await deliveries.createDelivery(newDeliveryRecord(endpoint, event, data, now));
+  const parked = await queueFirstAttempts([firstAttemptOf(record)], now);
   return parked ? asParked(record, now) : record;
 }
 
@@ -73,16 +92,46 @@ export async function restartAndQueue(
 }
 
 /** Queues `event` for every enabled endpoint of the company that wants it. Never throws. */
-export async function emitWebhookEvent(companyId: number, event: WebhookEvent, data: unknown, now = new Date()): Promise<void> {
+export const emitWebhookEvent = (companyId: number, event: WebhookEvent, data: unknown, now = new Date()): Promise<void> =>
+  emitWebhookEvents(companyId, event, [data], now);
+
+/**
+ * Deliveries written and queued a chunk at a time: two BatchWriteItem calls (25 log items each),
+ * then five SendMessageBatch calls (10 attempts each) for what was written, before the next chunk
+ * is written, so a failure part-way leaves no written delivery neither queued nor parked.
+ */
+const EMIT_CHUNK = 2 * deliveries.DELIVERY_WRITE_BATCH;
+
+/**
+ * Queues one `event` per item of `data` for every enabled endpoint of the company that wants it:
+ * the changes of one act (a phone import's created contacts), or one. Batched, so a batch of 100
+ * imported contacts for 2 endpoints is 8 BatchWriteItem and 20 SendMessageBatch calls, not 200
+ * PutItem and 200 SendMessage. Never throws: a chunk whose log could not be written is logged and
+ * the rest go on.
+ */
+export async function emitWebhookEvents(companyId: number, event: WebhookEvent, data: readonly unknown[], now = new Date()): Promise<void> {
+  let endpoints: WebhookRecord[];
   try {
-    const endpoints = (await listWebhooksCached(companyId)).filter((endpoint) => endpoint.enabled && endpoint.events.includes(event));
-    if (!endpoints.length) return;
-    const results = await Promise.allSettled(endpoints.map((endpoint) => queueNewDelivery(endpoint, event, data, now)));
-    for (const [index, result] of results.entries()) {
-      if (result.status === 'rejected')
-        logger.error('webhook delivery not queued', { companyId, endpointId: endpoints[index]?.id, event, error: result.reason as Error });
-    }
+    endpoints = (await listWebhooksCached(companyId)).filter((endpoint) => endpoint.enabled && endpoint.events.includes(event));
   } catch (error) {
     logger.error('webhook endpoints not read', { companyId, event, error: error as Error });
+    return;
+  }
+  if (!endpoints.length || !data.length) return;
+  const records = data.flatMap((item) => endpoints.map((endpoint) => newDeliveryRecord(endpoint, event, item, now)));
+  for (let start = 0; start < records.length; start += EMIT_CHUNK) {
+    const chunk = records.slice(start, start + EMIT_CHUNK);
+    const written: deliveries.WebhookDeliveryRecord[] = [];
+    for (let at = 0; at < chunk.length; at += deliveries.DELIVERY_WRITE_BATCH) {
+      const part = chunk.slice(at, at + deliveries.DELIVERY_WRITE_BATCH);
+      try {
+        written.push(...(await deliveries.createDeliveries(part)));
+      } catch (error) {
+        logger.error('webhook deliveries not written', { companyId, event, count: part.length, error: error as Error });
+      }
+    }
+    if (written.length < chunk.length)
+      logger.error('webhook deliveries lost: their log items were not written', { companyId, event, count: chunk.length - written.length });
+    await queueFirstAttempts(written.map(firstAttemptOf), now);
   }
 }
