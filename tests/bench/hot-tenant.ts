@@ -2,11 +2,8 @@
  * Hot tenant bench (issue 15): one tenant's contacts write into one queue at --rate messages a second
  * for --seconds, and the bench prints the DynamoDB partitions that take the most writes, against
  * the 1,000 WCU/s a partition takes in AWS. DynamoDB Local enforces no partition limit, so the
- * writes are counted from the handlers' own requests: a middleware on their client reads every item
- * a write touches before and after it (outside the count) and charges, as DynamoDB does, the base
- * item's partition key ceil(max(before, after) / 1 KB) WCU (twice in a transaction), and each index
- * whose key the item holds a write of the new image in its partition, plus a delete in the old
- * partition when the index key moved. A conditional write that fails still costs its WCU.
+ * writes are charged from the handlers' own requests by write-units.ts (the item images before and
+ * after each write, as DynamoDB charges them).
  *
  * Events enter the inbound queue through the session-host's own publisher (no phone, no session
  * host: the machine's two cores go to the consumer and DynamoDB Local). The contacts open their
@@ -28,18 +25,17 @@ import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { BatchGetCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '@conversa/functions/commons/dynamodb';
 import { env } from '@conversa/functions/commons/env';
 import { getCompany, raiseListShards } from '@conversa/functions/storage/companies';
 import { listShardsOf } from '@conversa/functions/storage/list-shards';
-import { tableDeclaration } from '@conversa/functions/storage/table';
 import { createInboundPublisher } from '@conversa/session-host/inbound-publisher';
 import { startLocalStack } from '../../infra/local/stack.ts';
 import { client, createTenant, firstPlanId, superLogin } from '../integration/tenants.ts';
 import { connectedConnection, simulator, sleep } from '../integration/whatsapp-kit.ts';
 import { benchLog } from './bench-log.ts';
+import { meterWriteUnits } from './write-units.ts';
 
 const { values } = parseArgs({
   options: {
@@ -59,9 +55,6 @@ const PARTITION_WCU = 1000;
 
 const { logFile, log, say } = benchLog('hot-tenant');
 
-type Item = Record<string, unknown>;
-type Key = { pk: string; sk: string };
-
 /** WCU per partition ("<table or index> <partition key>") per second since the start. */
 const writes = new Map<string, Map<number, number>>();
 let metering = false;
@@ -72,43 +65,6 @@ const charge = (partition: string, wcu: number) => {
   perSecond.set(second, (perSecond.get(second) ?? 0) + wcu);
   writes.set(partition, perSecond);
 };
-/** DynamoDB's item size is its names and values in bytes; the JSON of the item is a close upper bound. */
-const units = (item: Item | undefined) => Math.max(1, Math.ceil(Buffer.byteLength(JSON.stringify(item ?? {})) / 1024));
-
-/** The keys a write command touches, and whether it is a transaction (which costs twice). */
-function keysOf(command: string, input: Record<string, unknown>): { keys: Key[]; transaction: boolean } {
-  // The middleware sees the low-level command's name, its input plain or already marshalled ({ pk: { S: '...' } }).
-  const keyOf = (entry: { Key?: Item; Item?: Item } | undefined): Key[] => {
-    const source = entry?.Key ?? entry?.Item;
-    const marshalled = typeof source?.pk === 'object' && source.pk !== null && 'S' in source.pk;
-    const plain = marshalled ? (unmarshall(source as never) as Item) : source;
-    return plain && typeof plain.pk === 'string' ? [{ pk: plain.pk, sk: String(plain.sk) }] : [];
-  };
-  switch (command.replace(/Command$/, '')) {
-    case 'PutItem':
-    case 'UpdateItem':
-    case 'DeleteItem':
-      return { keys: keyOf(input), transaction: false };
-    case 'TransactWriteItems':
-      return {
-        transaction: true,
-        keys: ((input.TransactItems ?? []) as Array<Record<string, { Key?: Item; Item?: Item }>>).flatMap((entry) =>
-          keyOf(entry.Put ?? entry.Update ?? entry.Delete),
-        ),
-      };
-    case 'BatchWriteItem':
-      return {
-        transaction: false,
-        keys: Object.values(
-          (input.RequestItems ?? {}) as Record<string, Array<{ PutRequest?: { Item: Item }; DeleteRequest?: { Key: Item } }>>,
-        )
-          .flat()
-          .flatMap((request) => keyOf(request.PutRequest ? { Item: request.PutRequest.Item } : { Key: request.DeleteRequest?.Key })),
-      };
-    default:
-      return { keys: [], transaction: false };
-  }
-}
 
 say('starting the local stack...');
 const admin = { email: 'bench@conversa.test', password: 'Bench-Admin-1' };
@@ -124,44 +80,7 @@ try {
   // The bench's own reads (images before and after each write): a client of its own, never counted.
   const reader = DynamoDBDocumentClient.from(new DynamoDBClient({ region: stack.env.AWS_REGION, endpoint: stack.env.DYNAMODB_ENDPOINT }));
   const table = stack.env.TABLE_NAME as string;
-  const images = async (keys: Key[]): Promise<Map<string, Item>> => {
-    const found = new Map<string, Item>();
-    for (let i = 0; i < keys.length; i += 100) {
-      const unique = [...new Map(keys.slice(i, i + 100).map((key) => [`${key.pk}|${key.sk}`, key])).values()];
-      const out = await reader.send(new BatchGetCommand({ RequestItems: { [table]: { Keys: unique, ConsistentRead: true } } }));
-      for (const item of out.Responses?.[table] ?? []) found.set(`${item.pk}|${item.sk}`, item);
-    }
-    return found;
-  };
-  const account = (keys: Key[], before: Map<string, Item>, after: Map<string, Item>, transaction: boolean, failed: boolean) => {
-    for (const key of keys) {
-      const id = `${key.pk}|${key.sk}`;
-      const [old, now] = [before.get(id), after.get(id)];
-      charge(`table ${key.pk}`, Math.max(units(old), units(now)) * (transaction ? 2 : 1));
-      if (failed) continue;
-      for (const index of tableDeclaration.globalIndexes) {
-        const [from, to] = [old?.[index.partitionKey], now?.[index.partitionKey]];
-        if (from !== undefined && from !== to) charge(`${index.name} ${String(from)}`, units(old));
-        if (to !== undefined && JSON.stringify(old) !== JSON.stringify(now)) charge(`${index.name} ${String(to)}`, units(now));
-      }
-    }
-  };
-  documentClient().middlewareStack.add(
-    ((next: (args: unknown) => Promise<unknown>, context: { commandName?: string }) => async (args: { input: Record<string, unknown> }) => {
-      const { keys, transaction } = metering ? keysOf(context.commandName ?? '', args.input) : { keys: [], transaction: false };
-      if (!keys.length) return next(args);
-      const before = await images(keys);
-      try {
-        const out = await next(args);
-        account(keys, before, await images(keys), transaction, false);
-        return out;
-      } catch (error) {
-        account(keys, before, before, transaction, true);
-        throw error;
-      }
-    }) as never,
-    { step: 'initialize', name: 'hotTenantWriteMeter' },
-  );
+  meterWriteUnits(documentClient(), reader, table, { enabled: () => metering, charge });
 
   const inbound = createInboundPublisher({
     sqs: new SQSClient({ region: env.region, endpoint: env.sqsEndpoint }),
