@@ -9,6 +9,9 @@ import { acknowledge } from './nag.ts';
 import { repoRoot } from './paths.ts';
 
 export const LAMBDA_RUNTIME = Runtime.NODEJS_22_X;
+/** Every function's size and processor (bench:cost prices a GB-second of this architecture). */
+export const LAMBDA_MEMORY_MB = 512;
+export const LAMBDA_ARCHITECTURE = Architecture.ARM_64;
 
 /**
  * The function's code: bundled here with the local esbuild and the bench's options (bundling.ts).
@@ -57,8 +60,8 @@ export class ConversaFunction extends LambdaFunction {
       handler: `${ENTRY_FILE.replace(/\.mjs$/, '')}.handler`,
       description: props.description,
       runtime: LAMBDA_RUNTIME,
-      architecture: Architecture.ARM_64,
-      memorySize: 512,
+      architecture: LAMBDA_ARCHITECTURE,
+      memorySize: LAMBDA_MEMORY_MB,
       timeout: props.timeout ?? Duration.seconds(15),
       role,
       logGroup,

@@ -22,6 +22,9 @@ import { acknowledge } from './nag.ts';
 import { repoRoot } from './paths.ts';
 import { SessionHostNetwork } from './session-host-network.ts';
 
+/** One session-host task's size (0.5 vCPU, 1 GiB, Graviton): bench:cost prices its share per session. */
+export const SESSION_HOST_TASK = { cpu: 512, memoryLimitMiB: 1024, cpuArchitecture: CpuArchitecture.ARM64 } as const;
+
 /** Docker-style patterns from session-host/Dockerfile.dockerignore: the one allowlist for the image context. */
 export function sessionHostContextExcludes(): string[] {
   return readFileSync(join(repoRoot, 'session-host/Dockerfile.dockerignore'), 'utf8')
@@ -86,9 +89,9 @@ export class SessionHostService extends Construct {
     const containers: ContainerDefinition[] = [];
     this.groups = network.egressGroups.map(({ name, subnet, address }, i) => {
       const taskDefinition = new FargateTaskDefinition(this, `Egress${i + 1}Task`, {
-        cpu: 512,
-        memoryLimitMiB: 1024,
-        runtimePlatform: { cpuArchitecture: CpuArchitecture.ARM64, operatingSystemFamily: OperatingSystemFamily.LINUX },
+        cpu: SESSION_HOST_TASK.cpu,
+        memoryLimitMiB: SESSION_HOST_TASK.memoryLimitMiB,
+        runtimePlatform: { cpuArchitecture: SESSION_HOST_TASK.cpuArchitecture, operatingSystemFamily: OperatingSystemFamily.LINUX },
         taskRole: this.taskRole,
         executionRole,
       });

@@ -49,6 +49,14 @@ export function lambdaContext(functionName: string, timeoutMs = 30_000): LambdaC
 const loaded = new Map<string, Promise<LambdaHandler>>();
 
 /**
+ * A bench that bills each invocation (bench:cost) sets `around`: it is called for every handler call
+ * with the function's name and event, and must call `invoke` once and return its result.
+ */
+export const invocationHook: {
+  around?: (functionName: string, event: unknown, invoke: () => Promise<unknown>) => Promise<unknown>;
+} = {};
+
+/**
  * Milliseconds each handler's cold start took here (its module graph imported from the TypeScript
  * sources, transpiled on the fly), by path under functions/src/handlers: the benches report it
  * apart, since a deployed function starts from its bundle instead (`npm run bench:bundles`).
@@ -72,7 +80,9 @@ export function loadHandler(file: string): Promise<LambdaHandler> {
     pending = import(pathToFileURL(file).href).then((mod: { handler?: unknown }) => {
       if (typeof mod.handler !== 'function') throw new Error(`${file} does not export a handler function`);
       coldStarts.set(file.slice(handlersDir.length + 1), performance.now() - started);
-      return mod.handler as LambdaHandler;
+      const handler = mod.handler as LambdaHandler;
+      return (event, context) =>
+        invocationHook.around ? invocationHook.around(context.functionName, event, () => handler(event, context)) : handler(event, context);
     });
     // A failed import (a syntax error mid-edit) is retried on the next request instead of cached.
     pending.catch(() => loaded.delete(file));
