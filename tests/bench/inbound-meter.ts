@@ -76,11 +76,24 @@ export function meterClientsOf(
 export const sqsServed = new Map<string, number>();
 /** When the session-host's send carrying each bench message reached the inbound queue. */
 export const queuedAt = new Map<string, number>();
+/** Every SQS request the local queue served, by "<action> <queue name>" (bench:cost bills them per queue). */
+export const sqsByQueue = new Map<string, number>();
 const serverEmit = Server.prototype.emit as (this: Server, event: string | symbol, ...args: unknown[]) => boolean;
 Server.prototype.emit = function (this: Server, event: string | symbol, ...args: unknown[]) {
   if (counts.on && event === 'request') {
     const request = args[0] as IncomingMessage;
     const action = String(request.headers['x-amz-target'] ?? '').replace(/^AmazonSQS\./, '');
+    if (String(request.headers['x-amz-target'] ?? '').startsWith('AmazonSQS.')) {
+      let body = '';
+      request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+      request.on('end', () => {
+        const queue = String((JSON.parse(body || '{}') as { QueueUrl?: string }).QueueUrl ?? '')
+          .split('/')
+          .pop();
+        const key = `${action} ${queue}`;
+        sqsByQueue.set(key, (sqsByQueue.get(key) ?? 0) + 1);
+      });
+    }
     if (action === 'DeleteMessageBatch') {
       // The local event source mapping deletes each invocation's done records in one request: records per batch.
       let body = '';
