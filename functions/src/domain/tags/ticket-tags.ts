@@ -2,17 +2,22 @@
  * The tags of a ticket: POST /tags/sync (the whole set), PUT /ticket-tags/{ticketId}/{tagId} (one
  * more), DELETE /ticket-tags/{ticketId} (all off). Only on tickets the caller may see. Each change is
  * one conditional transaction (storage/tags setTicketTags), re-read and re-applied when the ticket's
- * tags moved meanwhile; the ticket's update is published to its viewers.
+ * tags moved meanwhile; the ticket's update is published to its viewers, and a change of its tags
+ * (only then) is a `ticket.updated` for the company's webhooks (issue 23 §2), with the ticket as
+ * every other ticket update carries it (its tags in it). A tag renamed, recoloured or deleted
+ * changes the copy on many tickets: their events go out together once the pass is done (batched,
+ * emitWebhookEvents).
  */
 import { ConflictError, NotFoundError, ValidationError } from '#commons/errors';
 import type { Ticket } from '#contracts/tickets';
 import type { Effects } from '#domain/messages/effects';
 import { loadVisibleTicket, type Viewer } from '#domain/tickets/access';
-import { publishTicketChange } from '#domain/tickets/notify';
+import { emitTicketChange, publishTicketChange } from '#domain/tickets/notify';
 import { presentTickets } from '#domain/tickets/present-page';
+import { emitWebhookEvents } from '#domain/webhooks/emit';
 import { publish as publishEvent } from '#realtime/publisher';
 import { listTags, MAX_TICKET_TAGS, setTicketTags, type TicketTag, TicketTagsChangedError } from '#storage/tags';
-import { getTicket } from '#storage/tickets';
+import { getTicket, type TicketRecord } from '#storage/tickets';
 
 const ATTEMPTS = 8;
 /** Tag changes only publish: this Lambda sends no session commands (and has no grant to). */
@@ -24,23 +29,32 @@ const effects: Effects = {
   },
 };
 const copyOf = (tag: TicketTag): TicketTag => ({ id: tag.id, name: tag.name, color: tag.color });
+/** Field by field: a stored copy comes back from DynamoDB with its keys in another order than written. */
+const sameTags = (a: TicketTag[], b: TicketTag[]): boolean =>
+  a.length === b.length && a.every((tag, i) => tag.id === b[i]?.id && tag.name === b[i]?.name && tag.color === b[i]?.color);
 
-/** Applies `change` to the ticket's current tags; false when the ticket is gone. */
+interface TagsChange {
+  ticket: TicketRecord;
+  /** False when the ticket already had those tags (nothing written, no webhook event). */
+  changed: boolean;
+}
+
+/** Applies `change` to the ticket's current tags; undefined when the ticket is gone. */
 async function changeTags(
   companyId: number,
   ticketId: number,
   change: (tags: TicketTag[]) => TicketTag[],
   options: { countRemoved?: boolean } = {},
-) {
+): Promise<TagsChange | undefined> {
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const ticket = await getTicket(companyId, ticketId);
     if (!ticket) return undefined;
     const before = ticket.tags ?? [];
     const after = change(before);
-    if (JSON.stringify(after) === JSON.stringify(before)) return ticket;
+    if (sameTags(after, before)) return { ticket, changed: false };
     try {
       await setTicketTags(ticket, after, options);
-      return { ...ticket, tags: after };
+      return { ticket: { ...ticket, tags: after }, changed: true };
     } catch (error) {
       if (!(error instanceof TicketTagsChangedError)) throw error;
       await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * (attempt + 1)));
@@ -49,22 +63,46 @@ async function changeTags(
   throw new ConflictError('ERR_TICKET_CHANGED');
 }
 
-async function publish(companyId: number, ticket: NonNullable<Awaited<ReturnType<typeof changeTags>>>): Promise<Ticket> {
+/** The ticket's update to its viewers (whose lists show the tags). */
+async function publish(companyId: number, { ticket }: TagsChange): Promise<Ticket> {
   const presented = (await presentTickets(companyId, [ticket]))[0] as Ticket;
   await publishTicketChange(effects, undefined, presented);
   return presented;
 }
 
-/** Rewrites the copy on many tickets (a tag renamed or deleted), publishing each changed ticket. */
+/** One ticket's tags set through the API: published, and a `ticket.updated` when they changed. */
+async function publishOne(companyId: number, result: TagsChange | undefined): Promise<Ticket> {
+  if (!result) throw new NotFoundError('ERR_NO_TICKET_FOUND');
+  const presented = await publish(companyId, result);
+  if (result.changed) await emitTicketChange(result.ticket, presented);
+  return presented;
+}
+
+/**
+ * Rewrites the copy on many tickets (a tag renamed or deleted), publishing each changed ticket; their
+ * `ticket.updated` go out together at the end, also when the pass stopped part-way (the tickets
+ * changed before the stop are changed).
+ */
 export async function rewriteTicketTags(
   companyId: number,
   ticketIds: number[],
   change: (tags: TicketTag[]) => TicketTag[],
   options: { countRemoved?: boolean } = {},
 ): Promise<void> {
-  for (const ticketId of ticketIds) {
-    const ticket = await changeTags(companyId, ticketId, change, options);
-    if (ticket) await publish(companyId, ticket);
+  const changed: Ticket[] = [];
+  try {
+    for (const ticketId of ticketIds) {
+      const result = await changeTags(companyId, ticketId, change, options);
+      if (!result) continue;
+      const presented = await publish(companyId, result);
+      if (result.changed) changed.push(presented);
+    }
+  } finally {
+    await emitWebhookEvents(
+      companyId,
+      'ticket.updated',
+      changed.map((ticket) => ({ ticket })),
+    );
   }
 }
 
@@ -80,21 +118,18 @@ async function tagsById(companyId: number, ids: number[]): Promise<TicketTag[]> 
 export async function syncTicketTags(viewer: Viewer, ticketId: number, tagIds: number[]): Promise<Ticket> {
   await loadVisibleTicket(viewer, ticketId);
   const wanted = await tagsById(viewer.companyId, tagIds);
-  const ticket = await changeTags(viewer.companyId, ticketId, () => wanted);
-  if (!ticket) throw new NotFoundError('ERR_NO_TICKET_FOUND');
-  return publish(viewer.companyId, ticket);
+  return publishOne(viewer.companyId, await changeTags(viewer.companyId, ticketId, () => wanted));
 }
 
 export async function addTicketTag(viewer: Viewer, ticketId: number, tagId: number): Promise<Ticket> {
   await loadVisibleTicket(viewer, ticketId);
   const [tag] = await tagsById(viewer.companyId, [tagId]);
-  const ticket = await changeTags(viewer.companyId, ticketId, (tags) => {
+  const result = await changeTags(viewer.companyId, ticketId, (tags) => {
     if (tags.some((t) => t.id === tagId)) return tags;
     if (tags.length >= MAX_TICKET_TAGS) throw new ValidationError('tagId', 'Too many tags');
     return [...tags, tag as TicketTag];
   });
-  if (!ticket) throw new NotFoundError('ERR_NO_TICKET_FOUND');
-  return publish(viewer.companyId, ticket);
+  return publishOne(viewer.companyId, result);
 }
 
 /**
@@ -104,18 +139,15 @@ export async function addTicketTag(viewer: Viewer, ticketId: number, tagId: numb
 export async function moveTicketTag(viewer: Viewer, ticketId: number, from: number, to: number): Promise<Ticket> {
   await loadVisibleTicket(viewer, ticketId);
   const [tag] = to ? await tagsById(viewer.companyId, [to]) : [];
-  const ticket = await changeTags(viewer.companyId, ticketId, (tags) => {
+  const result = await changeTags(viewer.companyId, ticketId, (tags) => {
     const kept = tags.filter((t) => t.id !== from && t.id !== to);
     if (tag && kept.length >= MAX_TICKET_TAGS) throw new ValidationError('to', 'Too many tags');
     return tag ? [...kept, tag] : kept;
   });
-  if (!ticket) throw new NotFoundError('ERR_NO_TICKET_FOUND');
-  return publish(viewer.companyId, ticket);
+  return publishOne(viewer.companyId, result);
 }
 
 export async function clearTicketTags(viewer: Viewer, ticketId: number): Promise<Ticket> {
   await loadVisibleTicket(viewer, ticketId);
-  const ticket = await changeTags(viewer.companyId, ticketId, () => []);
-  if (!ticket) throw new NotFoundError('ERR_NO_TICKET_FOUND');
-  return publish(viewer.companyId, ticket);
+  return publishOne(viewer.companyId, await changeTags(viewer.companyId, ticketId, () => []));
 }
