@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { repoRoot } from '../../infra/local/lambda-runtime.ts';
 import { client, createTenant, firstPlanId, superLogin, type Tenant } from '../integration/tenants.ts';
 import { type ConnectionSetup, connectedConnection, ok, type Simulator, simulator, waitUntil } from '../integration/whatsapp-kit.ts';
-import { CHROMIUM_PATH } from '../support/browser.ts';
+import { CHROMIUM_PATH, signInPage } from '../support/browser.ts';
 
 const artifacts = join(repoRoot, 'tests', 'artifacts');
 const shot = (page: Page, name: string) => page.screenshot({ path: join(artifacts, `announcements-help-${name}.png`) });
@@ -65,11 +65,7 @@ async function signIn(email: string, password: string, width = 1440): Promise<Pa
   // A full page load boots the whole app (session, user, socket); on the shared 2-core machine under
   // other test runs that has taken over 30 s, Playwright's default.
   page.setDefaultTimeout(90_000);
-  await page.goto('/login');
-  await page.fill('input[name=email]', email);
-  await page.fill('input[name=password]', password);
-  await page.click('button[type=submit]');
-  await page.waitForURL('**/tickets');
+  await signInPage(page, email, password);
   return page;
 }
 

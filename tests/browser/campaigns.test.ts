@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { repoRoot } from '../../infra/local/lambda-runtime.ts';
 import { type Call, client, createTenant, firstPlanId, superLogin, type Tenant } from '../integration/tenants.ts';
 import { connectedConnection, ok, type Simulator, simulator, waitUntil } from '../integration/whatsapp-kit.ts';
-import { CHROMIUM_PATH, typeDate } from '../support/browser.ts';
+import { CHROMIUM_PATH, signInPage, typeDate } from '../support/browser.ts';
 
 const artifacts = join(repoRoot, 'tests', 'artifacts');
 const shot = (page: Page, name: string) => page.screenshot({ path: join(artifacts, `campaigns-${name}.png`) });
@@ -77,11 +77,7 @@ beforeAll(async () => {
     viewport: { width: 1440, height: 900 },
   });
   page = await context.newPage();
-  await page.goto('/login');
-  await page.fill('input[name=email]', tenant.admin.email);
-  await page.fill('input[name=password]', tenant.admin.password);
-  await page.click('button[type=submit]');
-  await page.waitForURL('**/tickets');
+  await signInPage(page, tenant.admin.email, tenant.admin.password);
 });
 
 afterAll(async () => {

@@ -11,7 +11,7 @@ import { type Browser, type BrowserContext, chromium, type Page } from 'playwrig
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { repoRoot } from '../../infra/local/lambda-runtime.ts';
 import { client, createTenant, firstPlanId, superLogin, type Tenant } from '../integration/tenants.ts';
-import { CHROMIUM_PATH } from '../support/browser.ts';
+import { CHROMIUM_PATH, signInPage } from '../support/browser.ts';
 
 const artifacts = join(repoRoot, 'tests', 'artifacts');
 const shot = (page: Page, name: string) => page.screenshot({ path: join(artifacts, `chat-${name}.png`) });
@@ -24,11 +24,7 @@ async function signedIn(email: string, password: string, viewport = { width: 144
   const context = await browser.newContext({ baseURL: inject('webUrl'), locale: 'pt-BR', colorScheme: 'light', viewport });
   contexts.push(context);
   const page = await context.newPage();
-  await page.goto('/login');
-  await page.fill('input[name=email]', email);
-  await page.fill('input[name=password]', password);
-  await page.click('button[type=submit]');
-  await page.waitForURL('**/tickets');
+  await signInPage(page, email, password);
   return page;
 }
 

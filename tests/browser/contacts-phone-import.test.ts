@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { repoRoot } from '../../infra/local/lambda-runtime.ts';
 import { client, createTenant, firstPlanId, superLogin, type Tenant } from '../integration/tenants.ts';
 import { connectedConnection, simulator } from '../integration/whatsapp-kit.ts';
-import { type LaunchedBrowser, launchBrowser } from '../support/browser.ts';
+import { type LaunchedBrowser, launchBrowser, signInPage } from '../support/browser.ts';
 
 const artifacts = join(repoRoot, 'tests', 'artifacts');
 const call = client(inject('apiUrl'));
@@ -30,11 +30,7 @@ const browserToken = () =>
   });
 
 async function signIn(email: string, password: string) {
-  await page.goto('/login');
-  await page.fill('input[name=email]', email);
-  await page.fill('input[name=password]', password);
-  await page.click('button[type=submit]');
-  await page.waitForURL('**/tickets');
+  await signInPage(page, email, password);
 }
 
 beforeAll(async () => {

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { repoRoot } from '../../infra/local/lambda-runtime.ts';
 import { type Call, client, createTenant, firstPlanId, superLogin, type Tenant } from '../integration/tenants.ts';
 import { type ConnectionSetup, connectedConnection, ok, type Simulator, simulator, waitUntil } from '../integration/whatsapp-kit.ts';
-import { CHROMIUM_PATH } from '../support/browser.ts';
+import { CHROMIUM_PATH, signInPage } from '../support/browser.ts';
 
 const artifacts = join(repoRoot, 'tests', 'artifacts');
 const shot = (page: Page, name: string) => page.screenshot({ path: join(artifacts, `conversation-${name}.png`) });
@@ -142,11 +142,7 @@ afterAll(async () => {
 describe('the conversation and the top bar', { timeout: 180_000 }, () => {
   it('the admin accepts a new ticket and tags it with the picker: the row and the header show the tag', async () => {
     // Prepare
-    await page.goto('/login');
-    await page.fill('input[name=email]', tenant.admin.email);
-    await page.fill('input[name=password]', tenant.admin.password);
-    await page.click('button[type=submit]');
-    await page.waitForURL('**/tickets');
+    await signInPage(page, tenant.admin.email, tenant.admin.password);
     await page.getByTestId('tab-pending').click();
     await sim.send(setup.simId, first.number, 'Oi, preciso de ajuda', first.name);
     await row(first.name).waitFor({ timeout: PIPELINE_WAIT_MS });
@@ -337,11 +333,7 @@ describe('the conversation and the top bar', { timeout: 180_000 }, () => {
     const other = await browser.newContext({ baseURL: inject('webUrl'), locale: 'pt-BR', viewport: { width: 1280, height: 800 } });
     try {
       const userPage = await other.newPage();
-      await userPage.goto('/login');
-      await userPage.fill('input[name=email]', tenant.user.email);
-      await userPage.fill('input[name=password]', tenant.user.password);
-      await userPage.click('button[type=submit]');
-      await userPage.waitForURL('**/tickets');
+      await signInPage(userPage, tenant.user.email, tenant.user.password);
       // Act
       await userPage.goto(`/tickets/${uuid}`);
       // Assess

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { repoRoot } from '../../infra/local/lambda-runtime.ts';
 import { type Call, client, createTenant, firstPlanId, superLogin, type Tenant } from '../integration/tenants.ts';
 import { ok } from '../integration/whatsapp-kit.ts';
-import { CHROMIUM_PATH } from '../support/browser.ts';
+import { CHROMIUM_PATH, signInPage } from '../support/browser.ts';
 
 const artifacts = join(repoRoot, 'tests', 'artifacts');
 const shot = (page: Page, name: string) => page.screenshot({ path: join(artifacts, `dashboard-kanban-${name}.png`), fullPage: true });
@@ -32,11 +32,7 @@ const tickets: { id: number; uuid: string }[] = [];
 async function signIn(email: string, password: string): Promise<Page> {
   const context = await browser.newContext({ baseURL: inject('webUrl'), locale: 'en-US', viewport: { width: 1366, height: 900 } });
   const page = await context.newPage();
-  await page.goto('/login');
-  await page.fill('input[name=email]', email);
-  await page.fill('input[name=password]', password);
-  await page.click('button[type=submit]');
-  await page.waitForURL('**/tickets');
+  await signInPage(page, email, password);
   return page;
 }
 

@@ -14,7 +14,7 @@ import en from '../../web/src/i18n/locales/en.ts';
 import es from '../../web/src/i18n/locales/es.ts';
 import pt from '../../web/src/i18n/locales/pt.ts';
 import { client, createTenant, firstPlanId, superLogin, type Tenant } from '../integration/tenants.ts';
-import { type LaunchedBrowser, launchBrowser, typeDate } from '../support/browser.ts';
+import { type LaunchedBrowser, launchBrowser, signInPage, typeDate } from '../support/browser.ts';
 
 const locales = { pt, en, es } as const;
 type Language = keyof typeof locales;
@@ -137,11 +137,7 @@ describe("date fields follow the app's language, not the browser's (issue 14)", 
       const page = await context.newPage();
       const order = language === 'en' ? 'MM/dd/yyyy' : 'dd/MM/yyyy';
       try {
-        await page.goto('/login');
-        await page.fill('input[name=email]', tenant.admin.email);
-        await page.fill('input[name=password]', tenant.admin.password);
-        await page.click('button[type=submit]');
-        await page.waitForURL('**/tickets');
+        await signInPage(page, tenant.admin.email, tenant.admin.password);
         // Act: the dashboard's date filter (from the first of the month by default)
         await page.goto('/');
         const from = page.locator('input[name=from]');

@@ -12,7 +12,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { repoRoot } from '../../infra/local/lambda-runtime.ts';
 import { client, createTenant, firstPlanId, superLogin, type Tenant } from '../integration/tenants.ts';
-import { type LaunchedBrowser, launchBrowser } from '../support/browser.ts';
+import { type LaunchedBrowser, launchBrowser, signInPage } from '../support/browser.ts';
 
 const artifacts = join(repoRoot, 'tests', 'artifacts');
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -56,11 +56,7 @@ beforeAll(async () => {
   launched = await launchBrowser();
   context = await launched.browser.newContext({ baseURL: inject('webUrl'), viewport: { width: 390, height: 844 }, locale: 'en-US' });
   page = await context.newPage();
-  await page.goto('/login');
-  await page.fill('input[name=email]', tenant.admin.email);
-  await page.fill('input[name=password]', tenant.admin.password);
-  await page.click('button[type=submit]');
-  await page.waitForURL('**/tickets');
+  await signInPage(page, tenant.admin.email, tenant.admin.password);
 });
 
 afterAll(async () => {

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { repoRoot } from '../../infra/local/lambda-runtime.ts';
 import { type Call, client, createTenant, firstPlanId, PASSWORD, superLogin, type Tenant } from '../integration/tenants.ts';
 import { type ConnectionSetup, connectedConnection, ok, type Simulator, simulator, waitUntil } from '../integration/whatsapp-kit.ts';
-import { type LaunchedBrowser, launchBrowser } from '../support/browser.ts';
+import { type LaunchedBrowser, launchBrowser, signInPage } from '../support/browser.ts';
 
 const artifacts = join(repoRoot, 'tests', 'artifacts');
 const shot = (page: Page, name: string) => page.screenshot({ path: join(artifacts, `inbox-${name}.png`) });
@@ -73,11 +73,7 @@ const PIPELINE_WAIT_MS = 45_000;
 describe('the inbox', { timeout: 150_000 }, () => {
   it("shows a contact's new ticket under Pending, without a reload, to the attendant of its queue", async () => {
     // Prepare: the attendant has the inbox open before the contact writes.
-    await page.goto('/login');
-    await page.fill('input[name=email]', attendant.email);
-    await page.fill('input[name=password]', PASSWORD);
-    await page.click('button[type=submit]');
-    await page.waitForURL('**/tickets');
+    await signInPage(page, attendant.email, PASSWORD);
     // Act: the contact writes, gets the queue menu and picks Vendas.
     await sim.send(setup.simId, number, 'Olá, quero comprar', contactName);
     await waitUntil('the queue menu on the phone', async () => (await phoneFromUs()).length >= 1);

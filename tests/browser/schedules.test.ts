@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { repoRoot } from '../../infra/local/lambda-runtime.ts';
 import { type Call, client, createTenant, firstPlanId, superLogin, type Tenant } from '../integration/tenants.ts';
 import { type ConnectionSetup, connectedConnection, ok, type Simulator, simulator, waitUntil } from '../integration/whatsapp-kit.ts';
-import { CHROMIUM_PATH, typeDate } from '../support/browser.ts';
+import { CHROMIUM_PATH, signInPage, typeDate } from '../support/browser.ts';
 
 const artifacts = join(repoRoot, 'tests', 'artifacts');
 const shot = (page: Page, name: string) => page.screenshot({ path: join(artifacts, `schedules-${name}.png`) });
@@ -110,11 +110,7 @@ beforeAll(async () => {
     viewport: { width: 1366, height: 860 },
   });
   page = await context.newPage();
-  await page.goto('/login');
-  await page.fill('input[name=email]', tenant.admin.email);
-  await page.fill('input[name=password]', tenant.admin.password);
-  await page.click('button[type=submit]');
-  await page.waitForURL('**/tickets');
+  await signInPage(page, tenant.admin.email, tenant.admin.password);
 });
 
 afterAll(async () => {
@@ -244,11 +240,7 @@ describe('scheduling a message', { timeout: 180_000 }, () => {
     // Prepare
     const other = await browser.newContext({ baseURL: inject('webUrl'), locale: 'pt-BR', viewport: { width: 1366, height: 860 } });
     const gatedPage = await other.newPage();
-    await gatedPage.goto('/login');
-    await gatedPage.fill('input[name=email]', gated.admin.email);
-    await gatedPage.fill('input[name=password]', gated.admin.password);
-    await gatedPage.click('button[type=submit]');
-    await gatedPage.waitForURL('**/tickets');
+    await signInPage(gatedPage, gated.admin.email, gated.admin.password);
     // Act
     await gatedPage.goto(`/tickets/${gatedTicketUuid}`);
     await gatedPage.getByTestId('conversation-header').getByText('Sem Agenda').waitFor();
