@@ -9,11 +9,13 @@ import { MASKED } from '#contracts/audit';
 import { defaultCompanySchedules } from '#contracts/schedules';
 import type { CommandQueue } from './connections-harness.ts';
 import { type Env, startEnv } from './messages-harness.ts';
+import { startTestMailSink, type TestMailSink } from './support/mail-sink.ts';
 import { call, PASSWORD, type Stack, seedTenant, type Tenant, uniq } from './users-harness.ts';
 
 process.env.SECRETS_KEY ??= randomBytes(32).toString('base64');
 
 let env: Env;
+let mail: TestMailSink;
 let stack: Stack;
 let commands: CommandQueue;
 let a: Tenant;
@@ -25,12 +27,12 @@ const as = (t: Tenant) => ({ token: t.admin.token, sourceIp: IP, headers: { 'use
 
 beforeAll(async () => {
   // s3rver too: deleting a company empties its media.
-  env = await startEnv();
+  [env, mail] = await Promise.all([startEnv(), startTestMailSink()]);
   ({ stack, commands } = env);
   [a, root] = await Promise.all([seedTenant(stack), seedTenant(stack, { super: true })]);
 }, 90_000);
 afterAll(async () => {
-  await env?.stop();
+  await Promise.all([env?.stop(), mail?.stop()]);
 });
 
 /** The tenant's entries about one target, newest first. */

@@ -3,6 +3,7 @@
  * burnt after a few wrong tries, and POST /forgetpassword answering known and unknown addresses
  * alike. Over DynamoDB Local and cognito-local, through the auth handler as API Gateway invokes it.
  */
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ACCOUNT_PASSWORD_LIMIT,
@@ -11,21 +12,26 @@ import {
   addressKey,
   RESET_CODE_ATTEMPTS,
 } from '../src/domain/auth/attempt-limits.ts';
-import { RESET_REQUEST_MIN_MS } from '../src/domain/auth/auth-service.ts';
+import { RESET_REQUEST_MIN_MS } from '../src/domain/auth/password-reset.ts';
 import { handler } from '../src/handlers/http/auth.ts';
-import { COGNITO_TEST_CODE, type CognitoLocal, startCognitoLocal } from './support/cognito-local.ts';
+import { type CognitoLocal, startCognitoLocal } from './support/cognito-local.ts';
 import { type DynamoDbLocal, startDynamoDbLocal } from './support/dynamodb-local.ts';
 import { type EventOptions, httpEvent, parseResponse } from './support/events.ts';
+import { startTestMailSink, type TestMailSink } from './support/mail-sink.ts';
 import { createTestUser, TEST_PASSWORD } from './support/tenants.ts';
+
+// Reset codes are stored as a digest keyed with the region's key (commons/secrets.ts).
+process.env.SECRETS_KEY ??= randomBytes(32).toString('base64');
 
 let ddb: DynamoDbLocal;
 let cognito: CognitoLocal;
+let mail: TestMailSink;
 
 beforeAll(async () => {
-  [ddb, cognito] = await Promise.all([startDynamoDbLocal(), startCognitoLocal()]);
+  [ddb, cognito, mail] = await Promise.all([startDynamoDbLocal(), startCognitoLocal(), startTestMailSink()]);
 }, 60_000);
 afterAll(async () => {
-  await Promise.all([ddb?.stop(), cognito?.stop()]);
+  await Promise.all([ddb?.stop(), cognito?.stop(), mail?.stop()]);
 });
 
 /** Each test calls from addresses of its own, as separate clients would. */
@@ -100,6 +106,9 @@ describe('password reset', () => {
     expect(unknown.status).toBe(known.status);
     expect(unknown.body).toEqual(known.body);
     expect(known).toMatchObject({ status: 200, body: { sent: true } });
+    // Only the known address got a mail
+    expect(mail.mailsTo(member.email)).toHaveLength(1);
+    expect(mail.mailsTo('nobody-here@example.com')).toHaveLength(0);
     expect(known.ms).toBeGreaterThanOrEqual(RESET_REQUEST_MIN_MS - 5);
     expect(unknown.ms).toBeGreaterThanOrEqual(RESET_REQUEST_MIN_MS - 5);
   });
@@ -110,18 +119,19 @@ describe('password reset', () => {
     const reset = (token: string, newPassword: string) =>
       call('POST /resetpasswords/{email}/{token}/{newPassword}', address, { pathParameters: { email: member.email, token, newPassword } });
     expect((await call('POST /forgetpassword/{email}', address, { pathParameters: { email: member.email } })).status).toBe(200);
+    const burnt = mail.lastCodeFor(member.email);
     for (let i = 0; i < RESET_CODE_ATTEMPTS; i++)
-      expect(await reset(`99999${i}`, 'Better123')).toMatchObject({ status: 400, body: { error: 'ERR_INVALID_RESET_CODE' } });
+      expect(await reset(`9999999${i}`, 'Better123')).toMatchObject({ status: 400, body: { error: 'ERR_INVALID_RESET_CODE' } });
 
-    expect(await reset(COGNITO_TEST_CODE, 'Better123')).toMatchObject({
+    expect(await reset(burnt, 'Better123')).toMatchObject({
       status: 400,
       body: { error: 'ERR_INVALID_RESET_CODE', field: 'token' },
     });
     expect((await login(newAddress(), member.email, 'Better123')).status).toBe(401);
 
-    // A new code (cognito-local's is fixed, so the same digits) has a full budget.
+    // A new code has a full budget.
     expect((await call('POST /forgetpassword/{email}', address, { pathParameters: { email: member.email } })).status).toBe(200);
-    expect((await reset(COGNITO_TEST_CODE, 'Better123')).status).toBe(200);
+    expect((await reset(mail.lastCodeFor(member.email), 'Better123')).status).toBe(200);
     expect((await login(newAddress(), member.email, 'Better123')).status).toBe(200);
   }, 30_000);
 
@@ -129,7 +139,7 @@ describe('password reset', () => {
     const member = await createTestUser({ companyId: 2, signIn: false });
     const reset = (email: string) =>
       call('POST /resetpasswords/{email}/{token}/{newPassword}', newAddress(), {
-        pathParameters: { email, token: '999999', newPassword: 'Better123' },
+        pathParameters: { email, token: '99999999', newPassword: 'Better123' },
       });
     const known = await reset(member.email);
     const unknown = await reset('nobody-here@example.com');

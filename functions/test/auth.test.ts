@@ -1,13 +1,18 @@
+import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handler } from '../src/handlers/http/auth.ts';
 import { updateCompany } from '../src/storage/companies.ts';
 import { getUser } from '../src/storage/users.ts';
 import { findConnection, putConnection } from '../src/storage/ws-connections.ts';
-import { COGNITO_TEST_CODE, type CognitoLocal, startCognitoLocal } from './support/cognito-local.ts';
+import { type CognitoLocal, startCognitoLocal } from './support/cognito-local.ts';
 import { type DynamoDbLocal, startDynamoDbLocal } from './support/dynamodb-local.ts';
 import { type EventOptions, httpEvent, parseResponse } from './support/events.ts';
+import { startTestMailSink, type TestMailSink } from './support/mail-sink.ts';
 import { createTestUser, signIn, TEST_PASSWORD } from './support/tenants.ts';
+
+// Reset codes are stored as a digest keyed with the region's key (commons/secrets.ts).
+process.env.SECRETS_KEY ??= randomBytes(32).toString('base64');
 
 const call = async (key: string, options: EventOptions = {}) => parseResponse(await handler(httpEvent(key, options)));
 const claimOf = (token: string, claim: string): unknown =>
@@ -18,6 +23,7 @@ const nextSecond = () => new Promise((r) => setTimeout(r, 1100 - (Date.now() % 1
 
 let ddb: DynamoDbLocal;
 let cognito: CognitoLocal;
+let mail: TestMailSink;
 /** Stands in for API Gateway's @connections endpoint: records what the publisher posts. */
 let sockets: Server;
 const posted: { connectionId: string; body: unknown }[] = [];
@@ -25,7 +31,7 @@ const posted: { connectionId: string; body: unknown }[] = [];
 const closedSockets: string[] = [];
 
 beforeAll(async () => {
-  [ddb, cognito] = await Promise.all([startDynamoDbLocal(), startCognitoLocal()]);
+  [ddb, cognito, mail] = await Promise.all([startDynamoDbLocal(), startCognitoLocal(), startTestMailSink()]);
   sockets = createServer((req, res) => {
     let data = '';
     req.on('data', (chunk) => {
@@ -47,7 +53,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   sockets?.close();
-  await Promise.all([ddb?.stop(), cognito?.stop()]);
+  await Promise.all([ddb?.stop(), cognito?.stop(), mail?.stop()]);
 });
 
 describe('POST /auth/login', () => {
@@ -283,12 +289,15 @@ describe('password reset', () => {
       body: { field: 'email' },
     });
     expect(await call('POST /forgetpassword/{email}', { pathParameters: { email: member.email } })).toMatchObject({ status: 200 });
+    const code = mail.lastCodeFor(member.email);
 
     const reset = (token: string, newPassword: string) =>
       call('POST /resetpasswords/{email}/{token}/{newPassword}', { pathParameters: { email: member.email, token, newPassword } });
-    expect(await reset(COGNITO_TEST_CODE, 'weak')).toMatchObject({ status: 400, body: { error: 'ERR_VALIDATION', field: 'newPassword' } });
-    expect(await reset('999999', 'Better123')).toMatchObject({ status: 400, body: { error: 'ERR_INVALID_RESET_CODE' } });
-    expect(await reset(COGNITO_TEST_CODE, 'Better123')).toMatchObject({ status: 200 });
+    expect(await reset(code, 'weak')).toMatchObject({ status: 400, body: { error: 'ERR_VALIDATION', field: 'newPassword' } });
+    expect(await reset('99999999', 'Better123')).toMatchObject({ status: 400, body: { error: 'ERR_INVALID_RESET_CODE' } });
+    expect(await reset(code, 'Better123')).toMatchObject({ status: 200 });
+    // Single use: the same code again is refused
+    expect(await reset(code, 'Better456')).toMatchObject({ status: 400, body: { error: 'ERR_INVALID_RESET_CODE' } });
 
     expect((await call('POST /auth/login', { body: { email: member.email, password: 'Better123' } })).status).toBe(200);
     expect((await call('POST /auth/login', { body: { email: member.email, password: TEST_PASSWORD } })).status).toBe(401);

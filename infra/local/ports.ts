@@ -23,6 +23,8 @@ export interface Ports {
   paymentProvider: number;
   /** The fake bot providers (OpenAI, Typebot, webhook/n8n, Dialogflow: infra/local/bot-fakes). */
   botFakes: number;
+  /** SES's SendEmail, where the mails the product sends (password-reset codes) are kept: infra/local/mail-sink.ts. */
+  mail: number;
 }
 
 export const defaultPorts: Ports = {
@@ -38,6 +40,7 @@ export const defaultPorts: Ports = {
   simulator: 3003,
   paymentProvider: 3004,
   botFakes: 3005,
+  mail: 4579,
 };
 
 /** `CONVERSA_PORT_WEB=8080 npm start` and so on; the env var name is the upper-cased key. */

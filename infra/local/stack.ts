@@ -12,12 +12,13 @@ import { TABLE_LOGICAL_NAME } from '@conversa/functions/storage/table';
 import { startBotFakes, TYPEBOT_SLUG } from './bot-fakes/server.ts';
 import { type Child, spawnChild, stripAnsi } from './child-process.ts';
 import { startCloudWatch } from './cloudwatch.ts';
-import { ensurePoolAndClient, startCognitoLocal, storedConfirmationCode } from './cognito/cognito-local.ts';
+import { ensurePoolAndClient, startCognitoLocal } from './cognito/cognito-local.ts';
 import { startCognitoProxy } from './cognito/cognito-proxy.ts';
 import { assertJava, ensureTable, startDynamoDbLocal } from './dynamodb-local/dynamodb-local.ts';
 import { startHttpGateway } from './http-gateway.ts';
 import { startLambdaInvoke } from './lambda-invoke.ts';
 import { handlerFile, lambdaContext, loadHandler, repoRoot } from './lambda-runtime.ts';
+import { startMailSink } from './mail-sink.ts';
 import { startPaymentProvider } from './payment-provider/server.ts';
 import { assertPortFree, type Ports, resolvePorts } from './ports.ts';
 import { startS3 } from './s3.ts';
@@ -62,8 +63,8 @@ export interface LocalStack {
   /** The environment the handlers run with (also applied to this process while the stack runs). */
   env: Record<string, string>;
   cognito: { endpoint: string; userPoolId: string; clientId: string };
-  /** The last confirmation code cognito-local "emailed" to this address (password reset). */
-  lastResetCode(email: string): string | undefined;
+  /** SES's stand-in (infra/local/mail-sink.ts): every mail the product sent, password-reset codes included. */
+  mailUrl: string;
   /** Milliseconds each phase took, for the start-time report. */
   timings: Record<string, number>;
   stop(): Promise<void>;
@@ -84,6 +85,8 @@ export interface SessionHostControl {
 export const REGION = 'us-east-1';
 export const MEDIA_BUCKET = 'conversa-media';
 export const DEFAULT_ADMIN = { email: 'admin@conversa.local', password: 'Conversa-Local-1' };
+/** The sender of the product's mails locally (MAIL_FROM; the mail sink takes any). */
+export const LOCAL_MAIL_FROM = 'Conversa <no-reply@conversa.local>';
 
 type Stopper = { name: string; stop: () => Promise<unknown> };
 
@@ -178,6 +181,10 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
         stoppers.push({ name: 'cloudwatch', stop: c.stop });
         return c;
       }),
+      startMailSink({ port: ports.mail, file: opts.dataDir ? join(dataDir, 'mail', 'outbox.jsonl') : undefined, log }).then((m) => {
+        stoppers.push({ name: 'mail', stop: m.stop });
+        return m;
+      }),
       // A broken web build (mid-edit) must not take the API down: the web server then says what is wrong.
       opts.web
         ? ensureWebBuild(log).then(
@@ -188,12 +195,13 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
     ]);
     const failed = settled.find((r) => r.status === 'rejected');
     if (failed) throw failed.reason;
-    const [dynamo, cognitoLocal, s3, sqs, cloudWatch] = settled.map((r) => (r as PromiseFulfilledResult<unknown>).value) as [
+    const [dynamo, cognitoLocal, s3, sqs, cloudWatch, mail] = settled.map((r) => (r as PromiseFulfilledResult<unknown>).value) as [
       Awaited<ReturnType<typeof startDynamoDbLocal>>,
       Awaited<ReturnType<typeof startCognitoLocal>> & { userPoolId: string; clientId: string },
       Awaited<ReturnType<typeof startS3>>,
       Awaited<ReturnType<typeof startSqs>>,
       Awaited<ReturnType<typeof startCloudWatch>>,
+      Awaited<ReturnType<typeof startMailSink>>,
     ];
     const { userPoolId, clientId } = cognitoLocal;
     const proxy = await startCognitoProxy({
@@ -201,7 +209,6 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
       upstream: cognitoLocal.url,
       stateFile: opts.dataDir ? join(dataDir, 'cognito', 'proxy-state.json') : undefined,
       log,
-      confirmationCode: (email) => storedConfirmationCode(cognitoDir, userPoolId, email) ?? cognitoLocal.codes.get(email),
       ...(preTokenGeneration
         ? { preTokenGeneration: { lambdaEndpoint: lambdas.url, functionName: preTokenGeneration.name, userPoolId } }
         : {}),
@@ -242,6 +249,8 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
       SQS_ENDPOINT: sqs.endpoint,
       ...sqs.env,
       CLOUDWATCH_ENDPOINT: cloudWatch.endpoint,
+      SES_ENDPOINT: mail.endpoint,
+      MAIL_FROM: LOCAL_MAIL_FROM,
       SERVER_VERSION: serverVersion(),
       ASAAS_BASE_URL: payments.apiUrl,
       ASAAS_WEBHOOK_TOKEN: webhookToken,
@@ -328,8 +337,7 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
       admin,
       env,
       cognito: { endpoint: proxy.url, userPoolId, clientId },
-      lastResetCode: (email) =>
-        (storedConfirmationCode(cognitoDir, userPoolId, email) ?? cognitoLocal.codes.get(email.trim().toLowerCase()))?.code,
+      mailUrl: mail.endpoint,
       timings,
       stop,
     };
@@ -371,11 +379,11 @@ function serverVersion(): string {
   }
 }
 
-/** cognito-local is chatty (stack traces for every wrong password); keep its start line, errors and the codes. */
+/** cognito-local is chatty (stack traces for every wrong password); keep its start line and errors. */
 function cognitoLog(log: (line: string) => void): (line: string) => void {
   if (process.env.CONVERSA_DEBUG) return log;
   return (line) => {
-    if (/running on|confirmation code for|ERROR|FATAL|failed to start/.test(line)) log(line);
+    if (/running on|ERROR|FATAL|failed to start/.test(line)) log(line);
   };
 }
 

@@ -1,8 +1,9 @@
 /**
  * The local Cognito endpoint (cognito-local behind the gap-filling proxy) behaves as AWS Cognito
  * where the product and Amplify depend on it: refresh through GetTokensFromRefreshToken, revoked
- * refresh tokens refused, global sign-out, the wrong-password error, CORS, reset codes readable, and
- * access tokens without the self-service scope (the pool's pre token generation trigger) refused.
+ * refresh tokens refused, global sign-out, the wrong-password error, CORS, the pool's admin-only
+ * recovery (ForgotPassword and ConfirmForgotPassword refused), and access tokens without the
+ * self-service scope (the pool's pre token generation trigger) refused.
  */
 import { randomUUID } from 'node:crypto';
 import {
@@ -21,7 +22,8 @@ import {
   RevokeTokenCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { cognitoClient, lastResetCode } from '../support/cognito.ts';
+import { ADMIN_ONLY_RECOVERY_MESSAGE } from '../../infra/local/cognito/account-recovery.ts';
+import { cognitoClient } from '../support/cognito.ts';
 
 const PASSWORD = 'Segura123';
 let cognito: CognitoIdentityProviderClient;
@@ -190,15 +192,19 @@ describe('local Cognito endpoint', () => {
     expect(res.headers.get('access-control-allow-headers')).toContain('x-amz-target');
   });
 
-  it('makes the emailed password-reset code readable, and that code resets the password', async () => {
+  it('refuses ForgotPassword and ConfirmForgotPassword as an admin-only pool does (infra/lib/account-recovery.ts)', async () => {
+    // Prepare
     const email = await newUser();
-    const since = Date.now();
-    await cognito.send(new ForgotPasswordCommand({ ClientId: clientId, Username: email }));
-    const code = await lastResetCode(email, { since });
-    expect(code).toMatch(/^\d{6}$/);
-    await cognito.send(
-      new ConfirmForgotPasswordCommand({ ClientId: clientId, Username: email, ConfirmationCode: code, Password: 'Nueva-Clave-9' }),
+    // Act: what Amplify's resetPassword and confirmResetPassword send with the public app client
+    const asked = cognito.send(new ForgotPasswordCommand({ ClientId: clientId, Username: email }));
+    const confirmed = cognito.send(
+      new ConfirmForgotPasswordCommand({ ClientId: clientId, Username: email, ConfirmationCode: '123456', Password: 'Nueva-Clave-9' }),
     );
-    expect(await errorName(signIn(email, 'Nueva-Clave-9'))).toBe('no error');
+    // Assess: Cognito's refusal, and the password is the old one
+    const refused = { name: 'NotAuthorizedException', message: ADMIN_ONLY_RECOVERY_MESSAGE };
+    await expect(asked).rejects.toMatchObject(refused);
+    await expect(confirmed).rejects.toMatchObject(refused);
+    expect(await errorName(signIn(email, 'Nueva-Clave-9'))).toBe('NotAuthorizedException');
+    expect(await errorName(signIn(email))).toBe('no error');
   });
 });

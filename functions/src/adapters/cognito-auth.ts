@@ -1,19 +1,13 @@
 /**
- * Sign-in, refresh, revoke and password reset against the Cognito app client. Cognito's own error
- * names are turned into the spec's codes here, so callers only see AppErrors.
+ * Sign-in, refresh and revoke against the Cognito app client. Cognito's own error names are turned
+ * into the spec's codes here, so callers only see AppErrors. A forgotten password is not Cognito's to
+ * reset (the pool's recovery is admin-only): domain/auth/password-reset.ts mails our own code.
  */
-import {
-  AdminInitiateAuthCommand,
-  ConfirmForgotPasswordCommand,
-  ForgotPasswordCommand,
-  InitiateAuthCommand,
-  RevokeTokenCommand,
-} from '@aws-sdk/client-cognito-identity-provider';
+import { AdminInitiateAuthCommand, InitiateAuthCommand, RevokeTokenCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { cognitoClient } from '#commons/cognito';
 import { env } from '#commons/env';
-import { AppError, UnauthorizedError, ValidationError } from '#commons/errors';
+import { AppError, UnauthorizedError } from '#commons/errors';
 import { logger } from '#commons/logger';
-import { messages } from '#contracts/common';
 import { TooManyAttemptsError } from '#domain/auth/attempt-limits';
 
 /** Cognito does not say how long its lockout lasts; it starts at seconds and doubles. */
@@ -106,45 +100,5 @@ export async function revokeRefreshToken(refreshToken: string | null | undefined
     await cognitoClient().send(new RevokeTokenCommand({ ClientId: env.userPoolClientId, Token: refreshToken }));
   } catch (error) {
     logger.warn('RevokeToken failed', { error: error as Error });
-  }
-}
-
-/**
- * Sends the reset code by email (SPEC 4 "Password reset", step one). Cognito refusing (no such user
- * there, or its own per-user limit) is logged, not raised: the caller answers every address alike.
- *
- * Open (issue 21): the code is Cognito's, so whoever holds it may also confirm it straight to
- * Cognito's public ConfirmForgotPassword, which passes only Cognito's own limit on wrong codes (the
- * post-confirmation trigger still ends every session afterwards). Cognito runs no trigger before a
- * confirmation, so our throttle cannot sit in that path. Closing it needs either a code of our own
- * (the pool's recovery set to admin_only, our code stored hashed with its counter, mailed by us, and
- * AdminSetUserPassword on success), which needs mail sending this stack does not have (SES), or a
- * confidential app client (ConfirmForgotPassword then needs the client secret's hash, which only the
- * API knows), which moves the web app's sign-in refresh behind the API too.
- */
-export async function sendResetCode(email: string): Promise<void> {
-  try {
-    await cognitoClient().send(new ForgotPasswordCommand({ ClientId: env.userPoolClientId, Username: email }));
-  } catch (error) {
-    const name = errorName(error);
-    if (name !== 'UserNotFoundException' && name !== 'LimitExceededException' && name !== 'TooManyRequestsException') throw error;
-    logger.warn('ForgotPassword refused', { name });
-  }
-}
-
-/** Step two: the emailed code and the new password. */
-export async function confirmReset(email: string, code: string, newPassword: string): Promise<void> {
-  try {
-    await cognitoClient().send(
-      new ConfirmForgotPasswordCommand({ ClientId: env.userPoolClientId, Username: email, ConfirmationCode: code, Password: newPassword }),
-    );
-  } catch (error) {
-    const name = errorName(error);
-    // No such user in Cognito reads as a wrong code: the answer must not tell addresses apart.
-    if (name === 'CodeMismatchException' || name === 'ExpiredCodeException' || name === 'UserNotFoundException')
-      throw new ValidationError('token', 'Invalid or expired code', 'ERR_INVALID_RESET_CODE');
-    if (name === 'InvalidPasswordException') throw new ValidationError('newPassword', messages.weakPassword);
-    if (name === 'LimitExceededException' || name === 'TooManyRequestsException') throw new TooManyRequestsError();
-    throw error;
   }
 }

@@ -48,6 +48,14 @@ export const env = {
   get sqsEndpoint() {
     return optional('SQS_ENDPOINT');
   },
+  /** SES's endpoint locally (infra/local/mail-sink.ts); AWS's own otherwise. */
+  get sesEndpoint() {
+    return optional('SES_ENDPOINT');
+  },
+  /** The sender of the mails the product sends (password-reset codes), an SES verified identity: `Conversa <no-reply@example.com>`. */
+  get mailFrom() {
+    return required('MAIL_FROM');
+  },
   queueUrl(name: string) {
     return required(`QUEUE_URL_${name.toUpperCase().replace(/-/g, '_')}`);
   },

@@ -8,7 +8,7 @@
  *
  * Sealed text is versioned, "v1:<iv>:<tag>:<data>" in base64url, so a later key rotation can add "v2".
  */
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
 
 const VERSION = 'v1';
 const IV_BYTES = 12;
@@ -76,6 +76,18 @@ export async function openSecret(sealed: string): Promise<string> {
   } catch {
     throw new SecretUnreadableError('authentication failed (tampered or another key)');
   }
+}
+
+/**
+ * An HMAC-SHA256 of `value` under a key derived from the region's key for this `purpose` (hex): what a
+ * short secret (a 6-digit reset code) is stored as, so a copy of the table alone cannot try the
+ * million codes offline. Another purpose, or another region's key, gives another digest.
+ */
+export async function keyedDigest(purpose: string, value: string): Promise<string> {
+  const subkey = createHmac('sha256', await secretsKey())
+    .update(`conversa:${purpose}`)
+    .digest();
+  return createHmac('sha256', subkey).update(value, 'utf8').digest('hex');
 }
 
 /** Shortest secret whose last four characters may be shown: below it, four would be too much of it. */

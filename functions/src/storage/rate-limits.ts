@@ -6,15 +6,12 @@
  *
  *   tenant window     pk = C#<cid>#RATE#<scope>       sk = W#<window start, epoch s>   { count, expiresAt }
  *   platform window   pk = PLATFORM#RATE#<scope>      sk = W#<window start, epoch s>   { count, expiresAt }
- *   attempts          pk = PLATFORM#ATTEMPTS#<scope>  sk = A                           { count, expiresAt }
  *
  * One atomic ADD per request (per batch of events: addToWindow); window items expire through the
  * table's TTL a window after they end (TTL deletes lazily, so the window start in the key, not the
- * TTL, decides which counter counts).
- * Attempt counters have no window: they live until cleared (a new reset code) or until their
- * expiresAt, which the update itself checks for the same reason.
+ * TTL, decides which counter counts). A reset code's own tries live on the code (reset-codes.ts).
  */
-import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, getItem, isConditionalCheckFailed, table } from './db.ts';
 import { PLATFORM_PK, tenantPk } from './table.ts';
 
@@ -89,39 +86,4 @@ export async function refundWindow(counted: WindowHit): Promise<void> {
   } catch (error) {
     if (!isConditionalCheckFailed(error)) throw error;
   }
-}
-
-const attemptsKey = (scope: string) => ({ pk: `${PLATFORM_PK}#ATTEMPTS#${scope}`, sk: 'A' });
-
-/** Counts one attempt; a counter past its expiresAt starts again at 1. Answers the count, this one included. */
-export async function countAttempt(scope: string, lifetimeSeconds: number, nowMs = Date.now()): Promise<number> {
-  const now = Math.floor(nowMs / 1000);
-  try {
-    const out = await db().send(
-      new UpdateCommand({
-        TableName: table(),
-        Key: attemptsKey(scope),
-        UpdateExpression: 'ADD #count :one SET expiresAt = if_not_exists(expiresAt, :expires), entity = :entity',
-        ConditionExpression: 'attribute_not_exists(pk) OR expiresAt > :now',
-        ExpressionAttributeNames: { '#count': 'count' },
-        ExpressionAttributeValues: { ':one': 1, ':expires': now + lifetimeSeconds, ':now': now, ':entity': 'attempts' },
-        ReturnValues: 'UPDATED_NEW',
-      }),
-    );
-    return Number(out.Attributes?.count ?? 1);
-  } catch (error) {
-    if (!isConditionalCheckFailed(error)) throw error;
-    // Expired but not yet swept by TTL: this attempt is the first of a new life.
-    await db().send(
-      new PutCommand({
-        TableName: table(),
-        Item: { ...attemptsKey(scope), count: 1, expiresAt: now + lifetimeSeconds, entity: 'attempts' },
-      }),
-    );
-    return 1;
-  }
-}
-
-export async function clearAttempts(scope: string): Promise<void> {
-  await db().send(new DeleteCommand({ TableName: table(), Key: attemptsKey(scope) }));
 }

@@ -19,7 +19,10 @@ export interface IndexDeclaration {
 export const tableDeclaration = {
   partitionKey: 'pk',
   sortKey: 'sk',
-  /** DynamoDB TTL attribute (epoch seconds): idempotency keys, socket connections, rate-limit windows. */
+  /**
+   * DynamoDB TTL attribute (epoch seconds): idempotency keys, socket connections, rate-limit windows,
+   * sign-in challenges, password-reset codes (reset-codes.ts: PLATFORM#RESET_CODE#<address hash>).
+   */
   timeToLiveAttribute: 'expiresAt',
   globalIndexes: [
     { name: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' },

@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { db, isConditionalCheckFailed, table } from './db.ts';
+import { db, isConditionalCheckFailed, table, updateIf } from './db.ts';
 import { PLATFORM_PK } from './table.ts';
 import { userKey } from './users.ts';
 
@@ -75,19 +75,9 @@ export async function takeMfaChallenge(id: string): Promise<boolean> {
   }
 }
 
-async function conditionalUpdate(input: Omit<ConstructorParameters<typeof UpdateCommand>[0], 'TableName'>): Promise<boolean> {
-  try {
-    await db().send(new UpdateCommand({ TableName: table(), ...input }));
-    return true;
-  } catch (error) {
-    if (isConditionalCheckFailed(error)) return false;
-    throw error;
-  }
-}
-
 /** Setup: a new pending secret replaces any earlier one; refused (false) once the factor is on. */
 export const setPendingMfaSecret = (companyId: number, userId: number, sealed: string): Promise<boolean> =>
-  conditionalUpdate({
+  updateIf({
     Key: userKey(companyId, userId),
     UpdateExpression: 'SET mfaPendingSecret = :sealed',
     ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(mfaEnabled) OR mfaEnabled = :off)',
@@ -100,7 +90,7 @@ export const enableMfa = (
   userId: number,
   input: { pendingSecret: string; step: number; recoveryHashes: string[]; origin: string | null },
 ): Promise<boolean> =>
-  conditionalUpdate({
+  updateIf({
     Key: userKey(companyId, userId),
     UpdateExpression:
       'SET mfaEnabled = :on, mfaSecret = :secret, mfaLastStep = :step, mfaRecoveryHashes = :hashes, mfaOrigin = :origin REMOVE mfaPendingSecret',
@@ -116,7 +106,7 @@ export const enableMfa = (
 
 /** Turns the second factor off (the user with a code, or an admin's reset): every trace of it goes. */
 export const clearMfa = (companyId: number, userId: number): Promise<boolean> =>
-  conditionalUpdate({
+  updateIf({
     Key: userKey(companyId, userId),
     UpdateExpression: 'SET mfaEnabled = :off REMOVE mfaSecret, mfaPendingSecret, mfaLastStep, mfaRecoveryHashes, mfaOrigin',
     ConditionExpression: 'attribute_exists(pk)',
@@ -125,7 +115,7 @@ export const clearMfa = (companyId: number, userId: number): Promise<boolean> =>
 
 /** Spends a TOTP time step: true only if it is later than every step accepted before (no replay). */
 export const useMfaStep = (companyId: number, userId: number, step: number): Promise<boolean> =>
-  conditionalUpdate({
+  updateIf({
     Key: userKey(companyId, userId),
     UpdateExpression: 'SET mfaLastStep = :step',
     ConditionExpression:
@@ -135,7 +125,7 @@ export const useMfaStep = (companyId: number, userId: number, step: number): Pro
 
 /** Spends the recovery code at `index` if it is still the one read. */
 export const useRecoveryCode = (companyId: number, userId: number, index: number, hash: string): Promise<boolean> =>
-  conditionalUpdate({
+  updateIf({
     Key: userKey(companyId, userId),
     UpdateExpression: `REMOVE mfaRecoveryHashes[${index}]`,
     ConditionExpression: `mfaEnabled = :on AND mfaRecoveryHashes[${index}] = :hash`,
@@ -144,7 +134,7 @@ export const useRecoveryCode = (companyId: number, userId: number, index: number
 
 /** The sign-in that passed the second factor: its tokens are the ones let in. */
 export const setMfaOrigin = (companyId: number, userId: number, origin: string): Promise<boolean> =>
-  conditionalUpdate({
+  updateIf({
     Key: userKey(companyId, userId),
     UpdateExpression: 'SET mfaOrigin = :origin',
     ConditionExpression: 'mfaEnabled = :on',

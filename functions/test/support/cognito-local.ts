@@ -1,7 +1,7 @@
 /**
  * cognito-local on a free port in a temp folder, with a user pool and app client shaped like the
  * real one (email username, custom:companyId / custom:userId, the API's password sign-in + refresh).
- * Every confirmation code is COGNITO_TEST_CODE so password-reset tests are deterministic.
+ * Password-reset codes are ours, not Cognito's: a test reads them from the mail sink (mail-sink.ts).
  *
  * Known gaps (TOOLCHAIN.md): no RevokeToken / GlobalSignOut / GetTokensFromRefreshToken, a wrong
  * password gives InvalidPasswordException, REFRESH_TOKEN_AUTH issues a fresh auth_time.
@@ -19,7 +19,6 @@ import { fakeAwsCredentials } from './dynamodb-local.ts';
 import { freePort, type Spawned, spawnProcess } from './processes.ts';
 
 const repoRoot = resolve(fileURLToPath(import.meta.url), '../../../..');
-export const COGNITO_TEST_CODE = '123456';
 
 export interface CognitoLocal {
   endpoint: string;
@@ -72,7 +71,7 @@ async function spawnCognitoLocal(cwd: string): Promise<{ proc: Spawned; endpoint
     const port = await freePort();
     const proc = spawnProcess(process.execPath, [join(repoRoot, 'node_modules/cognito-local/lib/bin/start.js')], {
       cwd,
-      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', CODE: COGNITO_TEST_CODE },
+      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1' },
     });
     const alive = () => proc.child.exitCode === null && proc.child.signalCode === null;
     const endpoint = `http://127.0.0.1:${port}`;

@@ -1,9 +1,9 @@
 /**
- * cognito-local as a child process (it keeps its state as JSON under `.cognito/` in its cwd), the
- * user pool and client the product expects, and the confirmation codes it "emails" (it prints them),
- * captured so tests and the log can read a password-reset code.
+ * cognito-local as a child process (it keeps its state as JSON under `.cognito/` in its cwd), and the
+ * user pool and client the product expects. It mails no password-reset code: the pool's recovery is
+ * admin-only (the proxy refuses ForgotPassword), and our API mails its own code (infra/local/mail-sink.ts).
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import {
@@ -23,8 +23,6 @@ export interface CognitoLocal {
   /** cognito-local's own URL: the tokens' issuer domain. */
   url: string;
   child: Child;
-  /** Latest confirmation code cognito-local delivered to this address (lower-cased), and when (epoch ms). */
-  codes: Map<string, { code: string; at: number }>;
 }
 
 const require = createRequire(import.meta.url);
@@ -52,8 +50,6 @@ export async function startCognitoLocal(opts: {
     writeFileSync(join(opts.dir, '.cognito', 'config.json'), JSON.stringify(config, null, 2));
   }
   const startScript = join(dirname(require.resolve('cognito-local/package.json')), 'lib', 'bin', 'start.js');
-  const codes = new Map<string, { code: string; at: number }>();
-  let destination: string | undefined;
   const child = spawnChild({
     name: 'cognito',
     command: process.execPath,
@@ -62,17 +58,6 @@ export async function startCognitoLocal(opts: {
     // HOST fixes both the bind address and the issuer, so JWT_ISSUER is predictable.
     env: { ...process.env, PORT: String(opts.port), HOST: '127.0.0.1', NO_COLOR: '1', DEBUG: '' },
     log: opts.log,
-    onLine: (line) => {
-      // The delivery is a box: "│ Destination: ann@x.com │" then "│ Code: 123456 │".
-      const field = /^[\s│|]*([A-Za-z ]+):\s+(\S+)\s*[│|]?\s*$/.exec(line.replace(/^.*?INFO.*?:\s*/, ''));
-      if (field?.[1] === 'Destination') destination = field[2]?.toLowerCase();
-      if (field?.[1] === 'Code' && destination && field[2]) {
-        codes.set(destination, { code: field[2], at: Date.now() });
-        opts.log(`[cognito] confirmation code for ${destination}: ${field[2]}`);
-        destination = undefined;
-      }
-      return undefined;
-    },
   });
   const url = `http://127.0.0.1:${opts.port}`;
   try {
@@ -81,7 +66,7 @@ export async function startCognitoLocal(opts: {
     await child.stop();
     throw error;
   }
-  return { url, child, codes };
+  return { url, child };
 }
 
 export function cognitoAdminClient(endpoint: string): CognitoIdentityProviderClient {
@@ -142,24 +127,4 @@ export async function ensurePoolAndClient(endpoint: string): Promise<{ userPoolI
   } finally {
     client.destroy();
   }
-}
-
-/**
- * The confirmation code cognito-local holds for this address, read from its user pool's file
- * (`.cognito/db/<pool id>.json`, written before it answers ForgotPassword or SignUp): its printed
- * "email" goes through a logging worker that, on a loaded machine, printed the code ~30 s after the
- * answer. `at` is when the user record last changed. Undefined while there is none, or while the
- * file is being rewritten.
- */
-export function storedConfirmationCode(dir: string, userPoolId: string, email: string): { code: string; at: number } | undefined {
-  let users: Record<string, { Attributes?: { Name: string; Value?: string }[]; ConfirmationCode?: string; UserLastModifiedDate?: string }>;
-  try {
-    users = JSON.parse(readFileSync(join(dir, '.cognito', 'db', `${userPoolId}.json`), 'utf8')).Users ?? {};
-  } catch {
-    return undefined;
-  }
-  const wanted = email.trim().toLowerCase();
-  const user = Object.values(users).find((u) => u.Attributes?.some((a) => a.Name === 'email' && a.Value?.toLowerCase() === wanted));
-  if (!user?.ConfirmationCode) return undefined;
-  return { code: user.ConfirmationCode, at: Date.parse(user.UserLastModifiedDate ?? '') || 0 };
 }

@@ -26,6 +26,9 @@
  * - The app client's auth flows (infra/lib/client-attributes.ts): a password sign-in only through
  *   the API's AdminInitiateAuth; InitiateAuth with a password or SRP is InvalidParameterException
  *   "... flow not enabled for this client", as Cognito answers. cognito-local accepts every flow.
+ * - The pool's account recovery (infra/lib/account-recovery.ts, `admin_only`): ForgotPassword and
+ *   ConfirmForgotPassword are refused as Cognito refuses them (account-recovery.ts here); cognito-local
+ *   has no such setting and would issue and take a code of its own.
  * - CORS for the browser (Amplify calls Cognito straight from the page).
  */
 import { createPublicKey, createSign, createVerify, randomUUID } from 'node:crypto';
@@ -35,6 +38,7 @@ import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { CLIENT_EXPLICIT_AUTH_FLOWS, CLIENT_WRITE_ATTRIBUTES } from '../../lib/client-attributes.ts';
+import { accountRecoveryRefusal } from './account-recovery.ts';
 
 export interface CognitoProxy {
   url: string;
@@ -62,15 +66,11 @@ type Json = Record<string, unknown>;
 const AMZ_JSON = 'application/x-amz-json-1.1';
 const SERVICE = 'AWSCognitoIdentityProviderService';
 
-/** Local-only route (no AWS equivalent): the last confirmation code "emailed" to an address, for tests. */
-export const RESET_CODE_PATH = '/_local/confirmation-codes/';
-
 export async function startCognitoProxy(opts: {
   port: number;
   upstream: string;
   stateFile?: string;
   log: (line: string) => void;
-  confirmationCode?: (email: string) => { code: string; at: number } | undefined;
   /** The pool's version 2 pre token generation trigger, on the local Lambda Invoke endpoint. */
   preTokenGeneration?: { lambdaEndpoint: string; functionName: string; userPoolId: string };
 }): Promise<CognitoProxy> {
@@ -260,6 +260,8 @@ export async function startCognitoProxy(opts: {
       const refusal = selfServiceRefusal(accessToken);
       if (refusal) return refusal;
     }
+    const recoveryRefused = accountRecoveryRefusal(target);
+    if (recoveryRefused) return recoveryRefused;
     switch (target) {
       case 'GetTokensFromRefreshToken': {
         const refreshToken = String(body.RefreshToken ?? '');
@@ -368,12 +370,6 @@ export async function startCognitoProxy(opts: {
     cors(req, res);
     if (req.method === 'OPTIONS') {
       res.writeHead(204).end();
-      return;
-    }
-    if (req.method === 'GET' && req.url?.startsWith(RESET_CODE_PATH)) {
-      const email = decodeURIComponent(req.url.slice(RESET_CODE_PATH.length)).trim().toLowerCase();
-      const delivery = opts.confirmationCode?.(email);
-      res.writeHead(delivery ? 200 : 404, { 'content-type': 'application/json' }).end(JSON.stringify({ email, ...delivery }));
       return;
     }
     const raw = await readBody(req);

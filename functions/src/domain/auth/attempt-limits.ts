@@ -12,7 +12,7 @@
 import { createHash } from 'node:crypto';
 import { isIPv6 } from 'node:net';
 import { AppError } from '#commons/errors';
-import { clearAttempts, countAttempt, hitPlatformWindow, peekPlatformWindow, refundWindow, type WindowHit } from '#storage/rate-limits';
+import { hitPlatformWindow, peekPlatformWindow, refundWindow, type WindowHit } from '#storage/rate-limits';
 
 export const ATTEMPT_WINDOW_SECONDS = 15 * 60;
 /** Wrong passwords per account (email) per window. */
@@ -23,10 +23,8 @@ export const ADDRESS_SECRET_LIMIT = 20;
 export const ADDRESS_API_TOKEN_LIMIT = 20;
 /** Reset-code requests per email per window (each one mails the user). */
 export const RESET_REQUEST_LIMIT = 5;
-/** Wrong codes that burn a reset code: the user must ask for a new one. */
+/** Tries that burn a reset code (counted on the code itself, storage/reset-codes.ts): the user must ask for a new one. */
 export const RESET_CODE_ATTEMPTS = 5;
-/** A Cognito reset code lives an hour; its wrong-code count lives as long. */
-const RESET_CODE_LIFETIME_SECONDS = 60 * 60;
 
 /** 429: too many wrong secrets from this account or address; `retryAfter` in seconds. */
 export class TooManyAttemptsError extends AppError {
@@ -110,13 +108,3 @@ export async function assertNotLocked(limit: Limit, nowMs = Date.now()): Promise
 export async function countFailure(limit: Limit, nowMs = Date.now()): Promise<void> {
   await hitPlatformWindow(limit.scope, ATTEMPT_WINDOW_SECONDS, nowMs);
 }
-
-const resetCodeScope = (email: string) => `RESETCODE#${digest(email.toLowerCase())}`;
-
-/** Counts a try of the current reset code; answers false once the code is burnt. */
-export async function tryResetCode(email: string, nowMs = Date.now()): Promise<boolean> {
-  return (await countAttempt(resetCodeScope(email), RESET_CODE_LIFETIME_SECONDS, nowMs)) <= RESET_CODE_ATTEMPTS;
-}
-
-/** A new code was sent, or the code was used: the next code starts with a full budget. */
-export const forgetResetCodeTries = (email: string): Promise<void> => clearAttempts(resetCodeScope(email));

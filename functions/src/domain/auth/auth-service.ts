@@ -3,10 +3,9 @@
  * handler only parses and validates.
  */
 
-import { confirmReset, passwordSignIn, refreshSignIn, revokeRefreshToken, sendResetCode } from '#adapters/cognito-auth';
-import { AppError, CompanyExpiredError, ForbiddenError, UnauthorizedError, ValidationError } from '#commons/errors';
+import { passwordSignIn, refreshSignIn, revokeRefreshToken } from '#adapters/cognito-auth';
+import { AppError, CompanyExpiredError, ForbiddenError, UnauthorizedError } from '#commons/errors';
 import { type TokenIdentity, verifyIdToken } from '#commons/jwt';
-import { MASKED } from '#contracts/audit-mask';
 import { expiredMessage, type LoginResponse } from '#contracts/auth';
 import type { MfaChallengeResponse } from '#contracts/mfa';
 import { isTokenOfUser, lacksSecondFactor, signInIdOf } from '#contracts/session';
@@ -14,17 +13,10 @@ import { recordAudit } from '#domain/audit/record';
 import { type CompanyRecord, getCompany } from '#storage/companies';
 import { setMfaOrigin } from '#storage/user-mfa';
 import { addSessionToken, getUser, getUserByEmail, type UserRecord } from '#storage/users';
-import {
-  accountPasswordLimit,
-  addressSecretLimit,
-  beginAttempt,
-  forgetResetCodeTries,
-  resetRequestLimit,
-  tryResetCode,
-} from './attempt-limits.ts';
+import { accountPasswordLimit, addressSecretLimit, beginAttempt } from './attempt-limits.ts';
 import { dueDateWarning, isExpired } from './due-date-policy.ts';
 import { mfaRequiredOf, openMfaChallenge, passMfaChallenge } from './mfa.ts';
-import { endSession, endUserSessions, startSession } from './session.ts';
+import { endSession, startSession } from './session.ts';
 import { sessionUser } from './session-user.ts';
 
 /** SPEC 5 "Login": inactive or expired companies cannot sign in; super users can, to repair them. */
@@ -227,68 +219,4 @@ export async function logout(user: UserRecord, token: Pick<TokenIdentity, 'issue
   await endSession(user.companyId, user.id, endedAt, token.originJti || undefined);
   await revokeRefreshToken(user.sessionRefreshToken);
   await recordAudit({ action: 'auth.logout', targetType: 'session', targetId: user.id });
-}
-
-/** Known and unknown addresses take at least this long to answer, so timing does not tell them apart. */
-export const RESET_REQUEST_MIN_MS = 1000;
-
-/**
- * Step one of a reset. The answer is the same for every address (known or not, mailed or not):
- * only the owner of a known address learns anything, from their mailbox.
- */
-export async function requestPasswordReset(email: string, minDurationMs = RESET_REQUEST_MIN_MS): Promise<void> {
-  const until = Date.now() + minDurationMs;
-  try {
-    await beginAttempt([resetRequestLimit(email)]);
-    // Users exist in our table and in Cognito; a Cognito-only leftover is not a user of the product.
-    const user = await getUserByEmail(email);
-    if (user) {
-      await sendResetCode(email);
-      await forgetResetCodeTries(email);
-      await recordAudit({
-        companyId: user.companyId,
-        userId: user.id,
-        userName: user.name,
-        action: 'auth.passwordResetRequested',
-        targetType: 'user',
-        targetId: user.id,
-      });
-    }
-  } finally {
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, until - Date.now())));
-  }
-}
-
-const BURNT_CODE = 'Too many wrong codes: request a new one';
-
-/**
- * Step two. Wrong codes count per address and per email: RESET_CODE_ATTEMPTS wrong ones burn the
- * code (a new request starts over). An unknown email is answered like a wrong code.
- */
-export async function resetPassword(input: { email: string; token: string; newPassword: string }, client: ClientInfo): Promise<void> {
-  const attempt = await beginAttempt([addressSecretLimit(client.sourceIp)]);
-  if (!(await tryResetCode(input.email))) {
-    await attempt.refund();
-    throw new ValidationError('token', BURNT_CODE, 'ERR_INVALID_RESET_CODE');
-  }
-  const user = await getUserByEmail(input.email);
-  if (!user) throw new ValidationError('token', 'Invalid or expired code', 'ERR_INVALID_RESET_CODE');
-  try {
-    await confirmReset(input.email, input.token, input.newPassword);
-  } catch (error) {
-    if (!(error instanceof ValidationError && error.code === 'ERR_INVALID_RESET_CODE')) await attempt.refund();
-    throw error;
-  }
-  await Promise.all([attempt.refund(), forgetResetCodeTries(input.email)]);
-  await recordAudit({
-    companyId: user.companyId,
-    userId: user.id,
-    userName: user.name,
-    action: 'auth.passwordReset',
-    targetType: 'user',
-    targetId: user.id,
-    changes: { password: { from: MASKED, to: MASKED } },
-  });
-  // Whoever held the old password loses the sessions it opened.
-  await endUserSessions(user.companyId, user.id);
 }

@@ -1,6 +1,8 @@
 /**
  * Auth and session routes (SPEC 7 "Auth and session"): parse, validate, call the use case.
  */
+import { setCognitoPassword } from '#adapters/cognito-users';
+import { sendMail } from '#adapters/ses-mail';
 import { env } from '#commons/env';
 import { UnauthorizedError } from '#commons/errors';
 import { claimSessionSchema, loginSchema, refreshSchema, resetPasswordParamsSchema } from '#contracts/auth';
@@ -14,16 +16,22 @@ import {
   login,
   logout,
   refreshSession,
-  requestPasswordReset,
-  resetPassword,
 } from '#domain/auth/auth-service';
 import { disableMfa, mfaRequiredOf, resetUserMfa, setupMfa, verifyMfa } from '#domain/auth/mfa';
+import { type PasswordResetPorts, requestPasswordReset, resetPassword } from '#domain/auth/password-reset';
+import { preferredLanguage } from '#domain/auth/reset-mail';
 import { sessionUser } from '#domain/auth/session-user';
 import { assertCompanyUsable, bearerToken, loadIdentity, requireIdentity } from '#http/access';
 import { clientInfo } from '#http/client-info';
 import { httpHandler } from '#http/handler';
 import { noContent } from '#http/result';
 import { parseInput } from '#http/validate';
+
+/** Our reset code goes out by SES; the new password is set by the admin call, as the pool's recovery is admin-only. */
+const resetPorts: PasswordResetPorts = {
+  sendMail,
+  setPassword: (email, password) => setCognitoPassword(email, password, 'newPassword'),
+};
 
 export const handler = httpHandler('auth', {
   'POST /auth/login': async ({ body, event }) => login(parseInput(loginSchema, body), clientInfo(event)),
@@ -87,13 +95,14 @@ export const handler = httpHandler('auth', {
     return noContent();
   },
 
-  'POST /forgetpassword/{email}': async ({ params }) => {
-    await requestPasswordReset(parseInput(emailSchema, params.email, 'email'));
+  'POST /forgetpassword/{email}': async ({ params, event }) => {
+    const email = parseInput(emailSchema, params.email, 'email');
+    await requestPasswordReset({ email, language: preferredLanguage(event.headers?.['accept-language']) }, resetPorts);
     return { sent: true };
   },
 
   'POST /resetpasswords/{email}/{token}/{newPassword}': async ({ params, event }) => {
-    await resetPassword(parseInput(resetPasswordParamsSchema, params), clientInfo(event));
+    await resetPassword(parseInput(resetPasswordParamsSchema, params), clientInfo(event), resetPorts);
     return { reset: true };
   },
 

@@ -1,9 +1,11 @@
 /**
  * Cognito's post-confirmation trigger (infra/lib/identity.ts; the local stack's cognito-local calls it
- * the same way). After a reset by code, `PostConfirmation_ConfirmForgotPassword`, every session of the
- * user ends, whichever client confirmed the code: the web app's reset goes through our API, but the
- * public app client lets anyone call ConfirmForgotPassword straight, and a phone signed in with the
- * old password must not keep working. Cognito expects the event back.
+ * the same way). After a reset by Cognito's own code, `PostConfirmation_ConfirmForgotPassword`, every
+ * session of the user ends, whichever client confirmed the code, so a phone signed in with the old
+ * password does not keep working. Kept as a second line only: the pool's recovery is admin-only now
+ * (infra/lib/account-recovery.ts), so Cognito issues no such code and our API resets with its own
+ * (domain/auth/password-reset.ts), but a pool whose recovery is ever switched back is still covered.
+ * Cognito expects the event back.
  */
 import type { PostConfirmationTriggerEvent } from 'aws-lambda';
 import { logger } from '#commons/logger';

@@ -1,8 +1,8 @@
 import { api } from '../../../lib/api-client.ts';
 
 /**
- * Step 1 (SPEC 4 "Password reset", SPEC 7: the backend's route): the API asks Cognito to email a code
- * (locally, cognito-local logs it), answering every address alike.
+ * Step 1 (SPEC 4 "Password reset", SPEC 7: the backend's route): the API mails a code of its own (SES;
+ * locally the mail sink logs it), answering every address alike.
  */
 export const requestResetCode = (email: string) =>
   api<unknown>(`/forgetpassword/${encodeURIComponent(email)}`, { method: 'POST', anonymous: true });
