@@ -1,5 +1,6 @@
 import type { App } from 'aws-cdk-lib';
 import type { ConversaStackProps } from './conversa-stack.ts';
+import { mailAddressOf } from './mail-sender.ts';
 import { MAX_EGRESS_ADDRESSES } from './session-host-network.ts';
 
 export const DEFAULT_REGION = 'us-east-1';
@@ -14,7 +15,9 @@ export const DEFAULT_EGRESS_ADDRESSES = 2;
  * `openAiModel`, `transcriptionBaseUrl`, `dialogflowBaseUrl` for the bots' providers (issue 13), and for
  * the session-host `sessionHostEgressAddresses` (NAT gateways with an Elastic IP each, default 2, at
  * most MAX_EGRESS_ADDRESSES), `sessionHostTasksPerEgress` (tasks behind each address, default 1) and
- * `sessionsPerEgressAddress` (the sessions an address should carry; the host's default when unset).
+ * `sessionsPerEgressAddress` (the sessions an address should carry; the host's default when unset), and
+ * `mailFrom` for the sender of the password-reset mails (`Conversa <no-reply@example.com>`, an SES
+ * verified identity; `no-reply@<domainName>` when unset).
  */
 export function stackPropsFromContext(app: App): { id: string; props: ConversaStackProps } {
   const context = (key: string): string | undefined => {
@@ -37,6 +40,8 @@ export function stackPropsFromContext(app: App): { id: string; props: ConversaSt
   const alarmEmail = context('alarmEmail');
   if (alarmEmail && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(alarmEmail))
     throw new Error(`Context alarmEmail "${alarmEmail}" is not an e-mail address`);
+  const mailFrom = context('mailFrom');
+  if (mailFrom) mailAddressOf(mailFrom);
   const providerUrl = (key: string): string | undefined => {
     const value = context(key);
     if (value && !/^https?:\/\/[^\s/]+/.test(value)) throw new Error(`Context ${key} "${value}" is not an http(s) URL`);
@@ -50,6 +55,7 @@ export function stackPropsFromContext(app: App): { id: string; props: ConversaSt
       serverVersion: context('serverVersion'),
       domain: domainName && certificateArn ? { name: domainName, certificateArn } : undefined,
       alarmEmail,
+      mailFrom,
       billing: { asaasBaseUrl: context('asaasBaseUrl'), asaasWebhookToken: context('asaasWebhookToken') },
       bots: {
         openAiBaseUrl: providerUrl('openAiBaseUrl'),

@@ -11,6 +11,7 @@ import { DataTable } from './data-table.ts';
 import { ConversaHttpApi, type DeployedRoute } from './http-api.ts';
 import { Identity } from './identity.ts';
 import { ConversaFunction } from './lambda-function.ts';
+import { defaultMailFrom, MailSender } from './mail-sender.ts';
 import { Messaging } from './messaging.ts';
 import { Monitoring } from './monitoring.ts';
 import { SecretsKey } from './secrets-key.ts';
@@ -32,14 +33,17 @@ interface ExtraAccess {
   secrets?: boolean;
   /** Queues whose dead-letter queue the function sends to itself (QUEUE_URL_<NAME>_DLQ + send). */
   sendDeadLetter?: string[];
+  /** Sends mail through SES from the region's sender (MAIL_FROM + ses:SendEmail on its identity). */
+  mail?: boolean;
 }
 const extraAccess: Partial<Record<string, ExtraAccess>> = {
   // expiresTicket closes with expiresInactiveMessage: a `send` command to the session-host.
   'ticket-sweeps': { send: ['session-commands'] },
   // Retention deletes the media of the messages it removes.
   'message-retention': { media: true },
-  // auth seals and opens the second factor's TOTP secrets and a sign-in challenge's tokens (issue 21).
-  auth: { cognitoAdmin: true, secrets: true },
+  // auth seals and opens the second factor's TOTP secrets and a sign-in challenge's tokens (issue 21),
+  // and mails our own password-reset code (SES), whose digest is keyed with the same secret.
+  auth: { cognitoAdmin: true, secrets: true, mail: true },
   // A company's data export (issue 21 §5): queued here, its zip's link presigned here, built by the consumer.
   // Deleting a company removes every object under its prefix (list + delete), so read/write.
   companies: { cognitoAdmin: true, media: true, send: ['company-exports'] },
@@ -125,6 +129,8 @@ export interface ConversaStackProps extends StackProps {
   bots?: BotProviderSettings;
   /** The session-host's egress addresses and tasks (context, see context.ts): one address, one task unless given. */
   sessionHost?: SessionHostServiceProps;
+  /** The sender of the product's mails (context `mailFrom`), an SES identity of the region (mail-sender.ts). */
+  mailFrom?: string;
 }
 
 export interface BotProviderSettings {
@@ -174,6 +180,7 @@ export class ConversaStack extends Stack {
     const messaging = new Messaging(this, 'Queues');
     const media = new MediaBucket(this, 'Media', { logs: logs.bucket, webOrigin: web.origin });
     const secretsKey = new SecretsKey(this, 'SecretsKey');
+    const mail = new MailSender(this, 'Mail', { from: props.mailFrom ?? defaultMailFrom(props.domain?.name) });
 
     const functions = new Map<string, ConversaFunction>();
     const { routes, lambdas } = props.api ?? { routes: httpRoutes, lambdas: lambdaEntries() };
@@ -243,6 +250,7 @@ export class ConversaStack extends Stack {
       for (const queue of extra.send ?? []) messaging.grantSend(fn, queue);
       for (const queue of extra.sendDeadLetter ?? []) messaging.bindDeadLetter(fn, queue);
       if (extra.secrets) secretsKey.bind(fn);
+      if (extra.mail) mail.bind(fn, fn);
     }
 
     this.sessionHostStack = new NestedStack(this, 'SessionHost', {

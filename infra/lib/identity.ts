@@ -13,14 +13,15 @@ import {
 import { type IGrantable, type IRole, Policy, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
+import { ACCOUNT_RECOVERY_MECHANISM } from './account-recovery.ts';
 import { CLIENT_AUTH_FLOWS, CLIENT_READ_ATTRIBUTES, CLIENT_WRITE_ATTRIBUTES } from './client-attributes.ts';
 import type { EnvironmentTarget } from './data-table.ts';
 import { acknowledge } from './nag.ts';
 
 /**
  * The admin calls the API makes on users (signup, user CRUD, password reset by a super user, ending
- * the older session on a new login). Anything else (sign-in, refresh, forgot password) goes through
- * the public client and needs no IAM permission.
+ * the older session on a new login, a reset by our own code). Anything else (refresh, revocation) goes
+ * through the public client and needs no IAM permission.
  */
 export const COGNITO_ADMIN_ACTIONS = [
   'cognito-idp:AdminCreateUser',
@@ -54,7 +55,8 @@ export class Identity extends Construct {
       // Signup is POST /companies/cadastro: it creates the company and its admin together.
       selfSignUpEnabled: false,
       passwordPolicy: { minLength: 8, requireUppercase: true, requireLowercase: true, requireDigits: true, requireSymbols: false },
-      accountRecovery: AccountRecovery.EMAIL_ONLY,
+      // Only our API resets a password (account-recovery.ts): Cognito's ForgotPassword is refused.
+      accountRecovery: ACCOUNT_RECOVERY[ACCOUNT_RECOVERY_MECHANISM],
       removalPolicy: RemovalPolicy.RETAIN,
       deletionProtection: true,
       // Essentials: the pre token generation trigger may change access tokens only from this plan up
@@ -115,6 +117,9 @@ export class Identity extends Construct {
     });
   }
 }
+
+/** The CDK spelling of account-recovery.ts' mechanism. */
+const ACCOUNT_RECOVERY: Record<typeof ACCOUNT_RECOVERY_MECHANISM, AccountRecovery> = { admin_only: AccountRecovery.NONE };
 
 const TRIGGER_OPERATIONS: Record<CognitoTriggerDeclaration['operation'], UserPoolOperation> = {
   PostConfirmation: UserPoolOperation.POST_CONFIRMATION,
