@@ -28,16 +28,16 @@ import { useAuth } from '../../../lib/auth/auth-provider.tsx';
 import { SENDABLE_ACCEPT } from '../../../lib/direct-upload.ts';
 import { contactQueryOptions } from '../../../lib/lookups/contacts.ts';
 import { type QuickMessageOption, useQuickMessageOptions } from '../../../lib/lookups/quick-messages.ts';
-import { useUserNames } from '../../../lib/lookups/users.ts';
 import { fillMessageVariables, needsContactRecord } from '../../../lib/message-variables.ts';
 import { readStorage, storageKeys, writeStorage } from '../../../lib/storage.ts';
 import { useErrorToast } from '../../../lib/use-api-error.ts';
 import { sendMediaMessage } from '../api/media.ts';
-import { type Colleague, insertMention, matchColleagues, mentionIdsIn, mentionQueryAt } from '../api/mentions.ts';
 import { dropMessage, LOCAL_ID_PREFIX, putMessage, putSent, sendStoredMedia, sendTextMessage } from '../api/messages.ts';
 import { matchQuickMessages, quickMessageLabel } from '../api/quick-messages.ts';
+import { useMentionPicker } from '../hooks/use-mention-picker.ts';
 import { AttachmentPreview } from './attachment-preview.tsx';
 import { EmojiPicker } from './emoji-picker.tsx';
+import { MentionSuggestions } from './mention-suggestions.tsx';
 import { privateNoteColor, QuotedBlock } from './message-bubble.tsx';
 import { VoiceRecorder } from './voice-recorder.tsx';
 
@@ -72,22 +72,13 @@ export function MessageInput({ ticket, replyTo, onClearReply }: MessageInputProp
   const [sign, setSign] = useState(readSign);
   // Issue 22 §6: what is typed is a private note for the team while on (text only, never sent, unsigned).
   const [note, setNote] = useState(false);
-  // `@name` in a note: the colleagues picked so far, where the caret is, the highlighted option, and
-  // the @ whose list Escape closed.
-  const [picked, setPicked] = useState<Colleague[]>([]);
-  const [caret, setCaret] = useState(0);
-  const [highlight, setHighlight] = useState(0);
-  const [dismissedAt, setDismissedAt] = useState<number | null>(null);
-  const colleagues = useUserNames(note);
   const [emojiAnchor, setEmojiAnchor] = useState<HTMLElement | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
   const textInput = useRef<HTMLTextAreaElement>(null);
   const quick = useQuickMessageOptions(user?.companyId, user?.id);
   // A quick reply with a file is sent at once: never offered while writing a note, which is text only.
-  const mentionAt = note ? mentionQueryAt(text, caret) : null;
-  const mentionOpen = mentionAt !== null && mentionAt.start !== dismissedAt;
-  const mentionOptions = mentionOpen ? matchColleagues(colleagues.data, mentionAt.query, user?.id) : [];
-  const suggestions = mentionOpen ? [] : matchQuickMessages(quick.data, text).filter((option) => !note || !option.mediaPath);
+  const mention = useMentionPicker({ note, text, setText, textInput, selfId: user?.id });
+  const suggestions = mention.open ? [] : matchQuickMessages(quick.data, text).filter((option) => !note || !option.mediaPath);
   // SPEC 4: input, attachment and emoji are disabled unless the ticket is open, or while sending or recording.
   const disabled = ticket.status !== 'open' || sending || recording;
 
@@ -98,24 +89,10 @@ export function MessageInput({ ticket, replyTo, onClearReply }: MessageInputProp
   // The server signs (signMessage); the local copy shows what it will store until it arrives.
   const signed = (body: string) => (sign && !note && user ? `*${user.name}:*\n${body}` : body);
 
-  const pickMention = (colleague: Colleague) => {
-    if (!mentionAt) return;
-    const next = insertMention(text, mentionAt.start, caret, colleague.name);
-    setText(next.text);
-    setCaret(next.caret);
-    setHighlight(0);
-    setPicked((current) => [...current.filter((c) => c.id !== colleague.id), colleague]);
-    setTimeout(() => {
-      textInput.current?.focus();
-      textInput.current?.setSelectionRange(next.caret, next.caret);
-    });
-  };
-  const trackCaret = () => setCaret(textInput.current?.selectionStart ?? text.length);
-
   const sendText = async (raw: string) => {
     const now = new Date().toISOString();
     const body = signed(raw);
-    const mentioned = note ? picked.filter((c) => mentionIdsIn(raw, picked).includes(c.id)) : [];
+    const mentioned = mention.mentionedIn(raw);
     const local: Message = {
       id: `${LOCAL_ID_PREFIX}${Date.now()}`,
       ticketId: ticket.id,
@@ -158,7 +135,7 @@ export function MessageInput({ ticket, replyTo, onClearReply }: MessageInputProp
         mentioned.map((c) => c.id),
       );
       putSent(queryClient, sent);
-      setPicked([]);
+      mention.reset();
     } catch (error) {
       dropMessage(queryClient, ticket.id, local.id);
       setText(raw);
@@ -252,25 +229,7 @@ export function MessageInput({ ticket, replyTo, onClearReply }: MessageInputProp
   };
 
   const onKeyDown = (event: KeyboardEvent) => {
-    if (mentionOptions.length > 0) {
-      const chosen = mentionOptions[Math.min(highlight, mentionOptions.length - 1)];
-      if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
-        event.preventDefault();
-        const step = event.key === 'ArrowDown' ? 1 : mentionOptions.length - 1;
-        setHighlight((current) => (current + step) % mentionOptions.length);
-        return;
-      }
-      if ((event.key === 'Enter' || event.key === 'Tab') && chosen) {
-        event.preventDefault();
-        pickMention(chosen);
-        return;
-      }
-      if (event.key === 'Escape') {
-        event.preventDefault();
-        setDismissedAt(mentionAt?.start ?? null);
-        return;
-      }
-    }
+    if (mention.handleKey(event)) return;
     if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
       event.preventDefault();
       void submit();
@@ -303,27 +262,7 @@ export function MessageInput({ ticket, replyTo, onClearReply }: MessageInputProp
       data-testid="message-input"
       data-note={note || undefined}
     >
-      {mentionOpen && !disabled && (
-        <Paper elevation={4} sx={{ position: 'absolute', bottom: '100%', left: 8, maxWidth: 360, width: 'calc(100% - 16px)', zIndex: 2 }}>
-          <List dense aria-label={t('mentions.suggestions')} data-testid="mention-suggestions">
-            {mentionOptions.length === 0 ? (
-              <ListItemText sx={{ px: 2, py: 1, color: 'text.secondary' }} primary={t('mentions.noMatch')} />
-            ) : (
-              mentionOptions.map((colleague, index) => (
-                <ListItemButton
-                  key={colleague.id}
-                  selected={index === Math.min(highlight, mentionOptions.length - 1)}
-                  // Keeps the focus (and the caret) in the text field.
-                  onMouseDown={(event) => event.preventDefault()}
-                  onClick={() => pickMention(colleague)}
-                >
-                  <ListItemText primary={`@${colleague.name}`} />
-                </ListItemButton>
-              ))
-            )}
-          </List>
-        </Paper>
-      )}
+      {mention.open && !disabled && <MentionSuggestions options={mention.options} selected={mention.selected} onPick={mention.pick} />}
       {suggestions.length > 0 && !disabled && (
         <Paper elevation={4} sx={{ position: 'absolute', bottom: '100%', left: 8, right: 8, maxHeight: 240, overflowY: 'auto', zIndex: 2 }}>
           <List dense aria-label={t('conversation.input.quickReplies')}>
@@ -428,14 +367,13 @@ export function MessageInput({ ticket, replyTo, onClearReply }: MessageInputProp
           value={text}
           onChange={(event) => {
             setText(event.target.value);
-            setCaret(event.target.selectionStart ?? event.target.value.length);
-            setHighlight(0);
+            mention.onTyped(event.target.selectionStart ?? event.target.value.length);
           }}
           onKeyDown={onKeyDown}
           onKeyUp={(event) => {
-            if (event.key.startsWith('Arrow') || event.key === 'Home' || event.key === 'End') trackCaret();
+            if (event.key.startsWith('Arrow') || event.key === 'Home' || event.key === 'End') mention.trackCaret();
           }}
-          onClick={trackCaret}
+          onClick={mention.trackCaret}
           onPaste={onPaste}
           disabled={disabled}
           placeholder={
