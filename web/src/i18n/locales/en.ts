@@ -4,6 +4,7 @@ import { billingErrorLocales, billingLocales } from './billing.ts';
 import { campaignErrorLocales, campaignsLocales } from './campaigns.ts';
 import { chatErrorLocales, chatsLocales } from './chats.ts';
 import { connectionsLocales } from './connections.ts';
+import { conversationLocales } from './conversation.ts';
 import { directoryLocales } from './directory.ts';
 import type { LocaleShape } from './es.ts';
 import { inboxLocales } from './inbox.ts';
@@ -27,6 +28,7 @@ const en: LocaleShape = {
   ...connectionsLocales.en,
   ...directoryLocales.en,
   ...inboxLocales.en,
+  ...conversationLocales.en,
   ...insightLocales.en,
   ...schedulesLocales.en,
   ...promptsLocales.en,

@@ -4,6 +4,7 @@ import { billingErrorLocales, billingLocales } from './billing.ts';
 import { campaignErrorLocales, campaignsLocales } from './campaigns.ts';
 import { chatErrorLocales, chatsLocales } from './chats.ts';
 import { connectionsLocales } from './connections.ts';
+import { conversationLocales } from './conversation.ts';
 import { directoryLocales } from './directory.ts';
 import { inboxLocales } from './inbox.ts';
 import { insightLocales } from './insight.ts';
@@ -27,6 +28,7 @@ const es = {
   ...connectionsLocales.es,
   ...directoryLocales.es,
   ...inboxLocales.es,
+  ...conversationLocales.es,
   ...insightLocales.es,
   ...schedulesLocales.es,
   ...promptsLocales.es,

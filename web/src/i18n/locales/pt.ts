@@ -4,6 +4,7 @@ import { billingErrorLocales, billingLocales } from './billing.ts';
 import { campaignErrorLocales, campaignsLocales } from './campaigns.ts';
 import { chatErrorLocales, chatsLocales } from './chats.ts';
 import { connectionsLocales } from './connections.ts';
+import { conversationLocales } from './conversation.ts';
 import { directoryLocales } from './directory.ts';
 import type { LocaleShape } from './es.ts';
 import { inboxLocales } from './inbox.ts';
@@ -28,6 +29,7 @@ const pt: LocaleShape = {
   ...connectionsLocales.pt,
   ...directoryLocales.pt,
   ...inboxLocales.pt,
+  ...conversationLocales.pt,
   ...insightLocales.pt,
   ...schedulesLocales.pt,
   ...promptsLocales.pt,
