@@ -30,6 +30,8 @@ export interface WebhookEnv {
   /** The receiver's URL (loopback: the tests set ALLOW_PRIVATE_BOT_URLS). */
   receiverUrl: string;
   received: Received[];
+  /** Status codes the receiver answers with, in turn; 200 once they run out. */
+  answers: number[];
   stop(): Promise<void>;
 }
 
@@ -52,11 +54,13 @@ export async function startWebhookEnv(): Promise<WebhookEnv> {
   process.env.ALLOW_PRIVATE_BOT_URLS = '1';
   const sqs = new SQSClient({ region: 'us-east-1', endpoint, credentials: { accessKeyId: 'l', secretAccessKey: 'l' } });
   const received: Received[] = [];
+  const answers: number[] = [];
   const receiver: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      res.statusCode = answers.shift() ?? 200;
       res.end('ok');
     });
   });
@@ -67,6 +71,7 @@ export async function startWebhookEnv(): Promise<WebhookEnv> {
     urls,
     receiverUrl: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`,
     received,
+    answers,
     stop: async () => {
       receiver.close();
       await Promise.all([stack.stop(), fauxqs.stop()]);

@@ -47,6 +47,12 @@ export const auditActions = [
   'contact.export',
   'contact.erase',
   'company.export',
+  'webhook.create',
+  'webhook.update',
+  'webhook.delete',
+  'webhook.rotateSecret',
+  'webhook.resend',
+  'webhook.disable',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 
@@ -62,6 +68,7 @@ export const auditTargetTypes = [
   'company',
   'announcement',
   'contact',
+  'webhook',
 ] as const;
 export type AuditTargetType = (typeof auditTargetTypes)[number];
 

@@ -12,7 +12,8 @@
  *    shows it pending with nextRetryAt; when the window is spent the log shows it failed and the
  *    attempt goes to the DLQ.
  * 4. The endpoint's failure streak: the first failure since a success is remembered; a failure a
- *    whole window after it switches the endpoint off (once) and tells the company's admins.
+ *    whole window after it switches the endpoint off (once), tells the company's admins and records
+ *    it in the company's audit trail as the system's act (no user).
  *
  * The retry is queued before the log is written: if the log write fails, the attempt is retried by
  * the queue and may be posted twice (at least once, never lost).
@@ -23,6 +24,7 @@ import type { DeliveryAttempt } from '#adapters/webhook-queue';
 import { logger } from '#commons/logger';
 import { openSecret, SecretUnreadableError } from '#commons/secrets';
 import { WEBHOOK_HEADERS, type WebhookChangeEvent, webhookChannel } from '#contracts/webhooks';
+import { changesOf, recordAudit } from '#domain/audit/record';
 import { audience, publishToCompany } from '#realtime/publisher';
 import * as deliveries from '#storage/webhook-deliveries';
 import * as store from '#storage/webhooks';
@@ -123,6 +125,16 @@ async function watchFailingEndpoint(companyId: number, endpointId: number, at: s
       companyId,
       endpointId,
       since: marked.failingSince,
+    });
+    await recordAudit({
+      action: 'webhook.disable',
+      targetType: 'webhook',
+      targetId: endpointId,
+      companyId,
+      userId: null,
+      userName: null,
+      changes: changesOf({ enabled: true, disabledReason: null }, { enabled: false, disabledReason: 'failing' }),
+      now: new Date(at),
     });
     await notifyDisabled(companyId, endpointId);
   }

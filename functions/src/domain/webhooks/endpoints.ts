@@ -9,7 +9,11 @@
  *   only; it is stored sealed. Rotating takes effect at the next attempt, retries included.
  * - Turning an endpoint on again starts its failure streak over and sends nothing it missed while
  *   off; a delivery is sent again only when asked (resend).
- * Changes are published on `company-{id}-webhook` to the admins, ids only.
+ * Changes are published on `company-{id}-webhook` to the admins, ids only, and recorded in the
+ * company's audit trail (issue 21 §3) like every administrative act: create, update (before and
+ * after), delete, a rotated secret and a resent delivery; the secret only ever as masked (it is
+ * `secret` in the entry's changes, a name the trail masks). The automatic switch-off is recorded
+ * where it happens, by the system (deliver.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { assertTenantUrl, TenantUrlRefused } from '#adapters/tenant-url-guard';
@@ -29,6 +33,7 @@ import {
   webhookChannel,
   webhookMessages,
 } from '#contracts/webhooks';
+import { changesOf, recordAudit } from '#domain/audit/record';
 import { audience, publishToCompany } from '#realtime/publisher';
 import * as deliveries from '#storage/webhook-deliveries';
 import * as store from '#storage/webhooks';
@@ -36,6 +41,16 @@ import { queueNewDelivery, restartAndQueue } from './emit.ts';
 
 const publishChange = (companyId: number, event: WebhookChangeEvent) =>
   publishToCompany(companyId, webhookChannel(companyId), event, audience.admins);
+
+/** An endpoint as its audit entries compare it: what an admin sets, the sealed secret under a name the trail masks. */
+const audited = (record: store.WebhookRecord) => ({
+  url: record.url,
+  events: record.events,
+  description: record.description,
+  enabled: record.enabled,
+  disabledReason: record.disabledReason ?? null,
+  secret: record.secretSealed,
+});
 
 export const newWebhookSecret = (): string => `whsec_${randomBytes(32).toString('base64url')}`;
 
@@ -113,6 +128,13 @@ export async function createWebhookFor(companyId: number, input: CreateWebhookIn
     createdAt: at,
     updatedAt: at,
   });
+  await recordAudit({
+    action: 'webhook.create',
+    targetType: 'webhook',
+    targetId: record.id,
+    companyId,
+    changes: changesOf(null, audited(record)),
+  });
   await publishChange(companyId, { action: 'create', id: record.id });
   return { ...presentWebhook(record), secret };
 }
@@ -130,20 +152,41 @@ export async function updateWebhookFor(companyId: number, id: number, input: Upd
     patch.disabledAt = null;
   }
   const record = Object.keys(patch).length ? await store.updateWebhook(companyId, id, patch, switchedOn) : before;
+  await recordAudit({
+    action: 'webhook.update',
+    targetType: 'webhook',
+    targetId: id,
+    companyId,
+    changes: changesOf(audited(before), audited(record)),
+  });
   await publishChange(companyId, { action: 'update', id });
   return presentWebhook(record);
 }
 
 export async function deleteWebhookFor(companyId: number, id: number): Promise<void> {
-  await findWebhook(companyId, id);
+  const before = await findWebhook(companyId, id);
   await store.deleteWebhook(companyId, id);
+  await recordAudit({
+    action: 'webhook.delete',
+    targetType: 'webhook',
+    targetId: id,
+    companyId,
+    changes: changesOf(audited(before), null, ['url', 'events', 'description']),
+  });
   await publishChange(companyId, { action: 'delete', id });
 }
 
 export async function rotateWebhookSecretFor(companyId: number, id: number): Promise<WebhookWithSecret> {
-  await findWebhook(companyId, id);
+  const before = await findWebhook(companyId, id);
   const secret = newWebhookSecret();
   const record = await store.updateWebhook(companyId, id, { secretSealed: await sealSecret(secret) });
+  await recordAudit({
+    action: 'webhook.rotateSecret',
+    targetType: 'webhook',
+    targetId: id,
+    companyId,
+    changes: changesOf({ secret: before.secretSealed }, { secret: record.secretSealed }),
+  });
   await publishChange(companyId, { action: 'update', id });
   return { ...presentWebhook(record), secret };
 }
@@ -159,6 +202,13 @@ export async function resendDeliveryFor(companyId: number, id: number, deliveryI
   await findWebhook(companyId, id);
   const restarted = await restartAndQueue(companyId, id, deliveryId);
   if (!restarted) throw new NotFoundError('ERR_NOT_FOUND');
+  await recordAudit({
+    action: 'webhook.resend',
+    targetType: 'webhook',
+    targetId: id,
+    companyId,
+    changes: changesOf(null, { delivery: deliveryId, event: restarted.event }),
+  });
   return presentDelivery(restarted);
 }
 

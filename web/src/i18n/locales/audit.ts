@@ -78,6 +78,12 @@ const es: Shape = {
       'contact.export': 'Datos de contacto exportados',
       'contact.erase': 'Contacto borrado',
       'company.export': 'Datos de la empresa exportados',
+      'webhook.create': 'Webhook creado',
+      'webhook.update': 'Webhook editado',
+      'webhook.delete': 'Webhook eliminado',
+      'webhook.rotateSecret': 'Secreto del webhook renovado',
+      'webhook.resend': 'Entrega de webhook reenviada',
+      'webhook.disable': 'Webhook desactivado por fallos',
     },
     targets: {
       session: 'Sesión',
@@ -91,6 +97,7 @@ const es: Shape = {
       company: 'Empresa',
       announcement: 'Anuncio',
       contact: 'Contacto',
+      webhook: 'Webhook',
     },
   },
 };
@@ -148,6 +155,12 @@ const en: Shape = {
       'contact.export': "Contact's data exported",
       'contact.erase': 'Contact erased',
       'company.export': "Company's data exported",
+      'webhook.create': 'Webhook created',
+      'webhook.update': 'Webhook edited',
+      'webhook.delete': 'Webhook deleted',
+      'webhook.rotateSecret': 'Webhook secret rotated',
+      'webhook.resend': 'Webhook delivery resent',
+      'webhook.disable': 'Webhook turned off for failing',
     },
     targets: {
       session: 'Session',
@@ -161,6 +174,7 @@ const en: Shape = {
       company: 'Company',
       announcement: 'Announcement',
       contact: 'Contact',
+      webhook: 'Webhook',
     },
   },
 };
@@ -218,6 +232,12 @@ const pt: Shape = {
       'contact.export': 'Dados do contato exportados',
       'contact.erase': 'Contato apagado',
       'company.export': 'Dados da empresa exportados',
+      'webhook.create': 'Webhook criado',
+      'webhook.update': 'Webhook editado',
+      'webhook.delete': 'Webhook excluído',
+      'webhook.rotateSecret': 'Segredo do webhook renovado',
+      'webhook.resend': 'Entrega de webhook reenviada',
+      'webhook.disable': 'Webhook desativado por falhas',
     },
     targets: {
       session: 'Sessão',
@@ -231,6 +251,7 @@ const pt: Shape = {
       company: 'Empresa',
       announcement: 'Informativo',
       contact: 'Contato',
+      webhook: 'Webhook',
     },
   },
 };
