@@ -90,7 +90,7 @@ export const handler = httpHandler('auth', {
   'DELETE /users/{id}/mfa': async (ctx) => {
     const identity = requireIdentity(ctx);
     const userId = parseInput(idParamSchema, ctx.params.id, 'id');
-    const { companyId } = parseInput(mfaResetQuerySchema, ctx.query);
+    const { companyId } = parseInput(mfaResetQuerySchema, ctx.query, 'query');
     await resetUserMfa(identity, { companyId: identity.super ? (companyId ?? identity.companyId) : identity.companyId, userId });
     return noContent();
   },
@@ -102,7 +102,7 @@ export const handler = httpHandler('auth', {
   },
 
   'POST /resetpasswords/{email}/{token}/{newPassword}': async ({ params, event }) => {
-    await resetPassword(parseInput(resetPasswordParamsSchema, params), clientInfo(event), resetPorts);
+    await resetPassword(parseInput(resetPasswordParamsSchema, params, 'params'), clientInfo(event), resetPorts);
     return { reset: true };
   },
 
