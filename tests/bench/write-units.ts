@@ -5,8 +5,12 @@
  * every item a write touches before and after it (with a client of its own, never counted) and
  * charges, as DynamoDB does, the base item's partition key ceil(max(before, after) / 1 KB) WCU
  * (twice in a transaction), and each index whose key the item holds a write of the new image in
- * its partition, plus a delete in the old partition when the index key moved. A conditional write
- * that fails still costs its WCU.
+ * its partition, plus a delete of the old image in its partition when the index key moved: its
+ * partition or its sort key (AWS: "If an update to the table changes the value of an indexed key
+ * attribute (from A to B), two writes are required", GSI.html#GSI.Writes; a ticket's list sort key
+ * moves with every message). A conditional write that fails still costs its WCU. PartiQL writes
+ * (ExecuteStatement, BatchExecuteStatement: the inbound links' `dispatched` mark) are charged as
+ * the plain writes AWS bills them as.
  */
 import { BatchGetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
@@ -48,6 +52,21 @@ function keysOf(command: string, input: Record<string, unknown>): { keys: Key[];
           .flat()
           .flatMap((request) => keyOf(request.PutRequest ? { Item: request.PutRequest.Item } : { Key: request.DeleteRequest?.Key })),
       };
+    case 'ExecuteStatement':
+    case 'BatchExecuteStatement': {
+      // An UPDATE/DELETE ... WHERE pk = ? AND sk = ?: the key is among its parameters (plain or marshalled).
+      const statements = (input.Statements ?? [input]) as { Statement?: string; Parameters?: unknown[] }[];
+      const value = (v: unknown) => (typeof v === 'object' && v !== null && 'S' in v ? (v as { S: string }).S : v);
+      return {
+        transaction: false,
+        keys: statements.flatMap(({ Statement = '', Parameters = [] }) => {
+          const where = Statement.search(/WHERE pk = \? AND sk = \?/);
+          if (where < 0 || /^\s*SELECT/i.test(Statement)) return [];
+          const at = (Statement.slice(0, where).match(/\?/g) ?? []).length;
+          return [{ pk: String(value(Parameters[at])), sk: String(value(Parameters[at + 1])) }];
+        }),
+      };
+    }
     default:
       return { keys: [], transaction: false };
   }
@@ -94,7 +113,8 @@ export function meterWriteUnits(
       if (failed) continue;
       for (const index of tableDeclaration.globalIndexes) {
         const [from, to] = [old?.[index.partitionKey], now?.[index.partitionKey]];
-        if (from !== undefined && from !== to) meter.charge(`${index.name} ${String(from)}`, writeUnitsOf(old));
+        const moved = from !== to || old?.[index.sortKey] !== now?.[index.sortKey];
+        if (from !== undefined && moved) meter.charge(`${index.name} ${String(from)}`, writeUnitsOf(old));
         if (to !== undefined && JSON.stringify(old) !== JSON.stringify(now)) meter.charge(`${index.name} ${String(to)}`, writeUnitsOf(now));
       }
     }
