@@ -7,6 +7,7 @@
 import type { SendMessageBatchCommandInput } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { InboundEvent, PhoneContact } from '#contracts/session-events';
+import { importContacts } from '#domain/contacts/import';
 import { createContactFor } from '#domain/contacts/manage';
 import { requeueParkedDeliveries } from '#domain/webhooks/queue-or-park';
 import { getContactByNumber } from '#storage/contacts';
@@ -169,5 +170,35 @@ describe('a phone import', () => {
     expect(out.batchItemFailures).toEqual([]);
     expect((await Promise.all(fresh.map((n) => getContactByNumber(companyId, n)))).every(Boolean)).toBe(true);
     expect(await deliverQueued(env)).toBe(0);
+  });
+});
+
+describe('a spreadsheet import (POST /contacts/import rows)', () => {
+  it('emits contact.created for each row it imported, none for a duplicate or a bad row, in batched calls', async () => {
+    // Prepare
+    const { companyId } = await importingTenant();
+    await createContactFor(companyId, { name: 'Known Dora', number: '5511944440001', email: '', extraInfo: [] });
+    await drain(env, env.urls.deliveries, 10);
+    Object.assign(sqsCalls, { single: 0, batch: 0 });
+    const fresh = numbers(12, '55119444');
+    const rows = [
+      ...fresh.map((number) => ({ name: `Sheet ${number.slice(-4)}`, number })),
+      { name: 'Known Dora', number: '5511944440001' },
+    ];
+    rows.push({ name: 'x', number: 'not a phone' });
+
+    // Act
+    const result = await importContacts(companyId, rows);
+
+    // Assess
+    expect(result).toMatchObject({ imported: 12, duplicated: 1 });
+    expect(result.invalid).toHaveLength(1);
+    expect({ single: sqsCalls.single, batch: sqsCalls.batch }).toEqual({ single: 0, batch: 2 });
+    expect(await deliverQueued(env, 100)).toBe(12);
+    expect(
+      posted()
+        .map((e) => [e.event, e.data.contact.number])
+        .sort(),
+    ).toEqual(fresh.map((n) => ['contact.created', n]));
   });
 });

@@ -14,11 +14,15 @@
  * Its own Lambda (fn 'contacts-import'): the spreadsheet reader (@e965/xlsx's mini build, SheetJS
  * 0.20.3 with its security fixes, no dependencies) stays out of the contacts bundle. No contact events per row:
  * the importing page reloads its list from the answer's counts (and the realtime client would
- * push this bundle past its size budget).
+ * push this bundle past its size budget). The company's webhooks do get one `contact.created` per
+ * contact imported (issue 23 §2), emitted together once the rows are done (batched calls,
+ * emitWebhookEvents; it never throws, so the answer's counts stand whatever the queue does).
  */
 import { ValidationError } from '#commons/errors';
 import { createContactSchema, importedNumberSchema } from '#contracts/contact-requests';
+import type { Contact } from '#contracts/contacts';
 import type { UploadedFile } from '#domain/media/multipart';
+import { emitWebhookEvents } from '#domain/webhooks/emit';
 import { createContact, newContactId } from '#storage/contacts';
 
 export const MAX_IMPORT_ROWS = 1000;
@@ -119,6 +123,22 @@ export function rowsFromJson(body: unknown): Record<string, unknown>[] {
 
 export async function importContacts(companyId: number, rows: Record<string, unknown>[], now = new Date()): Promise<ImportResult> {
   const result: ImportResult = { imported: 0, duplicated: 0, invalid: [] };
+  const created: Contact[] = [];
+  try {
+    await importRows(companyId, rows, now, result, created);
+  } finally {
+    // Also when a row failed part-way (a 500): the contacts made before it are made.
+    await emitWebhookEvents(
+      companyId,
+      'contact.created',
+      created.map((contact) => ({ contact })),
+      now,
+    );
+  }
+  return result;
+}
+
+async function importRows(companyId: number, rows: Record<string, unknown>[], now: Date, result: ImportResult, created: Contact[]) {
   for (const [index, row] of rows.entries()) {
     if (!row.name && !row.number) continue; // blank line
     const parsed = importedContactSchema.safeParse({ ...row, email: row.email || '' });
@@ -143,6 +163,6 @@ export async function importContacts(companyId: number, rows: Record<string, unk
       continue;
     }
     result.imported++;
+    created.push(outcome.created);
   }
-  return result;
 }
