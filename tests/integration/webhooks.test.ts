@@ -1,7 +1,8 @@
 /**
  * Webhooks end to end on the local stack (issue 23 §2 "Done means"): a receiver on 127.0.0.1 (the
  * local stack lets loopback URLs through, as for the bot fakes), registered through the API, gets a
- * contact's message on the simulated phone as a signed `message.received` within seconds; a receiver
+ * contact's message on the simulated phone as a signed `message.received` within seconds (with the
+ * `ticket.created` and `contact.created` that first message made); a receiver
  * answering 500 twice gets the same X-Conversa-Delivery a third time and the log shows three attempts
  * (the local stack retries after ~2 s and ~6 s: WEBHOOK_RETRY_BASE_SECONDS, the same code); a
  * disabled endpoint gets nothing; another tenant's endpoint is not found.
@@ -71,7 +72,7 @@ afterAll(() => server?.close());
 
 describe('webhooks over the local stack', () => {
   it("posts a contact's message as a signed message.received within seconds; a disabled endpoint gets nothing", async () => {
-    const live = await register('/live', ['message.received', 'ticket.created']);
+    const live = await register('/live', ['message.received', 'ticket.created', 'contact.created']);
     const off = await register('/off', ['message.received']);
     await ok(call, 'PUT', `/webhooks/${off.id}`, { token: a.admin.token, body: { enabled: false } });
     const number = phone();
@@ -98,6 +99,15 @@ describe('webhooks over the local stack', () => {
     await waitUntil('ticket.created at the receiver', async () =>
       hitsOf('/live').some((hit) => hit.headers['x-conversa-event'] === 'ticket.created'),
     );
+    // The number was new to the company: its contact was created by that first message.
+    const contactCreated = await waitUntil('contact.created at the receiver', async () =>
+      hitsOf('/live').find((hit) => hit.headers['x-conversa-event'] === 'contact.created'),
+    );
+    expect(JSON.parse(contactCreated.body)).toMatchObject({
+      event: 'contact.created',
+      companyId: a.companyId,
+      data: { contact: { number } },
+    });
 
     const log = await ok<{ deliveries: { event: string; status: string; attempts: number; responseCode: number }[] }>(
       call,
