@@ -6,8 +6,11 @@
  * tenant's tickets and messages are not found.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ticketNamedBy } from '#contracts/message-ticket-id';
 import { waMessageIdFor } from '#contracts/wa-message-id';
-import { getMessage, listMessagesPage } from '#storage/messages';
+import { messageIdAt } from '#domain/messages/message-id';
+import { getItem } from '#storage/db';
+import { getMessage, listMessagesPage, lookupKey } from '#storage/messages';
 import { getTicket, type TicketRecord } from '#storage/tickets';
 import {
   createConnection,
@@ -230,6 +233,29 @@ describe('DELETE /messages/{id}', () => {
       number: ticket.contact.number,
       fromMe: true,
     });
+  });
+
+  it('finds a message by the ticket its id names, with no lookup item; an id from before (random) through its lookup', async () => {
+    // Prepare: a send (its id names its ticket), the contact's message quoted, and a message of ours stored with an old random id
+    const ticket = await openTicket(a, connectionA);
+    const sent = (await send(a, ticket, { body: 'new shape' })).body.messages[0];
+    const inbound = await storeInbound(ticket, 'quote me', Date.now(), { id: messageIdAt(Date.now(), ticket.id) });
+    const old = await storeInbound(ticket, 'old shape', Date.now(), { id: messageIdAt(Date.now()), fromMe: true, waId: 'OLD-SHAPE-1' });
+    await env.commands.drain();
+    expect(ticketNamedBy(sent.id)).toBe(ticket.id);
+    expect(await getItem(lookupKey(a.companyId, sent.id).pk, 'LOOKUP')).toBeUndefined();
+    expect(await getItem(lookupKey(a.companyId, inbound.id).pk, 'LOOKUP')).toBeUndefined();
+    expect(await getItem(lookupKey(a.companyId, old.id).pk, 'LOOKUP')).toMatchObject({ ticketId: ticket.id });
+    // Act
+    const quoting = await send(a, ticket, { body: 'quoted', quotedMsg: { id: inbound.id } });
+    const deleted = await invoke('DELETE /messages/{id}', { token: a.admin.token, params: { id: sent.id } });
+    const deletedOld = await invoke('DELETE /messages/{id}', { token: a.admin.token, params: { id: old.id } });
+    // Assess
+    expect(quoting.status, JSON.stringify(quoting.body)).toBe(200);
+    expect(quoting.body.messages[0]).toMatchObject({ quotedMsgId: inbound.id, quotedMsg: { body: 'quote me' } });
+    expect(deleted.status, JSON.stringify(deleted.body)).toBe(200);
+    expect(deletedOld.status, JSON.stringify(deletedOld.body)).toBe(200);
+    expect((await getMessage(a.companyId, ticket.id, old.id))?.isDeleted).toBe(true);
   });
 
   it("refuses the contact's messages (ERR_DELETE_WAPP_MSG), unknown and foreign ids (404), malformed ids (400)", async () => {

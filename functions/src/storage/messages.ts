@@ -8,7 +8,11 @@
  *             Limit N) and older ones on scroll continue from its cursor: N items read per page,
  *             whatever the ticket's length. The ticket item shares the partition (sk TICKET).
  *   id lookup pk = C#<cid>#MSG#<message id>        sk = LOOKUP   { ticketId }
- *             DELETE /messages/{id} names the message alone; written with the message.
+ *             DELETE /messages/{id} names the message alone. A message whose id names its ticket
+ *             (contracts/message-ticket-id.ts: every id built with its ticket known, issue 24) is
+ *             read straight from that ticket and has none; the others (ids from before, a
+ *             schedule's) get theirs written with the message, and getMessageById reads them after
+ *             the ticket their id seems to name.
  *   wa link   pk = C#<cid>#W#<padded connection>#WA#<WhatsApp id>   sk = WAMSG
  *             { messageId, ticketId, botDone?, replyIds?, dispatched? }
  *             The dedupe guard of the inbound pipeline: put with attribute_not_exists in the same
@@ -25,8 +29,8 @@
  * contact of their own). The ticket's lastMessage/unreadMessages are updated in the same
  * transaction as the message (ticketActivity).
  *
- * Writes of a stored message (storeMessage), in one transaction: the message, its id lookup, its
- * WhatsApp link (when it has a WhatsApp id), the ticket's activity, plus the list indexes' share:
+ * Writes of a stored message (storeMessage), in one transaction: the message, its id lookup (only
+ * for an id that does not name its ticket), its WhatsApp link (when it has a WhatsApp id), the ticket's activity, plus the list indexes' share:
  * one Update per tag of the ticket (its tag links' sort keys follow updatedAt, tickets.ts "tag
  * link"). Then, outside it, the search index's items of the body's words (message-words.ts, at most
  * MAX_MESSAGE_WORDS, a plain Put each in one BatchWriteItem), which edits and deletes take back: a
@@ -42,6 +46,7 @@
 
 import { BatchExecuteStatementCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { messagePreview } from '#contracts/message-preview';
+import { namesTicket, ticketNamedBy } from '#contracts/message-ticket-id';
 import type { Message } from '#contracts/messages';
 import { waMessageIdFor } from '#contracts/wa-message-id';
 import { firstResponseCounterItems } from './dashboard-counters.ts';
@@ -97,7 +102,11 @@ export const waLinkKey = (companyId: number, connectionId: number, waId: string)
 export const getMessage = (companyId: number, ticketId: number, id: string): Promise<MessageRecord | undefined> =>
   getItem<MessageRecord>(ticketPk(companyId, ticketId), `MSG#${id}`);
 
+/** The message of that id: on the ticket its id names, or else (an id that names none) through its lookup item. */
 export async function getMessageById(companyId: number, id: string): Promise<MessageRecord | undefined> {
+  const named = ticketNamedBy(id);
+  const found = named === undefined ? undefined : await getMessage(companyId, named, id);
+  if (found) return found;
   const lookup = await getItem<{ ticketId: number }>(lookupKey(companyId, id).pk, 'LOOKUP');
   return lookup ? getMessage(companyId, lookup.ticketId, id) : undefined;
 }
@@ -220,7 +229,10 @@ export function ticketActivity(
 export const messageSearchItems = (message: MessageRecord, shard = 0) =>
   messageWordItems(message.companyId, message.ticketId, message.id, { shard, words: messageWords(message.body ?? '') });
 
-/** The message, its id lookup and (when it has one) its WhatsApp link, each only if new. */
+/**
+ * The message, its id lookup (unless its id names its ticket) and (when it has one) its WhatsApp
+ * link, each only if new. The link's condition is the dedupe guard; the lookup is a plain Put.
+ */
 export function messageItems(message: MessageRecord, link: Omit<WaLink, 'messageId' | 'ticketId'> = {}): TransactItem[] {
   const items: TransactItem[] = [];
   const waId =
@@ -242,21 +254,20 @@ export function messageItems(message: MessageRecord, link: Omit<WaLink, 'message
       },
     });
   }
-  items.push(
-    {
-      Put: {
-        TableName: table(),
-        Item: { ...messageKey(message.companyId, message.ticketId, message.id), entity: 'message', ...message },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      },
+  items.push({
+    Put: {
+      TableName: table(),
+      Item: { ...messageKey(message.companyId, message.ticketId, message.id), entity: 'message', ...message },
+      ConditionExpression: 'attribute_not_exists(pk)',
     },
-    {
+  });
+  if (!namesTicket(message.id, message.ticketId))
+    items.push({
       Put: {
         TableName: table(),
         Item: { ...lookupKey(message.companyId, message.id), entity: 'messageLookup', ticketId: message.ticketId },
       },
-    },
-  );
+    });
   return items;
 }
 

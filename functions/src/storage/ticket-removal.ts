@@ -10,6 +10,7 @@
  * after it: message writes require the ticket item to exist (messages.ts ticketActivity).
  */
 import { BatchWriteCommand, DeleteCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { namesTicket } from '#contracts/message-ticket-id';
 import { waMessageIdFor } from '#contracts/wa-message-id';
 import { contactPk } from './contacts.ts';
 import { db, isConditionalCheckFailed, table, transactionCancellationCodes } from './db.ts';
@@ -38,7 +39,8 @@ async function batchDelete(keys: Key[]): Promise<void> {
 export function messageSideKeys(companyId: number, item: Record<string, unknown>): Key[] {
   const id = String(item.id);
   const connection = Number(item.whatsappId);
-  const keys: Key[] = [{ pk: `${tenantPk(companyId)}#MSG#${id}`, sk: 'LOOKUP' }];
+  // An id that names its ticket has no lookup item (messages.ts).
+  const keys: Key[] = namesTicket(id, Number(item.ticketId)) ? [] : [{ pk: `${tenantPk(companyId)}#MSG#${id}`, sk: 'LOOKUP' }];
   const waIds = new Set<string>();
   if (typeof item.waId === 'string' && item.waId) waIds.add(item.waId);
   if (item.fromMe === true) waIds.add(waMessageIdFor(companyId, connection, id));

@@ -160,7 +160,7 @@ function buildReplies(ticket: TicketRecord, inbound: MessageRecord, bodies: stri
           body,
           bot: true,
           origin: 'bot',
-          id: derivedMessageId(at.getTime(), `${inbound.id}:bot:${i}`),
+          id: derivedMessageId(at.getTime(), `${inbound.id}:bot:${i}`, ticket.id),
         },
         at,
       );

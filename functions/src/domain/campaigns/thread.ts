@@ -72,7 +72,7 @@ export async function threadCampaignSend(event: CampaignResult, effects: Effects
       body: event.body,
       media: event.media,
       origin: 'campaign',
-      id: derivedMessageId(sentAt.getTime(), `${companyId}:${connectionId}:${event.messageId}`),
+      id: derivedMessageId(sentAt.getTime(), `${companyId}:${connectionId}:${event.messageId}`, ticket.id),
     },
     sentAt,
   );

@@ -90,7 +90,7 @@ export async function runChatbot(input: ChatbotInput): Promise<ChatbotOutcome> {
             body,
             bot: true,
             origin: i === 0 && decision?.greeting ? 'greeting' : 'bot',
-            id: derivedMessageId(at.getTime(), `${input.inbound.id}:${i}`),
+            id: derivedMessageId(at.getTime(), `${input.inbound.id}:${i}`, ticket.id),
           },
           at,
         ),

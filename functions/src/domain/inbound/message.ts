@@ -142,7 +142,7 @@ export async function handleWaMessage(
       ...(attempt === 0 && resolved.created ? { newContact: true, ...(ticketId ? { ticketId } : {}) } : {}),
     });
     const message: MessageRecord = {
-      id: messageIdAt(Date.parse(createdAt)),
+      id: messageIdAt(Date.parse(createdAt), ticket.id),
       companyId,
       ticketId: ticket.id,
       contactId: contact.id,

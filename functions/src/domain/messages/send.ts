@@ -44,7 +44,7 @@ export async function buildOutgoingMessage(input: OutgoingMessageInput, now: Dat
   const quoted = input.quotedMessageId ? await getMessageById(input.companyId, input.quotedMessageId) : undefined;
   const at = now.toISOString();
   return {
-    id: input.id ?? messageIdAt(now.getTime()),
+    id: input.id ?? messageIdAt(now.getTime(), input.ticket.id),
     companyId: input.companyId,
     ticketId: input.ticket.id,
     contactId: input.ticket.contactId,

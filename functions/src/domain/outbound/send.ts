@@ -103,7 +103,7 @@ export async function sendOnTicket(input: SendOnTicket, effects: Effects = defau
   const parts = media.length ? media : [undefined];
   for (const [i, item] of parts.entries()) {
     // Ids carry their time: one millisecond apart keeps several files in the order given.
-    const id = messageIdAt(base + i);
+    const id = messageIdAt(base + i, ticket.id);
     sent.push(
       await queueOutgoingMessage(
         {

@@ -42,7 +42,7 @@ export async function expireTicket(ticket: TicketRecord, connection: ConnectionR
           body,
           bot: true,
           origin: 'automatic',
-          id: derivedMessageId(now.getTime(), `expire:${ticket.id}:${ticket.revision}`),
+          id: derivedMessageId(now.getTime(), `expire:${ticket.id}:${ticket.revision}`, ticket.id),
         },
         now,
       )
