@@ -1,13 +1,18 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { capPreview } from '../src/contracts/message-preview.ts';
+import { namesTicket } from '../src/contracts/message-ticket-id.ts';
 import { queueOutgoingMessage } from '../src/domain/messages/send.ts';
 import { getContactByNumber } from '../src/storage/contacts.ts';
-import { getMessage, getWaLink, listMessagesPage } from '../src/storage/messages.ts';
+import { db, table } from '../src/storage/db.ts';
+import { getMessage, getWaLink, listMessagesPage, lookupKey } from '../src/storage/messages.ts';
 import { putSetting } from '../src/storage/settings.ts';
 import { ticketLists } from '../src/storage/ticket-list-keys.ts';
 import { listContactTickets, listTicketsPage } from '../src/storage/ticket-lists.ts';
-import { getSlot, getTicket, getTicketByUuid, updateTicketState } from '../src/storage/tickets.ts';
+import { getSlot, getTicket, getTicketByUuid, ticketKey, updateTicketState } from '../src/storage/tickets.ts';
 import { deliver, recorder, tenant, waMessage } from './inbound-harness.ts';
 import { type DynamoDbLocal, startDynamoDbLocal } from './support/dynamodb-local.ts';
+import { itemSize } from './support/item-size.ts';
 
 let ddb: DynamoDbLocal;
 beforeAll(async () => {
@@ -49,6 +54,30 @@ describe('inbound messages', () => {
       ticket: { id: ticket!.id, contact: { name: 'Maria', number: '5511988887777' }, whatsapp: { name: 'Main' }, tags: [] },
       contact: { name: 'Maria' },
     });
+  });
+
+  it('writes what each message needs and no more: a capped preview keeps the ticket under 1 KB, no id lookup item', async () => {
+    // Prepare: a long message (WhatsApp takes 65k characters), of accented text and emoji
+    const { companyId, connectionId } = await tenant();
+    const body = 'Olá, preciso de ajuda com o pedido 😀 '.repeat(60);
+    const event = { kind: 'message' as const, companyId, connectionId, message: waMessage({ number: '5511933332222', body }) };
+
+    // Act
+    await deliver(recorder(), event);
+
+    // Assess: the message whole, the ticket's copy of it cut to one row's worth
+    const { ticket } = await ticketOf(companyId, connectionId, '5511933332222');
+    const [message] = (await listMessagesPage(companyId, ticket!.id, { limit: 1 })).messages;
+    expect(message?.body).toBe(body);
+    expect(ticket?.lastMessage).toBe(capPreview(body));
+    expect(Array.from(new Intl.Segmenter().segment(ticket!.lastMessage))).toHaveLength(160);
+    expect(ticket?.lastMessage.endsWith('…')).toBe(true);
+    const item = (await db().send(new GetCommand({ TableName: table(), Key: ticketKey(companyId, ticket!.id) }))).Item;
+    expect(itemSize(item!)).toBeLessThan(1024);
+    // Its id names its ticket: read from there, without a lookup item (contracts/message-ticket-id.ts)
+    expect(namesTicket(message!.id, ticket!.id)).toBe(true);
+    const lookup = await db().send(new GetCommand({ TableName: table(), Key: lookupKey(companyId, message!.id) }));
+    expect(lookup.Item).toBeUndefined();
   });
 
   it('publishes each message with the ticket as its store left it, and records the link done in one write', async () => {

@@ -1,6 +1,6 @@
 /** What a ticket row shows as its last message (contracts/message-preview.ts). */
 import { describe, expect, it } from 'vitest';
-import { messagePreview } from '../src/contracts/message-preview.ts';
+import { capPreview, messagePreview, PREVIEW_MAX } from '../src/contracts/message-preview.ts';
 
 describe('messagePreview', () => {
   it('shows the text, or the caption of a media message', () => {
@@ -18,5 +18,13 @@ describe('messagePreview', () => {
       '📍 Av. Paulista, 1000',
     );
     expect(messagePreview({ body: 'https://img|https://maps/x', mediaType: 'locationMessage' })).toBe('📍');
+  });
+
+  it('keeps at most PREVIEW_MAX characters, the last an ellipsis, and never cuts a character in two', () => {
+    const long = `${'a'.repeat(PREVIEW_MAX - 2)}👩‍👩‍👧 e mais texto`;
+    expect(messagePreview({ body: 'x'.repeat(PREVIEW_MAX), mediaType: null })).toBe('x'.repeat(PREVIEW_MAX));
+    expect(capPreview(long)).toBe(`${'a'.repeat(PREVIEW_MAX - 2)}👩‍👩‍👧…`);
+    const file = messagePreview({ body: '', mediaType: 'application', mediaName: `${'n'.repeat(300)}.pdf` });
+    expect(Array.from(new Intl.Segmenter().segment(file))).toHaveLength(PREVIEW_MAX);
   });
 });

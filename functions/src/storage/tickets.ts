@@ -41,7 +41,9 @@
  * Denormalisations (each saves reads on every list page):
  *   - contact {name, number, profilePicUrl}: copied at creation, refreshed by refreshTicketContact
  *     when the contact changes (bounded by that contact's tickets).
- *   - lastMessage, unreadMessages: kept by the message writes (messages.ts) in the same transaction.
+ *   - lastMessage, unreadMessages: kept by the message writes (messages.ts) in the same transaction;
+ *     lastMessage is the message's preview, capped (contracts/message-preview.ts PREVIEW_MAX) so that
+ *     the item, rewritten with its list copies by every message, stays under 1 KB.
  *   queue / user / connection names are NOT copied: they are per-tenant sets bounded by the plan,
  *   read once per page, and renaming one must not rewrite a million tickets.
  *
@@ -50,6 +52,7 @@
  * Update of its own fields only and never bumps it, so routing and traffic never lose each other.
  */
 import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { capPreview } from '#contracts/message-preview';
 import type { SlaTimes } from '#contracts/sla';
 import type { TicketContactSummary, TicketStatus } from '#contracts/tickets';
 import { contactPk } from './contacts.ts';
@@ -302,9 +305,11 @@ export async function createTicket(created: TicketRecord, extra: TransactItem[] 
  */
 export async function ticketStateUpdate(
   ticket: TicketRecord,
-  patch: TicketStatePatch,
+  given: TicketStatePatch,
   now = new Date().toISOString(),
 ): Promise<{ item: TransactItem; next: TicketRecord }> {
+  // A bot's or a closing message's text as the preview: capped like every other (contracts/message-preview.ts).
+  const patch = given.lastMessage === undefined ? given : { ...given, lastMessage: capPreview(given.lastMessage) };
   // The state's partitions are where the ticket is written from now on: in the tenant's shards as this container knows them.
   await primeListShards(ticket.companyId);
   const patched: TicketRecord = { ...ticket, ...patch, updatedAt: now, revision: ticket.revision + 1 };
