@@ -1,5 +1,6 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { documentClient } from '../src/commons/dynamodb.ts';
 import { capPreview } from '../src/contracts/message-preview.ts';
 import { namesTicket } from '../src/contracts/message-ticket-id.ts';
 import { queueOutgoingMessage } from '../src/domain/messages/send.ts';
@@ -248,6 +249,46 @@ describe('message updates', () => {
     const mine = (await listMessagesPage(companyId, ticket.id, { limit: 10 })).messages.filter((m) => m.fromMe);
     expect(mine).toHaveLength(1);
     expect(mine[0]).toMatchObject({ id: message.id, ack: 1, waId });
+  });
+
+  it('takes a send reported under the WhatsApp id derived from ours without writing its link again', async () => {
+    // Prepare: our send, linked when queued under the derived id; the link writes watched
+    const { companyId, connectionId, number, ticket, message, effects } = await sentMessage();
+    const { waMessageIdFor } = await import('../src/contracts/wa-message-id.ts');
+    const waId = waMessageIdFor(companyId, connectionId, message.id);
+    const linkWrites: string[] = [];
+    documentClient().middlewareStack.add(
+      (next, context) => async (args) => {
+        const input = args.input as { Item?: { sk?: string }; Key?: { sk?: string } };
+        if ((input.Item ?? input.Key)?.sk === 'WAMSG') linkWrites.push(String((context as { commandName?: string }).commandName));
+        return next(args);
+      },
+      { step: 'initialize', name: 'linkWrites' },
+    );
+    const linkBefore = await getWaLink(companyId, connectionId, waId);
+
+    // Act: the send's result, then a read receipt under the same id
+    try {
+      await deliver(effects, {
+        kind: 'sent',
+        companyId,
+        connectionId,
+        messageId: message.id,
+        ticketId: ticket.id,
+        waMessageId: waId,
+        number,
+        timestamp: Date.now(),
+      });
+      await deliver(effects, { kind: 'ack', companyId, connectionId, waMessageId: waId, number, ack: 3 });
+    } finally {
+      documentClient().middlewareStack.remove('linkWrites');
+    }
+
+    // Assess: sent and read, through the link written with the message, which nothing rewrote
+    expect(await getMessage(companyId, ticket.id, message.id)).toMatchObject({ waId, ack: 3, pending: false, error: null });
+    expect(linkBefore).toMatchObject({ messageId: message.id, ticketId: ticket.id, botDone: true, dispatched: true });
+    expect(await getWaLink(companyId, connectionId, waId)).toEqual(linkBefore);
+    expect(linkWrites.filter((command) => command !== 'GetItemCommand' && command !== 'BatchGetItemCommand')).toEqual([]);
   });
 
   it('marks a failed send with its error', async () => {

@@ -7,6 +7,7 @@
  */
 import { PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { MessageOrigin } from '#contracts/messages';
+import { waMessageIdFor } from '#contracts/wa-message-id';
 import { db, isConditionalCheckFailed, stripKeys, table } from './db.ts';
 import { deleteIndexedMessage, editIndexedMessage } from './message-words.ts';
 import { getMessage, getWaLink, lookupKey, type MessageRecord, messageKey, waLinkKey } from './messages.ts';
@@ -136,19 +137,24 @@ export async function markSent(
   waId: string,
 ): Promise<MessageRecord | undefined> {
   // Link the WhatsApp id unless it is linked already (to us when queued; to an echo stored first).
-  // One conditional Put (a one-item transaction would cost twice the write units).
-  try {
-    await db().send(
-      new PutCommand({
-        TableName: table(),
-        Item: sentLink(companyId, connectionId, waId, id, ticketId),
-        ConditionExpression: 'attribute_not_exists(pk) OR messageId = :id',
-        ExpressionAttributeValues: { ':id': id },
-      }),
-    );
-  } catch (error) {
-    if (!isConditionalCheckFailed(error)) throw error;
-    await absorbEcho(companyId, connectionId, ticketId, id, waId);
+  // One conditional Put (a one-item transaction would cost twice the write units). Sent under the
+  // id derived from ours, as the session-host sends, it is ours already: messages.ts wrote that
+  // link (done, dispatched) in the message's own transaction, and no echo can have taken it, so
+  // writing it again would cost a write unit for the same item.
+  if (waId !== waMessageIdFor(companyId, connectionId, id)) {
+    try {
+      await db().send(
+        new PutCommand({
+          TableName: table(),
+          Item: sentLink(companyId, connectionId, waId, id, ticketId),
+          ConditionExpression: 'attribute_not_exists(pk) OR messageId = :id',
+          ExpressionAttributeValues: { ':id': id },
+        }),
+      );
+    } catch (error) {
+      if (!isConditionalCheckFailed(error)) throw error;
+      await absorbEcho(companyId, connectionId, ticketId, id, waId);
+    }
   }
   const raised = await updateMessage(
     companyId,
