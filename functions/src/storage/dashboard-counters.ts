@@ -3,7 +3,8 @@
  * so a dashboard request reads a bounded number of small items (days x active queues x shards),
  * never the company's tickets.
  *
- *   counter   pk = C#<cid>#DASH   sk = D#<YYYY-MM-DD>#Q#<padded queueId | 0>#S#<shard>
+ *   dashboard pk = C#<cid>#DASH   sk = D#<YYYY-MM-DD>#Q#<padded queueId | 0>#S#<shard>
+ *   report    pk = C#<cid>#DASH   sk = R#<YYYY-MM-DD>#Q#<padded queueId | 0>#S#<shard>[#U#<attendant id>]
  *             numbers only, every one kept with ADD in the SAME transaction as the ticket change
  *             it counts (createTicket, updateTicketState, the chatbot turn, the sweeps' commit), so
  *             a change is never counted without being stored or the reverse. The day is the
@@ -42,10 +43,27 @@
  *                               first response (else the ticket's), the one holding the ticket at
  *                               the close or the rating
  *
- * Item size: an item holds one day x queue x shard. Its fixed part is about 40 attributes; each
- * attendant who acted in it that day adds at most 5 + 16 + 16 + 5 + 2 = 44 attributes of about 15
- * bytes (name up to ~10, a count of a few bytes): ~0.7 KB. 50 attendants in one queue is ~33 KB, and
- * DynamoDB's 400 KB limit leaves room for ~500: the company's users (bounded by its plan) bound it.
+ * Two items, by who reads them (issue 24 §2). counterDeltas below speaks of one logical item per
+ * day x queue x shard; storedDeltas splits each into the items stored:
+ *   D   open, pending, closed, waitMs, waitN, supportMs, supportN, contacts, u<id>t/s/n/r/c: the
+ *       sums the dashboard reads, which a few conversations fill: a quiet company's D items hold
+ *       nearly the attributes a busy one's do, so a dashboard request reads about the same bytes at
+ *       1k tickets as at 100k (bench:dashboard). Size: ~130 B plus ~45 B per attendant who finished
+ *       or was rated there that day (50 attendants: ~2.4 KB).
+ *   R   everything else: the hours and the histograms (h, F, R, G, Sm, Sb, u<id>F.. and the rest),
+ *       which fill in as a company grows and multiply with its attendants. Read by the reports and
+ *       the one-day chart only. A change's report attributes go to one R item: that of the attendant
+ *       they name (a close, rating or first response credits one), else the shard's; so an R item
+ *       holds one attendant at most, whatever the company's size: under 1 KB (one write unit).
+ * Before the split one item held all of it: ~40 fixed attributes plus 44 per attendant (50
+ * attendants ~33 KB), and every change paid its whole size in write units. Now a creation (status
+ * and hour) and a close (status and resolution bucket) write 2 small items where they wrote 1; a
+ * take, a first response and a new contact write 1, as before.
+ *
+ * Items written in the single shape (before the split) are read as they are, no migration: every
+ * count lives in exactly one item, and each reader sums over the items it reads: the dashboard over
+ * the D items (which hold all its attributes in either shape), the reports and the one-day chart
+ * over the D and R items. An old day costs its old read size until it leaves the period asked for.
  *
  * Shards: a company's busiest item would otherwise be touched by every ticket of the day, and two
  * transactions on one item at the same moment cancel each other; a ticket always counts in shard
@@ -146,7 +164,8 @@ export function trackingFields(
   };
 }
 
-type Deltas = Map<string, Record<string, number>>;
+/** Counter changes by item sort key. */
+export type Deltas = Map<string, Record<string, number>>;
 
 function add(deltas: Deltas, sk: string, attr: string, n: number) {
   if (!n) return;
@@ -253,10 +272,32 @@ export async function firstResponseCounterItems(
   return counterUpdates(ticket.companyId, firstResponseDeltas(ticket, userId, at, await companyTimeZone(ticket.companyId)));
 }
 
-/** One ADD Update per counter item (a transaction may touch an item once). */
+/** The attributes the dashboard reads, kept in the D items; every other one lives in an R item. */
+const DASHBOARD_ATTRIBUTE = /^(?:open|pending|closed|waitMs|waitN|supportMs|supportN|contacts|u\d+[tsnrc])$/;
+
+/** The report item of a D item's sort key: its shard's, or that of the attendant `userId`. */
+const reportSk = (dashboardSortKey: string, userId?: string): string =>
+  `R${dashboardSortKey.slice(1)}${userId ? `#U#${userId}` : ''}`;
+
+/**
+ * Where the logical items' attributes are stored (the header's D and R): each logical item becomes
+ * its D part and at most one R part, that of the attendant its report attributes name (one change
+ * credits one attendant), else its shard's. Pure, for the writers, the benches and tests.
+ */
+export function storedDeltas(deltas: Deltas): Deltas {
+  const stored: Deltas = new Map();
+  for (const [sk, attrs] of deltas) {
+    const report = Object.entries(attrs).filter(([attr, n]) => n !== 0 && !DASHBOARD_ATTRIBUTE.test(attr));
+    const attendant = report.map(([attr]) => /^u(\d+)/.exec(attr)?.[1]).find((id) => id !== undefined);
+    for (const [attr, n] of Object.entries(attrs)) add(stored, DASHBOARD_ATTRIBUTE.test(attr) ? sk : reportSk(sk, attendant), attr, n);
+  }
+  return stored;
+}
+
+/** One ADD Update per stored counter item (a transaction may touch an item once). */
 export function counterUpdates(companyId: number, deltas: Deltas): TransactItem[] {
   const items: TransactItem[] = [];
-  for (const [sk, attrs] of deltas) {
+  for (const [sk, attrs] of storedDeltas(deltas)) {
     const entries = Object.entries(attrs).filter(([, n]) => n !== 0);
     if (!entries.length) continue;
     const names: Record<string, string> = {};
@@ -297,8 +338,24 @@ export interface CounterItem {
   values: Record<string, number>;
 }
 
-/** Every counter item of days `from`..`to` (inclusive, YYYY-MM-DD): one Query, paged. */
-export async function readCounters(companyId: number, from: string, to: string): Promise<{ items: CounterItem[]; requests: number }> {
+/**
+ * Which items a read takes: 'dashboard' the D items (every figure of the dashboard and its
+ * day-by-day and per-attendant charts), 'all' the D and R items (the reports, the one-day chart).
+ */
+export type CounterParts = 'dashboard' | 'all';
+
+/** Every counter item of days `from`..`to` (inclusive, YYYY-MM-DD): one Query a part, paged. */
+export async function readCounters(
+  companyId: number,
+  from: string,
+  to: string,
+  parts: CounterParts = 'all',
+): Promise<{ items: CounterItem[]; requests: number }> {
+  const reads = await Promise.all((parts === 'all' ? ['D', 'R'] : ['D']).map((prefix) => readPart(companyId, prefix, from, to)));
+  return { items: reads.flatMap((read) => read.items), requests: reads.reduce((n, read) => n + read.requests, 0) };
+}
+
+async function readPart(companyId: number, prefix: string, from: string, to: string): Promise<{ items: CounterItem[]; requests: number }> {
   const items: CounterItem[] = [];
   let ExclusiveStartKey: Record<string, unknown> | undefined;
   let requests = 0;
@@ -307,7 +364,7 @@ export async function readCounters(companyId: number, from: string, to: string):
       new QueryCommand({
         TableName: table(),
         KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-        ExpressionAttributeValues: { ':pk': dashboardPk(companyId), ':from': `D#${from}`, ':to': `D#${to}#~` },
+        ExpressionAttributeValues: { ':pk': dashboardPk(companyId), ':from': `${prefix}#${from}`, ':to': `${prefix}#${to}#~` },
         ExclusiveStartKey,
       }),
     );

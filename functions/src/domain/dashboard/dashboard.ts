@@ -1,7 +1,8 @@
 /**
  * The dashboard (SPEC 2 "Dashboard", BEHAVIOUR "Dashboard") from the per-day counters kept as
- * tickets change (storage/dashboard-counters.ts): one Query of the period's counter items plus the
- * company's users (bounded by the plan), whatever the number of tickets.
+ * tickets change (storage/dashboard-counters.ts): one Query of the period's dashboard items (D, the
+ * sums; the hours and histograms only for the one-day chart) plus the company's users (bounded by
+ * the plan), whatever the number of tickets.
  *
  * Scope: admins (and super users) see the company; anyone else the queues they belong to (their
  * tickets without a queue are the company's, not theirs). New contacts belong to no queue: everyone
@@ -19,7 +20,7 @@ import {
 } from '#contracts/dashboard';
 import type { Identity } from '#domain/identity';
 import { readPresence } from '#domain/users/presence';
-import { type CounterItem, companyTimeZone, localDayHour, readCounters } from '#storage/dashboard-counters';
+import { type CounterItem, type CounterParts, companyTimeZone, localDayHour, readCounters } from '#storage/dashboard-counters';
 import { listUsers } from '#storage/users';
 
 /** Who asks: the Identity plus their queues. */
@@ -62,8 +63,12 @@ export async function resolvePeriod(
 const isAdmin = (viewer: DashboardViewer) => viewer.profile === 'admin' || viewer.super;
 
 /** The counter items of the period that the viewer may see (their queues' unless admin), and the company's new contacts. */
-async function scopedCounters(viewer: DashboardViewer, period: Period): Promise<{ items: CounterItem[]; leads: number; requests: number }> {
-  const { items, requests } = await readCounters(viewer.companyId, period.from, period.to);
+async function scopedCounters(
+  viewer: DashboardViewer,
+  period: Period,
+  parts: CounterParts = 'dashboard',
+): Promise<{ items: CounterItem[]; leads: number; requests: number }> {
+  const { items, requests } = await readCounters(viewer.companyId, period.from, period.to, parts);
   const leads = items.reduce((sum, item) => sum + (item.values.contacts ?? 0), 0);
   if (isAdmin(viewer)) return { items, leads, requests };
   const queues = new Set(viewer.user.queueIds);
@@ -162,7 +167,8 @@ export async function getTicketsUsers(viewer: DashboardViewer, query: DashboardC
 /** GET /dashboard/ticketsDay: conversations begun per hour (one day) or per day (the second chart). */
 export async function getTicketsDay(viewer: DashboardViewer, query: DashboardChartQuery, now = new Date()): Promise<TicketsDayData> {
   const period = await chartPeriod(viewer, query, now);
-  const { items } = await scopedCounters(viewer, period);
+  // One day is drawn by the hour: the hours live in the report items (and in the D items written before the split).
+  const { items } = await scopedCounters(viewer, period, period.from === period.to ? 'all' : 'dashboard');
   const begun = (list: CounterItem[]) => sum(list, 'open') + sum(list, 'pending') + sum(list, 'closed');
   if (period.from === period.to) {
     const data = Array.from({ length: 24 }, (_, h) => {
