@@ -276,8 +276,7 @@ export async function firstResponseCounterItems(
 const DASHBOARD_ATTRIBUTE = /^(?:open|pending|closed|waitMs|waitN|supportMs|supportN|contacts|u\d+[tsnrc])$/;
 
 /** The report item of a D item's sort key: its shard's, or that of the attendant `userId`. */
-const reportSk = (dashboardSortKey: string, userId?: string): string =>
-  `R${dashboardSortKey.slice(1)}${userId ? `#U#${userId}` : ''}`;
+const reportSk = (dashboardSortKey: string, userId?: string): string => `R${dashboardSortKey.slice(1)}${userId ? `#U#${userId}` : ''}`;
 
 /**
  * Where the logical items' attributes are stored (the header's D and R): each logical item becomes
