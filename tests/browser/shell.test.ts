@@ -44,6 +44,32 @@ describe('web shell', () => {
     await page.getByRole('button', { name: 'Entrar' }).waitFor({ state: 'visible' });
   });
 
+  it('ends animations when the system asks for reduced motion, and keeps them when it does not (WCAG 2.3.3)', async () => {
+    // Prepare: this file's context asks for reduced motion (every test context does: support/browser.ts);
+    // another one says it has no preference.
+    const moving = await launched.browser.newContext({ baseURL: inject('webUrl'), locale: 'es-ES', reducedMotion: 'no-preference' });
+    const movingPage = await moving.newPage();
+    const buttonMotion = async (on: Page) => {
+      await on.goto('/login');
+      const button = on.getByRole('button', { name: 'Entrar' });
+      await button.waitFor();
+      return button.evaluate((element) => {
+        const style = getComputedStyle(element);
+        return { transition: Number.parseFloat(style.transitionDuration) };
+      });
+    };
+    try {
+      // Act
+      const reduced = await buttonMotion(page);
+      const normal = await buttonMotion(movingPage);
+      // Assess: MUI's button eases its colours over 250 ms; reduced, over nothing a person can see.
+      expect(normal.transition).toBeGreaterThanOrEqual(0.2);
+      expect(reduced.transition).toBeLessThan(0.001);
+    } finally {
+      await moving.close();
+    }
+  });
+
   it('signs the admin in and lands on /tickets with the drawer', async () => {
     // Prepare
     const admin = inject('admin');

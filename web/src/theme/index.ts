@@ -6,6 +6,7 @@ import { navigationCustomizations } from './customizations/navigation.ts';
 import { surfaceCustomizations } from './customizations/surfaces.ts';
 import { emojiFontFaces } from './emoji-font.ts';
 import { breakpoints, paletteFor, shape, typography } from './primitives.ts';
+import { reducedMotionRules } from './reduced-motion.ts';
 
 export function createAppTheme(mode: PaletteMode): Theme {
   return createTheme({
@@ -14,8 +15,9 @@ export function createAppTheme(mode: PaletteMode): Theme {
     shape,
     breakpoints,
     components: {
-      // The bundled emoji font's @font-face rules (emoji-font.ts), beside the baseline's own.
-      MuiCssBaseline: { styleOverrides: emojiFontFaces },
+      // The bundled emoji font's @font-face rules (emoji-font.ts) and the reduced-motion rule
+      // (reduced-motion.ts), beside the baseline's own.
+      MuiCssBaseline: { styleOverrides: `${emojiFontFaces}\n${reducedMotionRules}` },
       ...inputCustomizations,
       ...navigationCustomizations,
       ...surfaceCustomizations,
