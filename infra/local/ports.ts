@@ -1,7 +1,8 @@
 /**
  * Ports of the local stack. `npm start` uses fixed defaults (so bookmarks and the web app's
- * config survive restarts), each overridable by an env var; tests ask the OS for free ports.
+ * config survive restarts), each overridable by an env var; tests pick free ports (freePort).
  */
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 
 export interface Ports {
@@ -56,24 +57,54 @@ export function portsFromEnv(env: NodeJS.ProcessEnv = process.env): Ports {
   return ports;
 }
 
-/** A port the OS says is free now. Children we spawn need a number up front, unlike in-process servers. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/** Below the well-known and registered ports most services take; freePort picks from here up. */
+const LOWEST_PICKED = 10_000;
+
+/** Binds `port` on 127.0.0.1 and lets it go: whether a server could listen there now. */
+function canBind(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = createServer();
     server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
+}
+
+/** The kernel's range for ports it picks itself (outgoing connections, listen(0)); Linux's default elsewhere. */
+function ephemeralLow(): number {
+  try {
+    const low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+    return Number.isInteger(low) && low > LOWEST_PICKED + 1000 ? low : 32_768;
+  } catch {
+    return 32_768;
+  }
+}
+
+/**
+ * A port free now, for a server that binds it a moment later. Not one the OS picks (listen(0)): those
+ * come from the range it also gives outgoing connections, and a stack opens hundreds while it starts
+ * (SDK clients, the JVM, Chromium), so one could take the port between this check and the bind (a run
+ * saw the socket gateway fail with EADDRINUSE). A random port below that range, checked by binding
+ * it, can only be taken by another server; `taken` keeps one caller's picks distinct.
+ */
+export async function freePort(taken: ReadonlySet<number> = new Set()): Promise<number> {
+  const high = ephemeralLow();
+  for (let tries = 0; tries < 100; tries++) {
+    const port = LOWEST_PICKED + Math.floor(Math.random() * (high - LOWEST_PICKED));
+    if (!taken.has(port) && (await canBind(port))) return port;
+  }
+  throw new Error(`No free port between ${LOWEST_PICKED} and ${high} after 100 tries`);
 }
 
 export async function resolvePorts(ports: Partial<Ports> | 'auto' | undefined): Promise<Ports> {
   if (ports === 'auto') {
-    const entries = await Promise.all((Object.keys(defaultPorts) as (keyof Ports)[]).map(async (key) => [key, await freePort()] as const));
-    return Object.fromEntries(entries) as unknown as Ports;
+    const picked = new Set<number>();
+    const auto = {} as Ports;
+    for (const key of Object.keys(defaultPorts) as (keyof Ports)[]) {
+      auto[key] = await freePort(picked);
+      picked.add(auto[key]);
+    }
+    return auto;
   }
   return { ...defaultPorts, ...ports };
 }

@@ -2,20 +2,9 @@
  * Child processes for test stand-ins: free ports, readiness polling, and a stop that waits for exit.
  */
 import { type ChildProcess, type SpawnOptions, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
+// A port below the kernel's ephemeral range, so an outgoing connection cannot take it before the bind.
+export { freePort } from '../../../infra/local/ports.ts';
 
 export async function waitUntil(check: () => Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
