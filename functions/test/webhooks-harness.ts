@@ -18,6 +18,9 @@ import { call, type Stack, startStack } from './users-harness.ts';
 
 process.env.SECRETS_KEY ??= randomBytes(32).toString('base64');
 
+/** How long the receiver takes to answer a path that starts with /slow (a slow endpoint). */
+export const SLOW_RECEIVER_MS = 1500;
+
 export interface Received {
   headers: IncomingHttpHeaders;
   body: string;
@@ -27,7 +30,7 @@ export interface WebhookEnv {
   stack: Stack;
   sqs: SQSClient;
   urls: { deliveries: string; retries: string; dlq: string };
-  /** The receiver's URL (loopback: the tests set ALLOW_PRIVATE_BOT_URLS). */
+  /** The receiver's URL (loopback: the tests set ALLOW_PRIVATE_BOT_URLS); `/slow-hook` answers after SLOW_RECEIVER_MS. */
   receiverUrl: string;
   received: Received[];
   /** Status codes the receiver answers with, in turn; 200 once they run out. */
@@ -58,11 +61,16 @@ export async function startWebhookEnv(): Promise<WebhookEnv> {
   const receiver: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-      res.statusCode = answers.shift() ?? 200;
-      res.end('ok');
-    });
+    req.on('end', () =>
+      setTimeout(
+        () => {
+          received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+          res.statusCode = answers.shift() ?? 200;
+          res.end('ok');
+        },
+        req.url?.startsWith('/slow') ? SLOW_RECEIVER_MS : 0,
+      ),
+    );
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   return {

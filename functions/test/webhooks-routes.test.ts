@@ -7,148 +7,45 @@
  * resend, and the attacks: another tenant, a plain user, a forged token, a plan without the API,
  * garbage in every field and parameter.
  */
-import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { DeleteMessageBatchCommand, type Message, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import type { SQSEvent } from 'aws-lambda';
-import { type FauxqsServer, startFauxqs } from 'fauxqs';
+import { DeleteMessageBatchCommand, type Message, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { postWebhook } from '#adapters/webhook-post';
-import { queueGivenUp, queueRetry, releaseAttempts } from '#adapters/webhook-queue';
+import { releaseAttempts } from '#adapters/webhook-queue';
 import { verifyWebhookSignature } from '#domain/webhooks/signing';
 import { getWebhook } from '#storage/webhooks';
-import { fixSqsBodyCharacters } from '../../infra/local/sqs-characters.ts';
-import { type ConsumerDeps, consume } from '../src/handlers/consumers/webhook-deliveries.ts';
+import { consume } from '../src/handlers/consumers/webhook-deliveries.ts';
 import { handler as retries } from '../src/handlers/consumers/webhook-retries.ts';
-import { call, type Stack, seedTenant, startStack, type Tenant } from './users-harness.ts';
+import { call, seedTenant, type Tenant } from './users-harness.ts';
+import { consumerDeps, deliveriesOf, deliverQueued, drain, sqsEvent, startWebhookEnv, type WebhookEnv } from './webhooks-harness.ts';
 
-process.env.SECRETS_KEY ??= randomBytes(32).toString('base64');
-
-let stack: Stack;
+let env: WebhookEnv;
 let a: Tenant;
 let b: Tenant;
 let plainUser: { token: string };
-let fauxqs: FauxqsServer;
-let sqs: SQSClient;
-const urls = { deliveries: '', retries: '', dlq: '' };
-
-interface Received {
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-let receiver: Server;
-let receiverUrl: string;
-const received: Received[] = [];
-/** Status codes the receiver answers with, in turn; 200 once they run out. */
-let answers: number[] = [];
-const SLOW_RECEIVER_MS = 1500;
 
 beforeAll(async () => {
-  await fixSqsBodyCharacters();
-  [stack, fauxqs] = await Promise.all([
-    startStack(),
-    startFauxqs({ port: 0, host: '127.0.0.1', logger: false, defaultRegion: 'us-east-1' }),
-  ]);
-  const endpoint = `http://127.0.0.1:${fauxqs.port}`;
-  process.env.SQS_ENDPOINT = endpoint;
-  const dlq = fauxqs.createQueue('webhook-deliveries-dlq.fifo', { attributes: { FifoQueue: 'true' } });
-  urls.dlq = dlq.queueUrl;
-  urls.deliveries = fauxqs.createQueue('webhook-deliveries.fifo', { attributes: { FifoQueue: 'true', VisibilityTimeout: '30' } }).queueUrl;
-  urls.retries = fauxqs.createQueue('webhook-retries', { attributes: { VisibilityTimeout: '30' } }).queueUrl;
-  process.env.QUEUE_URL_WEBHOOK_DELIVERIES = urls.deliveries;
-  process.env.QUEUE_URL_WEBHOOK_RETRIES = urls.retries;
-  process.env.QUEUE_URL_WEBHOOK_DELIVERIES_DLQ = urls.dlq;
-  sqs = new SQSClient({ region: 'us-east-1', endpoint, credentials: { accessKeyId: 'l', secretAccessKey: 'l' } });
-  receiver = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      // A slow receiver (/slow...) answers after SLOW_RECEIVER_MS.
-      setTimeout(
-        () => {
-          received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-          res.statusCode = answers.shift() ?? 200;
-          res.end('ok');
-        },
-        req.url?.startsWith('/slow') ? SLOW_RECEIVER_MS : 0,
-      );
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
-  [a, b] = await Promise.all([seedTenant(stack), seedTenant(stack)]);
+  env = await startWebhookEnv();
+  [a, b] = await Promise.all([seedTenant(env.stack), seedTenant(env.stack)]);
   plainUser = await a.addUser('user');
 }, 120_000);
 
-afterAll(async () => {
-  receiver?.close();
-  await Promise.all([stack?.stop(), fauxqs?.stop()]);
-});
+afterAll(() => env?.stop());
 
 beforeEach(() => {
+  // The receiver is on loopback: the tests that post to it switch the guard off themselves.
   delete process.env.ALLOW_PRIVATE_BOT_URLS;
-  received.length = 0;
-  answers = [];
+  env.received.length = 0;
+  env.answers.length = 0;
 });
 
 type Body = Record<string, unknown>;
 const PUBLIC_URL = 'https://93.184.215.14/hooks/conversa';
 const create = (body: Body, token = a.admin.token) => call('POST /webhooks', { token, body });
 
-async function drain(url: string, waitSeconds = 0): Promise<Message[]> {
-  const out = await sqs.send(
-    new ReceiveMessageCommand({
-      QueueUrl: url,
-      MaxNumberOfMessages: 10,
-      WaitTimeSeconds: waitSeconds,
-      MessageSystemAttributeNames: ['All'],
-    }),
-  );
-  const messages = out.Messages ?? [];
-  if (messages.length)
-    await sqs.send(
-      new DeleteMessageBatchCommand({
-        QueueUrl: url,
-        Entries: messages.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle ?? '' })),
-      }),
-    );
-  return messages;
-}
-
-const sqsEvent = (messages: Message[]): SQSEvent =>
-  ({
-    Records: messages.map((m) => ({
-      messageId: m.MessageId,
-      receiptHandle: m.ReceiptHandle,
-      body: m.Body,
-      attributes: { MessageGroupId: m.Attributes?.MessageGroupId },
-    })),
-  }) as unknown as SQSEvent;
-
-const deps = (windowSeconds = 86_400): ConsumerDeps => ({
-  // drain() has deleted them already.
-  release: async () => {},
-  post: postWebhook,
-  queueRetry: (item) => queueRetry(item),
-  queueGivenUp,
-  policy: { baseSeconds: 1, windowSeconds },
-  now: () => new Date(),
-  random: () => 0,
-});
-
-/** Runs the FIFO consumer over what is queued now; returns how many attempts it was given. */
-async function deliverQueued(windowSeconds?: number): Promise<number> {
-  const messages = await drain(urls.deliveries, 1);
-  if (messages.length) expect((await consume(sqsEvent(messages), deps(windowSeconds))).batchItemFailures).toEqual([]);
-  return messages.length;
-}
-
 /** Waits for the parked retry (DelaySeconds) and hands it back to the FIFO queue, as its consumer does. */
 async function moveDueRetry(): Promise<void> {
   const deadline = Date.now() + 20_000;
   for (;;) {
-    const messages = await drain(urls.retries, 2);
+    const messages = await drain(env, env.urls.retries, 10, 2);
     if (messages.length) {
       expect((await retries(sqsEvent(messages))).batchItemFailures).toEqual([]);
       return;
@@ -156,9 +53,6 @@ async function moveDueRetry(): Promise<void> {
     if (Date.now() > deadline) throw new Error('no retry was parked');
   }
 }
-
-const deliveriesOf = async (id: number, token = a.admin.token) =>
-  (await call('GET /webhooks/{id}/deliveries', { token, params: { id } })).body.deliveries as Body[];
 
 describe('webhook endpoints', () => {
   it('creates an endpoint and shows its secret once; events come back in the catalogue order', async () => {
@@ -245,7 +139,7 @@ describe('webhook endpoints', () => {
   });
 
   it('keeps at most 10 endpoints a company', async () => {
-    const lonely = await seedTenant(stack);
+    const lonely = await seedTenant(env.stack);
     for (let i = 0; i < 10; i++)
       expect((await create({ url: PUBLIC_URL, events: ['ticket.created'] }, lonely.admin.token)).status).toBe(201);
     const refused = await create({ url: PUBLIC_URL, events: ['ticket.created'] }, lonely.admin.token);
@@ -257,14 +151,14 @@ describe('webhook endpoints', () => {
 describe('webhook deliveries', () => {
   it('posts a signed test event, logs it, and resends it with the same delivery id', async () => {
     process.env.ALLOW_PRIVATE_BOT_URLS = '1';
-    const made = await create({ url: receiverUrl, events: ['message.received'] });
+    const made = await create({ url: env.receiverUrl, events: ['message.received'] });
     expect(made.status).toBe(201);
     const test = await call('POST /webhooks/{id}/test', { token: a.admin.token, params: { id: made.body.id } });
     expect(test.status).toBe(201);
     expect(test.body).toMatchObject({ event: 'ping', status: 'pending', attempts: 0 });
-    expect(await deliverQueued()).toBe(1);
-    expect(received).toHaveLength(1);
-    const [first] = received;
+    expect(await deliverQueued(env)).toBe(1);
+    expect(env.received).toHaveLength(1);
+    const [first] = env.received;
     expect(first?.headers['content-type']).toBe('application/json');
     expect(first?.headers['x-conversa-event']).toBe('ping');
     expect(first?.headers['x-conversa-delivery']).toBe(test.body.id);
@@ -275,7 +169,12 @@ describe('webhook deliveries', () => {
       companyId: a.companyId,
       data: { webhookId: made.body.id },
     });
-    expect((await deliveriesOf(made.body.id))[0]).toMatchObject({ id: test.body.id, status: 'succeeded', attempts: 1, responseCode: 200 });
+    expect((await deliveriesOf(a.admin.token, made.body.id))[0]).toMatchObject({
+      id: test.body.id,
+      status: 'succeeded',
+      attempts: 1,
+      responseCode: 200,
+    });
 
     const resent = await call('POST /webhooks/{id}/deliveries/{deliveryId}/resend', {
       token: a.admin.token,
@@ -283,64 +182,64 @@ describe('webhook deliveries', () => {
     });
     expect(resent.status).toBe(200);
     expect(resent.body).toMatchObject({ id: test.body.id, status: 'pending' });
-    await deliverQueued();
-    expect(received).toHaveLength(2);
-    expect(received[1]?.headers['x-conversa-delivery']).toBe(test.body.id);
-    expect(received[1]?.body).toBe(first?.body);
-    expect((await deliveriesOf(made.body.id))[0]).toMatchObject({ status: 'succeeded', attempts: 2 });
+    await deliverQueued(env);
+    expect(env.received).toHaveLength(2);
+    expect(env.received[1]?.headers['x-conversa-delivery']).toBe(test.body.id);
+    expect(env.received[1]?.body).toBe(first?.body);
+    expect((await deliveriesOf(a.admin.token, made.body.id))[0]).toMatchObject({ status: 'succeeded', attempts: 2 });
   });
 
   it('sends an inbox event to the endpoints that want it, retries a 500 with the same delivery id, and sends nothing to a disabled one', async () => {
     process.env.ALLOW_PRIVATE_BOT_URLS = '1';
-    const tenant = await seedTenant(stack);
-    const wants = await create({ url: receiverUrl, events: ['contact.created'] }, tenant.admin.token);
-    const other = await create({ url: receiverUrl, events: ['ticket.created'] }, tenant.admin.token);
-    const off = await create({ url: receiverUrl, events: ['contact.created'], enabled: false }, tenant.admin.token);
+    const tenant = await seedTenant(env.stack);
+    const wants = await create({ url: env.receiverUrl, events: ['contact.created'] }, tenant.admin.token);
+    const other = await create({ url: env.receiverUrl, events: ['ticket.created'] }, tenant.admin.token);
+    const off = await create({ url: env.receiverUrl, events: ['contact.created'], enabled: false }, tenant.admin.token);
     expect([wants.status, other.status, off.status]).toEqual([201, 201, 201]);
-    answers = [500, 503];
+    env.answers.push(500, 503);
     const contact = await call('POST /contacts', { token: tenant.admin.token, body: { name: 'Ana 😀', number: '5511988887777' } });
     expect(contact.status).toBe(201);
-    expect(await deliverQueued()).toBe(1);
-    let log = await deliveriesOf(wants.body.id, tenant.admin.token);
+    expect(await deliverQueued(env)).toBe(1);
+    let log = await deliveriesOf(tenant.admin.token, wants.body.id);
     expect(log[0]).toMatchObject({ event: 'contact.created', status: 'pending', attempts: 1, responseCode: 500 });
     expect(log[0]?.nextRetryAt).toEqual(expect.any(String));
     await moveDueRetry();
-    expect(await deliverQueued()).toBe(1);
+    expect(await deliverQueued(env)).toBe(1);
     await moveDueRetry();
-    expect(await deliverQueued()).toBe(1);
-    expect(received.map((r) => r.headers['x-conversa-delivery'])).toEqual([log[0]?.id, log[0]?.id, log[0]?.id]);
-    const payload = JSON.parse(received[2]?.body ?? '{}');
+    expect(await deliverQueued(env)).toBe(1);
+    expect(env.received.map((r) => r.headers['x-conversa-delivery'])).toEqual([log[0]?.id, log[0]?.id, log[0]?.id]);
+    const payload = JSON.parse(env.received[2]?.body ?? '{}');
     expect(payload).toMatchObject({
       event: 'contact.created',
       companyId: tenant.companyId,
       data: { contact: { name: 'Ana 😀', number: '5511988887777' } },
     });
-    expect(verifyWebhookSignature(String(received[2]?.headers['x-conversa-signature']), received[2]?.body ?? '', wants.body.secret)).toBe(
-      true,
-    );
-    log = await deliveriesOf(wants.body.id, tenant.admin.token);
+    expect(
+      verifyWebhookSignature(String(env.received[2]?.headers['x-conversa-signature']), env.received[2]?.body ?? '', wants.body.secret),
+    ).toBe(true);
+    log = await deliveriesOf(tenant.admin.token, wants.body.id);
     expect(log).toHaveLength(1);
     expect(log[0]).toMatchObject({ status: 'succeeded', attempts: 3, responseCode: 200, nextRetryAt: null });
-    expect(await deliveriesOf(other.body.id, tenant.admin.token)).toEqual([]);
-    expect(await deliveriesOf(off.body.id, tenant.admin.token)).toEqual([]);
+    expect(await deliveriesOf(tenant.admin.token, other.body.id)).toEqual([]);
+    expect(await deliveriesOf(tenant.admin.token, off.body.id)).toEqual([]);
   });
 
   it('fails a delivery whose window ran out (into the DLQ) and switches off an endpoint failing for a whole window', async () => {
     process.env.ALLOW_PRIVATE_BOT_URLS = '1';
-    const made = await create({ url: receiverUrl, events: ['message.received'] });
-    answers = [500, 500, 500, 500];
+    const made = await create({ url: env.receiverUrl, events: ['message.received'] });
+    env.answers.push(500, 500, 500, 500);
     await call('POST /webhooks/{id}/test', { token: a.admin.token, params: { id: made.body.id } });
     // A window of 1 s: the first retry (1 s away) would fall past it.
-    await deliverQueued(1);
+    await deliverQueued(env, 10, 1);
     expect((await getWebhook(a.companyId, made.body.id))?.failingSince).toEqual(expect.any(String));
     await new Promise((resolve) => setTimeout(resolve, 1_100));
     await call('POST /webhooks/{id}/test', { token: a.admin.token, params: { id: made.body.id } });
-    await deliverQueued(1);
+    await deliverQueued(env, 10, 1);
     const after = await call('GET /webhooks/{id}', { token: a.admin.token, params: { id: made.body.id } });
     expect(after.body).toMatchObject({ enabled: false, disabledReason: 'failing' });
-    const given = [...(await drain(urls.dlq, 1)), ...(await drain(urls.dlq, 1))];
+    const given = [...(await drain(env, env.urls.dlq, 10, 1)), ...(await drain(env, env.urls.dlq, 10, 1))];
     expect(given.map((m) => JSON.parse(m.Body ?? '{}').reason)).toEqual(['HTTP 500', 'HTTP 500']);
-    const log = await deliveriesOf(made.body.id);
+    const log = await deliveriesOf(a.admin.token, made.body.id);
     expect(log.map((d) => [d.status, d.attempts, d.responseCode, d.nextRetryAt])).toEqual([
       ['failed', 1, 500, null],
       ['failed', 1, 500, null],
@@ -348,8 +247,8 @@ describe('webhook deliveries', () => {
     // Switched on again: the streak starts over, and nothing it missed is sent.
     const on = await call('PUT /webhooks/{id}', { token: a.admin.token, params: { id: made.body.id }, body: { enabled: true } });
     expect(on.body).toMatchObject({ enabled: true, disabledReason: null, failingSince: null });
-    await drain(urls.retries);
-    expect(await drain(urls.deliveries)).toEqual([]);
+    await drain(env, env.urls.retries, 10, 0);
+    expect(await drain(env, env.urls.deliveries, 10, 0)).toEqual([]);
   });
 });
 
@@ -357,15 +256,15 @@ describe('a slow endpoint', () => {
   it("does not hold back another endpoint's next attempt that shared its batch: a group done is released at once", async () => {
     // Prepare: two endpoints of one company, one that answers after 1.5 s, and a ping queued for each
     process.env.ALLOW_PRIVATE_BOT_URLS = '1';
-    const c = await seedTenant(stack);
-    const slow = await create({ url: receiverUrl.replace('/hook', '/slow-hook'), events: ['message.received'] }, c.admin.token);
-    const fast = await create({ url: receiverUrl, events: ['message.received'] }, c.admin.token);
+    const c = await seedTenant(env.stack);
+    const slow = await create({ url: env.receiverUrl.replace('/hook', '/slow-hook'), events: ['message.received'] }, c.admin.token);
+    const fast = await create({ url: env.receiverUrl, events: ['message.received'] }, c.admin.token);
     const ping = (id: number) => call('POST /webhooks/{id}/test', { token: c.admin.token, params: { id } });
     await ping(slow.body.id);
     await ping(fast.body.id);
-    const out = await sqs.send(
+    const out = await env.sqs.send(
       new ReceiveMessageCommand({
-        QueueUrl: urls.deliveries,
+        QueueUrl: env.urls.deliveries,
         MaxNumberOfMessages: 10,
         WaitTimeSeconds: 1,
         MessageSystemAttributeNames: ['All'],
@@ -376,11 +275,13 @@ describe('a slow endpoint', () => {
     // The fast endpoint's next attempt, queued while its group is in flight in that batch
     await ping(fast.body.id);
     // Act: the consumer works the batch; meanwhile the queue is asked for more, as the event source does
-    const consumed = consume(sqsEvent(batch), { ...deps(), release: releaseAttempts }).then(() => Date.now());
+    const consumed = consume(sqsEvent(batch), { ...consumerDeps(), release: releaseAttempts }).then(() => Date.now());
     let nextAt = 0;
     const next: Message[] = [];
     while (!nextAt) {
-      const polled = await sqs.send(new ReceiveMessageCommand({ QueueUrl: urls.deliveries, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }));
+      const polled = await env.sqs.send(
+        new ReceiveMessageCommand({ QueueUrl: env.urls.deliveries, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }),
+      );
       if (polled.Messages?.length) {
         next.push(...polled.Messages);
         nextAt = Date.now();
@@ -390,8 +291,8 @@ describe('a slow endpoint', () => {
     // Assess: the fast group's next attempt was handed out before the slow receiver had answered
     expect(next).toHaveLength(1);
     expect(nextAt).toBeLessThan(doneAt);
-    await sqs.send(
-      new DeleteMessageBatchCommand({ QueueUrl: urls.deliveries, Entries: [{ Id: '0', ReceiptHandle: next[0]?.ReceiptHandle ?? '' }] }),
+    await env.sqs.send(
+      new DeleteMessageBatchCommand({ QueueUrl: env.urls.deliveries, Entries: [{ Id: '0', ReceiptHandle: next[0]?.ReceiptHandle ?? '' }] }),
     );
   });
 });
@@ -399,10 +300,10 @@ describe('a slow endpoint', () => {
 describe('webhook attacks', () => {
   it("answers 404 for another company's endpoint or delivery, 403 to a plain user, 401 to a forged token", async () => {
     process.env.ALLOW_PRIVATE_BOT_URLS = '1';
-    const mine = await create({ url: receiverUrl, events: ['message.received'] });
-    const theirs = await create({ url: receiverUrl, events: ['message.received'] }, b.admin.token);
+    const mine = await create({ url: env.receiverUrl, events: ['message.received'] });
+    const theirs = await create({ url: env.receiverUrl, events: ['message.received'] }, b.admin.token);
     const theirTest = await call('POST /webhooks/{id}/test', { token: b.admin.token, params: { id: theirs.body.id } });
-    await deliverQueued();
+    await deliverQueued(env);
     const id = theirs.body.id;
     const foreignId = Math.max(mine.body.id, theirs.body.id) + 1000;
     for (const target of [id === mine.body.id ? foreignId : id, foreignId]) {
@@ -426,7 +327,7 @@ describe('webhook attacks', () => {
     });
     expect(resend.status).toBe(404);
     expect((await call('GET /webhooks/{id}', { token: b.admin.token, params: { id } })).body.enabled).toBe(true);
-    expect((await deliveriesOf(id, b.admin.token)).map((d) => d.attempts)).toEqual([1]);
+    expect((await deliveriesOf(b.admin.token, id)).map((d) => d.attempts)).toEqual([1]);
 
     const forged = `${a.admin.token.slice(0, -6)}AAAAAA`;
     const routes = [
@@ -451,7 +352,7 @@ describe('webhook attacks', () => {
   });
 
   it('refuses a plan without the external API', async () => {
-    const noApi = await seedTenant(stack, { plan: { useExternalApi: false } });
+    const noApi = await seedTenant(env.stack, { plan: { useExternalApi: false } });
     const answer = await call('GET /webhooks', { token: noApi.admin.token });
     expect(answer.status).toBe(403);
     expect(answer.body.error).toBe('ERR_PLAN_FEATURE_DISABLED');
