@@ -5,15 +5,15 @@
  * @aws-sdk/client-cloudwatch 3.11xx speaks (AWS JSON 1.0: POST /, `X-Amz-Target:
  * GraniteServiceVersion20100801.PutMetricData`, a JSON body, gzipped by the SDK past 10 KB, timestamps
  * as epoch seconds), refuses what CloudWatch refuses for the mistakes a publisher can make (no
- * namespace, an `AWS/` one, no or too many points, a point without a name or with no or several
- * kinds of value), and records every accepted point.
+ * namespace, an `AWS/` one, no or too many points, a point without a name, with no or several kinds
+ * of value, or with more than 150 values), and records every accepted point.
  *
  * Tests read the record from the main process (`received`) or, from a vitest worker, with
  * GET /_recorded?namespace=&metricName= (JSON), which is no AWS operation.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { gunzipSync } from 'node:zlib';
+import { StandInError as ClientError, readCappedBody, startStandIn } from './stand-in-server.ts';
 
 export interface RecordedDatum {
   namespace: string;
@@ -36,39 +36,19 @@ export interface LocalCloudWatch {
 
 const TARGET_PREFIX = 'GraniteServiceVersion20100801.';
 const MAX_POINTS = 1000;
+/** A point's Values array: CloudWatch takes up to 150 distinct values a point. */
+const MAX_VALUES = 150;
 const MAX_BODY_BYTES = 1024 * 1024;
-
-class ClientError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-    readonly status = 400,
-  ) {
-    super(message);
-  }
-}
 
 export async function startCloudWatch(opts: { port: number }): Promise<LocalCloudWatch> {
   const received: RecordedDatum[] = [];
-  const server = createServer((req, res) => {
-    handle(req, res, received).catch((error: unknown) => {
-      if (error instanceof ClientError) return awsError(res, error.status, error.code, error.message);
-      awsError(res, 500, 'InternalServiceFault', error instanceof Error ? error.message : String(error));
-    });
+  const server = await startStandIn({
+    port: opts.port,
+    handle: (req, res) => handle(req, res, received),
+    answerError: awsError,
+    internalCode: 'InternalServiceFault',
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port, '127.0.0.1', () => resolve());
-  });
-  return {
-    endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    received,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return { endpoint: server.endpoint, received, stop: server.stop };
 }
 
 async function handle(req: IncomingMessage, res: ServerResponse, received: RecordedDatum[]): Promise<void> {
@@ -86,7 +66,11 @@ async function handle(req: IncomingMessage, res: ServerResponse, received: Recor
   }
   const operation = target.slice(TARGET_PREFIX.length);
   if (operation !== 'PutMetricData') throw new ClientError('UnknownOperationException', `${operation} is not played locally`);
-  let body = await readBody(req);
+  let body = await readCappedBody(
+    req,
+    MAX_BODY_BYTES,
+    () => new ClientError('RequestEntityTooLarge', 'Request size exceeded 1048576 bytes', 413),
+  );
   if (String(req.headers['content-encoding'] ?? '').includes('gzip')) body = gunzipSync(body);
   const input = JSON.parse(body.toString('utf8') || '{}') as { Namespace?: unknown; MetricData?: unknown };
   received.push(...pointsOf(input, Date.now()));
@@ -112,6 +96,9 @@ function pointsOf(input: { Namespace?: unknown; MetricData?: unknown }, received
     if (kinds.length !== 1) {
       throw new ClientError('InvalidParameterCombination', `${at} must have exactly one of Value, Values or StatisticValues.`);
     }
+    if (Array.isArray(raw.Values) && raw.Values.length > MAX_VALUES) {
+      throw new ClientError('InvalidParameterValue', `The collection ${at}.Values must not have a size greater than ${MAX_VALUES}.`);
+    }
     const stats = raw.StatisticValues as RecordedDatum['statisticValues'];
     if (stats && !(stats.SampleCount > 0 && stats.Minimum <= stats.Maximum)) {
       throw new ClientError('InvalidParameterValue', `${at}.StatisticValues is not a valid statistic set.`);
@@ -130,27 +117,8 @@ function pointsOf(input: { Namespace?: unknown; MetricData?: unknown }, received
   });
 }
 
-function readBody(req: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        reject(new ClientError('RequestEntityTooLarge', 'Request size exceeded 1048576 bytes', 413));
-        req.destroy();
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
-}
-
 /** An error as the SDK's JSON 1.0 protocol reads it, with the query-compatible code CloudWatch adds. */
 function awsError(res: ServerResponse, status: number, code: string, message: string): void {
-  if (res.headersSent) return;
   res
     .writeHead(status, { 'content-type': 'application/x-amz-json-1.0', 'x-amzn-query-error': `${code};Sender` })
     .end(JSON.stringify({ __type: `com.amazonaws.cloudwatch#${code}`, message }));

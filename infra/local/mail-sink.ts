@@ -12,9 +12,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { appendFileSync, mkdirSync } from 'node:fs';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { dirname } from 'node:path';
+import { readCappedBody, StandInError, startStandIn } from './stand-in-server.ts';
 
 export interface SentMail {
   messageId: string;
@@ -37,7 +37,7 @@ export const MAILS_PATH = '/_local/mails';
 const SEND_PATH = '/v2/email/outbound-emails';
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
 
-class BadRequest extends Error {}
+const badRequest = (message: string) => new StandInError('BadRequestException', message);
 
 /**
  * The first word of 6 to 8 digits in a mail's text: the code a developer types on the reset page. A
@@ -48,16 +48,6 @@ export const codeIn = (text: string): string | undefined => /(?<![^\s:])\d{6,8}(
 export async function startMailSink(opts: { port: number; file?: string; log: (line: string) => void }): Promise<MailSink> {
   const sent: SentMail[] = [];
   if (opts.file) mkdirSync(dirname(opts.file), { recursive: true });
-  const server = createServer((req, res) => {
-    serve(req, res).catch((error: unknown) => {
-      const status = error instanceof BadRequest ? 400 : 500;
-      const type = error instanceof BadRequest ? 'BadRequestException' : 'InternalFailure';
-      if (res.headersSent) return;
-      res.writeHead(status, { 'content-type': 'application/json', 'x-amzn-errortype': type });
-      res.end(JSON.stringify({ message: error instanceof Error ? error.message : String(error) }));
-    });
-  });
-
   const serve = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://mail.local');
     if (req.method === 'GET' && url.pathname === MAILS_PATH) {
@@ -66,12 +56,9 @@ export async function startMailSink(opts: { port: number; file?: string; log: (l
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(mails));
       return;
     }
-    if (req.method !== 'POST' || url.pathname !== SEND_PATH) {
-      res.writeHead(404, { 'content-type': 'application/json', 'x-amzn-errortype': 'NotFoundException' });
-      res.end(JSON.stringify({ message: `${req.method} ${url.pathname} is not an operation of this stand-in` }));
-      return;
-    }
-    const mail = parseSendEmail(await readBody(req));
+    if (req.method !== 'POST' || url.pathname !== SEND_PATH)
+      throw new StandInError('NotFoundException', `${req.method} ${url.pathname} is not an operation of this stand-in`, 404);
+    const mail = parseSendEmail(await readCappedBody(req, MAX_BODY_BYTES, () => badRequest('The message is larger than SES takes')));
     sent.push(mail);
     if (opts.file) appendFileSync(opts.file, `${JSON.stringify(mail)}\n`);
     const code = codeIn(mail.text);
@@ -79,16 +66,14 @@ export async function startMailSink(opts: { port: number; file?: string; log: (l
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ MessageId: mail.messageId }));
   };
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port, '127.0.0.1', () => resolve());
+  const server = await startStandIn({
+    port: opts.port,
+    handle: serve,
+    internalCode: 'InternalFailure',
+    answerError: (res, status, code, message) =>
+      res.writeHead(status, { 'content-type': 'application/json', 'x-amzn-errortype': code }).end(JSON.stringify({ message })),
   });
-  const { port } = server.address() as AddressInfo;
-  return {
-    endpoint: `http://127.0.0.1:${port}`,
-    sent,
-    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
+  return { endpoint: server.endpoint, sent, stop: server.stop };
 }
 
 interface SendEmailRequest {
@@ -103,7 +88,7 @@ function parseSendEmail(raw: Buffer): SentMail {
   try {
     body = JSON.parse(raw.toString('utf8')) as SendEmailRequest;
   } catch {
-    throw new BadRequest('The request body is not JSON');
+    throw badRequest('The request body is not JSON');
   }
   const addresses = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
   const to = [
@@ -111,14 +96,14 @@ function parseSendEmail(raw: Buffer): SentMail {
     ...addresses(body.Destination?.CcAddresses),
     ...addresses(body.Destination?.BccAddresses),
   ];
-  if (typeof body.FromEmailAddress !== 'string' || !body.FromEmailAddress) throw new BadRequest('FromEmailAddress is required');
-  if (!to.length) throw new BadRequest('Missing final destination');
+  if (typeof body.FromEmailAddress !== 'string' || !body.FromEmailAddress) throw badRequest('FromEmailAddress is required');
+  if (!to.length) throw badRequest('Missing final destination');
   const simple = body.Content?.Simple;
   const subject = simple?.Subject?.Data;
   const text = simple?.Body?.Text?.Data;
   const html = simple?.Body?.Html?.Data;
-  if (typeof subject !== 'string') throw new BadRequest('Simple content needs a Subject');
-  if (typeof text !== 'string' && typeof html !== 'string') throw new BadRequest('Simple content needs a Text or Html body');
+  if (typeof subject !== 'string') throw badRequest('Simple content needs a Subject');
+  if (typeof text !== 'string' && typeof html !== 'string') throw badRequest('Simple content needs a Text or Html body');
   return {
     messageId: randomUUID(),
     at: Date.now(),
@@ -128,22 +113,4 @@ function parseSendEmail(raw: Buffer): SentMail {
     text: typeof text === 'string' ? text : '',
     html: typeof html === 'string' ? html : '',
   };
-}
-
-function readBody(req: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        reject(new BadRequest('The message is larger than SES takes'));
-        req.destroy();
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
 }

@@ -215,6 +215,27 @@ describe('publishing through the SDK', () => {
     ]);
   });
 
+  it('refuses what CloudWatch refuses, with its error codes, and keeps nothing of a refused request', async () => {
+    // Prepare
+    const put = cloudWatchPut({ endpoint: cloudWatch.endpoint });
+    const before = cloudWatch.received.length;
+    const refusal = (namespace: string, data: MetricDatum[]) =>
+      put(namespace, data).then(
+        () => 'accepted',
+        (error: { name?: string; $metadata?: { httpStatusCode?: number } }) => `${error.$metadata?.httpStatusCode} ${error.name}`,
+      );
+    // Act / Assess
+    await expect(refusal('AWS/Lambda', [{ MetricName: 'x', Value: 1 }])).resolves.toBe('400 InvalidParameterValueException');
+    await expect(refusal(namespace, [{ MetricName: 'x' }])).resolves.toBe('400 InvalidParameterCombinationException');
+    await expect(refusal(namespace, [{ MetricName: 'x', Value: 1, Values: [1] }])).resolves.toBe(
+      '400 InvalidParameterCombinationException',
+    );
+    await expect(refusal(namespace, [{ MetricName: 'x', Values: Array.from({ length: 151 }, (_, i) => i) }])).resolves.toBe(
+      '400 InvalidParameterValueException',
+    );
+    expect(cloudWatch.received.length).toBe(before);
+  });
+
   it('keeps the points when the endpoint refuses or cannot be reached, and delivers them once it answers', async () => {
     const warnings: string[] = [];
     const log = { ...quietLog, warn: (message: string) => warnings.push(message) };
