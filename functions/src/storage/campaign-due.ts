@@ -8,30 +8,18 @@
  *            -> the campaigns whose connection's chain of ticks must be alive (a lost tick is
  *               queued again). Written only on a status move, never per tick.
  */
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { db, table } from './db.ts';
+import { queryAll } from './db.ts';
 import { pad } from './table.ts';
 
 /** Campaigns due to start before `until` (ISO), every tenant's: the due index's page. */
 export async function dueCampaigns(until: string): Promise<{ companyId: number; id: number; scheduledAt: string }[]> {
-  const out: { companyId: number; id: number; scheduledAt: string }[] = [];
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const page = await db().send(
-      new QueryCommand({
-        TableName: table(),
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk < :until',
-        ExpressionAttributeValues: { ':pk': CAMPAIGN_DUE_PK, ':until': until },
-        ProjectionExpression: 'companyId, id, scheduledAt',
-        ExclusiveStartKey,
-      }),
-    );
-    for (const item of page.Items ?? [])
-      out.push({ companyId: Number(item.companyId), id: Number(item.id), scheduledAt: String(item.scheduledAt) });
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
-  return out;
+  const items = await queryAll<Record<string, unknown>>({
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk < :until',
+    ExpressionAttributeValues: { ':pk': CAMPAIGN_DUE_PK, ':until': until },
+    ProjectionExpression: 'companyId, id, scheduledAt',
+  });
+  return items.map((item) => ({ companyId: Number(item.companyId), id: Number(item.id), scheduledAt: String(item.scheduledAt) }));
 }
 
 export const CAMPAIGN_DUE_PK = 'CAMPAIGN_DUE';
@@ -56,22 +44,15 @@ export interface RunningCampaign {
 
 /** Every tenant's EM_ANDAMENTO campaigns (the running index), with their connection. */
 export async function runningCampaigns(): Promise<RunningCampaign[]> {
-  const out: RunningCampaign[] = [];
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const page = await db().send(
-      new QueryCommand({
-        TableName: table(),
-        IndexName: 'gsi2',
-        KeyConditionExpression: 'gsi2pk = :pk',
-        ExpressionAttributeValues: { ':pk': CAMPAIGN_RUNNING_PK },
-        ProjectionExpression: 'companyId, id, whatsappId',
-        ExclusiveStartKey,
-      }),
-    );
-    for (const item of page.Items ?? [])
-      out.push({ companyId: Number(item.companyId), id: Number(item.id), whatsappId: item.whatsappId ? Number(item.whatsappId) : null });
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
-  return out;
+  const items = await queryAll<Record<string, unknown>>({
+    IndexName: 'gsi2',
+    KeyConditionExpression: 'gsi2pk = :pk',
+    ExpressionAttributeValues: { ':pk': CAMPAIGN_RUNNING_PK },
+    ProjectionExpression: 'companyId, id, whatsappId',
+  });
+  return items.map((item) => ({
+    companyId: Number(item.companyId),
+    id: Number(item.id),
+    whatsappId: item.whatsappId ? Number(item.whatsappId) : null,
+  }));
 }

@@ -12,8 +12,7 @@
  * `nextRetryAt` the sweep's next minute: the log does not claim an attempt that is not on its way
  * without saying so. The item keeps its TTL: a delivery parked for 30 days goes with its log.
  */
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { db, table, updateIf } from './db.ts';
+import { queryUpTo, updateIf } from './db.ts';
 import { deliveryKey } from './webhook-deliveries.ts';
 
 export const UNQUEUED_PK = 'WEBHOOK_UNQUEUED';
@@ -51,26 +50,22 @@ export function parkUnqueued(delivery: ParkedDelivery, at: Date, reason: string,
 
 /** Every tenant's parked deliveries, oldest first, at most `limit`. */
 export async function parkedDeliveries(limit: number): Promise<ParkedDelivery[]> {
-  const out: ParkedDelivery[] = [];
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const page = await db().send(
-      new QueryCommand({
-        TableName: table(),
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :pk',
-        ExpressionAttributeValues: { ':pk': UNQUEUED_PK },
-        ProjectionExpression: 'companyId, endpointId, id, #round',
-        ExpressionAttributeNames: { '#round': 'round' },
-        Limit: limit - out.length,
-        ExclusiveStartKey,
-      }),
-    );
-    for (const item of page.Items ?? [])
-      out.push({ companyId: Number(item.companyId), endpointId: Number(item.endpointId), id: String(item.id), round: Number(item.round) });
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey && out.length < limit);
-  return out;
+  const items = await queryUpTo(
+    {
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk',
+      ExpressionAttributeValues: { ':pk': UNQUEUED_PK },
+      ProjectionExpression: 'companyId, endpointId, id, #round',
+      ExpressionAttributeNames: { '#round': 'round' },
+    },
+    limit,
+  );
+  return items.map((item) => ({
+    companyId: Number(item.companyId),
+    endpointId: Number(item.endpointId),
+    id: String(item.id),
+    round: Number(item.round),
+  }));
 }
 
 /**
