@@ -1,6 +1,6 @@
 /**
  * Dashboard bench (issue 12): two tenants on one local stack, a small one (1k tickets) and a large
- * one (100k tickets), written straight into the table with the storage modules' own item builders
+ * one (100k tickets), written straight into the table (ticket-lives.ts) with the storage modules' own item builders
  * (tickets.ts ticketStoredItems) and the dashboard counters those tickets' lives would have kept
  * (dashboard-counters.ts counterDeltas, the function the ticket writers call, stored as the writers
  * store it, storedDeltas, summed per item). Both tenants' tickets spread over the same 30 days, 3
@@ -21,126 +21,29 @@
  *
  * The stack's log goes to tests/artifacts/bench-dashboard.log.
  */
-import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '@conversa/functions/commons/dynamodb';
-import {
-  type CountedTicket,
-  counterDeltas,
-  dashboardPk,
-  storedDeltas,
-  trackingFields,
-} from '@conversa/functions/storage/dashboard-counters';
-import { type TicketRecord, ticketStoredItems } from '@conversa/functions/storage/tickets';
 import { startLocalStack } from '../../infra/local/stack.ts';
 import { type Call, client, createTenant, firstPlanId, superLogin, type Tenant } from '../integration/tenants.ts';
-import { ok, percentile } from '../integration/whatsapp-kit.ts';
+import { percentile } from '../integration/whatsapp-kit.ts';
 import { benchLog } from './bench-log.ts';
-import { writeAll } from './bulk-write.ts';
+import { DAYS, loadTicketLives, TZ } from './ticket-lives.ts';
 
 const { values } = parseArgs({ options: { small: { type: 'string', default: '1000' }, large: { type: 'string', default: '100000' } } });
 const SIZES = [Number(values.small), Number(values.large)];
 const RUNS = 30;
-const DAYS = 30;
-const TZ = 'America/Sao_Paulo';
 const MIN = 60_000;
 
 const { logFile, say } = benchLog('dashboard');
 
-let seed = 7;
-const rand = () => {
-  seed = (seed * 1_103_515_245 + 12_345) & 0x7fffffff;
-  return seed / 0x7fffffff;
-};
-
-/** Adds one change's counter deltas into the running totals (what the writers' ADDs would have summed to). */
-function count(totals: Map<string, Record<string, number>>, before: CountedTicket | undefined, next: CountedTicket, at: string) {
-  for (const [sk, attrs] of storedDeltas(counterDeltas(before, next, at, TZ))) {
-    const item = totals.get(sk) ?? {};
-    for (const [attr, n] of Object.entries(attrs)) item[attr] = (item[attr] ?? 0) + n;
-    totals.set(sk, item);
-  }
-}
-
 async function load(call: Call, raw: DynamoDBDocumentClient, table: string, tenant: Tenant, size: number): Promise<void> {
-  const { companyId } = tenant;
-  await ok(call, 'PUT', '/settings/timezone', { token: tenant.admin.token, body: { value: TZ } });
-  const queueIds: number[] = [];
-  for (const [name, color] of [
-    ['Vendas', '#336699'],
-    ['Suporte', '#993366'],
-    ['Financeiro', '#669933'],
-  ]) {
-    queueIds.push((await ok<{ id: number }>(call, 'POST', '/queue', { token: tenant.admin.token, body: { name, color } })).id);
-  }
-  const users = [tenant.admin.id, tenant.user.id];
-  const start = Date.now() - (DAYS - 1) * 24 * 60 * MIN;
-  const totals = new Map<string, Record<string, number>>();
-  let items: Record<string, unknown>[] = [];
-  for (let i = 1; i <= size; i++) {
-    // Spread so that every (day, queue, shard) holds tickets at any size: shard = id mod 4.
-    const day = Math.floor(i / 4) % DAYS;
-    const queueId = queueIds[Math.floor(i / (4 * DAYS)) % queueIds.length] as number;
-    const createdMs = start + day * 24 * 60 * MIN + Math.floor(rand() * 20 * 60) * MIN;
-    const createdAt = new Date(createdMs).toISOString();
-    const userId = users[i % users.length] as number;
-    const base: TicketRecord = {
-      id: i,
-      uuid: randomUUID(),
-      companyId,
-      status: 'pending',
-      userId: null,
-      queueId,
-      contactId: i,
-      contact: { name: `Cliente ${i}`, number: `5511${String(900_000_000 + i)}`, profilePicUrl: '' },
-      whatsappId: 1,
-      isGroup: false,
-      lastMessage: 'oi',
-      lastMessageAt: createdMs,
-      unreadMessages: 0,
-      chatbot: false,
-      bot: null,
-      outOfHoursAt: null,
-      awaitingRating: false,
-      rating: null,
-      ratedAt: null,
-      useIntegration: false,
-      promptId: null,
-      integrationId: null,
-      revision: 0,
-      createdAt,
-      updatedAt: createdAt,
-    };
-    // Its life: created pending, taken, and (most) closed with a rating, as the writers would count it.
-    let ticket: TicketRecord = { ...base, ...trackingFields(undefined, base, createdAt) };
-    count(totals, undefined, ticket, createdAt);
-    const step = (patch: Partial<TicketRecord>, atMs: number) => {
-      const at = new Date(atMs).toISOString();
-      const patched = { ...ticket, ...patch, updatedAt: at, revision: ticket.revision + 1 };
-      const next = { ...patched, ...trackingFields(ticket, patched, at) };
-      count(totals, ticket, next, at);
-      ticket = next;
-    };
-    if (i % 10 !== 0) step({ status: 'open', userId }, createdMs + (1 + Math.floor(rand() * 30)) * MIN);
-    if (i % 10 > 3) {
-      const rating = 1 + (i % 3);
-      const at = Date.parse(ticket.updatedAt) + (5 + Math.floor(rand() * 60)) * MIN;
-      step({ status: 'closed', rating, ratedAt: new Date(at).toISOString() }, at);
-    }
-    items.push(...ticketStoredItems(ticket));
-    if (items.length >= 20_000) {
-      await writeAll(raw, table, items);
-      items = [];
-    }
-  }
-  const counters = [...totals].map(([sk, attrs]) => ({ pk: dashboardPk(companyId), sk, entity: 'dashboardCounter', ...attrs }));
-  await writeAll(raw, table, [...items, ...counters]);
+  const counters = await loadTicketLives(call, raw, table, tenant, size, { seed: 7, firstResponses: false });
   say(`  ${size} tickets, ${counters.length} counter items`);
   for (const prefix of ['D', 'R']) {
-    const sizes = counters.filter((c) => c.sk.startsWith(`${prefix}#`)).map(itemBytes);
+    const sizes = counters.filter((c) => String(c.sk).startsWith(`${prefix}#`)).map(itemBytes);
     if (sizes.length)
       say(
         `    ${prefix} items: ${sizes.length}, bytes avg ${Math.round(sizes.reduce((a, b) => a + b, 0) / sizes.length)}, max ${Math.max(...sizes)}`,
