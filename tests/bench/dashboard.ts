@@ -23,14 +23,12 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '@conversa/functions/commons/dynamodb';
 import { startLocalStack } from '../../infra/local/stack.ts';
-import { type Call, client, createTenant, firstPlanId, superLogin, type Tenant } from '../integration/tenants.ts';
+import type { Call, Tenant } from '../integration/tenants.ts';
 import { percentile } from '../integration/whatsapp-kit.ts';
 import { benchLog } from './bench-log.ts';
-import { DAYS, loadTicketLives, TZ } from './ticket-lives.ts';
+import { DAYS, loadTenants, TZ } from './ticket-lives.ts';
 
 const { values } = parseArgs({ options: { small: { type: 'string', default: '1000' }, large: { type: 'string', default: '100000' } } });
 const SIZES = [Number(values.small), Number(values.large)];
@@ -39,9 +37,8 @@ const MIN = 60_000;
 
 const { logFile, say } = benchLog('dashboard');
 
-async function load(call: Call, raw: DynamoDBDocumentClient, table: string, tenant: Tenant, size: number): Promise<void> {
-  const counters = await loadTicketLives(call, raw, table, tenant, size, { seed: 7, firstResponses: false });
-  say(`  ${size} tickets, ${counters.length} counter items`);
+/** The stored counter items' sizes, D and R apart (the largest bounds a change's write units). */
+function sayItemSizes(counters: Record<string, unknown>[]): void {
   for (const prefix of ['D', 'R']) {
     const sizes = counters.filter((c) => String(c.sk).startsWith(`${prefix}#`)).map(itemBytes);
     if (sizes.length)
@@ -176,23 +173,14 @@ const admin = { email: 'bench@conversa.test', password: 'Bench-Admin-1' };
 const stack = await startLocalStack({ ports: 'auto', log: (line) => logFile.write(`${line}\n`), seedAdmin: admin });
 let exitCode = 0;
 try {
-  const call = client(stack.apiUrl);
-  const superToken = await superLogin(call, admin);
-  const planId = await firstPlanId(call);
-  const raw = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1', endpoint: stack.env.DYNAMODB_ENDPOINT }), {
-    marshallOptions: { removeUndefinedValues: true },
-  });
-  const table = stack.env.TABLE_NAME as string;
   findDynamoDb(new URL(stack.env.DYNAMODB_ENDPOINT as string).port);
-  const tenants: Tenant[] = [];
-  for (const size of SIZES) {
-    const tenant = await createTenant(call, superToken, planId, `dash${size}`);
-    say(`loading ${size} tickets...`);
-    const t0 = Date.now();
-    await load(call, raw, table, tenant, size);
-    say(`  loaded in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-    tenants.push(tenant);
-  }
+  const { call, tenants } = await loadTenants(stack, admin, {
+    prefix: 'dash',
+    sizes: SIZES,
+    lives: { seed: 7, firstResponses: false },
+    say,
+    onLoaded: sayItemSizes,
+  });
   documentClient().middlewareStack.add(
     (next) => async (args) => {
       meter.requests++;

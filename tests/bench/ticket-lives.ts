@@ -7,7 +7,8 @@
  * spread over DAYS days, three queues and its two attendants, so every counter item exists at any size.
  */
 import { randomUUID } from 'node:crypto';
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import {
   type CountedTicket,
   counterDeltas,
@@ -18,7 +19,8 @@ import {
   trackingFields,
 } from '@conversa/functions/storage/dashboard-counters';
 import { type TicketRecord, ticketStoredItems } from '@conversa/functions/storage/tickets';
-import type { Call, Tenant } from '../integration/tenants.ts';
+import type { LocalStack } from '../../infra/local/stack.ts';
+import { type Call, client, createTenant, firstPlanId, superLogin, type Tenant } from '../integration/tenants.ts';
 import { ok } from '../integration/whatsapp-kit.ts';
 import { writeAll } from './bulk-write.ts';
 
@@ -138,4 +140,44 @@ export async function loadTicketLives(
   const counters = [...totals].map(([sk, attrs]) => ({ pk: dashboardPk(companyId), sk, entity: 'dashboardCounter', ...attrs }));
   await writeAll(raw, table, [...items, ...counters]);
   return counters;
+}
+
+export interface LoadTenants {
+  /** Tenant names are `<prefix><size>`. */
+  prefix: string;
+  sizes: number[];
+  lives: TicketLives;
+  say: (line: string) => void;
+  /** What a bench prints of a tenant's counter items once they are written. */
+  onLoaded?: (counters: Record<string, unknown>[]) => void;
+}
+
+/**
+ * One tenant a size on the bench's stack, each loaded with its tickets' lives (written straight into
+ * the table, outside the handlers' metered client), saying how long each took.
+ */
+export async function loadTenants(
+  stack: LocalStack,
+  admin: { email: string; password: string },
+  { prefix, sizes, lives, say, onLoaded }: LoadTenants,
+): Promise<{ call: Call; tenants: Tenant[] }> {
+  const call = client(stack.apiUrl);
+  const superToken = await superLogin(call, admin);
+  const planId = await firstPlanId(call);
+  const raw = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1', endpoint: stack.env.DYNAMODB_ENDPOINT }), {
+    marshallOptions: { removeUndefinedValues: true },
+  });
+  const table = stack.env.TABLE_NAME as string;
+  const tenants: Tenant[] = [];
+  for (const size of sizes) {
+    const tenant = await createTenant(call, superToken, planId, `${prefix}${size}`);
+    say(`loading ${size} tickets...`);
+    const started = Date.now();
+    const counters = await loadTicketLives(call, raw, table, tenant, size, lives);
+    say(`  ${size} tickets, ${counters.length} counter items`);
+    onLoaded?.(counters);
+    say(`  loaded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    tenants.push(tenant);
+  }
+  return { call, tenants };
 }
