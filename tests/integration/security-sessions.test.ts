@@ -328,9 +328,12 @@ describe('a password change ends every session of the user', () => {
     const confirmed = cognito.send(
       new ConfirmForgotPasswordCommand({ ClientId: clientId, Username: user.email, ConfirmationCode: '123456', Password: 'Changed789' }),
     );
-    // Assess: both refused (the pool's recovery is admin-only); nothing changed
-    await expect(asked).rejects.toMatchObject({ name: 'NotAuthorizedException' });
-    await expect(confirmed).rejects.toMatchObject({ name: 'NotAuthorizedException' });
+    // Assess: both refused (the pool's recovery is admin-only); nothing changed. Both are awaited at
+    // once: a second refusal that lands while the first is awaited would be an unhandled rejection.
+    await Promise.all([
+      expect(asked).rejects.toMatchObject({ name: 'NotAuthorizedException' }),
+      expect(confirmed).rejects.toMatchObject({ name: 'NotAuthorizedException' }),
+    ]);
     expect(await api.call('GET', '/tickets', { token: phone.token })).toMatchObject({ status: 200 });
     expect(await api.call('POST', '/auth/login', { body: { email: user.email, password: 'Changed789' } })).toMatchObject({ status: 401 });
   });
