@@ -4,7 +4,6 @@
  * with two queues, a connection and attendants with the queue memberships the visibility rules
  * turn on, and tickets written straight into the store in any state.
  */
-import { randomUUID } from 'node:crypto';
 import type { SettingKey } from '../src/contracts/settings.ts';
 import type { AllTicket } from '../src/contracts/users.ts';
 import { newTicketId } from '../src/domain/tickets/find-or-create.ts';
@@ -12,7 +11,7 @@ import { type ConnectionRecord, createConnection, newConnectionId } from '../src
 import { createContact, newContactId } from '../src/storage/contacts.ts';
 import { createQueue, newQueueId, type QueueRecord } from '../src/storage/queues.ts';
 import { putSetting } from '../src/storage/settings.ts';
-import { createTicket, type TicketRecord } from '../src/storage/tickets.ts';
+import { createTicket, newTicketRecord, type TicketRecord } from '../src/storage/tickets.ts';
 import { updateUser } from '../src/storage/users.ts';
 import { type SeededUser, type Stack, seedTenant, type Tenant } from './users-harness.ts';
 
@@ -122,9 +121,8 @@ export async function seedInbox(stack: Stack, connectionExtra: Partial<Connectio
       updatedAt: at,
     };
     await createContact(contact);
-    const ticket: TicketRecord = {
+    const ticket = newTicketRecord({
       id: await newTicketId(companyId),
-      uuid: randomUUID(),
       companyId,
       status: 'pending',
       userId: null,
@@ -136,20 +134,9 @@ export async function seedInbox(stack: Stack, connectionExtra: Partial<Connectio
       lastMessage: 'oi',
       lastMessageAt: Date.parse(at),
       unreadMessages: 1,
-      chatbot: false,
-      bot: null,
-      outOfHoursAt: null,
-      awaitingRating: false,
-      rating: null,
-      ratedAt: null,
-      useIntegration: false,
-      promptId: null,
-      integrationId: null,
-      revision: 0,
       createdAt: at,
-      updatedAt: at,
       ...overrides,
-    };
+    });
     return createTicket(ticket);
   }
 

@@ -20,7 +20,6 @@
  *
  * The stack's log goes to tests/artifacts/bench-ticket-list.log.
  */
-import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
@@ -29,7 +28,7 @@ import { raiseListShards } from '@conversa/functions/storage/companies';
 import { contactStoredItems } from '@conversa/functions/storage/contacts';
 import { primeListShards } from '@conversa/functions/storage/list-shards';
 import { messageItems, messageSearchItems } from '@conversa/functions/storage/messages';
-import { type TicketRecord, ticketStoredItems } from '@conversa/functions/storage/tickets';
+import { newTicketRecord, ticketStoredItems } from '@conversa/functions/storage/tickets';
 import { startLocalStack } from '../../infra/local/stack.ts';
 import { type Call, client, createTenant, firstPlanId, superLogin, type Tenant } from '../integration/tenants.ts';
 import { ok, percentile } from '../integration/whatsapp-kit.ts';
@@ -146,9 +145,8 @@ async function load(call: Call, raw: DynamoDBDocumentClient, table: string, tena
     const status = roll < 0.3 ? 'open' : roll < 0.7 ? 'pending' : 'closed';
     const updatedAt = new Date(base + i * 60_000 + Math.floor(rand() * 3_600_000)).toISOString();
     const bodies = Array.from({ length: MESSAGES_PER_TICKET }, () => Array.from({ length: 3 }, () => pick(WORDS)).join(' '));
-    const ticket: TicketRecord = {
+    const ticket = newTicketRecord({
       id: i,
-      uuid: randomUUID(),
       companyId,
       status,
       userId: status === 'pending' ? null : pick(users),
@@ -160,19 +158,10 @@ async function load(call: Call, raw: DynamoDBDocumentClient, table: string, tena
       lastMessage: bodies.at(-1) as string,
       lastMessageAt: Date.parse(updatedAt),
       unreadMessages: status === 'pending' ? 1 : 0,
-      chatbot: false,
-      bot: null,
-      outOfHoursAt: null,
-      awaitingRating: false,
-      rating: null,
-      ratedAt: null,
-      useIntegration: false,
-      promptId: null,
-      integrationId: null,
       revision: 1,
       createdAt,
       updatedAt,
-    };
+    });
     items.push(...ticketStoredItems(ticket));
     // One conversation long enough for a full messages page of 100.
     const count = i === 1 ? 120 : MESSAGES_PER_TICKET;

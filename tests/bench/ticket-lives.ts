@@ -6,7 +6,6 @@
  * as the writers store them (storedDeltas: D and R items) and summed per item. A tenant's tickets
  * spread over DAYS days, three queues and its two attendants, so every counter item exists at any size.
  */
-import { randomUUID } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import {
@@ -18,7 +17,7 @@ import {
   storedDeltas,
   trackingFields,
 } from '@conversa/functions/storage/dashboard-counters';
-import { type TicketRecord, ticketStoredItems } from '@conversa/functions/storage/tickets';
+import { newTicketRecord, type TicketRecord, ticketStoredItems } from '@conversa/functions/storage/tickets';
 import type { LocalStack } from '../../infra/local/stack.ts';
 import { type Call, client, createTenant, firstPlanId, superLogin, type Tenant } from '../integration/tenants.ts';
 import { ok } from '../integration/whatsapp-kit.ts';
@@ -82,9 +81,8 @@ export async function loadTicketLives(
     const createdMs = start + day * 24 * 60 * MIN + Math.floor(rand() * 20 * 60) * MIN;
     const createdAt = new Date(createdMs).toISOString();
     const userId = users[i % users.length] as number;
-    const base: TicketRecord = {
+    const base = newTicketRecord({
       id: i,
-      uuid: randomUUID(),
       companyId,
       status: 'pending',
       userId: null,
@@ -95,20 +93,8 @@ export async function loadTicketLives(
       isGroup: false,
       lastMessage: 'oi',
       lastMessageAt: createdMs,
-      unreadMessages: 0,
-      chatbot: false,
-      bot: null,
-      outOfHoursAt: null,
-      awaitingRating: false,
-      rating: null,
-      ratedAt: null,
-      useIntegration: false,
-      promptId: null,
-      integrationId: null,
-      revision: 0,
       createdAt,
-      updatedAt: createdAt,
-    };
+    });
     let ticket: TicketRecord = { ...base, ...trackingFields(undefined, base, createdAt) };
     sum(totals, storedDeltas(counterDeltas(undefined, ticket, createdAt, TZ)));
     const step = (patch: Partial<TicketRecord>, atMs: number) => {

@@ -51,6 +51,7 @@
  * change is a conditional Update on it. Message activity (lastMessage, unread, updatedAt) is an
  * Update of its own fields only and never bumps it, so routing and traffic never lose each other.
  */
+import { randomUUID } from 'node:crypto';
 import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { capPreview } from '#contracts/message-preview';
 import type { SlaTimes } from '#contracts/sla';
@@ -122,6 +123,39 @@ export interface TicketRecord {
   respondedConvAt?: string;
   /** Service level of the queue it is in (ticket-sla.ts), set by the writes below and by messages.ts; absent/null = none. */
   sla?: SlaTimes | null;
+}
+
+/** What whoever opens a ticket decides; `newTicketRecord` fills in the rest. */
+export type NewTicketFields = Pick<
+  TicketRecord,
+  'id' | 'companyId' | 'status' | 'userId' | 'queueId' | 'contactId' | 'contact' | 'whatsappId' | 'isGroup' | 'createdAt'
+> &
+  Partial<TicketRecord>;
+
+/**
+ * A ticket as it starts: no message yet, no bot, no rating, no integration, revision 0, a fresh
+ * uuid, updated when created. The one place those defaults live (the create paths, the harnesses and
+ * the benches' seeds all build their tickets here); any field given wins.
+ */
+export function newTicketRecord(fields: NewTicketFields): TicketRecord {
+  return {
+    uuid: randomUUID(),
+    lastMessage: '',
+    lastMessageAt: 0,
+    unreadMessages: 0,
+    chatbot: false,
+    bot: null,
+    outOfHoursAt: null,
+    awaitingRating: false,
+    rating: null,
+    ratedAt: null,
+    useIntegration: false,
+    promptId: null,
+    integrationId: null,
+    revision: 0,
+    updatedAt: fields.createdAt,
+    ...fields,
+  };
 }
 
 /** Fields a state change may set (not the message counters). */

@@ -6,7 +6,6 @@
  * loser gets ERR_OTHER_OPEN_TICKET naming who attends the contact and in which queue (SPEC 8), which
  * the web shows (or, when it is the caller's own ticket, opens).
  */
-import { randomUUID } from 'node:crypto';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '#commons/errors';
 import type { CreateTicketInput } from '#contracts/ticket-requests';
 import type { Ticket } from '#contracts/tickets';
@@ -16,7 +15,7 @@ import { getConnection, getDefaultConnection } from '#storage/connections';
 import { getContact } from '#storage/contacts';
 import { getQueue } from '#storage/queues';
 import { deleteTicketData } from '#storage/ticket-removal';
-import { createTicket, getSlot, getTicket, SlotTakenError, type TicketRecord } from '#storage/tickets';
+import { createTicket, getSlot, getTicket, newTicketRecord, SlotTakenError, type TicketRecord } from '#storage/tickets';
 import { getUser } from '#storage/users';
 import { loadReadableTicket, TicketNotFoundError, type Viewer, viewerIsAdmin } from './access.ts';
 import { afterTicketChange } from './auto-assign.ts';
@@ -60,9 +59,8 @@ export async function createTicketFor(viewer: Viewer, input: CreateTicketInput, 
   if (!connection) throw new NotFoundError(input.whatsappId ? 'ERR_NO_WAPP_FOUND' : 'ERR_NO_DEF_WAPP_FOUND');
 
   const at = effects.now().toISOString();
-  const ticket: TicketRecord = {
+  const ticket = newTicketRecord({
     id: await newTicketId(companyId),
-    uuid: randomUUID(),
     companyId,
     // SPEC 4: creating a ticket opens it for the caller.
     status: 'open',
@@ -72,22 +70,8 @@ export async function createTicketFor(viewer: Viewer, input: CreateTicketInput, 
     contact: contactSummary(contact),
     whatsappId: connection.id,
     isGroup: contact.isGroup,
-    lastMessage: '',
-    lastMessageAt: 0,
-    unreadMessages: 0,
-    chatbot: false,
-    bot: null,
-    outOfHoursAt: null,
-    awaitingRating: false,
-    rating: null,
-    ratedAt: null,
-    useIntegration: false,
-    promptId: null,
-    integrationId: null,
-    revision: 0,
     createdAt: at,
-    updatedAt: at,
-  };
+  });
   let stored: TicketRecord;
   try {
     // As stored: with what the write derives (its service level, the dashboard's tracking).

@@ -6,7 +6,6 @@
  * reopen, so concurrent messages can race here and still make exactly one active ticket: the losers
  * see SlotTakenError and read the winner's ticket.
  */
-import { randomUUID } from 'node:crypto';
 import type { Contact } from '#contracts/contacts';
 import { emitWebhookEvent } from '#domain/webhooks/emit';
 import { getItemBatched } from '#storage/batch-get';
@@ -18,6 +17,7 @@ import {
   getSlot,
   getTicket,
   isActive,
+  newTicketRecord,
   SlotTakenError,
   StaleTicketError,
   type TicketRecord,
@@ -125,9 +125,8 @@ export async function findOrCreateTicket(input: {
     const at = now.toISOString();
     const id = await (allocated ?? newTicketId(companyId));
     allocated = undefined; // a retry after a lost race takes a new id
-    const ticket: TicketRecord = {
+    const ticket = newTicketRecord({
       id,
-      uuid: randomUUID(),
       companyId,
       status: input.createClosed ? 'closed' : 'pending',
       userId: null,
@@ -136,22 +135,8 @@ export async function findOrCreateTicket(input: {
       contact: contactSummary(contact),
       whatsappId: connectionId,
       isGroup: contact.isGroup,
-      lastMessage: '',
-      lastMessageAt: 0,
-      unreadMessages: 0,
-      chatbot: false,
-      bot: null,
-      outOfHoursAt: null,
-      awaitingRating: false,
-      rating: null,
-      ratedAt: null,
-      useIntegration: false,
-      promptId: null,
-      integrationId: null,
-      revision: 0,
       createdAt: at,
-      updatedAt: at,
-    };
+    });
     try {
       const created = await createTicket(ticket);
       // The company's webhooks hear of it (issue 23 §2); a new ticket has no queue or attendant to name yet.
