@@ -24,7 +24,7 @@ import {
 } from '#storage/user-mfa';
 import { getUser, type UserRecord } from '#storage/users';
 import { accountMfaLimit, beginAttempt } from './attempt-limits.ts';
-import { newRecoveryCodes, newTotpSecret, otpauthUrl, recoveryCodeHash, totpStep } from './totp.ts';
+import { newRecoveryCodes, newTotp, recoveryCodeHash, totpStep } from './totp.ts';
 
 const wrongCode = () => new ValidationError('code', 'Invalid code', 'ERR_MFA_INVALID_CODE');
 const expiredChallenge = () => new ValidationError('challenge', 'Invalid or expired challenge', 'ERR_MFA_CHALLENGE_EXPIRED');
@@ -38,9 +38,9 @@ export async function mfaRequiredOf(user: Pick<UserRecord, 'companyId' | 'profil
 /** POST /auth/mfa/setup: a new secret, pending until a code of it is verified. */
 export async function setupMfa(user: UserRecord): Promise<MfaSetupResponse> {
   if (user.mfaEnabled) throw new ConflictError('ERR_MFA_ALREADY_ENABLED');
-  const secret = newTotpSecret();
+  const { secret, otpauthUrl } = await newTotp(user.email);
   if (!(await setPendingMfaSecret(user.companyId, user.id, await sealSecret(secret)))) throw new ConflictError('ERR_MFA_ALREADY_ENABLED');
-  return { secret, otpauthUrl: otpauthUrl(secret, user.email) };
+  return { secret, otpauthUrl };
 }
 
 /**

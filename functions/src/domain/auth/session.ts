@@ -6,8 +6,7 @@
  * ignores the event stops receiving the company's events all the same.
  */
 
-import { revokeRefreshToken } from '#adapters/cognito-auth';
-import { signOutEverywhere } from '#adapters/cognito-users';
+import { cognitoAuth, cognitoUsers } from '#adapters/cognito-lazy';
 import { UnauthorizedError } from '#commons/errors';
 import { logger } from '#commons/logger';
 import { type AuthEventData, channels } from '#contracts/channels';
@@ -72,7 +71,7 @@ export async function startSession(
   });
   // A sign-in elsewhere that happened after this one already owns the session, or this sign-in was ended.
   if (!claimed) throw new UnauthorizedError('ERR_SESSION_EXPIRED');
-  await revokeRefreshToken(claimed.previousRefreshToken);
+  await (await cognitoAuth()).revokeRefreshToken(claimed.previousRefreshToken);
   await announce(companyId, userId, {
     action: 'update',
     user: { id: userId },
@@ -119,8 +118,8 @@ export async function endUserSessions(companyId: number, userId: number): Promis
   const user = await getUser(companyId, userId);
   if (!user) return;
   await endSession(companyId, userId, Math.max(Math.floor(Date.now() / 1000), user.sessionIat ?? 0), undefined, 'passwordChanged');
-  await revokeRefreshToken(user.sessionRefreshToken);
-  await signOutEverywhere(user.email);
+  await (await cognitoAuth()).revokeRefreshToken(user.sessionRefreshToken);
+  await (await cognitoUsers()).signOutEverywhere(user.email);
 }
 
 /**

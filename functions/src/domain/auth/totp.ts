@@ -2,18 +2,23 @@
  * TOTP (RFC 6238, 30 s steps, six digits, SHA-1: what every authenticator app reads from a QR code)
  * through otplib, and the recovery codes. TOTP lives in our auth layer rather than Cognito's software
  * token MFA because the local stand-in (cognito-local) does not speak it, and local and deployed must
- * behave alike.
+ * behave alike. otplib (and the hashes under it, ~15 KB) loads on the first TOTP call: the auth Lambda
+ * signs everyone in, and only users with MFA ever reach it.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { generateSecret, generateURI, verify } from 'otplib';
 import { RECOVERY_CODES } from '#contracts/mfa';
+
+const otplib = () => import('otplib');
 
 const ISSUER = 'Conversa';
 const PERIOD_SECONDS = 30;
 
-export const newTotpSecret = (): string => generateSecret();
-
-export const otpauthUrl = (secret: string, account: string): string => generateURI({ issuer: ISSUER, label: account, secret });
+/** A new secret and the otpauth:// address its QR code shows for `account`. */
+export async function newTotp(account: string): Promise<{ secret: string; otpauthUrl: string }> {
+  const { generateSecret, generateURI } = await otplib();
+  const secret = generateSecret();
+  return { secret, otpauthUrl: generateURI({ issuer: ISSUER, label: account, secret }) };
+}
 
 /**
  * The time step a six-digit `code` belongs to, when it is the code of the current step, the one
@@ -25,6 +30,7 @@ export async function totpStep(
   afterStep: number | null | undefined,
   nowMs = Date.now(),
 ): Promise<number | null> {
+  const { verify } = await otplib();
   const result = await verify({
     secret,
     token: code,

@@ -3,7 +3,7 @@
  * of itself. A company of someone else is "not found" unless the caller is a super user.
  */
 
-import { deleteCognitoUser } from '#adapters/cognito-users';
+import { cognitoUsers } from '#adapters/cognito-lazy';
 import { deleteTenantMedia } from '#adapters/media-bucket';
 import { ConflictError, ForbiddenError, NotFoundError } from '#commons/errors';
 import { channels } from '#contracts/channels';
@@ -172,6 +172,7 @@ export async function updateCompanyBySuper(id: number, input: CompanyUpdateInput
 export async function deleteCompanyBySuper(actor: Actor, id: number): Promise<void> {
   if (id === actor.companyId) throw new ForbiddenError('ERR_NO_PERMISSION');
   const current = await requireCompany(id);
+  const { deleteCognitoUser } = await cognitoUsers();
   for (const user of await users.listUsers(id)) {
     await deleteCognitoUser(user.email);
     await users.deleteUser(id, user.id);

@@ -4,7 +4,7 @@
  * leaves a login without a user or a user without a login.
  */
 
-import { createCognitoUser, deleteCognitoUser } from '#adapters/cognito-users';
+import { cognitoUsers } from '#adapters/cognito-lazy';
 import { ConflictError } from '#commons/errors';
 import { logger } from '#commons/logger';
 import type { AllTicket, Profile } from '#contracts/users';
@@ -31,6 +31,7 @@ export async function provisionUser(
 ): Promise<users.UserRecord> {
   const now = options.now ?? new Date();
   const id = await users.newUserId(companyId);
+  const { createCognitoUser, deleteCognitoUser } = await cognitoUsers();
   const sub = await createCognitoUser({ email: input.email, password: input.password, companyId, userId: id }).catch((error: unknown) => {
     // A sign-in with this e-mail exists already (another company's user): the same conflict as the table's guard.
     if ((error as { name?: string } | undefined)?.name === 'UsernameExistsException') throw new ConflictError('ERR_EMAIL_ALREADY_EXISTS');

@@ -3,7 +3,7 @@
  * a user id of another company is "not found", never revealed or touched.
  */
 
-import { deleteCognitoUser, setCognitoPassword, updateCognitoEmail } from '#adapters/cognito-users';
+import { cognitoUsers } from '#adapters/cognito-lazy';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '#commons/errors';
 import { MASKED } from '#contracts/audit-mask';
 import { channels } from '#contracts/channels';
@@ -113,6 +113,7 @@ export async function updateUserFor(actor: Actor, userId: number, input: UpdateU
   const emailChanged = patch.email !== undefined && patch.email !== current.email;
   // The storage's e-mail guard refuses a taken address (409) before Cognito is touched.
   const updated = await users.updateUser(actor.companyId, userId, { ...patch, updatedAt: now.toISOString() });
+  const { setCognitoPassword, updateCognitoEmail } = await cognitoUsers();
   try {
     if (emailChanged) await updateCognitoEmail(current.email, patch.email as string);
     if (password) await setCognitoPassword(patch.email ?? current.email, password);
@@ -162,7 +163,7 @@ export async function deleteUserFor(actor: Actor, userId: number): Promise<void>
   if (userId === actor.userId) throw new ForbiddenError('ERR_NO_PERMISSION');
   await users.deleteUser(actor.companyId, userId);
   try {
-    await deleteCognitoUser(current.email);
+    await (await cognitoUsers()).deleteCognitoUser(current.email);
   } catch (error) {
     await undo('restore user record', () => users.createUser(current));
     throw error;

@@ -1,7 +1,7 @@
 /**
  * Auth and session routes (SPEC 7 "Auth and session"): parse, validate, call the use case.
  */
-import { setCognitoPassword } from '#adapters/cognito-users';
+import { cognitoUsers } from '#adapters/cognito-lazy';
 import { sendMail } from '#adapters/ses-mail';
 import { env } from '#commons/env';
 import { UnauthorizedError } from '#commons/errors';
@@ -30,7 +30,7 @@ import { parseInput } from '#http/validate';
 /** Our reset code goes out by SES; the new password is set by the admin call, as the pool's recovery is admin-only. */
 const resetPorts: PasswordResetPorts = {
   sendMail,
-  setPassword: (email, password) => setCognitoPassword(email, password, 'newPassword'),
+  setPassword: async (email, password) => (await cognitoUsers()).setCognitoPassword(email, password, 'newPassword'),
 };
 
 export const handler = httpHandler('auth', {
