@@ -33,7 +33,7 @@ export default defineConfig({
           include: ['infra/test/**/*.test.ts'],
           // Files share a worker's modules, so identical synths are made once per worker (test/synth.ts).
           isolate: false,
-          // Same group as the unit files, which vitest runs with one worker count.
+          // `npm test` runs it in a process of its own beside the unit project (run-suites.ts).
           maxWorkers: 2,
           testTimeout: 180_000,
           hookTimeout: 180_000,
