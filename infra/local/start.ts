@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { adminPasswordWorks } from './admin-password-check.ts';
 import { JavaMissingError } from './dynamodb-local/dynamodb-local.ts';
 import { repoRoot } from './lambda-runtime.ts';
 import { portsFromEnv } from './ports.ts';
@@ -71,6 +72,7 @@ async function main(): Promise<void> {
     admin: { email: stack.admin.email, password: stack.admin.password },
   };
   writeFileSync(localJson, `${JSON.stringify(out, null, 2)}\n`, { mode: 0o600 });
+  const works = await adminPasswordWorks(stack.cognito, stack.env.AWS_REGION ?? 'us-east-1', stack.admin);
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   process.stdout.write(
     [
@@ -90,6 +92,13 @@ async function main(): Promise<void> {
       `  Admin:      ${stack.admin.email}`,
       `  Password:   ${stack.admin.password}`,
       `  (also in ${localJson}; a password-reset mail prints its code in this log: "[mail] to ...")`,
+      ...(works === false
+        ? [
+            '  That password no longer signs in: it was changed in the app since it was saved. Use the one you set,',
+            `  or "Forgot password" on the login page (the code prints here), or delete ${localJson} and`,
+            '  start again to have a new one set.',
+          ]
+        : []),
       'Press Ctrl-C to stop.',
       '',
     ].join('\n'),

@@ -3,7 +3,8 @@
  * where the product and Amplify depend on it: refresh through GetTokensFromRefreshToken, revoked
  * refresh tokens refused, global sign-out, the wrong-password error, CORS, the pool's admin-only
  * recovery (ForgotPassword and ConfirmForgotPassword refused), and access tokens without the
- * self-service scope (the pool's pre token generation trigger) refused.
+ * self-service scope (the pool's pre token generation trigger) refused. And `npm start`'s check that
+ * the admin password it prints still signs in.
  */
 import { randomUUID } from 'node:crypto';
 import {
@@ -22,6 +23,7 @@ import {
   RevokeTokenCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { adminPasswordWorks } from '../../infra/local/admin-password-check.ts';
 import { ADMIN_ONLY_RECOVERY_MESSAGE } from '../../infra/local/cognito/account-recovery.ts';
 import { cognitoClient } from '../support/cognito.ts';
 
@@ -190,6 +192,21 @@ describe('local Cognito endpoint', () => {
     expect(res.status).toBe(204);
     expect(res.headers.get('access-control-allow-origin')).toBe(inject('webUrl'));
     expect(res.headers.get('access-control-allow-headers')).toContain('x-amz-target');
+  });
+
+  it('npm start can tell whether the password it prints still signs in (it may have been changed in the app)', async () => {
+    // Prepare: a user whose password is then changed, as a reset through the app does
+    const email = await newUser();
+    await cognito.send(
+      new AdminSetUserPasswordCommand({ UserPoolId: userPoolId, Username: email, Password: 'Trocada-456', Permanent: true }),
+    );
+    const local = inject('cognito');
+    const region = inject('env').AWS_REGION as string;
+    // Act + Assess: the seeded admin's saved password works, the old one no longer, an unreachable endpoint says nothing
+    expect(await adminPasswordWorks(local, region, inject('admin'))).toBe(true);
+    expect(await adminPasswordWorks(local, region, { email, password: PASSWORD })).toBe(false);
+    expect(await adminPasswordWorks(local, region, { email, password: 'Trocada-456' })).toBe(true);
+    expect(await adminPasswordWorks({ ...local, endpoint: 'http://127.0.0.1:9' }, region, { email, password: PASSWORD })).toBe('unknown');
   });
 
   it('refuses ForgotPassword and ConfirmForgotPassword as an admin-only pool does (infra/lib/account-recovery.ts)', async () => {
