@@ -23,11 +23,10 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { documentClient } from '@conversa/functions/commons/dynamodb';
 import type { Campaign } from '@conversa/functions/contracts/campaigns';
 import { managementClient } from '@conversa/functions/realtime/management';
-import { startLocalStack } from '../../infra/local/stack.ts';
-import { client, createTenant, firstPlanId, superLogin } from '../integration/tenants.ts';
-import { connectedConnection, ok, percentile, type Simulator, simulator, sleep } from '../integration/whatsapp-kit.ts';
+import { ok, percentile, type Simulator, sleep } from '../integration/whatsapp-kit.ts';
 import { benchLog } from './bench-log.ts';
 import { meterClientsOf } from './inbound-meter.ts';
+import { benchTenant, runBench } from './run-bench.ts';
 
 const { values } = parseArgs({
   options: {
@@ -38,7 +37,8 @@ const { values } = parseArgs({
 const contactCount = Number(values.contacts);
 const pacedCount = Number(values.paced);
 
-const { logFile, log, say } = benchLog('campaign');
+const bench = benchLog('campaign');
+const { say } = bench;
 
 /** The handlers' AWS requests by service (a middleware on their SDK clients). */
 const requests = new Map<string, number>();
@@ -97,16 +97,10 @@ async function phones(sim: Simulator, simId: string, numbers: string[]): Promise
   return mapLimit(numbers, 16, async (number) => (await sim.chat(simId, number)).filter((m) => m.from === 'us').map((m) => m.timestamp));
 }
 
-const admin = { email: 'bench@conversa.test', password: 'Bench-Admin-1' };
-say('starting the local stack...');
-const stack = await startLocalStack({ ports: 'auto', log, seedAdmin: admin });
-let exitCode = 0;
-try {
-  const call = client(stack.apiUrl);
-  const sim = simulator(stack.simulatorUrl);
-  const tenant = await createTenant(call, await superLogin(call, admin), await firstPlanId(call), 'bench-campaign');
+await runBench({ ...bench, failureCode: 1 }, async (stack) => {
+  const { call, sim, tenant, setup } = await benchTenant(stack, 'bench-campaign', ['Campanhas']);
   const token = tenant.admin.token;
-  const setup = await connectedConnection(call, sim, { token, companyId: tenant.companyId, queues: ['Campanhas'] });
+  let exitCode = 0;
   const settings = (messageInterval: number, longerIntervalAfter: number, greaterInterval: number) =>
     ok(call, 'POST', '/campaign-settings', { token, body: { settings: { messageInterval, longerIntervalAfter, greaterInterval } } });
   async function listOf(count: number, name: string, area: number): Promise<{ id: number; numbers: string[] }> {
@@ -205,11 +199,5 @@ try {
   const pacedDuplicates = pacedSeen.reduce((n, l) => n + Math.max(0, l.length - 1), 0);
   say(`  lost ${pacedLost}, duplicates ${pacedDuplicates}`);
   if (pacedLost || pacedDuplicates || percentile(errors, 99) > 1) exitCode = 1;
-} catch (error) {
-  say(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-  exitCode = 1;
-} finally {
-  await stack.stop();
-  logFile.end();
-}
-process.exit(exitCode);
+  return exitCode;
+});

@@ -35,13 +35,13 @@ import { channels, SOCKET_PING_INTERVAL_MS, USER_STATUS_INTERVAL_MS } from '@con
 import type { AppMessageEvent } from '@conversa/functions/contracts/messages';
 import { getCampaign } from '@conversa/functions/storage/campaigns';
 import { tableDeclaration } from '@conversa/functions/storage/table';
-import { startLocalStack } from '../../infra/local/stack.ts';
-import { client, createTenant, firstPlanId, PASSWORD, superLogin } from '../integration/tenants.ts';
-import { connectedConnection, connectSocket, ok, simulator, sleep } from '../integration/whatsapp-kit.ts';
+import { PASSWORD } from '../integration/tenants.ts';
+import { connectSocket, ok, sleep } from '../integration/whatsapp-kit.ts';
 import { benchLog } from './bench-log.ts';
 import { type Bill, bill, totalOf } from './cost-bill.ts';
 import { prepareCostMeter, startWindow, type Tally } from './cost-meter.ts';
 import { idleCompany, type Line, printLine, printNotes, printPartitions } from './cost-report.ts';
+import { benchTenant, runBench } from './run-bench.ts';
 import { stackCpuMs, sumOf } from './stack-cpu.ts';
 
 const { values } = parseArgs({
@@ -60,20 +60,14 @@ const { values } = parseArgs({
   },
 });
 const n = (name: keyof typeof values) => Number(values[name]);
-const { logFile, log, say } = benchLog('cost');
+const bench = benchLog('cost');
+const { say } = bench;
 
 const installMeters = prepareCostMeter();
-const admin = { email: 'bench@conversa.test', password: 'Bench-Admin-1' };
-say('starting the local stack...');
-const stack = await startLocalStack({ ports: 'auto', log, seedAdmin: admin });
-let exitCode = 0;
-try {
+await runBench(bench, async (stack) => {
   await installMeters(stack.env);
-  const call = client(stack.apiUrl);
-  const sim = simulator(stack.simulatorUrl);
-  const tenant = await createTenant(call, await superLogin(call, admin), await firstPlanId(call), 'cost');
+  const { call, sim, tenant, setup } = await benchTenant(stack, 'cost', ['Support']);
   const token = tenant.admin.token;
-  const setup = await connectedConnection(call, sim, { token, companyId: tenant.companyId, queues: ['Support'] });
   const email = `attendant@${tenant.marker}.test`;
   const attendant = await ok<{ id: number }>(call, 'POST', '/users', {
     token,
@@ -259,12 +253,5 @@ try {
       `no line dominated by one index: ${dominated ? `MISSED (${dominated})` : 'met'}`,
   );
   printNotes(say, { tenantBytes: bytes, tenantMessages: messages, idleTotal: totalOf(idleBill) });
-  if (inboundCost > 5 || dominated) exitCode = 1;
-} catch (error) {
-  say(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-  exitCode = 2;
-} finally {
-  await stack.stop();
-  logFile.end();
-}
-process.exit(exitCode);
+  return inboundCost > 5 || dominated ? 1 : 0;
+});

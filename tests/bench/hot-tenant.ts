@@ -31,10 +31,9 @@ import { env } from '@conversa/functions/commons/env';
 import { getCompany, raiseListShards } from '@conversa/functions/storage/companies';
 import { listShardsOf } from '@conversa/functions/storage/list-shards';
 import { createInboundPublisher } from '@conversa/session-host/inbound-publisher';
-import { startLocalStack } from '../../infra/local/stack.ts';
-import { client, createTenant, firstPlanId, superLogin } from '../integration/tenants.ts';
-import { connectedConnection, simulator, sleep } from '../integration/whatsapp-kit.ts';
+import { sleep } from '../integration/whatsapp-kit.ts';
 import { benchLog } from './bench-log.ts';
+import { benchTenant, runBench } from './run-bench.ts';
 import { meterWriteUnits } from './write-units.ts';
 
 const { values } = parseArgs({
@@ -53,7 +52,8 @@ const contactCount = Number(values.contacts);
 const target = Number(values.target);
 const PARTITION_WCU = 1000;
 
-const { logFile, log, say } = benchLog('hot-tenant');
+const bench = benchLog('hot-tenant');
+const { log, say } = bench;
 
 /** WCU per partition ("<table or index> <partition key>") per second since the start. */
 const writes = new Map<string, Map<number, number>>();
@@ -66,15 +66,8 @@ const charge = (partition: string, wcu: number) => {
   writes.set(partition, perSecond);
 };
 
-say('starting the local stack...');
-const admin = { email: 'bench@conversa.test', password: 'Bench-Admin-1' };
-const stack = await startLocalStack({ ports: 'auto', log, seedAdmin: admin });
-let exitCode = 0;
-try {
-  const call = client(stack.apiUrl);
-  const sim = simulator(stack.simulatorUrl);
-  const tenant = await createTenant(call, await superLogin(call, admin), await firstPlanId(call), 'hot');
-  const setup = await connectedConnection(call, sim, { token: tenant.admin.token, companyId: tenant.companyId, queues: ['Support'] });
+await runBench(bench, async (stack) => {
+  const { tenant, setup } = await benchTenant(stack, 'hot', ['Support']);
   const listShards = Number(values['list-shards']);
   if (listShards > 1) await raiseListShards(tenant.companyId, listShards);
   // The bench's own reads (images before and after each write): a client of its own, never counted.
@@ -184,11 +177,5 @@ try {
       `  the hottest partition reaches ${PARTITION_WCU} WCU/s at ~${Math.round(binds)} msg/s in one tenant (half of it at ~${Math.round(binds / 2)})`,
     );
   }
-} catch (error) {
-  say(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-  exitCode = 2;
-} finally {
-  await stack.stop();
-  logFile.end();
-}
-process.exit(exitCode);
+  return 0;
+});

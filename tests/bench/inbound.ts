@@ -45,11 +45,11 @@ import { channels } from '@conversa/functions/contracts/channels';
 import type { AppMessageEvent } from '@conversa/functions/contracts/messages';
 import { managementClient } from '@conversa/functions/realtime/management';
 import { coldStarts } from '../../infra/local/lambda-runtime.ts';
-import { startLocalStack } from '../../infra/local/stack.ts';
-import { client, createTenant, firstPlanId, PASSWORD, superLogin } from '../integration/tenants.ts';
-import { connectedConnection, connectSocket, ok, percentile, simulator, sleep } from '../integration/whatsapp-kit.ts';
+import { PASSWORD } from '../integration/tenants.ts';
+import { connectSocket, ok, percentile, sleep } from '../integration/whatsapp-kit.ts';
 import { benchLog } from './bench-log.ts';
 import { counts, handlerSqs, meter, meterClientsOf, queuedAt, requestMs, requests, sqsServed } from './inbound-meter.ts';
+import { benchTenant, runBench } from './run-bench.ts';
 import { stackCpuMs, sumOf } from './stack-cpu.ts';
 
 const { values } = parseArgs({
@@ -79,18 +79,12 @@ const coalesceMs = Number(process.env.REALTIME_COALESCE_MS ?? 20);
 /** The fake model's answer to a message M (infra/local/bot-fakes/openai.ts). */
 const ANSWER_PREFIX = 'Resposta: ';
 
-const { logFile, log, say } = benchLog('inbound');
+const bench = benchLog('inbound');
+const { say } = bench;
 
-const admin = { email: 'bench@conversa.test', password: 'Bench-Admin-1' };
-say('starting the local stack...');
-const stack = await startLocalStack({ ports: 'auto', log, seedAdmin: admin });
-let exitCode = 0;
-try {
-  const call = client(stack.apiUrl);
-  const sim = simulator(stack.simulatorUrl);
-  const tenant = await createTenant(call, await superLogin(call, admin), await firstPlanId(call), 'bench');
+await runBench(bench, async (stack) => {
   // One queue: every ticket takes it at once (no menu), so its attendant sees every message.
-  const setup = await connectedConnection(call, sim, { token: tenant.admin.token, companyId: tenant.companyId, queues: ['Support'] });
+  const { call, sim, tenant, setup } = await benchTenant(stack, 'bench', ['Support']);
   const email = `attendant@${tenant.marker}.test`;
   await ok(call, 'POST', '/users', {
     token: tenant.admin.token,
@@ -360,12 +354,5 @@ try {
   say(
     `  goals: p50 <= 150 ms ${p50Ok ? 'met' : 'MISSED'}, p99 <= 500 ms ${p99Ok ? 'met' : 'MISSED'}, 0 lost ${lost === 0 ? 'met' : 'MISSED'}`,
   );
-  if (!p50Ok || !p99Ok || lost) exitCode = 1;
-} catch (error) {
-  say(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-  exitCode = 2;
-} finally {
-  await stack.stop();
-  logFile.end();
-}
-process.exit(exitCode);
+  return !p50Ok || !p99Ok || lost ? 1 : 0;
+});

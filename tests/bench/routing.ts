@@ -24,10 +24,10 @@ import { documentClient } from '@conversa/functions/commons/dynamodb';
 import { channels } from '@conversa/functions/contracts/channels';
 import type { TicketEvent } from '@conversa/functions/contracts/tickets';
 import { readSeats } from '@conversa/functions/storage/ticket-routing';
-import { startLocalStack } from '../../infra/local/stack.ts';
-import { client, createTenant, firstPlanId, PASSWORD, superLogin } from '../integration/tenants.ts';
-import { connectedConnection, connectSocket, ok, percentile, type Socket, simulator, sleep } from '../integration/whatsapp-kit.ts';
+import { PASSWORD } from '../integration/tenants.ts';
+import { connectSocket, ok, percentile, type Socket, sleep } from '../integration/whatsapp-kit.ts';
 import { benchLog } from './bench-log.ts';
+import { benchTenant, runBench } from './run-bench.ts';
 import { stackCpuMs, sumOf } from './stack-cpu.ts';
 
 const { values } = parseArgs({
@@ -49,17 +49,11 @@ const mode = values.mode === 'leastBusy' ? 'leastBusy' : 'roundRobin';
 const holdMs = Number(values.hold);
 const drainMs = Number(values.drain) * 1000;
 
-const { logFile, log, say } = benchLog('routing');
-const admin = { email: 'bench@conversa.test', password: 'Bench-Admin-1' };
-say('starting the local stack...');
-const stack = await startLocalStack({ ports: 'auto', log, seedAdmin: admin });
-let exitCode = 0;
-try {
-  const call = client(stack.apiUrl);
-  const sim = simulator(stack.simulatorUrl);
-  const tenant = await createTenant(call, await superLogin(call, admin), await firstPlanId(call), 'routing');
+const bench = benchLog('routing');
+const { log, say } = bench;
+await runBench({ ...bench, failureCode: 1, errorText: String }, async (stack) => {
+  const { call, sim, tenant, setup } = await benchTenant(stack, 'routing', ['Support']);
   const { companyId } = tenant;
-  const setup = await connectedConnection(call, sim, { token: tenant.admin.token, companyId, queues: ['Support'] });
   const queueId = setup.queueIds[0] as number;
   await ok(call, 'PUT', `/queue/${queueId}`, { token: tenant.admin.token, body: { autoAssign: mode } });
 
@@ -250,13 +244,6 @@ try {
       .map((n) => n.toFixed(1))
       .join(' ')}`,
   );
-  if (maxSeat > max || maxHeldByEvents > max || twice > 0) exitCode = 1;
   for (const a of attendants) a.socket.close();
-} catch (error) {
-  say(`bench failed: ${String(error)}`);
-  exitCode = 1;
-} finally {
-  await stack.stop();
-  logFile.end();
-}
-process.exit(exitCode);
+  return maxSeat > max || maxHeldByEvents > max || twice > 0 ? 1 : 0;
+});

@@ -11,15 +11,16 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { startLocalStack } from '../../infra/local/stack.ts';
 import { client, createTenant, superLogin } from '../integration/tenants.ts';
 import { ok, sleep, waitUntil } from '../integration/whatsapp-kit.ts';
 import { benchLog } from './bench-log.ts';
+import { BENCH_ADMIN, runBench } from './run-bench.ts';
 
 const { values } = parseArgs({ options: { sessions: { type: 'string', default: '200' } } });
 const sessions = Number(values.sessions);
 
-const { logFile, log, say } = benchLog('session-host');
+const bench = benchLog('session-host');
+const { say } = bench;
 
 /** Resident set size of a process, in bytes. */
 function rssOf(pid: number): number {
@@ -40,15 +41,11 @@ async function settledRss(pid: number, samples = 5): Promise<number> {
 }
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-const admin = { email: 'bench@conversa.test', password: 'Bench-Admin-1' };
-say('starting the local stack...');
-const stack = await startLocalStack({ ports: 'auto', log, seedAdmin: admin });
-let exitCode = 0;
-try {
+await runBench(bench, async (stack) => {
   const pid = stack.sessionHost.pid;
   if (!pid) throw new Error('the session-host exited before the bench began; see the log');
   const call = client(stack.apiUrl);
-  const superToken = await superLogin(call, admin);
+  const superToken = await superLogin(call, BENCH_ADMIN);
   const plan = await ok<{ id: number }>(call, 'POST', '/plans', {
     token: superToken,
     body: { name: `Bench ${Date.now()}`, users: 10, connections: sessions + 10, queues: 10 },
@@ -87,12 +84,5 @@ try {
   say(`  (whole process / sessions: ${mb(after / sessions)})`);
   const met = perSession <= 10 * 1024 * 1024;
   say(`  goal <= 10 MB per idle session ${met ? 'met' : 'MISSED'}`);
-  if (!met) exitCode = 1;
-} catch (error) {
-  say(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-  exitCode = 2;
-} finally {
-  await stack.stop();
-  logFile.end();
-}
-process.exit(exitCode);
+  return met ? 0 : 1;
+});
