@@ -58,7 +58,14 @@ export function portsFromEnv(env: NodeJS.ProcessEnv = process.env): Ports {
 }
 
 /** Below the well-known and registered ports most services take; freePort picks from here up. */
-const LOWEST_PICKED = 10_000;
+export const LOWEST_PICKED = 10_000;
+
+/**
+ * Ports in the picked range that fetch (Node's too) and browsers refuse to connect to: the Fetch
+ * standard's "bad ports" at 10,000 and up. A run lost a unit file to one: cognito-local listened on
+ * 10080 and its health check's fetch failed for 60 s.
+ */
+export const BAD_PORTS: ReadonlySet<number> = new Set([10080]);
 
 /** Binds `port` on 127.0.0.1 and lets it go: whether a server could listen there now. */
 function canBind(port: number): Promise<boolean> {
@@ -71,7 +78,7 @@ function canBind(port: number): Promise<boolean> {
 }
 
 /** The kernel's range for ports it picks itself (outgoing connections, listen(0)); Linux's default elsewhere. */
-function ephemeralLow(): number {
+export function ephemeralLow(): number {
   try {
     const low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
     return Number.isInteger(low) && low > LOWEST_PICKED + 1000 ? low : 32_768;
@@ -91,7 +98,7 @@ export async function freePort(taken: ReadonlySet<number> = new Set()): Promise<
   const high = ephemeralLow();
   for (let tries = 0; tries < 100; tries++) {
     const port = LOWEST_PICKED + Math.floor(Math.random() * (high - LOWEST_PICKED));
-    if (!taken.has(port) && (await canBind(port))) return port;
+    if (!taken.has(port) && !BAD_PORTS.has(port) && (await canBind(port))) return port;
   }
   throw new Error(`No free port between ${LOWEST_PICKED} and ${high} after 100 tries`);
 }
