@@ -1,11 +1,26 @@
 import type { App } from 'aws-cdk-lib';
 import type { ConversaStackProps } from './conversa-stack.ts';
+import { type CapacityRange, ON_DEMAND, type TableCapacity } from './data-table.ts';
 import { mailAddressOf } from './mail-sender.ts';
 import { MAX_EGRESS_ADDRESSES } from './session-host-network.ts';
 
 export const DEFAULT_REGION = 'us-east-1';
 /** Two addresses, one per AZ: WhatsApp sees two IPs per region, and an AZ outage leaves half the sessions' route. */
 export const DEFAULT_EGRESS_ADDRESSES = 2;
+
+/**
+ * Provisioned capacity's defaults: 5 units at rest for the table and each of its three indexes
+ * (about $11 a month for their reads and writes at us-east-1's prices), up to 4,000 a second each (a region's ~250 inbound messages a second
+ * at bench:cost's ~16 write units a message), auto scaling holding 70 % of it used.
+ */
+export const DEFAULT_PROVISIONED: Extract<TableCapacity, { mode: 'provisioned' }> = {
+  mode: 'provisioned',
+  writes: { min: 5, max: 4000 },
+  reads: { min: 5, max: 4000 },
+  targetUtilizationPercent: 70,
+};
+/** DynamoDB's default quota of capacity units per table and per index (each can be raised in Service Quotas). */
+const MAX_CAPACITY_UNITS = 40_000;
 
 /**
  * Reads the deploy-time choices from CDK context: `region` (default us-east-1), and optionally
@@ -17,7 +32,9 @@ export const DEFAULT_EGRESS_ADDRESSES = 2;
  * most MAX_EGRESS_ADDRESSES), `sessionHostTasksPerEgress` (tasks behind each address, default 1) and
  * `sessionsPerEgressAddress` (the sessions an address should carry; the host's default when unset), and
  * `mailFrom` for the sender of the password-reset mails (`Conversa <no-reply@example.com>`, an SES
- * verified identity; `no-reply@<domainName>` when unset).
+ * verified identity; `no-reply@<domainName>` when unset), and `tableCapacity` (`on-demand`, the default, or
+ * `provisioned`, with `tableWriteCapacity` and `tableReadCapacity` as `<min>-<max>` units a second and
+ * `tableTargetUtilization` a percentage from 20 to 90: see tableCapacityFrom).
  */
 export function stackPropsFromContext(app: App): { id: string; props: ConversaStackProps } {
   const context = (key: string): string | undefined => {
@@ -68,7 +85,43 @@ export function stackPropsFromContext(app: App): { id: string; props: ConversaSt
         tasksPerEgress: count('sessionHostTasksPerEgress', 1)!,
         sessionsPerEgress: count('sessionsPerEgressAddress', undefined),
       },
+      tableCapacity: tableCapacityFrom(context),
       description: `Conversa WhatsApp inbox (${region})`,
     },
+  };
+}
+
+/**
+ * The table's capacity mode from context. Provisioned bills the capacity kept ready by the hour
+ * (about 0.4 of on demand's price a write at 70 % used, bench:cost), which pays for a region whose
+ * traffic is steady; a burst past what auto scaling has reached is throttled (and retried by the
+ * SDK) until it catches up, within minutes. AWS lets a table switch modes once in 24 hours.
+ */
+function tableCapacityFrom(context: (key: string) => string | undefined): TableCapacity {
+  const mode = context('tableCapacity') ?? 'on-demand';
+  const tuning = ['tableWriteCapacity', 'tableReadCapacity', 'tableTargetUtilization'].filter((key) => context(key) !== undefined);
+  if (mode === 'on-demand') {
+    if (tuning.length) throw new Error(`Context ${tuning.join(', ')} applies to tableCapacity=provisioned only`);
+    return ON_DEMAND;
+  }
+  if (mode !== 'provisioned') throw new Error(`Context tableCapacity "${mode}" is neither on-demand nor provisioned`);
+  const range = (key: string, fallback: CapacityRange): CapacityRange => {
+    const value = context(key);
+    if (value === undefined) return fallback;
+    const match = /^(\d+)-(\d+)$/.exec(value);
+    const [min, max] = match ? [Number(match[1]), Number(match[2])] : [0, 0];
+    if (!match || min < 1 || min > max || max > MAX_CAPACITY_UNITS)
+      throw new Error(`Context ${key} "${value}" is not <min>-<max> capacity units, 1 <= min <= max <= ${MAX_CAPACITY_UNITS}`);
+    return { min, max };
+  };
+  const target = context('tableTargetUtilization');
+  const targetUtilizationPercent = target === undefined ? DEFAULT_PROVISIONED.targetUtilizationPercent : Number(target);
+  if (!Number.isInteger(targetUtilizationPercent) || targetUtilizationPercent < 20 || targetUtilizationPercent > 90)
+    throw new Error(`Context tableTargetUtilization "${target}" is not a whole percentage from 20 to 90`);
+  return {
+    mode,
+    writes: range('tableWriteCapacity', DEFAULT_PROVISIONED.writes),
+    reads: range('tableReadCapacity', DEFAULT_PROVISIONED.reads),
+    targetUtilizationPercent,
   };
 }

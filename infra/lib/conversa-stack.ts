@@ -1,13 +1,14 @@
 import { cognitoTriggers } from '@conversa/functions/declarations/cognito-triggers';
 import { jobs } from '@conversa/functions/declarations/jobs';
 import { httpRoutes } from '@conversa/functions/routes';
+import { tableDeclaration } from '@conversa/functions/storage/table';
 import { CfnOutput, Duration, Fn, NestedStack, Stack, type StackProps } from 'aws-cdk-lib';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import type { Construct } from 'constructs';
 import { LogsBucket, MediaBucket } from './buckets.ts';
 import { type LambdaEntry, lambdaEntries } from './bundling.ts';
-import { DataTable } from './data-table.ts';
+import { DataTable, type TableCapacity } from './data-table.ts';
 import { ConversaHttpApi, type DeployedRoute } from './http-api.ts';
 import { Identity } from './identity.ts';
 import { ConversaFunction } from './lambda-function.ts';
@@ -16,6 +17,7 @@ import { Messaging } from './messaging.ts';
 import { Monitoring } from './monitoring.ts';
 import { SecretsKey } from './secrets-key.ts';
 import { SessionHostService, type SessionHostServiceProps } from './session-host-service.ts';
+import { TableAutoScaling } from './table-auto-scaling.ts';
 import { WebHosting } from './web-hosting.ts';
 import { ConversaWebSocketApi } from './websocket-api.ts';
 
@@ -131,6 +133,8 @@ export interface ConversaStackProps extends StackProps {
   sessionHost?: SessionHostServiceProps;
   /** The sender of the product's mails (context `mailFrom`), an SES identity of the region (mail-sender.ts). */
   mailFrom?: string;
+  /** On demand unless the operator chose provisioned capacity with auto scaling (context `tableCapacity`, context.ts). */
+  tableCapacity?: TableCapacity;
 }
 
 export interface BotProviderSettings {
@@ -170,12 +174,24 @@ export class ConversaStack extends Stack {
   /** The session-host's network, egress addresses and services (a nested stack: they grow with the addresses). */
   readonly sessionHostStack: NestedStack;
   readonly sessionHost: SessionHostService;
+  /** The table's and indexes' auto scaling (a nested stack), only with provisioned capacity. */
+  readonly tableCapacityStack?: NestedStack;
 
   constructor(scope: Construct, id: string, props: ConversaStackProps = {}) {
     super(scope, id, props);
     const logs = new LogsBucket(this, 'AccessLogs');
     const web = new WebHosting(this, 'Web', { logs: logs.bucket, domain: props.domain });
-    const data = new DataTable(this, 'Data');
+    const data = new DataTable(this, 'Data', props.tableCapacity);
+    if (props.tableCapacity?.mode === 'provisioned') {
+      this.tableCapacityStack = new NestedStack(this, 'TableCapacity', {
+        description: 'Conversa table and index auto scaling (provisioned capacity)',
+      });
+      new TableAutoScaling(this.tableCapacityStack, 'AutoScaling', {
+        tableName: data.table.tableName,
+        indexNames: tableDeclaration.globalIndexes.map((index) => index.name),
+        capacity: props.tableCapacity,
+      });
+    }
     const identity = new Identity(this, 'Identity');
     const messaging = new Messaging(this, 'Queues');
     const media = new MediaBucket(this, 'Media', { logs: logs.bucket, webOrigin: web.origin });
@@ -284,6 +300,7 @@ export class ConversaStack extends Stack {
       queues: messaging.queues,
       sessionHost,
       realtime: wsApi && { apiId: wsApi.api.apiId, stageName: wsApi.stage.stageName },
+      table: { tableName: data.table.tableName, indexNames: tableDeclaration.globalIndexes.map((index) => index.name) },
     });
     monitoring.grantPublishSessionHostMetrics(taskRole);
 

@@ -10,6 +10,23 @@ export interface EnvironmentTarget {
   addEnvironment(key: string, value: string): unknown;
 }
 
+/** Capacity units the auto scaling keeps between (context `tableWriteCapacity`, `tableReadCapacity`). */
+export interface CapacityRange {
+  min: number;
+  max: number;
+}
+
+/**
+ * How the operator pays for the table (context `tableCapacity`, context.ts). On demand (the default)
+ * bills each request; provisioned bills the capacity kept ready by the hour, which auto scaling holds
+ * at `targetUtilizationPercent` of what the table uses (table-auto-scaling.ts), within the ranges.
+ */
+export type TableCapacity =
+  | { mode: 'on-demand' }
+  | { mode: 'provisioned'; writes: CapacityRange; reads: CapacityRange; targetUtilizationPercent: number };
+
+export const ON_DEMAND: TableCapacity = { mode: 'on-demand' };
+
 /**
  * The single table, built from the same declaration the storage module uses, so keys and GSIs
  * cannot drift between code and infrastructure.
@@ -17,13 +34,16 @@ export interface EnvironmentTarget {
 export class DataTable extends Construct {
   readonly table: Table;
 
-  constructor(scope: Construct, id: string) {
+  constructor(scope: Construct, id: string, capacity: TableCapacity = ON_DEMAND) {
     super(scope, id);
     const s = (name: string) => ({ name, type: AttributeType.STRING });
+    // Provisioned: the table and each index start at their ranges' floor; auto scaling moves them.
+    const throughput = capacity.mode === 'provisioned' ? { readCapacity: capacity.reads.min, writeCapacity: capacity.writes.min } : {};
     this.table = new Table(this, 'Table', {
       partitionKey: s(tableDeclaration.partitionKey),
       sortKey: s(tableDeclaration.sortKey),
-      billingMode: BillingMode.PAY_PER_REQUEST,
+      billingMode: capacity.mode === 'provisioned' ? BillingMode.PROVISIONED : BillingMode.PAY_PER_REQUEST,
+      ...throughput,
       timeToLiveAttribute: tableDeclaration.timeToLiveAttribute,
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       encryption: TableEncryption.AWS_MANAGED,
@@ -38,6 +58,7 @@ export class DataTable extends Construct {
         sortKey: s(index.sortKey),
         // Generic GSIs serve many entities; projecting ALL keeps every access pattern a single query.
         projectionType: ProjectionType.ALL,
+        ...throughput,
       });
     }
   }

@@ -40,6 +40,8 @@ export interface MonitoringProps {
   sessionHost: SessionHostService;
   /** The WebSocket API and stage whose connects the dashboard counts. */
   realtime?: { apiId: string; stageName: string };
+  /** The table and its index names, whose throttled requests alarm. */
+  table?: { tableName: string; indexNames: readonly string[] };
 }
 
 /**
@@ -134,7 +136,43 @@ export class Monitoring extends Construct {
       evaluationPeriods: 3,
     });
 
+    if (props.table) this.tableThrottles(props.table);
+
     this.dashboard = this.dashboardOf(props, dlqDepth);
+  }
+
+  /**
+   * Requests DynamoDB refused for capacity, on the table or any index, for ten minutes running: with
+   * provisioned capacity, traffic auto scaling has not caught up with (or a range's maximum too low:
+   * context tableWriteCapacity, tableReadCapacity); on demand, a partition past 1,000 write units a
+   * second (README "Capacity of one region"). The SDK retries a throttled request, so a blip of a
+   * minute costs latency, not messages, and does not page anyone.
+   */
+  private tableThrottles(table: { tableName: string; indexNames: readonly string[] }): void {
+    const period = Duration.minutes(5);
+    const throttles = (metricName: string, index?: string) =>
+      new Metric({
+        namespace: 'AWS/DynamoDB',
+        metricName,
+        dimensionsMap: { TableName: table.tableName, ...(index ? { GlobalSecondaryIndexName: index } : {}) },
+        period,
+        statistic: 'Sum',
+      });
+    const usingMetrics: Record<string, IMetric> = { reads: throttles('ReadThrottleEvents'), writes: throttles('WriteThrottleEvents') };
+    for (const [i, index] of table.indexNames.entries()) {
+      usingMetrics[`index${i}reads`] = throttles('ReadThrottleEvents', index);
+      usingMetrics[`index${i}writes`] = throttles('WriteThrottleEvents', index);
+    }
+    const expression = new MathExpression({
+      expression: Object.keys(usingMetrics).join(' + '),
+      usingMetrics,
+      label: 'table and index throttled requests',
+      period,
+    });
+    this.alarm('table-throttles', expression, {
+      description: 'DynamoDB refused requests for capacity for ten minutes: raise the table capacity range, or look for a hot partition.',
+      evaluationPeriods: 2,
+    });
   }
 
   /** The session-host's right to publish its custom metrics (PutMetricData has no resource to scope to). */

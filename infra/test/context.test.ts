@@ -3,7 +3,7 @@ import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { Bucket } from 'aws-cdk-lib/aws-s3';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_REGION, stackPropsFromContext } from '../lib/context.ts';
+import { DEFAULT_PROVISIONED, DEFAULT_REGION, stackPropsFromContext } from '../lib/context.ts';
 import { WebHosting } from '../lib/web-hosting.ts';
 
 describe('stack context', () => {
@@ -34,6 +34,36 @@ describe('stack context', () => {
     expect(() => stackPropsFromContext(new App({ context: { dialogflowBaseUrl: 'dialogflow.googleapis.com' } }))).toThrow(
       /dialogflowBaseUrl .* is not an http\(s\) URL/,
     );
+  });
+});
+
+describe('table capacity (context tableCapacity)', () => {
+  const capacityOf = (context: Record<string, string>) => stackPropsFromContext(new App({ context })).props.tableCapacity;
+
+  it('is on demand unless provisioned is chosen, which takes the defaults or the ranges given', () => {
+    expect(capacityOf({})).toEqual({ mode: 'on-demand' });
+    expect(capacityOf({ tableCapacity: 'on-demand' })).toEqual({ mode: 'on-demand' });
+    expect(capacityOf({ tableCapacity: 'provisioned' })).toEqual(DEFAULT_PROVISIONED);
+    expect(
+      capacityOf({ tableCapacity: 'provisioned', tableWriteCapacity: '1-40000', tableReadCapacity: '20-20', tableTargetUtilization: '90' }),
+    ).toEqual({ mode: 'provisioned', writes: { min: 1, max: 40000 }, reads: { min: 20, max: 20 }, targetUtilizationPercent: 90 });
+  });
+
+  it.each([
+    [{ tableCapacity: 'reserved' }, /neither on-demand nor provisioned/],
+    [{ tableWriteCapacity: '5-100' }, /tableWriteCapacity applies to tableCapacity=provisioned only/],
+    [{ tableCapacity: 'on-demand', tableTargetUtilization: '70' }, /provisioned only/],
+    [{ tableCapacity: 'provisioned', tableWriteCapacity: '100' }, /tableWriteCapacity "100" is not <min>-<max>/],
+    [{ tableCapacity: 'provisioned', tableWriteCapacity: '0-100' }, /not <min>-<max>/],
+    [{ tableCapacity: 'provisioned', tableReadCapacity: '200-100' }, /tableReadCapacity "200-100"/],
+    [{ tableCapacity: 'provisioned', tableReadCapacity: '5-40001' }, /max <= 40000/],
+    [{ tableCapacity: 'provisioned', tableWriteCapacity: '-5-10' }, /not <min>-<max>/],
+    [{ tableCapacity: 'provisioned', tableTargetUtilization: '95' }, /from 20 to 90/],
+    [{ tableCapacity: 'provisioned', tableTargetUtilization: '19' }, /from 20 to 90/],
+    [{ tableCapacity: 'provisioned', tableTargetUtilization: '70.5' }, /from 20 to 90/],
+    [{ tableCapacity: 'provisioned', tableTargetUtilization: 'high' }, /from 20 to 90/],
+  ])('refuses %o', (context, message) => {
+    expect(() => capacityOf(context)).toThrow(message);
   });
 });
 

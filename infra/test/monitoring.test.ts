@@ -4,6 +4,7 @@
  * given as context, and one dashboard shows the inbound rate, send failures, DLQ depth and sockets.
  */
 import { messageQueues } from '@conversa/functions/declarations/message-queues';
+import { tableDeclaration } from '@conversa/functions/storage/table';
 import type { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { lambdaEntries } from '../lib/bundling.ts';
@@ -143,9 +144,32 @@ describe('alarms', () => {
     );
   });
 
-  it('has nothing else: one per DLQ, one per Lambda, one per session-host service and one on orphaned sessions', () => {
+  it("the table: alarms when DynamoDB throttles the table's or an index's reads or writes for ten minutes", () => {
+    const onThrottles = alarms().filter((a) => JSON.stringify(a.Metrics ?? []).includes('ThrottleEvents'));
+    expect(onThrottles).toHaveLength(1);
+    const alarm = onThrottles[0]!;
+    const metrics = alarm.Metrics as MetricStat[];
+    const stats = metrics.flatMap((m) => (m.MetricStat ? [m.MetricStat.Metric] : []));
+    const tableId = resourcesOf(template, 'AWS::DynamoDB::Table')[0]![0];
+    const indexOf = (m: MetricStat['MetricStat'] & {}) =>
+      m.Metric.Dimensions.find((d) => d.Name === 'GlobalSecondaryIndexName')?.Value as string | undefined;
+    expect(stats.map((m) => `${m.MetricName} ${indexOf({ Metric: m }) ?? 'table'}`).sort()).toEqual(
+      ['table', ...tableDeclaration.globalIndexes.map((index) => index.name)]
+        .flatMap((part) => [`ReadThrottleEvents ${part}`, `WriteThrottleEvents ${part}`])
+        .sort(),
+    );
+    for (const metric of stats) {
+      expect(metric.Namespace).toBe('AWS/DynamoDB');
+      expect(JSON.stringify(metric.Dimensions)).toContain(`{"Name":"TableName","Value":{"Ref":"${tableId}"}}`);
+    }
+    const sum = metrics.find((m) => m.Expression)!.Expression!;
+    expect(sum.split(' + ')).toHaveLength(stats.length);
+    expect(alarm).toMatchObject({ ComparisonOperator: 'GreaterThanThreshold', Threshold: 0, EvaluationPeriods: 2 });
+  });
+
+  it('has nothing else: one per DLQ, one per Lambda, one per session-host service, one on orphaned sessions and one on table throttles', () => {
     const services = resourcesOf(sessionHost, 'AWS::ECS::Service').length;
-    expect(alarms()).toHaveLength(messageQueues.length + lambdaEntries().length + services + 1);
+    expect(alarms()).toHaveLength(messageQueues.length + lambdaEntries().length + services + 2);
   });
 });
 

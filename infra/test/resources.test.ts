@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { messageQueues } from '@conversa/functions/declarations/message-queues';
 import { tableDeclaration } from '@conversa/functions/storage/table';
 import { App, Stack, Validations } from 'aws-cdk-lib';
-import type { Template } from 'aws-cdk-lib/assertions';
+import { Template } from 'aws-cdk-lib/assertions';
 import { Bucket } from 'aws-cdk-lib/aws-s3';
 import type { CloudAssembly } from 'aws-cdk-lib/cx-api';
 import { AwsSolutionsChecks } from 'cdk-nag';
@@ -16,7 +16,7 @@ import type { IConstruct } from 'constructs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type ConversaStack, functionConstructId } from '../lib/conversa-stack.ts';
 import { queueUrlVariable } from '../lib/messaging.ts';
-import { resourcesOf, synthesize } from './synth.ts';
+import { nestedTemplateOf, resourcesOf, synthesize } from './synth.ts';
 
 let template: Template;
 let sessionHost: Template;
@@ -276,5 +276,60 @@ describe('cdk-nag', () => {
     Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
     // Act + Assess
     expect(() => app.synth()).toThrow(/AwsSolutions-S1/);
+  });
+});
+
+describe('table with provisioned capacity (context tableCapacity=provisioned)', () => {
+  const provisioned = () =>
+    synthesize({
+      bundle: false,
+      context: { tableCapacity: 'provisioned', tableWriteCapacity: '10-3000', tableTargetUtilization: '65' },
+    });
+
+  it('provisions the table and each index at the floor of their ranges', () => {
+    const [[, table]] = props('AWS::DynamoDB::Table', provisioned().template) as [[string, Json]];
+    // CDK leaves BillingMode out for provisioned, CloudFormation's default.
+    expect(table.BillingMode ?? 'PROVISIONED').toBe('PROVISIONED');
+    expect(table.ProvisionedThroughput).toEqual({ ReadCapacityUnits: 5, WriteCapacityUnits: 10 });
+    for (const index of table.GlobalSecondaryIndexes as Json[])
+      expect(index.ProvisionedThroughput).toEqual({ ReadCapacityUnits: 5, WriteCapacityUnits: 10 });
+  });
+
+  it('scales the reads and writes of the table and of every index, each on its own utilisation, in a nested stack', () => {
+    const { template: parent, assembly, stack } = provisioned();
+    expect(resourcesOf(parent, 'AWS::ApplicationAutoScaling::ScalableTarget')).toHaveLength(0);
+    const scaling = Template.fromJSON(
+      nestedTemplateOf(assembly.getStackByName(stack.stackName).template, assembly, stack.tableCapacityStack!),
+    );
+    const tableRef = { Ref: resourcesOf(parent, 'AWS::DynamoDB::Table')[0]![0] };
+    const targets = props('AWS::ApplicationAutoScaling::ScalableTarget', scaling).map(([, p]) => p);
+    const expected = ['table', ...tableDeclaration.globalIndexes.map((index) => index.name)].flatMap((part) =>
+      ['Write', 'Read'].map((unit) => ({
+        ServiceNamespace: 'dynamodb',
+        ResourceId:
+          part === 'table' ? { 'Fn::Join': ['', ['table/', tableRef]] } : { 'Fn::Join': ['', ['table/', tableRef, `/index/${part}`]] },
+        ScalableDimension: `dynamodb:${part === 'table' ? 'table' : 'index'}:${unit}CapacityUnits`,
+        MinCapacity: unit === 'Write' ? 10 : 5,
+        MaxCapacity: unit === 'Write' ? 3000 : 4000,
+      })),
+    );
+    expect(targets).toEqual(expect.arrayContaining(expected.map((target) => expect.objectContaining(target))));
+    expect(targets).toHaveLength(expected.length);
+    const policies = props('AWS::ApplicationAutoScaling::ScalingPolicy', scaling).map(([, p]) => p);
+    expect(policies).toHaveLength(expected.length);
+    for (const policy of policies)
+      expect(policy).toMatchObject({
+        PolicyType: 'TargetTrackingScaling',
+        TargetTrackingScalingPolicyConfiguration: {
+          TargetValue: 65,
+          PredefinedMetricSpecification: { PredefinedMetricType: expect.stringMatching(/^DynamoDB(Read|Write)CapacityUtilization$/) },
+        },
+      });
+  });
+
+  it('stays on demand, without scaling, unless chosen', () => {
+    const { template: plain, stack } = synthesize({ bundle: false });
+    expect(props('AWS::DynamoDB::Table', plain)[0]![1].BillingMode).toBe('PAY_PER_REQUEST');
+    expect(stack.tableCapacityStack).toBeUndefined();
   });
 });

@@ -21,6 +21,7 @@ export interface Price {
 }
 
 const dynamodb = 'https://aws.amazon.com/dynamodb/pricing/on-demand/';
+const dynamodbProvisioned = 'https://aws.amazon.com/dynamodb/pricing/provisioned/';
 const lambda = 'https://aws.amazon.com/lambda/pricing/';
 const sqs = 'https://aws.amazon.com/sqs/pricing/';
 const apiGateway = 'https://aws.amazon.com/api-gateway/pricing/';
@@ -33,6 +34,9 @@ export const prices = {
   /** On-demand, Standard table class (halved on 2024-11-01). */
   dynamoWriteUnit: { usd: 0.625 / 1e6, per: 'write request unit', source: dynamodb },
   dynamoReadUnit: { usd: 0.125 / 1e6, per: 'read request unit', source: dynamodb },
+  /** Provisioned capacity (context tableCapacity=provisioned), Standard table class: a unit kept ready for an hour. */
+  dynamoWriteCapacityHour: { usd: 0.00065, per: 'write capacity unit-hour (provisioned)', source: dynamodbProvisioned },
+  dynamoReadCapacityHour: { usd: 0.00013, per: 'read capacity unit-hour (provisioned)', source: dynamodbProvisioned },
   dynamoStorageGbMonth: { usd: 0.25, per: 'GB-month stored (past the first 25 GB)', source: dynamodb },
   /** arm64 (Graviton), as infra/lib/lambda-function.ts deploys every function; first duration tier. */
   lambdaArmGbSecond: { usd: 0.0000133334, per: 'GB-second (arm64)', source: lambda },

@@ -5,9 +5,10 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { messageQueues } from '@conversa/functions/declarations/message-queues';
+import { ON_DEMAND, type TableCapacity } from '../../infra/lib/data-table.ts';
 import { LAMBDA_ARCHITECTURE, LAMBDA_MEMORY_MB } from '../../infra/lib/lambda-function.ts';
 import { handlersDir } from '../../infra/local/lambda-runtime.ts';
-import { prices } from './aws-prices.ts';
+import { HOURS_A_MONTH, prices } from './aws-prices.ts';
 import type { Tally } from './cost-meter.ts';
 
 export const SERVICES = [
@@ -60,11 +61,30 @@ export function websocketMessages(tally: Tally): number {
   return received + (tally.requests.get('WebSocket PostToConnection') ?? 0);
 }
 
-export function bill(tally: Tally): Bill {
+/**
+ * What a write unit and a read unit cost in a capacity mode: on demand, the request unit's price;
+ * provisioned, a unit-hour spread over the 3,600 units a second it serves in an hour, of which
+ * auto scaling keeps `targetUtilizationPercent` used (it scales out before the rest is reached, so
+ * the rest is paid and idle). Traffic that swings faster than auto scaling follows pays more.
+ */
+export function unitPrices(capacity: TableCapacity): { write: number; read: number } {
+  if (capacity.mode === 'on-demand') return { write: prices.dynamoWriteUnit.usd, read: prices.dynamoReadUnit.usd };
+  const used = 3600 * (capacity.targetUtilizationPercent / 100);
+  return { write: prices.dynamoWriteCapacityHour.usd / used, read: prices.dynamoReadCapacityHour.usd / used };
+}
+
+/** The table's units at rest, a month, when provisioned: the floor of each range, for the table and each index. */
+export function provisionedFloorMonth(capacity: Extract<TableCapacity, { mode: 'provisioned' }>, tables: number): number {
+  const hour = capacity.writes.min * prices.dynamoWriteCapacityHour.usd + capacity.reads.min * prices.dynamoReadCapacityHour.usd;
+  return hour * tables * HOURS_A_MONTH;
+}
+
+export function bill(tally: Tally, capacity: TableCapacity = ON_DEMAND): Bill {
   const out: Bill = new Map(SERVICES.map((service) => [service, 0]));
   const invocations = [...tally.invocations.values()];
-  out.set('DynamoDB writes', (sumOfUnits(tally.writeUnits) + tally.host.writeUnits) * prices.dynamoWriteUnit.usd);
-  out.set('DynamoDB reads', (sumOfUnits(tally.readUnits) + tally.host.readUnits) * prices.dynamoReadUnit.usd);
+  const unit = unitPrices(capacity);
+  out.set('DynamoDB writes', (sumOfUnits(tally.writeUnits) + tally.host.writeUnits) * unit.write);
+  out.set('DynamoDB reads', (sumOfUnits(tally.readUnits) + tally.host.readUnits) * unit.read);
   const gbSeconds = (sum(invocations.map((i) => i.billedMs)) / 1000) * (LAMBDA_MEMORY_MB / 1024);
   out.set('Lambda', sum(invocations.map((i) => i.count)) * prices.lambdaRequest.usd + gbSeconds * gbSecond.usd);
   const sqs = billableSqs(tally);

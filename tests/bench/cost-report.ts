@@ -3,8 +3,10 @@
  * them, the idle company's month, the inbound line's hottest partitions, and what is measured and
  * what is assumed.
  */
+import { tableDeclaration } from '@conversa/functions/storage/table';
 import { defaultPlacement } from '@conversa/session-host/config';
 import { CpuArchitecture } from 'aws-cdk-lib/aws-ecs';
+import { DEFAULT_PROVISIONED } from '../../infra/lib/context.ts';
 import { LAMBDA_ARCHITECTURE, LAMBDA_MEMORY_MB } from '../../infra/lib/lambda-function.ts';
 import { SESSION_HOST_TASK } from '../../infra/lib/session-host-service.ts';
 import { HOURS_A_MONTH, prices, REGION, TAKEN } from './aws-prices.ts';
@@ -14,6 +16,7 @@ import {
   billableSqs,
   families,
   PLATFORM_LOG_BYTES,
+  provisionedFloorMonth,
   SERVICES,
   type Service,
   scaled,
@@ -30,7 +33,9 @@ export interface Line {
   units: number;
   per: number;
   tally: Tally;
+  /** On demand, and with provisioned capacity at the stack's defaults (context.ts DEFAULT_PROVISIONED). */
   bill: Bill;
+  provisioned: Bill;
   /** Stack CPU ms per unit (this process, DynamoDB Local, the session-host). */
   cpuMs: number | undefined;
 }
@@ -57,6 +62,10 @@ export function printLine(say: Say, line: Line): void {
   const sqs = billableSqs(tally);
   say('');
   say(`${line.per.toLocaleString('en')} ${line.name}: ${usd(totalOf(priced))}  (${shares(priced)})`);
+  const provisioned = scaled(line.provisioned, line.per / line.units);
+  say(
+    `  with provisioned capacity (auto scaling at ${DEFAULT_PROVISIONED.targetUtilizationPercent} % used): ${usd(totalOf(provisioned))}  (${shares(provisioned)})`,
+  );
   say(
     `  per ${line.unit}: ${per(sumOfUnits(tally.writeUnits))} WRU + ${per(tally.host.writeUnits)} WRU by the session-host ` +
       `(DynamoDB Local reported ${per(tally.localWriteUnits)} for the handlers' writes), ${per(sumOfUnits(tally.readUnits))} RRU + ${per(tally.host.readUnits)} by the session-host; ` +
@@ -164,7 +173,14 @@ export function idleCompany(say: Say, x: IdleInputs): Bill {
 
 export function printNotes(say: Say, x: { tenantBytes: number; tenantMessages: number; idleTotal: number }): void {
   say('');
-  say(`prices: ${REGION} on-demand list, taken ${TAKEN} (tests/bench/aws-prices.ts, each with its source page)`);
+  say(`prices: ${REGION} list, taken ${TAKEN} (tests/bench/aws-prices.ts, each with its source page)`);
+  const { writes, reads, targetUtilizationPercent } = DEFAULT_PROVISIONED;
+  say(
+    `provisioned capacity: the stack's defaults (infra/lib/context.ts), ${targetUtilizationPercent} % of the units kept ready used, ` +
+      `${writes.min} write and ${reads.min} read units at rest for the table and each of its ${tableDeclaration.globalIndexes.length} indexes ` +
+      `(${usd(provisionedFloorMonth(DEFAULT_PROVISIONED, 1 + tableDeclaration.globalIndexes.length))} a month a region, in no line above); ` +
+      'the idle company is priced on demand.',
+  );
   say(
     `measured here: Lambda invocations and their duration (${LAMBDA_MEMORY_MB} MB ${LAMBDA_ARCHITECTURE.name} from infra/lib/lambda-function.ts, each rounded up to 1 ms; ` +
       "this machine's durations, including DynamoDB Local's latency); DynamoDB read units as DynamoDB Local reports them; write units from the item images " +
