@@ -112,6 +112,26 @@ describe('web shell', () => {
     await shot(page, '3-dark');
   });
 
+  it("keeps the payment provider's key hidden until asked, and away from the password manager", async () => {
+    // Prepare: the platform's Asaas key, seeded by the local stack (a super-only setting)
+    await page.goto('/settings');
+    const key = page.getByTestId('setting-asaas');
+    await key.waitFor();
+    const seeded = await key.inputValue();
+    expect(seeded).not.toBe('');
+    // Assess: masked, not offered to the browser for saving
+    await expect(key.getAttribute('type')).resolves.toBe('password');
+    await expect(key.getAttribute('autocomplete')).resolves.toBe('off');
+    // Act: the super admin asks to see it, and hides it again
+    const toggle = page.getByRole('button', { name: 'Show or hide the key' });
+    await toggle.click();
+    await expect(key.getAttribute('type')).resolves.toBe('text');
+    await shot(page, '4-secret-shown');
+    await toggle.click();
+    await expect(key.getAttribute('type')).resolves.toBe('password');
+    expect(await key.inputValue()).toBe(seeded);
+  });
+
   it('logs out back to /login', async () => {
     // Act
     await page.getByTestId('account-button').click();
@@ -120,6 +140,6 @@ describe('web shell', () => {
     await page.waitForURL('**/login');
     await page.goto('/settings');
     await page.waitForURL('**/login');
-    await shot(page, '4-logged-out');
+    await shot(page, '5-logged-out');
   });
 });

@@ -278,6 +278,7 @@ const en: LocaleShape = {
       mfaRequired: 'Two-step verification required for',
       messageRetentionDays: 'Keep messages for (days, 0 = forever)',
     },
+    toggleSecret: 'Show or hide the key',
     hints: {
       timezone: 'For example America/Sao_Paulo',
       messageRetentionDays: 'Older messages and their files are deleted; the dashboard keeps its counts.',

@@ -278,6 +278,7 @@ const es = {
       mfaRequired: 'Verificación en dos pasos obligatoria para',
       messageRetentionDays: 'Conservar mensajes durante (días, 0 = siempre)',
     },
+    toggleSecret: 'Mostrar u ocultar la clave',
     hints: {
       timezone: 'Por ejemplo America/Sao_Paulo',
       messageRetentionDays: 'Los mensajes más antiguos y sus archivos se borran; el panel conserva sus números.',

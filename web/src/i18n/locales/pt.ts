@@ -279,6 +279,7 @@ const pt: LocaleShape = {
       mfaRequired: 'Verificação em duas etapas obrigatória para',
       messageRetentionDays: 'Manter mensagens por (dias, 0 = sempre)',
     },
+    toggleSecret: 'Mostrar ou ocultar a chave',
     hints: {
       timezone: 'Por exemplo America/Sao_Paulo',
       messageRetentionDays: 'Mensagens mais antigas e seus arquivos são apagados; o painel mantém seus números.',

@@ -3,13 +3,13 @@ import { Button, Link, Stack, TextField, Typography } from '@mui/material';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useNavigate } from 'react-router-dom';
+import { PasswordField } from '../../../components/password-field.tsx';
 import { toast } from '../../../lib/toast.ts';
 import { useApiErrorMessage } from '../../../lib/use-api-error.ts';
 import { fieldErrors } from '../../../lib/validation.ts';
 import { isUserNotFound } from '../api/auth-errors.ts';
 import { confirmNewPassword, requestResetCode } from '../api/reset-password.ts';
 import { AuthCard } from './auth-card.tsx';
-import { PasswordField } from './password-field.tsx';
 
 interface ResetErrors {
   email?: string;

@@ -4,6 +4,7 @@ import type { TFunction } from 'i18next';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router-dom';
+import { PasswordField } from '../../../components/password-field.tsx';
 import { useAuth } from '../../../lib/auth/auth-provider.tsx';
 import { formatMoney } from '../../../lib/money.ts';
 import { toast } from '../../../lib/toast.ts';
@@ -12,7 +13,6 @@ import { type FieldErrors, fieldErrors } from '../../../lib/validation.ts';
 import { maskPhone } from '../api/phone-mask.ts';
 import { usePublicPlans, useSignup } from '../api/signup.ts';
 import { AuthCard } from './auth-card.tsx';
-import { PasswordField } from './password-field.tsx';
 
 interface SignupValues {
   name: string;

@@ -1,7 +1,8 @@
-import { type SettingKey, settingValueSchemas } from '@conversa/functions/contracts';
+import { type SettingKey, settingValueSchemas, superOnlySettingKeys } from '@conversa/functions/contracts';
 import { Alert, Grid, MenuItem, TextField } from '@mui/material';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { PasswordField } from '../../../components/password-field.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
 import { toast } from '../../../lib/toast.ts';
 import { useApiErrorMessage, useErrorToast } from '../../../lib/use-api-error.ts';
@@ -28,17 +29,26 @@ function FreeTextSetting({
   const { t } = useTranslation();
   const [draft, setDraft] = useState(value);
   useEffect(() => setDraft(value), [value]);
-  return (
-    <TextField
-      label={t(`settings.keys.${settingKey}`)}
-      value={draft}
-      disabled={disabled}
-      onChange={(e) => setDraft(e.target.value)}
-      // Saved when the field is left, not on every keystroke.
-      onBlur={() => draft !== value && onSave(draft)}
-      helperText={t(`settings.hints.${settingKey}`, { defaultValue: '' }) || undefined}
-    />
-  );
+  const field = {
+    label: t(`settings.keys.${settingKey}`),
+    value: draft,
+    disabled,
+    onChange: (e: { target: { value: string } }) => setDraft(e.target.value),
+    // Saved when the field is left, not on every keystroke.
+    onBlur: () => draft !== value && onSave(draft),
+    helperText: t(`settings.hints.${settingKey}`, { defaultValue: '' }) || undefined,
+  };
+  // A super-only key is a secret (the payment provider's key: the server keeps it out of the audit
+  // trail too): hidden until asked for, and never offered to the browser's password manager.
+  if (superOnlySettingKeys.has(settingKey))
+    return (
+      <PasswordField
+        {...field}
+        toggleLabel={t('settings.toggleSecret')}
+        slotProps={{ htmlInput: { autoComplete: 'off', 'data-testid': `setting-${settingKey}` } }}
+      />
+    );
+  return <TextField {...field} />;
 }
 
 export function OptionsTab({ canEdit, isSuper }: { canEdit: boolean; isSuper: boolean }) {
