@@ -24,10 +24,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { documentClient } from '@conversa/functions/commons/dynamodb';
-import { startLocalStack } from '../../infra/local/stack.ts';
 import type { Call, Tenant } from '../integration/tenants.ts';
 import { percentile } from '../integration/whatsapp-kit.ts';
 import { benchLog } from './bench-log.ts';
+import { BENCH_ADMIN, runBench } from './run-bench.ts';
 import { DAYS, loadTenants, TZ } from './ticket-lives.ts';
 
 const { values } = parseArgs({ options: { small: { type: 'string', default: '1000' }, large: { type: 'string', default: '100000' } } });
@@ -35,7 +35,8 @@ const SIZES = [Number(values.small), Number(values.large)];
 const RUNS = 30;
 const MIN = 60_000;
 
-const { logFile, say } = benchLog('dashboard');
+const bench = benchLog('dashboard');
+const { say } = bench;
 
 /** The stored counter items' sizes, D and R apart (the largest bounds a change's write units). */
 function sayItemSizes(counters: Record<string, unknown>[]): void {
@@ -168,13 +169,10 @@ function figuresOf({ counts, times, cpu, last }: Runs): Figures {
   };
 }
 
-say('starting the local stack...');
-const admin = { email: 'bench@conversa.test', password: 'Bench-Admin-1' };
-const stack = await startLocalStack({ ports: 'auto', log: (line) => logFile.write(`${line}\n`), seedAdmin: admin });
-let exitCode = 0;
-try {
+await runBench({ ...bench, failureCode: 1 }, async (stack) => {
+  let exitCode = 0;
   findDynamoDb(new URL(stack.env.DYNAMODB_ENDPOINT as string).port);
-  const { call, tenants } = await loadTenants(stack, admin, {
+  const { call, tenants } = await loadTenants(stack, BENCH_ADMIN, {
     prefix: 'dash',
     sizes: SIZES,
     lives: { seed: 7, firstResponses: false },
@@ -245,11 +243,5 @@ try {
       `${''.padEnd(26)}  bytes ${ratio(large.bytes, small.bytes)}, RCU ${ratio(large.rcu, small.rcu)}, CPU node ${ratio(large.cpu.node, small.cpu.node)}, DynamoDB Local ${ratio(large.cpu.dynamodb, small.cpu.dynamodb)}, p50 ${ratio(large.p50, small.p50)} (goal <= 1.10)`,
     );
   }
-} catch (error) {
-  say(String(error instanceof Error ? error.stack : error));
-  exitCode = 1;
-} finally {
-  await stack.stop();
-  logFile.end();
-}
-process.exit(exitCode);
+  return exitCode;
+});

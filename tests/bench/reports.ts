@@ -18,10 +18,10 @@
  */
 import { parseArgs } from 'node:util';
 import { documentClient } from '@conversa/functions/commons/dynamodb';
-import { startLocalStack } from '../../infra/local/stack.ts';
 import type { Call, Tenant } from '../integration/tenants.ts';
 import { percentile } from '../integration/whatsapp-kit.ts';
 import { benchLog } from './bench-log.ts';
+import { BENCH_ADMIN, runBench } from './run-bench.ts';
 import { DAYS, loadTenants, TZ } from './ticket-lives.ts';
 
 const { values } = parseArgs({ options: { small: { type: 'string', default: '1000' }, large: { type: 'string', default: '100000' } } });
@@ -29,7 +29,8 @@ const SIZES = [Number(values.small), Number(values.large)];
 const RUNS = 20;
 const MIN = 60_000;
 
-const { logFile, say } = benchLog('reports');
+const bench = benchLog('reports');
+const { say } = bench;
 
 /** One request's DynamoDB requests and items read. */
 const meter = { requests: 0, items: 0 };
@@ -78,12 +79,9 @@ async function measure(
   };
 }
 
-say('starting the local stack...');
-const admin = { email: 'bench@conversa.test', password: 'Bench-Admin-1' };
-const stack = await startLocalStack({ ports: 'auto', log: (line) => logFile.write(`${line}\n`), seedAdmin: admin });
-let exitCode = 0;
-try {
-  const { call, tenants } = await loadTenants(stack, admin, {
+await runBench({ ...bench, failureCode: 1 }, async (stack) => {
+  let exitCode = 0;
+  const { call, tenants } = await loadTenants(stack, BENCH_ADMIN, {
     prefix: 'rep',
     sizes: SIZES,
     lives: { seed: 11, firstResponses: true },
@@ -128,11 +126,5 @@ try {
     if (verdict !== 'ok') exitCode = 1;
     say(`${''.padEnd(26)}requests equal and items within 10% at ${SIZES[0]} and ${SIZES[1]} tickets: ${verdict}`);
   }
-} catch (error) {
-  say(String(error instanceof Error ? error.stack : error));
-  exitCode = 1;
-} finally {
-  await stack.stop();
-  logFile.end();
-}
-process.exit(exitCode);
+  return exitCode;
+});

@@ -29,11 +29,11 @@ import { contactStoredItems } from '@conversa/functions/storage/contacts';
 import { primeListShards } from '@conversa/functions/storage/list-shards';
 import { messageItems, messageSearchItems } from '@conversa/functions/storage/messages';
 import { newTicketRecord, ticketStoredItems } from '@conversa/functions/storage/tickets';
-import { startLocalStack } from '../../infra/local/stack.ts';
 import { type Call, client, createTenant, firstPlanId, superLogin, type Tenant } from '../integration/tenants.ts';
 import { ok, percentile } from '../integration/whatsapp-kit.ts';
 import { benchLog } from './bench-log.ts';
 import { writeAll } from './bulk-write.ts';
+import { BENCH_ADMIN, runBench } from './run-bench.ts';
 
 const { values } = parseArgs({
   options: {
@@ -47,7 +47,8 @@ const SIZES = [Number(values.small), Number(values.large)];
 const MESSAGES_PER_TICKET = 5;
 const RUNS = 50;
 
-const { logFile, say } = benchLog('ticket-list');
+const bench = benchLog('ticket-list');
+const { say } = bench;
 
 const FIRST =
   'Maria Ana Jose Joao Antonio Francisca Carlos Paulo Pedro Lucas Luiz Marcos Luis Gabriel Rafael Daniel Marcelo Bruno Eduardo Felipe'.split(
@@ -279,13 +280,10 @@ async function measure(call: Call, loaded: Loaded, scenario: Scenario): Promise<
   };
 }
 
-say('starting the local stack...');
-const admin = { email: 'bench@conversa.test', password: 'Bench-Admin-1' };
-const stack = await startLocalStack({ ports: 'auto', log: (line) => logFile.write(`${line}\n`), seedAdmin: admin });
-let exitCode = 0;
-try {
+await runBench({ ...bench, failureCode: 1 }, async (stack) => {
+  let exitCode = 0;
   const call = client(stack.apiUrl);
-  const superToken = await superLogin(call, admin);
+  const superToken = await superLogin(call, BENCH_ADMIN);
   const planId = await firstPlanId(call);
   const raw = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1', endpoint: stack.env.DYNAMODB_ENDPOINT }), {
     marshallOptions: { removeUndefinedValues: true },
@@ -344,11 +342,5 @@ try {
       `${''.padEnd(22)}ratios large/small: requests ${requestRatio.toFixed(2)}, items ${itemRatio.toFixed(2)}; page items/row ${perRow.toFixed(2)} (all items/row ${(large.items / Math.max(1, large.rows)).toFixed(2)})  ${verdict}`,
     );
   }
-} catch (error) {
-  say(String(error instanceof Error ? error.stack : error));
-  exitCode = 1;
-} finally {
-  await stack.stop();
-  logFile.end();
-}
-process.exit(exitCode);
+  return exitCode;
+});
