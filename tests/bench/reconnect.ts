@@ -21,12 +21,13 @@
 import { parseArgs } from 'node:util';
 import { documentClient } from '@conversa/functions/commons/dynamodb';
 import { WebSocket } from 'ws';
-import { startLocalStack } from '../../infra/local/stack.ts';
+import type { LocalStack } from '../../infra/local/stack.ts';
 import { RealtimeClient } from '../../web/src/lib/realtime/realtime-client.ts';
 import { reconnectDelayMs } from '../../web/src/lib/realtime/reconnect-policy.ts';
 import { client, createTenant, firstPlanId, superLogin } from '../integration/tenants.ts';
 import { percentile, sleep } from '../integration/whatsapp-kit.ts';
 import { benchLog } from './bench-log.ts';
+import { BENCH_ADMIN, runBench } from './run-bench.ts';
 
 const { values } = parseArgs({
   options: {
@@ -49,7 +50,8 @@ const policies: Record<string, (failures: number) => number> = { old: oldPolicy,
 const runs = values.policy === 'both' ? ['old', 'new'] : [values.policy as string];
 if (!runs.every((name) => name in policies)) throw new Error(`--policy old|new|both, not ${values.policy}`);
 
-const { logFile, say } = benchLog('reconnect');
+const bench = benchLog('reconnect');
+const { say } = bench;
 
 /** One drop: every attempt after it, by second, and what the accepted ones cost. */
 interface Round {
@@ -138,19 +140,21 @@ async function until(check: () => boolean, limitMs: number, what: string): Promi
   }
 }
 
-say(`starting the local stack (new connections: ${rate}/s)...`);
-const admin = { email: 'bench@conversa.test', password: 'Bench-Admin-1' };
-const stack = await startLocalStack({
-  ports: 'auto',
-  log: (line) => logFile.write(`${line}\n`),
-  seedAdmin: admin,
-  wsNewConnectionsPerSecond: rate,
+const starting = { failureCode: 1, stackOptions: { wsNewConnectionsPerSecond: rate }, startingNote: `new connections: ${rate}/s` };
+await runBench({ ...bench, ...starting }, async (stack) => {
+  const clients: RealtimeClient[] = [];
+  try {
+    await reconnectRounds(stack, clients);
+    return 0;
+  } finally {
+    for (const realtime of clients) realtime.close();
+  }
 });
-let exitCode = 0;
-const clients: RealtimeClient[] = [];
-try {
+
+/** Opens --sockets clients, then drops them all once per policy and waits for them to come back. */
+async function reconnectRounds(stack: LocalStack, clients: RealtimeClient[]): Promise<void> {
   const call = client(stack.apiUrl);
-  const superToken = await superLogin(call, admin);
+  const superToken = await superLogin(call, BENCH_ADMIN);
   const planId = await firstPlanId(call);
   const tokens: string[] = [];
   for (let i = 0; i < tenantCount; i++) {
@@ -230,15 +234,7 @@ try {
     round = undefined;
   }
   report(results);
-} catch (error) {
-  say(`bench failed: ${(error as Error).stack ?? String(error)}`);
-  exitCode = 1;
-} finally {
-  for (const realtime of clients) realtime.close();
-  await stack.stop();
-  logFile.end();
 }
-process.exit(exitCode);
 
 function report(results: Round[]): void {
   const pad = (text: string | number, width: number) => String(text).padStart(width);

@@ -1,14 +1,16 @@
 /**
  * The frame of a bench that runs against a local stack, so each bench script holds only what it measures:
  *
- *   - `runBench` prints `starting the local stack...`, starts the stack (its log to the bench's log file,
- *     BENCH_ADMIN seeded), runs the bench's body, prints `bench failed: ...` if the body throws, stops the
- *     stack and closes the log whatever happened, and exits with the body's code (or `failureCode`, given beside
- *     the bench's log: `runBench({ ...bench, failureCode: 1 }, ...)`);
+ *   - `runBench` prints `starting the local stack...` (`startingNote` in brackets before the dots), starts the stack (its log to the bench's log file,
+ *     BENCH_ADMIN seeded, and any `stackOptions`), runs the bench's body, prints `bench failed: ...` if the body
+ *     throws, stops the stack and closes the log whatever happened, and exits with the body's code (or
+ *     `failureCode`, given beside the bench's log: `runBench({ ...bench, failureCode: 1 }, ...)`);
  *   - `benchTenant` makes the tenant most benches measure: a tenant of the first plan, made by BENCH_ADMIN,
- *     with one connection CONNECTED on the simulator and the given queues.
+ *     with one connection CONNECTED on the simulator, the given queues and a greeting (`Hello!` unless given).
+ *
+ * What a body starts beside the stack (receivers, clients) it stops in its own `finally`, before the stack stops.
  */
-import { type LocalStack, startLocalStack } from '../../infra/local/stack.ts';
+import { type LocalStack, type LocalStackOptions, startLocalStack } from '../../infra/local/stack.ts';
 import { client, createTenant, firstPlanId, superLogin } from '../integration/tenants.ts';
 import { connectedConnection, simulator } from '../integration/whatsapp-kit.ts';
 import type { benchLog } from './bench-log.ts';
@@ -21,6 +23,10 @@ export interface RunBenchOptions {
   failureCode?: number;
   /** How a thrown error is printed after `bench failed: `: its stack by default. */
   errorText?: (error: unknown) => string;
+  /** The stack's options beyond the frame's own (e.g. bench:reconnect's gateway quota). */
+  stackOptions?: Omit<LocalStackOptions, 'ports' | 'log' | 'seedAdmin'>;
+  /** What those options set, said in the first line: `starting the local stack (<startingNote>)...`. */
+  startingNote?: string;
 }
 
 const stackOf = (error: unknown) => (error instanceof Error ? (error.stack ?? error.message) : String(error));
@@ -30,9 +36,9 @@ export async function runBench(
   bench: ReturnType<typeof benchLog> & RunBenchOptions,
   body: (stack: LocalStack) => Promise<number>,
 ): Promise<never> {
-  const { failureCode = 2, errorText = stackOf } = bench;
-  bench.say('starting the local stack...');
-  const stack = await startLocalStack({ ports: 'auto', log: bench.log, seedAdmin: BENCH_ADMIN });
+  const { failureCode = 2, errorText = stackOf, stackOptions, startingNote } = bench;
+  bench.say(`starting the local stack${startingNote ? ` (${startingNote})` : ''}...`);
+  const stack = await startLocalStack({ ...stackOptions, ports: 'auto', log: bench.log, seedAdmin: BENCH_ADMIN });
   let exitCode = 0;
   try {
     exitCode = await body(stack);
@@ -46,11 +52,14 @@ export async function runBench(
   process.exit(exitCode);
 }
 
-/** The API and simulator clients of `stack`, and a new tenant (`label`) with one connection CONNECTED serving `queues`. */
-export async function benchTenant(stack: LocalStack, label: string, queues: string[]) {
+/**
+ * The API and simulator clients of `stack`, and a new tenant (`label`) with one connection CONNECTED serving `queues`
+ * (`greeting: ''`: the connection greets no new contact, so the contacts get no reply the bench did not ask for).
+ */
+export async function benchTenant(stack: LocalStack, label: string, queues: string[], { greeting }: { greeting?: string } = {}) {
   const call = client(stack.apiUrl);
   const sim = simulator(stack.simulatorUrl);
   const tenant = await createTenant(call, await superLogin(call, BENCH_ADMIN), await firstPlanId(call), label);
-  const setup = await connectedConnection(call, sim, { token: tenant.admin.token, companyId: tenant.companyId, queues });
+  const setup = await connectedConnection(call, sim, { token: tenant.admin.token, companyId: tenant.companyId, queues, greeting });
   return { call, sim, tenant, setup };
 }

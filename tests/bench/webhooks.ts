@@ -26,10 +26,10 @@ import { randomInt } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
-import { startLocalStack } from '../../infra/local/stack.ts';
-import { client, createTenant, firstPlanId, superLogin } from '../integration/tenants.ts';
-import { connectedConnection, ok, percentile, simulator, sleep } from '../integration/whatsapp-kit.ts';
+import type { LocalStack } from '../../infra/local/stack.ts';
+import { ok, percentile, sleep } from '../integration/whatsapp-kit.ts';
 import { benchLog } from './bench-log.ts';
+import { benchTenant, runBench } from './run-bench.ts';
 
 const { values } = parseArgs({
   options: {
@@ -49,7 +49,8 @@ const endpointCount = Number(values.endpoints);
 const drainMs = Number(values.drain) * 1000;
 const withSlow = Number(values.slow) > 0;
 
-const { logFile, log, say } = benchLog('webhooks');
+const bench = benchLog('webhooks');
+const { log, say } = bench;
 
 /** One receiver's deliveries: the first arrival of each message body, and every delivery id seen. */
 interface Receiver {
@@ -93,22 +94,19 @@ function startReceivers(): Promise<Server> {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
-const admin = { email: 'bench@conversa.test', password: 'Bench-Admin-1' };
-say('starting the local stack...');
-const stack = await startLocalStack({ ports: 'auto', log, seedAdmin: admin });
-const server = await startReceivers();
-let exitCode = 0;
-try {
+await runBench({ ...bench, failureCode: 1 }, async (stack) => {
+  const server = await startReceivers();
+  try {
+    return await measure(stack, server);
+  } finally {
+    server.closeAllConnections();
+    server.close();
+  }
+});
+
+async function measure(stack: LocalStack, server: Server): Promise<number> {
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const call = client(stack.apiUrl);
-  const sim = simulator(stack.simulatorUrl);
-  const tenant = await createTenant(call, await superLogin(call, admin), await firstPlanId(call), 'bench-webhooks');
-  const setup = await connectedConnection(call, sim, {
-    token: tenant.admin.token,
-    companyId: tenant.companyId,
-    queues: ['Support'],
-    greeting: '',
-  });
+  const { call, sim, tenant, setup } = await benchTenant(stack, 'bench-webhooks', ['Support'], { greeting: '' });
   for (const url of [...receivers.map((receiver) => `${base}${receiver.path}`), ...(withSlow ? [`${base}/slow`] : [])]) {
     await ok(call, 'POST', '/webhooks', { token: tenant.admin.token, body: { url, events: ['message.received'] } });
   }
@@ -165,15 +163,7 @@ try {
   const delayed = Math.max(0, ...worstP99) >= 10_000;
   if (lost > 0 || (deliveries && doubled / deliveries >= 0.001) || delayed) {
     say(delayed ? 'a healthy receiver waited as long as the slow endpoint: FAIL' : 'deliveries lost or doubled beyond 0.1 %: FAIL');
-    exitCode = 1;
+    return 1;
   }
-} catch (error) {
-  say(`bench failed: ${error instanceof Error ? error.stack : String(error)}`);
-  exitCode = 1;
-} finally {
-  server.closeAllConnections();
-  server.close();
-  await stack.stop();
-  logFile.end();
+  return 0;
 }
-process.exit(exitCode);
