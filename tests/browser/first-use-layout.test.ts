@@ -199,4 +199,24 @@ describe('first use: every page of the menu fits a phone and reads well', { time
     }
     expect(found).toEqual([]);
   });
+
+  it("at 1366 px in es and pt the super admin's settings tabs cut no label", async () => {
+    const desk = await launched.browser.newContext({ baseURL: inject('webUrl'), viewport: { width: 1366, height: 800 }, locale: 'es-ES' });
+    const superPage = await desk.newPage();
+    await signInPage(superPage, inject('admin').email, inject('admin').password);
+    const problems: string[] = [];
+    for (const language of ['es', 'pt'] as const) {
+      await superPage.evaluate((value) => localStorage.setItem('language', value), language);
+      await superPage.goto('/settings');
+      await settle(superPage);
+      for (const tab of ['options', 'companies', 'plans', 'helps']) {
+        await superPage.getByTestId(`settings-tab-${tab}`).click();
+        await settle(superPage);
+        for (const problem of await cutText(superPage)) problems.push(`${language} ${tab}: ${problem}`);
+        await superPage.screenshot({ path: join(artifacts, `first-use-settings-${tab}-${language}-1366.png`) });
+      }
+    }
+    await desk.close();
+    expect(problems).toEqual([]);
+  });
 });

@@ -41,10 +41,24 @@ export function PlanForm({ plan, busy, onSubmit, onCancel }: Props) {
     onSubmit(parsed.data);
   };
 
+  const limitField = (field: LimitField, size: { xs: number; sm: number; md?: number }) => (
+    <Grid key={field} size={size}>
+      <TextField
+        label={t(`plans.fields.${field}`)}
+        type="number"
+        value={values[field]}
+        onChange={(e) => setValues((v) => ({ ...v, [field]: e.target.value }))}
+        error={Boolean(errors[field])}
+        helperText={errors[field]}
+        slotProps={{ htmlInput: { min: 0, step: field === 'value' ? 0.01 : 1 } }}
+      />
+    </Grid>
+  );
+
   return (
     <Paper variant="outlined" component="form" onSubmit={submit} noValidate sx={{ p: 2, mb: 2 }}>
       <Grid container spacing={2}>
-        <Grid size={{ xs: 12, md: 4 }}>
+        <Grid size={{ xs: 12, sm: 8 }}>
           <TextField
             label={t('plans.fields.name')}
             value={values.name}
@@ -53,19 +67,10 @@ export function PlanForm({ plan, busy, onSubmit, onCancel }: Props) {
             helperText={errors.name}
           />
         </Grid>
-        {limitFields.map((field) => (
-          <Grid key={field} size={{ xs: 6, sm: 4, md: field === 'value' ? 2 : 1.2 }}>
-            <TextField
-              label={t(`plans.fields.${field}`)}
-              type="number"
-              value={values[field]}
-              onChange={(e) => setValues((v) => ({ ...v, [field]: e.target.value }))}
-              error={Boolean(errors[field])}
-              helperText={errors[field]}
-              slotProps={{ htmlInput: { min: 0, step: field === 'value' ? 0.01 : 1 } }}
-            />
-          </Grid>
-        ))}
+        {limitField('value', { xs: 12, sm: 4 })}
+        {/* The five counts on a row of their own, wide enough for their labels in every language
+            ("Agendamientos" was cut to "Agenda..." at 1.2 columns). */}
+        {limitFields.filter((field) => field !== 'value').map((field) => limitField(field, { xs: 6, sm: 4, md: 12 / 5 }))}
         <Grid size={12}>
           <Stack direction="row" sx={{ flexWrap: 'wrap', columnGap: 2 }}>
             {planFlags.map((flag) => (
