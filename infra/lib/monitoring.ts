@@ -279,6 +279,7 @@ export class Monitoring extends Construct {
         width: 8,
       }),
     );
+    if (props.table) dashboard.addWidgets(tableUnitsWidget(props.table.tableName));
     dashboard.addWidgets(new AlarmStatusWidget({ title: 'Alarms', alarms: this.alarms, width: 24 }));
     return dashboard;
   }
@@ -292,6 +293,36 @@ function regionStackName(scope: Construct): string {
   let stack = Stack.of(scope);
   while (stack.nestedStackParent) stack = stack.nestedStackParent;
   return stack.stackName;
+}
+
+/**
+ * The table's consumed write and read units a second (the indexes' writes are billed apart, on
+ * their own metrics): what the region pays DynamoDB for, on demand, and what the capacity ranges of
+ * provisioned mode must hold (context tableWriteCapacity, tableReadCapacity).
+ */
+function tableUnitsWidget(tableName: string): GraphWidget {
+  const minute = Duration.minutes(1);
+  const perSecond = (metricName: string, label: string, id: string) =>
+    new MathExpression({
+      expression: `${id} / 60`,
+      usingMetrics: {
+        [id]: new Metric({
+          namespace: 'AWS/DynamoDB',
+          metricName,
+          dimensionsMap: { TableName: tableName },
+          period: minute,
+          statistic: 'Sum',
+        }),
+      },
+      label,
+      period: minute,
+    });
+  return new GraphWidget({
+    title: 'Table units a second',
+    left: [perSecond('ConsumedWriteCapacityUnits', 'write units', 'writes'), perSecond('ConsumedReadCapacityUnits', 'read units', 'reads')],
+    leftYAxis: { min: 0 },
+    width: 24,
+  });
 }
 
 /** A session-host service's task counts from Container Insights (enabled on its cluster). */

@@ -190,6 +190,10 @@ describe('dashboard', () => {
     );
     expect(body).toContain(`${SESSION_HOST_METRICS.namespace}\\",\\"${SESSION_HOST_METRICS.sendFailures}`);
     expect(body).toContain('ApproximateNumberOfMessagesVisible');
+    const tableId = resourcesOf(template, 'AWS::DynamoDB::Table')[0]![0];
+    for (const metric of ['ConsumedWriteCapacityUnits', 'ConsumedReadCapacityUnits'])
+      expect(body).toMatch(new RegExp(`"AWS/DynamoDB\\\\",\\\\"${metric}\\\\",\\\\"TableName\\\\",\\\\"",\\{"Ref":"${tableId}"`));
+    expect(body).toContain('Table units a second');
     expect(body).toMatch(new RegExp(`"AWS/ApiGateway\\\\",\\\\"ConnectCount\\\\",\\\\"ApiId\\\\",\\\\"",\\{"Ref":"${wsApiId}"`));
   });
 });
