@@ -13,12 +13,12 @@ import { join } from 'node:path';
 import type { Campaign, CampaignsPage } from '@conversa/functions/contracts/campaigns';
 import { utils, write } from '@e965/xlsx';
 import { addDays, format } from 'date-fns';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { repoRoot } from '../../infra/local/lambda-runtime.ts';
 import { type Call, client, createTenant, firstPlanId, superLogin, type Tenant } from '../integration/tenants.ts';
 import { connectedConnection, ok, type Simulator, simulator, waitUntil } from '../integration/whatsapp-kit.ts';
-import { CHROMIUM_PATH, signInPage, typeDate } from '../support/browser.ts';
+import { launchBrowser, signInPage, typeDate } from '../support/browser.ts';
 
 const artifacts = join(repoRoot, 'tests', 'artifacts');
 const shot = (page: Page, name: string) => page.screenshot({ path: join(artifacts, `campaigns-${name}.png`) });
@@ -65,11 +65,7 @@ beforeAll(async () => {
   sheetPath = join(tmpdir(), `campanha-${randomInt(1e9)}.xlsx`);
   writeFileSync(sheetPath, write(book, { type: 'buffer', bookType: 'xlsx' }) as Buffer);
 
-  browser = await chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking'],
-  });
+  browser = (await launchBrowser()).browser;
   context = await browser.newContext({
     baseURL: inject('webUrl'),
     locale: 'pt-BR',

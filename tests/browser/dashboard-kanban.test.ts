@@ -10,12 +10,12 @@
 import { randomInt } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { repoRoot } from '../../infra/local/lambda-runtime.ts';
 import { type Call, client, createTenant, firstPlanId, superLogin, type Tenant } from '../integration/tenants.ts';
 import { ok } from '../integration/whatsapp-kit.ts';
-import { CHROMIUM_PATH, signInPage } from '../support/browser.ts';
+import { launchBrowser, signInPage } from '../support/browser.ts';
 
 const artifacts = join(repoRoot, 'tests', 'artifacts');
 const shot = (page: Page, name: string) => page.screenshot({ path: join(artifacts, `dashboard-kanban-${name}.png`), fullPage: true });
@@ -68,11 +68,7 @@ beforeAll(async () => {
   await put(4, { status: 'pending', userId: null });
   await put(4, { status: 'open', userId: tenant.admin.id });
 
-  browser = await chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking'],
-  });
+  browser = (await launchBrowser()).browser;
   admin = await signIn(tenant.admin.email, tenant.admin.password);
   viewer = await signIn(tenant.user.email, tenant.user.password);
 });

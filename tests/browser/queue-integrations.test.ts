@@ -8,11 +8,11 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { repoRoot } from '../../infra/local/lambda-runtime.ts';
 import { client, createTenant, firstPlanId, superLogin, type Tenant } from '../integration/tenants.ts';
-import { CHROMIUM_PATH } from '../support/browser.ts';
+import { launchBrowser } from '../support/browser.ts';
 
 const artifacts = join(repoRoot, 'tests', 'artifacts');
 const shot = (page: Page, name: string) => page.screenshot({ path: join(artifacts, `queue-integrations-${name}.png`) });
@@ -33,11 +33,7 @@ beforeAll(async () => {
   const call = client(inject('apiUrl'));
   const superToken = await superLogin(call, inject('admin'));
   tenant = await createTenant(call, superToken, await firstPlanId(call), 'integrations-web');
-  browser = await chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking'],
-  });
+  browser = (await launchBrowser()).browser;
   context = await browser.newContext({
     baseURL: inject('webUrl'),
     locale: 'pt-BR',

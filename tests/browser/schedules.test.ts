@@ -11,12 +11,12 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Schedule } from '@conversa/functions/contracts/schedule-requests';
 import { addDays, addHours, format, isSameMonth } from 'date-fns';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { repoRoot } from '../../infra/local/lambda-runtime.ts';
 import { type Call, client, createTenant, firstPlanId, superLogin, type Tenant } from '../integration/tenants.ts';
 import { type ConnectionSetup, connectedConnection, ok, type Simulator, simulator, waitUntil } from '../integration/whatsapp-kit.ts';
-import { CHROMIUM_PATH, signInPage, typeDate } from '../support/browser.ts';
+import { launchBrowser, signInPage, typeDate } from '../support/browser.ts';
 
 const artifacts = join(repoRoot, 'tests', 'artifacts');
 const shot = (page: Page, name: string) => page.screenshot({ path: join(artifacts, `schedules-${name}.png`) });
@@ -98,11 +98,7 @@ beforeAll(async () => {
     async () => (await ok<Schedule>(call, 'GET', `/schedules/${sentId}`, { token: tenant.admin.token })).status === 'ENVIADA',
   );
 
-  browser = await chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking'],
-  });
+  browser = (await launchBrowser()).browser;
   context = await browser.newContext({
     baseURL: inject('webUrl'),
     locale: 'pt-BR',

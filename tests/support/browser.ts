@@ -17,7 +17,8 @@ export interface LaunchedBrowser {
   close(): Promise<void>;
 }
 
-export async function launchBrowser(): Promise<LaunchedBrowser> {
+/** `args`: Chromium flags beside the usual ones (a fake microphone, say). */
+export async function launchBrowser(options: { args?: string[] } = {}): Promise<LaunchedBrowser> {
   const browser = await chromium.launch({
     executablePath: CHROMIUM_PATH,
     headless: true,
@@ -30,6 +31,7 @@ export async function launchBrowser(): Promise<LaunchedBrowser> {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      ...(options.args ?? []),
     ],
   });
   // Every context asks for reduced motion unless its options say otherwise (Playwright's own default
