@@ -213,6 +213,16 @@ describe('first use: every page of the menu fits a phone and reads well', { time
         await superPage.getByTestId(`settings-tab-${tab}`).click();
         await settle(superPage);
         for (const problem of await cutText(superPage)) problems.push(`${language} ${tab}: ${problem}`);
+        // The plans table shows every limit the form sets, and a limit of 0 as no limit (the seeded plan's campaigns).
+        if (tab === 'plans') {
+          const heads = await superPage.locator('th').allTextContents();
+          expect(heads).toEqual(expect.arrayContaining(language === 'es' ? ['Campañas', 'Agendamientos'] : ['Campanhas', 'Agendamentos']));
+          await superPage
+            .locator('tbody')
+            .getByText(language === 'es' ? 'Sin límite' : 'Sem limite')
+            .first()
+            .waitFor();
+        }
         await superPage.screenshot({ path: join(artifacts, `first-use-settings-${tab}-${language}-1366.png`) });
       }
     }

@@ -345,6 +345,8 @@ const en: LocaleShape = {
     },
   },
   plans: {
+    unlimited: 'No limit',
+    limitHint: 'A limit of 0 means no limit.',
     features: 'Features',
     saveFailed:
       'The operation could not be completed. Check whether a plan with the same name exists or whether the fields are filled in correctly.',

@@ -345,6 +345,8 @@ const es = {
     },
   },
   plans: {
+    unlimited: 'Sin límite',
+    limitHint: 'Un límite 0 significa sin límite.',
     features: 'Funciones',
     saveFailed:
       'No se pudo realizar la operación. Compruebe si ya existe un plan con el mismo nombre o si los campos se han completado correctamente.',

@@ -346,6 +346,8 @@ const pt: LocaleShape = {
     },
   },
   plans: {
+    unlimited: 'Sem limite',
+    limitHint: 'Um limite 0 quer dizer sem limite.',
     features: 'Recursos',
     saveFailed:
       'Não foi possível realizar a operação. Verifique se já existe um plano com o mesmo nome ou se os campos foram preenchidos corretamente.',

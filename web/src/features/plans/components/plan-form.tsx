@@ -1,5 +1,5 @@
 import { type Plan, type PlanFlag, type PlanInput, planFlags, planInputSchema } from '@conversa/functions/contracts';
-import { Button, FormControlLabel, Grid, Paper, Stack, Switch, TextField } from '@mui/material';
+import { Button, FormControlLabel, Grid, Paper, Stack, Switch, TextField, Typography } from '@mui/material';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type FieldErrors, fieldErrors } from '../../../lib/validation.ts';
@@ -71,6 +71,11 @@ export function PlanForm({ plan, busy, onSubmit, onCancel }: Props) {
         {/* The five counts on a row of their own, wide enough for their labels in every language
             ("Agendamientos" was cut to "Agenda..." at 1.2 columns). */}
         {limitFields.filter((field) => field !== 'value').map((field) => limitField(field, { xs: 6, sm: 4, md: 12 / 5 }))}
+        <Grid size={12} sx={{ mt: -1 }}>
+          <Typography variant="caption" color="text.secondary">
+            {t('plans.limitHint')}
+          </Typography>
+        </Grid>
         <Grid size={12}>
           <Stack direction="row" sx={{ flexWrap: 'wrap', columnGap: 2 }}>
             {planFlags.map((flag) => (

@@ -31,11 +31,19 @@ export function PlansTab() {
     }
   };
 
+  // A limit of 0 is no limit (domain/plans/limits.ts): a bare 0 would read as "none allowed".
+  const limit = (field: 'users' | 'connections' | 'queues' | 'campaigns' | 'schedules'): Column<Plan> => ({
+    id: field,
+    label: t(`plans.fields.${field}`),
+    render: (plan) => (plan[field] > 0 ? plan[field] : t('plans.unlimited')),
+  });
   const columns: Column<Plan>[] = [
-    { id: 'name', label: t('plans.fields.name'), render: (plan) => plan.name },
-    { id: 'users', label: t('plans.fields.users'), render: (plan) => plan.users },
-    { id: 'connections', label: t('plans.fields.connections'), render: (plan) => plan.connections },
-    { id: 'queues', label: t('plans.fields.queues'), render: (plan) => plan.queues },
+    { id: 'name', label: t('plans.fields.name'), sx: { minWidth: 120 }, render: (plan) => plan.name },
+    limit('users'),
+    limit('connections'),
+    limit('queues'),
+    limit('campaigns'),
+    limit('schedules'),
     {
       id: 'value',
       label: t('plans.fields.value'),
@@ -45,6 +53,7 @@ export function PlansTab() {
     {
       id: 'features',
       label: t('plans.features'),
+      sx: { minWidth: 200 },
       render: (plan) =>
         planFlags
           .filter((flag) => plan[flag])
