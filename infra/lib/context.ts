@@ -10,8 +10,9 @@ export const DEFAULT_EGRESS_ADDRESSES = 2;
 
 /**
  * Provisioned capacity's defaults: 5 units at rest for the table and each of its three indexes
- * (about $11 a month for their reads and writes at us-east-1's prices), up to 4,000 a second each (a region's ~250 inbound messages a second
- * at bench:cost's ~16 write units a message), auto scaling holding 70 % of it used.
+ * (about $11 a month for their reads and writes at us-east-1's prices), up to 4,000 a second each
+ * (a region's ~250 inbound messages a second at bench:cost's ~16 write units a message), auto
+ * scaling holding 70 % of it used.
  */
 export const DEFAULT_PROVISIONED: Extract<TableCapacity, { mode: 'provisioned' }> = {
   mode: 'provisioned',

@@ -1,7 +1,6 @@
 import { cognitoTriggers } from '@conversa/functions/declarations/cognito-triggers';
 import { jobs } from '@conversa/functions/declarations/jobs';
 import { httpRoutes } from '@conversa/functions/routes';
-import { tableDeclaration } from '@conversa/functions/storage/table';
 import { CfnOutput, Duration, Fn, NestedStack, Stack, type StackProps } from 'aws-cdk-lib';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
@@ -188,7 +187,7 @@ export class ConversaStack extends Stack {
       });
       new TableAutoScaling(this.tableCapacityStack, 'AutoScaling', {
         tableName: data.table.tableName,
-        indexNames: tableDeclaration.globalIndexes.map((index) => index.name),
+        indexNames: data.indexNames,
         capacity: props.tableCapacity,
       });
     }
@@ -300,7 +299,7 @@ export class ConversaStack extends Stack {
       queues: messaging.queues,
       sessionHost,
       realtime: wsApi && { apiId: wsApi.api.apiId, stageName: wsApi.stage.stageName },
-      table: { tableName: data.table.tableName, indexNames: tableDeclaration.globalIndexes.map((index) => index.name) },
+      table: { tableName: data.table.tableName, indexNames: data.indexNames },
     });
     monitoring.grantPublishSessionHostMetrics(taskRole);
 

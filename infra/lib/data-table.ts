@@ -33,6 +33,8 @@ export const ON_DEMAND: TableCapacity = { mode: 'on-demand' };
  */
 export class DataTable extends Construct {
   readonly table: Table;
+  /** The GSIs' names, as storage/table.ts declares them (auto scaling and the alarms name each). */
+  readonly indexNames: readonly string[] = tableDeclaration.globalIndexes.map((index) => index.name);
 
   constructor(scope: Construct, id: string, capacity: TableCapacity = ON_DEMAND) {
     super(scope, id);

@@ -150,14 +150,7 @@ export class Monitoring extends Construct {
    */
   private tableThrottles(table: { tableName: string; indexNames: readonly string[] }): void {
     const period = Duration.minutes(5);
-    const throttles = (metricName: string, index?: string) =>
-      new Metric({
-        namespace: 'AWS/DynamoDB',
-        metricName,
-        dimensionsMap: { TableName: table.tableName, ...(index ? { GlobalSecondaryIndexName: index } : {}) },
-        period,
-        statistic: 'Sum',
-      });
+    const throttles = (metricName: string, index?: string) => tableMetric(table.tableName, metricName, period, index);
     const usingMetrics: Record<string, IMetric> = { reads: throttles('ReadThrottleEvents'), writes: throttles('WriteThrottleEvents') };
     for (const [i, index] of table.indexNames.entries()) {
       usingMetrics[`index${i}reads`] = throttles('ReadThrottleEvents', index);
@@ -295,6 +288,17 @@ function regionStackName(scope: Construct): string {
   return stack.stackName;
 }
 
+/** A DynamoDB metric of the table (or of one of its indexes), summed over `period`. */
+function tableMetric(tableName: string, metricName: string, period: Duration, index?: string): Metric {
+  return new Metric({
+    namespace: 'AWS/DynamoDB',
+    metricName,
+    dimensionsMap: { TableName: tableName, ...(index ? { GlobalSecondaryIndexName: index } : {}) },
+    period,
+    statistic: 'Sum',
+  });
+}
+
 /**
  * The table's consumed write and read units a second (the indexes' writes are billed apart, on
  * their own metrics): what the region pays DynamoDB for, on demand, and what the capacity ranges of
@@ -305,15 +309,7 @@ function tableUnitsWidget(tableName: string): GraphWidget {
   const perSecond = (metricName: string, label: string, id: string) =>
     new MathExpression({
       expression: `${id} / 60`,
-      usingMetrics: {
-        [id]: new Metric({
-          namespace: 'AWS/DynamoDB',
-          metricName,
-          dimensionsMap: { TableName: tableName },
-          period: minute,
-          statistic: 'Sum',
-        }),
-      },
+      usingMetrics: { [id]: tableMetric(tableName, metricName, minute) },
       label,
       period: minute,
     });

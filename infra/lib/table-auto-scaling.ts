@@ -21,8 +21,6 @@ export interface TableAutoScalingProps {
  * role for DynamoDB, which it creates on first use.
  */
 export class TableAutoScaling extends Construct {
-  readonly targets: ScalableTarget[] = [];
-
   constructor(scope: Construct, id: string, props: TableAutoScalingProps) {
     super(scope, id);
     const { tableName, capacity } = props;
@@ -55,7 +53,6 @@ export class TableAutoScaling extends Construct {
           role,
         });
         target.scaleToTrackMetric('Utilization', { predefinedMetric, targetValue: capacity.targetUtilizationPercent });
-        this.targets.push(target);
       }
   }
 }

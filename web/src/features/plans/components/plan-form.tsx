@@ -4,7 +4,10 @@ import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type FieldErrors, fieldErrors } from '../../../lib/validation.ts';
 
-const limitFields = ['users', 'connections', 'queues', 'campaigns', 'schedules', 'value'] as const;
+/** The plan's counted limits (0: no limit, domain/plans/limits.ts), as the form and the table show them. */
+export const planCounts = ['users', 'connections', 'queues', 'campaigns', 'schedules'] as const;
+export type PlanCount = (typeof planCounts)[number];
+const limitFields = [...planCounts, 'value'] as const;
 type LimitField = (typeof limitFields)[number];
 type Values = { name: string } & Record<LimitField, string> & Record<PlanFlag, boolean>;
 
@@ -70,7 +73,7 @@ export function PlanForm({ plan, busy, onSubmit, onCancel }: Props) {
         {limitField('value', { xs: 12, sm: 4 })}
         {/* The five counts on a row of their own, wide enough for their labels in every language
             ("Agendamientos" was cut to "Agenda..." at 1.2 columns). */}
-        {limitFields.filter((field) => field !== 'value').map((field) => limitField(field, { xs: 6, sm: 4, md: 12 / 5 }))}
+        {planCounts.map((field) => limitField(field, { xs: 6, sm: 4, md: 12 / 5 }))}
         <Grid size={12} sx={{ mt: -1 }}>
           <Typography variant="caption" color="text.secondary">
             {t('plans.limitHint')}

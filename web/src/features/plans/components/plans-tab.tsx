@@ -10,7 +10,7 @@ import { useConfirmedDelete } from '../../../components/use-confirmed-delete.ts'
 import { formatMoney } from '../../../lib/money.ts';
 import { toast } from '../../../lib/toast.ts';
 import { useDeletePlan, usePlans, useSavePlan } from '../api/plans.ts';
-import { PlanForm } from './plan-form.tsx';
+import { type PlanCount, PlanForm, planCounts } from './plan-form.tsx';
 
 /** Settings > Plans (super only). */
 export function PlansTab() {
@@ -32,18 +32,14 @@ export function PlansTab() {
   };
 
   // A limit of 0 is no limit (domain/plans/limits.ts): a bare 0 would read as "none allowed".
-  const limit = (field: 'users' | 'connections' | 'queues' | 'campaigns' | 'schedules'): Column<Plan> => ({
+  const limit = (field: PlanCount): Column<Plan> => ({
     id: field,
     label: t(`plans.fields.${field}`),
     render: (plan) => (plan[field] > 0 ? plan[field] : t('plans.unlimited')),
   });
   const columns: Column<Plan>[] = [
     { id: 'name', label: t('plans.fields.name'), sx: { minWidth: 120 }, render: (plan) => plan.name },
-    limit('users'),
-    limit('connections'),
-    limit('queues'),
-    limit('campaigns'),
-    limit('schedules'),
+    ...planCounts.map(limit),
     {
       id: 'value',
       label: t('plans.fields.value'),
