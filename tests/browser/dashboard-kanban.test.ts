@@ -144,10 +144,18 @@ describe('kanban', () => {
     await keyHandle.focus();
     await admin.keyboard.press('Space');
     await expect.poll(() => keyHandle.getAttribute('aria-pressed')).toBe('true');
-    await admin.keyboard.press('ArrowRight');
+    // dnd-kit's keyboard sensor listens for the moves a moment after the pick-up (a timer): a key at once is lost.
     await admin.waitForTimeout(300);
+    await admin.keyboard.press('ArrowRight');
+    // Dropped only once the board says the card is over Frio (its screen-reader announcement): a fixed
+    // 300 ms here let a loaded run drop it back where it was, and the viewer waited for nothing.
+    const keyTicket = tickets[4]?.id;
+    await expect
+      .poll(() => admin.locator('[id^="DndLiveRegion"]').allTextContents(), { timeout: 15_000 })
+      .toContainEqual(`Ticket ${keyTicket} is over lane ${cold.name}.`);
     await admin.keyboard.press('Space');
     await expect.poll(() => keyHandle.getAttribute('aria-pressed')).not.toBe('true');
+    await lane(admin, cold.id).locator(`[data-testid=kanban-card-${keyTicket}]`).waitFor();
     await lane(viewer, cold.id).locator(`[data-testid=kanban-card-${tickets[4]?.id}]`).waitFor({ timeout: 30_000 });
     expect(await card(admin, 4).count()).toBe(1);
     await shot(admin, 'kanban-after');
