@@ -1,13 +1,15 @@
 /**
- * A new contact's first message (issue 11, a burst of new conversations): its ticket id is
- * allocated beside the contact's, and its ticket created without reading the (contact, connection)
- * slot a contact a moment old cannot hold; the contact's event still goes out before the message's.
- * Two sequential DynamoDB round trips fewer than before (bench:inbound, new conversations).
+ * A new contact's first message (issue 11, a burst of new conversations; issue 24 §2): the number's
+ * contact is read beside the dedupe link, both ids are allocated at once, and the contact, its ticket
+ * and the message are written in one transaction (storage/first-message.ts); the contact's event
+ * still goes out before the message's.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { documentClient } from '../src/commons/dynamodb.ts';
 import { channels } from '../src/contracts/channels.ts';
 import { getContactByNumber } from '../src/storage/contacts.ts';
+import { readCounters } from '../src/storage/dashboard-counters.ts';
+import { getWaLink, listMessagesPage } from '../src/storage/messages.ts';
 import { getSlot, getTicket } from '../src/storage/tickets.ts';
 import { deliver, recorder, tenant, waMessage } from './inbound-harness.ts';
 import { type DynamoDbLocal, startDynamoDbLocal } from './support/dynamodb-local.ts';
@@ -23,8 +25,24 @@ afterAll(async () => {
 interface Seen {
   command: string;
   sk: string;
+  /** The keys a BatchGetItem reads or a TransactWriteItems writes ("pk sk"). */
+  keys: string[];
   /** Other requests in flight when this one started. */
   alongside: string[];
+}
+
+type KeyHolder = { Key?: { pk: string; sk: string }; Item?: { pk: string; sk: string } };
+
+function keysOf(input: Record<string, unknown>): string[] {
+  const transact = (input.TransactItems as Record<string, KeyHolder>[] | undefined)?.map((item) => {
+    const op = Object.values(item)[0] as KeyHolder;
+    const key = op.Key ?? op.Item;
+    return `${key?.pk} ${key?.sk}`;
+  });
+  const batch = Object.values((input.RequestItems as Record<string, { Keys: { pk: string; sk: string }[] }>) ?? {}).flatMap((t) =>
+    (t.Keys ?? []).map((k) => `${k.pk} ${k.sk}`),
+  );
+  return transact ?? batch;
 }
 
 /** Every DynamoDB request of the handlers, with the ones it went out beside. */
@@ -34,9 +52,10 @@ function watchRequests(): Seen[] {
   documentClient().middlewareStack.add(
     (next, context) => async (args) => {
       const command = String((context as { commandName?: string }).commandName).replace(/Command$/, '');
-      const sk = String((args.input as { Key?: { sk?: string } }).Key?.sk ?? '');
+      const input = args.input as Record<string, unknown> & { Key?: { sk?: string } };
+      const sk = String(input.Key?.sk ?? '');
       const name = `${command} ${sk}`;
-      seen.push({ command, sk, alongside: [...inFlight] });
+      seen.push({ command, sk, keys: keysOf(input), alongside: [...inFlight] });
       inFlight.add(name);
       try {
         return await next(args);
@@ -50,10 +69,13 @@ function watchRequests(): Seen[] {
 }
 afterEach(() => {
   documentClient().middlewareStack.remove('firstMessageMeter');
+  documentClient().middlewareStack.remove('failFirstMessage');
 });
 
+const sks = (keys: string[]) => keys.map((key) => key.split(' ')[1] ?? '');
+
 describe("a new contact's first message", () => {
-  it('allocates the ticket id beside the contact id and creates the ticket without reading its slot', async () => {
+  it('reads the number beside the dedupe link and writes the contact, its ticket and the message in one transaction', async () => {
     const { companyId, connectionId } = await tenant({}, [{ name: 'Support' }]);
     const effects = recorder();
     const number = '5511911110001';
@@ -67,14 +89,27 @@ describe("a new contact's first message", () => {
     if (!contact) throw new Error('contact not created');
     const slot = await getSlot(companyId, contact.id, connectionId);
     expect(slot).toMatchObject({ active: true });
-    expect(await getTicket(companyId, slot?.ticketId ?? 0)).toMatchObject({ contactId: contact.id, status: expect.any(String) });
-    // No read of the new contact's slot (the create's conditional claim guards it).
-    expect(during.filter((s) => s.command === 'GetItem' && s.sk.startsWith('SLOT#'))).toEqual([]);
+    const ticket = await getTicket(companyId, slot?.ticketId ?? 0);
+    expect(ticket).toMatchObject({ contactId: contact.id, unreadMessages: 1 });
+    // The first round reads the dedupe link and the number's guard in one request; nothing one key at a time.
+    const linkRead = during.find((s) => s.command === 'BatchGetItem' && sks(s.keys).includes('WAMSG'));
+    expect(sks(linkRead?.keys ?? [])).toEqual(expect.arrayContaining(['WAMSG', 'GUARD']));
+    const pointReads = during.filter((s) => s.command === 'GetItem').map((s) => s.sk);
+    expect(pointReads.filter((sk) => ['GUARD', 'CONTACT', 'WAMSG'].includes(sk) || sk.startsWith('SLOT#'))).toEqual([]);
     // The two ids in one round trip: one counter goes out while the other is in flight.
     const counter = (name: string) => during.find((s) => s.command === 'UpdateItem' && s.sk === `COUNTER#${name}`);
     expect([...(counter('TICKET')?.alongside ?? []), ...(counter('CONTACT')?.alongside ?? [])]).toContainEqual(
       expect.stringMatching(/^UpdateItem COUNTER#(TICKET|CONTACT)$/),
     );
+    // One transaction holds the contact (and its guard), the ticket (and its slot) and the message (and its link).
+    const transactions = during.filter((s) => s.command === 'TransactWriteItems');
+    expect(sks(transactions[0]?.keys ?? [])).toEqual(
+      expect.arrayContaining(['GUARD', 'CONTACT', 'TICKET', `SLOT#W#${String(connectionId).padStart(10, '0')}`, 'WAMSG']),
+    );
+    expect(sks(transactions[0]?.keys ?? []).filter((sk) => sk.startsWith('MSG#'))).toHaveLength(1);
+    // The greeting's commit is the only other one; and no transaction touches an item twice (DynamoDB refuses it).
+    expect(transactions).toHaveLength(2);
+    for (const transaction of transactions) expect(new Set(transaction.keys).size).toBe(transaction.keys.length);
     // Its events: the contact's first, then the message's.
     const contactEvent = effects.events.findIndex((e) => e.event === channels.contact(companyId));
     const messageEvent = effects.events.findIndex((e) => e.event === channels.appMessage(companyId) && e.data.action === 'create');
@@ -82,6 +117,47 @@ describe("a new contact's first message", () => {
     expect(messageEvent).toBeGreaterThan(contactEvent);
   });
 
+  it('counts the new contact and its conversation on the dashboard when both fall on one counter item', async () => {
+    // A fresh company's first contact and first ticket both have id 1: the same day, queue and shard.
+    const { companyId, connectionId } = await tenant({}, []);
+    const effects = recorder();
+    await deliver(effects, { kind: 'message', companyId, connectionId, message: waMessage({ number: '5511911110005', body: 'hi' }) });
+
+    const day = new Date().toISOString().slice(0, 10);
+    const { items } = await readCounters(companyId, day, day, 'dashboard');
+    const sum = (attr: string) => items.reduce((n, item) => n + (item.values[attr] ?? 0), 0);
+    expect(sum('contacts')).toBe(1);
+    expect(sum('pending') + sum('open')).toBe(1);
+  });
+
+  it('a failed transaction writes nothing, and the redelivered event stores the contact, one ticket and the message once', async () => {
+    const { companyId, connectionId } = await tenant({}, [{ name: 'Support' }]);
+    const effects = recorder();
+    const number = '5511911110006';
+    const event = { kind: 'message' as const, companyId, connectionId, message: waMessage({ number, body: 'lost once' }) };
+    let failed = 0;
+    documentClient().middlewareStack.add(
+      (next, context) => async (args) => {
+        if (context.commandName === 'TransactWriteItemsCommand' && JSON.stringify(args.input).includes('#CTNUM#') && !failed++)
+          throw Object.assign(new Error('Task timed out'), { name: 'TimeoutError' });
+        return next(args);
+      },
+      { step: 'initialize', name: 'failFirstMessage' },
+    );
+
+    const first = await deliver(effects, event);
+    expect(first.batchItemFailures).toHaveLength(1);
+    expect(await getContactByNumber(companyId, number)).toBeUndefined();
+    expect(await getWaLink(companyId, connectionId, event.message.id)).toBeUndefined();
+
+    const retry = await deliver(effects, event);
+    expect(retry.batchItemFailures).toEqual([]);
+    const contact = await getContactByNumber(companyId, number);
+    if (!contact) throw new Error('contact not created on the retry');
+    const slot = await getSlot(companyId, contact.id, connectionId);
+    const page = await listMessagesPage(companyId, slot?.ticketId ?? 0, { limit: 20 });
+    expect(page.messages.filter((m) => !m.fromMe).map((m) => m.body)).toEqual(['lost once']);
+  });
   it("a known contact's next message still finds its ticket (one ticket, both messages on it)", async () => {
     const { companyId, connectionId } = await tenant({}, [{ name: 'Support' }]);
     const effects = recorder();

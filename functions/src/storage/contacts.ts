@@ -21,8 +21,19 @@
 import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConflictError, NotFoundError } from '#commons/errors';
 import type { Contact } from '#contracts/contacts';
+import { getItemBatched } from './batch-get.ts';
 import { contactCounterItems } from './dashboard-counters.ts';
-import { db, getItem, isConditionalCheckFailed, nextId, stripKeys, table, transactionCancellationCodes, updateExpression } from './db.ts';
+import {
+  db,
+  getItem,
+  isConditionalCheckFailed,
+  nextId,
+  stripKeys,
+  type TransactItem,
+  table,
+  transactionCancellationCodes,
+  updateExpression,
+} from './db.ts';
 import { contactSearchItems, contactSearchKey, contactWords } from './search-index.ts';
 import { pad, tenantPk } from './table.ts';
 
@@ -56,10 +67,13 @@ export const newContactId = (companyId: number): Promise<number> => nextId(tenan
 export const getContact = (companyId: number, contactId: number): Promise<ContactRecord | undefined> =>
   getItem<ContactRecord>(contactPk(companyId, contactId), CONTACT_SK);
 
-/** Strongly consistent, through the number guard. */
+/**
+ * Strongly consistent, through the number guard. Both reads go out with the other point reads of
+ * their turn (batch-get.ts): the inbound pipeline asks for a number's contact beside its dedupe link.
+ */
 export async function getContactByNumber(companyId: number, digits: string): Promise<ContactRecord | undefined> {
-  const guard = await getItem<{ contactId: number }>(numberGuardKey(companyId, digits).pk, 'GUARD');
-  return guard ? getContact(companyId, guard.contactId) : undefined;
+  const guard = await getItemBatched<{ contactId: number }>(numberGuardKey(companyId, digits));
+  return guard ? getItemBatched<ContactRecord>(contactKey(companyId, guard.contactId)) : undefined;
 }
 
 /** Every item a created contact stores (createContact's writes, without their conditions), for direct loaders. */
@@ -76,36 +90,45 @@ export const contactStoredItems = (record: ContactRecord): Record<string, unknow
 export async function createContact(record: ContactRecord): Promise<{ created: ContactRecord } | { existingId: number }> {
   try {
     await db().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Put: {
-              TableName: table(),
-              Item: { ...numberGuardKey(record.companyId, record.number), entity: 'contactNumberGuard', contactId: record.id },
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
-          },
-          {
-            Put: {
-              TableName: table(),
-              Item: { ...contactKey(record.companyId, record.id), ...indexKeys(record), entity: 'contact', ...record },
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
-          },
-          ...contactSearchItems(record.companyId, record).map((Item) => ({ Put: { TableName: table(), Item } })),
-          // The dashboard's new-contacts counter, after the guard so its index stays 0.
-          ...(await contactCounterItems(record)),
-        ],
-      }),
+      // The dashboard's new-contacts counter after the guard, so the guard's index stays 0.
+      new TransactWriteCommand({ TransactItems: [...contactCreateItems(record), ...(await contactCounterItems(record))] }),
     );
     return { created: record };
   } catch (error) {
-    if (transactionCancellationCodes(error)?.[0] === 'ConditionalCheckFailed') {
-      const guard = await getItem<{ contactId: number }>(numberGuardKey(record.companyId, record.number).pk, 'GUARD');
-      if (guard) return { existingId: guard.contactId };
-    }
+    const existingId = transactionCancellationCodes(error)?.[0] === 'ConditionalCheckFailed' && (await numberHolder(record));
+    if (existingId) return { existingId };
     throw error;
   }
+}
+
+/**
+ * A new contact's writes without its counter (contactCounterDeltas): the number guard first (index
+ * 0: a number taken meanwhile fails there, see numberHolder), the contact, its search words.
+ */
+export function contactCreateItems(record: ContactRecord): TransactItem[] {
+  return [
+    {
+      Put: {
+        TableName: table(),
+        Item: { ...numberGuardKey(record.companyId, record.number), entity: 'contactNumberGuard', contactId: record.id },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+    {
+      Put: {
+        TableName: table(),
+        Item: { ...contactKey(record.companyId, record.id), ...indexKeys(record), entity: 'contact', ...record },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+    ...contactSearchItems(record.companyId, record).map((Item) => ({ Put: { TableName: table(), Item } })),
+  ];
+}
+
+/** The id of the contact whose guard holds `record`'s number (after a create that failed at the guard), if any. */
+async function numberHolder(record: Pick<ContactRecord, 'companyId' | 'number'>): Promise<number | undefined> {
+  const guard = await getItem<{ contactId: number }>(numberGuardKey(record.companyId, record.number).pk, 'GUARD');
+  return guard?.contactId;
 }
 
 /**

@@ -319,16 +319,33 @@ export function counterUpdates(companyId: number, deltas: Deltas): TransactItem[
   return items;
 }
 
-/** The transaction items that count a ticket change (the hook of the ticket writers). */
-export async function ticketCounterItems(before: CountedTicket | undefined, next: CountedTicket, at: string): Promise<TransactItem[]> {
+/**
+ * The transaction items that count a ticket change (the hook of the ticket writers), with `also`:
+ * other counts of the same transaction (a new contact's, storage/first-message.ts), merged into the
+ * same items, since a transaction may touch an item once.
+ */
+export async function ticketCounterItems(
+  before: CountedTicket | undefined,
+  next: CountedTicket,
+  at: string,
+  also: Deltas = new Map(),
+): Promise<TransactItem[]> {
   const deltas = counterDeltas(before, next, at, await companyTimeZone(next.companyId));
+  for (const [sk, attrs] of also) for (const [attr, n] of Object.entries(attrs)) add(deltas, sk, attr, n);
   return counterUpdates(next.companyId, deltas);
 }
 
-/** The transaction item that counts a new contact. */
-export async function contactCounterItems(contact: { companyId: number; id: number; createdAt: string }): Promise<TransactItem[]> {
+type CountedContact = { companyId: number; id: number; createdAt: string };
+
+/** The counter change of a new contact: `contacts` of its day, queue 0, its shard. */
+export async function contactCounterDeltas(contact: CountedContact): Promise<Deltas> {
   const { day } = localDayHour(contact.createdAt, await companyTimeZone(contact.companyId));
-  return counterUpdates(contact.companyId, new Map([[dashboardSk(day, null, contact.id % DASHBOARD_SHARDS), { contacts: 1 }]]));
+  return new Map([[dashboardSk(day, null, contact.id % DASHBOARD_SHARDS), { contacts: 1 }]]);
+}
+
+/** The transaction item that counts a new contact. */
+export async function contactCounterItems(contact: CountedContact): Promise<TransactItem[]> {
+  return counterUpdates(contact.companyId, await contactCounterDeltas(contact));
 }
 
 export interface CounterItem {

@@ -327,10 +327,7 @@ export async function storeMessage(
   // stay the customer's or our last real send, so a note does not read as an answer (outbound/note.ts).
   const preview = !message.isPrivate;
   let newest = preview && at >= (ticket.lastMessageAt ?? 0);
-  // Its words' place in the index (message-words.ts), recorded on it for the writes after the
-  // transaction, a repair, an edit or a delete.
-  const wordIndex = (options.indexWords ?? true) ? newWordIndex(message.companyId, message.ticketId, message.body) : undefined;
-  const indexed = wordIndex ? { ...message, wordIndex } : message;
+  const indexed = withWordIndex(message, options.indexWords ?? true);
   for (let attempt = 0; attempt < 3; attempt++) {
     const items = messageItems(indexed, options.link);
     const replyOf = firstReplyOf(message, current);
@@ -368,15 +365,37 @@ export async function storeMessage(
   throw new Error(`Could not store message ${message.id} on ticket ${ticket.id}`);
 }
 
+type WordIndexed = MessageRecord & Partial<Pick<IndexedMessage, 'wordIndex'>>;
+
+/**
+ * The message as stored: with its words' place in the index (message-words.ts) recorded on it for
+ * the writes after the transaction (indexStored), a repair, an edit or a delete; none when `index` is false.
+ */
+export function withWordIndex(message: MessageRecord, index: boolean): WordIndexed {
+  const wordIndex = index ? newWordIndex(message.companyId, message.ticketId, message.body) : undefined;
+  return wordIndex ? { ...message, wordIndex } : message;
+}
+
+/**
+ * The ticket as a message's activity leaves it (ticketActivity's writes, applied to the record): the
+ * message as its last one when newest, one more unread for an inbound one, updated `at`.
+ */
+export function ticketAfterActivity(ticket: TicketRecord, message: MessageRecord, unread: boolean, at: string): TicketRecord {
+  const sentAt = Date.parse(message.createdAt);
+  const newest = !message.isPrivate && sentAt >= (ticket.lastMessageAt ?? 0);
+  return {
+    ...ticket,
+    ...(newest ? { lastMessage: messagePreview(message), lastMessageAt: sentAt, lastMessageDeleted: false } : {}),
+    unreadMessages: ticket.unreadMessages + (unread ? 1 : 0),
+    updatedAt: at,
+  };
+}
+
 /**
  * The stored message's words into the search index, and the ticket's earlier messages whose words
  * failed to (message-words.ts): neither ever fails the message, which is stored.
  */
-async function indexStored(
-  message: MessageRecord & Pick<IndexedMessage, 'wordIndex'>,
-  ticket: TicketRecord & WordRepairMarks,
-  deferred?: DeferredWords,
-) {
+export async function indexStored(message: WordIndexed, ticket: TicketRecord & WordRepairMarks, deferred?: DeferredWords) {
   const index = message.wordIndex;
   if (index && deferred) deferred.defer(message, index);
   else if (index) await syncMessageWords(message, index.shard, index.words, []).catch(() => false);

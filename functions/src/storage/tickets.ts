@@ -57,7 +57,7 @@ import { capPreview } from '#contracts/message-preview';
 import type { SlaTimes } from '#contracts/sla';
 import type { TicketContactSummary, TicketStatus } from '#contracts/tickets';
 import { contactPk } from './contacts.ts';
-import { ticketCounterItems, trackingFields } from './dashboard-counters.ts';
+import { type Deltas, ticketCounterItems, trackingFields } from './dashboard-counters.ts';
 import { db, getItem, isConditionalCheckFailed, type TransactItem, table, transactionCancellationCodes } from './db.ts';
 import { primeListShards } from './list-shards.ts';
 import { contactWords, ticketSearchItems } from './search-index.ts';
@@ -289,6 +289,30 @@ export function ticketStoredItems(ticket: TicketRecord): Record<string, unknown>
  * ticket holds it.
  */
 export async function createTicket(created: TicketRecord, extra: TransactItem[] = []): Promise<TicketRecord> {
+  const { ticket, items } = await ticketCreateItems(created, extra);
+  try {
+    await db().send(new TransactWriteCommand({ TransactItems: items }));
+  } catch (error) {
+    if (transactionCancellationCodes(error)?.[SLOT_INDEX] === 'ConditionalCheckFailed') throw new SlotTakenError();
+    throw error;
+  }
+  return ticket;
+}
+
+/** Where a new ticket's slot claim sits among ticketCreateItems' items: a slot taken fails there. */
+export const SLOT_INDEX = 3;
+
+/**
+ * createTicket's writes, and the ticket as they store it (its tracking and service-level fields
+ * set): the ticket, its uuid lookup, its contact link, the slot, then `extra` (its history event;
+ * a first message's writes), its counters with `alsoCounted` merged in (a new contact's,
+ * storage/first-message.ts), its routing and search items, its service-level due items.
+ */
+export async function ticketCreateItems(
+  created: TicketRecord,
+  extra: TransactItem[] = [],
+  alsoCounted?: Deltas,
+): Promise<{ ticket: TicketRecord; items: TransactItem[] }> {
   await primeListShards(created.companyId);
   const slaChange = await slaChangeOf(undefined, created, created.createdAt);
   const ticket: TicketRecord = {
@@ -316,20 +340,15 @@ export async function createTicket(created: TicketRecord, extra: TransactItem[] 
         },
       },
     },
+    isActive(ticket.status) ? claimSlot(ticket) : pointSlot(ticket),
+    ...extra,
+    ...(await ticketCounterItems(undefined, ticket, ticket.createdAt, alsoCounted)),
+    ...routingItems(undefined, ticket),
   ];
-  items.push(isActive(ticket.status) ? claimSlot(ticket) : pointSlot(ticket));
-  // Writes committed with the ticket (its history event, its dashboard counters), after the slot so its index stays 3.
-  items.push(...extra, ...(await ticketCounterItems(undefined, ticket, ticket.createdAt)), ...routingItems(undefined, ticket));
   for (const Item of ticketSearchItems(ticket.companyId, 'N', ticket.id, contactWords(ticket.contact)))
     items.push({ Put: { TableName: table(), Item } });
   items.push(...slaDueItems(ticket.companyId, ticket.id, slaChange));
-  try {
-    await db().send(new TransactWriteCommand({ TransactItems: items }));
-  } catch (error) {
-    if (transactionCancellationCodes(error)?.[3] === 'ConditionalCheckFailed') throw new SlotTakenError();
-    throw error;
-  }
-  return ticket;
+  return { ticket, items };
 }
 
 /**

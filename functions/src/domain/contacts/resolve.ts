@@ -38,9 +38,17 @@ export const keepsContact = (existing: Pick<Contact, 'name' | 'number'>, source:
 };
 
 export async function resolveContact(source: ContactSource, effects: Effects): Promise<Contact> {
-  const resolved = await resolveContactOutcome(source, effects);
-  await resolved.published;
-  return resolved.contact;
+  const found = await findContact(source, effects);
+  if (found) {
+    await found.published;
+    return found.contact;
+  }
+  const created = await createContact(newContactRecord(source, await newContactId(source.companyId), effects.now().toISOString()));
+  if ('created' in created) {
+    await announceContact(effects, created.created);
+    return created.created;
+  }
+  return winnerOf(source, created.existingId);
 }
 
 /** The contact's event on its way; its failure reaches whoever awaits it, not the process's unhandled rejections meanwhile. */
@@ -52,37 +60,39 @@ function publishing(effects: Effects, contact: Contact): Promise<unknown> {
 
 export interface ResolvedContact {
   contact: Contact;
-  /** Created by this call: a contact a moment old has no ticket yet. */
-  created: boolean;
-  /** The contact's event, when this call created or renamed it; the caller awaits it. */
+  /** The contact's event, when this call renamed it; the caller awaits it. */
   published?: Promise<unknown>;
 }
 
 /**
- * resolveContact for the inbound path, which shortens a new contact's first message: `creating` is
- * called as the contact id is allocated (the caller allocates its ticket id beside it), and the
+ * The number's contact, renamed when the event names a contact known only by its number, or
+ * undefined: the number has no contact yet (newContactRecord, then the caller's create). The renamed
  * contact's event goes out while the caller goes on (it awaits `published` before its own events).
  */
-export async function resolveContactOutcome(
+export async function findContact(source: ContactSource, effects: Effects): Promise<ResolvedContact | undefined> {
+  return settleContact(source, effects, await getContactByNumber(source.companyId, contactNumber(source)));
+}
+
+/** findContact with the number's contact already read (getContactByNumber, beside the caller's other reads). */
+export async function settleContact(
   source: ContactSource,
   effects: Effects,
-  hooks: { creating?: () => void } = {},
-): Promise<ResolvedContact> {
+  existing: Contact | undefined,
+): Promise<ResolvedContact | undefined> {
+  if (!existing) return undefined;
+  if (keepsContact(existing, source)) return { contact: existing };
+  const renamed = await updateContact(source.companyId, existing.id, { name: pushNameOf(source) });
+  await refreshTicketContact(source.companyId, renamed.id, contactSummary(renamed));
+  return { contact: renamed, published: publishing(effects, renamed) };
+}
+
+/** The contact an event's first message creates, named by its pushName, else its number. */
+export function newContactRecord(source: ContactSource, id: number, now: string): Contact {
   const number = contactNumber(source);
-  const name = pushNameOf(source);
-  const existing = await getContactByNumber(source.companyId, number);
-  if (existing) {
-    if (keepsContact(existing, source)) return { contact: existing, created: false };
-    const renamed = await updateContact(source.companyId, existing.id, { name });
-    await refreshTicketContact(source.companyId, renamed.id, contactSummary(renamed));
-    return { contact: renamed, created: false, published: publishing(effects, renamed) };
-  }
-  hooks.creating?.();
-  const now = effects.now().toISOString();
-  const outcome = await createContact({
-    id: await newContactId(source.companyId),
+  return {
+    id,
     companyId: source.companyId,
-    name: name || number,
+    name: pushNameOf(source) || number,
     number,
     email: '',
     profilePicUrl: '',
@@ -91,17 +101,20 @@ export async function resolveContactOutcome(
     whatsappId: source.connectionId,
     createdAt: now,
     updatedAt: now,
-  });
-  if ('created' in outcome) {
-    // Its event and the company's webhooks' contact.created (issue 23 §2) go out while the caller goes on.
-    const published = Promise.all([
-      publishing(effects, outcome.created),
-      emitWebhookEvent(source.companyId, 'contact.created', { contact: outcome.created }),
-    ]);
-    return { contact: outcome.created, created: true, published };
-  }
-  // A concurrent first message created it a moment ago.
-  const winner = await getContact(source.companyId, outcome.existingId);
-  if (!winner) throw new Error(`Contact ${outcome.existingId} guards ${number} but is missing`);
-  return { contact: winner, created: false };
+  };
+}
+
+/**
+ * A created contact's event and the company's webhooks' contact.created (issue 23 §2), on their way
+ * while the caller goes on; it awaits the promise before its own events.
+ */
+export function announceContact(effects: Effects, contact: Contact): Promise<unknown> {
+  return Promise.all([publishing(effects, contact), emitWebhookEvent(contact.companyId, 'contact.created', { contact })]);
+}
+
+/** The contact a concurrent first message created with the number a moment ago (its guard named `id`). */
+async function winnerOf(source: ContactSource, id: number): Promise<Contact> {
+  const winner = await getContact(source.companyId, id);
+  if (!winner) throw new Error(`Contact ${id} guards ${contactNumber(source)} but is missing`);
+  return winner;
 }

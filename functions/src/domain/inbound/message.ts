@@ -1,8 +1,9 @@
 /**
  * A WhatsApp message (or a rejected call) into the inbox, in resumable steps:
  *   1. store   the message, its WhatsApp link (the dedupe guard) and the ticket's activity in one
- *              transaction; a replay finds the link and stores nothing new (our own echo finds the
- *              link written when we queued the send);
+ *              transaction (a new contact's first message: with the contact and its ticket,
+ *              storage/first-message.ts); a replay finds the link and stores nothing new (our own
+ *              echo finds the link written when we queued the send);
  *   2. bot     rating reply or chatbot, committed with its replies and the link's `botDone`
  *              (nothing to do: `botDone` waits for step 3's write);
  *   3. send    the realtime events and the replies' commands, then the link's `dispatched`.
@@ -14,25 +15,33 @@
 
 import { logger } from '#commons/logger';
 import type { Contact } from '#contracts/contacts';
-import { messagePreview } from '#contracts/message-preview';
-import type { MediaType, WaMessage } from '#contracts/session-events';
+import type { WaMessage } from '#contracts/session-events';
 import type { settingDefaults } from '#contracts/settings';
 import { queueBotTurnIfHeld } from '#domain/bots/queue';
 import { runChatbot } from '#domain/chatbot/run';
-import { type ContactSource, contactNumber, keepsContact, type ResolvedContact, resolveContactOutcome } from '#domain/contacts/resolve';
+import {
+  announceContact,
+  type ContactSource,
+  contactNumber,
+  findContact,
+  keepsContact,
+  newContactRecord,
+  settleContact,
+} from '#domain/contacts/resolve';
 import { cleanFileName } from '#domain/media/keys';
 import type { Effects } from '#domain/messages/effects';
 import { messageIdAt } from '#domain/messages/message-id';
-import { dispatchOutgoing } from '#domain/messages/send';
+import { dispatchOutgoing, quoting } from '#domain/messages/send';
 import { afterTicketChange } from '#domain/tickets/auto-assign';
-import { findOrCreateTicket, newTicketId, readHintedTicket } from '#domain/tickets/find-or-create';
+import { findOrCreateTicket, newTicketId, readHintedTicket, ticketCreatedWithMessage } from '#domain/tickets/find-or-create';
 import { publishTicketLost } from '#domain/tickets/notify';
-import { loadTicketRefs, presentTicket, type TicketRefs } from '#domain/tickets/present';
+import { contactSummary, loadTicketRefs, presentTicket, type TicketRefs } from '#domain/tickets/present';
 import { publishMessage } from '#domain/tickets/publish';
 import { wakeOnContactMessage } from '#domain/tickets/snooze';
 import { getItemBatched } from '#storage/batch-get';
 import type { ConnectionRecord } from '#storage/connections';
-import { contactKey, getContact } from '#storage/contacts';
+import { contactKey, getContact, getContactByNumber, newContactId } from '#storage/contacts';
+import { storeFirstMessage } from '#storage/first-message';
 import { type DeferredWords, type IndexedMessage, syncMessageWords } from '#storage/message-words';
 import {
   getMessage,
@@ -40,13 +49,14 @@ import {
   getWaLink,
   type MessageRecord,
   storeMessage,
+  ticketAfterActivity,
   updateWaLink,
   type WaLink,
   waLinkKey,
 } from '#storage/messages';
 import type { QueueRecord } from '#storage/queues';
 import { hints } from '#storage/read-cache';
-import { getTicket, type TicketRecord } from '#storage/tickets';
+import { getTicket, newTicketRecord, type TicketRecord } from '#storage/tickets';
 import { type BatchReferences, batchReferences } from './batch-references.ts';
 import { markDispatched, type RecordMarks } from './dispatch-marks.ts';
 
@@ -97,7 +107,8 @@ export async function handleWaMessage(
   const source = { companyId, connectionId, number: wa.number, isGroup: wa.isGroup, fromMe: wa.fromMe, pushName: wa.pushName };
   const number = contactNumber(source);
   const hintedContactId = contactHints.get(`${companyId}:${number}`);
-  const [link, settings, connection, allQueues, hintedContact, hintedTicket, quoted] = await Promise.all([
+  // A number this container has not seen: its contact (through the number guard) is read in this round too.
+  const [link, settings, connection, allQueues, hintedContact, hintedTicket, quoted, numberContact] = await Promise.all([
     getItemBatched<WaLink>(waLinkKey(companyId, connectionId, wa.id)),
     loadSettings(companyId, refs),
     refs.connection(companyId, connectionId),
@@ -105,6 +116,7 @@ export async function handleWaMessage(
     readHintedContact(source, number),
     hintedContactId === undefined ? undefined : readHintedTicket(companyId, hintedContactId, connectionId),
     wa.quotedId ? getMessageByWaId(companyId, connectionId, wa.quotedId) : undefined,
+    hintedContactId === undefined ? getContactByNumber(companyId, number) : undefined,
   ]);
   if (link) return (await resume(companyId, connectionId, wa.id, link, effects, refs, marks, words)) ? 'resumed' : 'duplicate';
 
@@ -113,22 +125,26 @@ export async function handleWaMessage(
     logger.warn('inbound message for an unknown connection', { companyId, connectionId });
     return 'ignored';
   }
-  // A new contact's first message: its ticket id is allocated beside the contact's, and the ticket
-  // is created without reading a slot a new contact cannot hold (find-or-create.ts `newContact`).
-  let ticketId: Promise<number> | undefined;
-  const resolved: ResolvedContact = hintedContact
-    ? { contact: hintedContact, created: false }
-    : await resolveContactOutcome(source, effects, {
-        creating: () => {
-          ticketId = newTicketId(companyId);
-          ticketId.catch(() => undefined); // awaited by the create; a contact that lost its race leaves it unused
-        },
-      });
-  const { contact } = resolved;
-  contactHints.set(`${companyId}:${number}`, contact.id);
   const now = effects.now();
   const createdAt = new Date(wa.timestamp || now.getTime()).toISOString();
-  const mediaType: MediaType | null = wa.location ? 'locationMessage' : (wa.mediaType ?? null);
+  const record = (ticket: TicketRecord, contact: Contact) =>
+    inboundRecord(wa, { companyId, connectionId, ticket, contact, quoted, createdAt, now });
+  const found = hintedContact
+    ? { contact: hintedContact }
+    : hintedContactId === undefined
+      ? await settleContact(source, effects, numberContact)
+      : await findContact(source, effects);
+  const context: Arrival = { companyId, connectionId, connection, allQueues, settings, effects, refs, ...(marks ? { marks } : {}) };
+  if (!found) {
+    // A new contact: the contact, its ticket and the message in one transaction.
+    const first = await storeNewContactMessage({ source, wa, record, now, context, ...(words ? { words } : {}) });
+    if (first !== 'contactTaken') return first;
+  }
+  // Known, or created a moment ago by a concurrent first message from the number: on with it.
+  const resolved = found ?? (await findContact(source, effects));
+  if (!resolved) throw new Error(`The contact of ${number} was created meanwhile but is missing`);
+  const { contact } = resolved;
+  contactHints.set(`${companyId}:${number}`, contact.id);
 
   for (let attempt = 0; attempt < 3; attempt++) {
     const { ticket, previous, outcome } = await findOrCreateTicket({
@@ -139,45 +155,8 @@ export async function handleWaMessage(
       now,
       // Only on the first attempt: after 'ticketClosed' the slot is read again.
       ...(attempt === 0 && hintedTicket ? { current: hintedTicket } : {}),
-      ...(attempt === 0 && resolved.created ? { newContact: true, ...(ticketId ? { ticketId } : {}) } : {}),
     });
-    const message: MessageRecord = {
-      id: messageIdAt(Date.parse(createdAt), ticket.id),
-      companyId,
-      ticketId: ticket.id,
-      contactId: contact.id,
-      whatsappId: connectionId,
-      waId: wa.id,
-      body: wa.location ? locationBody(wa) : wa.body,
-      fromMe: wa.fromMe,
-      read: wa.fromMe,
-      mediaType,
-      mediaPath: wa.media?.key ?? null,
-      mediaUrl: wa.media?.key ?? null,
-      // A contact's document name, as the attendant will read it: no bidi trick, no control character.
-      mediaName: wa.media?.filename ? cleanFileName(wa.media.filename) || null : null,
-      ack: wa.fromMe ? 1 : 0,
-      isDeleted: false,
-      isEdited: false,
-      quotedMsgId: quoted?.id ?? null,
-      quotedMsg: quoted
-        ? {
-            id: quoted.id,
-            body: quoted.body,
-            fromMe: quoted.fromMe,
-            mediaType: quoted.mediaType,
-            mediaUrl: quoted.mediaUrl,
-            contact: quoted.contact,
-          }
-        : null,
-      contact: wa.fromMe ? null : { name: wa.isGroup ? wa.pushName || wa.participantNumber || '' : contact.name },
-      pending: false,
-      error: null,
-      bot: false,
-      userId: null,
-      createdAt,
-      updatedAt: now.toISOString(),
-    };
+    const message = record(ticket, contact);
     // The names the events show, read beside the store (they do not depend on it).
     const ticketRefs = loadTicketRefs(ticket, knownRefs(ticket, connection, allQueues));
     ticketRefs.catch(() => undefined); // awaited only after a successful store; its failure surfaces there
@@ -189,56 +168,163 @@ export async function handleWaMessage(
       link: wa.fromMe ? { botDone: true } : {},
       ...(words ? { words } : {}),
     });
-    // The contact's event (resolveContactOutcome) went out beside the ticket's creation; it precedes the message's.
+    // A renamed contact's event (findContact) went out beside the store; it precedes the message's.
     await resolved.published;
     if (stored === 'ticketClosed') continue;
-    if (stored === 'duplicate') {
-      const raced = await getWaLink(companyId, connectionId, wa.id);
-      if (raced) await resume(companyId, connectionId, wa.id, raced, effects, refs, marks, words);
-      return 'duplicate';
-    }
+    if (stored === 'duplicate') return resumeRaced(companyId, connectionId, wa.id, effects, refs, marks, words);
     await afterStore({
-      companyId,
-      connectionId,
+      ...context,
       waId: wa.id,
       message,
-      stored: { ticket: afterActivity(ticket, message, !wa.fromMe, storedAt), refs: ticketRefs, previous, fresh: outcome !== 'existing' },
+      stored: {
+        // As the store left it, without reading it back: the chatbot decides only on the state fields
+        // (status, queue, bot, rating), which the store does not touch, and commits on `revision`
+        // (untouched too), so a concurrent change still makes it re-read and decide again. A counter
+        // moved by someone else meanwhile (an attendant opening the ticket resets unread) is published
+        // by that change's own event.
+        ticket: ticketAfterActivity(ticket, message, !wa.fromMe, storedAt),
+        refs: ticketRefs,
+        previous,
+        fresh: outcome !== 'existing',
+      },
       contact,
-      connection,
-      settings,
-      effects,
-      refs,
       botDone: wa.fromMe,
-      ...(marks ? { marks } : {}),
     });
     return 'stored';
   }
   throw new Error(`Ticket of contact ${contact.id} kept closing under message ${wa.id}`);
 }
 
+/** What a message's steps share once its connection and references are read. */
+interface Arrival {
+  companyId: number;
+  connectionId: number;
+  connection: ConnectionRecord;
+  allQueues: QueueRecord[];
+  settings: Settings;
+  effects: Effects;
+  refs: BatchReferences;
+  marks?: RecordMarks;
+}
+
+/**
+ * A new contact's first message: the contact, its ticket (ids allocated side by side) and the
+ * message in one transaction (storage/first-message.ts), then steps 2 and 3. 'contactTaken': a
+ * concurrent first message from the number created the contact; nothing was written.
+ */
+async function storeNewContactMessage(input: {
+  source: ContactSource;
+  wa: WaMessage;
+  record: (ticket: TicketRecord, contact: Contact) => MessageRecord;
+  now: Date;
+  context: Arrival;
+  words?: DeferredWords;
+}): Promise<MessageOutcome | 'contactTaken'> {
+  const { source, wa, now, context, words } = input;
+  const { companyId, connectionId, connection, effects } = context;
+  const [contactId, ticketId] = await Promise.all([newContactId(companyId), newTicketId(companyId)]);
+  const contact = newContactRecord(source, contactId, now.toISOString());
+  const ticket = newTicketRecord({
+    id: ticketId,
+    companyId,
+    status: 'pending',
+    userId: null,
+    queueId: null,
+    contactId,
+    contact: contactSummary(contact),
+    whatsappId: connectionId,
+    isGroup: contact.isGroup,
+    createdAt: now.toISOString(),
+  });
+  const message = input.record(ticket, contact);
+  const first = await storeFirstMessage({
+    contact,
+    ticket,
+    message,
+    unread: !wa.fromMe,
+    link: wa.fromMe ? { botDone: true } : {},
+    ...(words ? { words } : {}),
+  });
+  if (first === 'contactTaken') return first;
+  if (first === 'duplicate') return resumeRaced(companyId, connectionId, wa.id, effects, context.refs, context.marks, words);
+  contactHints.set(`${companyId}:${contact.number}`, contact.id);
+  const published = announceContact(effects, contact);
+  const { ticket: stored } = await ticketCreatedWithMessage(first.stored);
+  const ticketRefs = loadTicketRefs(stored, knownRefs(stored, connection, context.allQueues));
+  await published;
+  await afterStore({
+    ...context,
+    waId: wa.id,
+    message,
+    stored: { ticket: stored, refs: ticketRefs, fresh: true },
+    contact,
+    botDone: wa.fromMe,
+  });
+  return 'stored';
+}
+
+/** The same event stored by a concurrent run a moment ago: finish what it may have left. */
+async function resumeRaced(
+  companyId: number,
+  connectionId: number,
+  waId: string,
+  effects: Effects,
+  refs: BatchReferences,
+  marks?: RecordMarks,
+  words?: DeferredWords,
+): Promise<'duplicate'> {
+  const raced = await getWaLink(companyId, connectionId, waId);
+  if (raced) await resume(companyId, connectionId, waId, raced, effects, refs, marks, words);
+  return 'duplicate';
+}
+
+/** The message record of an inbound event on `ticket`. */
+function inboundRecord(
+  wa: WaMessage,
+  at: {
+    companyId: number;
+    connectionId: number;
+    ticket: TicketRecord;
+    contact: Contact;
+    quoted: MessageRecord | undefined;
+    createdAt: string;
+    now: Date;
+  },
+): MessageRecord {
+  const { ticket, contact, quoted, createdAt } = at;
+  return {
+    id: messageIdAt(Date.parse(createdAt), ticket.id),
+    companyId: at.companyId,
+    ticketId: ticket.id,
+    contactId: contact.id,
+    whatsappId: at.connectionId,
+    waId: wa.id,
+    body: wa.location ? locationBody(wa) : wa.body,
+    fromMe: wa.fromMe,
+    read: wa.fromMe,
+    mediaType: wa.location ? 'locationMessage' : (wa.mediaType ?? null),
+    mediaPath: wa.media?.key ?? null,
+    mediaUrl: wa.media?.key ?? null,
+    // A contact's document name, as the attendant will read it: no bidi trick, no control character.
+    mediaName: wa.media?.filename ? cleanFileName(wa.media.filename) || null : null,
+    ack: wa.fromMe ? 1 : 0,
+    isDeleted: false,
+    isEdited: false,
+    ...quoting(quoted),
+    contact: wa.fromMe ? null : { name: wa.isGroup ? wa.pushName || wa.participantNumber || '' : contact.name },
+    pending: false,
+    error: null,
+    bot: false,
+    userId: null,
+    createdAt,
+    updatedAt: at.now.toISOString(),
+  };
+}
+
 /** The queue and connection of the ticket from the cached references, so presenting it reads only its user. */
 function knownRefs(ticket: TicketRecord, connection: ConnectionRecord, queues: QueueRecord[]): TicketRefs {
   const queue = ticket.queueId === null ? undefined : queues.find((q) => q.id === ticket.queueId);
   return { connection, ...(queue ? { queue } : {}) };
-}
-
-/**
- * The ticket as the store's transaction left it, without reading it back: the message's activity
- * applied to the ticket read a moment before the store. The chatbot decides only on the state
- * fields (status, queue, bot, rating), which the store does not touch, and commits conditionally on
- * `revision` (also untouched), so a concurrent change still makes it re-read and decide again. The
- * events show this ticket too; a counter moved by someone else within that moment (an attendant
- * opening the ticket resets unread) is published by that change's own event.
- */
-function afterActivity(ticket: TicketRecord, message: MessageRecord, unread: boolean, at: string): TicketRecord {
-  const sentAt = Date.parse(message.createdAt);
-  const newest = sentAt >= (ticket.lastMessageAt ?? 0);
-  return {
-    ...ticket,
-    ...(newest ? { lastMessage: messagePreview(message), lastMessageAt: sentAt } : {}),
-    unreadMessages: ticket.unreadMessages + (unread ? 1 : 0),
-    updatedAt: at,
-  };
 }
 
 /** Steps 2 and 3 (see the top of the file). */

@@ -39,6 +39,13 @@ export function mediaTypeOf(mimetype: string): MediaType {
   return 'application';
 }
 
+/** A message's reference to the one it quotes, with the copy its bubble shows (either way in or out). */
+export function quoting(quoted: MessageRecord | undefined): Pick<MessageRecord, 'quotedMsgId' | 'quotedMsg'> {
+  if (!quoted) return { quotedMsgId: null, quotedMsg: null };
+  const { id, body, fromMe, mediaType, mediaUrl, contact } = quoted;
+  return { quotedMsgId: id, quotedMsg: { id, body, fromMe, mediaType, mediaUrl, contact } };
+}
+
 /** The pending record of an outgoing message (not stored yet). */
 export async function buildOutgoingMessage(input: OutgoingMessageInput, now: Date): Promise<MessageRecord> {
   const quoted = input.quotedMessageId ? await getMessageById(input.companyId, input.quotedMessageId) : undefined;
@@ -61,17 +68,7 @@ export async function buildOutgoingMessage(input: OutgoingMessageInput, now: Dat
     ack: 0,
     isDeleted: false,
     isEdited: false,
-    quotedMsgId: quoted?.id ?? null,
-    quotedMsg: quoted
-      ? {
-          id: quoted.id,
-          body: quoted.body,
-          fromMe: quoted.fromMe,
-          mediaType: quoted.mediaType,
-          mediaUrl: quoted.mediaUrl,
-          contact: quoted.contact,
-        }
-      : null,
+    ...quoting(quoted),
     contact: null,
     pending: true,
     error: null,

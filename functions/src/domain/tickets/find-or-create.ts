@@ -72,6 +72,16 @@ function found(result: FoundTicket): FoundTicket {
   return result;
 }
 
+/**
+ * A ticket just created for an inbound message (here, or with a new contact's first message in one
+ * transaction: storage/first-message.ts): this container's slot hint points at it, and the company's
+ * webhooks hear of it (issue 23 §2); a new ticket has no queue or attendant to name yet.
+ */
+export async function ticketCreatedWithMessage(ticket: TicketRecord): Promise<FoundTicket> {
+  await emitWebhookEvent(ticket.companyId, 'ticket.created', { ticket: presentTicket(ticket, {}) });
+  return found({ ticket, outcome: 'created' });
+}
+
 export async function findOrCreateTicket(input: {
   companyId: number;
   connectionId: number;
@@ -82,14 +92,6 @@ export async function findOrCreateTicket(input: {
   /** A ticket the caller read a moment ago (readHintedTicket): taken when it still holds the slot. */
   current?: TicketRecord;
   /**
-   * The caller created the contact a moment ago (resolveContactOutcome's `created`): it has no
-   * ticket, so the first attempt creates one without reading the slot. The slot's claim still
-   * guards the create; a loser reads the slot on its next attempt as always.
-   */
-  newContact?: boolean;
-  /** A ticket id the caller allocated beside the contact's (newTicketId), used by the first create. */
-  ticketId?: Promise<number>;
-  /**
    * A campaign's send (campaigns/thread.ts): with no active ticket, the latest closed one updated
    * within `reopenWithinHours` takes the message as it is (closed), else a new one is created closed,
    * so a campaign fills nobody's Pending list; the contact's answer reopens it. Nothing is reopened here.
@@ -98,9 +100,8 @@ export async function findOrCreateTicket(input: {
 }): Promise<FoundTicket> {
   const { companyId, connectionId, contact, now } = input;
   if (input.current && holdsSlot(input.current, contact.id, connectionId)) return found({ ticket: input.current, outcome: 'existing' });
-  let allocated = input.ticketId;
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const slot = attempt === 0 && input.newContact ? undefined : await getSlot(companyId, contact.id, connectionId);
+    const slot = await getSlot(companyId, contact.id, connectionId);
     const latest = slot ? await getTicket(companyId, slot.ticketId) : undefined;
     if (slot?.active && latest && isActive(latest.status)) return found({ ticket: latest, outcome: 'existing' });
 
@@ -123,10 +124,8 @@ export async function findOrCreateTicket(input: {
     }
 
     const at = now.toISOString();
-    const id = await (allocated ?? newTicketId(companyId));
-    allocated = undefined; // a retry after a lost race takes a new id
     const ticket = newTicketRecord({
-      id,
+      id: await newTicketId(companyId),
       companyId,
       status: input.createClosed ? 'closed' : 'pending',
       userId: null,
@@ -138,10 +137,7 @@ export async function findOrCreateTicket(input: {
       createdAt: at,
     });
     try {
-      const created = await createTicket(ticket);
-      // The company's webhooks hear of it (issue 23 §2); a new ticket has no queue or attendant to name yet.
-      await emitWebhookEvent(companyId, 'ticket.created', { ticket: presentTicket(created, {}) });
-      return found({ ticket: created, outcome: 'created' });
+      return await ticketCreatedWithMessage(await createTicket(ticket));
     } catch (error) {
       if (error instanceof SlotTakenError) continue;
       throw error;
