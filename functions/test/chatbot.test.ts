@@ -4,6 +4,7 @@ import { decideRating } from '../src/domain/chatbot/decide.ts';
 import { isWithinSchedule } from '../src/domain/chatbot/hours.ts';
 import { getContactByNumber } from '../src/storage/contacts.ts';
 import { listMessagesPage } from '../src/storage/messages.ts';
+import { deleteOption, updateOption } from '../src/storage/queue-options.ts';
 import { putSetting } from '../src/storage/settings.ts';
 import { getSlot, getTicket, updateTicketState } from '../src/storage/tickets.ts';
 import { deliver, option, recorder, tenant, waMessage } from './inbound-harness.ts';
@@ -111,6 +112,25 @@ describe('option tree', () => {
     expect(await say('2')).toEqual(['Refunds take 5 days']);
     expect(await ticketNow(companyId, connectionId)).toMatchObject({ queueId: support, chatbot: false, status: 'pending', bot: null });
     expect(await say('thanks')).toEqual([]);
+  });
+
+  it("shows an admin's edit of the menu on the next message, though the tree is read through a cache", async () => {
+    const { companyId, connectionId, queues } = await tenant({}, [{ name: 'Sales' }, { name: 'Support', greetingMessage: 'Support here' }]);
+    const support = queues[1]!.id;
+    const billing = await option(companyId, support, null, '1', 'Billing', 'Billing menu');
+    const tech = await option(companyId, support, null, '2', 'Tech', 'Tech team will answer');
+    const effects = recorder();
+    const say = await conversation(companyId, connectionId, effects);
+    await say('hi');
+    expect(await say('2')).toEqual(['Support here\n\n*[ 1 ]* - Billing\n*[ 2 ]* - Tech\n*[ # ]* - Menu inicial']);
+
+    await updateOption(companyId, billing, { title: 'Invoices and billing' });
+    await deleteOption(companyId, tech);
+    await say('#');
+    expect(await say('2')).toEqual(['Support here\n\n*[ 1 ]* - Invoices and billing\n*[ # ]* - Menu inicial']);
+    await option(companyId, support, null, '3', 'Returns');
+    await say('#');
+    expect(await say('2')).toEqual(['Support here\n\n*[ 1 ]* - Invoices and billing\n*[ 3 ]* - Returns\n*[ # ]* - Menu inicial']);
   });
 });
 

@@ -10,6 +10,7 @@ import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { NotFoundError } from '#commons/errors';
 import type { QueueOption } from '#contracts/queues';
 import { db, isConditionalCheckFailed, nextId, queryAll, stripKeys, table, updateExpression } from './db.ts';
+import { REFERENCE_TTL_MS, readCache } from './read-cache.ts';
 import { pad, tenantPk } from './table.ts';
 
 export type QueueOptionRecord = QueueOption;
@@ -34,6 +35,23 @@ export function listQueueTree(companyId: number, queueId: number): Promise<Queue
     ConsistentRead: true,
   });
 }
+
+const treeCache = readCache(
+  (key: string) => {
+    const [companyId, queueId] = key.split(':').map(Number) as [number, number];
+    return listQueueTree(companyId, queueId);
+  },
+  { ttlMs: REFERENCE_TTL_MS },
+);
+const treeKey = (companyId: number, queueId: number) => `${companyId}:${queueId}`;
+
+/**
+ * listQueueTree through this container's read cache (read-cache.ts): the chatbot walks a queue's
+ * menu on every message of a ticket it holds, and a new contact's greeting lists it; an admin's
+ * edit reaches every container within 5 s (this one's at once).
+ */
+export const queueTreeCached = (companyId: number, queueId: number): Promise<QueueOptionRecord[]> =>
+  treeCache.get(treeKey(companyId, queueId));
 
 /** Ordinal first ("1" < "2" < "10"), then id, as the menu shows them. */
 export function compareOptions(a: QueueOptionRecord, b: QueueOptionRecord): number {
@@ -87,7 +105,8 @@ export async function createOption(record: QueueOptionRecord): Promise<QueueOpti
     .catch((error: unknown) => {
       if ((error as { name?: string }).name === 'TransactionCanceledException') throw new NotFoundError('ERR_NOT_FOUND');
       throw error;
-    });
+    })
+    .finally(() => treeCache.forget(treeKey(record.companyId, record.queueId)));
   return record;
 }
 
@@ -106,6 +125,8 @@ export async function updateOption(companyId: number, current: QueueOptionRecord
   } catch (error) {
     if (isConditionalCheckFailed(error)) throw new NotFoundError('ERR_NOT_FOUND');
     throw error;
+  } finally {
+    treeCache.forget(treeKey(companyId, current.queueId));
   }
 }
 
@@ -129,14 +150,18 @@ export function subtreeIds(tree: QueueOptionRecord[], rootId: number): number[] 
 }
 
 async function deleteKeys(companyId: number, queueId: number, ids: number[]): Promise<void> {
-  // Deepest nodes go first: if a later chunk fails, what is left is still a connected tree.
-  for (let i = 0; i < ids.length; i += TRANSACTION_LIMIT) {
-    const chunk = ids.slice(i, i + TRANSACTION_LIMIT);
-    await db().send(
-      new TransactWriteCommand({
-        TransactItems: chunk.map((id) => ({ Delete: { TableName: table(), Key: optionKey(companyId, queueId, id) } })),
-      }),
-    );
+  try {
+    // Deepest nodes go first: if a later chunk fails, what is left is still a connected tree.
+    for (let i = 0; i < ids.length; i += TRANSACTION_LIMIT) {
+      const chunk = ids.slice(i, i + TRANSACTION_LIMIT);
+      await db().send(
+        new TransactWriteCommand({
+          TransactItems: chunk.map((id) => ({ Delete: { TableName: table(), Key: optionKey(companyId, queueId, id) } })),
+        }),
+      );
+    }
+  } finally {
+    treeCache.forget(treeKey(companyId, queueId));
   }
 }
 

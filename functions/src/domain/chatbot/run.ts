@@ -16,7 +16,7 @@ import { commitChatbotTurn } from '#storage/chatbot-turns';
 import { getCompanyCached } from '#storage/companies';
 import type { ConnectionRecord } from '#storage/connections';
 import type { MessageRecord } from '#storage/messages';
-import { listQueueTree, type QueueOptionRecord } from '#storage/queue-options';
+import { type QueueOptionRecord, queueTreeCached } from '#storage/queue-options';
 import type { QueueRecord } from '#storage/queues';
 import { getTicket, type TicketRecord } from '#storage/tickets';
 import { type BotDecision, botApplies, decide, decideRating } from './decide.ts';
@@ -69,7 +69,7 @@ export async function runChatbot(input: ChatbotInput): Promise<ChatbotOutcome> {
   const loadTree = (queueId: number) => {
     const known = trees.get(queueId);
     if (known) return known;
-    const tree = listQueueTree(input.ticket.companyId, queueId);
+    const tree = queueTreeCached(input.ticket.companyId, queueId);
     trees.set(queueId, tree);
     return tree;
   };
