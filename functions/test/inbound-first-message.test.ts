@@ -6,13 +6,15 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { documentClient } from '../src/commons/dynamodb.ts';
-import { channels } from '../src/contracts/channels.ts';
+import { channels, eventsOfFrame } from '../src/contracts/channels.ts';
+import { createSnapshotPublisher } from '../src/realtime/publisher.ts';
 import { getContactByNumber } from '../src/storage/contacts.ts';
 import { readCounters } from '../src/storage/dashboard-counters.ts';
 import { getWaLink, listMessagesPage } from '../src/storage/messages.ts';
 import { getSlot, getTicket } from '../src/storage/tickets.ts';
 import { deliver, recorder, tenant, waMessage } from './inbound-harness.ts';
 import { type DynamoDbLocal, startDynamoDbLocal } from './support/dynamodb-local.ts';
+import { connectionRecord } from './support/socket-records.ts';
 
 let ddb: DynamoDbLocal;
 beforeAll(async () => {
@@ -115,6 +117,32 @@ describe("a new contact's first message", () => {
     const messageEvent = effects.events.findIndex((e) => e.event === channels.appMessage(companyId) && e.data.action === 'create');
     expect(contactEvent).toBeGreaterThanOrEqual(0);
     expect(messageEvent).toBeGreaterThan(contactEvent);
+  });
+
+  it("sends an admin's socket the new contact's event and its first message's in one frame, the contact's first", async () => {
+    // The inbound consumer's publisher coalesces a socket's events of 20 ms into one frame (realtime/outbox.ts).
+    const { companyId, connectionId } = await tenant({ greetingMessage: '' }, [{ name: 'Support' }]);
+    const posted: { connectionId: string; payload: unknown }[] = [];
+    const publisher = createSnapshotPublisher(
+      {
+        listCompanyConnections: async () => [connectionRecord('admin', { companyId, profile: 'admin', allTicket: 'enabled' })],
+        listAllConnections: async () => [],
+        deleteConnection: async () => undefined,
+        post: async (id, payload) => {
+          posted.push({ connectionId: id, payload });
+          return 'sent';
+        },
+      },
+      { coalesceMs: 20 },
+    );
+    const effects = { ...recorder(), publish: publisher.publish };
+
+    await deliver(effects, { kind: 'message', companyId, connectionId, message: waMessage({ number: '5511911110007', body: 'hi' }) });
+    await publisher.flush();
+
+    const frames = posted.map((post) => eventsOfFrame(JSON.stringify(post.payload)).map((e) => e.event));
+    const withContact = frames.findIndex((events) => events.includes(channels.contact(companyId)));
+    expect(frames[withContact]?.slice(0, 2)).toEqual([channels.contact(companyId), channels.appMessage(companyId)]);
   });
 
   it('counts the new contact and its conversation on the dashboard when both fall on one counter item', async () => {

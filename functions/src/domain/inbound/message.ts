@@ -248,16 +248,15 @@ async function storeNewContactMessage(input: {
   if (first === 'contactTaken') return first;
   if (first === 'duplicate') return resumeRaced(companyId, connectionId, wa.id, effects, context.refs, context.marks, words);
   contactHints.set(`${companyId}:${contact.number}`, contact.id);
-  const published = announceContact(effects, contact);
   const { ticket: stored } = await ticketCreatedWithMessage(first.stored);
   const ticketRefs = loadTicketRefs(stored, knownRefs(stored, connection, context.allQueues));
-  await published;
   await afterStore({
     ...context,
     waId: wa.id,
     message,
     stored: { ticket: stored, refs: ticketRefs, fresh: true },
     contact,
+    announce: () => announceContact(effects, contact),
     botDone: wa.fromMe,
   });
   return 'stored';
@@ -339,6 +338,11 @@ async function afterStore(input: {
    */
   stored?: { ticket: TicketRecord; refs: Promise<TicketRefs>; previous?: TicketRecord; fresh?: boolean };
   contact?: Contact;
+  /**
+   * A new contact's event: queued just before its first message's, so a coalescing publisher sends
+   * both in one frame per socket (realtime/outbox.ts), the contact's first.
+   */
+  announce?: () => Promise<unknown>;
   connection: ConnectionRecord;
   settings: Settings;
   effects: Effects;
@@ -381,6 +385,7 @@ async function afterStore(input: {
   // count, a new ticket whole) to the ticket's viewers, who put it in their lists from there: a
   // separate ticket `update` would repeat it to the same sockets. With the bot's replies, the
   // ticket's one update follows them (dispatchOutgoing): the bot may have moved it.
+  await input.announce?.();
   if (contact) await publishMessage(effects, 'create', message, presented, contact);
   // The contact answered a snoozed ticket: it is back in its list now (issue 22 §5, tickets/snooze).
   if (!message.fromMe) ticket = await wakeOnContactMessage(ticket, effects);
