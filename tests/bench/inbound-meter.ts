@@ -8,6 +8,26 @@ import { type IncomingMessage, Server } from 'node:http';
 /** Switches and counters (the maps below hold the rest). */
 export const counts = { on: false, handlerEntries: 0, sqsEntries: 0, consumerBatches: 0, consumerRecords: 0 };
 
+interface RequestInput {
+  Key?: { sk?: string };
+  UpdateExpression?: string;
+  IndexName?: string;
+  KeyConditionExpression?: string;
+  ExpressionAttributeValues?: Record<string, unknown>;
+}
+
+/**
+ * With BENCH_DETAIL set, what a request reads or writes, ids masked: a point request's sort key
+ * prefix and update, a Query's index and key values (which list or collection it reads).
+ */
+function requestDetail(input: RequestInput | undefined): string {
+  if (input?.KeyConditionExpression) {
+    const keys = Object.values(input.ExpressionAttributeValues ?? {}).filter((v) => typeof v === 'string');
+    return ` ${input.IndexName ?? 'table'} ${keys.map((v) => String(v).replace(/\d+/g, 'N')).join(' ')}`;
+  }
+  return ` ${String(input?.Key?.sk ?? '').replace(/[#:].*$/, '')} ${input?.UpdateExpression?.slice(0, 40) ?? ''}`;
+}
+
 /** The handlers' AWS requests by service and command (a middleware on their SDK clients), and their latencies. */
 export const requests = new Map<string, number>();
 export const requestMs = new Map<string, number[]>();
@@ -16,10 +36,7 @@ export const handlerSqs = new Map<string, number>();
 export function meter(service: string, stack: { add: (mw: never, options: { step: 'initialize'; name: string }) => void }): void {
   const counting = (next: (args: unknown) => Promise<unknown>, context: { commandName?: string }) => async (args: unknown) => {
     if (counts.on) {
-      const input = (args as { input?: { Key?: { sk?: string }; UpdateExpression?: string } }).input;
-      const detail = process.env.BENCH_DETAIL
-        ? ` ${String(input?.Key?.sk ?? '').replace(/[#:].*$/, '')} ${input?.UpdateExpression?.slice(0, 40) ?? ''}`
-        : '';
+      const detail = process.env.BENCH_DETAIL ? requestDetail((args as { input?: RequestInput }).input) : '';
       const key = `${service} ${context.commandName?.replace(/Command$/, '') ?? '?'}${detail}`;
       if (service === 'SQS') {
         const action = context.commandName?.replace(/Command$/, '') ?? '?';
