@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
+import { useInlineForm } from '../../../components/use-inline-form.ts';
 import { toast } from '../../../lib/toast.ts';
 import { useCompanies, useDeleteCompany, useSaveCompany } from '../api/companies.ts';
 import { CompaniesTable } from './companies-table.tsx';
@@ -15,14 +16,14 @@ export function CompaniesTab({ plans }: { plans: ReadonlyArray<{ id: number; nam
   const companies = useCompanies();
   const save = useSaveCompany();
   const remove = useDeleteCompany();
-  const [editing, setEditing] = useState<Company | undefined>(undefined);
+  const form = useInlineForm<Company>();
   const [deleting, setDeleting] = useState<Company | undefined>(undefined);
 
   const submit = async (input: CompanyInput) => {
     try {
-      await save.mutateAsync({ id: editing?.id, input });
+      await save.mutateAsync({ id: form.editing?.id, input });
       toast.success(t('crud.saved'));
-      setEditing(undefined);
+      form.done();
     } catch {
       toast.error(t('companies.saveFailed'));
     }
@@ -33,7 +34,7 @@ export function CompaniesTab({ plans }: { plans: ReadonlyArray<{ id: number; nam
     try {
       await remove.mutateAsync(deleting.id);
       toast.success(t('crud.saved'));
-      if (editing?.id === deleting.id) setEditing(undefined);
+      if (form.editing?.id === deleting.id) form.done();
     } catch {
       toast.error(t('crud.deleteFailed'));
     } finally {
@@ -43,14 +44,14 @@ export function CompaniesTab({ plans }: { plans: ReadonlyArray<{ id: number; nam
 
   return (
     <>
-      <CompanyForm company={editing} plans={plans} busy={save.isPending} onSubmit={submit} onCancel={() => setEditing(undefined)} />
+      <CompanyForm key={form.key} company={form.editing} plans={plans} busy={save.isPending} onSubmit={submit} onCancel={form.done} />
       {companies.isPending && <Spinner />}
       {companies.isError && <Alert severity="error">{t('crud.loadFailed')}</Alert>}
       {companies.isSuccess && (
         <CompaniesTable
           companies={companies.data}
           planName={(id) => plans.find((p) => p.id === id)?.name ?? String(id)}
-          onEdit={setEditing}
+          onEdit={form.edit}
           onDelete={setDeleting}
         />
       )}

@@ -7,6 +7,7 @@ import { type Column, DataTable } from '../../../components/data-table.tsx';
 import { EditDeleteActions } from '../../../components/row-actions.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
 import { useConfirmedDelete } from '../../../components/use-confirmed-delete.ts';
+import { useInlineForm } from '../../../components/use-inline-form.ts';
 import { toast } from '../../../lib/toast.ts';
 import { type FieldErrors, fieldErrors } from '../../../lib/validation.ts';
 import { useDeleteHelp, useHelps, useSaveHelp } from '../api/helps.ts';
@@ -20,13 +21,16 @@ export function HelpsTab() {
   const save = useSaveHelp();
   const remove = useDeleteHelp();
   const deletion = useConfirmedDelete((help: Help) => remove.mutateAsync(help.id), t('crud.saved'), t('crud.deleteFailed'));
-  const [editing, setEditing] = useState<Help | undefined>(undefined);
+  const form = useInlineForm<Help>();
+  const { editing } = form;
   const [values, setValues] = useState<HelpInput>(emptyHelp);
   const [errors, setErrors] = useState<FieldErrors<HelpInput>>({});
-  useEffect(
-    () => setValues(editing ? { title: editing.title, description: editing.description, video: editing.video } : emptyHelp),
-    [editing],
-  );
+  // The form's fields live here: a new form (a save, a clear) starts them again.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: form.key is the reset signal itself
+  useEffect(() => {
+    setValues(editing ? { title: editing.title, description: editing.description, video: editing.video } : emptyHelp);
+    setErrors({});
+  }, [editing, form.key]);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -39,8 +43,7 @@ export function HelpsTab() {
     try {
       await save.mutateAsync({ id: editing?.id, input: parsed.data });
       toast.success(t('crud.saved'));
-      setEditing(undefined);
-      setValues(emptyHelp);
+      form.done();
     } catch {
       toast.error(t('helps.saveFailed'));
     }
@@ -57,7 +60,7 @@ export function HelpsTab() {
       label: t('common.actions'),
       align: 'right',
       sx: { whiteSpace: 'nowrap' },
-      render: (help) => <EditDeleteActions onEdit={() => setEditing(help)} onDelete={() => deletion.ask(help)} />,
+      render: (help) => <EditDeleteActions onEdit={() => form.edit(help)} onDelete={() => deletion.ask(help)} />,
     },
   ];
 
@@ -94,7 +97,7 @@ export function HelpsTab() {
           </Grid>
         </Grid>
         <Stack direction="row" spacing={1} sx={{ justifyContent: 'flex-end', mt: 2 }}>
-          <Button color="inherit" onClick={() => setEditing(undefined)}>
+          <Button color="inherit" onClick={form.done}>
             {t('common.clear')}
           </Button>
           <Button type="submit" variant="contained" loading={save.isPending}>

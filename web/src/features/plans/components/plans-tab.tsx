@@ -1,12 +1,12 @@
 import { type Plan, type PlanInput, planFlags } from '@conversa/functions/contracts';
 import { Alert } from '@mui/material';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { type Column, DataTable } from '../../../components/data-table.tsx';
 import { EditDeleteActions } from '../../../components/row-actions.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
 import { useConfirmedDelete } from '../../../components/use-confirmed-delete.ts';
+import { useInlineForm } from '../../../components/use-inline-form.ts';
 import { formatMoney } from '../../../lib/money.ts';
 import { toast } from '../../../lib/toast.ts';
 import { useDeletePlan, usePlans, useSavePlan } from '../api/plans.ts';
@@ -19,13 +19,13 @@ export function PlansTab() {
   const save = useSavePlan();
   const remove = useDeletePlan();
   const deletion = useConfirmedDelete((plan: Plan) => remove.mutateAsync(plan.id), t('crud.saved'), t('crud.deleteFailed'));
-  const [editing, setEditing] = useState<Plan | undefined>(undefined);
+  const form = useInlineForm<Plan>();
 
   const submit = async (input: PlanInput) => {
     try {
-      await save.mutateAsync({ id: editing?.id, input });
+      await save.mutateAsync({ id: form.editing?.id, input });
       toast.success(t('crud.saved'));
-      setEditing(undefined);
+      form.done();
     } catch {
       toast.error(t('plans.saveFailed'));
     }
@@ -61,13 +61,13 @@ export function PlansTab() {
       label: t('common.actions'),
       align: 'right',
       sx: { whiteSpace: 'nowrap' },
-      render: (plan) => <EditDeleteActions onEdit={() => setEditing(plan)} onDelete={() => deletion.ask(plan)} />,
+      render: (plan) => <EditDeleteActions onEdit={() => form.edit(plan)} onDelete={() => deletion.ask(plan)} />,
     },
   ];
 
   return (
     <>
-      <PlanForm plan={editing} busy={save.isPending} onSubmit={submit} onCancel={() => setEditing(undefined)} />
+      <PlanForm key={form.key} plan={form.editing} busy={save.isPending} onSubmit={submit} onCancel={form.done} />
       {plans.isPending && <Spinner />}
       {plans.isError && <Alert severity="error">{t('crud.loadFailed')}</Alert>}
       {plans.isSuccess && <DataTable columns={columns} rows={plans.data} rowKey={(plan) => plan.id} pending={false} maxHeight="none" />}
