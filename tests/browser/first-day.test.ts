@@ -4,7 +4,8 @@
  *   1. sign up on /signup with the owner's own name and the company's; the top bar greets the owner;
  *   2. connect a WhatsApp number on Conexões: add it, open its QR, the (simulated) phone scans it;
  *   3. a contact writes from the phone: the conversation arrives in the inbox under Aguardando;
- *   4. the owner accepts it and answers; the phone gets the answer;
+ *   4. the owner accepts it and answers; the phone gets the answer; on Kanban the bare board says how
+ *      its lanes are made, and a tag made with the Kanban option becomes one;
  *   5. a contact list with that contact and a campaign to it, started on save, from the Campanhas
  *      screens; the campaign's message shows in the contact's thread labelled "Campanha", the
  *      contact answers "SIM" on the phone and the answer shows in the same thread right after it;
@@ -49,6 +50,8 @@ let providerUrl: string;
 let companyId: number;
 /** The simulator's id of the company's first connection: `<companyId>.1`. */
 let simId: string;
+/** Her conversation's address, once the owner answered it. */
+let conversation = '';
 
 beforeAll(async () => {
   sim = simulator(inject('simulatorUrl'));
@@ -133,10 +136,32 @@ describe("a new customer's first day", { timeout: 300_000 }, () => {
     await bubble(ourAnswer).waitFor({ timeout: PIPELINE_WAIT_MS });
     await waitUntil('the answer on the phone', async () => (await phoneChat()).some((m) => m.from === 'us' && m.body.includes(ourAnswer)));
     await shot(page, '5-answered');
+    conversation = page.url();
+  });
+
+  it('opens Kanban: the bare board says how lanes are made, and a tag with Kanban on becomes one', async () => {
+    await page.getByTestId('menu-kanban').click();
+    await page.waitForURL('**/kanban');
+    const noLanes = page.getByTestId('kanban-no-lanes');
+    await noLanes.waitFor();
+    await shot(page, '5a-kanban-no-lanes');
+    await noLanes.getByRole('link', { name: 'Criar coluna' }).click();
+    await page.waitForURL('**/tags');
+    await page.getByRole('button', { name: 'Adicionar tag' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Nome', { exact: true }).fill('Quente');
+    await dialog.getByLabel('Mostrar a tag como coluna do Kanban').check();
+    await dialog.getByRole('button', { name: 'Adicionar' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+
+    await page.getByTestId('menu-kanban').click();
+    await page.waitForURL('**/kanban');
+    await page.getByText('Quente (0 tickets)').waitFor();
+    expect(await noLanes.count()).toBe(0);
+    await shot(page, '5b-kanban-lane');
   });
 
   it('runs a campaign to her from the Campanhas screens: its message and her SIM share her thread', async () => {
-    const conversation = page.url();
     // A contact list with her in it
     await page.getByTestId('menu-campaigns').click();
     await page.getByTestId('menu-contactLists').click();

@@ -51,6 +51,11 @@ const es = {
     noQueues:
       'No está en ninguna cola, así que ningún ticket llega a su tablero. Un administrador lo agrega a las colas en la pantalla Usuarios.',
     seeQueues: 'Ver mis colas',
+    noLanes:
+      'El tablero solo tiene la columna Abierto. Cada etiqueta con la opción Kanban activada se vuelve una columna: cree una en Etiquetas.',
+    noLanesAskAdmin:
+      'El tablero solo tiene la columna Abierto. Un administrador o supervisor agrega columnas creando etiquetas con la opción Kanban.',
+    addLane: 'Crear columna',
     loadError: 'No se pudo cargar el tablero.',
     moveError: 'No se pudo mover el ticket.',
     hint: 'Arrastre una tarjeta a otra columna, o enfóquela y pulse Espacio, las flechas y Espacio otra vez.',
@@ -114,6 +119,9 @@ const en: typeof es = {
     noMessage: 'No messages',
     noQueues: 'You are in no queue, so no ticket reaches your board. An administrator adds you to queues on the Users screen.',
     seeQueues: 'See my queues',
+    noLanes: 'The board has only the Open lane. Each tag with the Kanban option on becomes a lane: create one in Tags.',
+    noLanesAskAdmin: 'The board has only the Open lane. An admin or supervisor adds lanes by creating tags with the Kanban option.',
+    addLane: 'Create a lane',
     loadError: 'The board could not be loaded.',
     moveError: 'The ticket could not be moved.',
     hint: 'Drag a card to another lane, or focus it and press Space, the arrow keys and Space again.',
@@ -178,6 +186,9 @@ const pt: typeof es = {
     noQueues:
       'Você não está em nenhuma fila, então nenhum ticket chega ao seu quadro. Um administrador adiciona você às filas na tela Usuários.',
     seeQueues: 'Ver minhas filas',
+    noLanes: 'O quadro só tem a coluna Em aberto. Cada tag com a opção Kanban ligada vira uma coluna: crie uma em Tags.',
+    noLanesAskAdmin: 'O quadro só tem a coluna Em aberto. Um administrador ou supervisor adiciona colunas criando tags com a opção Kanban.',
+    addLane: 'Criar coluna',
     loadError: 'Não foi possível carregar o quadro.',
     moveError: 'Não foi possível mover o ticket.',
     hint: 'Arraste um cartão para outra coluna, ou foque-o e pressione Espaço, as setas e Espaço de novo.',

@@ -168,3 +168,8 @@ export function useAuth(): AuthValue {
 export function isAdmin(user: SessionUser | undefined): boolean {
   return user?.profile === 'admin' || Boolean(user?.super);
 }
+
+/** SPEC 5/6: admins and supervisors set a tag's kanban flag, so only they add or remove the board's lanes (the server checks it too). */
+export function managesKanbanLanes(user: SessionUser | undefined): boolean {
+  return isAdmin(user) || (user?.profile as string | undefined) === 'supervisor';
+}

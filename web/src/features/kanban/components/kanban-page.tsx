@@ -15,9 +15,10 @@ import {
 import { Alert, Box, Button, Typography, useTheme } from '@mui/material';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
-import { isAdmin, useAuth } from '../../../lib/auth/auth-provider.tsx';
+import { isAdmin, managesKanbanLanes, useAuth } from '../../../lib/auth/auth-provider.tsx';
 import { openProfile } from '../../../lib/profile-request.ts';
 import { type KanbanLane as Lane, useKanbanLanes, useKanbanTickets, useMoveCard } from '../api/kanban.ts';
 import { useKanbanLive } from '../hooks/use-kanban-live.ts';
@@ -127,6 +128,23 @@ export function KanbanPage() {
           }
         >
           {t('kanban.noQueues')}
+        </Alert>
+      )}
+      {tagLanes.data?.length === 0 && (
+        // Only "Em aberto" so far: the lanes are tags with the kanban flag, made on the Tags page.
+        <Alert
+          severity="info"
+          sx={{ mb: 2 }}
+          data-testid="kanban-no-lanes"
+          action={
+            managesKanbanLanes(user) ? (
+              <Button color="inherit" size="small" component={Link} to="/tags">
+                {t('kanban.addLane')}
+              </Button>
+            ) : undefined
+          }
+        >
+          {t(managesKanbanLanes(user) ? 'kanban.noLanes' : 'kanban.noLanesAskAdmin')}
         </Alert>
       )}
       {(tickets.isPending || tagLanes.isPending) && !failed ? (

@@ -9,7 +9,7 @@ import { EditDeleteActions } from '../../../components/row-actions.tsx';
 import { SearchField } from '../../../components/search-field.tsx';
 import { useConfirmedDelete } from '../../../components/use-confirmed-delete.ts';
 import { useDebouncedValue } from '../../../hooks/use-debounced-value.ts';
-import { isAdmin, useAuth } from '../../../lib/auth/auth-provider.tsx';
+import { managesKanbanLanes, useAuth } from '../../../lib/auth/auth-provider.tsx';
 import { type Tag, useDeleteTag, useTags } from '../api/tags.ts';
 import { useTagCountsLive } from '../hooks/use-tag-counts-live.ts';
 import { TagDialog } from './tag-dialog.tsx';
@@ -35,8 +35,7 @@ export function TagsPage() {
   const deletion = useConfirmedDelete((tag: Tag) => remove.mutateAsync(tag.id), t('tags.deleted'));
   const [editing, setEditing] = useState<{ tag: Tag | undefined } | undefined>(undefined);
   const rows = tags.data?.pages.flatMap((page) => page.tags) ?? [];
-  // SPEC 5/6: only admins and supervisors set the kanban flag, so only they write lanes (the server checks it too).
-  const canSetKanban = isAdmin(user) || (user?.profile as string | undefined) === 'supervisor';
+  const canSetKanban = managesKanbanLanes(user);
 
   const columns: Column<Tag>[] = [
     {
