@@ -12,7 +12,8 @@ export function PageHeader({ title, actions }: { title: string; actions?: ReactN
         {title}
       </Typography>
       {actions && (
-        <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+        // Wrapping: on a phone a search box takes its own line (SearchField is full width there), the buttons the next.
+        <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap', alignItems: 'center' }}>
           {actions}
         </Stack>
       )}
