@@ -6,6 +6,7 @@
  * leaves nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { documentClient } from '#commons/dynamodb';
 import { startCampaign } from '#domain/campaigns/engine';
 import { settleCampaignSend } from '#domain/campaigns/results';
 import { processInboundEvent } from '#domain/inbound/pipeline';
@@ -112,6 +113,39 @@ describe("a campaign's sends in the conversation", () => {
       const contact = await getContactByNumber(t.companyId, item.number);
       expect(await getSlot(t.companyId, contact?.id ?? 0, connectionId)).toMatchObject({ ticketId: ticket.id, active: false });
     }
+  });
+
+  it('to a number with no contact yet, writes the contact, its closed ticket and the message in one transaction', async () => {
+    const t = await seedTenant(env.stack);
+    const { connectionId, campaignId } = await setup(t, 1);
+    const h = harness();
+    await startCampaign(t.companyId, campaignId, ['INATIVA'], h.deps);
+    await h.drain();
+    const send = h.sends[0] as Send;
+    const transactions: string[][] = [];
+    documentClient().middlewareStack.add(
+      (next, context) => async (args) => {
+        const items = (args.input as { TransactItems?: Record<string, { Key?: { sk: string }; Item?: { sk: string } }>[] }).TransactItems;
+        if (context.commandName === 'TransactWriteItemsCommand' && items)
+          transactions.push(items.map((item) => String(Object.values(item)[0]?.Key?.sk ?? Object.values(item)[0]?.Item?.sk)));
+        return next(args);
+      },
+      { step: 'initialize', name: 'campaignFirstSend' },
+    );
+    try {
+      await settleCampaignSend(sent(t.companyId, connectionId, send, Date.now()), h.effects);
+    } finally {
+      documentClient().middlewareStack.remove('campaignFirstSend');
+    }
+
+    const ours = transactions.filter((sks) => sks.includes('GUARD') || sks.some((sk) => sk.startsWith('MSG#')));
+    expect(ours).toHaveLength(1);
+    expect(ours[0]).toEqual(expect.arrayContaining(['GUARD', 'CONTACT', 'TICKET', 'WAMSG']));
+    expect(new Set(ours[0]).size).toBe(ours[0]?.length);
+    const [ticket] = await ticketsOf(t.companyId, send.number);
+    expect(ticket).toMatchObject({ status: 'closed', unreadMessages: 0, lastMessage: send.body });
+    const contact = await getContactByNumber(t.companyId, send.number);
+    expect(await getSlot(t.companyId, contact?.id ?? 0, connectionId)).toMatchObject({ ticketId: ticket?.id, active: false });
   });
 
   it("goes on the contact's pending ticket when there is one, and a failed send stores nothing", async () => {

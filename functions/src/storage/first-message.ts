@@ -1,7 +1,9 @@
 /**
  * A new contact's first message, in one transaction (issue 24 §2): the contact with its number guard
  * (contacts.ts), its first ticket claiming the (contact, connection) slot with the message's activity
- * already applied (tickets.ts), and the message with its WhatsApp link (messages.ts). Written apart,
+ * already applied (tickets.ts), and the message with its WhatsApp link (messages.ts): the contact's
+ * own first message (domain/inbound/message.ts) or a campaign's first send to a new number
+ * (domain/campaigns/thread.ts, its ticket created closed). Written apart,
  * they took three transactions one after the other; together they stand or fall as one, so a crash
  * leaves no contact without its ticket nor a ticket without the message that opened it.
  *
@@ -35,9 +37,11 @@ export async function storeFirstMessage(input: {
   link?: Omit<WaLink, 'messageId' | 'ticketId'>;
   /** The inbound batch's deferred search words (message-words.ts); without, written at once. */
   words?: DeferredWords;
+  /** False for a text sent to many tickets (a campaign's): its words would match everything. */
+  indexWords?: boolean;
 }): Promise<FirstMessageOutcome> {
   const { contact, message } = input;
-  const indexed = withWordIndex(message, true);
+  const indexed = withWordIndex(message, input.indexWords ?? true);
   const contactItems = contactCreateItems(contact);
   const { ticket, items: ticketItems } = await ticketCreateItems(
     ticketAfterActivity(input.ticket, message, input.unread, input.ticket.createdAt),

@@ -19,19 +19,24 @@
  * message is stored with that link on condition that it does not exist, so two deliveries racing
  * store one message; a retry after a crash between a ticket's creation and the store finds that
  * ticket as the recent closed one. Cost per send: the link, the contact, the slot and the ticket
- * (point reads; a write when the contact or ticket is new), then one transaction with the message,
- * its id lookup, its WhatsApp link and the ticket's activity. Its words are not indexed: the same
- * text on every ticket would make them match everything.
+ * (point reads; a write when the ticket is new), then one transaction with the message, its id
+ * lookup, its WhatsApp link and the ticket's activity; to a number with no contact yet, the link and
+ * the number's guard, then ONE transaction with the contact, its closed ticket and the message
+ * (storage/first-message.ts). Its words are not indexed: the same text on every ticket would make
+ * them match everything.
  */
 import type { InboundEvent } from '#contracts/session-events';
-import { resolveContact } from '#domain/contacts/resolve';
+import { announceContact, findContact, resolveContact } from '#domain/contacts/resolve';
 import type { Effects } from '#domain/messages/effects';
 import { derivedMessageId } from '#domain/messages/message-id';
 import { buildOutgoingMessage, dispatchOutgoing } from '#domain/messages/send';
-import { findOrCreateTicket } from '#domain/tickets/find-or-create';
+import { findOrCreateTicket, newConversation, ticketCreatedWithMessage } from '#domain/tickets/find-or-create';
+import { getItemBatched } from '#storage/batch-get';
+import { storeFirstMessage } from '#storage/first-message';
 import { linkCampaignShip, markOrigin } from '#storage/message-status';
-import { getWaLink, type MessageRecord, storeMessage } from '#storage/messages';
+import { type MessageRecord, storeMessage, type WaLink, waLinkKey } from '#storage/messages';
 import { listSettingsCached } from '#storage/settings';
+import type { TicketRecord } from '#storage/tickets';
 import { parseShipMessageId } from './compose.ts';
 
 type CampaignResult = Extract<InboundEvent, { kind: 'campaignResult' }>;
@@ -41,22 +46,58 @@ export const MIN_THREAD_HOURS = 1;
 
 export async function threadCampaignSend(event: CampaignResult, effects: Effects): Promise<'stored' | 'duplicate' | 'skipped'> {
   // A failed send did not reach the contact; an event from before results carried their text has nothing to show.
-  if (event.error || !event.waMessageId || event.body === undefined) return 'skipped';
-  const { companyId, connectionId } = event;
+  const { companyId, connectionId, body, waMessageId } = event;
+  if (event.error || !waMessageId || body === undefined) return 'skipped';
   // The message's link names its contact's ship record, so its read receipt reaches the report.
   const ship = parseShipMessageId(event.messageId);
   const campaignShip = ship?.part === 'm' ? { campaignId: ship.campaignId, itemId: ship.itemId } : undefined;
-  const link = await getWaLink(companyId, connectionId, event.waMessageId);
+  const source = { companyId, connectionId, number: event.number, isGroup: false, fromMe: true };
+  // The send's link and the number's contact in one request (storage/batch-get.ts); our own send renames nobody.
+  const [link, known] = await Promise.all([
+    getItemBatched<WaLink>(waLinkKey(companyId, connectionId, waMessageId)),
+    findContact(source, effects),
+  ]);
   if (link) {
     // Stored already: by a redelivered result, or by the phone's echo of the send (Baileys reports
     // our own sends), which came first and knew nothing of the campaign: it gets the label.
     await markOrigin(companyId, link.ticketId, link.messageId, 'campaign');
-    if (campaignShip && !link.campaignShip) await linkCampaignShip(companyId, connectionId, event.waMessageId, campaignShip);
+    if (campaignShip && !link.campaignShip) await linkCampaignShip(companyId, connectionId, waMessageId, campaignShip);
     return 'duplicate';
   }
-  const window = Number((await listSettingsCached(companyId)).find((s) => s.key === 'timeCreateNewTicket')?.value) || 0;
-  const contact = await resolveContact({ companyId, connectionId, number: event.number, isGroup: false, fromMe: true }, effects);
   const sentAt = new Date(event.timestamp ?? effects.now().getTime());
+  const sent = async (ticket: TicketRecord): Promise<MessageRecord> => {
+    const built = await buildOutgoingMessage(
+      {
+        companyId,
+        ticket,
+        body,
+        media: event.media,
+        origin: 'campaign',
+        id: derivedMessageId(sentAt.getTime(), `${companyId}:${connectionId}:${event.messageId}`, ticket.id),
+      },
+      sentAt,
+    );
+    // Already on WhatsApp: sent (ack 1), with the id the phone reported.
+    return { ...built, waId: waMessageId, pending: false, ack: 1 };
+  };
+  // Its echo, if the phone reports one, has nothing left to do.
+  const linkMarks = { botDone: true, dispatched: true, ...(campaignShip ? { campaignShip } : {}) };
+
+  if (!known) {
+    // A number with no contact yet: the contact, its ticket (closed) and the message in one transaction.
+    const { contact, ticket } = await newConversation(source, 'closed', sentAt);
+    const message = await sent(ticket);
+    const first = await storeFirstMessage({ contact, ticket, message, unread: false, link: linkMarks, indexWords: false });
+    if (first === 'duplicate') return 'duplicate';
+    if (first !== 'contactTaken') {
+      await announceContact(effects, contact);
+      const { ticket: stored } = await ticketCreatedWithMessage(first.stored);
+      await dispatchOutgoing([message], stored, effects, {}, { contact });
+      return 'stored';
+    }
+  }
+  const contact = known?.contact ?? (await resolveContact(source, effects));
+  const window = Number((await listSettingsCached(companyId)).find((s) => s.key === 'timeCreateNewTicket')?.value) || 0;
   const { ticket } = await findOrCreateTicket({
     companyId,
     connectionId,
@@ -65,27 +106,9 @@ export async function threadCampaignSend(event: CampaignResult, effects: Effects
     now: sentAt,
     createClosed: true,
   });
-  const built = await buildOutgoingMessage(
-    {
-      companyId,
-      ticket,
-      body: event.body,
-      media: event.media,
-      origin: 'campaign',
-      id: derivedMessageId(sentAt.getTime(), `${companyId}:${connectionId}:${event.messageId}`, ticket.id),
-    },
-    sentAt,
-  );
-  // Already on WhatsApp: sent (ack 1), with the id the phone reported.
-  const message: MessageRecord = { ...built, waId: event.waMessageId, pending: false, ack: 1 };
+  const message = await sent(ticket);
   // On the ticket as read, whatever its status now (a closed one takes it as well).
-  const outcome = await storeMessage(message, ticket, {
-    unread: false,
-    requireActive: false,
-    // Its echo, if the phone reports one, has nothing left to do.
-    link: { botDone: true, dispatched: true, ...(campaignShip ? { campaignShip } : {}) },
-    indexWords: false,
-  });
+  const outcome = await storeMessage(message, ticket, { unread: false, requireActive: false, link: linkMarks, indexWords: false });
   if (outcome === 'duplicate') return 'duplicate';
   await dispatchOutgoing([message], ticket, effects, {}, { contact });
   return 'stored';

@@ -19,28 +19,20 @@ import type { WaMessage } from '#contracts/session-events';
 import type { settingDefaults } from '#contracts/settings';
 import { queueBotTurnIfHeld } from '#domain/bots/queue';
 import { runChatbot } from '#domain/chatbot/run';
-import {
-  announceContact,
-  type ContactSource,
-  contactNumber,
-  findContact,
-  keepsContact,
-  newContactRecord,
-  settleContact,
-} from '#domain/contacts/resolve';
+import { announceContact, type ContactSource, contactNumber, findContact, keepsContact, settleContact } from '#domain/contacts/resolve';
 import { cleanFileName } from '#domain/media/keys';
 import type { Effects } from '#domain/messages/effects';
 import { messageIdAt } from '#domain/messages/message-id';
 import { dispatchOutgoing, quoting } from '#domain/messages/send';
 import { afterTicketChange } from '#domain/tickets/auto-assign';
-import { findOrCreateTicket, newTicketId, readHintedTicket, ticketCreatedWithMessage } from '#domain/tickets/find-or-create';
+import { findOrCreateTicket, newConversation, readHintedTicket, ticketCreatedWithMessage } from '#domain/tickets/find-or-create';
 import { publishTicketLost } from '#domain/tickets/notify';
-import { contactSummary, loadTicketRefs, presentTicket, type TicketRefs } from '#domain/tickets/present';
+import { loadTicketRefs, presentTicket, type TicketRefs } from '#domain/tickets/present';
 import { publishMessage } from '#domain/tickets/publish';
 import { wakeOnContactMessage } from '#domain/tickets/snooze';
 import { getItemBatched } from '#storage/batch-get';
 import type { ConnectionRecord } from '#storage/connections';
-import { contactKey, getContact, getContactByNumber, newContactId } from '#storage/contacts';
+import { contactKey, getContact, getContactByNumber } from '#storage/contacts';
 import { storeFirstMessage } from '#storage/first-message';
 import { type DeferredWords, type IndexedMessage, syncMessageWords } from '#storage/message-words';
 import {
@@ -56,7 +48,7 @@ import {
 } from '#storage/messages';
 import type { QueueRecord } from '#storage/queues';
 import { hints } from '#storage/read-cache';
-import { getTicket, newTicketRecord, type TicketRecord } from '#storage/tickets';
+import { getTicket, type TicketRecord } from '#storage/tickets';
 import { type BatchReferences, batchReferences } from './batch-references.ts';
 import { markDispatched, type RecordMarks } from './dispatch-marks.ts';
 
@@ -222,20 +214,7 @@ async function storeNewContactMessage(input: {
 }): Promise<MessageOutcome | 'contactTaken'> {
   const { source, wa, now, context, words } = input;
   const { companyId, connectionId, connection, effects } = context;
-  const [contactId, ticketId] = await Promise.all([newContactId(companyId), newTicketId(companyId)]);
-  const contact = newContactRecord(source, contactId, now.toISOString());
-  const ticket = newTicketRecord({
-    id: ticketId,
-    companyId,
-    status: 'pending',
-    userId: null,
-    queueId: null,
-    contactId,
-    contact: contactSummary(contact),
-    whatsappId: connectionId,
-    isGroup: contact.isGroup,
-    createdAt: now.toISOString(),
-  });
+  const { contact, ticket } = await newConversation(source, 'pending', now);
   const message = input.record(ticket, contact);
   const first = await storeFirstMessage({
     contact,

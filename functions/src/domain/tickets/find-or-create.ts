@@ -7,8 +7,10 @@
  * see SlotTakenError and read the winner's ticket.
  */
 import type { Contact } from '#contracts/contacts';
+import { type ContactSource, newContactRecord } from '#domain/contacts/resolve';
 import { emitWebhookEvent } from '#domain/webhooks/emit';
 import { getItemBatched } from '#storage/batch-get';
+import { newContactId } from '#storage/contacts';
 import { nextId } from '#storage/db';
 import { hints } from '#storage/read-cache';
 import { tenantPk } from '#storage/table';
@@ -70,6 +72,35 @@ function found(result: FoundTicket): FoundTicket {
   const { ticket } = result;
   slotHints.set(slotHintKey(ticket.companyId, ticket.contactId, ticket.whatsappId), ticket.id);
   return result;
+}
+
+/**
+ * A contact the number does not have yet and its first ticket on the connection, as records: their
+ * ids allocated side by side, for the caller to build the message on the ticket and store the three
+ * in one transaction (storage/first-message.ts). `status`: pending for a contact's own first
+ * message, closed for a campaign's send (it fills nobody's Pending list).
+ */
+export async function newConversation(
+  source: ContactSource,
+  status: 'pending' | 'closed',
+  now: Date,
+): Promise<{ contact: Contact; ticket: TicketRecord }> {
+  const { companyId, connectionId } = source;
+  const [contactId, ticketId] = await Promise.all([newContactId(companyId), newTicketId(companyId)]);
+  const contact = newContactRecord(source, contactId, now.toISOString());
+  const ticket = newTicketRecord({
+    id: ticketId,
+    companyId,
+    status,
+    userId: null,
+    queueId: null,
+    contactId,
+    contact: contactSummary(contact),
+    whatsappId: connectionId,
+    isGroup: contact.isGroup,
+    createdAt: now.toISOString(),
+  });
+  return { contact, ticket };
 }
 
 /**
