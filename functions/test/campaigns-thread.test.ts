@@ -45,6 +45,16 @@ async function ticketsOf(companyId: number, number: string) {
   return listContactTickets(companyId, contact.id);
 }
 
+/** A tenant's campaign to one list contact, started: its one send as the engine queued it. */
+async function oneSend() {
+  const t = await seedTenant(env.stack);
+  const { connectionId, campaignId } = await setup(t, 1);
+  const h = harness();
+  await startCampaign(t.companyId, campaignId, ['INATIVA'], h.deps);
+  await h.drain();
+  return { t, connectionId, h, send: h.sends[0] as Send };
+}
+
 describe("a campaign's sends in the conversation", () => {
   it('a ticket created closed begins no conversation on the dashboard; the answer that reopens it does', () => {
     const at = '2026-03-02T12:00:00.000Z';
@@ -116,12 +126,7 @@ describe("a campaign's sends in the conversation", () => {
   });
 
   it('to a number with no contact yet, writes the contact, its closed ticket and the message in one transaction', async () => {
-    const t = await seedTenant(env.stack);
-    const { connectionId, campaignId } = await setup(t, 1);
-    const h = harness();
-    await startCampaign(t.companyId, campaignId, ['INATIVA'], h.deps);
-    await h.drain();
-    const send = h.sends[0] as Send;
+    const { t, connectionId, h, send } = await oneSend();
     const transactions: string[][] = [];
     documentClient().middlewareStack.add(
       (next, context) => async (args) => {
@@ -183,12 +188,7 @@ describe("a campaign's sends in the conversation", () => {
   });
 
   it("labels the phone's echo of a send that arrived before its result, storing nothing twice", async () => {
-    const t = await seedTenant(env.stack);
-    const { connectionId, campaignId } = await setup(t, 1);
-    const h = harness();
-    await startCampaign(t.companyId, campaignId, ['INATIVA'], h.deps);
-    await h.drain();
-    const send = h.sends[0] as Send;
+    const { t, connectionId, h, send } = await oneSend();
     const result = sent(t.companyId, connectionId, send, Date.now());
     // Baileys reports our own send as a message of ours, often before the host reports the result.
     const echo = {
