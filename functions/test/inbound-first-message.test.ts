@@ -145,6 +145,25 @@ describe("a new contact's first message", () => {
     expect(frames[withContact]?.slice(0, 2)).toEqual([channels.contact(companyId), channels.appMessage(companyId)]);
   });
 
+  it('stores a first message whose sender has an absurdly long profile name (the name is capped, its words too)', async () => {
+    const { companyId, connectionId } = await tenant({}, [{ name: 'Support' }]);
+    const effects = recorder();
+    const number = '5511911110008';
+    const pushName = Array.from({ length: 150 }, (_, i) => `palavra${i}`).join(' ');
+
+    const result = await deliver(effects, {
+      kind: 'message',
+      companyId,
+      connectionId,
+      message: waMessage({ number, body: 'oi', pushName }),
+    });
+
+    expect(result.batchItemFailures).toEqual([]);
+    const contact = await getContactByNumber(companyId, number);
+    expect(contact?.name.length).toBeLessThanOrEqual(50);
+    expect(pushName.startsWith(contact?.name ?? '-')).toBe(true);
+  });
+
   it('counts the new contact and its conversation on the dashboard when both fall on one counter item', async () => {
     // A fresh company's first contact and first ticket both have id 1: the same day, queue and shard.
     const { companyId, connectionId } = await tenant({}, []);

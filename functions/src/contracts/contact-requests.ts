@@ -24,12 +24,15 @@ export const importedNumberSchema = z
   .pipe(contactNumberSchema)
   .refine((number) => !number.startsWith('0'), messages.invalidNumber);
 
+/** The longest contact name, typed or taken from a WhatsApp profile (domain/contacts/resolve.ts). */
+export const CONTACT_NAME_MAX = 50;
+
 export const contactNameSchema = z
   .string({ error: messages.required })
   .trim()
   .min(1, messages.required)
   .min(2, messages.tooShort)
-  .max(50, messages.tooLong);
+  .max(CONTACT_NAME_MAX, messages.tooLong);
 
 /** Empty string allowed (no email); otherwise a valid address. */
 export const optionalEmailSchema = z

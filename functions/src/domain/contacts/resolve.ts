@@ -4,6 +4,7 @@
  * pushName names a new contact; it also replaces a name that is only the number (a contact first
  * seen without one). Our own messages never rename anyone: their pushName is ours.
  */
+import { CONTACT_NAME_MAX } from '#contracts/contact-requests';
 import { type Contact, numberDigits } from '#contracts/contacts';
 import type { Effects } from '#domain/messages/effects';
 import { contactSummary } from '#domain/tickets/present';
@@ -24,9 +25,19 @@ export interface ContactSource {
 export const contactNumber = (source: Pick<ContactSource, 'number' | 'isGroup'>): string =>
   source.isGroup ? source.number.trim() : numberDigits(source.number);
 
-/** The name an event may give its contact: the sender's pushName, never our own nor a group's. */
-const pushNameOf = (source: ContactSource): string | undefined =>
-  !source.fromMe && !source.isGroup ? source.pushName?.trim() || undefined : undefined;
+/**
+ * The name an event may give its contact: the sender's pushName, never our own nor a group's. A
+ * profile name is the sender's to choose: cut to the length a typed name may have (whole characters),
+ * so its search words stay few and a new contact's transaction small.
+ */
+const pushNameOf = (source: ContactSource): string | undefined => {
+  if (source.fromMe || source.isGroup) return undefined;
+  const name = Array.from(source.pushName?.trim() ?? '')
+    .slice(0, CONTACT_NAME_MAX)
+    .join('')
+    .trim();
+  return name || undefined;
+};
 
 /**
  * Whether the event leaves an existing contact as it is: it carries no name, or the contact already
