@@ -108,6 +108,12 @@ describe('webhooks over the local stack', () => {
       companyId: a.companyId,
       data: { contact: { number } },
     });
+    // An endpoint's deliveries go one at a time, in the order the changes were made: the contact, its ticket, the message.
+    expect(hitsOf('/live').map((hit) => hit.headers['x-conversa-event'])).toEqual([
+      'contact.created',
+      'ticket.created',
+      'message.received',
+    ]);
 
     const log = await ok<{ deliveries: { event: string; status: string; attempts: number; responseCode: number }[] }>(
       call,

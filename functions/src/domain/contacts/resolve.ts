@@ -120,8 +120,12 @@ export function newContactRecord(source: ContactSource, id: number, now: string)
  * while the caller goes on; it awaits the promise before its own events.
  */
 export function announceContact(effects: Effects, contact: Contact): Promise<unknown> {
-  return Promise.all([publishing(effects, contact), emitWebhookEvent(contact.companyId, 'contact.created', { contact })]);
+  return Promise.all([publishing(effects, contact), contactCreatedWebhook(contact)]);
 }
+
+/** The company's webhooks' contact.created (issue 23 §2), for a caller that publishes the contact's event itself. */
+export const contactCreatedWebhook = (contact: Contact): Promise<void> =>
+  emitWebhookEvent(contact.companyId, 'contact.created', { contact });
 
 /** The contact a concurrent first message created with the number a moment ago (its guard named `id`). */
 async function winnerOf(source: ContactSource, id: number): Promise<Contact> {

@@ -19,7 +19,14 @@ import type { WaMessage } from '#contracts/session-events';
 import type { settingDefaults } from '#contracts/settings';
 import { queueBotTurnIfHeld } from '#domain/bots/queue';
 import { runChatbot } from '#domain/chatbot/run';
-import { announceContact, type ContactSource, contactNumber, findContact, keepsContact, settleContact } from '#domain/contacts/resolve';
+import {
+  type ContactSource,
+  contactCreatedWebhook,
+  contactNumber,
+  findContact,
+  keepsContact,
+  settleContact,
+} from '#domain/contacts/resolve';
 import { cleanFileName } from '#domain/media/keys';
 import type { Effects } from '#domain/messages/effects';
 import { messageIdAt } from '#domain/messages/message-id';
@@ -28,7 +35,7 @@ import { afterTicketChange } from '#domain/tickets/auto-assign';
 import { findOrCreateTicket, newConversation, readHintedTicket, ticketCreatedWithMessage } from '#domain/tickets/find-or-create';
 import { publishTicketLost } from '#domain/tickets/notify';
 import { loadTicketRefs, presentTicket, type TicketRefs } from '#domain/tickets/present';
-import { publishMessage } from '#domain/tickets/publish';
+import { publishContact, publishMessage } from '#domain/tickets/publish';
 import { wakeOnContactMessage } from '#domain/tickets/snooze';
 import { getItemBatched } from '#storage/batch-get';
 import type { ConnectionRecord } from '#storage/connections';
@@ -227,6 +234,8 @@ async function storeNewContactMessage(input: {
   if (first === 'contactTaken') return first;
   if (first === 'duplicate') return resumeRaced(companyId, connectionId, wa.id, effects, context.refs, context.marks, words);
   contactHints.set(`${companyId}:${contact.number}`, contact.id);
+  // The company's webhooks hear of the contact, then of its ticket; its socket event waits for the message's frame.
+  await contactCreatedWebhook(contact);
   const { ticket: stored } = await ticketCreatedWithMessage(first.stored);
   const ticketRefs = loadTicketRefs(stored, knownRefs(stored, connection, context.allQueues));
   await afterStore({
@@ -235,7 +244,7 @@ async function storeNewContactMessage(input: {
     message,
     stored: { ticket: stored, refs: ticketRefs, fresh: true },
     contact,
-    announce: () => announceContact(effects, contact),
+    announce: () => publishContact(effects, contact),
     botDone: wa.fromMe,
   });
   return 'stored';
