@@ -31,3 +31,12 @@ describe('the ticket preview of a deleted last message', () => {
     expect(lastMessagePreview({ lastMessage: 'Olá', lastMessageDeleted: false }, t)).toBe('Olá');
   });
 });
+
+describe('the ticket preview of a formatted last message', () => {
+  it("shows one plain line: a signed answer's bold name and its line break are not shown as marks", async () => {
+    const t = await translator('pt');
+    expect(lastMessagePreview({ lastMessage: '*Helena Duarte:*\nOlá! _Entregamos_ ~hoje~', lastMessageDeleted: false }, t)).toBe(
+      'Helena Duarte: Olá! Entregamos hoje',
+    );
+  });
+});

@@ -34,13 +34,6 @@ export function contrastOn(theme: Theme, color: string): string {
   }
 }
 
-/** The list shows the last message as plain text (markdown marks dropped, one line). */
-const plain = (text: string) =>
-  text
-    .replace(/[*~_`]/g, '')
-    .replace(/\s+/g, ' ')
-    .trim();
-
 interface TicketRowProps {
   ticket: Ticket;
   selected: boolean;
@@ -137,7 +130,7 @@ export function TicketRow({ ticket, selected, admin, accepting, onOpen, onAccept
             noWrap
             sx={{ color: 'text.secondary', flex: 1, minWidth: 0, fontStyle: ticket.lastMessageDeleted ? 'italic' : undefined }}
           >
-            {plain(lastMessagePreview(ticket, t))}
+            {lastMessagePreview(ticket, t)}
           </Typography>
           {ticket.unreadMessages > 0 && (
             <Badge badgeContent={ticket.unreadMessages} color="success" max={99} sx={{ mr: 1.5 }} data-testid="unread-badge" />
