@@ -252,7 +252,7 @@ const pt: ConnectionsLocale = {
     },
   },
   queues: {
-    title: 'Filas & Chatbot',
+    title: 'Filas e chatbot',
     add: 'Adicionar fila',
     saved: 'Fila salva com sucesso.',
     deleted: 'Fila excluída com sucesso.',
