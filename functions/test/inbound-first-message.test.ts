@@ -164,6 +164,26 @@ describe("a new contact's first message", () => {
     expect(pushName.startsWith(contact?.name ?? '-')).toBe(true);
   });
 
+  it('a message typed on our phone to a new number makes its contact and ticket: read, no greeting, the number as name', async () => {
+    const { companyId, connectionId } = await tenant({}, [{ name: 'Support' }]);
+    const effects = recorder();
+    const number = '5511911110009';
+
+    const result = await deliver(effects, {
+      kind: 'message',
+      companyId,
+      connectionId,
+      message: waMessage({ number, fromMe: true, body: 'Oi, aqui é a loja', pushName: 'Loja' }),
+    });
+
+    expect(result.batchItemFailures).toEqual([]);
+    const contact = await getContactByNumber(companyId, number);
+    expect(contact?.name).toBe(number);
+    const slot = await getSlot(companyId, contact?.id ?? 0, connectionId);
+    expect(await getTicket(companyId, slot?.ticketId ?? 0)).toMatchObject({ unreadMessages: 0, lastMessage: 'Oi, aqui é a loja' });
+    expect(effects.sent()).toEqual([]);
+  });
+
   it('counts the new contact and its conversation on the dashboard when both fall on one counter item', async () => {
     // A fresh company's first contact and first ticket both have id 1: the same day, queue and shard.
     const { companyId, connectionId } = await tenant({}, []);
