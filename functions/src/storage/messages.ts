@@ -323,10 +323,7 @@ export async function storeMessage(
 ): Promise<StoreOutcome> {
   const at = Date.parse(message.createdAt);
   let current = ticket;
-  // A private note is never the conversation's last message: the list's preview and lastMessageAt
-  // stay the customer's or our last real send, so a note does not read as an answer (outbound/note.ts).
-  const preview = !message.isPrivate;
-  let newest = preview && at >= (ticket.lastMessageAt ?? 0);
+  let newest = becomesLast(message, ticket);
   const indexed = withWordIndex(message, options.indexWords ?? true);
   for (let attempt = 0; attempt < 3; attempt++) {
     const items = messageItems(indexed, options.link);
@@ -359,13 +356,21 @@ export async function storeMessage(
       const reread = await getItem<TicketRecord>(ticketPk(ticket.companyId, ticket.id), 'TICKET');
       if (!reread || (options.requireActive && reread.status === 'closed')) return 'ticketClosed';
       current = reread;
-      newest = preview && at >= (reread.lastMessageAt ?? 0);
+      newest = becomesLast(message, reread);
     }
   }
   throw new Error(`Could not store message ${message.id} on ticket ${ticket.id}`);
 }
 
 type WordIndexed = MessageRecord & Partial<Pick<IndexedMessage, 'wordIndex'>>;
+
+/**
+ * Whether `message` becomes the ticket's last message (its list preview and lastMessageAt): sent no
+ * earlier than the last one (history may arrive late), and never a private note, so a note does not
+ * read as an answer (outbound/note.ts).
+ */
+const becomesLast = (message: MessageRecord, ticket: Pick<TicketRecord, 'lastMessageAt'>): boolean =>
+  !message.isPrivate && Date.parse(message.createdAt) >= (ticket.lastMessageAt ?? 0);
 
 /**
  * The message as stored: with its words' place in the index (message-words.ts) recorded on it for
@@ -381,11 +386,11 @@ export function withWordIndex(message: MessageRecord, index: boolean): WordIndex
  * message as its last one when newest, one more unread for an inbound one, updated `at`.
  */
 export function ticketAfterActivity(ticket: TicketRecord, message: MessageRecord, unread: boolean, at: string): TicketRecord {
-  const sentAt = Date.parse(message.createdAt);
-  const newest = !message.isPrivate && sentAt >= (ticket.lastMessageAt ?? 0);
   return {
     ...ticket,
-    ...(newest ? { lastMessage: messagePreview(message), lastMessageAt: sentAt, lastMessageDeleted: false } : {}),
+    ...(becomesLast(message, ticket)
+      ? { lastMessage: messagePreview(message), lastMessageAt: Date.parse(message.createdAt), lastMessageDeleted: false }
+      : {}),
     unreadMessages: ticket.unreadMessages + (unread ? 1 : 0),
     updatedAt: at,
   };

@@ -30,7 +30,7 @@ import { announceContact, findContact, resolveContact } from '#domain/contacts/r
 import type { Effects } from '#domain/messages/effects';
 import { derivedMessageId } from '#domain/messages/message-id';
 import { buildOutgoingMessage, dispatchOutgoing } from '#domain/messages/send';
-import { findOrCreateTicket, newConversation, ticketCreatedWithMessage } from '#domain/tickets/find-or-create';
+import { findOrCreateTicket, newConversation, ticketCreated } from '#domain/tickets/find-or-create';
 import { getItemBatched } from '#storage/batch-get';
 import { storeFirstMessage } from '#storage/first-message';
 import { linkCampaignShip, markOrigin } from '#storage/message-status';
@@ -91,7 +91,7 @@ export async function threadCampaignSend(event: CampaignResult, effects: Effects
     if (first === 'duplicate') return 'duplicate';
     if (first !== 'contactTaken') {
       await announceContact(effects, contact);
-      const { ticket: stored } = await ticketCreatedWithMessage(first.stored);
+      const { ticket: stored } = await ticketCreated(first.stored);
       await dispatchOutgoing([message], stored, effects, {}, { contact });
       return 'stored';
     }

@@ -16,9 +16,6 @@
 import { logger } from '#commons/logger';
 import type { Contact } from '#contracts/contacts';
 import type { WaMessage } from '#contracts/session-events';
-import type { settingDefaults } from '#contracts/settings';
-import { queueBotTurnIfHeld } from '#domain/bots/queue';
-import { runChatbot } from '#domain/chatbot/run';
 import {
   type ContactSource,
   contactCreatedWebhook,
@@ -27,51 +24,33 @@ import {
   keepsContact,
   settleContact,
 } from '#domain/contacts/resolve';
-import { cleanFileName } from '#domain/media/keys';
 import type { Effects } from '#domain/messages/effects';
-import { messageIdAt } from '#domain/messages/message-id';
-import { dispatchOutgoing, quoting } from '#domain/messages/send';
-import { afterTicketChange } from '#domain/tickets/auto-assign';
-import { findOrCreateTicket, newConversation, readHintedTicket, ticketCreatedWithMessage } from '#domain/tickets/find-or-create';
-import { publishTicketLost } from '#domain/tickets/notify';
-import { loadTicketRefs, presentTicket, type TicketRefs } from '#domain/tickets/present';
-import { publishContact, publishMessage } from '#domain/tickets/publish';
-import { wakeOnContactMessage } from '#domain/tickets/snooze';
+import { findOrCreateTicket, newConversation, readHintedTicket, ticketCreated } from '#domain/tickets/find-or-create';
+import { loadTicketRefs } from '#domain/tickets/present';
+import { publishContact } from '#domain/tickets/publish';
 import { getItemBatched } from '#storage/batch-get';
 import type { ConnectionRecord } from '#storage/connections';
-import { contactKey, getContact, getContactByNumber } from '#storage/contacts';
+import { contactKey, getContactByNumber } from '#storage/contacts';
 import { storeFirstMessage } from '#storage/first-message';
-import { type DeferredWords, type IndexedMessage, syncMessageWords } from '#storage/message-words';
+import type { DeferredWords } from '#storage/message-words';
 import {
-  getMessage,
   getMessageByWaId,
   getWaLink,
   type MessageRecord,
   storeMessage,
   ticketAfterActivity,
-  updateWaLink,
   type WaLink,
   waLinkKey,
 } from '#storage/messages';
 import type { QueueRecord } from '#storage/queues';
 import { hints } from '#storage/read-cache';
-import { getTicket, type TicketRecord } from '#storage/tickets';
+import type { TicketRecord } from '#storage/tickets';
 import { type BatchReferences, batchReferences } from './batch-references.ts';
-import { markDispatched, type RecordMarks } from './dispatch-marks.ts';
+import type { RecordMarks } from './dispatch-marks.ts';
+import { inboundRecord } from './record.ts';
+import { afterStore, knownRefs, loadSettings, resume, type Settings } from './steps.ts';
 
 export type MessageOutcome = 'stored' | 'duplicate' | 'resumed' | 'ignored';
-
-type Settings = Record<keyof typeof settingDefaults, string>;
-
-async function loadSettings(companyId: number, refs: BatchReferences): Promise<Settings> {
-  return Object.fromEntries((await refs.settings(companyId)).map((s) => [s.key, s.value])) as Settings;
-}
-
-/** SPEC 2: a location body is image|link|description. */
-function locationBody(message: WaMessage): string {
-  const { latitude, longitude, description } = message.location ?? { latitude: 0, longitude: 0 };
-  return [message.media?.key ?? '', `https://maps.google.com/maps?q=${latitude}%2C${longitude}&z=17`, description ?? ''].join('|');
-}
 
 /**
  * Per container: the contact id last resolved for a number (see storage/read-cache.ts `hints`).
@@ -236,7 +215,7 @@ async function storeNewContactMessage(input: {
   contactHints.set(`${companyId}:${contact.number}`, contact.id);
   // The company's webhooks hear of the contact, then of its ticket; its socket event waits for the message's frame.
   await contactCreatedWebhook(contact);
-  const { ticket: stored } = await ticketCreatedWithMessage(first.stored);
+  const { ticket: stored } = await ticketCreated(first.stored);
   const ticketRefs = loadTicketRefs(stored, knownRefs(stored, connection, context.allQueues));
   await afterStore({
     ...context,
@@ -263,205 +242,4 @@ async function resumeRaced(
   const raced = await getWaLink(companyId, connectionId, waId);
   if (raced) await resume(companyId, connectionId, waId, raced, effects, refs, marks, words);
   return 'duplicate';
-}
-
-/** The message record of an inbound event on `ticket`. */
-function inboundRecord(
-  wa: WaMessage,
-  at: {
-    companyId: number;
-    connectionId: number;
-    ticket: TicketRecord;
-    contact: Contact;
-    quoted: MessageRecord | undefined;
-    createdAt: string;
-    now: Date;
-  },
-): MessageRecord {
-  const { ticket, contact, quoted, createdAt } = at;
-  return {
-    id: messageIdAt(Date.parse(createdAt), ticket.id),
-    companyId: at.companyId,
-    ticketId: ticket.id,
-    contactId: contact.id,
-    whatsappId: at.connectionId,
-    waId: wa.id,
-    body: wa.location ? locationBody(wa) : wa.body,
-    fromMe: wa.fromMe,
-    read: wa.fromMe,
-    mediaType: wa.location ? 'locationMessage' : (wa.mediaType ?? null),
-    mediaPath: wa.media?.key ?? null,
-    mediaUrl: wa.media?.key ?? null,
-    // A contact's document name, as the attendant will read it: no bidi trick, no control character.
-    mediaName: wa.media?.filename ? cleanFileName(wa.media.filename) || null : null,
-    ack: wa.fromMe ? 1 : 0,
-    isDeleted: false,
-    isEdited: false,
-    ...quoting(quoted),
-    contact: wa.fromMe ? null : { name: wa.isGroup ? wa.pushName || wa.participantNumber || '' : contact.name },
-    pending: false,
-    error: null,
-    bot: false,
-    userId: null,
-    createdAt,
-    updatedAt: at.now.toISOString(),
-  };
-}
-
-/** The queue and connection of the ticket from the cached references, so presenting it reads only its user. */
-function knownRefs(ticket: TicketRecord, connection: ConnectionRecord, queues: QueueRecord[]): TicketRefs {
-  const queue = ticket.queueId === null ? undefined : queues.find((q) => q.id === ticket.queueId);
-  return { connection, ...(queue ? { queue } : {}) };
-}
-
-/** Steps 2 and 3 (see the top of the file). */
-async function afterStore(input: {
-  companyId: number;
-  connectionId: number;
-  waId: string;
-  message: MessageRecord;
-  /**
-   * The ticket as the store left it and its names (undefined when resuming: read them); `previous`: a
-   * reopened ticket as it was; `fresh`: this message created or reopened it.
-   */
-  stored?: { ticket: TicketRecord; refs: Promise<TicketRefs>; previous?: TicketRecord; fresh?: boolean };
-  contact?: Contact;
-  /**
-   * A new contact's event: queued just before its first message's, so a coalescing publisher sends
-   * both in one frame per socket (realtime/outbox.ts), the contact's first.
-   */
-  announce?: () => Promise<unknown>;
-  connection: ConnectionRecord;
-  settings: Settings;
-  effects: Effects;
-  refs: BatchReferences;
-  botDone: boolean;
-  marks?: RecordMarks;
-}): Promise<void> {
-  const { companyId, connectionId, waId, message, connection, effects } = input;
-  const [read, allQueues] = await Promise.all([
-    input.stored?.ticket ?? getTicket(companyId, message.ticketId),
-    input.refs.queues(companyId),
-  ]);
-  if (!read) return;
-  let ticket = read;
-  const queues = allQueues.filter((queue) => connection.queueIds.includes(queue.id));
-  let replies: MessageRecord[] = [];
-  let botRecorded = input.botDone;
-  if (!input.botDone) {
-    const outcome = await runChatbot({
-      ticket,
-      inbound: message,
-      waId,
-      connection,
-      queues,
-      settings: input.settings,
-      now: effects.now(),
-    });
-    replies = outcome.replies;
-    ticket = outcome.ticket;
-    botRecorded = outcome.committed;
-  }
-  // The names as read beside the store, unless the bot moved the ticket to another queue or user.
-  const names =
-    input.stored && ticket.queueId === read.queueId && ticket.userId === read.userId
-      ? await input.stored.refs
-      : await loadTicketRefs(ticket, knownRefs(ticket, connection, allQueues));
-  const presented = presentTicket(ticket, names);
-  const contact = input.contact?.id === message.contactId ? input.contact : await getContact(companyId, message.contactId);
-  // The message's create event carries the ticket as the message left it (last message, unread
-  // count, a new ticket whole) to the ticket's viewers, who put it in their lists from there: a
-  // separate ticket `update` would repeat it to the same sockets. With the bot's replies, the
-  // ticket's one update follows them (dispatchOutgoing): the bot may have moved it.
-  await input.announce?.();
-  if (contact) await publishMessage(effects, 'create', message, presented, contact);
-  // The contact answered a snoozed ticket: it is back in its list now (issue 22 §5, tickets/snooze).
-  if (!message.fromMe) ticket = await wakeOnContactMessage(ticket, effects);
-  // The bot gave the ticket a queue, or the message reopened it without its attendant: who saw it before drops it (tickets/notify).
-  await publishTicketLost(effects, input.stored?.previous ?? read, ticket);
-  // The bot's replies go out with the ticket its turn committed (they leave the ticket item as it
-  // is), the contact and names just read: a first message's greeting read them again otherwise.
-  if (replies.length) await dispatchOutgoing(replies, ticket, effects, { connection }, contact ? { current: ticket, contact, names } : {});
-  // A prompt or integration holds the ticket: its turn runs beside the pipeline (domain/bots).
-  await queueBotTurnIfHeld(ticket, message);
-  // The chatbot is done with it and it waits in a queue: an attendant with room takes it at once (issue 22 §2).
-  await afterTicketChange(effects, input.stored?.fresh ? input.stored.previous : read, ticket);
-  const mark = { companyId, connectionId, waId, botRecorded };
-  if (input.marks) input.marks.defer(mark);
-  else await markDispatched(mark);
-}
-
-/**
- * The message's create event (carrying the ticket) for a resumed event, from a fresh read of the
- * ticket. The contact is read unless known; queue and connection names come from the references.
- */
-async function publishStored(
-  message: MessageRecord,
-  effects: Effects,
-  known: { connection?: ConnectionRecord; queues?: NonNullable<TicketRefs['queue']>[]; contact?: Contact } = {},
-): Promise<void> {
-  const [ticket, contact] = await Promise.all([
-    getTicket(message.companyId, message.ticketId),
-    known.contact?.id === message.contactId ? known.contact : getContact(message.companyId, message.contactId),
-  ]);
-  if (!ticket || !contact) return;
-  const queue = ticket.queueId === null ? undefined : known.queues?.find((q) => q.id === ticket.queueId);
-  const presented = presentTicket(
-    ticket,
-    await loadTicketRefs(ticket, { ...(known.connection ? { connection: known.connection } : {}), ...(queue ? { queue } : {}) }),
-  );
-  await publishMessage(effects, 'create', message, presented, contact);
-}
-
-/** A replayed event: finish what a crashed attempt left undone. True when something was left. */
-async function resume(
-  companyId: number,
-  connectionId: number,
-  waId: string,
-  link: WaLink,
-  effects: Effects,
-  refs: BatchReferences,
-  marks?: RecordMarks,
-  words?: DeferredWords,
-): Promise<boolean> {
-  // Done, or done earlier in this batch with its link's mark still to be written.
-  if (link.dispatched || marks?.has(companyId, connectionId, waId)) return false;
-  const [message, connection] = await Promise.all([
-    getMessage(companyId, link.ticketId, link.messageId),
-    refs.connection(companyId, connectionId),
-  ]);
-  if (!message || !connection) return false;
-  // A batch's words are written before its marks: an attempt that stopped short of its mark may
-  // have stopped short of its words too (they are Puts: writing them again changes nothing).
-  // Outside a batch, they are written after the events, which they never hold back.
-  const index = (message as MessageRecord & Pick<IndexedMessage, 'wordIndex'>).wordIndex;
-  if (index?.words.length && words) words.defer(message, index);
-  const writeWords = async () => {
-    if (index?.words.length && !words) await syncMessageWords(message, index.shard, index.words, []);
-  };
-  if (!link.botDone) {
-    await afterStore({
-      companyId,
-      connectionId,
-      waId,
-      message,
-      connection,
-      settings: await loadSettings(companyId, refs),
-      effects,
-      refs,
-      botDone: false,
-    });
-    await writeWords();
-    return true;
-  }
-  const ticket = await getTicket(companyId, link.ticketId);
-  const replies = (await Promise.all((link.replyIds ?? []).map((id) => getMessage(companyId, link.ticketId, id)))).filter(
-    (reply): reply is MessageRecord => reply !== undefined,
-  );
-  if (ticket && replies.length) await dispatchOutgoing(replies, ticket, effects, { connection });
-  else await publishStored(message, effects, { connection });
-  if (ticket) await queueBotTurnIfHeld(ticket, message);
-  await writeWords();
-  await updateWaLink(companyId, connectionId, waId, { dispatched: true });
-  return true;
 }

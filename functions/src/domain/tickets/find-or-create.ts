@@ -88,27 +88,30 @@ export async function newConversation(
   const { companyId, connectionId } = source;
   const [contactId, ticketId] = await Promise.all([newContactId(companyId), newTicketId(companyId)]);
   const contact = newContactRecord(source, contactId, now.toISOString());
-  const ticket = newTicketRecord({
-    id: ticketId,
-    companyId,
+  return { contact, ticket: messageTicket(ticketId, contact, connectionId, status, now.toISOString()) };
+}
+
+/** A ticket a message opens for `contact` on the connection: no queue, no attendant yet. */
+const messageTicket = (id: number, contact: Contact, connectionId: number, status: 'pending' | 'closed', at: string): TicketRecord =>
+  newTicketRecord({
+    id,
+    companyId: contact.companyId,
     status,
     userId: null,
     queueId: null,
-    contactId,
+    contactId: contact.id,
     contact: contactSummary(contact),
     whatsappId: connectionId,
     isGroup: contact.isGroup,
-    createdAt: now.toISOString(),
+    createdAt: at,
   });
-  return { contact, ticket };
-}
 
 /**
  * A ticket just created for an inbound message (here, or with a new contact's first message in one
  * transaction: storage/first-message.ts): this container's slot hint points at it, and the company's
  * webhooks hear of it (issue 23 §2); a new ticket has no queue or attendant to name yet.
  */
-export async function ticketCreatedWithMessage(ticket: TicketRecord): Promise<FoundTicket> {
+export async function ticketCreated(ticket: TicketRecord): Promise<FoundTicket> {
   await emitWebhookEvent(ticket.companyId, 'ticket.created', { ticket: presentTicket(ticket, {}) });
   return found({ ticket, outcome: 'created' });
 }
@@ -155,20 +158,9 @@ export async function findOrCreateTicket(input: {
     }
 
     const at = now.toISOString();
-    const ticket = newTicketRecord({
-      id: await newTicketId(companyId),
-      companyId,
-      status: input.createClosed ? 'closed' : 'pending',
-      userId: null,
-      queueId: null,
-      contactId: contact.id,
-      contact: contactSummary(contact),
-      whatsappId: connectionId,
-      isGroup: contact.isGroup,
-      createdAt: at,
-    });
+    const ticket = messageTicket(await newTicketId(companyId), contact, connectionId, input.createClosed ? 'closed' : 'pending', at);
     try {
-      return await ticketCreatedWithMessage(await createTicket(ticket));
+      return await ticketCreated(await createTicket(ticket));
     } catch (error) {
       if (error instanceof SlotTakenError) continue;
       throw error;
