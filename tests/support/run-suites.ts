@@ -16,8 +16,10 @@
  * integration one ~10). Each line is still one browser or integration file at a time on its stack;
  * the web app is built once, before either starts.
  *
- * Output: each line of a child's output goes out prefixed with its suite's name, as it comes. The
- * exit code is non-zero when any run fails.
+ * Output: each line of a child's output goes out prefixed with its suite's name, as it comes; the
+ * summary reporter's `failed: ` lines are said again at the end, beside each suite's result, since a
+ * failure in the first phase is otherwise 15 minutes of output above the end of the log. The exit
+ * code is non-zero when any run fails.
  */
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
@@ -62,6 +64,9 @@ const firstPhase: Suite[] = [
   { name: 'cdk', projects: ['cdk'], options: ['--maxWorkers=1'] },
 ];
 
+/** Each suite's `failed: ...` lines (summary-reporter.ts), to be repeated at the end. */
+const failures = new Map<string, string[]>();
+
 function run(suite: Suite, extraArgs: string[]): Promise<number> {
   const args = [
     'vitest',
@@ -75,7 +80,10 @@ function run(suite: Suite, extraArgs: string[]): Promise<number> {
   const prefix = `[${suite.name}] `;
   for (const stream of [child.stdout, child.stderr]) {
     const out = stream === child.stdout ? process.stdout : process.stderr;
-    createInterface({ input: stream }).on('line', (line) => out.write(`${prefix}${line}\n`));
+    createInterface({ input: stream }).on('line', (line) => {
+      out.write(`${prefix}${line}\n`);
+      if (line.startsWith('failed: ')) failures.set(suite.name, [...(failures.get(suite.name) ?? []), line]);
+    });
   }
   return new Promise((resolve) => {
     child.on('close', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
@@ -109,6 +117,9 @@ const lines: Suite[] = args.length
   : balanced();
 // Each suite's own seconds (from its phase's start), so a run says which one sets CI's length.
 const results = [...first, ...(await runSideBySide(lines, args))];
-for (const { name, code, seconds } of results) process.stdout.write(`${name}: ${code === 0 ? 'passed' : 'FAILED'} (${seconds} s)\n`);
+for (const { name, code, seconds } of results) {
+  process.stdout.write(`${name}: ${code === 0 ? 'passed' : 'FAILED'} (${seconds} s)\n`);
+  for (const line of failures.get(name) ?? []) process.stdout.write(`  ${line}\n`);
+}
 process.stdout.write(`tests took ${Math.round((Date.now() - started) / 1000)} s\n`);
 process.exit(results.some(({ code }) => code !== 0) ? 1 : 0);
