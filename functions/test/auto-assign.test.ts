@@ -10,9 +10,21 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { documentClient } from '../src/commons/dynamodb.ts';
 import type { Ticket } from '../src/contracts/tickets.ts';
+import { runTicketSweeps } from '../src/domain/sweeps/run.ts';
 import { applyTicketUpdate } from '../src/domain/tickets/actions.ts';
-import { afterTicketChange, chooseAttendant, DRAIN_MS, routeQueue, type Seat } from '../src/domain/tickets/auto-assign.ts';
+import {
+  afterQueueChange,
+  afterTicketChange,
+  chooseAttendant,
+  DRAIN_MS,
+  ROUTING_CATCH_UP_MS,
+  routeQueue,
+  routeSwitchedQueues,
+  type Seat,
+} from '../src/domain/tickets/auto-assign.ts';
+import { getCompany } from '../src/storage/companies.ts';
 import { table } from '../src/storage/db.ts';
+import type { QueueRecord } from '../src/storage/queues.ts';
 import { pad, tenantPk } from '../src/storage/table.ts';
 import { listTicketHistory } from '../src/storage/ticket-history.ts';
 import { readSeats, readWaitingLine, requestDrain } from '../src/storage/ticket-routing.ts';
@@ -284,4 +296,77 @@ describe('a roundRobin queue', () => {
     expect(took).toBeLessThan(5_000);
     expect(await requestDrain(companyId, queueId, 'next', 15_000)).toBeTypeOf('number');
   }, 120_000);
+});
+
+describe('a queue with automatic assignment off', () => {
+  it("a new conversation costs no read of the queue: this container's queue list says it is off", async () => {
+    // Prepare: an off queue the pipeline has read once (its list is in this container's cache)
+    const effects = recorder(new Date());
+    const { companyId, connectionId, queues } = await tenant({}, [{ autoAssign: 'off' }]);
+    const queueId = (queues[0] as { id: number }).id;
+    await attendant(companyId, [queueId]);
+    await deliver(effects, { kind: 'message', companyId, connectionId, message: waMessage({ number: contactNumber(), body: 'first' }) });
+    const queueReads: string[] = [];
+    const meter = 'offQueueMeter';
+    documentClient().middlewareStack.add(
+      (next) => (args) => {
+        const key = (args.input as { Key?: { sk?: string } }).Key;
+        if (key?.sk?.startsWith('QUEUE#')) queueReads.push(key.sk);
+        return next(args);
+      },
+      { step: 'initialize', name: meter },
+    );
+
+    // Act: another contact writes
+    try {
+      await deliver(effects, { kind: 'message', companyId, connectionId, message: waMessage({ number: contactNumber(), body: 'second' }) });
+    } finally {
+      documentClient().middlewareStack.remove(meter);
+    }
+
+    // Assess: both wait in the queue's line, and the queue item was not read for the second
+    expect(await readWaitingLine(companyId, queueId, 10)).toHaveLength(2);
+    expect(queueReads).toEqual([]);
+  });
+
+  it('switched on elsewhere: a ticket let by while the lists said off is given by the next sweep', async () => {
+    // Prepare: an off queue with an online member and one waiting ticket; the list is cached here
+    const effects = recorder(new Date());
+    const { companyId, connectionId, queues } = await tenant({}, [{ autoAssign: 'off' }]);
+    const before = queues[0] as QueueRecord;
+    const person = await attendant(companyId, [before.id], { maxOpenTickets: 5 });
+    await deliver(effects, { kind: 'message', companyId, connectionId, message: waMessage({ number: contactNumber(), body: 'waiting' }) });
+    const [first] = await readWaitingLine(companyId, before.id, 10);
+
+    // Act: another container switches the queue on (its own write, so this container's list is not
+    // told) and runs the edit's routing; then a contact writes here, within the list's 5 s
+    const switchedAt = new Date();
+    await documentClient().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: { pk: tenantPk(companyId), sk: `QUEUE#${pad(before.id)}` },
+        UpdateExpression: 'SET autoAssign = :on',
+        ExpressionAttributeValues: { ':on': 'roundRobin' },
+      }),
+    );
+    await afterQueueChange(before, { ...before, autoAssign: 'roundRobin' }, switchedAt);
+    await deliver(effects, { kind: 'message', companyId, connectionId, message: waMessage({ number: contactNumber(), body: 'let by' }) });
+
+    // Assess: the ticket waiting at the switch is given at once; the one let by waits
+    expect((await ticketOf(companyId, first as number)).userId).toBe(person.id);
+    const [letBy] = await readWaitingLine(companyId, before.id, 10);
+    expect(letBy).toBeTypeOf('number');
+    expect((await getCompany(companyId))?.routingSwitchedOnAt).toBe(switchedAt.toISOString());
+
+    // Act: a sweep past the catch-up window does nothing for it; the minute's sweep gives it
+    const company = (await getCompany(companyId)) as NonNullable<Awaited<ReturnType<typeof getCompany>>>;
+    const late = await routeSwitchedQueues(company, new Date(switchedAt.getTime() + ROUTING_CATCH_UP_MS + 1), effects);
+    expect(late).toBe(0);
+    expect((await ticketOf(companyId, letBy as number)).status).toBe('pending');
+    await runTicketSweeps({ ...effects, now: () => new Date(switchedAt.getTime() + 60_000) });
+
+    // Assess: the ticket let by is open with the queue's attendant
+    const given = await ticketOf(companyId, letBy as number);
+    expect([given.status, given.userId]).toEqual(['open', person.id]);
+  });
 });

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setSessionCommandSender } from '#adapters/session-commands';
 import { defaultCompanySchedules } from '#contracts/schedules';
+import { getCompany } from '#storage/companies';
 import { getConnection } from '#storage/connections';
 import { listOptions } from '#storage/queue-options';
 import { getUser, updateUser } from '#storage/users';
@@ -151,6 +152,27 @@ describe('queues', () => {
     expect((await call('PUT /queue/{id}', { token: intruder.admin.token, params, body: { name: 'Hijacked' } })).status).toBe(404);
     expect((await call('DELETE /queue/{id}', { token: intruder.admin.token, params })).status).toBe(404);
     expect((await call('GET /queue/{id}', { token: owner.admin.token, params })).body.name).toBe(theirs.body.name);
+  });
+
+  it('switching automatic assignment on notes the time on the company for the sweeps, never shown by the API', async () => {
+    const tenant = await seedTenant(stack);
+    const queue = await createQueue(tenant, { autoAssign: 'off' });
+    const params = { id: queue.body.id };
+    const before = Date.now();
+    const renamed = await call('PUT /queue/{id}', { token: tenant.admin.token, params, body: { name: uniq('Renamed ') } });
+    expect(renamed.status).toBe(200);
+    expect((await getCompany(tenant.companyId))?.routingSwitchedOnAt).toBeUndefined();
+
+    const switched = await call('PUT /queue/{id}', { token: tenant.admin.token, params, body: { autoAssign: 'leastBusy' } });
+    expect(switched.status).toBe(200);
+    const stamped = (await getCompany(tenant.companyId))?.routingSwitchedOnAt;
+    expect(Date.parse(stamped as string)).toBeGreaterThanOrEqual(before);
+    // A change of mode is no switch from off: the stamp stays
+    await call('PUT /queue/{id}', { token: tenant.admin.token, params, body: { autoAssign: 'roundRobin' } });
+    expect((await getCompany(tenant.companyId))?.routingSwitchedOnAt).toBe(stamped);
+    const company = await call('GET /companies/{id}', { token: tenant.admin.token, params: { id: tenant.companyId } });
+    expect(company.status).toBe(200);
+    expect(company.body).not.toHaveProperty('routingSwitchedOnAt');
   });
 });
 

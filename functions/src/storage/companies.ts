@@ -19,9 +19,11 @@ import { putGuarded, type UniqueGuard, updateGuarded } from './unique-guard.ts';
  * The stored company: no joined plan or settings; `dueDate` is `YYYY-MM-DD` or null (no due date).
  * `listShards` is the platform's, never the API's: how many write shards the tenant's ticket lists
  * have (list-shards.ts; absent = 1). It only grows, and only through raiseListShards.
+ * `routingSwitchedOnAt`, the platform's too: when a queue of the company last switched automatic
+ * assignment on (stampRoutingSwitchedOn).
  */
-export type CompanyRecord = Omit<Company, 'plan' | 'settings'> & { listShards?: number };
-export type CompanyPatch = Partial<Omit<CompanyRecord, 'id' | 'createdAt' | 'listShards'>>;
+export type CompanyRecord = Omit<Company, 'plan' | 'settings'> & { listShards?: number; routingSwitchedOnAt?: string };
+export type CompanyPatch = Partial<Omit<CompanyRecord, 'id' | 'createdAt' | 'listShards' | 'routingSwitchedOnAt'>>;
 
 const COMPANY_SK = 'COMPANY';
 /** Also written by storage/invoices.ts: a payment and the renewal it buys are one transaction. */
@@ -64,6 +66,24 @@ export async function raiseListShards(id: number, shards: number): Promise<boole
     companyCache.forget(id);
   }
   return true;
+}
+
+/**
+ * Notes on the company that one of its queues switched automatic assignment on at `at`: the minute's
+ * sweep, which reads every company anyway, routes its queues for a while after (sweeps/run.ts), for
+ * the tickets that other containers let by while their queue list still said off. Not cached: no
+ * reader of the company cares.
+ */
+export async function stampRoutingSwitchedOn(id: number, at: string): Promise<void> {
+  await db().send(
+    new UpdateCommand({
+      TableName: table(),
+      Key: companyKey(id),
+      UpdateExpression: 'SET routingSwitchedOnAt = :at',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: { ':at': at },
+    }),
+  );
 }
 
 export function listCompanies(): Promise<CompanyRecord[]> {

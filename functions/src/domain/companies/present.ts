@@ -11,6 +11,6 @@ export function planSummary(plan: Plan): CompanyPlanSummary {
 }
 
 export function toCompany(record: CompanyRecord, plan: Plan | undefined, campaignsEnabled: boolean): Company {
-  const { listShards: _platformOnly, ...company } = record;
+  const { listShards: _platformOnly, routingSwitchedOnAt: _sweepsOnly, ...company } = record;
   return { ...company, campaignsEnabled, ...(plan ? { plan: planSummary(plan) } : {}) };
 }

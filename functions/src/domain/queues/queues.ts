@@ -14,7 +14,7 @@ import { queueDirectory, toConnection } from '#domain/connections/present';
 import { createWithinPlanLimit } from '#domain/plans/limits';
 import { linkPromptToQueue } from '#domain/prompts/queue-link';
 import { assertOwnBotReferences } from '#domain/queue-integrations/references';
-import { routeQueueSafely } from '#domain/tickets/auto-assign';
+import { afterQueueChange } from '#domain/tickets/auto-assign';
 import { toUser } from '#domain/users/present';
 import { publishToCompany } from '#realtime/publisher';
 import * as whatsapps from '#storage/connections';
@@ -66,8 +66,7 @@ export async function updateQueueFor(companyId: number, id: number, input: Updat
   });
   await publishQueue(companyId, { action: 'update', queue });
   if (input.promptId) await linkPromptToQueue(companyId, id, input.promptId);
-  // Automatic assignment just turned on (or changed mode): the tickets already waiting go out now (issue 22 §2).
-  if (input.autoAssign && input.autoAssign !== 'off' && input.autoAssign !== before.autoAssign) await routeQueueSafely(companyId, id);
+  await afterQueueChange(before, queue);
   return queue;
 }
 

@@ -2,7 +2,8 @@
  * The ticket sweeps, run once a minute (schedules.ts): for every company, for every connection with
  * the rule on, read the tickets of the rule's list that went idle since the previous run
  * (storage/sweep-marks.ts, storage/sweep-candidates.ts; every write shard of it, storage/list-shards.ts)
- * and apply the rule to each (expire.ts, transfer.ts).
+ * and apply the rule to each (expire.ts, transfer.ts); and route the queues of a company that just
+ * switched automatic assignment on (tickets/auto-assign.ts routeSwitchedQueues).
  *
  * Independence: each company, and within it each (connection, rule), succeeds or fails on its own;
  * a failure is logged, leaves that mark where it was (the next run reads the range again) and
@@ -11,6 +12,7 @@
  */
 import { logger } from '#commons/logger';
 import { defaultEffects, type Effects } from '#domain/messages/effects';
+import { routeSwitchedQueues } from '#domain/tickets/auto-assign';
 import { mapWithConcurrency } from '#realtime/concurrency';
 import { getCompany, listCompanies } from '#storage/companies';
 import { type ConnectionRecord, listConnections } from '#storage/connections';
@@ -140,6 +142,8 @@ export async function runTicketSweeps(effects: Effects = defaultEffects): Promis
       // Breaches first: their due items are the tenant's own index, whatever its connections' rules.
       report.breached = (report.breached ?? 0) + (await sweepSlaBreaches(company.id, now, effects));
       const done = await sweepCompany(company.id, now, effects);
+      // A queue switched automatic assignment on a moment ago: what other containers let by is routed.
+      await routeSwitchedQueues(company, now, effects);
       report.closed += done.closed;
       report.transferred += done.transferred;
       report.failures += done.failures;

@@ -31,9 +31,10 @@ import { defaultEffects, type Effects } from '#domain/messages/effects';
 import { buildOutgoingMessage, sendCommandFor } from '#domain/messages/send';
 import { getCompanySetting } from '#domain/settings/settings';
 import { readPresence } from '#domain/users/presence';
+import { type CompanyRecord, stampRoutingSwitchedOn } from '#storage/companies';
 import { getContact } from '#storage/contacts';
 import { type MessageRecord, messageItems } from '#storage/messages';
-import { getQueue, listQueuesCached, type QueueRecord } from '#storage/queues';
+import { getQueue, listQueues, listQueuesCached, type QueueRecord } from '#storage/queues';
 import {
   abandonDrain,
   holdsSeat,
@@ -290,6 +291,61 @@ export async function routeForUser(companyId: number, userId: number, effects: E
 }
 
 /**
+ * How long after a queue of a company switched automatic assignment on the minute's sweep routes the
+ * company's queues (routeSwitchedQueues): past the read caches' 5 s, with room for one skipped run.
+ */
+export const ROUTING_CATCH_UP_MS = 2 * 60_000;
+
+/**
+ * Whether a ticket entering `queueId` may be routed, from this container's queue list (read-cache.ts,
+ * at most REFERENCE_TTL_MS stale): a queue it knows with automatic assignment off is not, which spares
+ * every new conversation of such a queue routeQueue's read of the queue. A queue the list does not
+ * know (made since) is read fresh by routeQueue. A switch to on made elsewhere within the list's
+ * 5 s is caught up by the sweeps (routeSwitchedQueues), for a quiet queue whose next trigger may be
+ * long in coming.
+ */
+async function mayRoute(companyId: number, queueId: number): Promise<boolean> {
+  const known = (await listQueuesCached(companyId)).find((queue) => queue.id === queueId);
+  return known === undefined || routes(known);
+}
+
+/**
+ * A queue's edit, committed: automatic assignment turned on or changed mode, so the tickets already
+ * waiting go out now (issue 22 §2). Turned on from off, the company is stamped first: tickets that
+ * other containers let into the queue in the next seconds, before their queue lists saw the switch
+ * (mayRoute), are routed by the next sweeps. Never throws.
+ */
+export async function afterQueueChange(before: Pick<QueueRecord, 'autoAssign'>, after: QueueRecord, now = new Date()): Promise<void> {
+  if (!routes(after) || after.autoAssign === before.autoAssign) return;
+  if (!routes(before))
+    await stampRoutingSwitchedOn(after.companyId, now.toISOString()).catch(
+      logFailure('a queue switched on', { companyId: after.companyId }),
+    );
+  await routeQueueSafely(after.companyId, after.id);
+}
+
+/**
+ * The sweeps' catch-up (sweeps/run.ts): a company one of whose queues switched automatic assignment
+ * on within ROUTING_CATCH_UP_MS gets each of its routing queues drained (a drain with nobody waiting
+ * is a few reads). Returns the tickets assigned; never throws.
+ */
+export async function routeSwitchedQueues(
+  company: Pick<CompanyRecord, 'id' | 'routingSwitchedOnAt'>,
+  now: Date,
+  effects: Effects = defaultEffects,
+): Promise<number> {
+  const switchedAt = company.routingSwitchedOnAt ? Date.parse(company.routingSwitchedOnAt) : Number.NaN;
+  if (!(now.getTime() - switchedAt <= ROUTING_CATCH_UP_MS)) return 0;
+  const queues = await listQueues(company.id).catch((error: unknown) => {
+    logFailure('a queue switched on', { companyId: company.id })(error);
+    return [];
+  });
+  let assigned = 0;
+  for (const queue of queues.filter(routes)) assigned += await routeQueueSafely(company.id, queue.id, effects);
+  return assigned;
+}
+
+/**
  * What a committed ticket change means for routing (`after` undefined: deleted). Called by every path
  * that moves tickets, after its own events; never throws.
  */
@@ -300,7 +356,7 @@ export async function afterTicketChange(
 ): Promise<void> {
   try {
     const entered = waitsInLine(after) && !(waitsInLine(before) && before.queueId === after.queueId);
-    if (entered) await routeQueue(after.companyId, after.queueId, effects);
+    if (entered && (await mayRoute(after.companyId, after.queueId))) await routeQueue(after.companyId, after.queueId, effects);
     const freed = holdsSeat(before) && !(holdsSeat(after) && after.userId === before.userId);
     if (freed) await routeForUser(before.companyId, before.userId, effects);
   } catch (error) {
