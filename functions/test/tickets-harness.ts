@@ -6,9 +6,9 @@
  */
 import type { SettingKey } from '../src/contracts/settings.ts';
 import type { AllTicket } from '../src/contracts/users.ts';
-import { newTicketId } from '../src/domain/tickets/find-or-create.ts';
 import { type ConnectionRecord, createConnection, newConnectionId } from '../src/storage/connections.ts';
-import { createContact, newContactId } from '../src/storage/contacts.ts';
+import { createContact } from '../src/storage/contacts.ts';
+import { newContactId, newTicketId } from '../src/storage/conversation-ids.ts';
 import { createQueue, newQueueId, type QueueRecord } from '../src/storage/queues.ts';
 import { putSetting } from '../src/storage/settings.ts';
 import { createTicket, newTicketRecord, type TicketRecord } from '../src/storage/tickets.ts';

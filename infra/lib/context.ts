@@ -35,7 +35,9 @@ const MAX_CAPACITY_UNITS = 40_000;
  * `mailFrom` for the sender of the password-reset mails (`Conversa <no-reply@example.com>`, an SES
  * verified identity; `no-reply@<domainName>` when unset), and `tableCapacity` (`on-demand`, the default, or
  * `provisioned`, with `tableWriteCapacity` and `tableReadCapacity` as `<min>-<max>` units a second and
- * `tableTargetUtilization` a percentage from 20 to 90: see tableCapacityFrom).
+ * `tableTargetUtilization` a percentage from 20 to 90: see tableCapacityFrom), and `conversationCounter`
+ * (`separate`, the default, or `shared`: the second step of the shared contact and ticket counter,
+ * for a region where no code older than its first step runs; functions/src/storage/conversation-ids.ts).
  */
 export function stackPropsFromContext(app: App): { id: string; props: ConversaStackProps } {
   const context = (key: string): string | undefined => {
@@ -87,6 +89,7 @@ export function stackPropsFromContext(app: App): { id: string; props: ConversaSt
         sessionsPerEgress: count('sessionsPerEgressAddress', undefined),
       },
       tableCapacity: tableCapacityFrom(context),
+      conversationCounter: conversationCounterFrom(context),
       description: `Conversa WhatsApp inbox (${region})`,
     },
   };
@@ -98,6 +101,12 @@ export function stackPropsFromContext(app: App): { id: string; props: ConversaSt
  * traffic is steady; a burst past what auto scaling has reached is throttled (and retried by the
  * SDK) until it catches up, within minutes. AWS lets a table switch modes once in 24 hours.
  */
+function conversationCounterFrom(context: (key: string) => string | undefined): 'separate' | 'shared' {
+  const value = context('conversationCounter') ?? 'separate';
+  if (value !== 'separate' && value !== 'shared') throw new Error(`Context conversationCounter "${value}" is neither separate nor shared`);
+  return value;
+}
+
 function tableCapacityFrom(context: (key: string) => string | undefined): TableCapacity {
   const mode = context('tableCapacity') ?? 'on-demand';
   const tuning = ['tableWriteCapacity', 'tableReadCapacity', 'tableTargetUtilization'].filter((key) => context(key) !== undefined);

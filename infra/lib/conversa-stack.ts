@@ -134,6 +134,8 @@ export interface ConversaStackProps extends StackProps {
   mailFrom?: string;
   /** On demand unless the operator chose provisioned capacity with auto scaling (context `tableCapacity`, context.ts). */
   tableCapacity?: TableCapacity;
+  /** `shared` once no older code runs in the region (context `conversationCounter`, context.ts). */
+  conversationCounter?: 'separate' | 'shared';
 }
 
 export interface BotProviderSettings {
@@ -251,6 +253,7 @@ export class ConversaStack extends Stack {
       fn.addEnvironment('SERVER_VERSION', props.serverVersion ?? '6.0.0');
       fn.addEnvironment('POWERTOOLS_SERVICE_NAME', 'conversa');
       fn.addEnvironment('CORS_ORIGIN', web.origin);
+      if (props.conversationCounter === 'shared') fn.addEnvironment('CONVERSATION_COUNTER', 'shared');
       if (billingFunctions.has(name)) {
         if (props.billing?.asaasBaseUrl) fn.addEnvironment('ASAAS_BASE_URL', props.billing.asaasBaseUrl);
         if (props.billing?.asaasWebhookToken) fn.addEnvironment('ASAAS_WEBHOOK_TOKEN', props.billing.asaasWebhookToken);

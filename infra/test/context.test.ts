@@ -67,6 +67,16 @@ describe('table capacity (context tableCapacity)', () => {
   });
 });
 
+describe('the shared conversation counter (context conversationCounter)', () => {
+  const counterOf = (context: Record<string, string>) => stackPropsFromContext(new App({ context })).props.conversationCounter;
+
+  it('is separate unless shared is chosen, and refuses anything else', () => {
+    expect(counterOf({})).toBe('separate');
+    expect(counterOf({ conversationCounter: 'shared' })).toBe('shared');
+    expect(() => counterOf({ conversationCounter: 'merged' })).toThrow(/neither separate nor shared/);
+  });
+});
+
 describe('web hosting with a custom domain', () => {
   it('serves the domain with its certificate and a TLS 1.2 floor', () => {
     // Prepare

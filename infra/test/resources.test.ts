@@ -280,10 +280,11 @@ describe('cdk-nag', () => {
 });
 
 describe('table with provisioned capacity (context tableCapacity=provisioned)', () => {
+  // One synth of an operator's choices (each synth costs seconds): the capacity, and the shared counter.
   const provisioned = () =>
     synthesize({
       bundle: false,
-      context: { tableCapacity: 'provisioned', tableWriteCapacity: '10-3000', tableTargetUtilization: '65' },
+      context: { tableCapacity: 'provisioned', tableWriteCapacity: '10-3000', tableTargetUtilization: '65', conversationCounter: 'shared' },
     });
 
   it('provisions the table and each index at the floor of their ranges', () => {
@@ -325,6 +326,19 @@ describe('table with provisioned capacity (context tableCapacity=provisioned)', 
           PredefinedMetricSpecification: { PredefinedMetricType: expect.stringMatching(/^DynamoDB(Read|Write)CapacityUtilization$/) },
         },
       });
+  });
+
+  it('gives every function the shared conversation counter once chosen (context conversationCounter), and none by default', () => {
+    // Every function of ours (each has the table's name; CDK's own helpers have neither)
+    const counterOf = (template: Template) =>
+      props('AWS::Lambda::Function', template)
+        .map(([, p]) => (p.Environment as { Variables?: Json } | undefined)?.Variables)
+        .filter((variables) => variables?.TABLE_NAME)
+        .map((variables) => variables?.CONVERSATION_COUNTER);
+    const chosen = counterOf(provisioned().template);
+    expect(chosen.length).toBeGreaterThan(10);
+    expect(new Set(chosen)).toEqual(new Set(['shared']));
+    expect(new Set(counterOf(synthesize({ bundle: false }).template))).toEqual(new Set([undefined]));
   });
 
   it('stays on demand, without scaling, unless chosen', () => {

@@ -59,6 +59,13 @@ export const env = {
   queueUrl(name: string) {
     return required(`QUEUE_URL_${name.toUpperCase().replace(/-/g, '_')}`);
   },
+  /**
+   * `shared` once the operator released the shared conversation counter (storage/conversation-ids.ts,
+   * context `conversationCounter`); `separate` otherwise.
+   */
+  get conversationCounter(): 'shared' | 'separate' {
+    return optional('CONVERSATION_COUNTER') === 'shared' ? 'shared' : 'separate';
+  },
   /** Allowed browser origin for the REST API; `*` when unset (local stack). */
   get corsOrigin() {
     return optional('CORS_ORIGIN') ?? '*';

@@ -27,7 +27,6 @@ import {
   db,
   getItem,
   isConditionalCheckFailed,
-  nextId,
   stripKeys,
   type TransactItem,
   table,
@@ -61,8 +60,6 @@ function indexKeys(contact: Pick<ContactRecord, 'companyId' | 'id' | 'name' | 'n
     gsi2sk: contact.number,
   };
 }
-
-export const newContactId = (companyId: number): Promise<number> => nextId(tenantPk(companyId), 'CONTACT');
 
 export const getContact = (companyId: number, contactId: number): Promise<ContactRecord | undefined> =>
   getItem<ContactRecord>(contactPk(companyId, contactId), CONTACT_SK);

@@ -22,6 +22,7 @@ import { emitWebhookEvent } from '#domain/webhooks/emit';
 import { publish, publishToCompany } from '#realtime/publisher';
 import { contactPartitionItems, listContactsPage, purgeContactPartition } from '#storage/contact-pages';
 import * as store from '#storage/contacts';
+import { newContactId } from '#storage/conversation-ids';
 import { refreshTicketContact } from '#storage/ticket-contact-copy';
 
 const publishContactEvent = (companyId: number, event: ContactEvent) => publishToCompany(companyId, channels.contact(companyId), event);
@@ -117,7 +118,7 @@ export async function getContactFor(companyId: number, id: number): Promise<Cont
 export async function createContactFor(companyId: number, input: CreateContactInput, now = new Date()): Promise<Contact> {
   const at = now.toISOString();
   const outcome = await store.createContact({
-    id: await store.newContactId(companyId),
+    id: await newContactId(companyId),
     companyId,
     name: input.name,
     number: input.number,

@@ -10,7 +10,8 @@ import type { Effects } from '#domain/messages/effects';
 import { contactSummary } from '#domain/tickets/present';
 import { publishContact } from '#domain/tickets/publish';
 import { emitWebhookEvent } from '#domain/webhooks/emit';
-import { createContact, getContact, getContactByNumber, newContactId, updateContact } from '#storage/contacts';
+import { createContact, getContact, getContactByNumber, updateContact } from '#storage/contacts';
+import { newContactId } from '#storage/conversation-ids';
 import { refreshTicketContact } from '#storage/ticket-contact-copy';
 
 export interface ContactSource {

@@ -10,10 +10,8 @@ import type { Contact } from '#contracts/contacts';
 import { type ContactSource, newContactRecord } from '#domain/contacts/resolve';
 import { emitWebhookEvent } from '#domain/webhooks/emit';
 import { getItemBatched } from '#storage/batch-get';
-import { newContactId } from '#storage/contacts';
-import { nextId } from '#storage/db';
+import { newConversationIds, newTicketId } from '#storage/conversation-ids';
 import { hints } from '#storage/read-cache';
-import { tenantPk } from '#storage/table';
 import {
   createTicket,
   getSlot,
@@ -42,8 +40,6 @@ export interface FoundTicket {
 }
 
 const MAX_ATTEMPTS = 6;
-
-export const newTicketId = (companyId: number): Promise<number> => nextId(tenantPk(companyId), 'TICKET');
 
 /**
  * Per container: the ticket last found active in a (contact, connection) slot, so a contact's next
@@ -76,7 +72,7 @@ function found(result: FoundTicket): FoundTicket {
 
 /**
  * A contact the number does not have yet and its first ticket on the connection, as records: their
- * ids allocated side by side, for the caller to build the message on the ticket and store the three
+ * ids taken together (storage/conversation-ids.ts), for the caller to build the message on the ticket and store the three
  * in one transaction (storage/first-message.ts). `status`: pending for a contact's own first
  * message, closed for a campaign's send (it fills nobody's Pending list).
  */
@@ -86,7 +82,7 @@ export async function newConversation(
   now: Date,
 ): Promise<{ contact: Contact; ticket: TicketRecord }> {
   const { companyId, connectionId } = source;
-  const [contactId, ticketId] = await Promise.all([newContactId(companyId), newTicketId(companyId)]);
+  const { contactId, ticketId } = await newConversationIds(companyId);
   const contact = newContactRecord(source, contactId, now.toISOString());
   return { contact, ticket: messageTicket(ticketId, contact, connectionId, status, now.toISOString()) };
 }
