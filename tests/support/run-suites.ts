@@ -17,7 +17,7 @@
  * the web app is built once, before either starts.
  *
  * Output: each line of a child's output goes out prefixed with its suite's name, as it comes; the
- * summary reporter's `failed: ` lines are said again at the end, beside each suite's result, since a
+ * summary reporter's `failed: ` and `flaky: ` lines are said again at the end, beside each suite's result, since a
  * failure in the first phase is otherwise 15 minutes of output above the end of the log. The exit
  * code is non-zero when any run fails.
  */
@@ -64,7 +64,7 @@ const firstPhase: Suite[] = [
   { name: 'cdk', projects: ['cdk'], options: ['--maxWorkers=1'] },
 ];
 
-/** Each suite's `failed: ...` lines (summary-reporter.ts), to be repeated at the end. */
+/** Each suite's `failed: ...` and `flaky: ...` lines (summary-reporter.ts), to be repeated at the end. */
 const failures = new Map<string, string[]>();
 
 function run(suite: Suite, extraArgs: string[]): Promise<number> {
@@ -82,7 +82,7 @@ function run(suite: Suite, extraArgs: string[]): Promise<number> {
     const out = stream === child.stdout ? process.stdout : process.stderr;
     createInterface({ input: stream }).on('line', (line) => {
       out.write(`${prefix}${line}\n`);
-      if (line.startsWith('failed: ')) failures.set(suite.name, [...(failures.get(suite.name) ?? []), line]);
+      if (line.startsWith('failed: ') || line.startsWith('flaky: ')) failures.set(suite.name, [...(failures.get(suite.name) ?? []), line]);
     });
   }
   return new Promise((resolve) => {

@@ -4,7 +4,8 @@
  * slowest files (import plus tests and hooks, in seconds), so every full run says where its time
  * went (issue 24 §3: CI's budget) without a profiler. Each failure also gets a line of its own
  * starting `failed: ` (file, test, the error's first line): `npm test` repeats those at its end
- * (run-suites.ts), where CI's log, of which only the tail may be kept, still shows them.
+ * (run-suites.ts), where CI's log, of which only the tail may be kept, still shows them. A test that
+ * passed only on a retry (the unit project retries once) gets a `flaky: ` line the same way.
  */
 import { relative } from 'node:path';
 import type { Reporter, TestModule } from 'vitest/node';
@@ -29,22 +30,25 @@ export default class SummaryReporter implements Reporter {
       const file = relative(process.cwd(), module.moduleId);
       for (const test of module.children.allTests()) {
         const result = test.result();
-        if (result.state === 'passed') passed++;
-        else if (result.state === 'failed') {
+        if (result.state === 'passed') {
+          passed++;
+          const diagnostic = test.diagnostic();
+          if (diagnostic?.flaky) failures.push(`flaky: ${file} > ${test.fullName}: passed on attempt ${diagnostic.retryCount + 1}`);
+        } else if (result.state === 'failed') {
           failed++;
-          failures.push(`${file} > ${test.fullName}: ${firstLine(result.errors?.[0])}`);
+          failures.push(`failed: ${file} > ${test.fullName}: ${firstLine(result.errors?.[0])}`);
         } else skipped++;
       }
       // A file that failed to load, or whose beforeAll threw (its tests then count as skipped), has
       // no failed test case; count the file so it cannot pass silently.
       if (module.state() === 'failed' && ![...module.children.allTests()].some((test) => test.result().state === 'failed')) {
         failed++;
-        failures.push(`${file}: ${firstLine(module.errors()[0])}`);
+        failures.push(`failed: ${file}: ${firstLine(module.errors()[0])}`);
       }
     }
     failed += unhandledErrors.length;
-    for (const error of unhandledErrors) failures.push(`unhandled error: ${firstLine(error)}`);
-    for (const failure of failures) process.stdout.write(`failed: ${failure}\n`);
+    for (const error of unhandledErrors) failures.push(`failed: unhandled error: ${firstLine(error)}`);
+    for (const failure of failures) process.stdout.write(`${failure}\n`);
     process.stdout.write(`\nvitest: ${passed} passed, ${failed} failed, ${skipped} skipped\n`);
     const timed = testModules
       .map((module) => {
