@@ -7,10 +7,10 @@ import { describe, expect, it } from 'vitest';
 import type { ChatTurn } from '../src/adapters/openai.ts';
 import { AUDIO_FALLBACK, integrationAnswer, promptAnswer, TRANSFER_MARKER } from '../src/domain/bots/answers.ts';
 import type { BotClients } from '../src/domain/bots/clients.ts';
-import type { MessageRecord } from '../src/storage/messages.ts';
+import type { MessageRecord } from '../src/storage/messages/messages.ts';
 import type { PromptRecord } from '../src/storage/prompts.ts';
 import type { QueueIntegrationRecord } from '../src/storage/queue-integrations.ts';
-import type { TicketRecord } from '../src/storage/tickets.ts';
+import type { TicketRecord } from '../src/storage/tickets/tickets.ts';
 
 const now = new Date('2026-11-26T12:00:00Z');
 const ticket = {

@@ -138,7 +138,7 @@ describe('campaigns', () => {
     // The engine moved it between the read and the write: the edit loses, nothing is overwritten.
     const raced = await newCampaign(t, { ...ready(), name: 'Corrida' });
     await setStatus(t.companyId, raced.id, 'INATIVA');
-    const { updateCampaign } = await import('#storage/campaigns');
+    const { updateCampaign } = await import('#storage/campaigns/campaigns');
     await expect(updateCampaign(t.companyId, raced.id, 0, { name: 'Velha' })).rejects.toMatchObject({ code: 'ERR_CAMPAIGN_NOT_EDITABLE' });
   });
 

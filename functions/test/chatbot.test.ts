@@ -3,10 +3,10 @@ import { defaultCompanySchedules } from '../src/contracts/schedules.ts';
 import { decideRating } from '../src/domain/chatbot/decide.ts';
 import { isWithinSchedule } from '../src/domain/chatbot/hours.ts';
 import { getContactByNumber } from '../src/storage/contacts.ts';
-import { listMessagesPage } from '../src/storage/messages.ts';
+import { listMessagesPage } from '../src/storage/messages/messages.ts';
 import { deleteOption, updateOption } from '../src/storage/queue-options.ts';
 import { putSetting } from '../src/storage/settings.ts';
-import { getSlot, getTicket, updateTicketState } from '../src/storage/tickets.ts';
+import { getSlot, getTicket, updateTicketState } from '../src/storage/tickets/tickets.ts';
 import { deliver, option, recorder, tenant, waMessage } from './inbound-harness.ts';
 import { type DynamoDbLocal, startDynamoDbLocal } from './support/dynamodb-local.ts';
 

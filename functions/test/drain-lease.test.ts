@@ -1,10 +1,10 @@
 /**
- * The queue's drain lease (storage/ticket-routing.ts): one router gives out a queue's line at a
+ * The queue's drain lease (storage/tickets/routing.ts): one router gives out a queue's line at a
  * time, a trigger while it drains is never lost (the owner passes again for it), and a lease whose
  * owner died is taken over once its time has passed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { abandonDrain, releaseDrain, requestDrain } from '../src/storage/ticket-routing.ts';
+import { abandonDrain, releaseDrain, requestDrain } from '../src/storage/tickets/routing.ts';
 import { type DynamoDbLocal, startDynamoDbLocal } from './support/dynamodb-local.ts';
 
 let ddb: DynamoDbLocal;

@@ -10,8 +10,8 @@ import { authorizeExternalSender, EXTERNAL_API_LIMIT, externalNumber, sendExtern
 import { defaultEffects, type Effects } from '#domain/messages/effects';
 import { updateCompany } from '#storage/companies';
 import { getContactByNumber } from '#storage/contacts';
-import { listMessagesPage } from '#storage/messages';
-import { getSlot, getTicket, updateTicketState } from '#storage/tickets';
+import { listMessagesPage } from '#storage/messages/messages';
+import { getSlot, getTicket, updateTicketState } from '#storage/tickets/tickets';
 import { createConnection, deleteReaches, type Env, invoke, multipart, type Published, readObject, startEnv } from './messages-harness.ts';
 import { seedTenant, type Tenant } from './users-harness.ts';
 

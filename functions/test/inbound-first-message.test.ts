@@ -1,7 +1,7 @@
 /**
  * A new contact's first message (issue 11, a burst of new conversations; issue 24 §2): the number's
  * contact is read beside the dedupe link, both ids are allocated at once, and the contact, its ticket
- * and the message are written in one transaction (storage/first-message.ts); the contact's event
+ * and the message are written in one transaction (storage/messages/first-message.ts); the contact's event
  * still goes out before the message's.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -10,8 +10,8 @@ import { channels, eventsOfFrame } from '../src/contracts/channels.ts';
 import { createSnapshotPublisher } from '../src/realtime/publisher.ts';
 import { getContactByNumber } from '../src/storage/contacts.ts';
 import { readCounters } from '../src/storage/dashboard-counters.ts';
-import { getWaLink, listMessagesPage } from '../src/storage/messages.ts';
-import { getSlot, getTicket } from '../src/storage/tickets.ts';
+import { getWaLink, listMessagesPage } from '../src/storage/messages/messages.ts';
+import { getSlot, getTicket } from '../src/storage/tickets/tickets.ts';
 import { deliver, recorder, tenant, waMessage } from './inbound-harness.ts';
 import { type DynamoDbLocal, startDynamoDbLocal } from './support/dynamodb-local.ts';
 import { connectionRecord } from './support/socket-records.ts';

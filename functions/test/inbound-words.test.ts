@@ -1,6 +1,6 @@
 /**
  * The inbound consumer writes the search words of one SQS batch's messages together (issue 24 §2,
- * storage/message-words.ts deferredWords): at the batch's end, 25 items a BatchWriteItem, instead
+ * storage/messages/words.ts deferredWords): at the batch's end, 25 items a BatchWriteItem, instead
  * of one BatchWriteItem a message; after the messages' events went out, so the words never hold a
  * delivery back; and a failed word write still delivers every message and marks their tickets, whose
  * next message repairs the index. Over DynamoDB Local, through the SQS handler.
@@ -8,11 +8,11 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { documentClient } from '../src/commons/dynamodb.ts';
 import { getContactByNumber } from '../src/storage/contacts.ts';
-import type { WordRepairMarks } from '../src/storage/message-words.ts';
-import { getWaLink } from '../src/storage/messages.ts';
+import { getWaLink } from '../src/storage/messages/messages.ts';
+import type { WordRepairMarks } from '../src/storage/messages/words.ts';
 import { messageWords } from '../src/storage/search-index.ts';
 import { readSearchHits } from '../src/storage/search-reads.ts';
-import { getSlot, getTicket, type TicketRecord } from '../src/storage/tickets.ts';
+import { getSlot, getTicket, type TicketRecord } from '../src/storage/tickets/tickets.ts';
 import { deliver, type Recorder, recorder, tenant, waMessage } from './inbound-harness.ts';
 import { type DynamoDbLocal, startDynamoDbLocal } from './support/dynamodb-local.ts';
 

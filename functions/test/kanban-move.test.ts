@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getTag } from '#storage/tags';
-import { getTicket } from '#storage/tickets';
+import { getTicket } from '#storage/tickets/tickets';
 import { type Inbox, seedInbox } from './tickets-harness.ts';
 import { call, type Stack, seedTenant, startStack } from './users-harness.ts';
 

@@ -6,8 +6,8 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { putMedia } from '#adapters/media-bucket';
-import { getMessage, listMessagesPage } from '#storage/messages';
-import type { TicketRecord } from '#storage/tickets';
+import { getMessage, listMessagesPage } from '#storage/messages/messages';
+import type { TicketRecord } from '#storage/tickets/tickets';
 import { createConnection, type Env, invoke, multipart, readObject, seedTicket, skipTicketIds, startEnv } from './messages-harness.ts';
 import { seedTenant, type Tenant, uniq } from './users-harness.ts';
 

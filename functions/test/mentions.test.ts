@@ -9,8 +9,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MENTION_GRANT_HOURS } from '#contracts/mentions';
 import { addPrivateNote } from '#domain/outbound/note';
 import { loadReadableTicket } from '#domain/tickets/access';
-import { listMessagesPage } from '#storage/messages';
-import { getTicket, type TicketRecord } from '#storage/tickets';
+import { listMessagesPage } from '#storage/messages/messages';
+import { getTicket, type TicketRecord } from '#storage/tickets/tickets';
 import { createConnection, type Env, invoke, type Published, seedTicket, skipTicketIds, startEnv } from './messages-harness.ts';
 import { type SeededUser, seedTenant, type Tenant } from './users-harness.ts';
 

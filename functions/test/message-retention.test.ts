@@ -11,9 +11,9 @@ import { deleteMediaObjects, putMedia } from '#adapters/media-bucket';
 import { runMessageRetention } from '#domain/sweeps/retention';
 import { dashboardPk } from '#storage/dashboard-counters';
 import { db, table } from '#storage/db';
-import { getMessage } from '#storage/messages';
+import { getMessage } from '#storage/messages/messages';
 import { readSearchHits } from '#storage/search-reads';
-import { getTicket, type TicketRecord } from '#storage/tickets';
+import { getTicket, type TicketRecord } from '#storage/tickets/tickets';
 import { createConnection, type Env, invoke, readObject, seedTicket, startEnv, storeInbound } from './messages-harness.ts';
 import { seedTenant, type Tenant, uniq } from './users-harness.ts';
 

@@ -1,5 +1,5 @@
 /**
- * The message words of the search index follow the messages (storage/message-words.ts): GET /tickets
+ * The message words of the search index follow the messages (storage/messages/words.ts): GET /tickets
  * searchParam stops finding a ticket by a word edited away or deleted (the contact's edit or
  * revoke from WhatsApp, our DELETE /messages/{id}), keeps finding it while another of its messages
  * still holds the word, and finds it by the edited text. Over DynamoDB Local, through the handlers.
@@ -7,9 +7,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handleEdit, handleRevoke } from '#domain/inbound/updates';
 import type { Effects } from '#domain/messages/effects';
-import { getMessage } from '#storage/messages';
+import { getMessage } from '#storage/messages/messages';
 import { readSearchHits } from '#storage/search-reads';
-import type { TicketRecord } from '#storage/tickets';
+import type { TicketRecord } from '#storage/tickets/tickets';
 import { createConnection, type Env, invoke, seedTicket, startEnv, storeInbound } from './messages-harness.ts';
 import { seedTenant, type Tenant } from './users-harness.ts';
 

@@ -1,5 +1,5 @@
 /**
- * How a message's search words are written (issue 24, storage/message-words.ts): after the
+ * How a message's search words are written (issue 24, storage/messages/words.ts): after the
  * message's transaction and outside any, one item per (word, ticket, message) put in a
  * BatchWriteItem, so a retried or duplicated store writes nothing twice; a failed word write never
  * fails the message (it is stored, answered and listed), and the ticket's next message repairs the
@@ -13,10 +13,10 @@ import { handleEdit, handleRevoke } from '#domain/inbound/updates';
 import type { Effects } from '#domain/messages/effects';
 import { raiseListShards } from '#storage/companies';
 import { db, table } from '#storage/db';
-import type { WordRepairMarks } from '#storage/message-words';
-import { getMessage, storeMessage } from '#storage/messages';
+import { getMessage, storeMessage } from '#storage/messages/messages';
+import type { WordRepairMarks } from '#storage/messages/words';
 import { searchPartition } from '#storage/search-index';
-import { getTicket, type TicketRecord } from '#storage/tickets';
+import { getTicket, type TicketRecord } from '#storage/tickets/tickets';
 import { createConnection, type Env, invoke, seedTicket, startEnv, storeInbound } from './messages-harness.ts';
 import { seedTenant, type Tenant } from './users-harness.ts';
 

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Effects } from '#domain/messages/effects';
 import { listTicketMessages } from '#domain/outbound/list';
-import { getTicket } from '#storage/tickets';
+import { getTicket } from '#storage/tickets/tickets';
 import { createConnection, type Env, invoke, seedTicket, skipTicketIds, startEnv, storeInbound } from './messages-harness.ts';
 import { seedTenant, type Tenant } from './users-harness.ts';
 

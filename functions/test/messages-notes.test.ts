@@ -12,8 +12,8 @@ import type { AppMessageEvent } from '#contracts/messages';
 import type { SessionCommand } from '#contracts/session-events';
 import { addPrivateNote } from '#domain/outbound/note';
 import { db, table } from '#storage/db';
-import { getMessage, listMessagesPage } from '#storage/messages';
-import { getTicket, type TicketRecord, ticketKey } from '#storage/tickets';
+import { getMessage, listMessagesPage } from '#storage/messages/messages';
+import { getTicket, type TicketRecord, ticketKey } from '#storage/tickets/tickets';
 import {
   createConnection,
   type Env,

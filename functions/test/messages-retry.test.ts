@@ -9,8 +9,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type SessionCommandSender, setSessionCommandSender } from '#adapters/session-commands';
 import { handleSendFailed } from '#domain/inbound/updates';
 import { defaultEffects } from '#domain/messages/effects';
-import { getMessage } from '#storage/messages';
-import { type TicketRecord, updateTicketState } from '#storage/tickets';
+import { getMessage } from '#storage/messages/messages';
+import { type TicketRecord, updateTicketState } from '#storage/tickets/tickets';
 import { createConnection, type Env, invoke, seedTicket, startEnv, storeInbound } from './messages-harness.ts';
 import { seedTenant, type Tenant } from './users-harness.ts';
 

@@ -10,8 +10,8 @@ import { ticketNamedBy } from '#contracts/message-ticket-id';
 import { waMessageIdFor } from '#contracts/wa-message-id';
 import { messageIdAt } from '#domain/messages/message-id';
 import { getItem } from '#storage/db';
-import { getMessage, listMessagesPage, lookupKey } from '#storage/messages';
-import { getTicket, type TicketRecord } from '#storage/tickets';
+import { getMessage, listMessagesPage, lookupKey } from '#storage/messages/messages';
+import { getTicket, type TicketRecord } from '#storage/tickets/tickets';
 import {
   createConnection,
   type Env,

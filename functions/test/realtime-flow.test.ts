@@ -15,7 +15,7 @@ import { resetManagementClient } from '../src/realtime/management.ts';
 import { audience, publish, publishToAll, publishToCompany, publishToUser } from '../src/realtime/publisher.ts';
 import { db, table } from '../src/storage/db.ts';
 import { mentionItems } from '../src/storage/mentions.ts';
-import { ticketKey } from '../src/storage/tickets.ts';
+import { ticketKey } from '../src/storage/tickets/tickets.ts';
 import { createUser, getUser } from '../src/storage/users.ts';
 import * as connections from '../src/storage/ws-connections.ts';
 import { type DynamoDbLocal, startDynamoDbLocal } from './support/dynamodb-local.ts';

@@ -11,11 +11,11 @@ import { messageIdAt } from '#domain/messages/message-id';
 import type { DashboardViewer } from '../src/domain/dashboard/dashboard.ts';
 import { getReportSummary } from '../src/domain/reports/reports.ts';
 import { type CountedTicket, counterDeltas, readCounters } from '../src/storage/dashboard-counters.ts';
-import { type MessageRecord, storeMessage } from '../src/storage/messages.ts';
+import { type MessageRecord, storeMessage } from '../src/storage/messages/messages.ts';
 import { clearReadCaches } from '../src/storage/read-cache.ts';
 import { bucketName, bucketOf, bucketStart, HISTOGRAM_BUCKETS, HISTOGRAM_RATIO, quantile } from '../src/storage/report-histogram.ts';
-import { commitIfUnchanged } from '../src/storage/sweep-commit.ts';
-import { getTicket, type TicketRecord, type TicketStatePatch } from '../src/storage/tickets.ts';
+import { commitIfUnchanged } from '../src/storage/sweeps/commit.ts';
+import { getTicket, type TicketRecord, type TicketStatePatch } from '../src/storage/tickets/tickets.ts';
 import { type Inbox, seedInbox } from './tickets-harness.ts';
 import { call, type Stack, startStack } from './users-harness.ts';
 

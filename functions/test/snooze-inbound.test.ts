@@ -8,10 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Viewer } from '../src/domain/tickets/access.ts';
 import { setTicketSnooze, wakeDueSnoozes } from '../src/domain/tickets/snooze.ts';
 import { getContactByNumber } from '../src/storage/contacts.ts';
-import { listTicketHistory } from '../src/storage/ticket-history.ts';
-import { ticketLists } from '../src/storage/ticket-list-keys.ts';
-import { listTicketsPage } from '../src/storage/ticket-lists.ts';
-import { getSlot, getTicket, type TicketRecord } from '../src/storage/tickets.ts';
+import { listTicketHistory } from '../src/storage/tickets/history.ts';
+import { ticketLists } from '../src/storage/tickets/list-keys.ts';
+import { listTicketsPage } from '../src/storage/tickets/lists.ts';
+import { getSlot, getTicket, type TicketRecord } from '../src/storage/tickets/tickets.ts';
 import { deliver, recorder, tenant, waMessage } from './inbound-harness.ts';
 import { type DynamoDbLocal, startDynamoDbLocal } from './support/dynamodb-local.ts';
 

@@ -3,7 +3,7 @@
  * see (SPEC 6), the ticket's own contact, delete by the author or an admin, tenant isolation.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getTicketNote, listTicketNotes } from '#storage/ticket-notes';
+import { getTicketNote, listTicketNotes } from '#storage/tickets/notes';
 import { type Inbox, seedInbox } from './tickets-harness.ts';
 import { call, type Stack, seedTenant, startStack } from './users-harness.ts';
 

@@ -11,7 +11,7 @@ import { createContact } from '../src/storage/contacts.ts';
 import { newContactId, newTicketId } from '../src/storage/conversation-ids.ts';
 import { createQueue, newQueueId, type QueueRecord } from '../src/storage/queues.ts';
 import { putSetting } from '../src/storage/settings.ts';
-import { createTicket, newTicketRecord, type TicketRecord } from '../src/storage/tickets.ts';
+import { createTicket, newTicketRecord, type TicketRecord } from '../src/storage/tickets/tickets.ts';
 import { updateUser } from '../src/storage/users.ts';
 import { type SeededUser, type Stack, seedTenant, type Tenant } from './users-harness.ts';
 

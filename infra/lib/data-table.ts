@@ -72,7 +72,7 @@ export class DataTable extends Construct {
     else {
       this.table.grantReadWriteData(grantee);
       // PartiQL's UPDATE is UpdateItem by another name: the inbound consumer's batched link marks
-      // (functions/src/storage/messages.ts markLinksDispatched) go through BatchExecuteStatement.
+      // (functions/src/storage/messages/messages.ts markLinksDispatched) go through BatchExecuteStatement.
       this.table.grant(grantee, 'dynamodb:PartiQLUpdate');
     }
     const owner = policyOwnerOf(grantee);

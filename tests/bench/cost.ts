@@ -33,7 +33,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { channels, SOCKET_PING_INTERVAL_MS, USER_STATUS_INTERVAL_MS } from '@conversa/functions/contracts/channels';
 import type { AppMessageEvent } from '@conversa/functions/contracts/messages';
-import { getCampaign } from '@conversa/functions/storage/campaigns';
+import { getCampaign } from '@conversa/functions/storage/campaigns/campaigns';
 import { tableDeclaration } from '@conversa/functions/storage/table';
 import { DEFAULT_PROVISIONED } from '../../infra/lib/context.ts';
 import { PASSWORD } from '../integration/tenants.ts';

@@ -162,7 +162,7 @@ await runBench(bench, async (stack) => {
       `    ${row.perMessage.toFixed(2).padStart(6)}  peak ${String(Math.round(row.peak)).padStart(5)}  at ${target}/s ${String(Math.round(atTarget)).padStart(5)} WCU/s  ${verdict.padEnd(9)}  ${row.partition}`,
     );
   }
-  // The ticket lists (storage/tickets.ts gsi1 queue, gsi3 status), sharded or not: the partitions sharding is for.
+  // The ticket lists (storage/tickets/tickets.ts gsi1 queue, gsi3 status), sharded or not: the partitions sharding is for.
   const lists = rows.filter((row) => /^gsi[13] .*#TS#/.test(row.partition));
   const hottestLists = lists.slice(0, 4);
   say(`  the hottest ticket-list partitions (of ${lists.length}):`);

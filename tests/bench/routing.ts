@@ -5,7 +5,7 @@
  *   - p50/p90/p99/max from a contact's first message (the simulator's POST) to the ticket's `open`
  *     update on its attendant's socket;
  *   - the most open tickets any attendant held at any moment: sampled from the attendants' seat items
- *     (storage/ticket-routing.ts) every 100 ms, and counted from each attendant's own events (+1 on
+ *     (storage/tickets/routing.ts) every 100 ms, and counted from each attendant's own events (+1 on
  *     its open update, -1 on its closed update): both must stay <= maxOpenTickets;
  *   - tickets assigned twice (two attendants got the same ticket open): must be 0;
  *   - the spread of assignments over the attendants (round robin: even);
@@ -23,7 +23,7 @@ import { parseArgs } from 'node:util';
 import { documentClient } from '@conversa/functions/commons/dynamodb';
 import { channels } from '@conversa/functions/contracts/channels';
 import type { TicketEvent } from '@conversa/functions/contracts/tickets';
-import { readSeats } from '@conversa/functions/storage/ticket-routing';
+import { readSeats } from '@conversa/functions/storage/tickets/routing';
 import { PASSWORD } from '../integration/tenants.ts';
 import { connectSocket, ok, percentile, type Socket, sleep } from '../integration/whatsapp-kit.ts';
 import { benchLog } from './bench-log.ts';

@@ -9,8 +9,8 @@ import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { QueryCommand, ScanCommand, type ScanCommandInput } from '@aws-sdk/lib-dynamodb';
 import { encodeQueueBody } from '@conversa/functions/contracts/queue-body';
 import type { InboundEvent } from '@conversa/functions/contracts/session-events';
-import type { MessageRecord } from '@conversa/functions/storage/messages';
-import type { TicketRecord } from '@conversa/functions/storage/tickets';
+import type { MessageRecord } from '@conversa/functions/storage/messages/messages';
+import type { TicketRecord } from '@conversa/functions/storage/tickets/tickets';
 
 export async function stackStore(env: Record<string, string>) {
   Object.assign(process.env, env);
@@ -19,7 +19,7 @@ export async function stackStore(env: Record<string, string>) {
     import('@conversa/functions/domain/inbound/pipeline'),
     import('@conversa/functions/contracts/session-events'),
     import('@conversa/functions/domain/messages/send'),
-    import('@conversa/functions/storage/tickets'),
+    import('@conversa/functions/storage/tickets/tickets'),
   ]);
   const sqs = new SQSClient({
     endpoint: env.SQS_ENDPOINT,

@@ -1,7 +1,7 @@
 /**
  * The campaign engine's clock: messages on the standard queue `campaign-ticks`, each delayed to its
  * time with DelaySeconds (at most 900 s; a longer wait is a chain of ticks). Ticks carry their
- * connection's seq (storage/campaign-shipping.ts), starts the campaign's scheduledAt: the consumer
+ * connection's seq (storage/campaigns/shipping.ts), starts the campaign's scheduledAt: the consumer
  * acts only on the current ones, so a duplicate delivery does nothing.
  */
 import { env } from '#commons/env';

@@ -3,7 +3,7 @@
  * message-id.ts); the last 32 of their 74 random bits may carry the id of the ticket the message is
  * stored on, which never changes (a message lives in its ticket's partition). Whoever holds only the
  * id (DELETE /messages/{id}, a quoted message) then reads the message straight from its ticket, and
- * the message needs no id lookup item (storage/messages.ts): two write units less in its transaction.
+ * the message needs no id lookup item (storage/messages/messages.ts): two write units less in its transaction.
  *
  * Ids built before issue 24, and ids built where the ticket is not known yet (a schedule claims its
  * id before it finds the ticket), are random there: the ticket they seem to name holds no message of

@@ -4,7 +4,7 @@
  * A queue may promise a first response within `firstResponseMinutes` and a resolution within
  * `resolutionMinutes` (0 = no promise), counted in business hours (storage/business-time.ts). When a
  * ticket enters a queue with a promise, the ticket records when each target is due and when it turns
- * "due soon" (`SlaTimes`, storage/ticket-sla.ts); the first attendant message and the close record
+ * "due soon" (`SlaTimes`, storage/tickets/sla.ts); the first attendant message and the close record
  * when each was fulfilled. The state is then a function of that record and the clock alone
  * (`slaStateAt`), so reading a ticket never reads anything else, and the web recomputes it as time
  * passes.

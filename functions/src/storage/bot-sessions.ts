@@ -5,7 +5,7 @@
  */
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { db, getItem, table } from './db.ts';
-import { ticketPk } from './tickets.ts';
+import { ticketPk } from './tickets/tickets.ts';
 
 export interface BotSessionRecord {
   integrationId: number;

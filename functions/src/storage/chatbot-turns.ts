@@ -1,12 +1,12 @@
 /**
  * A chatbot turn (domain/chatbot/run.ts), committed as ONE transaction, in this order:
  *
- *   ticket       the state change (tickets.ts ticketStateUpdate: conditional on the revision the bot
+ *   ticket       the state change (tickets/tickets.ts ticketStateUpdate: conditional on the revision the bot
  *                decided on) with its slot and tag link moves (slotTransition); absent when the bot
  *                only replies
- *   replies      pending outgoing messages (messages.ts messageItems)
- *   history      the change's ticket history events (ticket-history.ts historyPut), when the caller has any
- *   bot done     the inbound message's wa link (messages.ts waLinkBotDone: conditional on not being
+ *   replies      pending outgoing messages (messages/messages.ts messageItems)
+ *   history      the change's ticket history events (tickets/history.ts historyPut), when the caller has any
+ *   bot done     the inbound message's wa link (messages/messages.ts waLinkBotDone: conditional on not being
  *                done yet), always last
  *
  * So a retried event never commits the bot twice, and a concurrent change to the ticket (an
@@ -14,9 +14,16 @@
  */
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { db, type TransactItem, table, transactionCancellationCodes } from './db.ts';
-import { type MessageRecord, messageItems, waLinkBotDone } from './messages.ts';
+import { type MessageRecord, messageItems, waLinkBotDone } from './messages/messages.ts';
 
-import { slotTransition, stateCounterItems, type TicketRecord, type TicketStatePatch, ticketPk, ticketStateUpdate } from './tickets.ts';
+import {
+  slotTransition,
+  stateCounterItems,
+  type TicketRecord,
+  type TicketStatePatch,
+  ticketPk,
+  ticketStateUpdate,
+} from './tickets/tickets.ts';
 
 export interface ChatbotTurn {
   ticket: TicketRecord;

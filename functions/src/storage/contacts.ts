@@ -1,6 +1,6 @@
 /**
  * Contacts of a company. A tenant may hold 100k+ contacts, so each contact has its own partition
- * (its item collection also holds its ticket slots and ticket links, see tickets.ts).
+ * (its item collection also holds its ticket slots and ticket links, see tickets/tickets.ts).
  *
  *   contact        pk = C#<cid>#CT#<padded id>        sk = CONTACT
  *                  gsi1pk = C#<cid>#CONTACTS           gsi1sk = <lower-case name>#<padded id>
@@ -131,7 +131,7 @@ async function numberHolder(record: Pick<ContactRecord, 'companyId' | 'number'>)
 /**
  * Partial update. Moving the number moves its guard in the same transaction (ERR_DUPLICATED_CONTACT
  * when taken). The tickets' copy of {name, number, profilePicUrl} is refreshed by the caller through
- * refreshTicketContact in ticket-contact-copy.ts (the contact's ticket links bound that work).
+ * refreshTicketContact in tickets/contact-copy.ts (the contact's ticket links bound that work).
  */
 export async function updateContact(companyId: number, contactId: number, patch: ContactPatch, attempt = 0): Promise<ContactRecord> {
   const current = await getContact(companyId, contactId);

@@ -26,16 +26,16 @@
  *     contacts                  contacts created that day (queue 0)
  *   Report attributes (issue 22 §4, report-histogram.ts; same day and queue rules as the events):
  *     F00..F15                  first responses by bucket of (the first response's time - convAt):
- *                               counted by storage/messages.ts, in the message's own transaction, for
+ *                               counted by storage/messages/messages.ts, in the message's own transaction, for
  *                               the first message of the conversation that an attendant typed (in
  *                               the inbox or on the phone; never a private note, the bot's, a
- *                               campaign's or any other automatic one: messages.ts countsAsFirstReply),
+ *                               campaign's or any other automatic one: messages/messages.ts countsAsFirstReply),
  *                               sent at or after convAt. Once per conversation: the ticket's
  *                               `respondedConvAt` is set to convAt on condition that it is not already.
  *     R00..R15                  resolutions by bucket of (the close - convAt): a conversation closed
  *     G1..G5                    ratings by value (SPEC: 1-3; room for a 5-point scale)
  *     Sm, Sb                    service-level targets met / missed, settled at the close from the
- *                               ticket's sla map (ticket-sla.ts): resolution met when closed by
+ *                               ticket's sla map (tickets/sla.ts): resolution met when closed by
  *                               resolutionDueAt; first response met when firstRespondedAt <= its due,
  *                               missed when later or when closed unanswered after the due (closed
  *                               unanswered before the due: not counted)
@@ -95,7 +95,7 @@ export interface CountedTicket {
   convAt?: string | null;
   queuedAt?: string | null;
   startedAt?: string | null;
-  /** The service level's facts (ticket-sla.ts), settled into Sm/Sb at the close. */
+  /** The service level's facts (tickets/sla.ts), settled into Sm/Sb at the close. */
   sla?: { firstResponseDueAt?: string; firstRespondedAt?: string; resolutionDueAt?: string } | null;
 }
 
@@ -263,7 +263,7 @@ export function firstResponseDeltas(
   return deltas;
 }
 
-/** The transaction items that count a first response (storage/messages.ts, with the message). */
+/** The transaction items that count a first response (storage/messages/messages.ts, with the message). */
 export async function firstResponseCounterItems(
   ticket: CountedTicket & { convAt: string },
   userId: number | null,
@@ -321,7 +321,7 @@ export function counterUpdates(companyId: number, deltas: Deltas): TransactItem[
 
 /**
  * The transaction items that count a ticket change (the hook of the ticket writers), with `also`:
- * other counts of the same transaction (a new contact's, storage/first-message.ts), merged into the
+ * other counts of the same transaction (a new contact's, storage/messages/first-message.ts), merged into the
  * same items, since a transaction may touch an item once.
  */
 export async function ticketCounterItems(

@@ -1,5 +1,5 @@
 /**
- * Write shards of a busy tenant's ticket lists (issue 15). The queue and status lists (tickets.ts
+ * Write shards of a busy tenant's ticket lists (issue 15). The queue and status lists (tickets/tickets.ts
  * gsi1, gsi3) take a write for every message of the tenant's tickets in them, so one partition's
  * 1,000 WCU/s would bind at about 1,000 messages a second in one queue. Once the tenant is busy
  * (domain/inbound/tenant-load.ts), its count of shards grows; a ticket's rows go to shard

@@ -15,7 +15,7 @@ import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { MENTION_GRANT_HOURS, type Mention } from '#contracts/mentions';
 import { db, getItem, queryUpTo, type TransactItem, table, transactionCancellationCodes, updateIf } from './db.ts';
 import { pad, tenantPk } from './table.ts';
-import { ticketPk } from './tickets.ts';
+import { ticketPk } from './tickets/tickets.ts';
 
 const KEEP_DAYS = 30;
 

@@ -19,15 +19,15 @@
  * a word has one item per message, which the reader lists once (domain/tickets/search-page.ts).
  * Their partitions are write-sharded like the ticket lists of a busy tenant (list-shards.ts): shard
  * `ticket id % count`, shard 0 being the unsharded partition, the shard recorded on the message
- * (messages.ts `wordIndex`) so its words are taken back where they were written; readers query every
+ * (messages/messages.ts `wordIndex`) so its words are taken back where they were written; readers query every
  * shard of the tenant's count and merge (search-reads.ts). Items written before issue 24 (`M` without
- * a message id, counted with `refs`) stay readable and are taken back by their counts (message-words.ts).
+ * a message id, counted with `refs`) stay readable and are taken back by their counts (messages/words.ts).
  *
- * Who keeps it: contacts.ts (create, update, delete: C items), tickets.ts (create, contact refresh:
- * N items), messages.ts + message-words.ts (M items, at most MAX_MESSAGE_WORDS per message, written
+ * Who keeps it: contacts.ts (create, update, delete: C items), tickets/tickets.ts (create, contact refresh:
+ * N items), messages/messages.ts + messages/words.ts (M items, at most MAX_MESSAGE_WORDS per message, written
  * after the message's transaction; an edit replaces the message's items, a deleted message takes
  * them back, so a search stops finding a ticket by text it no longer shows). Deleting a ticket
- * removes its items (ticket-removal.ts).
+ * removes its items (tickets/removal.ts).
  */
 import { pad, tenantPk } from './table.ts';
 
@@ -106,7 +106,7 @@ export const contactSearchItems = (companyId: number, contact: { id: number; nam
 export const ticketSearchItems = (companyId: number, kind: 'N', ticketId: number, words: string[]) =>
   words.map((word) => ({ ...ticketSearchKey(companyId, kind, word, ticketId), entity: 'search', ticketId }));
 
-/** Where a message's words are (written on the message, messages.ts): the shard of their partitions and the words. */
+/** Where a message's words are (written on the message, messages/messages.ts): the shard of their partitions and the words. */
 export interface WordIndex {
   shard: number;
   words: string[];

@@ -6,7 +6,7 @@
  *   tag link     pk = C#<cid>#TG#<tagId>       sk = TICKET#<padded ticketId>
  *                -> the tickets of a tag (to take a deleted tag off them, or refresh a renamed one),
  *                   bounded by that tag's tickets
- *                gsi1..3: the ticket's list keys scoped to the tag (tickets.ts "tag link"): the
+ *                gsi1..3: the ticket's list keys scoped to the tag (tickets/tickets.ts "tag link"): the
  *                   tag filter of the ticket list reads the tag's partition of the list it filters
  *   ticket copy  the ticket item's `tags[]` ({id, name, color}), so a ticket page needs no tag reads
  *
@@ -29,8 +29,8 @@ import {
 } from './db.ts';
 import { primeListShards } from './list-shards.ts';
 import { pad, tenantPk } from './table.ts';
-import { tagLinkKey, tagLinkListKeys, tagsUnchanged } from './ticket-list-keys.ts';
-import { type TicketRecord, ticketKey } from './tickets.ts';
+import { tagLinkKey, tagLinkListKeys, tagsUnchanged } from './tickets/list-keys.ts';
+import { type TicketRecord, ticketKey } from './tickets/tickets.ts';
 
 export interface TagRecord {
   id: number;

@@ -17,10 +17,10 @@
  */
 import type { ChatTurn } from '#adapters/openai';
 import type { BotSessionRecord } from '#storage/bot-sessions';
-import type { MessageRecord } from '#storage/messages';
+import type { MessageRecord } from '#storage/messages/messages';
 import type { PromptRecord } from '#storage/prompts';
 import type { QueueIntegrationRecord } from '#storage/queue-integrations';
-import type { TicketRecord, TicketStatePatch } from '#storage/tickets';
+import type { TicketRecord, TicketStatePatch } from '#storage/tickets/tickets';
 import type { BotClients } from './clients.ts';
 
 /** The convention of the spec's peers: a reply that starts with this asks for a human. */

@@ -5,8 +5,8 @@
  * Queued again on a replay: the queue's dedupe id is the message, so the turn runs once.
  */
 import { sendBotTurn } from '#adapters/bot-turns';
-import type { MessageRecord } from '#storage/messages';
-import type { TicketRecord } from '#storage/tickets';
+import type { MessageRecord } from '#storage/messages/messages';
+import type { TicketRecord } from '#storage/tickets/tickets';
 import { botHolds } from './holds.ts';
 import type { BotTurnMessage } from './turn-message.ts';
 

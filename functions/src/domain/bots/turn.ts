@@ -26,11 +26,11 @@ import { deleteBotSession, getBotSession, putBotSession } from '#storage/bot-ses
 import { commitBotTurn } from '#storage/chatbot-turns';
 import { getContact } from '#storage/contacts';
 import { getItem } from '#storage/db';
-import { getMessage, listMessagesPage, type MessageRecord } from '#storage/messages';
+import { getMessage, listMessagesPage, type MessageRecord } from '#storage/messages/messages';
 import { getPrompt } from '#storage/prompts';
 import { getQueueIntegration } from '#storage/queue-integrations';
-import { createTicketNote, newTicketNoteId } from '#storage/ticket-notes';
-import { getTicket, type TicketRecord, ticketPk } from '#storage/tickets';
+import { createTicketNote, newTicketNoteId } from '#storage/tickets/notes';
+import { getTicket, type TicketRecord, ticketPk } from '#storage/tickets/tickets';
 import { type BotAnswer, handBack, integrationAnswer, promptAnswer } from './answers.ts';
 import { type BotClients, defaultBotClients } from './clients.ts';
 import { botHolds } from './holds.ts';

@@ -17,8 +17,8 @@
  *   contact is valid when it has a number. Only the valid are shipped.
  */
 import { NO_TAG_LIST } from '#contracts/campaigns';
-import { allTagTickets, getContacts, numbersInList, tagTicketsAfter, ticketContactIds } from '#storage/campaign-audience';
-import type { CampaignRecord } from '#storage/campaigns';
+import { allTagTickets, getContacts, numbersInList, tagTicketsAfter, ticketContactIds } from '#storage/campaigns/audience';
+import type { CampaignRecord } from '#storage/campaigns/campaigns';
 import { contactListItemsAfter, countContactListItems } from '#storage/contact-list-items';
 import type { ContactRecord } from '#storage/contacts';
 

@@ -33,9 +33,9 @@ import type { Identity } from '#domain/identity';
 import { mediaRoute } from '#domain/media/keys';
 import { createWithinPlanLimit } from '#domain/plans/limits';
 import { publishToCompany } from '#realtime/publisher';
-import { getRun, getRuns } from '#storage/campaign-runs';
-import type { RunCounters } from '#storage/campaign-shipping';
-import * as store from '#storage/campaigns';
+import * as store from '#storage/campaigns/campaigns';
+import { getRun, getRuns } from '#storage/campaigns/runs';
+import type { RunCounters } from '#storage/campaigns/shipping';
 import { getConnection, listConnections } from '#storage/connections';
 import { foldSearch } from '#storage/contact-list-items';
 import { type ContactListRecord, getContactList, listContactLists } from '#storage/contact-lists';
@@ -210,7 +210,7 @@ export async function updateCampaignFor(identity: Identity, id: number, input: U
   // Storage refuses the write if the engine (or another edit) changed the campaign since it was read.
   const updated = await store.updateCampaign(companyId, id, before.revision, {
     ...given,
-    // The due index is keyed by the time: it goes with every status write (storage/campaigns.ts).
+    // The due index is keyed by the time: it goes with every status write (storage/campaigns/campaigns.ts).
     scheduledAt: fields.scheduledAt,
     status: fields.scheduledAt ? 'PROGRAMADA' : 'INATIVA',
   });

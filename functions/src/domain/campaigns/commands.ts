@@ -7,7 +7,7 @@
 import { ConflictError, NotFoundError } from '#commons/errors';
 import type { Campaign } from '#contracts/campaigns';
 import type { Identity } from '#domain/identity';
-import { getCampaign } from '#storage/campaigns';
+import { getCampaign } from '#storage/campaigns/campaigns';
 import { getCampaignFor } from './campaigns.ts';
 import { cancelCampaign, startCampaign } from './engine.ts';
 

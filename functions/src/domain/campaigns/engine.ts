@@ -1,7 +1,7 @@
 /**
  * The campaign shipping engine (BEHAVIOUR "Campaigns"): SQS-paced, exactly once per contact.
  *
- * Each connection has one chain of tick messages (storage/campaign-shipping.ts "pace"); a tick ships
+ * Each connection has one chain of tick messages (storage/campaigns/shipping.ts "pace"); a tick ships
  * the next contacts of one of the connection's running campaigns (round robin, so two campaigns on
  * one connection share its pace and two connections run side by side), then queues the next tick
  * delayed by the pace (`messageInterval`, and `greaterInterval` after every `longerIntervalAfter`
@@ -24,12 +24,12 @@ import { logger } from '#commons/logger';
 import { type CampaignStatus, defaultCampaignSettings } from '#contracts/campaigns';
 import type { SessionCommand } from '#contracts/session-events';
 import { defaultEffects, type Effects } from '#domain/messages/effects';
-import { dropFromPace, getPace, joinPace, leavePace, sleepPace } from '#storage/campaign-pace';
-import { beginRun, getRun } from '#storage/campaign-runs';
-import { getCampaignSettings } from '#storage/campaign-settings';
-import type { PaceRecord, RunRecord, ShipRecord } from '#storage/campaign-shipping';
-import { commitTick, getShipRecords } from '#storage/campaign-ships';
-import { type CampaignRecord, getCampaign, transitionCampaign } from '#storage/campaigns';
+import { type CampaignRecord, getCampaign, transitionCampaign } from '#storage/campaigns/campaigns';
+import { dropFromPace, getPace, joinPace, leavePace, sleepPace } from '#storage/campaigns/pace';
+import { beginRun, getRun } from '#storage/campaigns/runs';
+import { getCampaignSettings } from '#storage/campaigns/settings';
+import type { PaceRecord, RunRecord, ShipRecord } from '#storage/campaigns/shipping';
+import { commitTick, getShipRecords } from '#storage/campaigns/ships';
 import { type FileListFile, getFileList } from '#storage/file-lists';
 import { countAudience, walkAudience } from './audience.ts';
 import { delayToward, fillPlaceholders, nextPace, pickMessages, type ShipPart, shipMessageId, tickBatchSize } from './compose.ts';

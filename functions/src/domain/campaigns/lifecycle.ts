@@ -14,10 +14,10 @@
  */
 import { type ClockSender, sendClockMessage } from '#adapters/campaign-ticks';
 import { logger } from '#commons/logger';
-import { dueCampaigns, runningCampaigns } from '#storage/campaign-due';
-import { getPace, joinPace } from '#storage/campaign-pace';
-import { getRun } from '#storage/campaign-runs';
-import type { CampaignRecord } from '#storage/campaigns';
+import type { CampaignRecord } from '#storage/campaigns/campaigns';
+import { dueCampaigns, runningCampaigns } from '#storage/campaigns/due';
+import { getPace, joinPace } from '#storage/campaigns/pace';
+import { getRun } from '#storage/campaigns/runs';
 import { defaultEngineDeps, startCampaign } from './engine.ts';
 
 /** Over the minute between the job's runs, so every start is queued by at least one of them. */

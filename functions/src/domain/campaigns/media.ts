@@ -19,7 +19,7 @@ import {
   uploadedAttachment,
 } from '#domain/media/attachments';
 import type { UploadedFile } from '#domain/media/multipart';
-import * as store from '#storage/campaigns';
+import * as store from '#storage/campaigns/campaigns';
 import { getCampaignFor } from './campaigns.ts';
 
 const mediaPrefix = (companyId: number, id: number) => `${companyId}/campaigns/${id}`;

@@ -5,9 +5,9 @@
 import type { CampaignProgress, CampaignProgressEvent } from '#contracts/campaigns';
 import { channels } from '#contracts/channels';
 import type { Effects } from '#domain/messages/effects';
-import { getRun } from '#storage/campaign-runs';
-import { emptyCounters, type RunCounters } from '#storage/campaign-shipping';
-import type { CampaignRecord } from '#storage/campaigns';
+import type { CampaignRecord } from '#storage/campaigns/campaigns';
+import { getRun } from '#storage/campaigns/runs';
+import { emptyCounters, type RunCounters } from '#storage/campaigns/shipping';
 
 export const progressOf = (run: Partial<RunCounters> | undefined): CampaignProgress => {
   const counters = { ...emptyCounters(), ...run };

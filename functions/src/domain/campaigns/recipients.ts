@@ -1,7 +1,7 @@
 /**
  * The campaign report's recipients (issue 25: the report counted deliveries but named nobody). The
  * audience as the engine walks it (audience.ts), each recipient joined with its shipping record
- * (one per campaign and recipient, storage/campaign-ships.ts): invalid ones were never shipped; a
+ * (one per campaign and recipient, storage/campaigns/ships.ts): invalid ones were never shipped; a
  * record without a result was handed to the connection; its deliveredAt or failedAt is the result,
  * and the phone's read receipt (readAt, from the message's acks: inbound/updates.ts) makes it read.
  * Filtered by state and paged in the audience's order.
@@ -15,9 +15,9 @@ import {
   type ListCampaignRecipientsQuery,
 } from '#contracts/campaigns';
 import type { Identity } from '#domain/identity';
-import type { ShipRecord } from '#storage/campaign-shipping';
-import { getShipRecords } from '#storage/campaign-ships';
-import { getCampaign } from '#storage/campaigns';
+import { getCampaign } from '#storage/campaigns/campaigns';
+import type { ShipRecord } from '#storage/campaigns/shipping';
+import { getShipRecords } from '#storage/campaigns/ships';
 import { type AudienceRecipient, walkAudience } from './audience.ts';
 
 /** getShipRecords reads a batch in one BatchGetItem, which takes at most 100 keys. */

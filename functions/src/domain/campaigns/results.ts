@@ -12,8 +12,8 @@
 import { logger } from '#commons/logger';
 import type { InboundEvent } from '#contracts/session-events';
 import type { Effects } from '#domain/messages/effects';
-import { clearPendingConfirmation, getPendingConfirmation, getShipRecord, recordOutcome } from '#storage/campaign-ships';
-import { getCampaign } from '#storage/campaigns';
+import { getCampaign } from '#storage/campaigns/campaigns';
+import { clearPendingConfirmation, getPendingConfirmation, getShipRecord, recordOutcome } from '#storage/campaigns/ships';
 import { parseShipMessageId } from './compose.ts';
 import { defaultEngineDeps, type EngineDeps, finishIfComplete, sendShips } from './engine.ts';
 import { publishProgress } from './progress.ts';

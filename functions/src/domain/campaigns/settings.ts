@@ -11,7 +11,7 @@ import {
   defaultCampaignSettings,
 } from '#contracts/campaigns';
 import type { Identity } from '#domain/identity';
-import { getCampaignSettings, putCampaignSettings } from '#storage/campaign-settings';
+import { getCampaignSettings, putCampaignSettings } from '#storage/campaigns/settings';
 
 /** The company's settings with the defaults filled in: what the engine paces by. */
 export async function campaignSettingsOf(companyId: number): Promise<CampaignSettings> {

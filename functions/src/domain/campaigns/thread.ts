@@ -22,7 +22,7 @@
  * (point reads; a write when the ticket is new), then one transaction with the message, its id
  * lookup, its WhatsApp link and the ticket's activity; to a number with no contact yet, the link and
  * the number's guard, then ONE transaction with the contact, its closed ticket and the message
- * (storage/first-message.ts). Its words are not indexed: the same text on every ticket would make
+ * (storage/messages/first-message.ts). Its words are not indexed: the same text on every ticket would make
  * them match everything.
  */
 import type { InboundEvent } from '#contracts/session-events';
@@ -32,11 +32,11 @@ import { derivedMessageId } from '#domain/messages/message-id';
 import { buildOutgoingMessage, dispatchOutgoing } from '#domain/messages/send';
 import { findOrCreateTicket, newConversation, ticketCreated } from '#domain/tickets/find-or-create';
 import { getItemBatched } from '#storage/batch-get';
-import { storeFirstMessage } from '#storage/first-message';
-import { linkCampaignShip, markOrigin } from '#storage/message-status';
-import { type MessageRecord, storeMessage, type WaLink, waLinkKey } from '#storage/messages';
+import { storeFirstMessage } from '#storage/messages/first-message';
+import { type MessageRecord, storeMessage, type WaLink, waLinkKey } from '#storage/messages/messages';
+import { linkCampaignShip, markOrigin } from '#storage/messages/status';
 import { listSettingsCached } from '#storage/settings';
-import type { TicketRecord } from '#storage/tickets';
+import type { TicketRecord } from '#storage/tickets/tickets';
 import { parseShipMessageId } from './compose.ts';
 
 type CampaignResult = Extract<InboundEvent, { kind: 'campaignResult' }>;

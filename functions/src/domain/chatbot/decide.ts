@@ -6,7 +6,7 @@
 import type { ScheduleEntry } from '#contracts/schedules';
 import type { QueueOptionRecord } from '#storage/queue-options';
 import type { QueueRecord } from '#storage/queues';
-import type { BotState, TicketRecord, TicketStatePatch } from '#storage/tickets';
+import type { BotState, TicketRecord, TicketStatePatch } from '#storage/tickets/tickets';
 import { isWithinSchedule } from './hours.ts';
 
 export const OUT_OF_HOURS_INTERVAL_MS = 5 * 60_000;

@@ -15,10 +15,10 @@ import { buildOutgoingMessage } from '#domain/messages/send';
 import { commitChatbotTurn } from '#storage/chatbot-turns';
 import { getCompanyCached } from '#storage/companies';
 import type { ConnectionRecord } from '#storage/connections';
-import type { MessageRecord } from '#storage/messages';
+import type { MessageRecord } from '#storage/messages/messages';
 import { type QueueOptionRecord, queueTreeCached } from '#storage/queue-options';
 import type { QueueRecord } from '#storage/queues';
-import { getTicket, type TicketRecord } from '#storage/tickets';
+import { getTicket, type TicketRecord } from '#storage/tickets/tickets';
 import { type BotDecision, botApplies, decide, decideRating } from './decide.ts';
 
 export interface ChatbotInput {

@@ -10,11 +10,11 @@ import { getCompany } from '#storage/companies';
 import { getExportJob, setExportJobStatus } from '#storage/company-exports/jobs';
 import { listContactsPage } from '#storage/contact-pages';
 import { listShardsOf } from '#storage/list-shards';
-import { listMessagesPage, type MessageRecord } from '#storage/messages';
+import { listMessagesPage, type MessageRecord } from '#storage/messages/messages';
 import { ticketsUpdatedSince } from '#storage/retention/old-messages';
 import { listSettings } from '#storage/settings';
-import { listTicketNotes } from '#storage/ticket-notes';
-import type { TicketRecord } from '#storage/tickets';
+import { listTicketNotes } from '#storage/tickets/notes';
+import type { TicketRecord } from '#storage/tickets/tickets';
 import { listUsers } from '#storage/users';
 
 const json = (value: unknown) => new TextEncoder().encode(JSON.stringify(value, null, 2));

@@ -19,7 +19,7 @@ import {
 import type { Identity } from '#domain/identity';
 import { defaultEffects } from '#domain/messages/effects';
 import { publishToCompany } from '#realtime/publisher';
-import { listCampaigns } from '#storage/campaigns';
+import { listCampaigns } from '#storage/campaigns/campaigns';
 import { foldSearch, purgeContactListItems } from '#storage/contact-list-items';
 import * as store from '#storage/contact-lists';
 import { checkListNumbers } from './number-checks.ts';

@@ -22,10 +22,10 @@ import { recordAudit } from '#domain/audit/record';
 import { messageMediaKey } from '#domain/media/keys';
 import { servedAs } from '#domain/media/serve';
 import { contactPartitionItems } from '#storage/contact-pages';
-import { listMessagesPage } from '#storage/messages';
-import { getTickets } from '#storage/ticket-lists';
-import { listTicketNotes } from '#storage/ticket-notes';
-import type { TicketRecord } from '#storage/tickets';
+import { listMessagesPage } from '#storage/messages/messages';
+import { getTickets } from '#storage/tickets/lists';
+import { listTicketNotes } from '#storage/tickets/notes';
+import type { TicketRecord } from '#storage/tickets/tickets';
 import { getContactFor } from './manage.ts';
 
 /** A day: long enough for the person to download what they asked for, short enough to die soon. */

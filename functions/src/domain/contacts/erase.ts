@@ -7,7 +7,7 @@
  *      ones live under `<cid>/whatsapp/...`, not under the ticket; a quick message's, campaign's or
  *      file list's file that a message also names is the company's and stays) and every object under the
  *      ticket's own folder (uploads never sent included), then the ticket with everything of it
- *      (storage/ticket-removal.ts: messages, id lookups, WhatsApp links, history, notes, message and
+ *      (storage/tickets/removal.ts: messages, id lookups, WhatsApp links, history, notes, message and
  *      contact search words, tag links, the slot), each published as a `delete` to its viewers;
  *   2. the contact's schedules, with their files, and the entries of the company's contact lists
  *      (campaign audiences) holding its number;
@@ -41,16 +41,16 @@ import { isConversationMedia, messageMediaKey } from '#domain/media/keys';
 import type { Effects } from '#domain/messages/effects';
 import { publishTicketDeleted } from '#domain/tickets/notify';
 import { publish } from '#realtime/publisher';
-import { forgetRecipient } from '#storage/campaign-ships';
-import { listCampaigns } from '#storage/campaigns';
+import { listCampaigns } from '#storage/campaigns/campaigns';
+import { forgetRecipient } from '#storage/campaigns/ships';
 import { contactListItemByNumber, deleteContactListItem } from '#storage/contact-list-items';
 import { listContactLists } from '#storage/contact-lists';
 import { purgeContactPartition } from '#storage/contact-pages';
-import { listMessagesPage } from '#storage/messages';
+import { listMessagesPage } from '#storage/messages/messages';
 import { deleteSchedule, listSchedules } from '#storage/schedules';
 import { pad } from '#storage/table';
-import { deleteTicketData } from '#storage/ticket-removal';
-import { getTicket } from '#storage/tickets';
+import { deleteTicketData } from '#storage/tickets/removal';
+import { getTicket } from '#storage/tickets/tickets';
 import { contactTicketIds } from './data-export.ts';
 
 /** An erasure only publishes (ticket deletions): it sends nothing to a phone, so its Lambda holds no session-commands grant. */

@@ -23,7 +23,7 @@ import { publish, publishToCompany } from '#realtime/publisher';
 import { contactPartitionItems, listContactsPage, purgeContactPartition } from '#storage/contact-pages';
 import * as store from '#storage/contacts';
 import { newContactId } from '#storage/conversation-ids';
-import { refreshTicketContact } from '#storage/ticket-contact-copy';
+import { refreshTicketContact } from '#storage/tickets/contact-copy';
 
 const publishContactEvent = (companyId: number, event: ContactEvent) => publishToCompany(companyId, channels.contact(companyId), event);
 

@@ -25,7 +25,7 @@ import { emitWebhookEvents } from '#domain/webhooks/emit';
 import { audience } from '#realtime/publisher';
 import { createContact, getContact, getContactByNumber, updateContact } from '#storage/contacts';
 import { newContactId } from '#storage/conversation-ids';
-import { refreshTicketContact } from '#storage/ticket-contact-copy';
+import { refreshTicketContact } from '#storage/tickets/contact-copy';
 
 /** Same bounds as POST /contacts: a name of 2 to 50 characters, a number of 8 to 50 digits. */
 const NAME_MAX = 50;

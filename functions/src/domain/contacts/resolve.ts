@@ -12,7 +12,7 @@ import { publishContact } from '#domain/tickets/publish';
 import { emitWebhookEvent } from '#domain/webhooks/emit';
 import { createContact, getContact, getContactByNumber, updateContact } from '#storage/contacts';
 import { newContactId } from '#storage/conversation-ids';
-import { refreshTicketContact } from '#storage/ticket-contact-copy';
+import { refreshTicketContact } from '#storage/tickets/contact-copy';
 
 export interface ContactSource {
   companyId: number;

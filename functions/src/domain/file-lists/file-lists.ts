@@ -33,7 +33,7 @@ import { allowedFileType } from '#domain/media/file-types';
 import { mediaRoute, safeFileName } from '#domain/media/keys';
 import type { MultipartForm } from '#domain/media/multipart';
 import { publishToCompany } from '#realtime/publisher';
-import { listCampaigns } from '#storage/campaigns';
+import { listCampaigns } from '#storage/campaigns/campaigns';
 import { foldSearch } from '#storage/contact-list-items';
 import * as store from '#storage/file-lists';
 

@@ -2,7 +2,7 @@
  * A WhatsApp message (or a rejected call) into the inbox, in resumable steps:
  *   1. store   the message, its WhatsApp link (the dedupe guard) and the ticket's activity in one
  *              transaction (a new contact's first message: with the contact and its ticket,
- *              storage/first-message.ts); a replay finds the link and stores nothing new (our own
+ *              storage/messages/first-message.ts); a replay finds the link and stores nothing new (our own
  *              echo finds the link written when we queued the send);
  *   2. bot     rating reply or chatbot, committed with its replies and the link's `botDone`
  *              (nothing to do: `botDone` waits for step 3's write);
@@ -31,8 +31,7 @@ import { publishContact } from '#domain/tickets/publish';
 import { getItemBatched } from '#storage/batch-get';
 import type { ConnectionRecord } from '#storage/connections';
 import { contactKey, getContactByNumber } from '#storage/contacts';
-import { storeFirstMessage } from '#storage/first-message';
-import type { DeferredWords } from '#storage/message-words';
+import { storeFirstMessage } from '#storage/messages/first-message';
 import {
   getMessageByWaId,
   getWaLink,
@@ -41,10 +40,11 @@ import {
   ticketAfterActivity,
   type WaLink,
   waLinkKey,
-} from '#storage/messages';
+} from '#storage/messages/messages';
+import type { DeferredWords } from '#storage/messages/words';
 import type { QueueRecord } from '#storage/queues';
 import { hints } from '#storage/read-cache';
-import type { TicketRecord } from '#storage/tickets';
+import type { TicketRecord } from '#storage/tickets/tickets';
 import { type BatchReferences, batchReferences } from './batch-references.ts';
 import type { RecordMarks } from './dispatch-marks.ts';
 import { inboundRecord } from './record.ts';
@@ -76,7 +76,7 @@ export async function handleWaMessage(
   refs: BatchReferences = batchReferences(),
   /** The SQS batch's deferred link marks (dispatch-marks.ts); without, each is written at once. */
   marks?: RecordMarks,
-  /** The SQS batch's deferred search words (storage/message-words.ts); without, written at once. */
+  /** The SQS batch's deferred search words (storage/messages/words.ts); without, written at once. */
   words?: DeferredWords,
 ): Promise<MessageOutcome> {
   // One round of independent reads: the dedupe link, the cached references, and (for a contact
@@ -187,7 +187,7 @@ interface Arrival {
 
 /**
  * A new contact's first message: the contact, its ticket (ids allocated side by side) and the
- * message in one transaction (storage/first-message.ts), then steps 2 and 3. 'contactTaken': a
+ * message in one transaction (storage/messages/first-message.ts), then steps 2 and 3. 'contactTaken': a
  * concurrent first message from the number created the contact; nothing was written.
  */
 async function storeNewContactMessage(input: {

@@ -8,7 +8,7 @@ import { localTime } from '#domain/chatbot/hours';
 import { applyNumberChecks } from '#domain/contact-lists/number-checks';
 import { importPhoneContacts } from '#domain/contacts/phone-import';
 import { defaultEffects, type Effects } from '#domain/messages/effects';
-import type { DeferredWords } from '#storage/message-words';
+import type { DeferredWords } from '#storage/messages/words';
 import { type BatchReferences, batchReferences } from './batch-references.ts';
 import type { RecordMarks } from './dispatch-marks.ts';
 import { handleWaMessage } from './message.ts';
@@ -19,7 +19,7 @@ export type InboundOutcome = string;
 /**
  * `refs`: the batch's shared reads of settings, connections and queues (batch-references.ts);
  * `marks`: the batch's deferred link marks (dispatch-marks.ts), written when the batch ends;
- * `words`: the batch's deferred search words (storage/message-words.ts), written before the marks.
+ * `words`: the batch's deferred search words (storage/messages/words.ts), written before the marks.
  */
 export async function processInboundEvent(
   event: InboundEvent,

@@ -4,8 +4,8 @@ import type { WaMessage } from '#contracts/session-events';
 import { cleanFileName } from '#domain/media/keys';
 import { messageIdAt } from '#domain/messages/message-id';
 import { quoting } from '#domain/messages/send';
-import type { MessageRecord } from '#storage/messages';
-import type { TicketRecord } from '#storage/tickets';
+import type { MessageRecord } from '#storage/messages/messages';
+import type { TicketRecord } from '#storage/tickets/tickets';
 
 /** SPEC 2: a location body is image|link|description. */
 function locationBody(message: WaMessage): string {

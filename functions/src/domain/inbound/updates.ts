@@ -14,11 +14,11 @@ import { scheduleSendFailed } from '#domain/schedules/send';
 import { loadTicketRefs, presentTicket } from '#domain/tickets/present';
 import { emitMessageAck, publishMessage } from '#domain/tickets/publish';
 import { getItemBatched } from '#storage/batch-get';
-import { recordShipAck } from '#storage/campaign-ships';
+import { recordShipAck } from '#storage/campaigns/ships';
 import { contactKey } from '#storage/contacts';
-import { editBody, markDeleted, markFailed, markSent, raiseAck } from '#storage/message-status';
-import { type MessageRecord, type WaLink, waLinkKey } from '#storage/messages';
-import { type TicketRecord, ticketKey } from '#storage/tickets';
+import { type MessageRecord, type WaLink, waLinkKey } from '#storage/messages/messages';
+import { editBody, markDeleted, markFailed, markSent, raiseAck } from '#storage/messages/status';
+import { type TicketRecord, ticketKey } from '#storage/tickets/tickets';
 import { type BatchReferences, batchReferences } from './batch-references.ts';
 
 type Event<K extends InboundEvent['kind']> = Extract<InboundEvent, { kind: K }>;

@@ -18,12 +18,12 @@
 import { copyMedia, headMedia } from '#adapters/media-bucket';
 import { canSeeTicket, type Viewer, viewerIsAdmin } from '#domain/tickets/access';
 import { getAnnouncement } from '#storage/announcements';
-import { getCampaign } from '#storage/campaigns';
+import { getCampaign } from '#storage/campaigns/campaigns';
 import { getFileList } from '#storage/file-lists';
 import { hasMentionGrant } from '#storage/mentions';
-import { getMessageByWaId } from '#storage/messages';
+import { getMessageByWaId } from '#storage/messages/messages';
 import { getQuickMessage } from '#storage/quick-messages';
-import { getTicket } from '#storage/tickets';
+import { getTicket } from '#storage/tickets/tickets';
 import { mediaOwner, outboundMediaKey, platformMediaOwner } from './keys.ts';
 
 /** A ticket's media is the thread's: whoever may read the thread (its viewers, a mentioned colleague). */

@@ -13,8 +13,8 @@ import type { InboundMedia, MediaType, SessionCommand } from '#contracts/session
 import { loadTicketRefs, presentTicket, type TicketRefs } from '#domain/tickets/present';
 import { publishMessage, publishTicket } from '#domain/tickets/publish';
 import { getContact } from '#storage/contacts';
-import { getMessage, getMessageById, type MessageRecord, storeMessage } from '#storage/messages';
-import { getTicket, type TicketRecord } from '#storage/tickets';
+import { getMessage, getMessageById, type MessageRecord, storeMessage } from '#storage/messages/messages';
+import { getTicket, type TicketRecord } from '#storage/tickets/tickets';
 import type { Effects } from './effects.ts';
 import { defaultEffects } from './effects.ts';
 import { messageIdAt } from './message-id.ts';

@@ -18,8 +18,8 @@ import { getOnboarding, markOnboardingDone, setOnboardingDismissed } from '#stor
 import { countQueues, listQueues } from '#storage/queues';
 import { listQuickMessages } from '#storage/quick-messages';
 import { getSetting } from '#storage/settings';
-import { ticketLists } from '#storage/ticket-list-keys';
-import { readListSlice } from '#storage/ticket-lists';
+import { ticketLists } from '#storage/tickets/list-keys';
+import { readListSlice } from '#storage/tickets/lists';
 import { countUsers, listUserNamesCached } from '#storage/users';
 
 /** A user has taken a conversation: some ticket is open or closed in their name (accepted, answered, resolved). */

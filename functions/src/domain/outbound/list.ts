@@ -23,8 +23,8 @@ import { loadReadableTicket, type Viewer } from '#domain/tickets/access';
 import { loadTicketRefs, presentTicket } from '#domain/tickets/present';
 import { ticketAudience } from '#domain/tickets/publish';
 import { listThreadEvents } from '#domain/tickets/thread-events';
-import { listMessagesPage, type MessageRecord, messageCursor } from '#storage/messages';
-import { resetUnread } from '#storage/tickets';
+import { listMessagesPage, type MessageRecord, messageCursor } from '#storage/messages/messages';
+import { resetUnread } from '#storage/tickets/tickets';
 import { type ListMessagesQuery, MESSAGES_PAGE_SIZE } from './input.ts';
 import { presentMessage } from './present.ts';
 

@@ -7,7 +7,7 @@
  *     dispatchOutgoing and sendCommandFor refuse it besides), so it never gets ack ticks;
  *   - never in a webhook (tickets/publish.ts), nor in the AI prompt's history (bots/turn.ts);
  *   - not the ticket's lastMessage (the list's preview keeps the last real message, so a note never
- *     reads as the customer being answered) and not a first response (storage/messages.ts).
+ *     reads as the customer being answered) and not a first response (storage/messages/messages.ts).
  * The same rules as a send: a ticket the caller may see (another tenant's is not found), open.
  * Text only: media (files, uploads, a quick reply's file) with a note is a 400.
  *
@@ -24,7 +24,7 @@ import { buildOutgoingMessage, dispatchOutgoing } from '#domain/messages/send';
 import { loadVisibleTicket, type Viewer } from '#domain/tickets/access';
 import { audience } from '#realtime/audience';
 import { mentionItems } from '#storage/mentions';
-import { getMessage, type MessageRecord, storeMessage } from '#storage/messages';
+import { getMessage, type MessageRecord, storeMessage } from '#storage/messages/messages';
 import { listUserNamesCached, listUsers } from '#storage/users';
 import { presentMessage } from './present.ts';
 import { assertOpen, checkQuoted } from './send.ts';

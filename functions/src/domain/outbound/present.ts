@@ -6,7 +6,7 @@
  */
 import type { Message } from '#contracts/messages';
 import { MEDIA_ROUTE_PREFIX, mediaRoute } from '#domain/media/keys';
-import type { MessageRecord } from '#storage/messages';
+import type { MessageRecord } from '#storage/messages/messages';
 
 const routed = (mediaPath: string | null, mediaUrl: string | null): string | null => {
   const key = mediaPath ?? mediaUrl;

@@ -17,9 +17,9 @@ import type { Effects } from '#domain/messages/effects';
 import { loadTicketRefs, presentTicket } from '#domain/tickets/present';
 import { publishMessage } from '#domain/tickets/publish';
 import { getContact } from '#storage/contacts';
-import { markFailed } from '#storage/message-status';
-import { getMessage, type MessageRecord } from '#storage/messages';
-import type { TicketRecord } from '#storage/tickets';
+import { getMessage, type MessageRecord } from '#storage/messages/messages';
+import { markFailed } from '#storage/messages/status';
+import type { TicketRecord } from '#storage/tickets/tickets';
 
 /** The reason kept on a message whose send command could not be queued. */
 export const NOT_QUEUED = 'ERR_SENDING_WAPP_MSG';

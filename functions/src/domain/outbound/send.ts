@@ -14,8 +14,8 @@ import { outboundMediaKey, safeFileName } from '#domain/media/keys';
 import { defaultEffects, type Effects } from '#domain/messages/effects';
 import { messageIdAt } from '#domain/messages/message-id';
 import { queueOutgoingMessage } from '#domain/messages/send';
-import { getMessageById, type MessageRecord } from '#storage/messages';
-import type { TicketRecord } from '#storage/tickets';
+import { getMessageById, type MessageRecord } from '#storage/messages/messages';
+import type { TicketRecord } from '#storage/tickets/tickets';
 import { failUnqueued } from './send-failures.ts';
 
 export interface OutgoingFile {

@@ -37,7 +37,7 @@ import { publishToCompany } from '#realtime/publisher';
 import { getItemBatched } from '#storage/batch-get';
 import { type ContactRecord, contactKey, getContact } from '#storage/contacts';
 import * as store from '#storage/schedules';
-import { getTicket } from '#storage/tickets';
+import { getTicket } from '#storage/tickets/tickets';
 
 export const publishScheduleChange = (companyId: number, event: ScheduleEvent) =>
   publishToCompany(companyId, channels.schedule(companyId), event);

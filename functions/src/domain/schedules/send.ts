@@ -35,8 +35,8 @@ import { type ConnectionRecord, getConnection, getDefaultConnection } from '#sto
 import { getContact } from '#storage/contacts';
 import { getPlan } from '#storage/plans';
 import * as store from '#storage/schedules';
-import { listContactTickets } from '#storage/ticket-lists';
-import { getTicket, isActive, type TicketRecord } from '#storage/tickets';
+import { listContactTickets } from '#storage/tickets/lists';
+import { getTicket, isActive, type TicketRecord } from '#storage/tickets/tickets';
 
 /** How far ahead a run reads: under the minute between runs and the job's 55 s timeout. */
 export const LOOKAHEAD_MS = 40_000;

@@ -3,7 +3,7 @@
  * idle for the connection's minutes is closed, with expiresInactiveMessage sent when it is set.
  *
  * "Last message is ours" is read from the conversation itself, the newest message of the ticket's
- * partition (one Query, Limit 1: storage/sweep-candidates.ts): every write path that adds a message
+ * partition (one Query, Limit 1: storage/sweeps/candidates.ts): every write path that adds a message
  * (inbound, chatbot replies, attendants' sends, ticket actions) puts it there, whereas a flag on the
  * ticket would have to be kept by each of them. It is read only for tickets already past the cutoff, so it costs one small
  * read per candidate.
@@ -20,10 +20,10 @@ import { buildOutgoingMessage, dispatchOutgoing } from '#domain/messages/send';
 import { afterTicketChange } from '#domain/tickets/auto-assign';
 import { historyItems } from '#domain/tickets/history';
 import type { ConnectionRecord } from '#storage/connections';
-import { messageItems } from '#storage/messages';
-import { lastMessageIsOurs } from '#storage/sweep-candidates';
-import { commitIfUnchanged } from '#storage/sweep-commit';
-import type { TicketRecord, TicketStatePatch } from '#storage/tickets';
+import { messageItems } from '#storage/messages/messages';
+import { lastMessageIsOurs } from '#storage/sweeps/candidates';
+import { commitIfUnchanged } from '#storage/sweeps/commit';
+import type { TicketRecord, TicketStatePatch } from '#storage/tickets/tickets';
 import { publishSweptTicket } from './publish.ts';
 
 /** Closes `ticket` (read from the open list, idle past the cutoff) if its last message is ours. True when it closed it. */

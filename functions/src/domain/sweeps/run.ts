@@ -1,7 +1,7 @@
 /**
  * The ticket sweeps, run once a minute (schedules.ts): for every company, for every connection with
  * the rule on, read the tickets of the rule's list that went idle since the previous run
- * (storage/sweep-marks.ts, storage/sweep-candidates.ts; every write shard of it, storage/list-shards.ts)
+ * (storage/sweeps/marks.ts, storage/sweeps/candidates.ts; every write shard of it, storage/list-shards.ts)
  * and apply the rule to each (expire.ts, transfer.ts); and route the queues of a company that just
  * switched automatic assignment on (tickets/auto-assign.ts routeSwitchedQueues).
  *
@@ -18,10 +18,10 @@ import { getCompany, listCompanies } from '#storage/companies';
 import { type ConnectionRecord, listConnections } from '#storage/connections';
 import { listShardsOf } from '#storage/list-shards';
 import { getQueue } from '#storage/queues';
-import { ticketsUpdatedWithin } from '#storage/sweep-candidates';
-import { advanceSweepMark, getSweepMarks, markOf, type SweepRule } from '#storage/sweep-marks';
-import { ticketLists } from '#storage/ticket-list-keys';
-import type { TicketRecord } from '#storage/tickets';
+import { ticketsUpdatedWithin } from '#storage/sweeps/candidates';
+import { advanceSweepMark, getSweepMarks, markOf, type SweepRule } from '#storage/sweeps/marks';
+import { ticketLists } from '#storage/tickets/list-keys';
+import type { TicketRecord } from '#storage/tickets/tickets';
 import { expireTicket } from './expire.ts';
 import { MARK_OVERLAP_MS } from './mark-overlap.ts';
 import { sweepSlaBreaches } from './sla-breach.ts';

@@ -1,6 +1,6 @@
 /**
  * Service-level breaches (issue 22 §3), found by the ticket sweeps' run every minute: a tenant's
- * due items (storage/ticket-sla.ts) due by now, oldest first, one Query; their tickets, one
+ * due items (storage/tickets/sla.ts) due by now, oldest first, one Query; their tickets, one
  * BatchGet. A ticket still waiting on that very due time (same map, unanswered or unresolved, not
  * closed) gets its breach recorded with a conditional write, and only the run that wrote it tells
  * the queue's admins and supervisors, once: the `slaBreach` event (the web plays the sound and adds
@@ -19,9 +19,9 @@ import type { Effects } from '#domain/messages/effects';
 import { loadTicketRefs, presentTicket } from '#domain/tickets/present';
 import { publishTicket } from '#domain/tickets/publish';
 import { isAdmin } from '#realtime/audience';
-import { getTickets } from '#storage/ticket-lists';
-import { claimSlaBreach, deleteSlaDueEntries, dueSlaEntries, type SlaDueEntry, slaDueAt } from '#storage/ticket-sla';
-import type { TicketRecord } from '#storage/tickets';
+import { getTickets } from '#storage/tickets/lists';
+import { claimSlaBreach, deleteSlaDueEntries, dueSlaEntries, type SlaDueEntry, slaDueAt } from '#storage/tickets/sla';
+import type { TicketRecord } from '#storage/tickets/tickets';
 
 /** Whether the ticket still waits on `entry` (the item may be older than the ticket's latest map). */
 function stillWaiting(

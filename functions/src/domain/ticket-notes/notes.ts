@@ -6,7 +6,7 @@
 import { ForbiddenError, NotFoundError, ValidationError } from '#commons/errors';
 import type { CreateTicketNoteInput } from '#contracts/ticket-note-requests';
 import { loadVisibleTicket, type Viewer, viewerIsAdmin } from '#domain/tickets/access';
-import * as store from '#storage/ticket-notes';
+import * as store from '#storage/tickets/notes';
 
 export async function createNoteFor(identity: Viewer, input: CreateTicketNoteInput): Promise<store.TicketNoteRecord> {
   const ticket = await loadVisibleTicket(identity, input.ticketId);

@@ -7,8 +7,8 @@
  */
 import { ForbiddenError, NotFoundError } from '#commons/errors';
 import { findMentionGrant } from '#storage/mentions';
-import type { TicketRecord } from '#storage/tickets';
-import { getTicket, getTicketByUuid } from '#storage/tickets';
+import type { TicketRecord } from '#storage/tickets/tickets';
+import { getTicket, getTicketByUuid } from '#storage/tickets/tickets';
 
 /** What the rule needs of the caller (the request's Identity fits). */
 export interface Viewer {

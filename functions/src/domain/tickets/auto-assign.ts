@@ -1,7 +1,7 @@
 /**
  * Automatic assignment (issue 22 §2). A queue whose `autoAssign` is `roundRobin` or `leastBusy`
  * gives each ticket waiting in it (pending, in the queue, nobody on it, no chatbot or prompt talking
- * to the contact: storage/ticket-routing.ts waitsInLine) to an eligible attendant at once: a member
+ * to the contact: storage/tickets/routing.ts waitsInLine) to an eligible attendant at once: a member
  * of the queue, online now (presence read from their live sockets, never a flag), taking automatic
  * assignments (`autoAssign`), and under `maxOpenTickets` (0 = no limit). The ticket becomes `open`
  * with that attendant, exactly as if they had accepted it (the accept greeting when the company sends
@@ -33,7 +33,7 @@ import { getCompanySetting } from '#domain/settings/settings';
 import { readPresence } from '#domain/users/presence';
 import { type CompanyRecord, stampRoutingSwitchedOn } from '#storage/companies';
 import { getContact } from '#storage/contacts';
-import { type MessageRecord, messageItems } from '#storage/messages';
+import { type MessageRecord, messageItems } from '#storage/messages/messages';
 import { getQueue, listQueues, listQueuesCached, type QueueRecord } from '#storage/queues';
 import {
   abandonDrain,
@@ -46,8 +46,8 @@ import {
   SeatTakenError,
   takeRoundRobinTurn,
   waitsInLine,
-} from '#storage/ticket-routing';
-import { getTicket, StaleTicketError, type TicketRecord, updateTicketState } from '#storage/tickets';
+} from '#storage/tickets/routing';
+import { getTicket, StaleTicketError, type TicketRecord, updateTicketState } from '#storage/tickets/tickets';
 import { getUser, listUsers, type UserRecord } from '#storage/users';
 import { acceptedGreeting } from './automatic-messages.ts';
 import { historyItems } from './history.ts';
@@ -236,7 +236,7 @@ async function drainPass(floor: Floor, effects: Effects, announcing: Promise<voi
 
 /**
  * Gives the queue's waiting tickets, oldest first, to attendants with room, until nobody has room or
- * nobody waits. One router at a time per queue (storage/ticket-routing.ts requestDrain): a trigger
+ * nobody waits. One router at a time per queue (storage/tickets/routing.ts requestDrain): a trigger
  * while another drains only counts itself (one write) and that owner passes again for it, so the
  * routers of a busy queue no longer all read the same line head and fight over its first ticket.
  * Returns the tickets this call assigned (0 when another router serves the trigger).

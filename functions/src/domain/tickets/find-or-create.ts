@@ -23,7 +23,7 @@ import {
   type TicketRecord,
   ticketKey,
   updateTicketState,
-} from '#storage/tickets';
+} from '#storage/tickets/tickets';
 import { historyItems } from './history.ts';
 import { contactSummary, presentTicket } from './present.ts';
 
@@ -73,7 +73,7 @@ function found(result: FoundTicket): FoundTicket {
 /**
  * A contact the number does not have yet and its first ticket on the connection, as records: their
  * ids taken together (storage/conversation-ids.ts), for the caller to build the message on the ticket and store the three
- * in one transaction (storage/first-message.ts). `status`: pending for a contact's own first
+ * in one transaction (storage/messages/first-message.ts). `status`: pending for a contact's own first
  * message, closed for a campaign's send (it fills nobody's Pending list).
  */
 export async function newConversation(
@@ -104,7 +104,7 @@ const messageTicket = (id: number, contact: Contact, connectionId: number, statu
 
 /**
  * A ticket just created for an inbound message (here, or with a new contact's first message in one
- * transaction: storage/first-message.ts): this container's slot hint points at it, and the company's
+ * transaction: storage/messages/first-message.ts): this container's slot hint points at it, and the company's
  * webhooks hear of it (issue 23 §2); a new ticket has no queue or attendant to name yet.
  */
 export async function ticketCreated(ticket: TicketRecord): Promise<FoundTicket> {

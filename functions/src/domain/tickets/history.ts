@@ -3,8 +3,8 @@
  * (entered a queue's waiting list), started at (an attendant took it), finished at (closed) and
  * rated at. The events are committed in the same transaction as the change (storage/ticket-history).
  */
-import { historyPut, type TicketHistoryEvent, type TicketHistoryKind } from '#storage/ticket-history';
-import type { TicketRecord } from '#storage/tickets';
+import { historyPut, type TicketHistoryEvent, type TicketHistoryKind } from '#storage/tickets/history';
+import type { TicketRecord } from '#storage/tickets/tickets';
 
 type State = Pick<TicketRecord, 'companyId' | 'id' | 'status' | 'queueId' | 'userId' | 'whatsappId'> & { rating?: number | null };
 

@@ -1,5 +1,5 @@
 /**
- * GET /tickets and GET /ticket/kanban over the list partitions of storage/tickets.ts.
+ * GET /tickets and GET /ticket/kanban over the list partitions of storage/tickets/tickets.ts.
  *
  * A query becomes a PLAN: the partitions ("sources") whose rows are exactly what the caller may see
  * for it, plus an optional row predicate. The sources depend on the caller and the filters only
@@ -23,7 +23,7 @@
  * with hasMore; the next page continues where the reads stopped. Either way a page costs at most
  * sources x FILTERED_READS Queries plus the presentation reads, whatever the tenant's size.
  *
- * Paging: every page returns `nextCursor`, one sort key per source (storage/ticket-lists.ts), which
+ * Paging: every page returns `nextCursor`, one sort key per source (storage/tickets/lists.ts), which
  * a client passes back as `cursor`. The spec's `pageNumber` alone is honoured by walking the pages
  * before it (cost grows with the page number, capped at 100, never with the tenant's size).
  *
@@ -46,9 +46,9 @@ import { InvalidCursorError, openCursor, scopeOf, sealCursor } from '#storage/cu
 import { listShardsOf } from '#storage/list-shards';
 import { MIN_WORD, termWords } from '#storage/search-index';
 import { listTags } from '#storage/tags';
-import { shardedPartition, tagListPartition, ticketLists } from '#storage/ticket-list-keys';
-import { type ListIndex, readListSlice } from '#storage/ticket-lists';
-import type { TicketRecord } from '#storage/tickets';
+import { shardedPartition, tagListPartition, ticketLists } from '#storage/tickets/list-keys';
+import { type ListIndex, readListSlice } from '#storage/tickets/lists';
+import type { TicketRecord } from '#storage/tickets/tickets';
 import { canSeeTicket, type Viewer, viewerIsAdmin } from './access.ts';
 import { presentTickets } from './present-page.ts';
 import { allOf, hasTags, type Predicate, slaIs } from './row-filters.ts';
@@ -192,7 +192,7 @@ function cursorScope(viewer: Viewer, query: ListTicketsQuery, kind: 'list' | 'se
   return scopeOf('tickets', kind, viewer.companyId, viewer.userId, filters);
 }
 
-/** A list sort key (storage/tickets.ts listSortKey: `<updatedAt>#<padded id>`), inside the day filtered on. */
+/** A list sort key (storage/tickets/tickets.ts listSortKey: `<updatedAt>#<padded id>`), inside the day filtered on. */
 const LIST_SORT_KEY = /^\d{4}-\d{2}-\d{2}T[\d:.]{1,20}Z#\d{10}$/;
 
 /**

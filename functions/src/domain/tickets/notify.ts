@@ -13,7 +13,7 @@ import type { Ticket, TicketEvent } from '#contracts/tickets';
 import type { Effects } from '#domain/messages/effects';
 import { emitWebhookEvent } from '#domain/webhooks/emit';
 import { matches, viewersMayShrink } from '#realtime/audience';
-import { isActive, type TicketRecord } from '#storage/tickets';
+import { isActive, type TicketRecord } from '#storage/tickets/tickets';
 import { presentTickets } from './present-page.ts';
 import { publishMessage, publishTicket, type TicketVisibility, ticketAudience } from './publish.ts';
 
@@ -67,7 +67,7 @@ export const publishTicketDeleted = (effects: Pick<Effects, 'publish'>, ticket: 
 
 /**
  * A contact's edit shows on its tickets' rows (the lists show the contact's name): its open and
- * pending tickets, as refreshed (storage/tickets.ts refreshTicketContact), each as one `update` to
+ * pending tickets, as refreshed (storage/tickets/tickets.ts refreshTicketContact), each as one `update` to
  * its viewers. Closed ones are not published: nobody works on them, and the contact event renames
  * whatever row of them a list still shows.
  */

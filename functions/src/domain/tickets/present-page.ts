@@ -9,7 +9,7 @@
 import type { Ticket } from '#contracts/tickets';
 import { listConnectionsCached } from '#storage/connections';
 import { listQueuesCached } from '#storage/queues';
-import type { TicketRecord } from '#storage/tickets';
+import type { TicketRecord } from '#storage/tickets/tickets';
 import { listUserNamesCached } from '#storage/users';
 import { presentTicket } from './present.ts';
 

@@ -7,7 +7,7 @@ import { presentSla } from '#contracts/sla';
 import type { Ticket } from '#contracts/tickets';
 import { getConnection } from '#storage/connections';
 import { getQueue, type QueueRecord } from '#storage/queues';
-import type { TicketRecord } from '#storage/tickets';
+import type { TicketRecord } from '#storage/tickets/tickets';
 import { getUser } from '#storage/users';
 
 export interface TicketRefs {

@@ -15,9 +15,9 @@ import { InvalidCursorError, openCursor } from '#storage/cursors';
 import { listShardsOf } from '#storage/list-shards';
 import { searchHitTicketPart, searchPrefix } from '#storage/search-index';
 import { readSearchHits } from '#storage/search-reads';
-import { listStatusOf } from '#storage/ticket-list-keys';
-import { getTickets } from '#storage/ticket-lists';
-import type { TicketRecord } from '#storage/tickets';
+import { listStatusOf } from '#storage/tickets/list-keys';
+import { getTickets } from '#storage/tickets/lists';
+import type { TicketRecord } from '#storage/tickets/tickets';
 import { canSeeTicket, type Viewer, viewerIsAdmin } from './access.ts';
 import { allOf, contactHasWords, hasTags, type Predicate, slaIs } from './row-filters.ts';
 

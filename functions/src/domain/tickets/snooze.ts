@@ -4,9 +4,9 @@
  * list or in Pending (its status never changed), exactly once, also after the stack was down then.
  *
  * - Snoozing sets snoozedUntil/snoozedBy: the ticket's list keys then name the `snoozed` lists
- *   (storage/ticket-list-keys.ts listStatusOf), so no open or pending list, count or sweep of those
+ *   (storage/tickets/list-keys.ts listStatusOf), so no open or pending list, count or sweep of those
  *   lists sees it, and its snoozer finds it in theirs. In the same transaction: the due item
- *   (storage/snooze-due.ts) and a `snoozed` history line (the thread shows "Snoozed until ...").
+ *   (storage/tickets/snooze-due.ts) and a `snoozed` history line (the thread shows "Snoozed until ...").
  * - Waking clears both, deletes the due item and writes an `unsnoozed` line ("Back from snooze"),
  *   as one state change conditional on the revision read: two runs of the job (or the job and a
  *   person) that read the same ticket commit once; the other finds the revision moved and leaves it.
@@ -21,8 +21,8 @@ import { MAX_SNOOZE_DAYS } from '#contracts/ticket-requests';
 import type { Ticket } from '#contracts/tickets';
 import { defaultEffects, type Effects } from '#domain/messages/effects';
 import { mapWithConcurrency } from '#realtime/concurrency';
-import { type DueSnooze, dueSnoozes, snoozeDueDelete, snoozeDuePut } from '#storage/snooze-due';
-import { getTicket, StaleTicketError, type TicketRecord, type TicketStatePatch, updateTicketState } from '#storage/tickets';
+import { type DueSnooze, dueSnoozes, snoozeDueDelete, snoozeDuePut } from '#storage/tickets/snooze-due';
+import { getTicket, StaleTicketError, type TicketRecord, type TicketStatePatch, updateTicketState } from '#storage/tickets/tickets';
 import type { Viewer } from './access.ts';
 import { historyItems } from './history.ts';
 import { publishTicketChange } from './notify.ts';

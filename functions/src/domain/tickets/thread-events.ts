@@ -1,7 +1,7 @@
 /**
  * The ticket's history as lines of its conversation (issue 25 item 6): who transferred, accepted,
  * resolved or reopened it and when, and what the bots did (handed it back, failed). Read from the
- * history the ticket's changes already write (storage/ticket-history.ts), so a line costs no write
+ * history the ticket's changes already write (storage/tickets/history.ts), so a line costs no write
  * and is never sent to the phone.
  *
  * One change may record several kinds at the same instant (a transfer to an attendant is also
@@ -10,7 +10,7 @@
  */
 import type { ThreadEvent } from '#contracts/ticket-history';
 import { listQueuesCached } from '#storage/queues';
-import { listTicketHistoryBetween, type TicketHistoryEvent } from '#storage/ticket-history';
+import { listTicketHistoryBetween, type TicketHistoryEvent } from '#storage/tickets/history';
 import { listUserNamesCached } from '#storage/users';
 
 const DERIVED = new Set<TicketHistoryEvent['kind']>(['queued', 'started']);

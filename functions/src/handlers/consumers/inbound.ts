@@ -13,7 +13,7 @@
  * last write, their links' `dispatched` mark, is taken for the whole batch once its groups are done
  * (domain/inbound/dispatch-marks.ts): a record whose mark could not be written fails then, with the
  * later records of its group, as if it had failed in its turn. Before the marks, beside the outbox's
- * flush, the search words of the batch's stored messages go in together (storage/message-words.ts
+ * flush, the search words of the batch's stored messages go in together (storage/messages/words.ts
  * deferredWords: 25 items a BatchWriteItem, not one request a message); their failure fails no
  * record: the tickets are marked and their next message repairs them. Beside the batch, its messages are
  * counted per tenant for the tenant's list shards (domain/inbound/tenant-load.ts).
@@ -31,7 +31,7 @@ import { defaultEffects, type Effects } from '#domain/messages/effects';
 import { enqueueFanout } from '#realtime/fanout';
 import { postToConnection } from '#realtime/management';
 import { createSnapshotPublisher, type UnitPublisher } from '#realtime/publisher';
-import { deferredWords } from '#storage/message-words';
+import { deferredWords } from '#storage/messages/words';
 import * as sockets from '#storage/ws-connections';
 import { byMessageGroup } from './message-groups.ts';
 

@@ -4,17 +4,17 @@
  *
  *   mark   pk = C#<cid>   sk = RETENTION#MARK   { cutoff }   epoch ms of the last finished sweep's cutoff
  *
- * Finding: a ticket's messages are ordered by time (messages.ts: sk MSG#<UUID v7 of the message's
+ * Finding: a ticket's messages are ordered by time (messages/messages.ts: sk MSG#<UUID v7 of the message's
  * time>), so a ticket's messages older than the cutoff are one key range, `MSG#` up to the cutoff's
- * time prefix. The tickets to look in are those of the status lists (tickets.ts gsi3, every write
+ * time prefix. The tickets to look in are those of the status lists (tickets/tickets.ts gsi3, every write
  * shard) updated since the previous finished sweep's cutoff: a ticket last updated before it had
  * every message before it removed by that sweep (a message never comes later than its ticket's
  * updatedAt, which each message moves). So after the first sweep, a run reads the tickets active in
  * the retention window and one Query each, not the tenant's history.
  *
  * Removing one message is one transaction: the message, its id lookup and WhatsApp links
- * (ticket-removal.ts messageSideKeys) and the counts of a message stored before issue 24
- * (message-words.ts), on condition that the message is still there, so a run that dies midway or
+ * (tickets/removal.ts messageSideKeys) and the counts of a message stored before issue 24
+ * (messages/words.ts), on condition that the message is still there, so a run that dies midway or
  * two overlapping runs never take a word back twice. Then its own word items are deleted (a Delete
  * each, harmless twice; a failure marks the ticket for repair). Its media object is the domain's to
  * delete, before this.
@@ -26,12 +26,12 @@
 import { PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { TicketStatus } from '#contracts/tickets';
 import { db, getItem, isConditionalCheckFailed, stripKeys, table, transactionCancellationCodes } from '../db.ts';
-import { type IndexedMessage, messageWordRemovals, syncMessageWords } from '../message-words.ts';
-import type { MessageRecord } from '../messages.ts';
+import type { MessageRecord } from '../messages/messages.ts';
+import { type IndexedMessage, messageWordRemovals, syncMessageWords } from '../messages/words.ts';
 import { tenantPk } from '../table.ts';
-import { ticketLists } from '../ticket-list-keys.ts';
-import { messageSideKeys } from '../ticket-removal.ts';
-import { type TicketRecord, ticketKey, ticketPk } from '../tickets.ts';
+import { ticketLists } from '../tickets/list-keys.ts';
+import { messageSideKeys } from '../tickets/removal.ts';
+import { type TicketRecord, ticketKey, ticketPk } from '../tickets/tickets.ts';
 
 export type StoredMessage = MessageRecord & Pick<IndexedMessage, 'searchWords' | 'wordIndex'>;
 

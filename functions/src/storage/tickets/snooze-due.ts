@@ -1,5 +1,5 @@
-import { queryUpTo, type TransactItem, table } from './db.ts';
-import { pad } from './table.ts';
+import { queryUpTo, type TransactItem, table } from '../db.ts';
+import { pad } from '../table.ts';
 import { ticketPk } from './tickets.ts';
 
 export const SNOOZE_DUE_PK = 'SNOOZE_DUE';

@@ -13,8 +13,8 @@
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { TicketHistoryKind } from '#contracts/ticket-history';
-import { db, queryAll, type TransactItem, table } from './db.ts';
-import { pad, tenantPk } from './table.ts';
+import { db, queryAll, type TransactItem, table } from '../db.ts';
+import { pad, tenantPk } from '../table.ts';
 import { ticketPk } from './tickets.ts';
 
 // The kinds are the API's too: the conversation shows them (contracts/ticket-history.ts).

@@ -5,7 +5,7 @@
  * newest first, so no list reads rows it then throws away.
  *
  *   ticket         pk = C#<cid>#TK#<padded id>      sk = TICKET
- *                  (its messages share the partition, see messages.ts: a conversation is one
+ *                  (its messages share the partition, see messages/messages.ts: a conversation is one
  *                   item collection, and a ticket is fetched by id with one GetItem)
  *     gsi1  status x queue   gsi1pk = C#<cid>#TS#<status>#Q#<queueId | 0>
  *           -> Pending of the user's queues (one Query per queue, k-way merged), "no queue"
@@ -15,7 +15,7 @@
  *     gsi3  status           gsi3pk = C#<cid>#TS#<status>
  *           -> admin show-all without a queue filter, Closed tab, dashboard counters
  *     every index sorts on   gsiNsk = <updatedAt ISO>#<padded id>  (newest first, ties by id)
- *     (the keys are built in ticket-list-keys.ts, for the ticket and its tag links alike)
+ *     (the keys are built in tickets/list-keys.ts, for the ticket and its tag links alike)
  *     a busy tenant's gsi1 and gsi3 partitions are write-sharded by ticket id (`...#s<n>`, see
  *     list-shards.ts); its readers read every shard and merge them like any other sources
  *   uuid lookup    pk = C#<cid>#TKU#<uuid>          sk = LOOKUP   { ticketId }
@@ -36,12 +36,12 @@
  *                  links' keys in the same transaction, on condition that the ticket's tags are still
  *                  the ones it read (tagsUnchanged), so the links never lag or miss a tag.
  *   search words   see search-index.ts: the contact's words (N items) are written with the ticket and
- *                  rewritten by refreshTicketContact (ticket-contact-copy.ts)
+ *                  rewritten by refreshTicketContact (tickets/contact-copy.ts)
  *
  * Denormalisations (each saves reads on every list page):
  *   - contact {name, number, profilePicUrl}: copied at creation, refreshed by refreshTicketContact
  *     when the contact changes (bounded by that contact's tickets).
- *   - lastMessage, unreadMessages: kept by the message writes (messages.ts) in the same transaction;
+ *   - lastMessage, unreadMessages: kept by the message writes (messages/messages.ts) in the same transaction;
  *     lastMessage is the message's preview, capped (contracts/message-preview.ts PREVIEW_MAX) so that
  *     the item, rewritten with its list copies by every message, stays under 1 KB.
  *   queue / user / connection names are NOT copied: they are per-tenant sets bounded by the plan,
@@ -56,15 +56,15 @@ import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { capPreview } from '#contracts/message-preview';
 import type { SlaTimes } from '#contracts/sla';
 import type { TicketContactSummary, TicketStatus } from '#contracts/tickets';
-import { contactPk } from './contacts.ts';
-import { type Deltas, ticketCounterItems, trackingFields } from './dashboard-counters.ts';
-import { db, getItem, isConditionalCheckFailed, type TransactItem, table, transactionCancellationCodes } from './db.ts';
-import { primeListShards } from './list-shards.ts';
-import { contactWords, ticketSearchItems } from './search-index.ts';
-import { pad, tenantPk } from './table.ts';
-import { tagLinkMoves, tagsUnchanged, ticketListKeys } from './ticket-list-keys.ts';
-import { routingItems, SEAT_CONDITION, SeatTakenError } from './ticket-routing.ts';
-import { applySlaChange, slaChangeOf, slaDueItems, slaMoveItems } from './ticket-sla.ts';
+import { contactPk } from '../contacts.ts';
+import { type Deltas, ticketCounterItems, trackingFields } from '../dashboard-counters.ts';
+import { db, getItem, isConditionalCheckFailed, type TransactItem, table, transactionCancellationCodes } from '../db.ts';
+import { primeListShards } from '../list-shards.ts';
+import { contactWords, ticketSearchItems } from '../search-index.ts';
+import { pad, tenantPk } from '../table.ts';
+import { tagLinkMoves, tagsUnchanged, ticketListKeys } from './list-keys.ts';
+import { routingItems, SEAT_CONDITION, SeatTakenError } from './routing.ts';
+import { applySlaChange, slaChangeOf, slaDueItems, slaMoveItems } from './sla.ts';
 
 /** Where the chatbot is with this ticket (domain/chatbot). */
 export interface BotState {
@@ -108,7 +108,7 @@ export interface TicketRecord {
   updatedAt: string;
   /**
    * Snoozed until this time (issue 22 §5): the list keys put it in the `snoozed` lists instead of its
-   * status's (ticket-list-keys.ts), and a due item (snooze-due.ts) wakes it. Null or absent = awake.
+   * status's (tickets/list-keys.ts), and a due item (tickets/snooze-due.ts) wakes it. Null or absent = awake.
    */
   snoozedUntil?: string | null;
   /** Who snoozed it: a snoozed ticket with no attendant is in this user's snoozed list. */
@@ -119,9 +119,9 @@ export interface TicketRecord {
   convAt?: string | null;
   queuedAt?: string | null;
   startedAt?: string | null;
-  /** The convAt of the conversation whose first response the reports counted (messages.ts, once per conversation). */
+  /** The convAt of the conversation whose first response the reports counted (messages/messages.ts, once per conversation). */
   respondedConvAt?: string;
-  /** Service level of the queue it is in (ticket-sla.ts), set by the writes below and by messages.ts; absent/null = none. */
+  /** Service level of the queue it is in (tickets/sla.ts), set by the writes below and by messages/messages.ts; absent/null = none. */
   sla?: SlaTimes | null;
 }
 
@@ -306,7 +306,7 @@ export const SLOT_INDEX = 3;
  * createTicket's writes, and the ticket as they store it (its tracking and service-level fields
  * set): the ticket, its uuid lookup, its contact link, the slot, then `extra` (its history event;
  * a first message's writes), its counters with `alsoCounted` merged in (a new contact's,
- * storage/first-message.ts), its routing and search items, its service-level due items.
+ * storage/messages/first-message.ts), its routing and search items, its service-level due items.
  */
 export async function ticketCreateItems(
   created: TicketRecord,
@@ -372,7 +372,7 @@ export async function ticketStateUpdate(
       ([field, value]) => (ticket[field as keyof TicketRecord] ?? null) !== value,
     ),
   );
-  // The service level moves with the queue and the status (ticket-sla.ts), in this same write.
+  // The service level moves with the queue and the status (tickets/sla.ts), in this same write.
   const slaChange = await slaChangeOf(ticket, patched, now);
   const next: TicketRecord = { ...patched, ...tracking, ...(slaChange ? { sla: applySlaChange(ticket.sla, slaChange) } : {}) };
   const keys = ticketListKeys(next);
@@ -397,7 +397,7 @@ export async function ticketStateUpdate(
       sets.push('#sla = :sla');
     } else removes.push('#sla');
   } else if (slaChange?.kind === 'resolve') {
-    // Only the close's time: a first response stored meanwhile (messages.ts) stays.
+    // Only the close's time: a first response stored meanwhile (messages/messages.ts) stays.
     names['#sla'] = 'sla';
     names['#slaResolvedAt'] = 'resolvedAt';
     values[':slaResolvedAt'] = slaChange.at;
@@ -430,7 +430,7 @@ function slotWrites(ticket: TicketRecord, next: TicketRecord): TransactItem[] {
 /**
  * The writes a state change needs beside the ticket's own, in its transaction: the slot (claim on
  * closed -> active, release on active -> closed), first, then the tag links' move to the ticket's
- * new list position, then the due items of a new service level (ticket-sla.ts). Every caller of
+ * new list position, then the due items of a new service level (tickets/sla.ts). Every caller of
  * ticketStateUpdate commits these.
  */
 export function slotTransition(ticket: TicketRecord, next: TicketRecord): TransactItem[] {
@@ -439,7 +439,7 @@ export function slotTransition(ticket: TicketRecord, next: TicketRecord): Transa
 
 /**
  * The counters of a state change, for its transaction: the dashboard's (dashboard-counters.ts) and
- * the attendants' seats and queues' waiting lines (ticket-routing.ts). Every caller of
+ * the attendants' seats and queues' waiting lines (tickets/routing.ts). Every caller of
  * ticketStateUpdate commits these too. `seatLimit`: the router's conditional take of a seat.
  */
 export const stateCounterItems = async (ticket: TicketRecord, next: TicketRecord, seatLimit?: number): Promise<TransactItem[]> => [

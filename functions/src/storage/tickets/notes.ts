@@ -9,8 +9,8 @@
  */
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { NotFoundError } from '#commons/errors';
-import { db, getItem, nextId, queryAll, table, transactionCancellationCodes } from './db.ts';
-import { pad, tenantPk } from './table.ts';
+import { db, getItem, nextId, queryAll, table, transactionCancellationCodes } from '../db.ts';
+import { pad, tenantPk } from '../table.ts';
 
 export interface TicketNoteRecord {
   id: number;

@@ -31,8 +31,8 @@
  *
  * Writes of a stored message (storeMessage), in one transaction: the message, its id lookup (only
  * for an id that does not name its ticket), its WhatsApp link (when it has a WhatsApp id), the ticket's activity, plus the list indexes' share:
- * one Update per tag of the ticket (its tag links' sort keys follow updatedAt, tickets.ts "tag
- * link"). Then, outside it, the search index's items of the body's words (message-words.ts, at most
+ * one Update per tag of the ticket (its tag links' sort keys follow updatedAt, tickets/tickets.ts "tag
+ * link"). Then, outside it, the search index's items of the body's words (messages/words.ts, at most
  * MAX_MESSAGE_WORDS, a plain Put each in one BatchWriteItem), which edits and deletes take back: a
  * failed index write never fails the message, the ticket is marked and its next message repairs it.
  * The inbound consumer defers those writes to its SQS batch's end (`words`), where the words of all
@@ -41,7 +41,7 @@
  * campaign's (storeMessage with indexWords false) are not word-indexed: the same text on every
  * ticket would make those words match everything.
  *
- * Changes to a stored message (acks, edits, deletes, the outcome of our sends): message-status.ts.
+ * Changes to a stored message (acks, edits, deletes, the outcome of our sends): messages/status.ts.
  */
 
 import { BatchExecuteStatementCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
@@ -49,7 +49,7 @@ import { messagePreview } from '#contracts/message-preview';
 import { namesTicket, ticketNamedBy } from '#contracts/message-ticket-id';
 import type { Message } from '#contracts/messages';
 import { waMessageIdFor } from '#contracts/wa-message-id';
-import { firstResponseCounterItems } from './dashboard-counters.ts';
+import { firstResponseCounterItems } from '../dashboard-counters.ts';
 import {
   db,
   decodeCursor,
@@ -60,7 +60,11 @@ import {
   type TransactItem,
   table,
   transactionCancellationCodes,
-} from './db.ts';
+} from '../db.ts';
+import { messageWordItems, messageWords } from '../search-index.ts';
+import { pad, tenantPk } from '../table.ts';
+import { listSortKey, tagLinkKey, tagsUnchanged } from '../tickets/list-keys.ts';
+import { type TicketRecord, ticketKey, ticketPk } from '../tickets/tickets.ts';
 import {
   type DeferredWords,
   type IndexedMessage,
@@ -68,11 +72,7 @@ import {
   repairMessageWords,
   syncMessageWords,
   type WordRepairMarks,
-} from './message-words.ts';
-import { messageWordItems, messageWords } from './search-index.ts';
-import { pad, tenantPk } from './table.ts';
-import { listSortKey, tagLinkKey, tagsUnchanged } from './ticket-list-keys.ts';
-import { type TicketRecord, ticketKey, ticketPk } from './tickets.ts';
+} from './words.ts';
 
 export type MessageRecord = Message;
 
@@ -162,7 +162,7 @@ export function ticketActivity(
     unread: boolean;
     newest: boolean;
     requireActive: boolean;
-    /** An attendant's first answer since the ticket entered its queue (ticket-sla.ts): when it was sent. */
+    /** An attendant's first answer since the ticket entered its queue (tickets/sla.ts): when it was sent. */
     firstResponseAt?: string;
     /** The conversation's first response (dashboard-counters.ts F..): the ticket's convAt, counted once. */
     firstReplyOf?: string;
@@ -274,7 +274,7 @@ export function messageItems(message: MessageRecord, link: Omit<WaLink, 'message
 export type StoreOutcome = 'stored' | 'duplicate' | 'ticketClosed';
 
 /**
- * Whether `message` is the first response the ticket's service level waits for (ticket-sla.ts): a
+ * Whether `message` is the first response the ticket's service level waits for (tickets/sla.ts): a
  * message of ours typed by a person (in the inbox or on the phone: not the bot's, nor a campaign's,
  * a schedule's, the API's, a greeting or another automatic one; never a private note, which the
  * customer does not see), sent after the ticket entered its queue, while no first response is recorded.
@@ -316,7 +316,7 @@ export async function storeMessage(
     extra?: TransactItem[];
     /**
      * Where the words go when not written at once: the inbound consumer's batch writes its
-     * messages' words together at its end (message-words.ts deferredWords).
+     * messages' words together at its end (messages/words.ts deferredWords).
      */
     words?: DeferredWords;
   },
@@ -373,7 +373,7 @@ const becomesLast = (message: MessageRecord, ticket: Pick<TicketRecord, 'lastMes
   !message.isPrivate && Date.parse(message.createdAt) >= (ticket.lastMessageAt ?? 0);
 
 /**
- * The message as stored: with its words' place in the index (message-words.ts) recorded on it for
+ * The message as stored: with its words' place in the index (messages/words.ts) recorded on it for
  * the writes after the transaction (indexStored), a repair, an edit or a delete; none when `index` is false.
  */
 export function withWordIndex(message: MessageRecord, index: boolean): WordIndexed {
@@ -398,7 +398,7 @@ export function ticketAfterActivity(ticket: TicketRecord, message: MessageRecord
 
 /**
  * The stored message's words into the search index, and the ticket's earlier messages whose words
- * failed to (message-words.ts): neither ever fails the message, which is stored.
+ * failed to (messages/words.ts): neither ever fails the message, which is stored.
  */
 export async function indexStored(message: WordIndexed, ticket: TicketRecord & WordRepairMarks, deferred?: DeferredWords) {
   const index = message.wordIndex;

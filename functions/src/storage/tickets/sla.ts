@@ -7,10 +7,10 @@
  *                notified. Written
  *                  - whole, by a state change that puts the ticket in a queue (created in one,
  *                    transferred, reopened): a new queue, a new promise; removed when the ticket
- *                    leaves every queue (tickets.ts ticketStateUpdate, createTicket);
+ *                    leaves every queue (tickets/tickets.ts ticketStateUpdate, createTicket);
  *                  - sla.resolvedAt, by the state change that closes it (only that field: a first
  *                    response stored meanwhile by a message stays);
- *                  - sla.firstRespondedAt, by the first attendant message (messages.ts
+ *                  - sla.firstRespondedAt, by the first attendant message (messages/messages.ts
  *                    ticketActivity, if_not_exists: the first one wins);
  *                  - sla.<target>BreachedAt, by the breach sweep (claimSlaBreach), once.
  *
@@ -30,13 +30,13 @@
 import { BatchWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ScheduleEntry } from '#contracts/schedules';
 import { DUE_SOON_FRACTION, type SlaTarget, type SlaTimes } from '#contracts/sla';
-import { addBusinessMinutes } from './business-time.ts';
-import { getCompanyCached } from './companies.ts';
-import { companyTimeZone } from './dashboard-counters.ts';
-import { db, isConditionalCheckFailed, queryUpTo, type TransactItem, table } from './db.ts';
-import { listQueuesCached } from './queues.ts';
-import { listSettingsCached } from './settings.ts';
-import { pad, tenantPk } from './table.ts';
+import { addBusinessMinutes } from '../business-time.ts';
+import { getCompanyCached } from '../companies.ts';
+import { companyTimeZone } from '../dashboard-counters.ts';
+import { db, isConditionalCheckFailed, queryUpTo, type TransactItem, table } from '../db.ts';
+import { listQueuesCached } from '../queues.ts';
+import { listSettingsCached } from '../settings.ts';
+import { pad, tenantPk } from '../table.ts';
 import { ticketKey } from './tickets.ts';
 
 /** What a due time is computed from. */

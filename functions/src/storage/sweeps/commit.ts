@@ -1,16 +1,16 @@
 /**
  * A sweep's state change, committed only if the ticket is still the one the sweep judged: same
  * `revision` (no routing change: P's ticketStateUpdate condition) AND same `updatedAt`. The second
- * condition matters because message activity (storage/messages.ts ticketActivity) moves updatedAt
+ * condition matters because message activity (storage/messages/messages.ts ticketActivity) moves updatedAt
  * without bumping the revision: a contact writing between our read and our write makes the ticket
  * no longer idle, and the sweep must then leave it alone. Two runs at once: one commits, the other
  * fails the condition and does nothing, so nothing it would have written (a message) exists twice.
- * The writes are those of tickets.ts ticketStateUpdate + slotTransition, and the rule's `extra`
+ * The writes are those of tickets/tickets.ts ticketStateUpdate + slotTransition, and the rule's `extra`
  * (history, the goodbye message) in the same transaction.
  */
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { db, type TransactItem, transactionCancellationCodes } from './db.ts';
-import { slotTransition, stateCounterItems, type TicketRecord, type TicketStatePatch, ticketStateUpdate } from './tickets.ts';
+import { db, type TransactItem, transactionCancellationCodes } from '../db.ts';
+import { slotTransition, stateCounterItems, type TicketRecord, type TicketStatePatch, ticketStateUpdate } from '../tickets/tickets.ts';
 
 /** The new ticket, or undefined when it changed since it was read (nothing written). */
 export async function commitIfUnchanged(

@@ -1,13 +1,13 @@
 /**
  * Where a ticket sits in its lists: the index keys of the ticket item (gsi1 status x queue, gsi2
- * status x user, gsi3 status; see the key table in tickets.ts) and the same keys scoped to a tag on
+ * status x user, gsi3 status; see the key table in tickets/tickets.ts) and the same keys scoped to a tag on
  * each of its tag links. Every write that moves a ticket in its lists takes its keys from here, so
  * the ticket and its tag links can never disagree on a partition or a sort key.
  */
 import type { TicketListStatus } from '#contracts/tickets';
-import { type TransactItem, table } from './db.ts';
-import { listShardOf } from './list-shards.ts';
-import { pad, tenantPk } from './table.ts';
+import { type TransactItem, table } from '../db.ts';
+import { listShardOf } from '../list-shards.ts';
+import { pad, tenantPk } from '../table.ts';
 import type { TicketRecord } from './tickets.ts';
 
 export const listSortKey = (updatedAt: string, id: number): string => `${updatedAt}#${pad(id)}`;
@@ -16,7 +16,7 @@ export const listSortKey = (updatedAt: string, id: number): string => `${updated
 export const shardedPartition = (partition: string, shard: number): string => (shard ? `${partition}#s${shard}` : partition);
 
 /**
- * Index partitions of the ticket lists (the key table in tickets.ts). The queue and status lists of
+ * Index partitions of the ticket lists (the key table in tickets/tickets.ts). The queue and status lists of
  * a busy tenant are written in `shard`s (list-shards.ts): shard 0 is the unsharded partition, so a
  * tenant's rows from before sharding stay where its readers look. The user lists (one attendant's
  * tickets) are never sharded.
@@ -75,7 +75,7 @@ export function tagsUnchanged(tags: TicketRecord['tags']): { condition: string; 
     : { condition: '(attribute_not_exists(tags) OR size(tags) = :noTags)', values: { ':noTags': 0 } };
 }
 
-/** Moves each tag link of `next` to the ticket's new list position (see "tag link" in tickets.ts). */
+/** Moves each tag link of `next` to the ticket's new list position (see "tag link" in tickets/tickets.ts). */
 export function tagLinkMoves(next: TicketRecord): TransactItem[] {
   return (next.tags ?? []).map((tag) => {
     const keys = tagLinkListKeys(next, tag.id);

@@ -1,6 +1,6 @@
 /**
- * What happens to a stored message afterwards (keys and the store itself in messages.ts): acks
- * that only ever raise it, edits and deletes (their words move in the search index, message-words.ts),
+ * What happens to a stored message afterwards (keys and the store itself in messages/messages.ts): acks
+ * that only ever raise it, edits and deletes (their words move in the search index, messages/words.ts),
  * and the outcome of our own sends: sent (linked to its WhatsApp id, absorbing an echo that was
  * stored first), failed, or reopened for another attempt. Every change is a conditional Update, so
  * late and duplicated reports (acks out of order, an earlier attempt's failure) change nothing.
@@ -8,10 +8,10 @@
 import { PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { MessageOrigin } from '#contracts/messages';
 import { waMessageIdFor } from '#contracts/wa-message-id';
-import { db, isConditionalCheckFailed, stripKeys, table } from './db.ts';
-import { deleteIndexedMessage, editIndexedMessage } from './message-words.ts';
+import { db, isConditionalCheckFailed, stripKeys, table } from '../db.ts';
+import { ticketKey } from '../tickets/tickets.ts';
 import { getMessage, getWaLink, lookupKey, type MessageRecord, messageKey, waLinkKey } from './messages.ts';
-import { ticketKey } from './tickets.ts';
+import { deleteIndexedMessage, editIndexedMessage } from './words.ts';
 
 /** Applies `set` to a message when `condition` holds; the new message, or undefined if it did not. */
 async function updateMessage(
@@ -83,7 +83,7 @@ export async function linkCampaignShip(
 }
 
 /**
- * Marked deleted, its words out of the search index (message-words.ts), and when it is the ticket's
+ * Marked deleted, its words out of the search index (messages/words.ts), and when it is the ticket's
  * last message the lists' preview loses its text too (lastMessageDeleted). Undefined if missing or
  * already deleted.
  */
@@ -96,7 +96,7 @@ export async function markDeleted(companyId: number, ticketId: number, id: strin
 /**
  * The ticket's copy of its last message goes when that message is deleted. Conditional on the
  * preview still being that message's (lastMessageAt), so a newer message's preview stays; a newer
- * message stored after this write clears the flag (messages.ts ticketActivity).
+ * message stored after this write clears the flag (messages/messages.ts ticketActivity).
  */
 async function clearDeletedPreview(companyId: number, ticketId: number, at: number): Promise<void> {
   try {
@@ -114,7 +114,7 @@ async function clearDeletedPreview(companyId: number, ticketId: number, at: numb
   }
 }
 
-/** An edited body; the search index drops the old body's words and takes the new one's (message-words.ts). */
+/** An edited body; the search index drops the old body's words and takes the new one's (messages/words.ts). */
 export const editBody = (companyId: number, ticketId: number, id: string, body: string) =>
   editIndexedMessage<MessageRecord>(companyId, ticketId, id, body);
 
@@ -138,7 +138,7 @@ export async function markSent(
 ): Promise<MessageRecord | undefined> {
   // Link the WhatsApp id unless it is linked already (to us when queued; to an echo stored first).
   // One conditional Put (a one-item transaction would cost twice the write units). Sent under the
-  // id derived from ours, as the session-host sends, it is ours already: messages.ts wrote that
+  // id derived from ours, as the session-host sends, it is ours already: messages/messages.ts wrote that
   // link (done, dispatched) in the message's own transaction, and no echo can have taken it, so
   // writing it again would cost a write unit for the same item.
   if (waId !== waMessageIdFor(companyId, connectionId, id)) {

@@ -7,16 +7,15 @@
  *
  * `revision` counts writes: every change is conditioned on the revision it read and bumps it, so a
  * person's edit and the engine starting or finishing the campaign never overwrite each other (the
- * later one is told, 409). The shipping engine keeps its own records (storage/campaign-shipping.ts);
+ * later one is told, 409). The shipping engine keeps its own records (storage/campaigns/shipping.ts);
  * here only the due index of a PROGRAMADA campaign (gsi1 CAMPAIGN_DUE, by scheduledAt), set while it
  * is PROGRAMADA and removed by any other status, the running index of an EM_ANDAMENTO one (gsi2
- * CAMPAIGN_RUNNING, storage/campaign-due.ts), and the engine's status moves (transitionCampaign).
+ * CAMPAIGN_RUNNING, storage/campaigns/due.ts), and the engine's status moves (transitionCampaign).
  * `mediaPath` is a media bucket key under `<cid>/campaigns/<id>/`, '' without one.
  */
 import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConflictError } from '#commons/errors';
 import type { Campaign, CampaignStatus } from '#contracts/campaigns';
-import { campaignDueKeys, campaignRunningKeys } from './campaign-due.ts';
 import {
   db,
   getItem,
@@ -27,9 +26,10 @@ import {
   table,
   transactionCancellationCodes,
   updateExpression,
-} from './db.ts';
-import { type LimitClaim, putCountedRecord } from './plan-limits.ts';
-import { pad, tenantPk } from './table.ts';
+} from '../db.ts';
+import { type LimitClaim, putCountedRecord } from '../plan-limits.ts';
+import { pad, tenantPk } from '../table.ts';
+import { campaignDueKeys, campaignRunningKeys } from './due.ts';
 
 /**
  * A campaign as stored: the contract's fields without what is read at answer time (list and

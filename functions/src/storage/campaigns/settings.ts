@@ -6,8 +6,8 @@
  */
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { CampaignSettings } from '#contracts/campaigns';
-import { db, getItem, table } from './db.ts';
-import { tenantPk } from './table.ts';
+import { db, getItem, table } from '../db.ts';
+import { tenantPk } from '../table.ts';
 
 const key = (companyId: number) => ({ pk: tenantPk(companyId), sk: 'CAMPAIGN_SETTINGS' });
 

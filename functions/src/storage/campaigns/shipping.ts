@@ -19,12 +19,12 @@
  *               resend is the same message
  *   confirm  pk = C#<cid>   sk = CAMPAIGNCONFIRM#<padded connectionId>#<number>   { campaignId, itemId }
  *            -> a contact's pending confirmation, the one GetItem the inbound path makes per reply
- *   due      gsi1pk = CAMPAIGN_DUE   gsi1sk = <scheduledAt>#<cid>#<padded id>   (on the campaign item, storage/campaigns.ts)
+ *   due      gsi1pk = CAMPAIGN_DUE   gsi1sk = <scheduledAt>#<cid>#<padded id>   (on the campaign item, storage/campaigns/campaigns.ts)
  *
- * This file holds the records' shapes and keys; their reads and writes are beside it: campaign-pace.ts,
- * campaign-runs.ts, campaign-ships.ts (ship and confirm, and the tick's commit), campaign-due.ts.
+ * This file holds the records' shapes and keys; their reads and writes are beside it: campaigns/pace.ts,
+ * campaigns/runs.ts, campaigns/ships.ts (ship and confirm, and the tick's commit), campaigns/due.ts.
  */
-import { pad, tenantPk } from './table.ts';
+import { pad, tenantPk } from '../table.ts';
 
 export interface PaceRecord {
   seq: number;

@@ -6,11 +6,11 @@
  * its size, and no write: nothing is copied when a campaign starts.
  */
 import { BatchGetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { type ContactRecord, contactKey } from './contacts.ts';
-import { db, stripKeys, table } from './db.ts';
-import { pad, tenantPk } from './table.ts';
-import { tagLinkKey } from './ticket-list-keys.ts';
-import { ticketKey } from './tickets.ts';
+import { type ContactRecord, contactKey } from '../contacts.ts';
+import { db, stripKeys, table } from '../db.ts';
+import { pad, tenantPk } from '../table.ts';
+import { tagLinkKey } from '../tickets/list-keys.ts';
+import { ticketKey } from '../tickets/tickets.ts';
 
 const MAX_KEYS = 100;
 

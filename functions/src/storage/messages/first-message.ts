@@ -1,7 +1,7 @@
 /**
  * A new contact's first message, in one transaction (issue 24 §2): the contact with its number guard
  * (contacts.ts), its first ticket claiming the (contact, connection) slot with the message's activity
- * already applied (tickets.ts), and the message with its WhatsApp link (messages.ts): the contact's
+ * already applied (tickets/tickets.ts), and the message with its WhatsApp link (messages/messages.ts): the contact's
  * own first message (domain/inbound/message.ts) or a campaign's first send to a new number
  * (domain/campaigns/thread.ts, its ticket created closed). Written apart,
  * they took three transactions one after the other; together they stand or fall as one, so a crash
@@ -15,12 +15,12 @@
  * 'duplicate' when the message's link exists (the same event stored meanwhile).
  */
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { type ContactRecord, contactCreateItems } from './contacts.ts';
-import { contactCounterDeltas } from './dashboard-counters.ts';
-import { db, transactionCancellationCodes } from './db.ts';
-import type { DeferredWords } from './message-words.ts';
+import { type ContactRecord, contactCreateItems } from '../contacts.ts';
+import { contactCounterDeltas } from '../dashboard-counters.ts';
+import { db, transactionCancellationCodes } from '../db.ts';
+import { type TicketRecord, ticketCreateItems } from '../tickets/tickets.ts';
 import { indexStored, type MessageRecord, messageItems, ticketAfterActivity, type WaLink, withWordIndex } from './messages.ts';
-import { type TicketRecord, ticketCreateItems } from './tickets.ts';
+import type { DeferredWords } from './words.ts';
 
 export type FirstMessageOutcome = { stored: TicketRecord } | 'contactTaken' | 'duplicate';
 
@@ -35,7 +35,7 @@ export async function storeFirstMessage(input: {
   /** Whether the message counts as unread (an inbound one). */
   unread: boolean;
   link?: Omit<WaLink, 'messageId' | 'ticketId'>;
-  /** The inbound batch's deferred search words (message-words.ts); without, written at once. */
+  /** The inbound batch's deferred search words (messages/words.ts); without, written at once. */
   words?: DeferredWords;
   /** False for a text sent to many tickets (a campaign's): its words would match everything. */
   indexWords?: boolean;

@@ -1,15 +1,15 @@
 /**
- * The tickets a sweep looks at: one list partition of storage/tickets.ts (gsi1 status x queue,
+ * The tickets a sweep looks at: one list partition of storage/tickets/tickets.ts (gsi1 status x queue,
  * gsi3 status), read oldest first over a range of its sort key `<updatedAt ISO>#<padded id>` with a
  * key condition, so only tickets last changed within [after, until] are read, page by page. Never
  * a scan, and never the part of the list newer than the cutoff.
  *
  * And the expire rule's second read, for candidates only: the newest message of the ticket's
- * partition (messages.ts "message": sk MSG#<time-ordered id>), one Query with Limit 1.
+ * partition (messages/messages.ts "message": sk MSG#<time-ordered id>), one Query with Limit 1.
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { db, stripKeys, table } from './db.ts';
-import { type TicketRecord, ticketPk } from './tickets.ts';
+import { db, stripKeys, table } from '../db.ts';
+import { type TicketRecord, ticketPk } from '../tickets/tickets.ts';
 
 export interface UpdatedRange {
   /** Inclusive lower bound (an ISO time); undefined = from the oldest ticket. */

@@ -1,14 +1,14 @@
 /**
- * The contact copy on a contact's tickets (see "Denormalisations" in tickets.ts): every list row
+ * The contact copy on a contact's tickets (see "Denormalisations" in tickets/tickets.ts): every list row
  * shows the contact's name, number and picture without reading the contact, so a contact edit
  * rewrites that copy on each of the contact's tickets (its contact links bound the work) and moves
  * the tickets' contact-word search items with it.
  */
 import { BatchWriteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { TicketContactSummary } from '#contracts/tickets';
-import { contactPk } from './contacts.ts';
-import { db, isConditionalCheckFailed, stripKeys, table } from './db.ts';
-import { contactWords, ticketSearchItems, ticketSearchKey } from './search-index.ts';
+import { contactPk } from '../contacts.ts';
+import { db, isConditionalCheckFailed, stripKeys, table } from '../db.ts';
+import { contactWords, ticketSearchItems, ticketSearchKey } from '../search-index.ts';
 import { type TicketRecord, ticketKey } from './tickets.ts';
 
 /** Rewrites a ticket's contact-word search items from the old contact copy's words to the new one's. */

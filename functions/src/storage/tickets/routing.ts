@@ -29,8 +29,8 @@
  *                  router reads the line at a time instead of every trigger racing for its head.
  */
 import { BatchGetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { db, isConditionalCheckFailed, type TransactItem, table } from './db.ts';
-import { pad, tenantPk } from './table.ts';
+import { db, isConditionalCheckFailed, type TransactItem, table } from '../db.ts';
+import { pad, tenantPk } from '../table.ts';
 
 /** What the routing items read of a ticket (a TicketRecord fits). */
 export interface RoutedTicket {

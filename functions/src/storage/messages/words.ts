@@ -24,14 +24,14 @@
  * counted items (`M#<word>#<ticket>`, `refs`). Their edit, delete or removal takes those counts back
  * as before (one transaction with the message's change, conditional on the counts read), and an
  * edit moves the message to its own items. Messages the index never counted (chatbot replies,
- * automatic messages, a campaign's: messages.ts) carry neither and take nothing back.
+ * automatic messages, a campaign's: messages/messages.ts) carry neither and take nothing back.
  */
 import { BatchGetCommand, BatchWriteCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { logger } from '#commons/logger';
-import { db, getItem, isConditionalCheckFailed, type TransactItem, table, transactionCancellationCodes } from './db.ts';
-import { listShardOf } from './list-shards.ts';
-import { messageWordItems, messageWordKey, messageWords, ticketSearchKey, type WordIndex } from './search-index.ts';
-import { ticketKey, ticketPk } from './tickets.ts';
+import { db, getItem, isConditionalCheckFailed, type TransactItem, table, transactionCancellationCodes } from '../db.ts';
+import { listShardOf } from '../list-shards.ts';
+import { messageWordItems, messageWordKey, messageWords, ticketSearchKey, type WordIndex } from '../search-index.ts';
+import { ticketKey, ticketPk } from '../tickets/tickets.ts';
 
 /** What the stored message item carries besides the API's message: where its words are in the index. */
 export interface IndexedMessage {

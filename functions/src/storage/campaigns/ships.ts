@@ -1,12 +1,12 @@
 /**
- * The campaign engine's ship and confirm records (storage/campaign-shipping.ts "ship", "confirm"):
+ * The campaign engine's ship and confirm records (storage/campaigns/shipping.ts "ship", "confirm"):
  * one per (campaign, contact), the tick's all-or-nothing commit, each result recorded once.
  */
 import { BatchGetCommand, DeleteCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { getItemBatched } from './batch-get.ts';
-import { campaignKeyOf, confirmKey, paceKey, runKey, type ShipRecord, shipKey, withNames } from './campaign-shipping.ts';
-import { db, getItem, isConditionalCheckFailed, stripKeys, table, transactionCancellationCodes } from './db.ts';
-import { tenantPk } from './table.ts';
+import { getItemBatched } from '../batch-get.ts';
+import { db, getItem, isConditionalCheckFailed, stripKeys, table, transactionCancellationCodes } from '../db.ts';
+import { tenantPk } from '../table.ts';
+import { campaignKeyOf, confirmKey, paceKey, runKey, type ShipRecord, shipKey, withNames } from './shipping.ts';
 
 export async function getShipRecords(companyId: number, campaignId: number, itemIds: number[]): Promise<Map<number, ShipRecord>> {
   const found = new Map<number, ShipRecord>();

@@ -7,18 +7,18 @@
  * ticket item last, in one transaction with its uuid lookup and contact link. A Lambda that dies
  * half-way leaves the ticket in place with fewer messages, and the admin's retry finishes the job;
  * never a message or lookup without its ticket. An inbound message racing the delete cannot land
- * after it: message writes require the ticket item to exist (messages.ts ticketActivity).
+ * after it: message writes require the ticket item to exist (messages/messages.ts ticketActivity).
  */
 import { BatchWriteCommand, DeleteCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { namesTicket } from '#contracts/message-ticket-id';
 import { waMessageIdFor } from '#contracts/wa-message-id';
-import { contactPk } from './contacts.ts';
-import { db, isConditionalCheckFailed, table, transactionCancellationCodes } from './db.ts';
-import { contactWords, messageWordKey, messageWords, ticketSearchKey, type WordIndex } from './search-index.ts';
-import { pad, tenantPk } from './table.ts';
-import { ticketTagsRemovalItems, ticketTagsUnchanged } from './tags.ts';
-import { ticketNoteKeys } from './ticket-notes.ts';
-import { routingItems } from './ticket-routing.ts';
+import { contactPk } from '../contacts.ts';
+import { db, isConditionalCheckFailed, table, transactionCancellationCodes } from '../db.ts';
+import { contactWords, messageWordKey, messageWords, ticketSearchKey, type WordIndex } from '../search-index.ts';
+import { pad, tenantPk } from '../table.ts';
+import { ticketTagsRemovalItems, ticketTagsUnchanged } from '../tags.ts';
+import { ticketNoteKeys } from './notes.ts';
+import { routingItems } from './routing.ts';
 import { getTicket, TICKET_SK, type TicketRecord, ticketKey, ticketPk } from './tickets.ts';
 
 type Key = { pk: string; sk: string };
@@ -39,7 +39,7 @@ async function batchDelete(keys: Key[]): Promise<void> {
 export function messageSideKeys(companyId: number, item: Record<string, unknown>): Key[] {
   const id = String(item.id);
   const connection = Number(item.whatsappId);
-  // An id that names its ticket has no lookup item (messages.ts).
+  // An id that names its ticket has no lookup item (messages/messages.ts).
   const keys: Key[] = namesTicket(id, Number(item.ticketId)) ? [] : [{ pk: `${tenantPk(companyId)}#MSG#${id}`, sk: 'LOOKUP' }];
   const waIds = new Set<string>();
   if (typeof item.waId === 'string' && item.waId) waIds.add(item.waId);
@@ -72,7 +72,7 @@ export async function deleteTicketData(ticket: TicketRecord): Promise<boolean> {
       keys.push({ pk: String(item.pk), sk });
       if (!sk.startsWith('MSG#')) continue;
       keys.push(...messageSideKeys(companyId, item));
-      // Its own items (message-words.ts); a message stored before issue 24 counted its body's words in shared items.
+      // Its own items (messages/words.ts); a message stored before issue 24 counted its body's words in shared items.
       const index = item.wordIndex as WordIndex | undefined;
       if (index) for (const word of index.words) keys.push(messageWordKey(companyId, word, id, String(item.id), index.shard));
       else for (const word of messageWords(String(item.body ?? ''))) searchKeys.set(`M#${word}`, ticketSearchKey(companyId, 'M', word, id));
@@ -81,7 +81,7 @@ export async function deleteTicketData(ticket: TicketRecord): Promise<boolean> {
     ExclusiveStartKey = page.LastEvaluatedKey;
   } while (ExclusiveStartKey);
 
-  // Its notes (their own partition, storage/ticket-notes.ts), before the ticket like its messages.
+  // Its notes (their own partition, storage/tickets/notes.ts), before the ticket like its messages.
   await batchDelete(await ticketNoteKeys(companyId, id));
   await batchDelete([...searchKeys.values()]);
 
@@ -107,7 +107,7 @@ export async function deleteTicketData(ticket: TicketRecord): Promise<boolean> {
             { Delete: { TableName: table(), Key: { pk: `${tenantPk(companyId)}#TKU#${ticket.uuid}`, sk: 'LOOKUP' } } },
             { Delete: { TableName: table(), Key: { pk: contactPk(companyId, ticket.contactId), sk: `TICKET#${pad(id)}` } } },
             ...(await ticketTagsRemovalItems(companyId, id, tags)),
-            // Its attendant's seat and its place in its queue's waiting line go with it (ticket-routing.ts).
+            // Its attendant's seat and its place in its queue's waiting line go with it (tickets/routing.ts).
             ...routingItems(current, undefined),
           ],
         }),

@@ -13,8 +13,8 @@
  * Kept in the tenant partition, so deleting the company (purgeTenantPartition) removes it too.
  */
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { db, isConditionalCheckFailed, table } from './db.ts';
-import { pad, tenantPk } from './table.ts';
+import { db, isConditionalCheckFailed, table } from '../db.ts';
+import { pad, tenantPk } from '../table.ts';
 
 export type SweepRule = 'expire' | 'transfer';
 

@@ -1,5 +1,5 @@
 /**
- * Reading the ticket list partitions of tickets.ts (gsi1 status x queue, gsi2 status x user, gsi3
+ * Reading the ticket list partitions of tickets/tickets.ts (gsi1 status x queue, gsi2 status x user, gsi3
  * status, and the same three scoped to a tag on the tag links) by position, for the inbox's merged,
  * filtered pages (domain/tickets/list.ts), and a contact's tickets.
  *
@@ -9,9 +9,9 @@
  * (the domain derives the partitions from the caller, never from the cursor).
  */
 import { BatchGetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { contactPk } from './contacts.ts';
-import { db, decodeCursor, encodeCursor, stripKeys, table } from './db.ts';
-import { tagLinkKey } from './ticket-list-keys.ts';
+import { contactPk } from '../contacts.ts';
+import { db, decodeCursor, encodeCursor, stripKeys, table } from '../db.ts';
+import { tagLinkKey } from './list-keys.ts';
 import { TICKET_SK, type TicketRecord, ticketKey, ticketPk } from './tickets.ts';
 
 export type ListIndex = 'gsi1' | 'gsi2' | 'gsi3';
@@ -54,7 +54,7 @@ export async function getTickets(companyId: number, ids: number[], consistent = 
 /**
  * One Query, newest first, `limit` rows read, continuing after `afterSk`. `range` bounds the sort
  * key (an updatedAt day: `from` = '2030-01-07', `to` = '2030-01-07~'). With `tagId` the partition is
- * a tag's (tickets.ts tagListPartition): its rows are tag links, and the tickets follow in one
+ * a tag's (tickets/tickets.ts tagListPartition): its rows are tag links, and the tickets follow in one
  * BatchGet (a page of a tag costs its links plus its tickets).
  */
 export async function readListSlice(
@@ -120,7 +120,7 @@ export interface TicketPage {
   cursor?: string;
 }
 
-/** One page of a list partition (tickets.ts ticketLists), newest first: one Query, `limit` items read. */
+/** One page of a list partition (tickets/tickets.ts ticketLists), newest first: one Query, `limit` items read. */
 export async function listTicketsPage(
   index: ListIndex,
   partition: string,

@@ -1,6 +1,6 @@
 /**
  * The indexes the `campaign-starts` job reads every minute (domain/campaigns/lifecycle.ts), both on
- * the campaign item and written with its status (storage/campaigns.ts), every tenant's in one Query:
+ * the campaign item and written with its status (storage/campaigns/campaigns.ts), every tenant's in one Query:
  *
  *   due      gsi1pk = CAMPAIGN_DUE       gsi1sk = <scheduledAt>#<cid>#<padded id>   while PROGRAMADA
  *            -> the starts to queue
@@ -8,8 +8,8 @@
  *            -> the campaigns whose connection's chain of ticks must be alive (a lost tick is
  *               queued again). Written only on a status move, never per tick.
  */
-import { queryAll } from './db.ts';
-import { pad } from './table.ts';
+import { queryAll } from '../db.ts';
+import { pad } from '../table.ts';
 
 /** Campaigns due to start before `until` (ISO), every tenant's: the due index's page. */
 export async function dueCampaigns(until: string): Promise<{ companyId: number; id: number; scheduledAt: string }[]> {
@@ -23,7 +23,7 @@ export async function dueCampaigns(until: string): Promise<{ companyId: number; 
 }
 
 export const CAMPAIGN_DUE_PK = 'CAMPAIGN_DUE';
-/** The due index's keys of a PROGRAMADA campaign (set by storage/campaigns.ts, removed when it starts or changes). */
+/** The due index's keys of a PROGRAMADA campaign (set by storage/campaigns/campaigns.ts, removed when it starts or changes). */
 export const campaignDueKeys = (companyId: number, id: number, scheduledAt: string) => ({
   gsi1pk: CAMPAIGN_DUE_PK,
   gsi1sk: `${scheduledAt}#${companyId}#${pad(id)}`,

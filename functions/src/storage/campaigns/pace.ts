@@ -1,10 +1,10 @@
 /**
- * The campaign engine's pace records (storage/campaign-shipping.ts "pace"): one per connection, its
+ * The campaign engine's pace records (storage/campaigns/shipping.ts "pace"): one per connection, its
  * chain of tick messages (domain/campaigns/engine.ts).
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { type PaceRecord, paceKey, withNames } from './campaign-shipping.ts';
-import { db, getItem, isConditionalCheckFailed, table } from './db.ts';
+import { db, getItem, isConditionalCheckFailed, table } from '../db.ts';
+import { type PaceRecord, paceKey, withNames } from './shipping.ts';
 
 function toPace(item: Record<string, unknown>): PaceRecord {
   const set = item.campaigns as Set<number> | number[] | undefined;

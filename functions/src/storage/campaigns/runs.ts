@@ -1,10 +1,10 @@
 /**
- * The campaign engine's run records (storage/campaign-shipping.ts "run"): a campaign's walk of its
+ * The campaign engine's run records (storage/campaigns/shipping.ts "run"): a campaign's walk of its
  * audience and the report's counters.
  */
 import { BatchGetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { emptyCounters, type RunRecord, runKey, withNames } from './campaign-shipping.ts';
-import { db, getItem, stripKeys, table } from './db.ts';
+import { db, getItem, stripKeys, table } from '../db.ts';
+import { emptyCounters, type RunRecord, runKey, withNames } from './shipping.ts';
 
 export const getRun = async (companyId: number, campaignId: number): Promise<RunRecord | undefined> => {
   const item = await getItem<RunRecord>(runKey(companyId, campaignId).pk, runKey(companyId, campaignId).sk);
