@@ -48,6 +48,15 @@ const browserToken = () =>
   });
 const tableRow = (table: string, text: string): Locator => page.getByTestId(table).locator('tbody tr', { hasText: text });
 
+/**
+ * What the page's sockets and its GET /tags did, with times: the "created elsewhere" tag check has
+ * failed twice in many runs (sessions 20 and 23) with no error on the server, so a failure now says
+ * whether the tag's frame reached the page and whether the page asked for the tags again.
+ */
+const traffic: string[] = [];
+const started = Date.now();
+const note = (line: string) => traffic.push(`${Date.now() - started} ms ${line}`);
+
 beforeAll(async () => {
   mkdirSync(artifacts, { recursive: true });
   call = client(inject('apiUrl'));
@@ -60,6 +69,14 @@ beforeAll(async () => {
     acceptDownloads: true,
   });
   page = await context.newPage();
+  page.on('websocket', (socket) => {
+    note(`socket opened ${socket.url().replace(/token=[^&]+/, 'token=…')}`);
+    socket.on('framereceived', ({ payload }) => note(`frame ${String(payload).slice(0, 160)}`));
+    socket.on('close', () => note('socket closed'));
+  });
+  page.on('response', (response) => {
+    if (new URL(response.url()).pathname.endsWith('/tags')) note(`GET ${new URL(response.url()).search} ${response.status()}`);
+  });
   const admin = inject('admin');
   await signInPage(page, admin.email, admin.password);
 });
@@ -256,10 +273,16 @@ describe('tags', { timeout: 120_000 }, () => {
 
   it('shows a tag created elsewhere without a reload (company-{id}-tag)', async () => {
     // Act: another session creates a tag matching the current search.
+    note('creating the tag');
     const created = await call('POST', '/tags', { token: await browserToken(), body: { name: `${tagName} live`, color: '#008B02' } });
     expect(created.status).toBe(201);
+    note(`created tag ${(created.body as { id?: number }).id}`);
     // Assess
-    await tableRow('tags-table', `${tagName} live`).waitFor({ timeout: 20_000 });
+    await tableRow('tags-table', `${tagName} live`)
+      .waitFor({ timeout: 20_000 })
+      .catch((error: Error) => {
+        throw new Error(`${error.message}\nthe page's sockets and tag reads:\n${traffic.slice(-40).join('\n')}`);
+      });
   });
 });
 
