@@ -145,6 +145,12 @@ describe('inbound messages', () => {
     const { contact, ticket } = await ticketOf(companyId, connectionId, '120363000000000001');
     expect(contact).toMatchObject({ isGroup: true, name: '120363000000000001' });
     expect(ticket).toMatchObject({ isGroup: true, status: 'pending' });
+
+    // A member whose profile name is absurdly long: shown on the message cut like a contact's name
+    const longName = Array.from({ length: 40 }, (_, i) => `nome${i}`).join(' ');
+    await deliver(effects, { kind: 'message', companyId, connectionId, message: { ...group, id: `${group.id}-3`, pushName: longName } });
+    const { messages } = await listMessagesPage(companyId, (ticket as { id: number }).id, { limit: 10 });
+    expect(messages.map((m) => m.contact?.name)).toEqual(expect.arrayContaining(['Zé', Array.from(longName).slice(0, 50).join('').trim()]));
   });
 
   it('reopens a ticket closed within timeCreateNewTicket hours, and opens a new one after', async () => {

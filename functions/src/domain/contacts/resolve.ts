@@ -27,18 +27,19 @@ export const contactNumber = (source: Pick<ContactSource, 'number' | 'isGroup'>)
   source.isGroup ? source.number.trim() : numberDigits(source.number);
 
 /**
- * The name an event may give its contact: the sender's pushName, never our own nor a group's. A
- * profile name is the sender's to choose: cut to the length a typed name may have (whole characters),
- * so its search words stay few and a new contact's transaction small.
+ * A WhatsApp profile name as we keep it: the sender's to choose, so cut to the length a typed name
+ * may have (whole characters), so its search words stay few and a new contact's transaction small,
+ * and a group sender's name on a message no longer than a contact's.
  */
-const pushNameOf = (source: ContactSource): string | undefined => {
-  if (source.fromMe || source.isGroup) return undefined;
-  const name = Array.from(source.pushName?.trim() ?? '')
+export const profileName = (pushName: string | undefined): string =>
+  Array.from(pushName?.trim() ?? '')
     .slice(0, CONTACT_NAME_MAX)
     .join('')
     .trim();
-  return name || undefined;
-};
+
+/** The name an event may give its contact: the sender's pushName, never our own nor a group's. */
+const pushNameOf = (source: ContactSource): string | undefined =>
+  source.fromMe || source.isGroup ? undefined : profileName(source.pushName) || undefined;
 
 /**
  * Whether the event leaves an existing contact as it is: it carries no name, or the contact already

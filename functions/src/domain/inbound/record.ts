@@ -1,6 +1,7 @@
 /** The message an inbound WhatsApp event stores (message.ts builds it once its ticket is known). */
 import type { Contact } from '#contracts/contacts';
 import type { WaMessage } from '#contracts/session-events';
+import { profileName } from '#domain/contacts/resolve';
 import { cleanFileName } from '#domain/media/keys';
 import { messageIdAt } from '#domain/messages/message-id';
 import { quoting } from '#domain/messages/send';
@@ -46,7 +47,7 @@ export function inboundRecord(
     isDeleted: false,
     isEdited: false,
     ...quoting(quoted),
-    contact: wa.fromMe ? null : { name: wa.isGroup ? wa.pushName || wa.participantNumber || '' : contact.name },
+    contact: wa.fromMe ? null : { name: wa.isGroup ? profileName(wa.pushName) || wa.participantNumber || '' : contact.name },
     pending: false,
     error: null,
     bot: false,
