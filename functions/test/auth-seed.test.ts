@@ -2,10 +2,10 @@ import { AdminGetUserCommand, AdminInitiateAuthCommand } from '@aws-sdk/client-c
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedPlatform } from '../../infra/ops/seed.ts';
 import { verifyIdToken } from '../src/commons/jwt.ts';
-import { getCompany } from '../src/storage/companies.ts';
-import { getPlan } from '../src/storage/plans.ts';
+import { getCompany } from '../src/storage/companies/companies.ts';
+import { getPlan } from '../src/storage/plans/plans.ts';
 import { listSettings } from '../src/storage/settings.ts';
-import { getUser } from '../src/storage/users.ts';
+import { getUser } from '../src/storage/users/users.ts';
 import { type CognitoLocal, startCognitoLocal } from './support/cognito-local.ts';
 import { type DynamoDbLocal, startDynamoDbLocal } from './support/dynamodb-local.ts';
 

@@ -22,14 +22,14 @@ import {
   routeSwitchedQueues,
   type Seat,
 } from '../src/domain/tickets/auto-assign.ts';
-import { getCompany } from '../src/storage/companies.ts';
+import { getCompany } from '../src/storage/companies/companies.ts';
 import { table } from '../src/storage/db.ts';
-import type { QueueRecord } from '../src/storage/queues.ts';
+import type { QueueRecord } from '../src/storage/queues/queues.ts';
 import { pad, tenantPk } from '../src/storage/table.ts';
 import { listTicketHistory } from '../src/storage/tickets/history.ts';
 import { readSeats, readWaitingLine, requestDrain } from '../src/storage/tickets/routing.ts';
 import { getTicket, type TicketRecord } from '../src/storage/tickets/tickets.ts';
-import { createUser, type UserRecord } from '../src/storage/users.ts';
+import { createUser, type UserRecord } from '../src/storage/users/users.ts';
 import { putConnection } from '../src/storage/ws-connections.ts';
 import { deliver, recorder, tenant, waMessage } from './inbound-harness.ts';
 import { type DynamoDbLocal, startDynamoDbLocal } from './support/dynamodb-local.ts';
@@ -184,7 +184,7 @@ describe('a roundRobin queue', () => {
     );
     const waiting = await readWaitingLine(companyId, queueId, 100);
     expect(waiting).toHaveLength(50);
-    const { updateQueue } = await import('../src/storage/queues.ts');
+    const { updateQueue } = await import('../src/storage/queues/queues.ts');
     await updateQueue(companyId, queueId, { autoAssign: 'roundRobin' });
 
     // Act: fifty routers at the same moment, each with its own ticket first
@@ -228,7 +228,7 @@ describe('a roundRobin queue', () => {
       );
     const waiting = await readWaitingLine(companyId, queueId, 100);
     expect(waiting).toHaveLength(50);
-    const { updateQueue } = await import('../src/storage/queues.ts');
+    const { updateQueue } = await import('../src/storage/queues/queues.ts');
     await updateQueue(companyId, queueId, { autoAssign: 'roundRobin' });
     const read = await Promise.all(waiting.map((id) => ticketOf(companyId, id)));
     let requests = 0;
@@ -265,7 +265,7 @@ describe('a roundRobin queue', () => {
     const person = await attendant(companyId, [queueId], { maxOpenTickets: 3 });
     await deliver(effects, { kind: 'message', companyId, connectionId, message: waMessage({ number: contactNumber(), body: 'hi' }) });
     const [waiting] = await readWaitingLine(companyId, queueId, 10);
-    const { updateQueue } = await import('../src/storage/queues.ts');
+    const { updateQueue } = await import('../src/storage/queues/queues.ts');
     await updateQueue(companyId, queueId, { autoAssign: 'roundRobin' });
 
     // Act: the owner drains while other triggers keep counting themselves on its lease (a busy queue)

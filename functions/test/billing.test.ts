@@ -14,7 +14,7 @@ import { PLATFORM_COMPANY_ID } from '../src/domain/billing/subscription.ts';
 import { addDays, todayIso } from '../src/domain/companies/due-date.ts';
 import { handler as authHandler } from '../src/handlers/http/auth.ts';
 import { handler } from '../src/handlers/http/companies.ts';
-import { getCompany, updateCompany } from '../src/storage/companies.ts';
+import { getCompany, updateCompany } from '../src/storage/companies/companies.ts';
 import { getInvoice, listInvoices } from '../src/storage/invoices.ts';
 import { putSetting } from '../src/storage/settings.ts';
 import { type CognitoLocal, startCognitoLocal } from './support/cognito-local.ts';

@@ -1,7 +1,7 @@
 /** Records for the bot tests: a company's prompt, and a queue pointed at a prompt or integration. */
 import { sealSecret } from '../src/commons/secrets.ts';
 import { createPrompt, newPromptId, type PromptRecord } from '../src/storage/prompts.ts';
-import { updateQueue } from '../src/storage/queues.ts';
+import { updateQueue } from '../src/storage/queues/queues.ts';
 
 export async function savePrompt(companyId: number, fields: Partial<PromptRecord> & { queueId: number }): Promise<PromptRecord> {
   const now = new Date().toISOString();

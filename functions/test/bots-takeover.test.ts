@@ -12,7 +12,7 @@ import { setBotTurnSender } from '../src/domain/bots/queue.ts';
 import { type BotTurnDeps, runBotTurn } from '../src/domain/bots/turn.ts';
 import type { BotTurnMessage } from '../src/domain/bots/turn-message.ts';
 import { listThreadEvents } from '../src/domain/tickets/thread-events.ts';
-import { getContactByNumber } from '../src/storage/contacts.ts';
+import { getContactByNumber } from '../src/storage/contacts/contacts.ts';
 import { listMessagesPage } from '../src/storage/messages/messages.ts';
 import { listTicketNotes } from '../src/storage/tickets/notes.ts';
 import { getSlot, getTicket, updateTicketState } from '../src/storage/tickets/tickets.ts';

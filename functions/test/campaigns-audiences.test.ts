@@ -15,7 +15,7 @@ import { defaultEffects } from '#domain/messages/effects';
 import { findOrCreateTicket } from '#domain/tickets/find-or-create';
 import { getCampaign } from '#storage/campaigns/campaigns';
 import { getRun } from '#storage/campaigns/runs';
-import { updateContact } from '#storage/contacts';
+import { updateContact } from '#storage/contacts/contacts';
 import { harness, result } from './campaigns-engine-harness.ts';
 import { invoke, newCampaign, newItem, newList, phone } from './campaigns-harness.ts';
 import { createConnection, type Env, startEnv } from './messages-harness.ts';

@@ -8,7 +8,7 @@
  */
 import { utils, write } from '@e965/xlsx';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { getContactListItem, setWhatsappValid } from '#storage/contact-list-items';
+import { getContactListItem, setWhatsappValid } from '#storage/contact-lists/items';
 import { CAMPAIGN_COUNTERS, invoke, newCampaign, newItem, newList, phone, skipIds } from './campaigns-harness.ts';
 import { multipart } from './messages-harness.ts';
 import { type Stack, seedTenant, startStack, type Tenant } from './users-harness.ts';

@@ -13,7 +13,7 @@ import { queueDueStarts, STALE_CHAIN_MS } from '#domain/campaigns/lifecycle';
 import { confirmReply, settleCampaignSend } from '#domain/campaigns/results';
 import { getCampaign } from '#storage/campaigns/campaigns';
 import { getRun } from '#storage/campaigns/runs';
-import { setWhatsappValid } from '#storage/contact-list-items';
+import { setWhatsappValid } from '#storage/contact-lists/items';
 import { harness, result, type Send, setup } from './campaigns-engine-harness.ts';
 import { invoke } from './campaigns-harness.ts';
 import { type Env, startEnv } from './messages-harness.ts';

@@ -9,7 +9,7 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CAMPAIGN_RECIPIENTS_PAGE_SIZE } from '#contracts/campaigns';
 import { shipKey } from '#storage/campaigns/shipping';
-import { setWhatsappValid } from '#storage/contact-list-items';
+import { setWhatsappValid } from '#storage/contact-lists/items';
 import { db, table } from '#storage/db';
 import { CAMPAIGN_COUNTERS, invoke, newCampaign, newItem, newList, skipIds } from './campaigns-harness.ts';
 import { type Stack, seedTenant, startStack, type Tenant } from './users-harness.ts';

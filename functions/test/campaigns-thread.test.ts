@@ -10,7 +10,7 @@ import { documentClient } from '#commons/dynamodb';
 import { startCampaign } from '#domain/campaigns/engine';
 import { settleCampaignSend } from '#domain/campaigns/results';
 import { processInboundEvent } from '#domain/inbound/pipeline';
-import { getContactByNumber } from '#storage/contacts';
+import { getContactByNumber } from '#storage/contacts/contacts';
 import { counterDeltas, trackingFields } from '#storage/dashboard-counters';
 import { listMessagesPage } from '#storage/messages/messages';
 import { listContactTickets } from '#storage/tickets/lists';

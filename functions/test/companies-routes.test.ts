@@ -5,9 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TRIAL_DAYS } from '#contracts/companies';
 import { defaultCompanySchedules } from '#contracts/schedules';
 import { addDays, addMonths, todayIso } from '#domain/companies/due-date';
-import { getCompany, listCompanies } from '#storage/companies';
+import { getCompany, listCompanies } from '#storage/companies/companies';
 import { getSetting } from '#storage/settings';
-import { getUserByEmail, listUsers } from '#storage/users';
+import { getUserByEmail, listUsers } from '#storage/users/users';
 import { type Env, startEnv } from './messages-harness.ts';
 import { call, PASSWORD, type Stack, seedPlan, seedTenant, signIn, type Tenant, uniq } from './users-harness.ts';
 

@@ -10,7 +10,7 @@ import { CreateQueueCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/c
 import type { SQSEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { putMedia } from '#adapters/media-bucket';
-import { purgeTenantData } from '#storage/tenant-data';
+import { purgeTenantData } from '#storage/companies/tenant-data';
 import { handler as exportConsumer } from '../src/handlers/consumers/company-exports.ts';
 import { createConnection, type Env, invoke, multipart, seedTicket, startEnv, storeInbound } from './messages-harness.ts';
 import { scanBucket, scanTable } from './store-scan.ts';

@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { setSessionCommandSender } from '#adapters/session-commands';
 import { messages } from '#contracts/common';
 import { getConnection, getConnectionByToken, updateConnectionSession } from '#storage/connections';
-import { getUser, updateUser } from '#storage/users';
+import { getUser, updateUser } from '#storage/users/users';
 import { type CommandQueue, startCommandQueue } from './connections-harness.ts';
 import { call, type Stack, seedTenant, startStack, type Tenant, uniq } from './users-harness.ts';
 

@@ -11,7 +11,7 @@ import { setSessionCommandSender } from '#adapters/session-commands';
 import { NUMBER_CHECK_BATCH, type SessionCommand } from '#contracts/session-events';
 import { processInboundEvent } from '#domain/inbound/pipeline';
 import { updateConnectionSession } from '#storage/connections';
-import { getContactListItem, listUncheckedNumbers } from '#storage/contact-list-items';
+import { getContactListItem, listUncheckedNumbers } from '#storage/contact-lists/items';
 import { CAMPAIGN_COUNTERS, invoke, newItem, newList, skipIds } from './campaigns-harness.ts';
 import { type Stack, seedTenant, startStack, type Tenant } from './users-harness.ts';
 

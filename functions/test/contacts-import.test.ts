@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { utils, write } from '@e965/xlsx';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getContactByNumber } from '#storage/contacts';
+import { getContactByNumber } from '#storage/contacts/contacts';
 import { newList } from './campaigns-harness.ts';
 import { invoke, multipart } from './messages-harness.ts';
 import { call, type Stack, seedTenant, startStack, type Tenant } from './users-harness.ts';

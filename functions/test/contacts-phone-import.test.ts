@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InboundEvent, PhoneContact } from '../src/contracts/session-events.ts';
 import { createContactFor } from '../src/domain/contacts/manage.ts';
-import { getContactByNumber } from '../src/storage/contacts.ts';
+import { getContactByNumber } from '../src/storage/contacts/contacts.ts';
 import { deliver, recorder, tenant } from './inbound-harness.ts';
 import { type DynamoDbLocal, startDynamoDbLocal } from './support/dynamodb-local.ts';
 

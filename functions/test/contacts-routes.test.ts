@@ -6,7 +6,7 @@
 
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contactStoredItems, getContactByNumber } from '#storage/contacts';
+import { contactStoredItems, getContactByNumber } from '#storage/contacts/contacts';
 import { db, table } from '#storage/db';
 import { getTicket } from '#storage/tickets/tickets';
 import { type Inbox, seedInbox } from './tickets-harness.ts';

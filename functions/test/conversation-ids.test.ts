@@ -1,5 +1,5 @@
 /**
- * Contact and ticket ids (storage/conversation-ids.ts) over DynamoDB Local: separate counters, the
+ * Contact and ticket ids (storage/contacts/conversation-ids.ts) over DynamoDB Local: separate counters, the
  * shared counter's move (numbering on from where the contact counter was), a new conversation's two
  * ids in one request once moved, and the first step's code, still running beside the second, taking
  * contact ids from the moved counter; under a race of both, no contact id twice and none skipped.
@@ -7,7 +7,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { documentClient } from '../src/commons/dynamodb.ts';
-import { newContactId, newConversationIds, newTicketId } from '../src/storage/conversation-ids.ts';
+import { newContactId, newConversationIds, newTicketId } from '../src/storage/contacts/conversation-ids.ts';
 import { table } from '../src/storage/db.ts';
 import { tenantPk } from '../src/storage/table.ts';
 import { type DynamoDbLocal, startDynamoDbLocal } from './support/dynamodb-local.ts';
@@ -51,9 +51,9 @@ const counter = async (companyId: number, name: 'CONTACT' | 'TICKET') =>
   (await documentClient().send(new GetCommand({ TableName: table(), Key: { pk: tenantPk(companyId), sk: `COUNTER#${name}` } }))).Item;
 
 /** This module as another Lambda container has it: nothing remembered of any company. */
-async function anotherContainer(): Promise<typeof import('../src/storage/conversation-ids.ts')> {
+async function anotherContainer(): Promise<typeof import('../src/storage/contacts/conversation-ids.ts')> {
   vi.resetModules();
-  return import('../src/storage/conversation-ids.ts');
+  return import('../src/storage/contacts/conversation-ids.ts');
 }
 
 describe('separate counters (before the shared counter is released)', () => {

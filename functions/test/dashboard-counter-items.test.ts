@@ -20,7 +20,7 @@ import {
 } from '../src/storage/dashboard-counters.ts';
 import { db, table } from '../src/storage/db.ts';
 import { clearReadCaches } from '../src/storage/read-cache.ts';
-import { listUsers } from '../src/storage/users.ts';
+import { listUsers } from '../src/storage/users/users.ts';
 import { type Inbox, seedInbox } from './tickets-harness.ts';
 import { type Stack, startStack } from './users-harness.ts';
 

@@ -14,7 +14,7 @@ import { companyTimeZone, localDayHour } from '../src/storage/dashboard-counters
 import { clearReadCaches } from '../src/storage/read-cache.ts';
 import { commitIfUnchanged } from '../src/storage/sweeps/commit.ts';
 import { getTicket, type TicketRecord, type TicketStatePatch } from '../src/storage/tickets/tickets.ts';
-import { getUser } from '../src/storage/users.ts';
+import { getUser } from '../src/storage/users/users.ts';
 import { type Inbox, seedInbox } from './tickets-harness.ts';
 import { call, type Stack, startStack } from './users-harness.ts';
 

@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { documentClient } from '../src/commons/dynamodb.ts';
 import { channels, eventsOfFrame } from '../src/contracts/channels.ts';
 import { createSnapshotPublisher } from '../src/realtime/publisher.ts';
-import { getContactByNumber } from '../src/storage/contacts.ts';
+import { getContactByNumber } from '../src/storage/contacts/contacts.ts';
 import { readCounters } from '../src/storage/dashboard-counters.ts';
 import { getWaLink, listMessagesPage } from '../src/storage/messages/messages.ts';
 import { getSlot, getTicket } from '../src/storage/tickets/tickets.ts';

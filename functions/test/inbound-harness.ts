@@ -3,8 +3,8 @@ import { type InboundEvent, inboundGroupId, type SessionCommand, type WaMessage 
 import type { Effects } from '../src/domain/messages/effects.ts';
 import { consume } from '../src/handlers/consumers/inbound.ts';
 import { type ConnectionRecord, createConnection, newConnectionId } from '../src/storage/connections.ts';
-import { createOption, newOptionId } from '../src/storage/queue-options.ts';
-import { createQueue, newQueueId, type QueueRecord } from '../src/storage/queues.ts';
+import { createOption, newOptionId } from '../src/storage/queues/options.ts';
+import { createQueue, newQueueId, type QueueRecord } from '../src/storage/queues/queues.ts';
 import { ensureCompany } from './support/tenants.ts';
 
 export interface Recorder extends Effects {

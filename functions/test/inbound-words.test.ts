@@ -7,7 +7,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { documentClient } from '../src/commons/dynamodb.ts';
-import { getContactByNumber } from '../src/storage/contacts.ts';
+import { getContactByNumber } from '../src/storage/contacts/contacts.ts';
 import { getWaLink } from '../src/storage/messages/messages.ts';
 import type { WordRepairMarks } from '../src/storage/messages/words.ts';
 import { messageWords } from '../src/storage/search-index.ts';

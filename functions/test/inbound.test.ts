@@ -4,7 +4,7 @@ import { documentClient } from '../src/commons/dynamodb.ts';
 import { capPreview } from '../src/contracts/message-preview.ts';
 import { namesTicket } from '../src/contracts/message-ticket-id.ts';
 import { queueOutgoingMessage } from '../src/domain/messages/send.ts';
-import { getContactByNumber } from '../src/storage/contacts.ts';
+import { getContactByNumber } from '../src/storage/contacts/contacts.ts';
 import { db, table } from '../src/storage/db.ts';
 import { getMessage, getWaLink, listMessagesPage, lookupKey } from '../src/storage/messages/messages.ts';
 import { putSetting } from '../src/storage/settings.ts';

@@ -9,7 +9,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { documentClient } from '../src/commons/dynamodb.ts';
 import { observeInboundLoad, shardsFor } from '../src/domain/inbound/tenant-load.ts';
-import { getCompany, raiseListShards } from '../src/storage/companies.ts';
+import { getCompany, raiseListShards } from '../src/storage/companies/companies.ts';
 import { table } from '../src/storage/db.ts';
 import { addToWindow } from '../src/storage/rate-limits.ts';
 import { createTag, newTagId, setTicketTags } from '../src/storage/tags.ts';

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { putMedia } from '#adapters/media-bucket';
-import { updateUser } from '#storage/users';
+import { updateUser } from '#storage/users/users';
 import { createConnection, type Env, invoke, multipart, seedTicket, startEnv, storeInbound } from './messages-harness.ts';
 import { seedTenant, type Tenant, uniq } from './users-harness.ts';
 

@@ -11,7 +11,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { documentClient } from '#commons/dynamodb';
 import { handleEdit, handleRevoke } from '#domain/inbound/updates';
 import type { Effects } from '#domain/messages/effects';
-import { raiseListShards } from '#storage/companies';
+import { raiseListShards } from '#storage/companies/companies';
 import { db, table } from '#storage/db';
 import { getMessage, storeMessage } from '#storage/messages/messages';
 import type { WordRepairMarks } from '#storage/messages/words';

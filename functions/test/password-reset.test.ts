@@ -24,8 +24,8 @@ import { preferredLanguage, resetCodeMail } from '../src/domain/auth/reset-mail.
 import { endUserSessions } from '../src/domain/auth/session.ts';
 import { listAuditEntries } from '../src/storage/audit/entries.ts';
 import { db, table } from '../src/storage/db.ts';
-import { getResetCode } from '../src/storage/reset-codes.ts';
-import { createUser, newUserId, type UserRecord } from '../src/storage/users.ts';
+import { getResetCode } from '../src/storage/users/reset-codes.ts';
+import { createUser, newUserId, type UserRecord } from '../src/storage/users/users.ts';
 import { type DynamoDbLocal, startDynamoDbLocal } from './support/dynamodb-local.ts';
 import { userFixture } from './support/fixtures.ts';
 import { ensureCompany } from './support/tenants.ts';

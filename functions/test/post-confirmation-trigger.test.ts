@@ -2,7 +2,7 @@ import type { PostConfirmationTriggerEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handler as auth } from '../src/handlers/http/auth.ts';
 import { handler } from '../src/handlers/triggers/post-confirmation.ts';
-import { getUser } from '../src/storage/users.ts';
+import { getUser } from '../src/storage/users/users.ts';
 import { type CognitoLocal, startCognitoLocal } from './support/cognito-local.ts';
 import { type DynamoDbLocal, startDynamoDbLocal } from './support/dynamodb-local.ts';
 import { type EventOptions, httpEvent, parseResponse } from './support/events.ts';

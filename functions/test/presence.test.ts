@@ -9,7 +9,7 @@ import { PRESENCE_HEARTBEAT_TIMEOUT_MS, type Presence } from '../src/contracts/p
 import { createPresenceReader, PER_USER_QUERY_MAX, type PresenceReader, presenceChanged } from '../src/domain/users/presence.ts';
 import { setUserAvailableListener } from '../src/domain/users/presence-events.ts';
 import type { ConnectionActivity } from '../src/realtime/management.ts';
-import { createUser, getUser } from '../src/storage/users.ts';
+import { createUser, getUser } from '../src/storage/users/users.ts';
 import type { ConnectionRecord } from '../src/storage/ws-connections.ts';
 import { type DynamoDbLocal, startDynamoDbLocal } from './support/dynamodb-local.ts';
 import { userFixture } from './support/fixtures.ts';

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openSecret, secretHint } from '#commons/secrets';
 import { createPrompt, getPrompt, newPromptId } from '#storage/prompts';
-import { updateQueue } from '#storage/queues';
+import { updateQueue } from '#storage/queues/queues';
 import { createConnection } from './messages-harness.ts';
 import { call, type Stack, seedTenant, startStack, type Tenant } from './users-harness.ts';
 

@@ -18,7 +18,7 @@ vi.mock('../src/realtime/publisher.ts', () => ({
     return { sent: 1, gone: 0, failed: 0 };
   },
 }));
-vi.mock('../src/storage/queues.ts', () => ({ listQueues: async () => [] }));
+vi.mock('../src/storage/queues/queues.ts', () => ({ listQueues: async () => [] }));
 vi.mock('../src/storage/connections.ts', () => ({ listConnections: async () => [] }));
 vi.mock('../src/storage/queue-integrations.ts', () => ({
   newQueueIntegrationId: async () => records.size + 1,

@@ -5,10 +5,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setSessionCommandSender } from '#adapters/session-commands';
 import { defaultCompanySchedules } from '#contracts/schedules';
-import { getCompany } from '#storage/companies';
+import { getCompany } from '#storage/companies/companies';
 import { getConnection } from '#storage/connections';
-import { listOptions } from '#storage/queue-options';
-import { getUser, updateUser } from '#storage/users';
+import { listOptions } from '#storage/queues/options';
+import { getUser, updateUser } from '#storage/users/users';
 import { call, type Stack, seedTenant, startStack, type Tenant, uniq } from './users-harness.ts';
 
 let stack: Stack;

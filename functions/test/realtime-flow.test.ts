@@ -16,7 +16,7 @@ import { audience, publish, publishToAll, publishToCompany, publishToUser } from
 import { db, table } from '../src/storage/db.ts';
 import { mentionItems } from '../src/storage/mentions.ts';
 import { ticketKey } from '../src/storage/tickets/tickets.ts';
-import { createUser, getUser } from '../src/storage/users.ts';
+import { createUser, getUser } from '../src/storage/users/users.ts';
 import * as connections from '../src/storage/ws-connections.ts';
 import { type DynamoDbLocal, startDynamoDbLocal } from './support/dynamodb-local.ts';
 import { subOf, userFixture } from './support/fixtures.ts';

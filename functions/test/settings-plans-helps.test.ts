@@ -1,8 +1,8 @@
 /** Settings, plans and helps routes over DynamoDB Local + cognito-local, through the handlers. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { settingDefaults, settingKeys } from '#contracts/settings';
-import { createCompany, newCompanyId } from '#storage/companies';
-import { getPlan } from '#storage/plans';
+import { createCompany, newCompanyId } from '#storage/companies/companies';
+import { getPlan } from '#storage/plans/plans';
 import { companyFixture } from './support/fixtures.ts';
 import { call, type Stack, seedPlan, seedTenant, startStack, type Tenant, uniq } from './users-harness.ts';
 

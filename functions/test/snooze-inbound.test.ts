@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Viewer } from '../src/domain/tickets/access.ts';
 import { setTicketSnooze, wakeDueSnoozes } from '../src/domain/tickets/snooze.ts';
-import { getContactByNumber } from '../src/storage/contacts.ts';
+import { getContactByNumber } from '../src/storage/contacts/contacts.ts';
 import { listTicketHistory } from '../src/storage/tickets/history.ts';
 import { ticketLists } from '../src/storage/tickets/list-keys.ts';
 import { listTicketsPage } from '../src/storage/tickets/lists.ts';

@@ -1,9 +1,16 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { documentClient } from '../src/commons/dynamodb.ts';
-import { createCompany, deleteCompany, getCompany, listCompanies, newCompanyId, updateCompany } from '../src/storage/companies.ts';
+import {
+  createCompany,
+  deleteCompany,
+  getCompany,
+  listCompanies,
+  newCompanyId,
+  updateCompany,
+} from '../src/storage/companies/companies.ts';
 import { table } from '../src/storage/db.ts';
-import { createPlan, getPlan, listPlans, newPlanId, updatePlan } from '../src/storage/plans.ts';
+import { createPlan, getPlan, listPlans, newPlanId, updatePlan } from '../src/storage/plans/plans.ts';
 import { getSetting, listSettings, putSetting } from '../src/storage/settings.ts';
 import { pad } from '../src/storage/table.ts';
 import {
@@ -18,7 +25,7 @@ import {
   listUsers,
   newUserId,
   updateUser,
-} from '../src/storage/users.ts';
+} from '../src/storage/users/users.ts';
 import { type DynamoDbLocal, startDynamoDbLocal } from './support/dynamodb-local.ts';
 import { companyFixture, planFixture, userFixture } from './support/fixtures.ts';
 

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getTag, tagTicketIds } from '#storage/tags';
 import { getTicket } from '#storage/tickets/tickets';
-import { updateUser } from '#storage/users';
+import { updateUser } from '#storage/users/users';
 import { type Inbox, seedInbox } from './tickets-harness.ts';
 import { call, type Stack, seedTenant, startStack } from './users-harness.ts';
 

@@ -9,7 +9,7 @@ const storage = vi.hoisted(() => ({
   companyRead: async (): Promise<{ listShards?: number } | undefined> => undefined,
   windowCount: 0,
 }));
-vi.mock('../src/storage/companies.ts', () => ({
+vi.mock('../src/storage/companies/companies.ts', () => ({
   getCompanyCached: () => storage.companyRead(),
   raiseListShards: async () => true,
 }));

@@ -12,7 +12,7 @@ import { matches } from '../src/realtime/audience.ts';
 import { listMessagesPage } from '../src/storage/messages/messages.ts';
 import { listTicketHistory } from '../src/storage/tickets/history.ts';
 import { getSlot, getTicket, getTicketByUuid, type TicketRecord } from '../src/storage/tickets/tickets.ts';
-import { getUser } from '../src/storage/users.ts';
+import { getUser } from '../src/storage/users/users.ts';
 import type { ConnectionRecord as Socket } from '../src/storage/ws-connections.ts';
 import { deliver, recorder, waMessage } from './inbound-harness.ts';
 import { type Inbox, seedInbox } from './tickets-harness.ts';

@@ -7,12 +7,12 @@
 import type { SettingKey } from '../src/contracts/settings.ts';
 import type { AllTicket } from '../src/contracts/users.ts';
 import { type ConnectionRecord, createConnection, newConnectionId } from '../src/storage/connections.ts';
-import { createContact } from '../src/storage/contacts.ts';
-import { newContactId, newTicketId } from '../src/storage/conversation-ids.ts';
-import { createQueue, newQueueId, type QueueRecord } from '../src/storage/queues.ts';
+import { createContact } from '../src/storage/contacts/contacts.ts';
+import { newContactId, newTicketId } from '../src/storage/contacts/conversation-ids.ts';
+import { createQueue, newQueueId, type QueueRecord } from '../src/storage/queues/queues.ts';
 import { putSetting } from '../src/storage/settings.ts';
 import { createTicket, newTicketRecord, type TicketRecord } from '../src/storage/tickets/tickets.ts';
-import { updateUser } from '../src/storage/users.ts';
+import { updateUser } from '../src/storage/users/users.ts';
 import { type SeededUser, type Stack, seedTenant, type Tenant } from './users-harness.ts';
 
 export interface Inbox {

@@ -9,11 +9,11 @@
 import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db, table, updateExpression } from '../src/storage/db.ts';
-import { updateQueue } from '../src/storage/queues.ts';
+import { updateQueue } from '../src/storage/queues/queues.ts';
 import { REFERENCE_TTL_MS } from '../src/storage/read-cache.ts';
 import { pad, tenantPk } from '../src/storage/table.ts';
 import type { TicketRecord } from '../src/storage/tickets/tickets.ts';
-import { updateUser } from '../src/storage/users.ts';
+import { updateUser } from '../src/storage/users/users.ts';
 import { type Inbox, seedInbox } from './tickets-harness.ts';
 import { call, type Stack, startStack } from './users-harness.ts';
 

@@ -2,7 +2,7 @@
 import { AdminGetUserCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { provisionUser } from '#domain/users/provision';
-import { createUser, getUser, newUserId } from '#storage/users';
+import { createUser, getUser, newUserId } from '#storage/users/users';
 import { userFixture } from './support/fixtures.ts';
 import { call, PASSWORD, type Stack, seedTenant, signIn, startStack, type Tenant, uniq } from './users-harness.ts';
 

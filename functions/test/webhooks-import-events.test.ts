@@ -10,8 +10,8 @@ import type { InboundEvent, PhoneContact } from '#contracts/session-events';
 import { importContacts } from '#domain/contacts/import';
 import { createContactFor } from '#domain/contacts/manage';
 import { requeueParkedDeliveries } from '#domain/webhooks/queue-or-park';
-import { getContactByNumber } from '#storage/contacts';
-import { listDeliveries } from '#storage/webhook-deliveries';
+import { getContactByNumber } from '#storage/contacts/contacts';
+import { listDeliveries } from '#storage/webhooks/deliveries';
 import { createWebhookFor } from '../src/domain/webhooks/endpoints.ts';
 import { deliver, recorder, tenant } from './inbound-harness.ts';
 import { type Body, deliverQueued, drain, startWebhookEnv, type WebhookEnv } from './webhooks-harness.ts';
@@ -36,8 +36,8 @@ vi.mock('#commons/sqs', async (importOriginal) => {
     },
   };
 });
-vi.mock('#storage/webhook-deliveries', async (importOriginal) => {
-  const real = await importOriginal<typeof import('#storage/webhook-deliveries')>();
+vi.mock('#storage/webhooks/deliveries', async (importOriginal) => {
+  const real = await importOriginal<typeof import('#storage/webhooks/deliveries')>();
   return {
     ...real,
     createDeliveries: async (...args: Parameters<typeof real.createDeliveries>) => {

@@ -11,7 +11,7 @@ import { DeleteMessageBatchCommand, type Message, ReceiveMessageCommand } from '
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { releaseAttempts } from '#adapters/webhook-queue';
 import { verifyWebhookSignature } from '#domain/webhooks/signing';
-import { getWebhook } from '#storage/webhooks';
+import { getWebhook } from '#storage/webhooks/webhooks';
 import { consume } from '../src/handlers/consumers/webhook-deliveries.ts';
 import { handler as retries } from '../src/handlers/consumers/webhook-retries.ts';
 import { call, seedTenant, type Tenant } from './users-harness.ts';

@@ -37,7 +37,7 @@ const MAX_CAPACITY_UNITS = 40_000;
  * `provisioned`, with `tableWriteCapacity` and `tableReadCapacity` as `<min>-<max>` units a second and
  * `tableTargetUtilization` a percentage from 20 to 90: see tableCapacityFrom), and `conversationCounter`
  * (`separate`, the default, or `shared`: the second step of the shared contact and ticket counter,
- * for a region where no code older than its first step runs; functions/src/storage/conversation-ids.ts).
+ * for a region where no code older than its first step runs; functions/src/storage/contacts/conversation-ids.ts).
  */
 export function stackPropsFromContext(app: App): { id: string; props: ConversaStackProps } {
   const context = (key: string): string | undefined => {

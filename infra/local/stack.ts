@@ -251,7 +251,7 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
       CLOUDWATCH_ENDPOINT: cloudWatch.endpoint,
       SES_ENDPOINT: mail.endpoint,
       MAIL_FROM: LOCAL_MAIL_FROM,
-      // No code older than the shared counter's first step runs here (functions/src/storage/conversation-ids.ts).
+      // No code older than the shared counter's first step runs here (functions/src/storage/contacts/conversation-ids.ts).
       CONVERSATION_COUNTER: 'shared',
       SERVER_VERSION: serverVersion(),
       ASAAS_BASE_URL: payments.apiUrl,

@@ -11,10 +11,10 @@
 import { createCognitoUser, getCognitoSub, setCognitoPassword, setCognitoTenant } from '@conversa/functions/adapters/cognito-users';
 import { defaultCompanySchedules } from '@conversa/functions/contracts/schedules';
 import { settingDefaults, settingKeys } from '@conversa/functions/contracts/settings';
-import { createCompany, getCompany, listCompanies, newCompanyId } from '@conversa/functions/storage/companies';
-import { createPlan, getPlan, listPlans, newPlanId, type PlanRecord } from '@conversa/functions/storage/plans';
+import { createCompany, getCompany, listCompanies, newCompanyId } from '@conversa/functions/storage/companies/companies';
+import { createPlan, getPlan, listPlans, newPlanId, type PlanRecord } from '@conversa/functions/storage/plans/plans';
 import { putSetting } from '@conversa/functions/storage/settings';
-import { createUser, getUserByEmail, newUserId } from '@conversa/functions/storage/users';
+import { createUser, getUserByEmail, newUserId } from '@conversa/functions/storage/users/users';
 
 export interface SeedInput {
   adminEmail: string;

@@ -6,7 +6,7 @@
  * leave for the inbound queue as one `numbersChecked` event, which stores them.
  */
 import { type InboundEvent, NUMBER_CHECK_BATCH, type SessionCommand } from '@conversa/functions/contracts/session-events';
-import { listUncheckedNumbers, type UncheckedNumber } from '@conversa/functions/storage/contact-list-items';
+import { listUncheckedNumbers, type UncheckedNumber } from '@conversa/functions/storage/contact-lists/items';
 import type { InboundPublisher } from './inbound-publisher.ts';
 import type { SessionHandle } from './provider.ts';
 import type { SessionKey } from './storage/leases.ts';

@@ -11,7 +11,7 @@ import {
   NUMBER_CHECK_BATCH,
   sessionCommandSchema,
 } from '@conversa/functions/contracts/session-events';
-import type { UncheckedNumber } from '@conversa/functions/storage/contact-list-items';
+import type { UncheckedNumber } from '@conversa/functions/storage/contact-lists/items';
 import { describe, expect, it } from 'vitest';
 import { isOnSimulatedWhatsApp } from '../../infra/local/whatsapp-simulator/network.ts';
 import type { InboundPublisher } from '../src/inbound-publisher.ts';

@@ -28,7 +28,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '@conversa/functions/commons/dynamodb';
 import { env } from '@conversa/functions/commons/env';
-import { getCompany, raiseListShards } from '@conversa/functions/storage/companies';
+import { getCompany, raiseListShards } from '@conversa/functions/storage/companies/companies';
 import { listShardsOf } from '@conversa/functions/storage/list-shards';
 import { createInboundPublisher } from '@conversa/session-host/inbound-publisher';
 import { sleep } from '../integration/whatsapp-kit.ts';

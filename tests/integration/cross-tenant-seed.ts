@@ -27,8 +27,8 @@ export async function seedTenantB(call: Call, b: Tenant): Promise<void> {
   // the local stack's table; B's admin opens the tickets through the API. Several, so B's ticket ids
   // run past any A could have.
   Object.assign(process.env, inject('env'));
-  const { createContact } = await import('@conversa/functions/storage/contacts');
-  const { newContactId } = await import('@conversa/functions/storage/conversation-ids');
+  const { createContact } = await import('@conversa/functions/storage/contacts/contacts');
+  const { newContactId } = await import('@conversa/functions/storage/contacts/conversation-ids');
   for (let i = 1; i <= 3; i++) {
     const id = await newContactId(b.companyId);
     const at = new Date().toISOString();

@@ -60,7 +60,7 @@ export const env = {
     return required(`QUEUE_URL_${name.toUpperCase().replace(/-/g, '_')}`);
   },
   /**
-   * `shared` once the operator released the shared conversation counter (storage/conversation-ids.ts,
+   * `shared` once the operator released the shared conversation counter (storage/contacts/conversation-ids.ts,
    * context `conversationCounter`); `separate` otherwise.
    */
   get conversationCounter(): 'shared' | 'separate' {

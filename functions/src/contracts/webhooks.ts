@@ -31,7 +31,7 @@ export const WEBHOOK_HEADERS = {
 /** Endpoints per company: enough for a shop, a CRM and a few bots; more is a loop or a leak. */
 export const MAX_WEBHOOKS_PER_COMPANY = 10;
 export const WEBHOOK_DELIVERIES_PAGE_SIZE = 20;
-/** The log is read newest first, a page at a time; older entries expire (storage/webhook-deliveries.ts). */
+/** The log is read newest first, a page at a time; older entries expire (storage/webhooks/deliveries.ts). */
 export const MAX_WEBHOOK_DELIVERY_PAGES = 50;
 
 export const webhookMessages = {
@@ -85,7 +85,7 @@ export const webhookDeliveriesQuerySchema = z.object({
   pageNumber: z.coerce.number().int().min(1).max(MAX_WEBHOOK_DELIVERY_PAGES).optional().default(1),
 });
 
-/** `{deliveryId}` of the resend route: the ids this server gives (storage/webhook-deliveries.ts newDeliveryId). */
+/** `{deliveryId}` of the resend route: the ids this server gives (storage/webhooks/deliveries.ts newDeliveryId). */
 export const deliveryIdSchema = z.string().regex(/^whd_[0-9a-z]{10}[0-9a-f]{16}$/, 'Invalid delivery id');
 
 /** What GET, POST and PUT answer; `secret` only in POST's and rotate-secret's answers. */

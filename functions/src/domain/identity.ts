@@ -4,7 +4,7 @@
  * use case takes the caller without importing the HTTP layer.
  */
 import type { Profile } from '#contracts/users';
-import type { PlanRecord } from '#storage/plans';
+import type { PlanRecord } from '#storage/plans/plans';
 
 export interface Identity {
   companyId: number;

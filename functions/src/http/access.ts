@@ -10,10 +10,10 @@ import { expiredMessage } from '#contracts/auth';
 import { planFlags } from '#contracts/plans';
 import { isSupersededSession, isTokenOfUser, lacksSecondFactor, mfaPolicyApplies } from '#contracts/session';
 import { isExpired } from '#domain/auth/due-date-policy';
-import { type CompanyRecord, getCompanyBatched } from '#storage/companies';
-import { getPlanCached, type PlanRecord } from '#storage/plans';
+import { type CompanyRecord, getCompanyBatched } from '#storage/companies/companies';
+import { getPlanCached, type PlanRecord } from '#storage/plans/plans';
 import { getSettingCached } from '#storage/settings';
-import { getUserBatched } from '#storage/users';
+import { getUserBatched } from '#storage/users/users';
 import type { HttpRoute } from '../routes.ts';
 import type { Identity, RequestContext } from './types.ts';
 

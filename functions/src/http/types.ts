@@ -5,8 +5,8 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { TokenIdentity } from '#commons/jwt';
 import type { Identity as DomainIdentity } from '#domain/identity';
-import type { CompanyRecord } from '#storage/companies';
-import type { UserRecord } from '#storage/users';
+import type { CompanyRecord } from '#storage/companies/companies';
+import type { UserRecord } from '#storage/users/users';
 import type { HttpRoute } from '../routes.ts';
 import type { HttpResult } from './result.ts';
 

@@ -8,7 +8,7 @@ import { type AuthEventData, channels } from '#contracts/channels';
 import { ENDED_SESSION_JTI, isSupersededSession, mfaPolicyApplies } from '#contracts/session';
 import type { AllTicket, Profile } from '#contracts/users';
 import { getSettingCached } from '#storage/settings';
-import { getUser } from '#storage/users';
+import { getUser } from '#storage/users/users';
 import { deleteConnection, listCompanyConnections, setConnectionViewer } from '#storage/ws-connections';
 import { closeConnection } from './management.ts';
 import { publishToUser } from './publisher.ts';

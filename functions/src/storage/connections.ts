@@ -13,7 +13,7 @@ import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { NotFoundError, ValidationError } from '#commons/errors';
 import type { Connection } from '#contracts/connections';
 import { db, getItem, isConditionalCheckFailed, nextId, queryAll, stripKeys, table, updateExpression } from './db.ts';
-import type { LimitClaim } from './plan-limits.ts';
+import type { LimitClaim } from './plans/limits.ts';
 import { REFERENCE_TTL_MS, readCache } from './read-cache.ts';
 import { PLATFORM_PK, pad, tenantPk } from './table.ts';
 import { putGuarded, type UniqueGuard, updateGuarded } from './unique-guard.ts';

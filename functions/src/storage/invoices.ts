@@ -9,7 +9,7 @@
  */
 import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Invoice } from '#contracts/billing';
-import { companyKey } from './companies.ts';
+import { companyKey } from './companies/companies.ts';
 import { db, getItem, isConditionalCheckFailed, nextId, queryAll, table, transactionCancellationCodes } from './db.ts';
 import { pad, tenantPk } from './table.ts';
 

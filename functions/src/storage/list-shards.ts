@@ -6,16 +6,16 @@
  * `ticket id % count`, shard 0 being the unsharded partition; readers read every shard and merge them
  * as they merge any other sources.
  *
- *   count   on the company item (companies.ts), `listShards`, absent = 1
+ *   count   on the company item (companies/companies.ts), `listShards`, absent = 1
  *
- * What keeps a list whole: the count only grows (companies.ts raiseListShards), and readers take it
+ * What keeps a list whole: the count only grows (companies/companies.ts raiseListShards), and readers take it
  * from the company read fresh (the HTTP identity, the sweeps), so they read every shard anyone ever
  * wrote. A writer may know a smaller count (this container's copy is up to 5 s old): it then writes
  * into a shard below the true count, which every reader reads. Only the spread suffers, never what a
  * list shows. A ticket moves to its shard on its next state change; message activity moves only its
  * sort key, within the partition it is in.
  */
-import { getCompanyCached } from './companies.ts';
+import { getCompanyCached } from './companies/companies.ts';
 
 /** The counts this container has seen, per tenant: never lowered (the stored count never is). */
 const known = new Map<number, number>();

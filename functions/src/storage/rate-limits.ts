@@ -9,7 +9,7 @@
  *
  * One atomic ADD per request (per batch of events: addToWindow); window items expire through the
  * table's TTL a window after they end (TTL deletes lazily, so the window start in the key, not the
- * TTL, decides which counter counts). A reset code's own tries live on the code (reset-codes.ts).
+ * TTL, decides which counter counts). A reset code's own tries live on the code (users/reset-codes.ts).
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, getItem, isConditionalCheckFailed, table } from './db.ts';

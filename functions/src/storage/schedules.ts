@@ -34,7 +34,7 @@ import {
   transactionCancellationCodes,
   updateExpression,
 } from './db.ts';
-import { type LimitClaim, LimitClaimLost, limitClaimItem, putCountedRecord } from './plan-limits.ts';
+import { type LimitClaim, LimitClaimLost, limitClaimItem, putCountedRecord } from './plans/limits.ts';
 import { pad, tenantPk } from './table.ts';
 
 export const DUE_SHARDS = 4;

@@ -23,7 +23,7 @@
  * shard of the tenant's count and merge (search-reads.ts). Items written before issue 24 (`M` without
  * a message id, counted with `refs`) stay readable and are taken back by their counts (messages/words.ts).
  *
- * Who keeps it: contacts.ts (create, update, delete: C items), tickets/tickets.ts (create, contact refresh:
+ * Who keeps it: contacts/contacts.ts (create, update, delete: C items), tickets/tickets.ts (create, contact refresh:
  * N items), messages/messages.ts + messages/words.ts (M items, at most MAX_MESSAGE_WORDS per message, written
  * after the message's transaction; an edit replaces the message's items, a deleted message takes
  * them back, so a search stops finding a ticket by text it no longer shows). Deleting a ticket

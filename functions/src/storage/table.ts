@@ -21,7 +21,7 @@ export const tableDeclaration = {
   sortKey: 'sk',
   /**
    * DynamoDB TTL attribute (epoch seconds): idempotency keys, socket connections, rate-limit windows,
-   * sign-in challenges, password-reset codes (reset-codes.ts: PLATFORM#RESET_CODE#<address hash>).
+   * sign-in challenges, password-reset codes (users/reset-codes.ts: PLATFORM#RESET_CODE#<address hash>).
    */
   timeToLiveAttribute: 'expiresAt',
   globalIndexes: [

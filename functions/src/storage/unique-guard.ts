@@ -17,7 +17,7 @@ import {
   transactionCancellationCodes,
   updateExpression,
 } from './db.ts';
-import { type LimitClaim, LimitClaimLost, limitClaimItem } from './plan-limits.ts';
+import { type LimitClaim, LimitClaimLost, limitClaimItem } from './plans/limits.ts';
 
 type Key = { pk: string; sk: string };
 
@@ -51,7 +51,7 @@ async function sendGuarded(items: TransactItem[], conflicts: Map<number, () => E
 
 /**
  * Puts a new record (`item` holds its keys) and a guard for each guarded value it has; with a plan
- * limit's claim, only if no other create of its kind committed since the count (plan-limits.ts);
+ * limit's claim, only if no other create of its kind committed since the count (plans/limits.ts);
  * with an id's claim (db.ts readNextId), taking that id in the same transaction.
  */
 export async function putGuarded<T>(input: {

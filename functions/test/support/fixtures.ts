@@ -1,8 +1,8 @@
 /** Records with sensible defaults, for tests that need a company, plan or user in the table. */
 import { defaultCompanySchedules } from '../../src/contracts/schedules.ts';
-import type { CompanyRecord } from '../../src/storage/companies.ts';
-import type { PlanRecord } from '../../src/storage/plans.ts';
-import type { UserRecord } from '../../src/storage/users.ts';
+import type { CompanyRecord } from '../../src/storage/companies/companies.ts';
+import type { PlanRecord } from '../../src/storage/plans/plans.ts';
+import type { UserRecord } from '../../src/storage/users/users.ts';
 
 const now = () => new Date().toISOString();
 

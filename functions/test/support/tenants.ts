@@ -7,9 +7,9 @@ import { AdminInitiateAuthCommand } from '@aws-sdk/client-cognito-identity-provi
 import { createCognitoUser } from '#adapters/cognito-users';
 import { cognitoClient } from '../../src/commons/cognito.ts';
 import { env } from '../../src/commons/env.ts';
-import { type CompanyRecord, createCompany, getCompany } from '../../src/storage/companies.ts';
-import { createPlan, getPlan, type PlanRecord } from '../../src/storage/plans.ts';
-import { createUser, newUserId, type UserRecord } from '../../src/storage/users.ts';
+import { type CompanyRecord, createCompany, getCompany } from '../../src/storage/companies/companies.ts';
+import { createPlan, getPlan, type PlanRecord } from '../../src/storage/plans/plans.ts';
+import { createUser, newUserId, type UserRecord } from '../../src/storage/users/users.ts';
 import { companyFixture, planFixture, userFixture } from './fixtures.ts';
 
 export const TEST_PASSWORD = 'Secret123';

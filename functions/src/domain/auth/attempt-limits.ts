@@ -23,7 +23,7 @@ export const ADDRESS_SECRET_LIMIT = 20;
 export const ADDRESS_API_TOKEN_LIMIT = 20;
 /** Reset-code requests per email per window (each one mails the user). */
 export const RESET_REQUEST_LIMIT = 5;
-/** Tries that burn a reset code (counted on the code itself, storage/reset-codes.ts): the user must ask for a new one. */
+/** Tries that burn a reset code (counted on the code itself, storage/users/reset-codes.ts): the user must ask for a new one. */
 export const RESET_CODE_ATTEMPTS = 5;
 
 /** 429: too many wrong secrets from this account or address; `retryAfter` in seconds. */

@@ -21,8 +21,8 @@ import {
   takeMfaChallenge,
   useMfaStep,
   useRecoveryCode,
-} from '#storage/user-mfa';
-import { getUser, type UserRecord } from '#storage/users';
+} from '#storage/users/mfa';
+import { getUser, type UserRecord } from '#storage/users/users';
 import { accountMfaLimit, beginAttempt } from './attempt-limits.ts';
 import { newRecoveryCodes, newTotp, recoveryCodeHash, totpStep } from './totp.ts';
 

@@ -5,7 +5,7 @@
  * and every wrong code is counted here and every reset audited.
  *
  * Step one mails a random 8-digit code (crypto-random) and stores only its keyed digest, with a
- * wrong-try counter, for an hour (storage/reset-codes.ts); a new request replaces the earlier code.
+ * wrong-try counter, for an hour (storage/users/reset-codes.ts); a new request replaces the earlier code.
  * Every address gets the same answer in no less than the same time, mailed or not. Step two counts the
  * try before it checks the code (so a burst cannot pass the counter together), compares the digests
  * in constant time, spends the code (single use) and only then sets the password (AdminSetUserPassword,
@@ -21,8 +21,8 @@ import { logger } from '#commons/logger';
 import { keyedDigest } from '#commons/secrets';
 import { MASKED } from '#contracts/audit-mask';
 import { recordAudit } from '#domain/audit/record';
-import { countResetCodeTry, getResetCode, putResetCode, spendResetCode } from '#storage/reset-codes';
-import { getUserByEmail, type UserRecord } from '#storage/users';
+import { countResetCodeTry, getResetCode, putResetCode, spendResetCode } from '#storage/users/reset-codes';
+import { getUserByEmail, type UserRecord } from '#storage/users/users';
 import { addressSecretLimit, beginAttempt, RESET_CODE_ATTEMPTS, resetRequestLimit } from './attempt-limits.ts';
 import type { ClientInfo } from './auth-service.ts';
 import { type MailLanguage, resetCodeMail } from './reset-mail.ts';

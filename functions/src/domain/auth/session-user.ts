@@ -6,8 +6,8 @@ import type { SessionUser, UserQueue } from '#contracts/users';
 import { loadQueueDirectory, resolveQueues } from '#domain/queues/directory';
 import { listCompanySettings } from '#domain/settings/settings';
 import { publicUser } from '#domain/users/present';
-import type { CompanyRecord } from '#storage/companies';
-import type { UserRecord } from '#storage/users';
+import type { CompanyRecord } from '#storage/companies/companies';
+import type { UserRecord } from '#storage/users/users';
 
 /** Queues of a user from its queueIds, with their names and colours. */
 export const userQueues = async (companyId: number, queueIds: number[]): Promise<UserQueue[]> =>

@@ -11,7 +11,7 @@ import { UnauthorizedError } from '#commons/errors';
 import { logger } from '#commons/logger';
 import { type AuthEventData, channels } from '#contracts/channels';
 import { ENDED_SESSION_JTI, isTokenOfUser } from '#contracts/session';
-import { claimSession, getUser } from '#storage/users';
+import { claimSession, getUser } from '#storage/users/users';
 
 type PublishToUser = (companyId: number, userId: number, event: string, data: unknown) => Promise<unknown>;
 type CloseSessionSockets = (

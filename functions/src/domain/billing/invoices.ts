@@ -10,9 +10,9 @@ import { logger } from '#commons/logger';
 import { INVOICE_LEAD_DAYS, INVOICES_PAGE_SIZE, type InvoicePage, type ListInvoicesQuery } from '#contracts/billing';
 import { addDays, todayIso } from '#domain/companies/due-date';
 import type { Identity } from '#domain/identity';
-import { type CompanyRecord, listCompanies } from '#storage/companies';
+import { type CompanyRecord, listCompanies } from '#storage/companies/companies';
 import { createInvoiceOnce, getInvoiceFor, hasInvoiceFor, type InvoiceRecord, listInvoices } from '#storage/invoices';
-import { getPlan, type PlanRecord } from '#storage/plans';
+import { getPlan, type PlanRecord } from '#storage/plans/plans';
 
 /** Who pays: a company's admin, with the company and its plan the HTTP layer loaded. */
 export interface BillingCaller extends Identity {

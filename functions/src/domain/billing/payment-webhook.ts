@@ -15,7 +15,7 @@ import { channels } from '#contracts/channels';
 import { recurrenceMonths } from '#contracts/companies';
 import { addMonths, todayIso } from '#domain/companies/due-date';
 import { publishToCompany } from '#realtime/publisher';
-import { getCompany } from '#storage/companies';
+import { getCompany } from '#storage/companies/companies';
 import { getInvoice, markPaidAndRenew } from '#storage/invoices';
 import { parseChargeReference } from './payment-provider.ts';
 

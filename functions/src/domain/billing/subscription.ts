@@ -11,7 +11,7 @@ import { logger } from '#commons/logger';
 import type { SubscriptionInput, SubscriptionPayment } from '#contracts/billing';
 import { todayIso } from '#domain/companies/due-date';
 import { attachCharge, getInvoice, type InvoiceRecord } from '#storage/invoices';
-import { getPlan } from '#storage/plans';
+import { getPlan } from '#storage/plans/plans';
 import { getSetting } from '#storage/settings';
 import { type BillingCaller, openInvoiceToPay } from './invoices.ts';
 import { PaymentNotConfiguredError } from './payment-errors.ts';

@@ -24,7 +24,7 @@ import { loadTicketRefs, presentTicket } from '#domain/tickets/present';
 import { publishTicket } from '#domain/tickets/publish';
 import { deleteBotSession, getBotSession, putBotSession } from '#storage/bot-sessions';
 import { commitBotTurn } from '#storage/chatbot-turns';
-import { getContact } from '#storage/contacts';
+import { getContact } from '#storage/contacts/contacts';
 import { getItem } from '#storage/db';
 import { getMessage, listMessagesPage, type MessageRecord } from '#storage/messages/messages';
 import { getPrompt } from '#storage/prompts';

@@ -19,8 +19,8 @@
 import { NO_TAG_LIST } from '#contracts/campaigns';
 import { allTagTickets, getContacts, numbersInList, tagTicketsAfter, ticketContactIds } from '#storage/campaigns/audience';
 import type { CampaignRecord } from '#storage/campaigns/campaigns';
-import { contactListItemsAfter, countContactListItems } from '#storage/contact-list-items';
-import type { ContactRecord } from '#storage/contacts';
+import { contactListItemsAfter, countContactListItems } from '#storage/contact-lists/items';
+import type { ContactRecord } from '#storage/contacts/contacts';
 
 export const TAG_RECIPIENT_BASE = 1_000_000_000_000;
 

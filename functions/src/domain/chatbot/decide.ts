@@ -4,8 +4,8 @@
  * decision with its replies in one transaction, so a decision is applied entirely or not at all.
  */
 import type { ScheduleEntry } from '#contracts/schedules';
-import type { QueueOptionRecord } from '#storage/queue-options';
-import type { QueueRecord } from '#storage/queues';
+import type { QueueOptionRecord } from '#storage/queues/options';
+import type { QueueRecord } from '#storage/queues/queues';
 import type { BotState, TicketRecord, TicketStatePatch } from '#storage/tickets/tickets';
 import { isWithinSchedule } from './hours.ts';
 

@@ -13,11 +13,11 @@
 import { derivedMessageId } from '#domain/messages/message-id';
 import { buildOutgoingMessage } from '#domain/messages/send';
 import { commitChatbotTurn } from '#storage/chatbot-turns';
-import { getCompanyCached } from '#storage/companies';
+import { getCompanyCached } from '#storage/companies/companies';
 import type { ConnectionRecord } from '#storage/connections';
 import type { MessageRecord } from '#storage/messages/messages';
-import { type QueueOptionRecord, queueTreeCached } from '#storage/queue-options';
-import type { QueueRecord } from '#storage/queues';
+import { type QueueOptionRecord, queueTreeCached } from '#storage/queues/options';
+import type { QueueRecord } from '#storage/queues/queues';
 import { getTicket, type TicketRecord } from '#storage/tickets/tickets';
 import { type BotDecision, botApplies, decide, decideRating } from './decide.ts';
 

@@ -30,7 +30,7 @@ import type { Identity } from '#domain/identity';
 import { audience, publish } from '#realtime/publisher';
 import * as store from '#storage/chats';
 import { InvalidCursorError, openCursor, scopeOf, sealCursor } from '#storage/cursors';
-import { getUser, listUsers } from '#storage/users';
+import { getUser, listUsers } from '#storage/users/users';
 
 /** Edits retried when another edit changed the members between our read and our write. */
 const EDIT_ATTEMPTS = 3;

@@ -6,16 +6,16 @@
 import { zipSync } from 'fflate';
 import { putMedia } from '#adapters/media-bucket';
 import { superOnlySettingKeys } from '#contracts/settings';
-import { getCompany } from '#storage/companies';
+import { getCompany } from '#storage/companies/companies';
 import { getExportJob, setExportJobStatus } from '#storage/company-exports/jobs';
-import { listContactsPage } from '#storage/contact-pages';
+import { listContactsPage } from '#storage/contacts/pages';
 import { listShardsOf } from '#storage/list-shards';
 import { listMessagesPage, type MessageRecord } from '#storage/messages/messages';
 import { ticketsUpdatedSince } from '#storage/retention/old-messages';
 import { listSettings } from '#storage/settings';
 import { listTicketNotes } from '#storage/tickets/notes';
 import type { TicketRecord } from '#storage/tickets/tickets';
-import { listUsers } from '#storage/users';
+import { listUsers } from '#storage/users/users';
 
 const json = (value: unknown) => new TextEncoder().encode(JSON.stringify(value, null, 2));
 

@@ -1,7 +1,7 @@
 /** API shapes of a company: the record joined with its plan (and, for one company, its settings). */
 import type { Company } from '#contracts/companies';
 import { type Plan, planFlags } from '#contracts/plans';
-import type { CompanyRecord } from '#storage/companies';
+import type { CompanyRecord } from '#storage/companies/companies';
 
 export type CompanyPlanSummary = NonNullable<Company['plan']>;
 

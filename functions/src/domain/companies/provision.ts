@@ -7,8 +7,8 @@ import type { CompanyInput } from '#contracts/companies';
 import { defaultCompanySchedules } from '#contracts/schedules';
 import { seedCompanySettings } from '#domain/settings/settings';
 import { type NewUser, provisionUser, undo } from '#domain/users/provision';
-import * as companies from '#storage/companies';
-import { purgeTenantPartition } from '#storage/tenant-data';
+import * as companies from '#storage/companies/companies';
+import { purgeTenantPartition } from '#storage/companies/tenant-data';
 
 export type NewCompany = Omit<CompanyInput, 'password' | 'extendDueDate'> & { trialExpiration?: string | null };
 

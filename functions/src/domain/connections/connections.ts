@@ -15,8 +15,8 @@ import { changesOf, recordAudit } from '#domain/audit/record';
 import { createWithinPlanLimit } from '#domain/plans/limits';
 import { assertOwnBotReferences } from '#domain/queue-integrations/references';
 import * as store from '#storage/connections';
-import { listQueues } from '#storage/queues';
-import * as users from '#storage/users';
+import { listQueues } from '#storage/queues/queues';
+import * as users from '#storage/users/users';
 import { publishConnection, publishConnectionDeleted } from './events.ts';
 import { type QueueDirectory, queueDirectory, toConnection } from './present.ts';
 

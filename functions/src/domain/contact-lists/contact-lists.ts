@@ -20,8 +20,8 @@ import type { Identity } from '#domain/identity';
 import { defaultEffects } from '#domain/messages/effects';
 import { publishToCompany } from '#realtime/publisher';
 import { listCampaigns } from '#storage/campaigns/campaigns';
-import { foldSearch, purgeContactListItems } from '#storage/contact-list-items';
-import * as store from '#storage/contact-lists';
+import { foldSearch, purgeContactListItems } from '#storage/contact-lists/items';
+import * as store from '#storage/contact-lists/lists';
 import { checkListNumbers } from './number-checks.ts';
 
 const publish = (companyId: number, event: RecordEvent<ContactList>) => publishToCompany(companyId, channels.contactList(companyId), event);

@@ -20,7 +20,7 @@ import {
 import type { Identity } from '#domain/identity';
 import { defaultEffects } from '#domain/messages/effects';
 import { publishToCompany } from '#realtime/publisher';
-import * as store from '#storage/contact-list-items';
+import * as store from '#storage/contact-lists/items';
 import { findContactList, presentContactList } from './contact-lists.ts';
 import { checkNewNumbers } from './number-checks.ts';
 

@@ -25,7 +25,7 @@ import { type ContactListReloadEvent, channels } from '#contracts/channels';
 import { type InboundEvent, NUMBER_CHECK_BATCH, type SessionCommand } from '#contracts/session-events';
 import { type AudienceFilter, audience } from '#realtime/audience';
 import { type ConnectionRecord, listConnections } from '#storage/connections';
-import { listUncheckedNumbers, setWhatsappValid } from '#storage/contact-list-items';
+import { listUncheckedNumbers, setWhatsappValid } from '#storage/contact-lists/items';
 
 export interface NumberToCheck {
   itemId: number;

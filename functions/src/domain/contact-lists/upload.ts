@@ -18,7 +18,7 @@ import { importedNumberSchema } from '#contracts/contact-requests';
 import type { Identity } from '#domain/identity';
 import { defaultEffects } from '#domain/messages/effects';
 import { publishToCompany } from '#realtime/publisher';
-import { createContactListItem, newContactListItemIds } from '#storage/contact-list-items';
+import { createContactListItem, newContactListItemIds } from '#storage/contact-lists/items';
 import { findContactList, presentContactList } from './contact-lists.ts';
 import { checkNewNumbers, type NumberToCheck } from './number-checks.ts';
 

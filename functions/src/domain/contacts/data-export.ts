@@ -21,7 +21,7 @@ import { presignedGet } from '#adapters/media-bucket';
 import { recordAudit } from '#domain/audit/record';
 import { messageMediaKey } from '#domain/media/keys';
 import { servedAs } from '#domain/media/serve';
-import { contactPartitionItems } from '#storage/contact-pages';
+import { contactPartitionItems } from '#storage/contacts/pages';
 import { listMessagesPage } from '#storage/messages/messages';
 import { getTickets } from '#storage/tickets/lists';
 import { listTicketNotes } from '#storage/tickets/notes';

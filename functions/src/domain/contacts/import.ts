@@ -23,8 +23,8 @@ import { createContactSchema, importedNumberSchema } from '#contracts/contact-re
 import type { Contact } from '#contracts/contacts';
 import type { UploadedFile } from '#domain/media/multipart';
 import { emitWebhookEvents } from '#domain/webhooks/emit';
-import { createContact } from '#storage/contacts';
-import { newContactId } from '#storage/conversation-ids';
+import { createContact } from '#storage/contacts/contacts';
+import { newContactId } from '#storage/contacts/conversation-ids';
 
 export const MAX_IMPORT_ROWS = 1000;
 

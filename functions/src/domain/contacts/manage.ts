@@ -1,6 +1,6 @@
 /**
  * The contacts API (SPEC 5 "Contact", 7 "Contacts, tags, users, queues"). Numbers are stored as
- * digits and unique per tenant (the number guard, storage/contacts.ts); a taken number is
+ * digits and unique per tenant (the number guard, storage/contacts/contacts.ts); a taken number is
  * ERR_DUPLICATED_CONTACT (409). Every change is published on `company-{id}-contact`; an edit of
  * what tickets show (name, number, photo) also publishes the contact's open/pending tickets.
  *
@@ -20,9 +20,9 @@ import { publishContactTickets } from '#domain/tickets/notify';
 import { contactSummary } from '#domain/tickets/present';
 import { emitWebhookEvent } from '#domain/webhooks/emit';
 import { publish, publishToCompany } from '#realtime/publisher';
-import { contactPartitionItems, listContactsPage, purgeContactPartition } from '#storage/contact-pages';
-import * as store from '#storage/contacts';
-import { newContactId } from '#storage/conversation-ids';
+import * as store from '#storage/contacts/contacts';
+import { newContactId } from '#storage/contacts/conversation-ids';
+import { contactPartitionItems, listContactsPage, purgeContactPartition } from '#storage/contacts/pages';
 import { refreshTicketContact } from '#storage/tickets/contact-copy';
 
 const publishContactEvent = (companyId: number, event: ContactEvent) => publishToCompany(companyId, channels.contact(companyId), event);

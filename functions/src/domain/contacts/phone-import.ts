@@ -23,8 +23,8 @@ import type { Effects } from '#domain/messages/effects';
 import { contactSummary } from '#domain/tickets/present';
 import { emitWebhookEvents } from '#domain/webhooks/emit';
 import { audience } from '#realtime/publisher';
-import { createContact, getContact, getContactByNumber, updateContact } from '#storage/contacts';
-import { newContactId } from '#storage/conversation-ids';
+import { createContact, getContact, getContactByNumber, updateContact } from '#storage/contacts/contacts';
+import { newContactId } from '#storage/contacts/conversation-ids';
 import { refreshTicketContact } from '#storage/tickets/contact-copy';
 
 /** Same bounds as POST /contacts: a name of 2 to 50 characters, a number of 8 to 50 digits. */

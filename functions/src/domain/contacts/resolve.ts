@@ -1,6 +1,6 @@
 /**
  * The contact of an inbound event, matched by (tenant, number digits) and created on first contact
- * through the number guard (storage/contacts.ts), so concurrent first messages make one contact.
+ * through the number guard (storage/contacts/contacts.ts), so concurrent first messages make one contact.
  * pushName names a new contact; it also replaces a name that is only the number (a contact first
  * seen without one). Our own messages never rename anyone: their pushName is ours.
  */
@@ -10,8 +10,8 @@ import type { Effects } from '#domain/messages/effects';
 import { contactSummary } from '#domain/tickets/present';
 import { publishContact } from '#domain/tickets/publish';
 import { emitWebhookEvent } from '#domain/webhooks/emit';
-import { createContact, getContact, getContactByNumber, updateContact } from '#storage/contacts';
-import { newContactId } from '#storage/conversation-ids';
+import { createContact, getContact, getContactByNumber, updateContact } from '#storage/contacts/contacts';
+import { newContactId } from '#storage/contacts/conversation-ids';
 import { refreshTicketContact } from '#storage/tickets/contact-copy';
 
 export interface ContactSource {

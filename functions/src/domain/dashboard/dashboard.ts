@@ -21,7 +21,7 @@ import {
 import type { Identity } from '#domain/identity';
 import { readPresence } from '#domain/users/presence';
 import { type CounterItem, type CounterParts, companyTimeZone, localDayHour, readCounters } from '#storage/dashboard-counters';
-import { listUsers } from '#storage/users';
+import { listUsers } from '#storage/users/users';
 
 /** Who asks: the Identity plus their queues. */
 export interface DashboardViewer extends Identity {

@@ -24,9 +24,9 @@ import { assertSendable, type OutgoingFile, sendOnTicket } from '#domain/outboun
 import { getCompanySetting } from '#domain/settings/settings';
 import { findOrCreateTicket } from '#domain/tickets/find-or-create';
 import { publishTicketLost } from '#domain/tickets/notify';
-import { type CompanyRecord, getCompany } from '#storage/companies';
+import { type CompanyRecord, getCompany } from '#storage/companies/companies';
 import { type ConnectionRecord, getConnectionByToken } from '#storage/connections';
-import { getPlan } from '#storage/plans';
+import { getPlan } from '#storage/plans/plans';
 import { hitWindow } from '#storage/rate-limits';
 
 export const EXTERNAL_API_LIMIT = 60;

@@ -34,7 +34,7 @@ import { mediaRoute, safeFileName } from '#domain/media/keys';
 import type { MultipartForm } from '#domain/media/multipart';
 import { publishToCompany } from '#realtime/publisher';
 import { listCampaigns } from '#storage/campaigns/campaigns';
-import { foldSearch } from '#storage/contact-list-items';
+import { foldSearch } from '#storage/contact-lists/items';
 import * as store from '#storage/file-lists';
 
 /** Racing writes of one list (two uploads at once) re-read and apply again, this many times at most. */

@@ -12,7 +12,7 @@
  */
 import type { Setting } from '#contracts/settings';
 import { type ConnectionRecord, getConnectionCached } from '#storage/connections';
-import { listQueuesCached, type QueueRecord } from '#storage/queues';
+import { listQueuesCached, type QueueRecord } from '#storage/queues/queues';
 import { listSettingsCached } from '#storage/settings';
 
 export interface BatchReferences {

@@ -30,7 +30,7 @@ import { loadTicketRefs } from '#domain/tickets/present';
 import { publishContact } from '#domain/tickets/publish';
 import { getItemBatched } from '#storage/batch-get';
 import type { ConnectionRecord } from '#storage/connections';
-import { contactKey, getContactByNumber } from '#storage/contacts';
+import { contactKey, getContactByNumber } from '#storage/contacts/contacts';
 import { storeFirstMessage } from '#storage/messages/first-message';
 import {
   getMessageByWaId,
@@ -42,7 +42,7 @@ import {
   waLinkKey,
 } from '#storage/messages/messages';
 import type { DeferredWords } from '#storage/messages/words';
-import type { QueueRecord } from '#storage/queues';
+import type { QueueRecord } from '#storage/queues/queues';
 import { hints } from '#storage/read-cache';
 import type { TicketRecord } from '#storage/tickets/tickets';
 import { type BatchReferences, batchReferences } from './batch-references.ts';

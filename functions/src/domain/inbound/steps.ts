@@ -16,10 +16,10 @@ import { loadTicketRefs, presentTicket, type TicketRefs } from '#domain/tickets/
 import { publishMessage } from '#domain/tickets/publish';
 import { wakeOnContactMessage } from '#domain/tickets/snooze';
 import type { ConnectionRecord } from '#storage/connections';
-import { getContact } from '#storage/contacts';
+import { getContact } from '#storage/contacts/contacts';
 import { getMessage, type MessageRecord, updateWaLink, type WaLink } from '#storage/messages/messages';
 import { type DeferredWords, type IndexedMessage, syncMessageWords } from '#storage/messages/words';
-import type { QueueRecord } from '#storage/queues';
+import type { QueueRecord } from '#storage/queues/queues';
 import { getTicket, type TicketRecord } from '#storage/tickets/tickets';
 import type { BatchReferences } from './batch-references.ts';
 import { markDispatched, type RecordMarks } from './dispatch-marks.ts';

@@ -12,7 +12,7 @@
  * messages a window per container, a few messages a second against steps of hundreds.
  */
 import { logger } from '#commons/logger';
-import { raiseListShards } from '#storage/companies';
+import { raiseListShards } from '#storage/companies/companies';
 import { primeListShards } from '#storage/list-shards';
 import { addToWindow } from '#storage/rate-limits';
 

@@ -15,7 +15,7 @@ import { loadTicketRefs, presentTicket } from '#domain/tickets/present';
 import { emitMessageAck, publishMessage } from '#domain/tickets/publish';
 import { getItemBatched } from '#storage/batch-get';
 import { recordShipAck } from '#storage/campaigns/ships';
-import { contactKey } from '#storage/contacts';
+import { contactKey } from '#storage/contacts/contacts';
 import { type MessageRecord, type WaLink, waLinkKey } from '#storage/messages/messages';
 import { editBody, markDeleted, markFailed, markSent, raiseAck } from '#storage/messages/status';
 import { type TicketRecord, ticketKey } from '#storage/tickets/tickets';

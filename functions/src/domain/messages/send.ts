@@ -12,7 +12,7 @@ import { wellFormedText } from '#contracts/queue-body';
 import type { InboundMedia, MediaType, SessionCommand } from '#contracts/session-events';
 import { loadTicketRefs, presentTicket, type TicketRefs } from '#domain/tickets/present';
 import { publishMessage, publishTicket } from '#domain/tickets/publish';
-import { getContact } from '#storage/contacts';
+import { getContact } from '#storage/contacts/contacts';
 import { getMessage, getMessageById, type MessageRecord, storeMessage } from '#storage/messages/messages';
 import { getTicket, type TicketRecord } from '#storage/tickets/tickets';
 import type { Effects } from './effects.ts';

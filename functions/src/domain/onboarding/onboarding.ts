@@ -15,12 +15,12 @@ import { onboardingStepKeys } from '#contracts/onboarding';
 import type { Identity } from '#domain/identity';
 import { listConnections } from '#storage/connections';
 import { getOnboarding, markOnboardingDone, setOnboardingDismissed } from '#storage/onboarding';
-import { countQueues, listQueues } from '#storage/queues';
+import { countQueues, listQueues } from '#storage/queues/queues';
 import { listQuickMessages } from '#storage/quick-messages';
 import { getSetting } from '#storage/settings';
 import { ticketLists } from '#storage/tickets/list-keys';
 import { readListSlice } from '#storage/tickets/lists';
-import { countUsers, listUserNamesCached } from '#storage/users';
+import { countUsers, listUserNamesCached } from '#storage/users/users';
 
 /** A user has taken a conversation: some ticket is open or closed in their name (accepted, answered, resolved). */
 async function someTicketTakenByAUser(companyId: number): Promise<boolean> {

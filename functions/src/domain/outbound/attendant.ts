@@ -17,7 +17,7 @@ import { sendCommandFor } from '#domain/messages/send';
 import { loadVisibleTicket, type Viewer } from '#domain/tickets/access';
 import { loadTicketRefs, presentTicket } from '#domain/tickets/present';
 import { publishMessage } from '#domain/tickets/publish';
-import { getContact } from '#storage/contacts';
+import { getContact } from '#storage/contacts/contacts';
 import { getMessage, getMessageById } from '#storage/messages/messages';
 import { markDeleted, reopenFailedSend } from '#storage/messages/status';
 import { getTicket } from '#storage/tickets/tickets';

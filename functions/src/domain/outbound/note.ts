@@ -25,7 +25,7 @@ import { loadVisibleTicket, type Viewer } from '#domain/tickets/access';
 import { audience } from '#realtime/audience';
 import { mentionItems } from '#storage/mentions';
 import { getMessage, type MessageRecord, storeMessage } from '#storage/messages/messages';
-import { listUserNamesCached, listUsers } from '#storage/users';
+import { listUserNamesCached, listUsers } from '#storage/users/users';
 import { presentMessage } from './present.ts';
 import { assertOpen, checkQuoted } from './send.ts';
 

@@ -16,7 +16,7 @@ import { logger } from '#commons/logger';
 import type { Effects } from '#domain/messages/effects';
 import { loadTicketRefs, presentTicket } from '#domain/tickets/present';
 import { publishMessage } from '#domain/tickets/publish';
-import { getContact } from '#storage/contacts';
+import { getContact } from '#storage/contacts/contacts';
 import { getMessage, type MessageRecord } from '#storage/messages/messages';
 import { markFailed } from '#storage/messages/status';
 import type { TicketRecord } from '#storage/tickets/tickets';

@@ -4,7 +4,7 @@
  */
 import { AppError, ForbiddenError } from '#commons/errors';
 import type { ErrorCode } from '#contracts/errors';
-import { type LimitClaim, LimitClaimLost, type LimitedKind, readLimitClaim } from '#storage/plan-limits';
+import { type LimitClaim, LimitClaimLost, type LimitedKind, readLimitClaim } from '#storage/plans/limits';
 
 /** True when one more record still fits under `limit`. */
 export function hasRoomFor(limit: number | undefined, currentCount: number): boolean {
@@ -22,7 +22,7 @@ const MAX_ATTEMPTS = 10;
 
 /**
  * Creates one counted record within the plan's limit, also when creates race: the count is taken
- * under a claim that `create` commits with the record (storage/plan-limits.ts), and a create that
+ * under a claim that `create` commits with the record (storage/plans/limits.ts), and a create that
  * lost its claim counts again. Without a limit there is nothing to claim.
  */
 export async function createWithinPlanLimit<T>(input: {

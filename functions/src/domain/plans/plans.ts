@@ -6,8 +6,8 @@
 import { ConflictError, NotFoundError } from '#commons/errors';
 import { type Plan, type PlanInput, type PublicPlan, planFlags } from '#contracts/plans';
 import { changesOf, recordAudit } from '#domain/audit/record';
-import * as companies from '#storage/companies';
-import * as plans from '#storage/plans';
+import * as companies from '#storage/companies/companies';
+import * as plans from '#storage/plans/plans';
 
 export function toPublicPlan(plan: Plan): PublicPlan {
   const flags = Object.fromEntries(planFlags.map((flag) => [flag, plan[flag]])) as Pick<Plan, (typeof planFlags)[number]>;

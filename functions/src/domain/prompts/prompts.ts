@@ -33,7 +33,7 @@ import { changesOf, recordAudit } from '#domain/audit/record';
 import { publishToCompany } from '#realtime/publisher';
 import { listConnections } from '#storage/connections';
 import * as store from '#storage/prompts';
-import { getQueue, listQueues } from '#storage/queues';
+import { getQueue, listQueues } from '#storage/queues/queues';
 import { linkQueueToPrompt, unlinkPromptQueue } from './queue-link.ts';
 
 const publishChange = (companyId: number, event: PromptEvent) => publishToCompany(companyId, channels.prompt(companyId), event);

@@ -13,7 +13,7 @@ import type { PromptEvent } from '#contracts/prompts';
 import type { QueueEvent } from '#contracts/queues';
 import { publishToCompany } from '#realtime/publisher';
 import * as prompts from '#storage/prompts';
-import * as queues from '#storage/queues';
+import * as queues from '#storage/queues/queues';
 
 async function setQueuePrompt(companyId: number, queueId: number, promptId: number | null): Promise<void> {
   const queue = await queues.updateQueue(companyId, queueId, { promptId });

@@ -30,7 +30,7 @@ import { changesOf, recordAudit } from '#domain/audit/record';
 import { publishToCompany } from '#realtime/publisher';
 import { listConnections } from '#storage/connections';
 import * as store from '#storage/queue-integrations';
-import { listQueues } from '#storage/queues';
+import { listQueues } from '#storage/queues/queues';
 
 export const INTEGRATIONS_PAGE_SIZE = 20;
 

@@ -2,7 +2,7 @@
  * Queues as other entities show them (a connection's or a user's `queues`): id, name and colour,
  * resolved from the stored ids through one read of the company's queues per answer.
  */
-import { listQueues, type QueueRecord } from '#storage/queues';
+import { listQueues, type QueueRecord } from '#storage/queues/queues';
 
 export interface QueueSummary {
   id: number;

@@ -7,7 +7,7 @@ import { channels } from '#contracts/channels';
 import type { CreateQueueOptionInput, QueueOption, UpdateQueueOptionInput } from '#contracts/queues';
 import { recordAudit } from '#domain/audit/record';
 import { publishToCompany } from '#realtime/publisher';
-import * as store from '#storage/queue-options';
+import * as store from '#storage/queues/options';
 import { findQueue } from './queues.ts';
 
 async function findOption(companyId: number, id: number): Promise<store.QueueOptionRecord> {

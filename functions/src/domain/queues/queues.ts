@@ -18,9 +18,9 @@ import { afterQueueChange } from '#domain/tickets/auto-assign';
 import { toUser } from '#domain/users/present';
 import { publishToCompany } from '#realtime/publisher';
 import * as whatsapps from '#storage/connections';
-import { deleteQueueTree } from '#storage/queue-options';
-import * as store from '#storage/queues';
-import * as users from '#storage/users';
+import { deleteQueueTree } from '#storage/queues/options';
+import * as store from '#storage/queues/queues';
+import * as users from '#storage/users/users';
 
 export async function findQueue(companyId: number, id: number): Promise<store.QueueRecord> {
   const queue = await store.getQueue(companyId, id);

@@ -13,9 +13,9 @@
 import type { DurationFigures, ReportFigures, ReportQuery, ReportQueueRow, ReportSummary, ReportUserRow } from '#contracts/reports';
 import { type DashboardViewer, resolvePeriod } from '#domain/dashboard/dashboard';
 import { type CounterItem, readCounters } from '#storage/dashboard-counters';
-import { listQueuesCached } from '#storage/queues';
+import { listQueuesCached } from '#storage/queues/queues';
 import { bucketName, HISTOGRAM_BUCKETS, quantile } from '#storage/report-histogram';
-import { listUsers } from '#storage/users';
+import { listUsers } from '#storage/users/users';
 
 const DAY_MS = 86_400_000;
 const RATINGS = [1, 2, 3, 4, 5];

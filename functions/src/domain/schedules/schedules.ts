@@ -35,7 +35,7 @@ import { createWithinPlanLimit } from '#domain/plans/limits';
 import { companyInstant } from '#domain/settings/company-zone';
 import { publishToCompany } from '#realtime/publisher';
 import { getItemBatched } from '#storage/batch-get';
-import { type ContactRecord, contactKey, getContact } from '#storage/contacts';
+import { type ContactRecord, contactKey, getContact } from '#storage/contacts/contacts';
 import * as store from '#storage/schedules';
 import { getTicket } from '#storage/tickets/tickets';
 

@@ -16,7 +16,7 @@ import { deleteMediaObjects } from '#adapters/media-bucket';
 import { logger } from '#commons/logger';
 import { isConversationMedia, messageMediaKey } from '#domain/media/keys';
 import { mapWithConcurrency } from '#realtime/concurrency';
-import { getCompany, listCompanies } from '#storage/companies';
+import { getCompany, listCompanies } from '#storage/companies/companies';
 import { listShardsOf } from '#storage/list-shards';
 import {
   clearLastMessageBefore,

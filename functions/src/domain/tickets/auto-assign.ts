@@ -31,10 +31,10 @@ import { defaultEffects, type Effects } from '#domain/messages/effects';
 import { buildOutgoingMessage, sendCommandFor } from '#domain/messages/send';
 import { getCompanySetting } from '#domain/settings/settings';
 import { readPresence } from '#domain/users/presence';
-import { type CompanyRecord, stampRoutingSwitchedOn } from '#storage/companies';
-import { getContact } from '#storage/contacts';
+import { type CompanyRecord, stampRoutingSwitchedOn } from '#storage/companies/companies';
+import { getContact } from '#storage/contacts/contacts';
 import { type MessageRecord, messageItems } from '#storage/messages/messages';
-import { getQueue, listQueues, listQueuesCached, type QueueRecord } from '#storage/queues';
+import { getQueue, listQueues, listQueuesCached, type QueueRecord } from '#storage/queues/queues';
 import {
   abandonDrain,
   holdsSeat,
@@ -48,7 +48,7 @@ import {
   waitsInLine,
 } from '#storage/tickets/routing';
 import { getTicket, StaleTicketError, type TicketRecord, updateTicketState } from '#storage/tickets/tickets';
-import { getUser, listUsers, type UserRecord } from '#storage/users';
+import { getUser, listUsers, type UserRecord } from '#storage/users/users';
 import { acceptedGreeting } from './automatic-messages.ts';
 import { historyItems } from './history.ts';
 import { publishTicketChange } from './notify.ts';

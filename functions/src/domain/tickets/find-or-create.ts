@@ -10,7 +10,7 @@ import type { Contact } from '#contracts/contacts';
 import { type ContactSource, newContactRecord } from '#domain/contacts/resolve';
 import { emitWebhookEvent } from '#domain/webhooks/emit';
 import { getItemBatched } from '#storage/batch-get';
-import { newConversationIds, newTicketId } from '#storage/conversation-ids';
+import { newConversationIds, newTicketId } from '#storage/contacts/conversation-ids';
 import { hints } from '#storage/read-cache';
 import {
   createTicket,
@@ -72,7 +72,7 @@ function found(result: FoundTicket): FoundTicket {
 
 /**
  * A contact the number does not have yet and its first ticket on the connection, as records: their
- * ids taken together (storage/conversation-ids.ts), for the caller to build the message on the ticket and store the three
+ * ids taken together (storage/contacts/conversation-ids.ts), for the caller to build the message on the ticket and store the three
  * in one transaction (storage/messages/first-message.ts). `status`: pending for a contact's own first
  * message, closed for a campaign's send (it fills nobody's Pending list).
  */

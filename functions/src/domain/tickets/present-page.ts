@@ -8,9 +8,9 @@
  */
 import type { Ticket } from '#contracts/tickets';
 import { listConnectionsCached } from '#storage/connections';
-import { listQueuesCached } from '#storage/queues';
+import { listQueuesCached } from '#storage/queues/queues';
 import type { TicketRecord } from '#storage/tickets/tickets';
-import { listUserNamesCached } from '#storage/users';
+import { listUserNamesCached } from '#storage/users/users';
 import { presentTicket } from './present.ts';
 
 export async function presentTickets(companyId: number, tickets: TicketRecord[]): Promise<Ticket[]> {

@@ -6,9 +6,9 @@ import type { Contact } from '#contracts/contacts';
 import { presentSla } from '#contracts/sla';
 import type { Ticket } from '#contracts/tickets';
 import { getConnection } from '#storage/connections';
-import { getQueue, type QueueRecord } from '#storage/queues';
+import { getQueue, type QueueRecord } from '#storage/queues/queues';
 import type { TicketRecord } from '#storage/tickets/tickets';
-import { getUser } from '#storage/users';
+import { getUser } from '#storage/users/users';
 
 export interface TicketRefs {
   queue?: Pick<QueueRecord, 'id' | 'name' | 'color'>;

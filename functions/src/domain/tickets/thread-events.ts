@@ -9,9 +9,9 @@
  * milestones derived for the dashboard (`queued`, `started`) give way to the act beside them.
  */
 import type { ThreadEvent } from '#contracts/ticket-history';
-import { listQueuesCached } from '#storage/queues';
+import { listQueuesCached } from '#storage/queues/queues';
 import { listTicketHistoryBetween, type TicketHistoryEvent } from '#storage/tickets/history';
-import { listUserNamesCached } from '#storage/users';
+import { listUserNamesCached } from '#storage/users/users';
 
 const DERIVED = new Set<TicketHistoryEvent['kind']>(['queued', 'started']);
 

@@ -29,7 +29,7 @@ import { PRESENCE_HEARTBEAT_TIMEOUT_MS, type Presence, type PresenceEvent } from
 import { mapWithConcurrency } from '#realtime/concurrency';
 import { type ConnectionActivity, connectionActivity } from '#realtime/management';
 import { publish } from '#realtime/publisher';
-import { recordPresence } from '#storage/users';
+import { recordPresence } from '#storage/users/users';
 import type { ConnectionRecord } from '#storage/ws-connections';
 import * as connections from '#storage/ws-connections';
 import { onUserAvailable } from './presence-events.ts';

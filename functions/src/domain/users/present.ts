@@ -1,7 +1,7 @@
 /** The API shape of a user: never the Cognito subject or session bookkeeping. */
 import type { User, UserQueue } from '#contracts/users';
 import { type QueueDirectory, resolveQueues } from '#domain/queues/directory';
-import type { UserRecord } from '#storage/users';
+import type { UserRecord } from '#storage/users/users';
 
 /** Picks the fields the API shows, so no stored secret (cognitoSub, sessionIat, the refresh token) can leak. */
 export function publicUser(record: UserRecord, queues: UserQueue[]): User {

@@ -8,8 +8,8 @@ import { cognitoUsers } from '#adapters/cognito-lazy';
 import { ConflictError } from '#commons/errors';
 import { logger } from '#commons/logger';
 import type { AllTicket, Profile } from '#contracts/users';
-import type { LimitClaim } from '#storage/plan-limits';
-import * as users from '#storage/users';
+import type { LimitClaim } from '#storage/plans/limits';
+import * as users from '#storage/users/users';
 
 export interface NewUser {
   name: string;

@@ -15,7 +15,7 @@ import { createWithinPlanLimit } from '#domain/plans/limits';
 import { loadQueueDirectory } from '#domain/queues/directory';
 import { routeForUserSafely } from '#domain/tickets/auto-assign';
 import { closeUserSockets, refreshUserSockets } from '#realtime/user-directory';
-import * as users from '#storage/users';
+import * as users from '#storage/users/users';
 import { byName, matchesSearch, pageOf } from './paging.ts';
 import { type Actor, canReadUser, isAdmin, permittedUserPatch } from './permissions.ts';
 import { readPresence } from './presence.ts';

@@ -26,8 +26,8 @@ import { openSecret, SecretUnreadableError } from '#commons/secrets';
 import { WEBHOOK_HEADERS, type WebhookChangeEvent, webhookChannel } from '#contracts/webhooks';
 import { changesOf, recordAudit } from '#domain/audit/record';
 import { audience, publishToCompany } from '#realtime/publisher';
-import * as deliveries from '#storage/webhook-deliveries';
-import * as store from '#storage/webhooks';
+import * as deliveries from '#storage/webhooks/deliveries';
+import * as store from '#storage/webhooks/webhooks';
 import { nextRetryAt, type RetryPolicy } from './backoff.ts';
 import { signWebhookBody } from './signing.ts';
 

@@ -5,7 +5,7 @@
  * endpoint of the company that subscribed to the event.
  *
  * Cheap when nobody listens: the company's endpoints come from the container's read cache
- * (storage/webhooks.ts), so a company without webhooks pays no request per message (one Query per
+ * (storage/webhooks/webhooks.ts), so a company without webhooks pays no request per message (one Query per
  * 5 s per container). A delivery is its log item (created first, pending, holding the exact body
  * every attempt posts) and then its first attempt on the FIFO queue (adapters/webhook-queue.ts).
  *
@@ -15,8 +15,8 @@
  */
 import { logger } from '#commons/logger';
 import type { WebhookDeliveryEvent, WebhookEvent } from '#contracts/webhooks';
-import * as deliveries from '#storage/webhook-deliveries';
-import { listWebhooksCached, type WebhookRecord } from '#storage/webhooks';
+import * as deliveries from '#storage/webhooks/deliveries';
+import { listWebhooksCached, type WebhookRecord } from '#storage/webhooks/webhooks';
 import { parkedRetryAt, queueFirstAttempts, UNQUEUED_ERROR } from './queue-or-park.ts';
 
 /** The body posted: `{id, event, companyId, createdAt, data}`. */

@@ -35,8 +35,8 @@ import {
 } from '#contracts/webhooks';
 import { changesOf, recordAudit } from '#domain/audit/record';
 import { audience, publishToCompany } from '#realtime/publisher';
-import * as deliveries from '#storage/webhook-deliveries';
-import * as store from '#storage/webhooks';
+import * as deliveries from '#storage/webhooks/deliveries';
+import * as store from '#storage/webhooks/webhooks';
 import { queueNewDelivery, restartAndQueue } from './emit.ts';
 
 const publishChange = (companyId: number, event: WebhookChangeEvent) =>

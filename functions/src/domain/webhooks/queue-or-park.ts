@@ -1,9 +1,9 @@
 /**
  * Queueing a delivery's attempt so that it is never lost (issue 23 §2 "at least once, never lost").
  *
- * A delivery is its log item first (storage/webhook-deliveries.ts: the exact body every attempt
+ * A delivery is its log item first (storage/webhooks/deliveries.ts: the exact body every attempt
  * posts), then its attempt on the FIFO queue. When SQS does not take the attempt (an error, an
- * outage, an entry of a batch it refused), the item is parked (storage/webhook-unqueued.ts): still
+ * outage, an entry of a batch it refused), the item is parked (storage/webhooks/unqueued.ts): still
  * pending, its error saying it waits for the queue, its next retry the sweep's next minute. The
  * minute sweep (`requeueParkedDeliveries`, run by the ticket-sweeps job) queues the parked ones
  * again, oldest first, until SQS takes them. A recorded attempt or a resend takes an item out of
@@ -23,7 +23,7 @@
 import { queueAttempts } from '#adapters/webhook-queue';
 import { logger } from '#commons/logger';
 import { mapWithConcurrency } from '#realtime/concurrency';
-import { type ParkedDelivery, parkedDeliveries, parkUnqueued, unpark } from '#storage/webhook-unqueued';
+import { type ParkedDelivery, parkedDeliveries, parkUnqueued, unpark } from '#storage/webhooks/unqueued';
 
 /** What a parked delivery's log says while it waits. */
 export const UNQUEUED_ERROR = 'not queued yet (queue unavailable): retried within a minute';

@@ -6,7 +6,7 @@
  * its size, and no write: nothing is copied when a campaign starts.
  */
 import { BatchGetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { type ContactRecord, contactKey } from '../contacts.ts';
+import { type ContactRecord, contactKey } from '../contacts/contacts.ts';
 import { db, stripKeys, table } from '../db.ts';
 import { pad, tenantPk } from '../table.ts';
 import { tagLinkKey } from '../tickets/list-keys.ts';
@@ -79,7 +79,7 @@ export async function getContacts(companyId: number, contactIds: number[]): Prom
 
 /**
  * Which of `numbers` are in the contact list: its one item per number, `pk = C#<cid>#CL#<padded
- * listId>, sk = NUM#<digits>` (storage/contact-list-items.ts "number").
+ * listId>, sk = NUM#<digits>` (storage/contact-lists/items.ts "number").
  */
 export async function numbersInList(companyId: number, contactListId: number, numbers: string[]): Promise<Set<string>> {
   const pk = `${tenantPk(companyId)}#CL#${pad(contactListId)}`;

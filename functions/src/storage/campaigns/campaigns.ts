@@ -27,7 +27,7 @@ import {
   transactionCancellationCodes,
   updateExpression,
 } from '../db.ts';
-import { type LimitClaim, putCountedRecord } from '../plan-limits.ts';
+import { type LimitClaim, putCountedRecord } from '../plans/limits.ts';
 import { pad, tenantPk } from '../table.ts';
 import { campaignDueKeys, campaignRunningKeys } from './due.ts';
 

@@ -1,6 +1,6 @@
 /**
  * A new contact's first message, in one transaction (issue 24 §2): the contact with its number guard
- * (contacts.ts), its first ticket claiming the (contact, connection) slot with the message's activity
+ * (contacts/contacts.ts), its first ticket claiming the (contact, connection) slot with the message's activity
  * already applied (tickets/tickets.ts), and the message with its WhatsApp link (messages/messages.ts): the contact's
  * own first message (domain/inbound/message.ts) or a campaign's first send to a new number
  * (domain/campaigns/thread.ts, its ticket created closed). Written apart,
@@ -15,7 +15,7 @@
  * 'duplicate' when the message's link exists (the same event stored meanwhile).
  */
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { type ContactRecord, contactCreateItems } from '../contacts.ts';
+import { type ContactRecord, contactCreateItems } from '../contacts/contacts.ts';
 import { contactCounterDeltas } from '../dashboard-counters.ts';
 import { db, transactionCancellationCodes } from '../db.ts';
 import { type TicketRecord, ticketCreateItems } from '../tickets/tickets.ts';

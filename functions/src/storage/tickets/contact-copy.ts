@@ -6,7 +6,7 @@
  */
 import { BatchWriteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { TicketContactSummary } from '#contracts/tickets';
-import { contactPk } from '../contacts.ts';
+import { contactPk } from '../contacts/contacts.ts';
 import { db, isConditionalCheckFailed, stripKeys, table } from '../db.ts';
 import { contactWords, ticketSearchItems, ticketSearchKey } from '../search-index.ts';
 import { type TicketRecord, ticketKey } from './tickets.ts';

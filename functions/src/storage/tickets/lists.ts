@@ -9,7 +9,7 @@
  * (the domain derives the partitions from the caller, never from the cursor).
  */
 import { BatchGetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { contactPk } from '../contacts.ts';
+import { contactPk } from '../contacts/contacts.ts';
 import { db, decodeCursor, encodeCursor, stripKeys, table } from '../db.ts';
 import { tagLinkKey } from './list-keys.ts';
 import { TICKET_SK, type TicketRecord, ticketKey, ticketPk } from './tickets.ts';

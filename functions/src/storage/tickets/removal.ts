@@ -12,7 +12,7 @@
 import { BatchWriteCommand, DeleteCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { namesTicket } from '#contracts/message-ticket-id';
 import { waMessageIdFor } from '#contracts/wa-message-id';
-import { contactPk } from '../contacts.ts';
+import { contactPk } from '../contacts/contacts.ts';
 import { db, isConditionalCheckFailed, table, transactionCancellationCodes } from '../db.ts';
 import { contactWords, messageWordKey, messageWords, ticketSearchKey, type WordIndex } from '../search-index.ts';
 import { pad, tenantPk } from '../table.ts';

@@ -56,7 +56,7 @@ import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { capPreview } from '#contracts/message-preview';
 import type { SlaTimes } from '#contracts/sla';
 import type { TicketContactSummary, TicketStatus } from '#contracts/tickets';
-import { contactPk } from '../contacts.ts';
+import { contactPk } from '../contacts/contacts.ts';
 import { type Deltas, ticketCounterItems, trackingFields } from '../dashboard-counters.ts';
 import { db, getItem, isConditionalCheckFailed, type TransactItem, table, transactionCancellationCodes } from '../db.ts';
 import { primeListShards } from '../list-shards.ts';

@@ -14,10 +14,10 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { NotFoundError } from '#commons/errors';
 import type { Webhook } from '#contracts/webhooks';
-import { db, isConditionalCheckFailed, stripKeys, table, updateExpression } from './db.ts';
-import { REFERENCE_TTL_MS, readCache } from './read-cache.ts';
-import { pad, tenantPk } from './table.ts';
-import { tenantRecords } from './tenant-records.ts';
+import { db, isConditionalCheckFailed, stripKeys, table, updateExpression } from '../db.ts';
+import { REFERENCE_TTL_MS, readCache } from '../read-cache.ts';
+import { pad, tenantPk } from '../table.ts';
+import { tenantRecords } from '../tenant-records.ts';
 
 /** An endpoint as the API shows it, plus its company and its sealed secret. */
 export interface WebhookRecord extends Omit<Webhook, 'failingSince'> {

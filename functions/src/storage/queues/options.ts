@@ -9,9 +9,9 @@
 import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { NotFoundError } from '#commons/errors';
 import type { QueueOption } from '#contracts/queues';
-import { db, isConditionalCheckFailed, nextId, queryAll, stripKeys, table, updateExpression } from './db.ts';
-import { REFERENCE_TTL_MS, readCache } from './read-cache.ts';
-import { pad, tenantPk } from './table.ts';
+import { db, isConditionalCheckFailed, nextId, queryAll, stripKeys, table, updateExpression } from '../db.ts';
+import { REFERENCE_TTL_MS, readCache } from '../read-cache.ts';
+import { pad, tenantPk } from '../table.ts';
 
 export type QueueOptionRecord = QueueOption;
 export type QueueOptionPatch = Partial<Pick<QueueOptionRecord, 'title' | 'message' | 'option' | 'updatedAt'>>;

@@ -20,8 +20,8 @@
  */
 import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { env } from '#commons/env';
-import { db, isConditionalCheckFailed, nextId, table, transactionCancellationCodes } from './db.ts';
-import { tenantPk } from './table.ts';
+import { db, isConditionalCheckFailed, nextId, table, transactionCancellationCodes } from '../db.ts';
+import { tenantPk } from '../table.ts';
 
 const contactCounterKey = (companyId: number) => ({ pk: tenantPk(companyId), sk: 'COUNTER#CONTACT' });
 const ticketCounterKey = (companyId: number) => ({ pk: tenantPk(companyId), sk: 'COUNTER#TICKET' });

@@ -6,8 +6,8 @@
  * leave the revision alone: they only ever make room, so a count they race with errs on the safe side.
  */
 import { PutCommand, type PutCommandInput, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { db, getItem, type TransactItem, table, transactionCancellationCodes } from './db.ts';
-import { tenantPk } from './table.ts';
+import { db, getItem, type TransactItem, table, transactionCancellationCodes } from '../db.ts';
+import { tenantPk } from '../table.ts';
 
 export type LimitedKind = 'users' | 'queues' | 'connections' | 'schedules' | 'campaigns';
 

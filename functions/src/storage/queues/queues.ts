@@ -9,11 +9,11 @@
 import { QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { AppError, ConflictError, NotFoundError } from '#commons/errors';
 import type { Queue } from '#contracts/queues';
-import { db, getItem, type IdClaim, IdClaimLost, nextId, queryAll, readNextId, table, transactionCancellationCodes } from './db.ts';
-import type { LimitClaim } from './plan-limits.ts';
-import { REFERENCE_TTL_MS, readCache } from './read-cache.ts';
-import { pad, tenantPk } from './table.ts';
-import { putGuarded, type UniqueGuard, updateGuarded } from './unique-guard.ts';
+import { db, getItem, type IdClaim, IdClaimLost, nextId, queryAll, readNextId, table, transactionCancellationCodes } from '../db.ts';
+import type { LimitClaim } from '../plans/limits.ts';
+import { REFERENCE_TTL_MS, readCache } from '../read-cache.ts';
+import { pad, tenantPk } from '../table.ts';
+import { putGuarded, type UniqueGuard, updateGuarded } from '../unique-guard.ts';
 
 export type QueueRecord = Queue;
 export type QueuePatch = Partial<Omit<QueueRecord, 'id' | 'companyId' | 'createdAt'>>;

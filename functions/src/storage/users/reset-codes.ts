@@ -18,8 +18,8 @@
  */
 import { createHash } from 'node:crypto';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { db, isConditionalCheckFailed, table } from './db.ts';
-import { PLATFORM_PK } from './table.ts';
+import { db, isConditionalCheckFailed, table } from '../db.ts';
+import { PLATFORM_PK } from '../table.ts';
 
 export interface ResetCodeRecord {
   /** keyedDigest of the address and the code (domain/auth/password-reset.ts), hex. */

@@ -9,9 +9,9 @@
  * their own entity first, so the guards are freed too.
  */
 import { BatchWriteCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { db, table } from '../db.ts';
+import { PLATFORM_PK, tenantPk } from '../table.ts';
 import { companyKey } from './companies.ts';
-import { db, table } from './db.ts';
-import { PLATFORM_PK, tenantPk } from './table.ts';
 
 const BATCH = 25;
 

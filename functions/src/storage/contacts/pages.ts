@@ -1,5 +1,5 @@
 /**
- * Pages of a tenant's contacts for the contacts page (GET /contacts), over the indexes contacts.ts
+ * Pages of a tenant's contacts for the contacts page (GET /contacts), over the indexes contacts/contacts.ts
  * keeps: name order (gsi1), and the search index (search-index.ts C items: any word of the name, or
  * the number, by prefix). A page is one Query of `limit` items (plus, for a search, one BatchGet of
  * the contacts it names); a date filter or a multi-word term reads at most FILTERED_READS batches
@@ -10,11 +10,11 @@
  * into the ExclusiveStartKey here, within the query's own partition and range.
  */
 import { BatchGetCommand, BatchWriteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { InvalidCursorError, openCursor, scopeOf, sealCursor } from '../cursors.ts';
+import { db, stripKeys, table } from '../db.ts';
+import { contactWords, searchPrefix, termWords } from '../search-index.ts';
+import { readSearchHits } from '../search-reads.ts';
 import { type ContactRecord, contactIndexPartitions, contactKey, contactPk } from './contacts.ts';
-import { InvalidCursorError, openCursor, scopeOf, sealCursor } from './cursors.ts';
-import { db, stripKeys, table } from './db.ts';
-import { contactWords, searchPrefix, termWords } from './search-index.ts';
-import { readSearchHits } from './search-reads.ts';
 
 export const FILTERED_READS = 5;
 

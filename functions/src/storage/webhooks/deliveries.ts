@@ -5,7 +5,7 @@
  *   delivery  pk = C#<cid>#WHD#<endpoint id>   sk = D#<delivery id>   { the record below }
  *             -> the endpoint's log is one Query (ScanIndexForward false: the ids sort by time);
  *                the consumer and the resend route read one item by its key
- *             gsi1 (only while SQS has not taken its attempt): the unqueued index, storage/webhook-unqueued.ts
+ *             gsi1 (only while SQS has not taken its attempt): the unqueued index, storage/webhooks/unqueued.ts
  *
  * The body is stored as sent (`body`, the exact JSON the signature covers), so every retry and a
  * resend post the same bytes with the same X-Conversa-Delivery. Items expire (TTL `expiresAt`)
@@ -15,8 +15,8 @@
 import { randomBytes } from 'node:crypto';
 import { BatchWriteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { WebhookDelivery } from '#contracts/webhooks';
-import { db, isConditionalCheckFailed, stripKeys, table, updateExpression } from './db.ts';
-import { tenantPk } from './table.ts';
+import { db, isConditionalCheckFailed, stripKeys, table, updateExpression } from '../db.ts';
+import { tenantPk } from '../table.ts';
 
 export const DELIVERY_RETENTION_DAYS = 30;
 
@@ -39,7 +39,7 @@ export interface WebhookDeliveryRecord extends WebhookDelivery {
 }
 
 const partition = (companyId: number, endpointId: number) => `${tenantPk(companyId)}#WHD#${endpointId}`;
-/** A delivery's log item key (also the unqueued index's updates, storage/webhook-unqueued.ts). */
+/** A delivery's log item key (also the unqueued index's updates, storage/webhooks/unqueued.ts). */
 export const deliveryKey = (companyId: number, endpointId: number, id: string) => ({ pk: partition(companyId, endpointId), sk: `D#${id}` });
 const key = deliveryKey;
 
@@ -144,7 +144,7 @@ export async function recordAttempt(
         TableName: table(),
         Key: key(companyId, endpointId, id),
         ...set,
-        // An attempt was made, so it was queued: out of the unqueued index (storage/webhook-unqueued.ts) if it was parked there.
+        // An attempt was made, so it was queued: out of the unqueued index (storage/webhooks/unqueued.ts) if it was parked there.
         UpdateExpression: `${set.UpdateExpression}${count ? ' ADD attempts :one' : ''} REMOVE gsi1pk, gsi1sk`,
         ConditionExpression: 'attribute_exists(pk) AND #round = :round',
         ExpressionAttributeNames: { ...set.ExpressionAttributeNames, '#round': 'round' },

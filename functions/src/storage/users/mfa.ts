@@ -1,5 +1,5 @@
 /**
- * The second factor's state on the user record (UserMfaFields in users.ts), and sign-in challenges.
+ * The second factor's state on the user record (UserMfaFields in users/users.ts), and sign-in challenges.
  *   challenge   pk = PLATFORM#MFA_CHALLENGE#<sha256 of the id>   sk = CHALLENGE   (TTL: expiresAt)
  * Only the id's hash is a key, so reading the table hands nobody a usable challenge. Every write
  * that spends something (a time step, a recovery code, a try, the challenge itself) is conditional,
@@ -7,8 +7,8 @@
  */
 import { createHash } from 'node:crypto';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { db, isConditionalCheckFailed, table, updateIf } from './db.ts';
-import { PLATFORM_PK } from './table.ts';
+import { db, isConditionalCheckFailed, table, updateIf } from '../db.ts';
+import { PLATFORM_PK } from '../table.ts';
 import { userKey } from './users.ts';
 
 export interface MfaChallengeRecord {

@@ -19,15 +19,15 @@
  * own partition only, never the tenant's. `isWhatsappValid` is null until the number is checked
  * against WhatsApp through a connected session (setWhatsappValid), then true or false.
  *
- * Every add and remove moves the list's `contactsCount` (contact-lists.ts) in the same transaction,
+ * Every add and remove moves the list's `contactsCount` (contact-lists/lists.ts) in the same transaction,
  * on condition that the list exists: an item never lands in a deleted list.
  */
 import { BatchWriteCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConflictError, NotFoundError } from '#commons/errors';
-import { contactListKey } from './contact-lists.ts';
-import { InvalidCursorError, openCursor, scopeOf, sealCursor } from './cursors.ts';
-import { db, getItem, isConditionalCheckFailed, stripKeys, table, transactionCancellationCodes, updateExpression } from './db.ts';
-import { pad, tenantPk } from './table.ts';
+import { InvalidCursorError, openCursor, scopeOf, sealCursor } from '../cursors.ts';
+import { db, getItem, isConditionalCheckFailed, stripKeys, table, transactionCancellationCodes, updateExpression } from '../db.ts';
+import { pad, tenantPk } from '../table.ts';
+import { contactListKey } from './lists.ts';
 
 export interface ContactListItemRecord {
   id: number;

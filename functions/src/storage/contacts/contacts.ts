@@ -21,8 +21,8 @@
 import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConflictError, NotFoundError } from '#commons/errors';
 import type { Contact } from '#contracts/contacts';
-import { getItemBatched } from './batch-get.ts';
-import { contactCounterItems } from './dashboard-counters.ts';
+import { getItemBatched } from '../batch-get.ts';
+import { contactCounterItems } from '../dashboard-counters.ts';
 import {
   db,
   getItem,
@@ -32,9 +32,9 @@ import {
   table,
   transactionCancellationCodes,
   updateExpression,
-} from './db.ts';
-import { contactSearchItems, contactSearchKey, contactWords } from './search-index.ts';
-import { pad, tenantPk } from './table.ts';
+} from '../db.ts';
+import { contactSearchItems, contactSearchKey, contactWords } from '../search-index.ts';
+import { pad, tenantPk } from '../table.ts';
 
 export type ContactRecord = Contact;
 export type ContactPatch = Partial<Pick<ContactRecord, 'name' | 'email' | 'profilePicUrl' | 'extraInfo' | 'number'>>;

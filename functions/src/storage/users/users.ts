@@ -12,12 +12,12 @@ import { ConflictError, NotFoundError } from '#commons/errors';
 import type { Presence } from '#contracts/presence';
 import { ENDED_SESSION_JTI } from '#contracts/session';
 import type { User } from '#contracts/users';
-import { getItemBatched } from './batch-get.ts';
-import { db, getItem, isConditionalCheckFailed, nextId, queryAll, table } from './db.ts';
-import type { LimitClaim } from './plan-limits.ts';
-import { REFERENCE_TTL_MS, readCache } from './read-cache.ts';
-import { PLATFORM_PK, pad, tenantPk } from './table.ts';
-import { putGuarded, type UniqueGuard, updateGuarded } from './unique-guard.ts';
+import { getItemBatched } from '../batch-get.ts';
+import { db, getItem, isConditionalCheckFailed, nextId, queryAll, table } from '../db.ts';
+import type { LimitClaim } from '../plans/limits.ts';
+import { REFERENCE_TTL_MS, readCache } from '../read-cache.ts';
+import { PLATFORM_PK, pad, tenantPk } from '../table.ts';
+import { putGuarded, type UniqueGuard, updateGuarded } from '../unique-guard.ts';
 
 export type UserRecord = Omit<User, 'queues' | 'maxOpenTickets' | 'autoAssign' | 'presence'> & {
   /** Absent on a user stored before automatic assignment (issue 22): 0 (no limit) and true. */
@@ -39,7 +39,7 @@ export type UserRecord = Omit<User, 'queues' | 'maxOpenTickets' | 'autoAssign' |
   presence?: Presence;
 } & UserMfaFields;
 
-/** The second factor (storage/user-mfa.ts): never in an API answer (domain/users/present picks fields). */
+/** The second factor (storage/users/mfa.ts): never in an API answer (domain/users/present picks fields). */
 export interface UserMfaFields {
   mfaEnabled?: boolean;
   /** The TOTP secret, sealed (commons/secrets.ts), once enrolment succeeded. */

@@ -7,10 +7,10 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { ConflictError, NotFoundError } from '#commons/errors';
 import type { Plan } from '#contracts/plans';
-import { db, getItem, nextId, queryAll, table } from './db.ts';
-import { REFERENCE_TTL_MS, readCache } from './read-cache.ts';
-import { PLATFORM_PK, pad } from './table.ts';
-import { putGuarded, type UniqueGuard, updateGuarded } from './unique-guard.ts';
+import { db, getItem, nextId, queryAll, table } from '../db.ts';
+import { REFERENCE_TTL_MS, readCache } from '../read-cache.ts';
+import { PLATFORM_PK, pad } from '../table.ts';
+import { putGuarded, type UniqueGuard, updateGuarded } from '../unique-guard.ts';
 
 export type PlanRecord = Plan;
 export type PlanPatch = Partial<Omit<PlanRecord, 'id' | 'createdAt'>>;

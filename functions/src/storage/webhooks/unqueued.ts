@@ -1,6 +1,6 @@
 /**
  * Webhook deliveries that SQS did not take (issue 23 §2, "at least once, never lost"): a sparse
- * index on the delivery's log item (storage/webhook-deliveries.ts), every tenant's in one partition,
+ * index on the delivery's log item (storage/webhooks/deliveries.ts), every tenant's in one partition,
  * read by the minute sweep (domain/webhooks/queue-or-park.ts) that queues them again.
  *
  *   unqueued  gsi1pk = WEBHOOK_UNQUEUED   gsi1sk = <parked at ISO>#<cid>#<endpoint id>#<delivery id>
@@ -12,8 +12,8 @@
  * `nextRetryAt` the sweep's next minute: the log does not claim an attempt that is not on its way
  * without saying so. The item keeps its TTL: a delivery parked for 30 days goes with its log.
  */
-import { queryUpTo, updateIf } from './db.ts';
-import { deliveryKey } from './webhook-deliveries.ts';
+import { queryUpTo, updateIf } from '../db.ts';
+import { deliveryKey } from './deliveries.ts';
 
 export const UNQUEUED_PK = 'WEBHOOK_UNQUEUED';
 

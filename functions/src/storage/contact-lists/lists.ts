@@ -5,16 +5,16 @@
  *          -> one Query reads the tenant's lists (a page-sized set per company: the lists page
  *             searches and pages them in memory, as schedules do); one GetItem by id
  *
- * `contactsCount` is a counter, not a count on read: contact-list-items.ts moves it in the same
+ * `contactsCount` is a counter, not a count on read: contact-lists/items.ts moves it in the same
  * transaction that adds or removes an item, conditioned on the list still existing, so an item
  * never lands in a deleted list and the table's count never needs a scan of the items.
- * The items live in partitions of their own (contact-list-items.ts): a list of 10,000 contacts
+ * The items live in partitions of their own (contact-lists/items.ts): a list of 10,000 contacts
  * does not make the tenant's partition heavy.
  */
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { NotFoundError } from '#commons/errors';
-import { db, getItem, isConditionalCheckFailed, nextId, queryAll, stripKeys, table } from './db.ts';
-import { pad, tenantPk } from './table.ts';
+import { db, getItem, isConditionalCheckFailed, nextId, queryAll, stripKeys, table } from '../db.ts';
+import { pad, tenantPk } from '../table.ts';
 
 export interface ContactListRecord {
   id: number;

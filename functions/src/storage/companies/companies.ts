@@ -9,11 +9,11 @@
 import { DeleteCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConflictError, NotFoundError } from '#commons/errors';
 import type { Company } from '#contracts/companies';
-import { getItemBatched } from './batch-get.ts';
-import { db, getItem, isConditionalCheckFailed, nextId, queryAll, table, transactionCancellationCodes } from './db.ts';
-import { REFERENCE_TTL_MS, readCache } from './read-cache.ts';
-import { PLATFORM_PK, pad, tenantPk } from './table.ts';
-import { putGuarded, type UniqueGuard, updateGuarded } from './unique-guard.ts';
+import { getItemBatched } from '../batch-get.ts';
+import { db, getItem, isConditionalCheckFailed, nextId, queryAll, table, transactionCancellationCodes } from '../db.ts';
+import { REFERENCE_TTL_MS, readCache } from '../read-cache.ts';
+import { PLATFORM_PK, pad, tenantPk } from '../table.ts';
+import { putGuarded, type UniqueGuard, updateGuarded } from '../unique-guard.ts';
 
 /**
  * The stored company: no joined plan or settings; `dueDate` is `YYYY-MM-DD` or null (no due date).
