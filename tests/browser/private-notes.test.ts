@@ -62,13 +62,23 @@ async function openConversation(page: Page, email: string, password: string): Pr
     });
 }
 
-/** The bubble's background as [r, g, b]. */
-const backgroundOf = (message: Locator) =>
-  message.evaluate((el) => {
-    const bubble = el.firstElementChild as HTMLElement;
-    const [r = 0, g = 0, b = 0] = (getComputedStyle(bubble).backgroundColor.match(/[\d.]+/g) ?? []).map(Number);
-    return [r, g, b];
-  });
+/**
+ * The bubble's background as [r, g, b], read until it is the note's amber (or 5 s): the sent note's
+ * row is rendered again once the server's copy replaces the one shown at once, and a row read as it
+ * leaves the page has no computed style (read as black: a run of session 23).
+ */
+const backgroundOf = async (message: Locator): Promise<number[]> => {
+  const read = () =>
+    message.evaluate((el) => {
+      const bubble = el.firstElementChild as HTMLElement;
+      const [r = 0, g = 0, b = 0] = (getComputedStyle(bubble).backgroundColor.match(/[\d.]+/g) ?? []).map(Number);
+      return [r, g, b];
+    });
+  const amber = ([r = 0, g = 0, b = 0]: number[]) => r > 200 && g > 120 && b < 120;
+  let last = await read();
+  for (const started = Date.now(); !amber(last) && Date.now() - started < 5_000; last = await read()) await sleep(100);
+  return last;
+};
 
 describe('private notes in the conversation', { timeout: 150_000 }, () => {
   it('the attendant writes a note: amber, locked, "Nota privada", no ticks; the colleague sees it live; the phone never', async () => {
