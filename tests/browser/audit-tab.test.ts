@@ -30,6 +30,18 @@ afterAll(async () => {
 describe('the Audit tab', { timeout: 240_000 }, () => {
   it('lists the company’s acts, narrows them by act and exports what it shows (pt)', async () => {
     const page = await openPage(launched, { baseURL: inject('webUrl') });
+    // Every answer of GET /audit, said by a failure below (this wait timed out once in CI, the table
+    // holding neither row, and nothing said whether the request failed, was slow or never went).
+    const answers: string[] = [];
+    const began = Date.now();
+    page.on('response', (res) => {
+      if (new URL(res.url()).pathname.endsWith('/audit')) {
+        answers.push(`${Date.now() - began} ms: ${res.status()} ${new URL(res.url()).search}`);
+      }
+    });
+    page.on('requestfailed', (req) => {
+      if (new URL(req.url()).pathname.endsWith('/audit')) answers.push(`${Date.now() - began} ms: failed ${req.failure()?.errorText}`);
+    });
     await signInPage(page, tenant.admin.email, tenant.admin.password);
     await page.goto('/settings');
     await page.getByTestId('settings-tab-audit').click();
@@ -44,13 +56,20 @@ describe('the Audit tab', { timeout: 240_000 }, () => {
     await page.getByRole('option', { name: 'Configuração alterada' }).click();
     // The filtered page has come: no user.create left and the setting's row back (while the page
     // loads, the table holds neither).
-    await page.waitForFunction(
-      () =>
-        !document.querySelector('[data-testid="audit-row-user.create"]') &&
-        document.querySelector('[data-testid="audit-row-setting.update"]'),
-      undefined,
-      { timeout: 30_000 },
-    );
+    await page
+      .waitForFunction(
+        () =>
+          !document.querySelector('[data-testid="audit-row-user.create"]') &&
+          document.querySelector('[data-testid="audit-row-setting.update"]'),
+        undefined,
+        { timeout: 30_000 },
+      )
+      .catch(async (error: Error) => {
+        const action = await page.getByTestId('audit-filter-action').inputValue();
+        const table = ((await page.getByTestId('audit-table').textContent()) ?? '').replace(/\s+/g, ' ').slice(0, 600);
+        await shot(page, 'tab-filter-timeout');
+        throw new Error(`${error.message}\nthe act filter holds "${action}"; the table: ${table}\nGET /audit: ${answers.join('; ')}`);
+      });
     expect(await settingRow.count()).toBe(1);
 
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('audit-export').click()]);
