@@ -10,7 +10,7 @@ import type { BotClients } from '../src/domain/bots/clients.ts';
 import type { MessageRecord } from '../src/storage/messages/messages.ts';
 import type { PromptRecord } from '../src/storage/prompts.ts';
 import type { QueueIntegrationRecord } from '../src/storage/queue-integrations.ts';
-import type { TicketRecord } from '../src/storage/tickets/tickets.ts';
+import type { TicketRecord } from '../src/storage/tickets/record.ts';
 
 const now = new Date('2026-11-26T12:00:00Z');
 const ticket = {

@@ -13,7 +13,8 @@ import { type DashboardViewer, getDashboard, getTicketsDay, getTicketsUsers } fr
 import { companyTimeZone, localDayHour } from '../src/storage/dashboard-counters.ts';
 import { clearReadCaches } from '../src/storage/read-cache.ts';
 import { commitIfUnchanged } from '../src/storage/sweeps/commit.ts';
-import { getTicket, type TicketRecord, type TicketStatePatch } from '../src/storage/tickets/tickets.ts';
+import type { TicketRecord, TicketStatePatch } from '../src/storage/tickets/record.ts';
+import { getTicket } from '../src/storage/tickets/tickets.ts';
 import { getUser } from '../src/storage/users/users.ts';
 import { type Inbox, seedInbox } from './tickets-harness.ts';
 import { call, type Stack, startStack } from './users-harness.ts';

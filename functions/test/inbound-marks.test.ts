@@ -6,7 +6,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { documentClient } from '../src/commons/dynamodb.ts';
 import { getContactByNumber } from '../src/storage/contacts/contacts.ts';
-import { getWaLink, listMessagesPage } from '../src/storage/messages/messages.ts';
+import { listMessagesPage } from '../src/storage/messages/messages.ts';
+import { getWaLink } from '../src/storage/messages/wa-links.ts';
 import { getSlot } from '../src/storage/tickets/tickets.ts';
 import { deliver, recorder, tenant, waMessage } from './inbound-harness.ts';
 import { type DynamoDbLocal, startDynamoDbLocal } from './support/dynamodb-local.ts';

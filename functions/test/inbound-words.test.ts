@@ -8,11 +8,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { documentClient } from '../src/commons/dynamodb.ts';
 import { getContactByNumber } from '../src/storage/contacts/contacts.ts';
-import { getWaLink } from '../src/storage/messages/messages.ts';
+import { getWaLink } from '../src/storage/messages/wa-links.ts';
 import type { WordRepairMarks } from '../src/storage/messages/words.ts';
 import { messageWords } from '../src/storage/search-index.ts';
 import { readSearchHits } from '../src/storage/search-reads.ts';
-import { getSlot, getTicket, type TicketRecord } from '../src/storage/tickets/tickets.ts';
+import type { TicketRecord } from '../src/storage/tickets/record.ts';
+import { getSlot, getTicket } from '../src/storage/tickets/tickets.ts';
 import { deliver, type Recorder, recorder, tenant, waMessage } from './inbound-harness.ts';
 import { type DynamoDbLocal, startDynamoDbLocal } from './support/dynamodb-local.ts';
 

@@ -7,7 +7,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { putMedia } from '#adapters/media-bucket';
 import { getMessage, listMessagesPage } from '#storage/messages/messages';
-import type { TicketRecord } from '#storage/tickets/tickets';
+import type { TicketRecord } from '#storage/tickets/record';
 import { createConnection, type Env, invoke, multipart, readObject, seedTicket, skipTicketIds, startEnv } from './messages-harness.ts';
 import { seedTenant, type Tenant, uniq } from './users-harness.ts';
 

@@ -10,7 +10,8 @@ import { MENTION_GRANT_HOURS } from '#contracts/mentions';
 import { addPrivateNote } from '#domain/outbound/note';
 import { loadReadableTicket } from '#domain/tickets/access';
 import { listMessagesPage } from '#storage/messages/messages';
-import { getTicket, type TicketRecord } from '#storage/tickets/tickets';
+import type { TicketRecord } from '#storage/tickets/record';
+import { getTicket } from '#storage/tickets/tickets';
 import { createConnection, type Env, invoke, type Published, seedTicket, skipTicketIds, startEnv } from './messages-harness.ts';
 import { type SeededUser, seedTenant, type Tenant } from './users-harness.ts';
 

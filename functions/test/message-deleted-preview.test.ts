@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Ticket } from '#contracts/tickets';
 import { handleRevoke } from '#domain/inbound/updates';
 import type { Effects } from '#domain/messages/effects';
-import type { TicketRecord } from '#storage/tickets/tickets';
+import type { TicketRecord } from '#storage/tickets/record';
 import { createConnection, type Env, invoke, seedTicket, startEnv, storeInbound } from './messages-harness.ts';
 import { seedTenant, type Tenant } from './users-harness.ts';
 

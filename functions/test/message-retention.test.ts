@@ -13,7 +13,8 @@ import { dashboardPk } from '#storage/dashboard-counters';
 import { db, table } from '#storage/db';
 import { getMessage } from '#storage/messages/messages';
 import { readSearchHits } from '#storage/search-reads';
-import { getTicket, type TicketRecord } from '#storage/tickets/tickets';
+import type { TicketRecord } from '#storage/tickets/record';
+import { getTicket } from '#storage/tickets/tickets';
 import { createConnection, type Env, invoke, readObject, seedTicket, startEnv, storeInbound } from './messages-harness.ts';
 import { seedTenant, type Tenant, uniq } from './users-harness.ts';
 

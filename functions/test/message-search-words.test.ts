@@ -9,7 +9,7 @@ import { handleEdit, handleRevoke } from '#domain/inbound/updates';
 import type { Effects } from '#domain/messages/effects';
 import { getMessage } from '#storage/messages/messages';
 import { readSearchHits } from '#storage/search-reads';
-import type { TicketRecord } from '#storage/tickets/tickets';
+import type { TicketRecord } from '#storage/tickets/record';
 import { createConnection, type Env, invoke, seedTicket, startEnv, storeInbound } from './messages-harness.ts';
 import { seedTenant, type Tenant } from './users-harness.ts';
 

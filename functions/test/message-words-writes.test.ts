@@ -16,7 +16,8 @@ import { db, table } from '#storage/db';
 import { getMessage, storeMessage } from '#storage/messages/messages';
 import type { WordRepairMarks } from '#storage/messages/words';
 import { searchPartition } from '#storage/search-index';
-import { getTicket, type TicketRecord } from '#storage/tickets/tickets';
+import type { TicketRecord } from '#storage/tickets/record';
+import { getTicket } from '#storage/tickets/tickets';
 import { createConnection, type Env, invoke, seedTicket, startEnv, storeInbound } from './messages-harness.ts';
 import { seedTenant, type Tenant } from './users-harness.ts';
 

@@ -13,7 +13,8 @@ import type { SessionCommand } from '#contracts/session-events';
 import { addPrivateNote } from '#domain/outbound/note';
 import { db, table } from '#storage/db';
 import { getMessage, listMessagesPage } from '#storage/messages/messages';
-import { getTicket, type TicketRecord, ticketKey } from '#storage/tickets/tickets';
+import type { TicketRecord } from '#storage/tickets/record';
+import { getTicket, ticketKey } from '#storage/tickets/tickets';
 import {
   createConnection,
   type Env,

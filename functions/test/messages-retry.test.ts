@@ -10,7 +10,8 @@ import { type SessionCommandSender, setSessionCommandSender } from '#adapters/se
 import { handleSendFailed } from '#domain/inbound/updates';
 import { defaultEffects } from '#domain/messages/effects';
 import { getMessage } from '#storage/messages/messages';
-import { type TicketRecord, updateTicketState } from '#storage/tickets/tickets';
+import type { TicketRecord } from '#storage/tickets/record';
+import { updateTicketState } from '#storage/tickets/tickets';
 import { createConnection, type Env, invoke, seedTicket, startEnv, storeInbound } from './messages-harness.ts';
 import { seedTenant, type Tenant } from './users-harness.ts';
 

@@ -11,7 +11,8 @@ import { waMessageIdFor } from '#contracts/wa-message-id';
 import { messageIdAt } from '#domain/messages/message-id';
 import { getItem } from '#storage/db';
 import { getMessage, listMessagesPage, lookupKey } from '#storage/messages/messages';
-import { getTicket, type TicketRecord } from '#storage/tickets/tickets';
+import type { TicketRecord } from '#storage/tickets/record';
+import { getTicket } from '#storage/tickets/tickets';
 import {
   createConnection,
   type Env,

@@ -15,7 +15,8 @@ import { type MessageRecord, storeMessage } from '../src/storage/messages/messag
 import { clearReadCaches } from '../src/storage/read-cache.ts';
 import { bucketName, bucketOf, bucketStart, HISTOGRAM_BUCKETS, HISTOGRAM_RATIO, quantile } from '../src/storage/report-histogram.ts';
 import { commitIfUnchanged } from '../src/storage/sweeps/commit.ts';
-import { getTicket, type TicketRecord, type TicketStatePatch } from '../src/storage/tickets/tickets.ts';
+import type { TicketRecord, TicketStatePatch } from '../src/storage/tickets/record.ts';
+import { getTicket } from '../src/storage/tickets/tickets.ts';
 import { type Inbox, seedInbox } from './tickets-harness.ts';
 import { call, type Stack, startStack } from './users-harness.ts';
 

@@ -11,7 +11,8 @@ import { getContactByNumber } from '../src/storage/contacts/contacts.ts';
 import { listTicketHistory } from '../src/storage/tickets/history.ts';
 import { ticketLists } from '../src/storage/tickets/list-keys.ts';
 import { listTicketsPage } from '../src/storage/tickets/lists.ts';
-import { getSlot, getTicket, type TicketRecord } from '../src/storage/tickets/tickets.ts';
+import type { TicketRecord } from '../src/storage/tickets/record.ts';
+import { getSlot, getTicket } from '../src/storage/tickets/tickets.ts';
 import { deliver, recorder, tenant, waMessage } from './inbound-harness.ts';
 import { type DynamoDbLocal, startDynamoDbLocal } from './support/dynamodb-local.ts';
 

@@ -11,7 +11,8 @@ import { createContact } from '../src/storage/contacts/contacts.ts';
 import { newContactId, newTicketId } from '../src/storage/contacts/conversation-ids.ts';
 import { createQueue, newQueueId, type QueueRecord } from '../src/storage/queues/queues.ts';
 import { putSetting } from '../src/storage/settings.ts';
-import { createTicket, newTicketRecord, type TicketRecord } from '../src/storage/tickets/tickets.ts';
+import { newTicketRecord, type TicketRecord } from '../src/storage/tickets/record.ts';
+import { createTicket } from '../src/storage/tickets/tickets.ts';
 import { updateUser } from '../src/storage/users/users.ts';
 import { type SeededUser, type Stack, seedTenant, type Tenant } from './users-harness.ts';
 

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { documentClient } from '../src/commons/dynamodb.ts';
 import { FILTERED_LIMIT, FILTERED_READS } from '../src/domain/tickets/list.ts';
 import { clearReadCaches } from '../src/storage/read-cache.ts';
-import type { TicketRecord } from '../src/storage/tickets/tickets.ts';
+import type { TicketRecord } from '../src/storage/tickets/record.ts';
 import { type Inbox, seedInbox } from './tickets-harness.ts';
 import { call, type Stack, startStack } from './users-harness.ts';
 

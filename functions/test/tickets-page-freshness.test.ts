@@ -12,7 +12,7 @@ import { db, table, updateExpression } from '../src/storage/db.ts';
 import { updateQueue } from '../src/storage/queues/queues.ts';
 import { REFERENCE_TTL_MS } from '../src/storage/read-cache.ts';
 import { pad, tenantPk } from '../src/storage/table.ts';
-import type { TicketRecord } from '../src/storage/tickets/tickets.ts';
+import type { TicketRecord } from '../src/storage/tickets/record.ts';
 import { updateUser } from '../src/storage/users/users.ts';
 import { type Inbox, seedInbox } from './tickets-harness.ts';
 import { call, type Stack, startStack } from './users-harness.ts';

@@ -13,7 +13,7 @@ import type { Ticket, TicketStatus } from '../src/contracts/tickets.ts';
 import type { Effects } from '../src/domain/messages/effects.ts';
 import { publishTicketChange, publishTicketDeleted } from '../src/domain/tickets/notify.ts';
 import { type AudienceFilter, matches, ticketViewers, viewersMayShrink } from '../src/realtime/audience.ts';
-import type { TicketRecord } from '../src/storage/tickets/tickets.ts';
+import type { TicketRecord } from '../src/storage/tickets/record.ts';
 import type { ConnectionRecord } from '../src/storage/ws-connections.ts';
 
 const TICKET_ID = 42;

@@ -4,7 +4,7 @@
  * without queues with allTicket on and off, and another tenant.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TicketRecord } from '../src/storage/tickets/tickets.ts';
+import type { TicketRecord } from '../src/storage/tickets/record.ts';
 import { type Inbox, seedInbox } from './tickets-harness.ts';
 import { call, type Stack, startStack } from './users-harness.ts';
 

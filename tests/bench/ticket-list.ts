@@ -28,7 +28,8 @@ import { raiseListShards } from '@conversa/functions/storage/companies/companies
 import { contactStoredItems } from '@conversa/functions/storage/contacts/contacts';
 import { primeListShards } from '@conversa/functions/storage/list-shards';
 import { messageItems, messageSearchItems } from '@conversa/functions/storage/messages/messages';
-import { newTicketRecord, ticketStoredItems } from '@conversa/functions/storage/tickets/tickets';
+import { newTicketRecord } from '@conversa/functions/storage/tickets/record';
+import { ticketStoredItems } from '@conversa/functions/storage/tickets/tickets';
 import { type Call, client, createTenant, firstPlanId, superLogin, type Tenant } from '../integration/tenants.ts';
 import { ok, percentile } from '../integration/whatsapp-kit.ts';
 import { benchLog } from './bench-log.ts';

@@ -17,7 +17,8 @@ import {
   storedDeltas,
   trackingFields,
 } from '@conversa/functions/storage/dashboard-counters';
-import { newTicketRecord, type TicketRecord, ticketStoredItems } from '@conversa/functions/storage/tickets/tickets';
+import { newTicketRecord, type TicketRecord } from '@conversa/functions/storage/tickets/record';
+import { ticketStoredItems } from '@conversa/functions/storage/tickets/tickets';
 import type { LocalStack } from '../../infra/local/stack.ts';
 import { type Call, client, createTenant, firstPlanId, superLogin, type Tenant } from '../integration/tenants.ts';
 import { ok } from '../integration/whatsapp-kit.ts';

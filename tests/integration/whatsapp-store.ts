@@ -10,7 +10,7 @@ import { QueryCommand, ScanCommand, type ScanCommandInput } from '@aws-sdk/lib-d
 import { encodeQueueBody } from '@conversa/functions/contracts/queue-body';
 import type { InboundEvent } from '@conversa/functions/contracts/session-events';
 import type { MessageRecord } from '@conversa/functions/storage/messages/messages';
-import type { TicketRecord } from '@conversa/functions/storage/tickets/tickets';
+import type { TicketRecord } from '@conversa/functions/storage/tickets/record';
 
 export async function stackStore(env: Record<string, string>) {
   Object.assign(process.env, env);

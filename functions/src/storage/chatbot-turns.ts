@@ -14,16 +14,10 @@
  */
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { db, type TransactItem, table, transactionCancellationCodes } from './db.ts';
-import { type MessageRecord, messageItems, waLinkBotDone } from './messages/messages.ts';
-
-import {
-  slotTransition,
-  stateCounterItems,
-  type TicketRecord,
-  type TicketStatePatch,
-  ticketPk,
-  ticketStateUpdate,
-} from './tickets/tickets.ts';
+import { type MessageRecord, messageItems } from './messages/messages.ts';
+import { waLinkBotDone } from './messages/wa-links.ts';
+import type { TicketRecord, TicketStatePatch } from './tickets/record.ts';
+import { slotTransition, stateCounterItems, ticketPk, ticketStateUpdate } from './tickets/tickets.ts';
 
 export interface ChatbotTurn {
   ticket: TicketRecord;

@@ -30,7 +30,8 @@ import {
 import { primeListShards } from './list-shards.ts';
 import { pad, tenantPk } from './table.ts';
 import { tagLinkKey, tagLinkListKeys, tagsUnchanged } from './tickets/list-keys.ts';
-import { type TicketRecord, ticketKey } from './tickets/tickets.ts';
+import type { TicketRecord } from './tickets/record.ts';
+import { ticketKey } from './tickets/tickets.ts';
 
 export interface TagRecord {
   id: number;

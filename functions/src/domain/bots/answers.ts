@@ -20,7 +20,7 @@ import type { BotSessionRecord } from '#storage/bot-sessions';
 import type { MessageRecord } from '#storage/messages/messages';
 import type { PromptRecord } from '#storage/prompts';
 import type { QueueIntegrationRecord } from '#storage/queue-integrations';
-import type { TicketRecord, TicketStatePatch } from '#storage/tickets/tickets';
+import type { TicketRecord, TicketStatePatch } from '#storage/tickets/record';
 import type { BotClients } from './clients.ts';
 
 /** The convention of the spec's peers: a reply that starts with this asks for a human. */

@@ -6,7 +6,7 @@
  */
 import { sendBotTurn } from '#adapters/bot-turns';
 import type { MessageRecord } from '#storage/messages/messages';
-import type { TicketRecord } from '#storage/tickets/tickets';
+import type { TicketRecord } from '#storage/tickets/record';
 import { botHolds } from './holds.ts';
 import type { BotTurnMessage } from './turn-message.ts';
 

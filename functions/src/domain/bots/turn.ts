@@ -30,7 +30,8 @@ import { getMessage, listMessagesPage, type MessageRecord } from '#storage/messa
 import { getPrompt } from '#storage/prompts';
 import { getQueueIntegration } from '#storage/queue-integrations';
 import { createTicketNote, newTicketNoteId } from '#storage/tickets/notes';
-import { getTicket, type TicketRecord, ticketPk } from '#storage/tickets/tickets';
+import type { TicketRecord } from '#storage/tickets/record';
+import { getTicket, ticketPk } from '#storage/tickets/tickets';
 import { type BotAnswer, handBack, integrationAnswer, promptAnswer } from './answers.ts';
 import { type BotClients, defaultBotClients } from './clients.ts';
 import { botHolds } from './holds.ts';

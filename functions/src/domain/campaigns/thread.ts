@@ -33,10 +33,11 @@ import { buildOutgoingMessage, dispatchOutgoing } from '#domain/messages/send';
 import { findOrCreateTicket, newConversation, ticketCreated } from '#domain/tickets/find-or-create';
 import { getItemBatched } from '#storage/batch-get';
 import { storeFirstMessage } from '#storage/messages/first-message';
-import { type MessageRecord, storeMessage, type WaLink, waLinkKey } from '#storage/messages/messages';
+import { type MessageRecord, storeMessage } from '#storage/messages/messages';
 import { linkCampaignShip, markOrigin } from '#storage/messages/status';
+import { type WaLink, waLinkKey } from '#storage/messages/wa-links';
 import { listSettingsCached } from '#storage/settings';
-import type { TicketRecord } from '#storage/tickets/tickets';
+import type { TicketRecord } from '#storage/tickets/record';
 import { parseShipMessageId } from './compose.ts';
 
 type CampaignResult = Extract<InboundEvent, { kind: 'campaignResult' }>;

@@ -6,7 +6,7 @@
 import type { ScheduleEntry } from '#contracts/schedules';
 import type { QueueOptionRecord } from '#storage/queues/options';
 import type { QueueRecord } from '#storage/queues/queues';
-import type { BotState, TicketRecord, TicketStatePatch } from '#storage/tickets/tickets';
+import type { BotState, TicketRecord, TicketStatePatch } from '#storage/tickets/record';
 import { isWithinSchedule } from './hours.ts';
 
 export const OUT_OF_HOURS_INTERVAL_MS = 5 * 60_000;

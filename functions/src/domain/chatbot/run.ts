@@ -18,7 +18,8 @@ import type { ConnectionRecord } from '#storage/connections';
 import type { MessageRecord } from '#storage/messages/messages';
 import { type QueueOptionRecord, queueTreeCached } from '#storage/queues/options';
 import type { QueueRecord } from '#storage/queues/queues';
-import { getTicket, type TicketRecord } from '#storage/tickets/tickets';
+import type { TicketRecord } from '#storage/tickets/record';
+import { getTicket } from '#storage/tickets/tickets';
 import { type BotDecision, botApplies, decide, decideRating } from './decide.ts';
 
 export interface ChatbotInput {

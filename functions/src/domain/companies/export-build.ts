@@ -14,7 +14,7 @@ import { listMessagesPage, type MessageRecord } from '#storage/messages/messages
 import { ticketsUpdatedSince } from '#storage/retention/old-messages';
 import { listSettings } from '#storage/settings';
 import { listTicketNotes } from '#storage/tickets/notes';
-import type { TicketRecord } from '#storage/tickets/tickets';
+import type { TicketRecord } from '#storage/tickets/record';
 import { listUsers } from '#storage/users/users';
 
 const json = (value: unknown) => new TextEncoder().encode(JSON.stringify(value, null, 2));

@@ -25,7 +25,7 @@ import { contactPartitionItems } from '#storage/contacts/pages';
 import { listMessagesPage } from '#storage/messages/messages';
 import { getTickets } from '#storage/tickets/lists';
 import { listTicketNotes } from '#storage/tickets/notes';
-import type { TicketRecord } from '#storage/tickets/tickets';
+import type { TicketRecord } from '#storage/tickets/record';
 import { getContactFor } from './manage.ts';
 
 /** A day: long enough for the person to download what they asked for, short enough to die soon. */

@@ -14,7 +14,7 @@
  * retries it, and the retry resumes at step 3: published again, marked).
  */
 import { logger } from '#commons/logger';
-import { markLinksDispatched, updateWaLink } from '#storage/messages/messages';
+import { markLinksDispatched, updateWaLink } from '#storage/messages/wa-links';
 
 export interface DispatchMark {
   companyId: number;

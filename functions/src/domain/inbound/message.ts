@@ -32,19 +32,12 @@ import { getItemBatched } from '#storage/batch-get';
 import type { ConnectionRecord } from '#storage/connections';
 import { contactKey, getContactByNumber } from '#storage/contacts/contacts';
 import { storeFirstMessage } from '#storage/messages/first-message';
-import {
-  getMessageByWaId,
-  getWaLink,
-  type MessageRecord,
-  storeMessage,
-  ticketAfterActivity,
-  type WaLink,
-  waLinkKey,
-} from '#storage/messages/messages';
+import { getMessageByWaId, type MessageRecord, storeMessage, ticketAfterActivity } from '#storage/messages/messages';
+import { getWaLink, type WaLink, waLinkKey } from '#storage/messages/wa-links';
 import type { DeferredWords } from '#storage/messages/words';
 import type { QueueRecord } from '#storage/queues/queues';
 import { hints } from '#storage/read-cache';
-import type { TicketRecord } from '#storage/tickets/tickets';
+import type { TicketRecord } from '#storage/tickets/record';
 import { type BatchReferences, batchReferences } from './batch-references.ts';
 import type { RecordMarks } from './dispatch-marks.ts';
 import { inboundRecord } from './record.ts';

@@ -6,7 +6,7 @@ import { cleanFileName } from '#domain/media/keys';
 import { messageIdAt } from '#domain/messages/message-id';
 import { quoting } from '#domain/messages/send';
 import type { MessageRecord } from '#storage/messages/messages';
-import type { TicketRecord } from '#storage/tickets/tickets';
+import type { TicketRecord } from '#storage/tickets/record';
 
 /** SPEC 2: a location body is image|link|description. */
 function locationBody(message: WaMessage): string {

@@ -17,10 +17,12 @@ import { publishMessage } from '#domain/tickets/publish';
 import { wakeOnContactMessage } from '#domain/tickets/snooze';
 import type { ConnectionRecord } from '#storage/connections';
 import { getContact } from '#storage/contacts/contacts';
-import { getMessage, type MessageRecord, updateWaLink, type WaLink } from '#storage/messages/messages';
+import { getMessage, type MessageRecord } from '#storage/messages/messages';
+import { updateWaLink, type WaLink } from '#storage/messages/wa-links';
 import { type DeferredWords, type IndexedMessage, syncMessageWords } from '#storage/messages/words';
 import type { QueueRecord } from '#storage/queues/queues';
-import { getTicket, type TicketRecord } from '#storage/tickets/tickets';
+import type { TicketRecord } from '#storage/tickets/record';
+import { getTicket } from '#storage/tickets/tickets';
 import type { BatchReferences } from './batch-references.ts';
 import { markDispatched, type RecordMarks } from './dispatch-marks.ts';
 

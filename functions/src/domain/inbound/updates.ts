@@ -16,9 +16,11 @@ import { emitMessageAck, publishMessage } from '#domain/tickets/publish';
 import { getItemBatched } from '#storage/batch-get';
 import { recordShipAck } from '#storage/campaigns/ships';
 import { contactKey } from '#storage/contacts/contacts';
-import { type MessageRecord, type WaLink, waLinkKey } from '#storage/messages/messages';
+import type { MessageRecord } from '#storage/messages/messages';
 import { editBody, markDeleted, markFailed, markSent, raiseAck } from '#storage/messages/status';
-import { type TicketRecord, ticketKey } from '#storage/tickets/tickets';
+import { type WaLink, waLinkKey } from '#storage/messages/wa-links';
+import type { TicketRecord } from '#storage/tickets/record';
+import { ticketKey } from '#storage/tickets/tickets';
 import { type BatchReferences, batchReferences } from './batch-references.ts';
 
 type Event<K extends InboundEvent['kind']> = Extract<InboundEvent, { kind: K }>;

@@ -14,7 +14,8 @@ import { loadTicketRefs, presentTicket, type TicketRefs } from '#domain/tickets/
 import { publishMessage, publishTicket } from '#domain/tickets/publish';
 import { getContact } from '#storage/contacts/contacts';
 import { getMessage, getMessageById, type MessageRecord, storeMessage } from '#storage/messages/messages';
-import { getTicket, type TicketRecord } from '#storage/tickets/tickets';
+import type { TicketRecord } from '#storage/tickets/record';
+import { getTicket } from '#storage/tickets/tickets';
 import type { Effects } from './effects.ts';
 import { defaultEffects } from './effects.ts';
 import { messageIdAt } from './message-id.ts';

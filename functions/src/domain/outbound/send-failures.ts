@@ -19,7 +19,7 @@ import { publishMessage } from '#domain/tickets/publish';
 import { getContact } from '#storage/contacts/contacts';
 import { getMessage, type MessageRecord } from '#storage/messages/messages';
 import { markFailed } from '#storage/messages/status';
-import type { TicketRecord } from '#storage/tickets/tickets';
+import type { TicketRecord } from '#storage/tickets/record';
 
 /** The reason kept on a message whose send command could not be queued. */
 export const NOT_QUEUED = 'ERR_SENDING_WAPP_MSG';

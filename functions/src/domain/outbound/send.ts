@@ -15,7 +15,7 @@ import { defaultEffects, type Effects } from '#domain/messages/effects';
 import { messageIdAt } from '#domain/messages/message-id';
 import { queueOutgoingMessage } from '#domain/messages/send';
 import { getMessageById, type MessageRecord } from '#storage/messages/messages';
-import type { TicketRecord } from '#storage/tickets/tickets';
+import type { TicketRecord } from '#storage/tickets/record';
 import { failUnqueued } from './send-failures.ts';
 
 export interface OutgoingFile {

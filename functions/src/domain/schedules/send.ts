@@ -36,7 +36,8 @@ import { getContact } from '#storage/contacts/contacts';
 import { getPlan } from '#storage/plans/plans';
 import * as store from '#storage/schedules';
 import { listContactTickets } from '#storage/tickets/lists';
-import { getTicket, isActive, type TicketRecord } from '#storage/tickets/tickets';
+import type { TicketRecord } from '#storage/tickets/record';
+import { getTicket, isActive } from '#storage/tickets/tickets';
 
 /** How far ahead a run reads: under the minute between runs and the job's 55 s timeout. */
 export const LOOKAHEAD_MS = 40_000;

@@ -23,7 +23,7 @@ import type { ConnectionRecord } from '#storage/connections';
 import { messageItems } from '#storage/messages/messages';
 import { lastMessageIsOurs } from '#storage/sweeps/candidates';
 import { commitIfUnchanged } from '#storage/sweeps/commit';
-import type { TicketRecord, TicketStatePatch } from '#storage/tickets/tickets';
+import type { TicketRecord, TicketStatePatch } from '#storage/tickets/record';
 import { publishSweptTicket } from './publish.ts';
 
 /** Closes `ticket` (read from the open list, idle past the cutoff) if its last message is ours. True when it closed it. */

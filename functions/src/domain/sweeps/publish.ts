@@ -7,7 +7,7 @@
 import type { Effects } from '#domain/messages/effects';
 import { publishTicketChange } from '#domain/tickets/notify';
 import { loadTicketRefs, presentTicket } from '#domain/tickets/present';
-import type { TicketRecord } from '#storage/tickets/tickets';
+import type { TicketRecord } from '#storage/tickets/record';
 
 export async function publishSweptTicket(effects: Effects, before: TicketRecord, after: TicketRecord): Promise<void> {
   await publishTicketChange(effects, before, presentTicket(after, await loadTicketRefs(after)));

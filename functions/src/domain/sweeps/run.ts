@@ -21,7 +21,7 @@ import { getQueue } from '#storage/queues/queues';
 import { ticketsUpdatedWithin } from '#storage/sweeps/candidates';
 import { advanceSweepMark, getSweepMarks, markOf, type SweepRule } from '#storage/sweeps/marks';
 import { ticketLists } from '#storage/tickets/list-keys';
-import type { TicketRecord } from '#storage/tickets/tickets';
+import type { TicketRecord } from '#storage/tickets/record';
 import { expireTicket } from './expire.ts';
 import { MARK_OVERLAP_MS } from './mark-overlap.ts';
 import { sweepSlaBreaches } from './sla-breach.ts';

@@ -20,8 +20,8 @@ import { loadTicketRefs, presentTicket } from '#domain/tickets/present';
 import { publishTicket } from '#domain/tickets/publish';
 import { isAdmin } from '#realtime/audience';
 import { getTickets } from '#storage/tickets/lists';
+import type { TicketRecord } from '#storage/tickets/record';
 import { claimSlaBreach, deleteSlaDueEntries, dueSlaEntries, type SlaDueEntry, slaDueAt } from '#storage/tickets/sla';
-import type { TicketRecord } from '#storage/tickets/tickets';
 
 /** Whether the ticket still waits on `entry` (the item may be older than the ticket's latest map). */
 function stillWaiting(

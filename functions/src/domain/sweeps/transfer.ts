@@ -8,7 +8,7 @@ import { afterTicketChange } from '#domain/tickets/auto-assign';
 import { historyItems } from '#domain/tickets/history';
 import type { ConnectionRecord } from '#storage/connections';
 import { commitIfUnchanged } from '#storage/sweeps/commit';
-import type { TicketRecord, TicketStatePatch } from '#storage/tickets/tickets';
+import type { TicketRecord, TicketStatePatch } from '#storage/tickets/record';
 import { publishSweptTicket } from './publish.ts';
 
 /** True when it moved the ticket. `queueId` is the connection's transferQueueId, known to exist. */

@@ -17,7 +17,8 @@ import { presentTickets } from '#domain/tickets/present-page';
 import { emitWebhookEvents } from '#domain/webhooks/emit';
 import { publish as publishEvent } from '#realtime/publisher';
 import { listTags, MAX_TICKET_TAGS, setTicketTags, type TicketTag, TicketTagsChangedError } from '#storage/tags';
-import { getTicket, type TicketRecord } from '#storage/tickets/tickets';
+import type { TicketRecord } from '#storage/tickets/record';
+import { getTicket } from '#storage/tickets/tickets';
 
 const ATTEMPTS = 8;
 /** Tag changes only publish: this Lambda sends no session commands (and has no grant to). */

@@ -7,7 +7,7 @@
  */
 import { ForbiddenError, NotFoundError } from '#commons/errors';
 import { findMentionGrant } from '#storage/mentions';
-import type { TicketRecord } from '#storage/tickets/tickets';
+import type { TicketRecord } from '#storage/tickets/record';
 import { getTicket, getTicketByUuid } from '#storage/tickets/tickets';
 
 /** What the rule needs of the caller (the request's Identity fits). */

@@ -35,6 +35,7 @@ import { type CompanyRecord, stampRoutingSwitchedOn } from '#storage/companies/c
 import { getContact } from '#storage/contacts/contacts';
 import { type MessageRecord, messageItems } from '#storage/messages/messages';
 import { getQueue, listQueues, listQueuesCached, type QueueRecord } from '#storage/queues/queues';
+import type { TicketRecord } from '#storage/tickets/record';
 import {
   abandonDrain,
   holdsSeat,
@@ -47,7 +48,7 @@ import {
   takeRoundRobinTurn,
   waitsInLine,
 } from '#storage/tickets/routing';
-import { getTicket, StaleTicketError, type TicketRecord, updateTicketState } from '#storage/tickets/tickets';
+import { getTicket, StaleTicketError, updateTicketState } from '#storage/tickets/tickets';
 import { getUser, listUsers, type UserRecord } from '#storage/users/users';
 import { acceptedGreeting } from './automatic-messages.ts';
 import { historyItems } from './history.ts';

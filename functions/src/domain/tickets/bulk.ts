@@ -23,7 +23,7 @@ import { addTicketTag } from '#domain/tags/ticket-tags';
 import { mapWithConcurrency } from '#realtime/concurrency';
 import { getQueue } from '#storage/queues/queues';
 import { listTags } from '#storage/tags';
-import type { TicketRecord } from '#storage/tickets/tickets';
+import type { TicketRecord } from '#storage/tickets/record';
 import { getUser } from '#storage/users/users';
 import { loadVisibleTicket, type Viewer } from './access.ts';
 import { applyTicketUpdate } from './actions.ts';

@@ -12,15 +12,14 @@ import { emitWebhookEvent } from '#domain/webhooks/emit';
 import { getItemBatched } from '#storage/batch-get';
 import { newConversationIds, newTicketId } from '#storage/contacts/conversation-ids';
 import { hints } from '#storage/read-cache';
+import { newTicketRecord, type TicketRecord } from '#storage/tickets/record';
 import {
   createTicket,
   getSlot,
   getTicket,
   isActive,
-  newTicketRecord,
   SlotTakenError,
   StaleTicketError,
-  type TicketRecord,
   ticketKey,
   updateTicketState,
 } from '#storage/tickets/tickets';

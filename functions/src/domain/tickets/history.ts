@@ -4,7 +4,7 @@
  * rated at. The events are committed in the same transaction as the change (storage/ticket-history).
  */
 import { historyPut, type TicketHistoryEvent, type TicketHistoryKind } from '#storage/tickets/history';
-import type { TicketRecord } from '#storage/tickets/tickets';
+import type { TicketRecord } from '#storage/tickets/record';
 
 type State = Pick<TicketRecord, 'companyId' | 'id' | 'status' | 'queueId' | 'userId' | 'whatsappId'> & { rating?: number | null };
 

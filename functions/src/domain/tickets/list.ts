@@ -48,7 +48,7 @@ import { MIN_WORD, termWords } from '#storage/search-index';
 import { listTags } from '#storage/tags';
 import { shardedPartition, tagListPartition, ticketLists } from '#storage/tickets/list-keys';
 import { type ListIndex, readListSlice } from '#storage/tickets/lists';
-import type { TicketRecord } from '#storage/tickets/tickets';
+import type { TicketRecord } from '#storage/tickets/record';
 import { canSeeTicket, type Viewer, viewerIsAdmin } from './access.ts';
 import { presentTickets } from './present-page.ts';
 import { allOf, hasTags, type Predicate, slaIs } from './row-filters.ts';

@@ -13,7 +13,8 @@ import type { Ticket, TicketEvent } from '#contracts/tickets';
 import type { Effects } from '#domain/messages/effects';
 import { emitWebhookEvent } from '#domain/webhooks/emit';
 import { matches, viewersMayShrink } from '#realtime/audience';
-import { isActive, type TicketRecord } from '#storage/tickets/tickets';
+import type { TicketRecord } from '#storage/tickets/record';
+import { isActive } from '#storage/tickets/tickets';
 import { presentTickets } from './present-page.ts';
 import { publishMessage, publishTicket, type TicketVisibility, ticketAudience } from './publish.ts';
 

@@ -9,7 +9,7 @@
 import type { Ticket } from '#contracts/tickets';
 import { listConnectionsCached } from '#storage/connections';
 import { listQueuesCached } from '#storage/queues/queues';
-import type { TicketRecord } from '#storage/tickets/tickets';
+import type { TicketRecord } from '#storage/tickets/record';
 import { listUserNamesCached } from '#storage/users/users';
 import { presentTicket } from './present.ts';
 

@@ -7,7 +7,7 @@ import { presentSla } from '#contracts/sla';
 import type { Ticket } from '#contracts/tickets';
 import { getConnection } from '#storage/connections';
 import { getQueue, type QueueRecord } from '#storage/queues/queues';
-import type { TicketRecord } from '#storage/tickets/tickets';
+import type { TicketRecord } from '#storage/tickets/record';
 import { getUser } from '#storage/users/users';
 
 export interface TicketRefs {

@@ -1,7 +1,7 @@
 /** Row predicates of the ticket lists and the text search (list.ts, search-page.ts): filters over the rows read. */
 import { type SlaFilter, slaStateAt } from '#contracts/sla';
 import { contactWords } from '#storage/search-index';
-import type { TicketRecord } from '#storage/tickets/tickets';
+import type { TicketRecord } from '#storage/tickets/record';
 
 export type Predicate = (ticket: TicketRecord) => boolean;
 

@@ -17,7 +17,7 @@ import { searchHitTicketPart, searchPrefix } from '#storage/search-index';
 import { readSearchHits } from '#storage/search-reads';
 import { listStatusOf } from '#storage/tickets/list-keys';
 import { getTickets } from '#storage/tickets/lists';
-import type { TicketRecord } from '#storage/tickets/tickets';
+import type { TicketRecord } from '#storage/tickets/record';
 import { canSeeTicket, type Viewer, viewerIsAdmin } from './access.ts';
 import { allOf, contactHasWords, hasTags, type Predicate, slaIs } from './row-filters.ts';
 

@@ -18,8 +18,10 @@ import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { type ContactRecord, contactCreateItems } from '../contacts/contacts.ts';
 import { contactCounterDeltas } from '../dashboard-counters.ts';
 import { db, transactionCancellationCodes } from '../db.ts';
-import { type TicketRecord, ticketCreateItems } from '../tickets/tickets.ts';
-import { indexStored, type MessageRecord, messageItems, ticketAfterActivity, type WaLink, withWordIndex } from './messages.ts';
+import type { TicketRecord } from '../tickets/record.ts';
+import { ticketCreateItems } from '../tickets/tickets.ts';
+import { indexStored, type MessageRecord, messageItems, ticketAfterActivity, withWordIndex } from './messages.ts';
+import type { WaLink } from './wa-links.ts';
 import type { DeferredWords } from './words.ts';
 
 export type FirstMessageOutcome = { stored: TicketRecord } | 'contactTaken' | 'duplicate';

@@ -1,5 +1,5 @@
 /**
- * Messages of a ticket, and the WhatsApp ids that map to them.
+ * Messages of a ticket. The WhatsApp ids that map to them (the inbound dedupe guard): wa-links.ts.
  *
  *   message   pk = C#<cid>#TK#<padded ticketId>   sk = MSG#<message id>
  *             The id is a UUID v7 built from the message's own time (WhatsApp's timestamp for
@@ -13,16 +13,6 @@
  *             read straight from that ticket and has none; the others (ids from before, a
  *             schedule's) get theirs written with the message, and getMessageById reads them after
  *             the ticket their id seems to name.
- *   wa link   pk = C#<cid>#W#<padded connection>#WA#<WhatsApp id>   sk = WAMSG
- *             { messageId, ticketId, botDone?, replyIds?, dispatched? }
- *             The dedupe guard of the inbound pipeline: put with attribute_not_exists in the same
- *             transaction as the message, so a replayed or duplicated event stores nothing new and
- *             a message is never stored without its guard (or the guard without the message). It
- *             is also how acks, edits and deletes (which carry WhatsApp ids) find our message, and
- *             it records the progress of the work after the store (chatbot, dispatch) so a retried
- *             event resumes instead of repeating. Per connection: WhatsApp ids are per session.
- *             Our sends get their link when queued (the WhatsApp id is derived from our id), so
- *             our own echo dedupes to the stored message whichever arrives first.
  *
  * Denormalisations: `quotedMsg` copies what a reply shows of the quoted message (body, sender,
  * media) at store time; `contact.name` is the author's name at the time (group members have no
@@ -44,27 +34,19 @@
  * Changes to a stored message (acks, edits, deletes, the outcome of our sends): messages/status.ts.
  */
 
-import { BatchExecuteStatementCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { messagePreview } from '#contracts/message-preview';
 import { namesTicket, ticketNamedBy } from '#contracts/message-ticket-id';
 import type { Message } from '#contracts/messages';
 import { waMessageIdFor } from '#contracts/wa-message-id';
 import { firstResponseCounterItems } from '../dashboard-counters.ts';
-import {
-  db,
-  decodeCursor,
-  encodeCursor,
-  getItem,
-  isConditionalCheckFailed,
-  stripKeys,
-  type TransactItem,
-  table,
-  transactionCancellationCodes,
-} from '../db.ts';
+import { db, decodeCursor, encodeCursor, getItem, stripKeys, type TransactItem, table, transactionCancellationCodes } from '../db.ts';
 import { messageWordItems, messageWords } from '../search-index.ts';
-import { pad, tenantPk } from '../table.ts';
+import { tenantPk } from '../table.ts';
 import { listSortKey, tagLinkKey, tagsUnchanged } from '../tickets/list-keys.ts';
-import { type TicketRecord, ticketKey, ticketPk } from '../tickets/tickets.ts';
+import type { TicketRecord } from '../tickets/record.ts';
+import { ticketKey, ticketPk } from '../tickets/tickets.ts';
+import { getWaLink, type WaLink, waLinkKey } from './wa-links.ts';
 import {
   type DeferredWords,
   type IndexedMessage,
@@ -76,29 +58,8 @@ import {
 
 export type MessageRecord = Message;
 
-export interface WaLink {
-  messageId: string;
-  ticketId: number;
-  /** The chatbot ran for this inbound message (its state change and replies are committed). */
-  botDone?: boolean;
-  /** Replies the chatbot committed; dispatched (sent + published) after the commit. */
-  replyIds?: string[];
-  /** Commands sent and realtime published: nothing left to resume. */
-  dispatched?: boolean;
-  /**
-   * A campaign's message (campaigns/thread.ts): its contact's ship record, so the phone's acks
-   * (read from this link anyway) reach the campaign report without another read.
-   */
-  campaignShip?: { campaignId: number; itemId: number };
-}
-
 export const messageKey = (companyId: number, ticketId: number, id: string) => ({ pk: ticketPk(companyId, ticketId), sk: `MSG#${id}` });
 export const lookupKey = (companyId: number, id: string) => ({ pk: `${tenantPk(companyId)}#MSG#${id}`, sk: 'LOOKUP' });
-export const waLinkKey = (companyId: number, connectionId: number, waId: string) => ({
-  pk: `${tenantPk(companyId)}#W#${pad(connectionId)}#WA#${waId}`,
-  sk: 'WAMSG',
-});
-
 export const getMessage = (companyId: number, ticketId: number, id: string): Promise<MessageRecord | undefined> =>
   getItem<MessageRecord>(ticketPk(companyId, ticketId), `MSG#${id}`);
 
@@ -110,9 +71,6 @@ export async function getMessageById(companyId: number, id: string): Promise<Mes
   const lookup = await getItem<{ ticketId: number }>(lookupKey(companyId, id).pk, 'LOOKUP');
   return lookup ? getMessage(companyId, lookup.ticketId, id) : undefined;
 }
-
-export const getWaLink = (companyId: number, connectionId: number, waId: string): Promise<WaLink | undefined> =>
-  getItem<WaLink>(waLinkKey(companyId, connectionId, waId).pk, 'WAMSG');
 
 export async function getMessageByWaId(companyId: number, connectionId: number, waId: string): Promise<MessageRecord | undefined> {
   const link = await getWaLink(companyId, connectionId, waId);
@@ -405,78 +363,6 @@ export async function indexStored(message: WordIndexed, ticket: TicketRecord & W
   if (index && deferred) deferred.defer(message, index);
   else if (index) await syncMessageWords(message, index.shard, index.words, []).catch(() => false);
   if (ticket.wordRepairs?.size) await repairMessageWords(ticket.companyId, ticket.id, ticket.wordRepairs).catch(() => 0);
-}
-
-export async function updateWaLink(
-  companyId: number,
-  connectionId: number,
-  waId: string,
-  patch: Partial<WaLink>,
-  condition?: string,
-): Promise<boolean> {
-  const entries = Object.entries(patch);
-  try {
-    await db().send(
-      new UpdateCommand({
-        TableName: table(),
-        Key: waLinkKey(companyId, connectionId, waId),
-        UpdateExpression: `SET ${entries.map((_, i) => `#f${i} = :v${i}`).join(', ')}`,
-        ConditionExpression: condition ?? 'attribute_exists(pk)',
-        ExpressionAttributeNames: Object.fromEntries(entries.map(([key], i) => [`#f${i}`, key])),
-        ExpressionAttributeValues: Object.fromEntries(entries.map(([, value], i) => [`:v${i}`, value])),
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionalCheckFailed(error)) return false;
-    throw error;
-  }
-}
-
-/**
- * Step 3's record on inbound messages' links (domain/inbound/dispatch-marks.ts), up to 25 in one
- * request: `dispatched`, with step 2's `botDone` and no replies when the bot committed nothing (only
- * if no other run of the event committed bot replies meanwhile). Each write is conditional (the
- * link exists: it always has a messageId; botDone unset), which BatchWriteItem cannot express,
- * and a blind Put of the whole link could undo a concurrent change of it (an echo's link moved to
- * our send by markSent). PartiQL's BatchExecuteStatement takes conditional updates, each succeeding
- * or failing alone and billed as a plain write (TransactWriteItems would bill each twice and cancel
- * all for one condition). True per mark written; false for one not written (a condition, throttled):
- * the caller writes those one by one.
- */
-export async function markLinksDispatched(
-  marks: { companyId: number; connectionId: number; waId: string; botRecorded: boolean }[],
-): Promise<boolean[]> {
-  const out = await db().send(
-    new BatchExecuteStatementCommand({
-      Statements: marks.map(({ companyId, connectionId, waId, botRecorded }) => {
-        const { pk, sk } = waLinkKey(companyId, connectionId, waId);
-        return botRecorded
-          ? {
-              Statement: `UPDATE "${table()}" SET dispatched = ? WHERE pk = ? AND sk = ? AND messageId IS NOT MISSING`,
-              Parameters: [true, pk, sk],
-            }
-          : {
-              Statement: `UPDATE "${table()}" SET botDone = ? SET replyIds = ? SET dispatched = ? WHERE pk = ? AND sk = ? AND messageId IS NOT MISSING AND botDone IS MISSING`,
-              Parameters: [true, [], true, pk, sk],
-            };
-      }),
-    }),
-  );
-  return marks.map((_, i) => Boolean(out.Responses?.[i]) && !out.Responses?.[i]?.Error);
-}
-
-/** The Update item that marks the chatbot done for an inbound message (committed with its effects). */
-export function waLinkBotDone(companyId: number, connectionId: number, waId: string, replyIds: string[]): TransactItem {
-  return {
-    Update: {
-      TableName: table(),
-      Key: waLinkKey(companyId, connectionId, waId),
-      UpdateExpression: 'SET botDone = :true, replyIds = :ids',
-      ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(botDone)',
-      ExpressionAttributeValues: { ':true': true, ':ids': replyIds },
-    },
-  };
 }
 
 /** A message read with GetItem directly (for tests and resumption). */

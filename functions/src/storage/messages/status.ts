@@ -10,7 +10,8 @@ import type { MessageOrigin } from '#contracts/messages';
 import { waMessageIdFor } from '#contracts/wa-message-id';
 import { db, isConditionalCheckFailed, stripKeys, table } from '../db.ts';
 import { ticketKey } from '../tickets/tickets.ts';
-import { getMessage, getWaLink, lookupKey, type MessageRecord, messageKey, waLinkKey } from './messages.ts';
+import { getMessage, lookupKey, type MessageRecord, messageKey } from './messages.ts';
+import { getWaLink, waLinkKey } from './wa-links.ts';
 import { deleteIndexedMessage, editIndexedMessage } from './words.ts';
 
 /** Applies `set` to a message when `condition` holds; the new message, or undefined if it did not. */

@@ -30,8 +30,9 @@ import type { MessageRecord } from '../messages/messages.ts';
 import { type IndexedMessage, messageWordRemovals, syncMessageWords } from '../messages/words.ts';
 import { tenantPk } from '../table.ts';
 import { ticketLists } from '../tickets/list-keys.ts';
+import type { TicketRecord } from '../tickets/record.ts';
 import { messageSideKeys } from '../tickets/removal.ts';
-import { type TicketRecord, ticketKey, ticketPk } from '../tickets/tickets.ts';
+import { ticketKey, ticketPk } from '../tickets/tickets.ts';
 
 export type StoredMessage = MessageRecord & Pick<IndexedMessage, 'searchWords' | 'wordIndex'>;
 

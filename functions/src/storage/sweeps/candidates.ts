@@ -9,7 +9,8 @@
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, stripKeys, table } from '../db.ts';
-import { type TicketRecord, ticketPk } from '../tickets/tickets.ts';
+import type { TicketRecord } from '../tickets/record.ts';
+import { ticketPk } from '../tickets/tickets.ts';
 
 export interface UpdatedRange {
   /** Inclusive lower bound (an ISO time); undefined = from the oldest ticket. */

@@ -10,7 +10,8 @@
  */
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { db, type TransactItem, transactionCancellationCodes } from '../db.ts';
-import { slotTransition, stateCounterItems, type TicketRecord, type TicketStatePatch, ticketStateUpdate } from '../tickets/tickets.ts';
+import type { TicketRecord, TicketStatePatch } from '../tickets/record.ts';
+import { slotTransition, stateCounterItems, ticketStateUpdate } from '../tickets/tickets.ts';
 
 /** The new ticket, or undefined when it changed since it was read (nothing written). */
 export async function commitIfUnchanged(

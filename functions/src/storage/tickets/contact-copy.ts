@@ -9,7 +9,8 @@ import type { TicketContactSummary } from '#contracts/tickets';
 import { contactPk } from '../contacts/contacts.ts';
 import { db, isConditionalCheckFailed, stripKeys, table } from '../db.ts';
 import { contactWords, ticketSearchItems, ticketSearchKey } from '../search-index.ts';
-import { type TicketRecord, ticketKey } from './tickets.ts';
+import type { TicketRecord } from './record.ts';
+import { ticketKey } from './tickets.ts';
 
 /** Rewrites a ticket's contact-word search items from the old contact copy's words to the new one's. */
 async function moveContactWords(companyId: number, ticketId: number, before: TicketContactSummary, after: TicketContactSummary) {

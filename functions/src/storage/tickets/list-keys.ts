@@ -8,7 +8,7 @@ import type { TicketListStatus } from '#contracts/tickets';
 import { type TransactItem, table } from '../db.ts';
 import { listShardOf } from '../list-shards.ts';
 import { pad, tenantPk } from '../table.ts';
-import type { TicketRecord } from './tickets.ts';
+import type { TicketRecord } from './record.ts';
 
 export const listSortKey = (updatedAt: string, id: number): string => `${updatedAt}#${pad(id)}`;
 

@@ -12,7 +12,8 @@ import { BatchGetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { contactPk } from '../contacts/contacts.ts';
 import { db, decodeCursor, encodeCursor, stripKeys, table } from '../db.ts';
 import { tagLinkKey } from './list-keys.ts';
-import { TICKET_SK, type TicketRecord, ticketKey, ticketPk } from './tickets.ts';
+import type { TicketRecord } from './record.ts';
+import { TICKET_SK, ticketKey, ticketPk } from './tickets.ts';
 
 export type ListIndex = 'gsi1' | 'gsi2' | 'gsi3';
 

@@ -18,8 +18,9 @@ import { contactWords, messageWordKey, messageWords, ticketSearchKey, type WordI
 import { pad, tenantPk } from '../table.ts';
 import { ticketTagsRemovalItems, ticketTagsUnchanged } from '../tags.ts';
 import { ticketNoteKeys } from './notes.ts';
+import type { TicketRecord } from './record.ts';
 import { routingItems } from './routing.ts';
-import { getTicket, TICKET_SK, type TicketRecord, ticketKey, ticketPk } from './tickets.ts';
+import { getTicket, TICKET_SK, ticketKey, ticketPk } from './tickets.ts';
 
 type Key = { pk: string; sk: string };
 
