@@ -7,9 +7,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakePaymentProvider, startPaymentProvider } from '../../infra/local/payment-provider/server.ts';
+import { issueDueInvoices } from '../src/domain/billing/invoices.ts';
+import { renewedDueDate } from '../src/domain/billing/payment-webhook.ts';
 import { PLATFORM_COMPANY_ID } from '../src/domain/billing/subscription.ts';
 import { addDays, todayIso } from '../src/domain/companies/due-date.ts';
 import { handler } from '../src/handlers/http/companies.ts';
+import { getCompany } from '../src/storage/companies/companies.ts';
 import { listInvoices } from '../src/storage/invoices.ts';
 import { putSetting } from '../src/storage/settings.ts';
 import { type CognitoLocal, startCognitoLocal } from './support/cognito-local.ts';
@@ -43,9 +46,9 @@ let provider: FakePaymentProvider;
 let nextCompany = 7000 + Math.floor(Math.random() * 1000);
 
 /** A fresh company due in `dueInDays` (3: a trial's first day; negative: expired), with no invoice yet. */
-async function company(dueInDays: number): Promise<{ id: number; admin: TestUser; user: TestUser }> {
+async function company(dueInDays: number, planId = PLAN.id): Promise<{ id: number; admin: TestUser; user: TestUser }> {
   const id = nextCompany++;
-  await ensureCompany({ id, planId: PLAN.id, dueDate: addDays(today, dueInDays) });
+  await ensureCompany({ id, planId, dueDate: addDays(today, dueInDays) });
   const [admin, user] = await Promise.all([createTestUser({ companyId: id, profile: 'admin' }), createTestUser({ companyId: id })]);
   return { id, admin, user };
 }
@@ -161,6 +164,42 @@ describe('Finance of an expired company', () => {
 
     expect(await listCall({ token: admin.idToken })).toMatchObject({ status: 200, body: { count: 0, records: [] } });
     expect(await listInvoices(id)).toHaveLength(0);
+  });
+});
+
+describe('a company on a free plan (worth 0)', () => {
+  it('finds its period paid and renewed when its invoice is issued: nothing to pay, never locked out', async () => {
+    // Prepare: expired two days ago on the free plan (before: an open R$ 0,00 invoice it could not pay)
+    const { id, admin } = await company(-2, FREE_PLAN.id);
+    const paymentsBefore = provider.payments.size;
+
+    // Act: the admin, confined to Finance, opens it (twice at once, then again); the hourly job runs too
+    const [first, second] = await Promise.all([listCall({ token: admin.idToken }), listCall({ token: admin.idToken })]);
+    const third = await listCall({ token: admin.idToken });
+    await issueDueInvoices();
+
+    // Assess: one invoice, paid with no charge; a month of use from today (the lapse is not charged)
+    for (const res of [first, second, third]) expect(res.status).toBe(200);
+    const invoices = await listInvoices(id);
+    expect(invoices).toHaveLength(1);
+    expect(invoices[0]).toMatchObject({ status: 'paid', value: 0, dueDate: addDays(today, -2), paidAt: expect.any(String) });
+    expect(invoices[0]?.paymentId).toBeUndefined();
+    expect((await getCompany(id))?.dueDate).toBe(renewedDueDate(addDays(today, -2), 1, today));
+    expect(provider.payments.size).toBe(paymentsBefore);
+    // The API is open again
+    expect(parseResponse(await handler(httpEvent('GET /companies/list', { token: admin.idToken }))).status).not.toBe(402);
+  });
+
+  it('can still move to a paid plan: Subscribe now charges it, and the invoice waits for the payment', async () => {
+    const { id, admin } = await company(3, FREE_PLAN.id);
+
+    const res = await subscribeCall({ token: admin.idToken, body: wizard(PLAN.id) });
+
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const open = await openInvoices(id);
+    expect(open).toHaveLength(1);
+    expect(open[0]).toMatchObject({ value: PLAN.value, planId: PLAN.id, paymentId: (res.body as { paymentId: string }).paymentId });
+    expect((await getCompany(id))?.dueDate).toBe(addDays(today, 3));
   });
 });
 

@@ -14,7 +14,7 @@ import { randomInt } from 'node:crypto';
 import type { Schedule } from '@conversa/functions/contracts/schedule-requests';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { type Call, client, createTenant, firstPlanId, PASSWORD, superLogin, type Tenant } from '../integration/tenants.ts';
+import { type Call, client, createTenant, firstPlanId, PASSWORD, paidPlanId, superLogin, type Tenant } from '../integration/tenants.ts';
 import { type ConnectionSetup, connectedConnection, ok, type Simulator, simulator, waitUntil } from '../integration/whatsapp-kit.ts';
 import { type LaunchedBrowser, launchBrowser, ptDay, screenshots, signInPage, typeDate } from '../support/browser.ts';
 
@@ -169,12 +169,14 @@ describe("the company's time zone, in a browser elsewhere", { timeout: 240_000 }
   });
 
   it("shows an invoice's due date as the day it is due", async () => {
-    const expired = await createTenant(call, superToken, await firstPlanId(call), 'company-tz-invoice');
+    // A plan worth paying for: the seeded one is free, and a free period renews itself.
+    const paidPlan = await paidPlanId(call, superToken);
+    const expired = await createTenant(call, superToken, paidPlan, 'company-tz-invoice');
     await ok(call, 'PUT', '/settings/timezone', { token: expired.admin.token, body: { value: COMPANY_ZONE } });
     const due = new Date(Date.now() - 2 * 86_400_000).toISOString().slice(0, 10);
     await ok(call, 'PUT', `/companies/${expired.companyId}`, {
       token: superToken,
-      body: { name: expired.companyName, email: expired.admin.email, planId: await firstPlanId(call), dueDate: due },
+      body: { name: expired.companyName, email: expired.admin.email, planId: paidPlan, dueDate: due },
     });
     const other = await launched.browser.newContext({ baseURL: inject('webUrl'), locale: 'pt-BR', timezoneId: BROWSER_ZONE });
     other.setDefaultTimeout(60_000);

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { repoRoot } from '../../infra/local/lambda-runtime.ts';
-import { type Call, client, createTenant, firstPlanId, superLogin, type Tenant } from '../integration/tenants.ts';
+import { type Call, client, createTenant, paidPlanId, superLogin, type Tenant } from '../integration/tenants.ts';
 import { type LaunchedBrowser, launchBrowser } from '../support/browser.ts';
 
 const artifacts = join(repoRoot, 'tests', 'artifacts');
@@ -71,7 +71,8 @@ beforeAll(async () => {
   mkdirSync(artifacts, { recursive: true });
   call = client(inject('apiUrl'));
   superToken = await superLogin(call, inject('admin'));
-  planId = await firstPlanId(call);
+  // A plan worth paying for: the seeded one is free, and a free period renews itself.
+  planId = await paidPlanId(call, superToken);
   tenant = await createTenant(call, superToken, planId, 'expired-web');
   launched = await launchBrowser();
 });

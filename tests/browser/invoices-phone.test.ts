@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { format, subDays } from 'date-fns';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { repoRoot } from '../../infra/local/lambda-runtime.ts';
-import { type Call, client, createTenant, firstPlanId, superLogin, type Tenant } from '../integration/tenants.ts';
+import { type Call, client, createTenant, paidPlanId, superLogin, type Tenant } from '../integration/tenants.ts';
 import { ok } from '../integration/whatsapp-kit.ts';
 import { type LaunchedBrowser, launchBrowser } from '../support/browser.ts';
 
@@ -25,7 +25,8 @@ beforeAll(async () => {
   mkdirSync(artifacts, { recursive: true });
   call = client(inject('apiUrl'));
   const superToken = await superLogin(call, inject('admin'));
-  const planId = await firstPlanId(call);
+  // A plan worth paying for: the seeded one is free, and a free period renews itself.
+  const planId = await paidPlanId(call, superToken);
   tenant = await createTenant(call, superToken, planId, 'invoices-phone');
   // The trial ended yesterday: an open invoice waits for the admin (issue 25).
   await ok(call, 'PUT', `/companies/${tenant.companyId}`, {

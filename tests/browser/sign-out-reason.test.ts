@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { repoRoot } from '../../infra/local/lambda-runtime.ts';
-import { type Call, client, createTenant, firstPlanId, superLogin, type Tenant } from '../integration/tenants.ts';
+import { type Call, client, createTenant, paidPlanId, superLogin, type Tenant } from '../integration/tenants.ts';
 import { type LaunchedBrowser, launchBrowser, signInPage } from '../support/browser.ts';
 
 const artifacts = join(repoRoot, 'tests', 'artifacts');
@@ -58,7 +58,8 @@ beforeAll(async () => {
   mkdirSync(artifacts, { recursive: true });
   call = client(inject('apiUrl'));
   superToken = await superLogin(call, inject('admin'));
-  planId = await firstPlanId(call);
+  // A plan worth paying for: the seeded one is free, and a free period renews itself.
+  planId = await paidPlanId(call, superToken);
   tenant = await createTenant(call, superToken, planId, 'sign-out-reason');
   password = tenant.user.password;
   launched = await launchBrowser();

@@ -5,7 +5,7 @@
  */
 import { type HttpRoute, httpRoutes, routeKey } from '@conversa/functions/routes';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { type Call, client, createTenant, firstPlanId, PASSWORD, superLogin, type Tenant } from './tenants.ts';
+import { type Call, client, createTenant, PASSWORD, paidPlanId, superLogin, type Tenant } from './tenants.ts';
 
 let call: Call;
 let superToken: string;
@@ -17,7 +17,8 @@ const concrete = (route: HttpRoute) => route.path.replace(/\{(\w+)\}/g, '999999'
 beforeAll(async () => {
   call = client(inject('apiUrl'));
   superToken = await superLogin(call, inject('admin'));
-  planId = await firstPlanId(call);
+  // A plan worth paying for: the seeded one is free, and a free period renews itself.
+  planId = await paidPlanId(call, superToken);
   tenant = await createTenant(call, superToken, planId, 'access');
 });
 

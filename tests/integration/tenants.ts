@@ -104,6 +104,28 @@ export async function superLogin(call: Call, admin: { email: string; password: s
   return (await login(call, admin.email, admin.password)).token;
 }
 
+const paidPlans = new Map<Call, Promise<number>>();
+
+/**
+ * A plan worth paying for (R$ 49,90, the seeded plan's limits), made once per client: a company that
+ * must pay at its due date is put on it. The seeded plan is worth 0, and a free plan's period renews
+ * itself when its invoice is issued (domain/billing/invoices.ts settleFree), so it never stays expired.
+ */
+export function paidPlanId(call: Call, superToken: string): Promise<number> {
+  const known = paidPlans.get(call);
+  if (known) return known;
+  const made = (async () => {
+    const res = await call('POST', '/plans', {
+      token: superToken,
+      body: { name: `Plano pago ${Date.now()}`, value: 49.9, users: 50, connections: 10, queues: 50 },
+    });
+    if (res.status >= 300) throw new Error(`paid plan not created: ${res.status} ${res.text}`);
+    return (res.body as { id: number }).id;
+  })();
+  paidPlans.set(call, made);
+  return made;
+}
+
 export async function firstPlanId(call: Call): Promise<number> {
   const res = await call('GET', '/plans/list');
   const plans = res.body as { id: number }[];

@@ -124,11 +124,13 @@ export async function attachCharge(
  * The payment and what it buys, in one transaction: the invoice becomes paid (only if still open and
  * still for this charge) and the company gets its new due date and the plan paid for (only if its due
  * date is still the one the caller read, so a concurrent "+ Vencimiento" is not overwritten). `false`:
- * either condition failed (a replayed event finds the invoice paid).
+ * either condition failed (a replayed event finds the invoice paid). An invoice of value 0 is settled
+ * the same way with no charge (domain/billing/invoices.ts settleFree).
  */
 export async function markPaidAndRenew(input: {
   invoice: InvoiceRecord;
-  paymentId: string;
+  /** The provider's charge paid; `null` settles an invoice of nothing to pay (value 0, no charge). */
+  paymentId: string | null;
   paidAt: string;
   company: { id: number; previousDueDate: string | null; dueDate: string; planId: number };
 }): Promise<boolean> {
@@ -142,9 +144,17 @@ export async function markPaidAndRenew(input: {
               TableName: table(),
               Key: invoiceKey(invoice.companyId, invoice.id),
               UpdateExpression: 'SET #status = :paid, paidAt = :at, updatedAt = :at',
-              ConditionExpression: '#status = :open AND paymentId = :pid',
-              ExpressionAttributeNames: { '#status': 'status' },
-              ExpressionAttributeValues: { ':paid': 'paid', ':open': 'open', ':at': input.paidAt, ':pid': input.paymentId },
+              ...(input.paymentId === null
+                ? {
+                    ConditionExpression: '#status = :open AND #value = :zero AND attribute_not_exists(paymentId)',
+                    ExpressionAttributeNames: { '#status': 'status', '#value': 'value' },
+                    ExpressionAttributeValues: { ':paid': 'paid', ':open': 'open', ':at': input.paidAt, ':zero': 0 },
+                  }
+                : {
+                    ConditionExpression: '#status = :open AND paymentId = :pid',
+                    ExpressionAttributeNames: { '#status': 'status' },
+                    ExpressionAttributeValues: { ':paid': 'paid', ':open': 'open', ':at': input.paidAt, ':pid': input.paymentId },
+                  }),
             },
           },
           {

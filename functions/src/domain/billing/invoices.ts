@@ -8,11 +8,13 @@
 import { ConflictError } from '#commons/errors';
 import { logger } from '#commons/logger';
 import { INVOICE_LEAD_DAYS, INVOICES_PAGE_SIZE, type InvoicePage, type ListInvoicesQuery } from '#contracts/billing';
+import { recurrenceMonths } from '#contracts/companies';
 import { addDays, todayIso } from '#domain/companies/due-date';
 import type { Identity } from '#domain/identity';
 import { type CompanyRecord, listCompanies } from '#storage/companies/companies';
-import { createInvoiceOnce, getInvoiceFor, hasInvoiceFor, type InvoiceRecord, listInvoices } from '#storage/invoices';
+import { createInvoiceOnce, getInvoiceFor, hasInvoiceFor, type InvoiceRecord, listInvoices, markPaidAndRenew } from '#storage/invoices';
 import { getPlan, type PlanRecord } from '#storage/plans/plans';
+import { publishPaid, renewedDueDate } from './payment-webhook.ts';
 
 /** Who pays: a company's admin, with the company and its plan the HTTP layer loaded. */
 export interface BillingCaller extends Identity {
@@ -43,16 +45,46 @@ function issueFor(company: CompanyRecord, plan: PlanRecord | undefined, dueDate:
   });
 }
 
-/** The invoice for the company's current due date, unless it was issued already. */
+/**
+ * The invoice for the company's current due date, unless it was issued already. A period that costs
+ * nothing (the company's plan is worth 0) is settled as it is issued: paid, and the company renewed
+ * as a payment renews it (settleFree).
+ */
 export async function issueInvoiceFor(
   company: CompanyRecord,
   plan: PlanRecord | undefined,
   now: Date = new Date(),
 ): Promise<InvoiceRecord | undefined> {
-  if (!company.dueDate) return undefined;
+  const { dueDate } = company;
+  if (!dueDate) return undefined;
   // A cheap read first: the hourly run meets the same issued invoices again and again.
-  if (await hasInvoiceFor(company.id, company.dueDate)) return undefined;
-  return issueFor(company, plan, company.dueDate, now);
+  if (await hasInvoiceFor(company.id, dueDate)) return undefined;
+  const issued = await issueFor(company, plan, dueDate, now);
+  return issued && plan?.value === 0 && issued.value === 0 ? settleFree({ ...company, dueDate }, issued, now) : issued;
+}
+
+/**
+ * A free plan's invoice, paid at once with no charge, its company's due date moved a recurrence on
+ * (renewedDueDate, as the payment webhook does) and its screens told (CONCLUIDA). Before, a company on
+ * a plan of value 0 met an invoice of R$ 0,00 it could not pay ("Subscribe now" refuses a plan with
+ * nothing to pay) and was locked out at its due date. The invoice stays open when the company's due
+ * date moved meanwhile (a super admin's "+ Vencimento"): the next issue settles the new period.
+ */
+async function settleFree(company: CompanyRecord & { dueDate: string }, invoice: InvoiceRecord, now: Date): Promise<InvoiceRecord> {
+  const paidAt = now.toISOString();
+  const dueDate = renewedDueDate(company.dueDate, recurrenceMonths[company.recurrence ?? 'MENSAL'], todayIso(now));
+  const done = await markPaidAndRenew({
+    invoice,
+    paymentId: null,
+    paidAt,
+    company: { id: company.id, previousDueDate: company.dueDate, dueDate, planId: company.planId },
+  });
+  if (!done) {
+    logger.warn('free invoice not settled: the company changed meanwhile', { companyId: company.id, invoiceId: invoice.id });
+    return invoice;
+  }
+  await publishPaid(invoice, paidAt, dueDate);
+  return { ...invoice, status: 'paid', paidAt, updatedAt: paidAt };
 }
 
 /**

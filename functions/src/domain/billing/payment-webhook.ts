@@ -16,7 +16,7 @@ import { recurrenceMonths } from '#contracts/companies';
 import { addMonths, todayIso } from '#domain/companies/due-date';
 import { publishToCompany } from '#realtime/publisher';
 import { getCompany } from '#storage/companies/companies';
-import { getInvoice, markPaidAndRenew } from '#storage/invoices';
+import { getInvoice, type InvoiceRecord, markPaidAndRenew } from '#storage/invoices';
 import { parseChargeReference } from './payment-provider.ts';
 
 /** Asaas' events that mean the money arrived (a PIX is confirmed and received at once). */
@@ -44,6 +44,16 @@ export function renewedDueDate(dueDate: string | null, months: number, today: st
   return addMonths(dueDate && dueDate >= today ? dueDate : today, months);
 }
 
+/** `company-{id}-payment` CONCLUIDA: the company's screens show the renewal and its new due date. */
+export async function publishPaid(invoice: InvoiceRecord, paidAt: string, dueDate: string): Promise<void> {
+  const event: PaymentEvent = {
+    action: 'CONCLUIDA',
+    invoice: { ...invoice, status: 'paid', paidAt, updatedAt: paidAt },
+    company: { id: invoice.companyId, dueDate },
+  };
+  await publishToCompany(invoice.companyId, channels.payment(invoice.companyId), event);
+}
+
 const MAX_RENEW_TRIES = 3;
 
 export async function handlePaymentNotification(notification: PaymentNotification, now: Date = new Date()): Promise<WebhookOutcome> {
@@ -66,12 +76,7 @@ export async function handlePaymentNotification(notification: PaymentNotificatio
       company: { id: company.id, previousDueDate: company.dueDate, dueDate, planId: invoice.planId },
     });
     if (done) {
-      const event: PaymentEvent = {
-        action: 'CONCLUIDA',
-        invoice: { ...invoice, status: 'paid', paidAt, updatedAt: paidAt },
-        company: { id: company.id, dueDate },
-      };
-      await publishToCompany(company.id, channels.payment(company.id), event);
+      await publishPaid(invoice, paidAt, dueDate);
       return 'paid';
     }
     // Lost a race: the invoice was paid meanwhile (the loop's next read says so) or the due date moved.

@@ -1,7 +1,8 @@
 import { type Invoice, invoiceDisplayStatus, PAYMENT_REDIRECT_MS } from '@conversa/functions/contracts/billing';
 import { Alert, Box, Button, Chip } from '@mui/material';
 import { alpha } from '@mui/material/styles';
-import { useEffect, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { type Column, DataTable } from '../../../components/data-table.tsx';
@@ -9,7 +10,9 @@ import { PageHeader } from '../../../components/page-header.tsx';
 import { SearchField } from '../../../components/search-field.tsx';
 import { useDebouncedValue } from '../../../hooks/use-debounced-value.ts';
 import { useAuth } from '../../../lib/auth/auth-provider.tsx';
+import { authKeys } from '../../../lib/auth/session-api.ts';
 import { formatMoney } from '../../../lib/money.ts';
+import { invalidateOnce } from '../../../lib/realtime/invalidate-once.ts';
 import { useInvoicesPage } from '../api/invoices.ts';
 import { usePaymentLive } from '../hooks/use-payment-live.ts';
 import { isCompanyExpired, showDay, utcToday } from './billing-dates.ts';
@@ -44,6 +47,18 @@ export function InvoicesPage() {
 
   const today = utcToday();
   const rows = invoices.data?.pages.flatMap((page) => page.records) ?? [];
+  // A free plan's period is settled by the very call that lists it (its invoice is worth 0): the
+  // CONCLUIDA may go out before this page's socket is open, so a paid invoice for the session's own
+  // due date has the session read again, once, which lifts an expired company's gate.
+  const queryClient = useQueryClient();
+  const sessionRenewed = useRef(false);
+  const sessionDue = user?.company?.dueDate?.slice(0, 10);
+  const currentPaid = Boolean(sessionDue) && rows.some((invoice) => invoice.status === 'paid' && invoice.dueDate === sessionDue);
+  useEffect(() => {
+    if (!currentPaid || sessionRenewed.current) return;
+    sessionRenewed.current = true;
+    invalidateOnce(queryClient, authKeys.all);
+  }, [currentPaid, queryClient]);
   // On a phone (issue 25) the table must fit the screen with its Pay button whole: the id and the
   // plan's name step aside (the value and due date identify the invoice) and the cells, headers
   // included, pad less (phoneCells below).
