@@ -399,12 +399,23 @@ describe('the conversation and the top bar', { timeout: 180_000 }, () => {
     await page.getByTestId('pane-ticket').click({ timeout: 5000 });
     await page.getByTestId('conversation').waitFor();
     await shot(page, 'narrow');
-    // The sign option (on by default, stored locally) is reachable on a phone too.
-    const sign = page.getByRole('button', { name: 'Assinar' });
-    await expect(sign.getAttribute('aria-pressed')).resolves.toBe('true');
+    // On a phone the composer's options are behind one button, which leaves the text box most of the row;
+    // the sign option (on by default, stored locally) is there.
+    const input = page.getByRole('textbox', { name: 'Digite uma mensagem' });
+    const row = await page.getByTestId('message-input').boundingBox();
+    expect(((await input.boundingBox())?.width ?? 0) / (row?.width ?? 1)).toBeGreaterThan(0.6);
+    const menuButton = page.getByRole('button', { name: 'Opções de envio' });
+    await menuButton.click();
+    const sign = page.getByRole('menuitemcheckbox', { name: 'Assinar' });
+    await expect(sign.getAttribute('aria-checked')).resolves.toBe('true');
     await sign.click();
-    await expect(sign.getAttribute('aria-pressed')).resolves.toBe('false');
+    await sign.waitFor({ state: 'detached' });
     await expect(page.evaluate(() => localStorage.getItem('signMessage'))).resolves.toBe('false');
+    await menuButton.click();
+    await expect(sign.getAttribute('aria-checked')).resolves.toBe('false');
+    await shot(page, 'phone-composer-menu');
+    await page.keyboard.press('Escape');
+    await sign.waitFor({ state: 'detached' });
     // On a 390 px phone the header shows the contact's whole name, with the number below (issue 14).
     await page.setViewportSize({ width: 390, height: 844 });
     const name = page.getByTestId('conversation-contact-name');

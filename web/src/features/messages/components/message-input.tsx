@@ -2,7 +2,6 @@ import type { Message, QuotedMessage } from '@conversa/functions/contracts/messa
 import type { TicketStatus } from '@conversa/functions/contracts/tickets';
 import AttachFile from '@mui/icons-material/AttachFile';
 import Close from '@mui/icons-material/Close';
-import DriveFileRenameOutline from '@mui/icons-material/DriveFileRenameOutline';
 import InsertEmoticonOutlined from '@mui/icons-material/InsertEmoticonOutlined';
 import LockOutlined from '@mui/icons-material/LockOutlined';
 import Send from '@mui/icons-material/Send';
@@ -36,10 +35,14 @@ import { dropMessage, LOCAL_ID_PREFIX, putMessage, putSent, sendStoredMedia, sen
 import { matchQuickMessages, quickMessageLabel } from '../api/quick-messages.ts';
 import { useMentionPicker } from '../hooks/use-mention-picker.ts';
 import { AttachmentPreview } from './attachment-preview.tsx';
+import { ComposerPhoneMenu } from './composer-phone-menu.tsx';
 import { EmojiPicker } from './emoji-picker.tsx';
 import { MentionSuggestions } from './mention-suggestions.tsx';
 import { privateNoteColor, QuotedBlock } from './message-bubble.tsx';
 import { VoiceRecorder } from './voice-recorder.tsx';
+
+/** Beside the text box from 600 px up; on a phone they are in ComposerPhoneMenu. */
+const wideOnly = { display: { xs: 'none', sm: 'inline-flex' } } as const;
 
 /** SPEC 9: the sign-message option is stored locally and on by default. */
 const readSign = () => readStorage(storageKeys.signMessage) !== 'false';
@@ -85,6 +88,10 @@ export function MessageInput({ ticket, replyTo, onClearReply }: MessageInputProp
   const toggleSign = (on: boolean) => {
     setSign(on);
     writeStorage(storageKeys.signMessage, String(on));
+  };
+  const toggleNote = () => {
+    setNote(!note);
+    textInput.current?.focus();
   };
   // The server signs (signMessage); the local copy shows what it will store until it arrives.
   const signed = (body: string) => (sign && !note && user ? `*${user.name}:*\n${body}` : body);
@@ -301,10 +308,30 @@ export function MessageInput({ ticket, replyTo, onClearReply }: MessageInputProp
         </Tooltip>
       )}
       <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center' }}>
-        <IconButton aria-label={t('conversation.input.emoji')} disabled={disabled} onClick={(event) => setEmojiAnchor(event.currentTarget)}>
+        <ComposerPhoneMenu
+          disabled={disabled}
+          note={note}
+          hasFiles={files.length > 0}
+          sign={sign}
+          onEmoji={setEmojiAnchor}
+          onAttach={() => fileInput.current?.click()}
+          onToggleNote={toggleNote}
+          onToggleSign={() => toggleSign(!sign)}
+        />
+        <IconButton
+          aria-label={t('conversation.input.emoji')}
+          disabled={disabled}
+          onClick={(event) => setEmojiAnchor(event.currentTarget)}
+          sx={wideOnly}
+        >
           <InsertEmoticonOutlined />
         </IconButton>
-        <IconButton aria-label={t('conversation.input.attach')} disabled={disabled || note} onClick={() => fileInput.current?.click()}>
+        <IconButton
+          aria-label={t('conversation.input.attach')}
+          disabled={disabled || note}
+          onClick={() => fileInput.current?.click()}
+          sx={wideOnly}
+        >
           <AttachFile />
         </IconButton>
         <input
@@ -322,17 +349,14 @@ export function MessageInput({ ticket, replyTo, onClearReply }: MessageInputProp
         />
         {/* Off once on: the composer says it is a note, and the hint would cover the @ list above it. */}
         <Tooltip title={note ? '' : t('conversation.input.noteHint')}>
-          <span>
+          <Box component="span" sx={wideOnly}>
             <ToggleButton
               value="note"
               size="small"
               color="warning"
               selected={note}
               disabled={disabled || files.length > 0}
-              onChange={() => {
-                setNote(!note);
-                textInput.current?.focus();
-              }}
+              onChange={toggleNote}
               aria-label={t('conversation.input.note')}
               data-testid="note-toggle"
               sx={{ gap: 0.5, px: 1, py: 0.25, textTransform: 'none', ...(note ? { fontWeight: 700, borderColor: 'warning.main' } : {}) }}
@@ -342,7 +366,7 @@ export function MessageInput({ ticket, replyTo, onClearReply }: MessageInputProp
                 {t('conversation.input.note')}
               </Box>
             </ToggleButton>
-          </span>
+          </Box>
         </Tooltip>
         <FormControlLabel
           sx={{ mx: 0.5, display: { xs: 'none', sm: 'inline-flex' } }}
@@ -350,18 +374,6 @@ export function MessageInput({ ticket, replyTo, onClearReply }: MessageInputProp
           control={<Switch size="small" checked={sign} onChange={(event) => toggleSign(event.target.checked)} />}
           label={t('conversation.input.sign')}
         />
-        {/* Phones have no room for the labelled switch: the same option as a toggle icon. */}
-        <Tooltip title={t('conversation.input.sign')}>
-          <IconButton
-            aria-label={t('conversation.input.sign')}
-            aria-pressed={sign}
-            color={sign ? 'primary' : 'default'}
-            onClick={() => toggleSign(!sign)}
-            sx={{ display: { xs: 'inline-flex', sm: 'none' } }}
-          >
-            <DriveFileRenameOutline />
-          </IconButton>
-        </Tooltip>
         <TextField
           inputRef={textInput}
           value={text}
