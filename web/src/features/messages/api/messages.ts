@@ -62,6 +62,61 @@ export function flattenEvents(data: Pages | undefined): ThreadEvent[] {
 export const LOCAL_ID_PREFIX = 'local-';
 export const isLocalMessage = (message: Pick<Message, 'id'>) => message.id.startsWith(LOCAL_ID_PREFIX);
 
+/** What a reply shows of the message it quotes. */
+export const toQuoted = (message: Message): QuotedMessage => ({
+  id: message.id,
+  body: message.body,
+  fromMe: message.fromMe,
+  mediaType: message.mediaType,
+  mediaUrl: message.mediaUrl,
+  contact: message.contact,
+});
+
+/**
+ * The copy of a text the attendant just sent, shown at once (pending) until the server's replaces it
+ * (putMessage matches it by body and sender). `body` is as the server will store it (signed or not).
+ */
+export function pendingTextMessage(input: {
+  ticket: { id: number; contactId: number; whatsappId: number };
+  user: { id: number; companyId: number } | undefined;
+  body: string;
+  replyTo: Message | null;
+  isPrivate: boolean;
+  mentions: NonNullable<Message['mentions']>;
+}): Message {
+  const { ticket, user, body, replyTo, isPrivate, mentions } = input;
+  const now = new Date().toISOString();
+  return {
+    id: `${LOCAL_ID_PREFIX}${Date.now()}`,
+    ticketId: ticket.id,
+    contactId: ticket.contactId,
+    companyId: user?.companyId ?? 0,
+    whatsappId: ticket.whatsappId,
+    waId: null,
+    body,
+    fromMe: true,
+    read: true,
+    mediaType: null,
+    mediaPath: null,
+    mediaUrl: null,
+    mediaName: null,
+    ack: 0,
+    isDeleted: false,
+    isEdited: false,
+    quotedMsgId: replyTo?.id ?? null,
+    quotedMsg: replyTo ? toQuoted(replyTo) : null,
+    contact: null,
+    pending: true,
+    error: null,
+    bot: false,
+    userId: user?.id ?? null,
+    ...(isPrivate ? { isPrivate: true } : {}),
+    ...(mentions.length ? { mentions } : {}),
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
 /**
  * Copies of one message arrive out of order: a send's HTTP answer (ack 0) can land after the socket
  * already delivered its ack update. The later write wins, and an ack never goes back (SPEC 4).

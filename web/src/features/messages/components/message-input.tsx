@@ -1,4 +1,4 @@
-import type { Message, QuotedMessage } from '@conversa/functions/contracts/messages';
+import type { Message } from '@conversa/functions/contracts/messages';
 import type { TicketStatus } from '@conversa/functions/contracts/tickets';
 import AttachFile from '@mui/icons-material/AttachFile';
 import Close from '@mui/icons-material/Close';
@@ -31,7 +31,7 @@ import { fillMessageVariables, needsContactRecord } from '../../../lib/message-v
 import { readStorage, storageKeys, writeStorage } from '../../../lib/storage.ts';
 import { useErrorToast } from '../../../lib/use-api-error.ts';
 import { sendMediaMessage } from '../api/media.ts';
-import { dropMessage, LOCAL_ID_PREFIX, putMessage, putSent, sendStoredMedia, sendTextMessage } from '../api/messages.ts';
+import { dropMessage, pendingTextMessage, putMessage, putSent, sendStoredMedia, sendTextMessage, toQuoted } from '../api/messages.ts';
 import { matchQuickMessages, quickMessageLabel } from '../api/quick-messages.ts';
 import { useMentionPicker } from '../hooks/use-mention-picker.ts';
 import { AttachmentPreview } from './attachment-preview.tsx';
@@ -46,15 +46,6 @@ const wideOnly = { display: { xs: 'none', sm: 'inline-flex' } } as const;
 
 /** SPEC 9: the sign-message option is stored locally and on by default. */
 const readSign = () => readStorage(storageKeys.signMessage) !== 'false';
-
-const toQuoted = (message: Message): QuotedMessage => ({
-  id: message.id,
-  body: message.body,
-  fromMe: message.fromMe,
-  mediaType: message.mediaType,
-  mediaUrl: message.mediaUrl,
-  contact: message.contact,
-});
 
 interface MessageInputProps {
   ticket: { id: number; status: TicketStatus; contactId: number; whatsappId: number; contact: { name: string } };
@@ -97,38 +88,8 @@ export function MessageInput({ ticket, replyTo, onClearReply }: MessageInputProp
   const signed = (body: string) => (sign && !note && user ? `*${user.name}:*\n${body}` : body);
 
   const sendText = async (raw: string) => {
-    const now = new Date().toISOString();
-    const body = signed(raw);
     const mentioned = mention.mentionedIn(raw);
-    const local: Message = {
-      id: `${LOCAL_ID_PREFIX}${Date.now()}`,
-      ticketId: ticket.id,
-      contactId: ticket.contactId,
-      companyId: user?.companyId ?? 0,
-      whatsappId: ticket.whatsappId,
-      waId: null,
-      body,
-      fromMe: true,
-      read: true,
-      mediaType: null,
-      mediaPath: null,
-      mediaUrl: null,
-      mediaName: null,
-      ack: 0,
-      isDeleted: false,
-      isEdited: false,
-      quotedMsgId: replyTo?.id ?? null,
-      quotedMsg: replyTo ? toQuoted(replyTo) : null,
-      contact: null,
-      pending: true,
-      error: null,
-      bot: false,
-      userId: user?.id ?? null,
-      ...(note ? { isPrivate: true } : {}),
-      ...(mentioned.length ? { mentions: mentioned } : {}),
-      createdAt: now,
-      updatedAt: now,
-    };
+    const local = pendingTextMessage({ ticket, user, body: signed(raw), replyTo, isPrivate: note, mentions: mentioned });
     putMessage(queryClient, local);
     setText('');
     onClearReply();
