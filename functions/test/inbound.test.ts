@@ -82,7 +82,7 @@ describe('inbound messages', () => {
     expect(lookup.Item).toBeUndefined();
   });
 
-  it('publishes each message with the ticket as its store left it, and records the link done in one write', async () => {
+  it('publishes each message with the ticket as its store left it, and records the bot done in the store, with no write after', async () => {
     // Prepare: a queue the first message takes the ticket into, so later messages give the bot nothing to do
     const { companyId, connectionId } = await tenant({}, [{ name: 'Support' }]);
     const effects = recorder();
@@ -102,11 +102,56 @@ describe('inbound messages', () => {
     expect(inbound).toEqual([1, 2, 3]);
     const { ticket } = await ticketOf(companyId, connectionId, '5511955554444');
     expect(ticket).toMatchObject({ unreadMessages: 3, lastMessage: 'three', queueId: expect.any(Number) });
-    expect(await getWaLink(companyId, connectionId, messages[2]!.id)).toMatchObject({ botDone: true, replyIds: [], dispatched: true });
-    // A replay of a finished message publishes nothing again
+    // The bot had nothing to do after the first: each later store recorded that, and nothing was written after it
+    const link = await getWaLink(companyId, connectionId, messages[2]!.id);
+    expect(link).toMatchObject({ botDone: true });
+    expect(link?.dispatched).toBeUndefined();
+    // A replay publishes the message again (the web app keeps it once, by id) and marks it; a second publishes nothing
     const before = effects.events.length;
     await deliver(effects, { kind: 'message', companyId, connectionId, message: messages[2]! });
-    expect(effects.events).toHaveLength(before);
+    const again = effects.events.slice(before).filter((e) => e.event === `company-${companyId}-appMessage`);
+    expect(again.map((e) => [e.data.action, e.data.message.body])).toEqual([['create', 'three']]);
+    expect(await getWaLink(companyId, connectionId, messages[2]!.id)).toMatchObject({ botDone: true, dispatched: true });
+    const replayed = effects.events.length;
+    await deliver(effects, { kind: 'message', companyId, connectionId, message: messages[2]! });
+    expect(effects.events).toHaveLength(replayed);
+  });
+
+  it('decides the bot again when the ticket changes between its decision and the store', async () => {
+    // Prepare: a ticket with its attendant (the bot has nothing to do), asked for a rating just as a "3" arrives
+    const { companyId, connectionId } = await tenant({}, [{ name: 'Support' }]);
+    const effects = recorder();
+    await deliver(effects, { kind: 'message', companyId, connectionId, message: waMessage({ number: '5511944443333', body: 'hi' }) });
+    const { ticket } = await ticketOf(companyId, connectionId, '5511944443333');
+    const open = await updateTicketState(ticket!, { status: 'open', userId: 1 });
+    const rate = waMessage({ number: '5511944443333', body: '3' });
+    let changed = false;
+    documentClient().middlewareStack.add(
+      (next, context) => async (args) => {
+        const storing = context.commandName === 'TransactWriteItemsCommand' && JSON.stringify(args.input).includes(rate.id);
+        if (storing && !changed) {
+          changed = true;
+          await updateTicketState(open, { awaitingRating: true });
+        }
+        return next(args);
+      },
+      { step: 'initialize', name: 'rateMeanwhile' },
+    );
+
+    // Act
+    try {
+      const result = await deliver(effects, { kind: 'message', companyId, connectionId, message: rate });
+      expect(result.batchItemFailures).toEqual([]);
+    } finally {
+      documentClient().middlewareStack.remove('rateMeanwhile');
+    }
+
+    // Assess: the "3" is the rating (the bot decided on the ticket as it is now), stored once
+    expect(changed).toBe(true);
+    expect(await getTicket(companyId, ticket!.id)).toMatchObject({ status: 'closed', rating: 3, awaitingRating: false });
+    const page = await listMessagesPage(companyId, ticket!.id, { limit: 10 });
+    expect(page.messages.filter((m) => m.body === '3')).toHaveLength(1);
+    expect(page.messages.map((m) => m.body)).toContain('Bye!');
   });
 
   it('makes one contact and one ticket from 50 concurrent first messages', async () => {

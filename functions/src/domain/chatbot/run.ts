@@ -65,22 +65,39 @@ async function decideFor(
   });
 }
 
-export async function runChatbot(input: ChatbotInput): Promise<ChatbotOutcome> {
+const commitsSomething = (decision: BotDecision | undefined): decision is BotDecision =>
+  !!decision && (decision.replies.length > 0 || Object.keys(decision.patch).length > 0);
+
+/** The queue trees a turn reads, each once. */
+function treeLoader(companyId: number): (queueId: number) => Promise<QueueOptionRecord[]> {
   const trees = new Map<number, Promise<QueueOptionRecord[]>>();
-  const loadTree = (queueId: number) => {
+  return (queueId) => {
     const known = trees.get(queueId);
     if (known) return known;
-    const tree = queueTreeCached(input.ticket.companyId, queueId);
+    const tree = queueTreeCached(companyId, queueId);
     trees.set(queueId, tree);
     return tree;
   };
+}
+
+/**
+ * Whether a turn on `input.ticket` as it is would commit anything (a state change or a reply). The
+ * inbound pipeline asks before storing a message: when not, the store records `botDone` itself,
+ * conditional on the ticket's revision, and the message needs no write after it.
+ */
+export async function chatbotWouldAct(input: ChatbotInput): Promise<boolean> {
+  return commitsSomething(await decideFor(input, input.ticket, treeLoader(input.ticket.companyId)));
+}
+
+export async function runChatbot(input: ChatbotInput): Promise<ChatbotOutcome> {
+  const loadTree = treeLoader(input.ticket.companyId);
   const { companyId, whatsappId } = input.inbound;
   let ticket = input.ticket;
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const decision = await decideFor(input, ticket, loadTree);
-    if (!decision?.replies.length && !Object.keys(decision?.patch ?? {}).length) return { ticket, replies: [], committed: false };
+    if (!commitsSomething(decision)) return { ticket, replies: [], committed: false };
     const replies: MessageRecord[] = [];
-    for (const [i, body] of (decision?.replies ?? []).entries()) {
+    for (const [i, body] of decision.replies.entries()) {
       // Replies sort just after the message they answer, in order.
       const at = new Date(Math.max(input.now.getTime(), Date.parse(input.inbound.createdAt)) + i + 1);
       replies.push(
@@ -90,14 +107,14 @@ export async function runChatbot(input: ChatbotInput): Promise<ChatbotOutcome> {
             ticket,
             body,
             bot: true,
-            origin: i === 0 && decision?.greeting ? 'greeting' : 'bot',
+            origin: i === 0 && decision.greeting ? 'greeting' : 'bot',
             id: derivedMessageId(at.getTime(), `${input.inbound.id}:${i}`, ticket.id),
           },
           at,
         ),
       );
     }
-    const patch = { ...(decision?.patch ?? {}) };
+    const patch = { ...decision.patch };
     const last = replies.at(-1);
     if (last) Object.assign(patch, { lastMessage: last.body, lastMessageAt: Date.parse(last.createdAt) });
     const outcome = await commitChatbotTurn({

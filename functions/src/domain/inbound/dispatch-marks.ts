@@ -1,6 +1,7 @@
 /**
  * Step 3's record on an inbound message's link (message.ts: `dispatched`, with `botDone` when the bot
- * committed nothing), one per message. Written at once by itself, or, within an SQS batch of the
+ * committed nothing), one per message whose step 2 or 3 did what a replay must not repeat (the bot
+ * ran, or a bot turn was queued); none for a message whose store recorded `botDone` (`settle`). Written at once by itself, or, within an SQS batch of the
  * inbound consumer, deferred to the batch's end and written for all its messages in one request
  * (storage markLinksDispatched, up to 25 conditional updates): one request instead of one
  * UpdateItem each, at the same write cost.
@@ -27,6 +28,8 @@ export interface DispatchMark {
 /** One record's share of a batch's marks. */
 export interface RecordMarks {
   defer(mark: DispatchMark): void;
+  /** Done without a mark (its store recorded `botDone`, and only events followed): counted, not written. */
+  settle(mark: DispatchMark): void;
   has(companyId: number, connectionId: number, waId: string): boolean;
 }
 
@@ -58,18 +61,22 @@ export async function markDispatched({ companyId, connectionId, waId, botRecorde
 }
 
 export function batchMarks(): BatchMarks {
-  const deferred = new Map<string, { record: string; mark: DispatchMark }>();
+  const deferred = new Map<string, { record: string; mark: DispatchMark; write: boolean }>();
   return {
-    forRecord: (record) => ({
-      defer(mark) {
+    forRecord: (record) => {
+      const add = (mark: DispatchMark, write: boolean) => {
         const key = keyOf(mark.companyId, mark.connectionId, mark.waId);
         // The same link twice (a replay resumed in this batch): the first mark stands for both.
-        if (!deferred.has(key)) deferred.set(key, { record, mark });
-      },
-      has: (companyId, connectionId, waId) => deferred.has(keyOf(companyId, connectionId, waId)),
-    }),
+        if (!deferred.has(key)) deferred.set(key, { record, mark, write });
+      };
+      return {
+        defer: (mark) => add(mark, true),
+        settle: (mark) => add(mark, false),
+        has: (companyId, connectionId, waId) => deferred.has(keyOf(companyId, connectionId, waId)),
+      };
+    },
     async flush() {
-      const all = [...deferred.values()];
+      const all = [...deferred.values()].filter((entry) => entry.write);
       deferred.clear();
       const failed = new Map<string, unknown>();
       const chunks = Array.from({ length: Math.ceil(all.length / MAX_STATEMENTS) }, (_, i) =>

@@ -8,6 +8,10 @@
  *              (nothing to do: `botDone` waits for step 3's write);
  *   3. send    the realtime events and the replies' commands, then the link's `dispatched`.
  * A retry after a crash at any point resumes at the first step not recorded on the link.
+ * Most messages need no bot (a ticket with its attendant, or in its queue past the menu): decided
+ * before step 1 on the ticket as read, the store records `botDone` itself (conditional on the
+ * ticket's revision), and step 3 writes no mark: its events are all it does, and a replay of the
+ * event publishes them again (steps.ts resume).
  * Within an SQS batch of the inbound consumer, step 1's search words and step 3's link mark wait
  * for the batch's end (handlers/consumers/inbound.ts), the words written before the marks: a
  * resumed message (its link not marked) writes its words again.
@@ -16,6 +20,8 @@
 import { logger } from '#commons/logger';
 import type { Contact } from '#contracts/contacts';
 import type { WaMessage } from '#contracts/session-events';
+import { botHolds } from '#domain/bots/holds';
+import { chatbotWouldAct } from '#domain/chatbot/run';
 import {
   type ContactSource,
   contactCreatedWebhook,
@@ -131,17 +137,20 @@ export async function handleWaMessage(
     // The names the events show, read beside the store (they do not depend on it).
     const ticketRefs = loadTicketRefs(ticket, knownRefs(ticket, connection, allQueues));
     ticketRefs.catch(() => undefined); // awaited only after a successful store; its failure surfaces there
+    const botDoneAt = wa.fromMe ? undefined : await botIdleAt(ticket, message, wa.id, context, now);
     const storedAt = new Date().toISOString();
     const stored = await storeMessage(message, ticket, {
       unread: !wa.fromMe,
       requireActive: true,
       // Our own messages typed on the phone need no bot.
       link: wa.fromMe ? { botDone: true } : {},
+      ...(botDoneAt === undefined ? {} : { botDoneAt }),
       ...(words ? { words } : {}),
     });
     // A renamed contact's event (findContact) went out beside the store; it precedes the message's.
     await resolved.published;
-    if (stored === 'ticketClosed') continue;
+    // Closed, or moved off the revision the bot was decided on: read the ticket and decide again.
+    if (stored === 'ticketClosed' || stored === 'ticketChanged') continue;
     if (stored === 'duplicate') return resumeRaced(companyId, connectionId, wa.id, effects, refs, marks, words);
     await afterStore({
       ...context,
@@ -159,11 +168,38 @@ export async function handleWaMessage(
         fresh: outcome !== 'existing',
       },
       contact,
-      botDone: wa.fromMe,
+      botDone: wa.fromMe || botDoneAt !== undefined,
     });
     return 'stored';
   }
   throw new Error(`Ticket of contact ${contact.id} kept closing under message ${wa.id}`);
+}
+
+/**
+ * The ticket's revision when the chatbot has nothing to do for `message` on it (a ticket with its
+ * attendant, or waiting in its queue past the menu): the store records `botDone` on the link,
+ * conditional on that revision, so the message needs no write after it (steps.ts afterStore).
+ * Undefined when the bot would act, or a bot integration holds the ticket (its turn is queued in step 3).
+ */
+async function botIdleAt(
+  ticket: TicketRecord,
+  message: MessageRecord,
+  waId: string,
+  arrival: Arrival,
+  now: Date,
+): Promise<number | undefined> {
+  if (botHolds(ticket)) return undefined;
+  const queues = arrival.allQueues.filter((queue) => arrival.connection.queueIds.includes(queue.id));
+  const acts = await chatbotWouldAct({
+    ticket,
+    inbound: message,
+    waId,
+    connection: arrival.connection,
+    queues,
+    settings: arrival.settings,
+    now,
+  });
+  return acts ? undefined : ticket.revision;
 }
 
 /** What a message's steps share once its connection and references are read. */

@@ -107,11 +107,14 @@ export async function afterStore(input: {
   // is), the contact and names just read: a first message's greeting read them again otherwise.
   if (replies.length) await dispatchOutgoing(replies, ticket, effects, { connection }, contact ? { current: ticket, contact, names } : {});
   // A prompt or integration holds the ticket: its turn runs beside the pipeline (domain/bots).
-  await queueBotTurnIfHeld(ticket, message);
+  const queued = await queueBotTurnIfHeld(ticket, message);
   // The chatbot is done with it and it waits in a queue: an attendant with room takes it at once (issue 22 §2).
   await afterTicketChange(effects, input.stored?.fresh ? input.stored.previous : read, ticket);
   const mark = { companyId, connectionId, waId, botRecorded };
-  if (input.marks) input.marks.defer(mark);
+  // `botDone` went in with the store and all since were events: nothing a replay must not repeat,
+  // so no write (a replay publishes them again). The batch still counts the message as done.
+  if (input.stored && input.botDone && !queued) input.marks?.settle(mark);
+  else if (input.marks) input.marks.defer(mark);
   else await markDispatched(mark);
 }
 

@@ -124,6 +124,8 @@ export function ticketActivity(
     firstResponseAt?: string;
     /** The conversation's first response (dashboard-counters.ts F..): the ticket's convAt, counted once. */
     firstReplyOf?: string;
+    /** Only while the ticket is at this revision (a state decided on it still holds). */
+    revision?: number;
   },
   now = new Date().toISOString(),
 ): TransactItem[] {
@@ -144,6 +146,10 @@ export function ticketActivity(
     conditions.push('#status <> :closed');
     values[':closed'] = 'closed';
     names['#status'] = 'status';
+  }
+  if (message.revision !== undefined) {
+    conditions.push('revision = :revision');
+    values[':revision'] = message.revision;
   }
   if (message.firstResponseAt) {
     // The first one wins; the map must still be there (a state change may have replaced or dropped it: re-read then).
@@ -229,7 +235,7 @@ export function messageItems(message: MessageRecord, link: Omit<WaLink, 'message
   return items;
 }
 
-export type StoreOutcome = 'stored' | 'duplicate' | 'ticketClosed';
+export type StoreOutcome = 'stored' | 'duplicate' | 'ticketClosed' | 'ticketChanged';
 
 /**
  * Whether `message` is the first response the ticket's service level waits for (tickets/sla.ts): a
@@ -259,7 +265,8 @@ function firstReplyOf(message: MessageRecord, ticket: TicketRecord): string | un
 /**
  * Stores a message with its guard and the ticket's activity, all or nothing.
  * `duplicate`: its WhatsApp id (or our id) is already stored; `ticketClosed`: the ticket closed
- * meanwhile (with requireActive), find the contact's current ticket and store again.
+ * meanwhile (with requireActive), find the contact's current ticket and store again;
+ * `ticketChanged`: the ticket left `botDoneAt`'s revision meanwhile, decide on it again.
  */
 export async function storeMessage(
   message: MessageRecord,
@@ -277,14 +284,21 @@ export async function storeMessage(
      * messages' words together at its end (messages/words.ts deferredWords).
      */
     words?: DeferredWords;
+    /**
+     * The chatbot has nothing to do for this message on the ticket at this revision (an inbound
+     * message, decided before the store): the link records `botDone`, and the store holds only while
+     * the ticket is still at that revision.
+     */
+    botDoneAt?: number;
   },
 ): Promise<StoreOutcome> {
   const at = Date.parse(message.createdAt);
   let current = ticket;
   let newest = becomesLast(message, ticket);
   const indexed = withWordIndex(message, options.indexWords ?? true);
+  const link = options.botDoneAt === undefined ? options.link : { ...options.link, botDone: true };
   for (let attempt = 0; attempt < 3; attempt++) {
-    const items = messageItems(indexed, options.link);
+    const items = messageItems(indexed, link);
     const replyOf = firstReplyOf(message, current);
     // The ticket's item first (its failure is read at items.length), then the first reply's counters.
     const activity = [
@@ -296,6 +310,7 @@ export async function storeMessage(
         requireActive: options.requireActive,
         firstResponseAt: answersFirst(message, current) ? message.createdAt : undefined,
         firstReplyOf: replyOf,
+        ...(options.botDoneAt === undefined ? {} : { revision: options.botDoneAt }),
       }),
       ...(replyOf ? await firstResponseCounterItems({ ...current, convAt: replyOf }, message.userId, message.createdAt) : []),
     ];
@@ -313,6 +328,7 @@ export async function storeMessage(
       // The ticket failed its condition: closed, its tags changed, or a newer message is already its lastMessage.
       const reread = await getItem<TicketRecord>(ticketPk(ticket.companyId, ticket.id), 'TICKET');
       if (!reread || (options.requireActive && reread.status === 'closed')) return 'ticketClosed';
+      if (options.botDoneAt !== undefined && reread.revision !== options.botDoneAt) return 'ticketChanged';
       current = reread;
       newest = becomesLast(message, reread);
     }
