@@ -2,10 +2,12 @@
  * Sends `{ event, data }` to the sockets that should see it. Every handler that changes something
  * the inbox shows calls one of these after its write.
  *
- * One publish = one Query of the tenant's connections (pk C#<id>, sk begins_with WSCONN#), an
- * in-memory audience filter, then PostToConnection with bounded concurrency. Connections that
- * answer 410 Gone are deleted (createSnapshotPublisher: one Query per tenant per unit of work). Publishing never throws: a socket problem must not fail the request
- * that already wrote its change; the outcome is returned for logs and tests.
+ * One publish = the tenant's connections (pk C#<id>, sk begins_with WSCONN#; queried again only when
+ * its roster mark moved, storage/ws-connections.ts listCompanyConnectionsCached), an in-memory
+ * audience filter, then PostToConnection with bounded concurrency. Connections that answer 410 Gone
+ * are deleted (createSnapshotPublisher: one read per tenant per unit of work). Publishing never
+ * throws: a socket problem must not fail the request that already wrote its change; the outcome is
+ * returned for logs and tests.
  *
  * Who gets a ticket's events (`company-{id}-ticket`, `company-{id}-appMessage`), the rule every
  * publisher of them follows (domain/tickets/publish.ts ticketAudience, notify.ts):
@@ -170,7 +172,7 @@ export function createPublisher(deps: PublisherDeps, options: { deliver?: Delive
 }
 
 const defaultDeps: PublisherDeps = {
-  listCompanyConnections: connections.listCompanyConnections,
+  listCompanyConnections: connections.listCompanyConnectionsCached,
   listAllConnections: connections.listAllConnections,
   deleteConnection: connections.deleteConnection,
   post: postToConnection,

@@ -32,12 +32,24 @@
  *
  * `expiresAt` is the DynamoDB TTL: a connection whose $disconnect never ran (Lambda error, region
  * hiccup) disappears on its own. TTL deletion is lazy, so readers also skip expired items.
+ *
+ *   pk = C#<companyId>          sk = WSROSTER                 { v }: the tenant's roster mark
+ *
+ * The roster mark counts the changes of what a publish filters on: a socket connected or gone, its
+ * viewer or its reading changed (each write below moves it just after its own). A publisher reads it
+ * (a point read, in the same BatchGetItem as an inbound message's own reads) and queries the sockets
+ * again only when it moved (listCompanyConnectionsCached): one Query per change of the tenant's
+ * sockets, not one per event. Heartbeats (`userStatus`) leave it: a publish does not filter on them,
+ * presence reads the sockets itself. A mark lost after its write (the Lambda died between the two)
+ * is caught up within ROSTER_TTL_MS.
  */
 import { createHash } from 'node:crypto';
-import { DeleteCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { SocketStatus } from '#contracts/presence';
 import type { AllTicket, Profile } from '#contracts/users';
+import { getItemBatched } from './batch-get.ts';
 import { db, table, updateIf } from './db.ts';
+import { readCache } from './read-cache.ts';
 import { tenantPk } from './table.ts';
 
 /**
@@ -163,6 +175,7 @@ export async function putConnection(input: NewConnection): Promise<ConnectionRec
       },
     }),
   );
+  await moveRoster(input.companyId);
   return record;
 }
 
@@ -194,6 +207,7 @@ async function queryConnections(input: {
   IndexName?: string;
   KeyConditionExpression: string;
   ExpressionAttributeValues: Record<string, unknown>;
+  ConsistentRead?: boolean;
 }): Promise<ConnectionRecord[]> {
   const records: ConnectionRecord[] = [];
   let ExclusiveStartKey: Record<string, unknown> | undefined;
@@ -209,11 +223,51 @@ async function queryConnections(input: {
 }
 
 /** Every live connection of one tenant (one Query on the tenant's partition). */
-export function listCompanyConnections(companyId: number): Promise<ConnectionRecord[]> {
+export function listCompanyConnections(companyId: number, consistent = false): Promise<ConnectionRecord[]> {
   return queryConnections({
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
     ExpressionAttributeValues: { ':pk': tenantPk(companyId), ':prefix': SK_PREFIX },
+    ...(consistent ? { ConsistentRead: true } : {}),
   });
+}
+
+const rosterKey = (companyId: number) => ({ pk: tenantPk(companyId), sk: 'WSROSTER' });
+/** How long a container trusts a roster mark that has not moved (see the header: a lost mark). */
+export const ROSTER_TTL_MS = 60_000;
+
+/** By `<companyId>:<mark>`: a moved mark is a new key, read afresh (strongly, after the write that moved it). */
+const rosters = readCache<string, ConnectionRecord[]>((key) => listCompanyConnections(Number(key.split(':')[0]), true), {
+  ttlMs: ROSTER_TTL_MS,
+  maxEntries: 2_000,
+});
+
+/**
+ * The tenant's live connections for a publish: its roster mark read (batched with the turn's other
+ * point reads), the sockets queried only when the mark moved since this container last did.
+ */
+export async function listCompanyConnectionsCached(companyId: number): Promise<ConnectionRecord[]> {
+  const mark = await getItemBatched<{ v?: number }>(rosterKey(companyId));
+  const all = await rosters.get(`${companyId}:${mark?.v ?? 0}`);
+  return all.filter(isLive);
+}
+
+/** Moves the tenant's roster mark: after every write that changes what a publish filters on. */
+async function moveRoster(companyId: number): Promise<void> {
+  await db().send(
+    new UpdateCommand({
+      TableName: table(),
+      Key: rosterKey(companyId),
+      UpdateExpression: 'SET entity = :entity ADD v :one',
+      ExpressionAttributeValues: { ':entity': 'WsRoster', ':one': 1 },
+    }),
+  );
+}
+
+/** `written` and the roster moved when it was. */
+async function movedIf(companyId: number, written: Promise<boolean>): Promise<boolean> {
+  if (!(await written)) return false;
+  await moveRoster(companyId);
+  return true;
 }
 
 /** A user's live sockets (gsi3; eventually consistent, like every GSI read). */
@@ -239,6 +293,7 @@ export async function listAllConnections(): Promise<ConnectionRecord[]> {
 
 export async function deleteConnection(companyId: number, connectionId: string): Promise<void> {
   await db().send(new DeleteCommand({ TableName: table(), Key: keyOf(companyId, connectionId) }));
+  await moveRoster(companyId);
 }
 
 /**
@@ -246,7 +301,7 @@ export async function deleteConnection(companyId: number, connectionId: string):
  * one, only while the item exists (a late join after $disconnect never resurrects a half item).
  */
 export function setReading(companyId: number, connectionId: string, reading: Reading): Promise<boolean> {
-  return conditionalUpdate(companyId, connectionId, 'SET reading = :reading', { ':reading': reading });
+  return movedIf(companyId, conditionalUpdate(companyId, connectionId, 'SET reading = :reading', { ':reading': reading }));
 }
 
 /**
@@ -254,12 +309,13 @@ export function setReading(companyId: number, connectionId: string, reading: Rea
  * `ticketId` (a late leave of an older chat box must not close the newer one).
  */
 export async function clearReading(companyId: number, connectionId: string, ticketId: number): Promise<void> {
-  await updateIf({
+  const cleared = updateIf({
     Key: keyOf(companyId, connectionId),
     UpdateExpression: 'REMOVE reading',
     ConditionExpression: 'attribute_exists(pk) AND reading.ticketId = :ticketId',
     ExpressionAttributeValues: { ':ticketId': ticketId },
   });
+  await movedIf(companyId, cleared);
 }
 
 /**
@@ -287,7 +343,7 @@ export function setConnectionViewer(
   connectionId: string,
   viewer: Pick<ConnectionRecord, 'profile' | 'super' | 'queueIds' | 'allTicket'>,
 ): Promise<boolean> {
-  return updateIf({
+  const written = updateIf({
     Key: keyOf(companyId, connectionId),
     UpdateExpression: 'SET #profile = :profile, #super = :super, #queueIds = :queueIds, #allTicket = :allTicket',
     ConditionExpression: 'attribute_exists(pk)',
@@ -299,6 +355,7 @@ export function setConnectionViewer(
       ':allTicket': viewer.allTicket,
     },
   });
+  return movedIf(companyId, written);
 }
 
 /** An update of the connection only while its item exists (a late message after $disconnect writes nothing). */

@@ -7,7 +7,8 @@
  * in the DLQ, kept for inspection rather than dropped.
  *
  * Per batch, shared by its groups: the tenant's socket list (createSnapshotPublisher), read as the
- * batch starts, beside the events' first reads rather than after them, and an outbox that sends each
+ * batch starts, beside the events' first reads rather than after them (its roster mark joins their
+ * BatchGetItem; the sockets are queried only when it moved, storage/ws-connections.ts), and an outbox that sends each
  * socket one frame per coalescing window (flushed before the marks below); settings, connections and
  * queues come from the container's read caches (domain/inbound/batch-references.ts). The messages'
  * last write, their links' `dispatched` mark, is taken for the whole batch once its groups are done
@@ -57,11 +58,11 @@ function messagesPerTenant(parsed: Parsed[]): Map<number, number> {
  * (realtime/outbox.ts): a batch's messages for one attendant go out as one frame, not one each.
  */
 function batchPublisher(companyIds: Set<number>): UnitPublisher {
-  const lists = new Map<number, ReturnType<typeof sockets.listCompanyConnections>>();
+  const lists = new Map<number, ReturnType<typeof sockets.listCompanyConnectionsCached>>();
   const listCompanyConnections = (companyId: number) => {
     let list = lists.get(companyId);
     if (!list) {
-      list = sockets.listCompanyConnections(companyId);
+      list = sockets.listCompanyConnectionsCached(companyId);
       lists.set(companyId, list);
       list.catch(() => lists.delete(companyId)); // a failed read is retried by the publish that needs it
     }
