@@ -179,6 +179,39 @@ describe('sharding an existing tenant', () => {
     expect(everything.sort()).toEqual(tickets.map((t) => t.id).sort());
   });
 
+  it('moves a conversation under way to its shard with its next message', async () => {
+    // Prepare: 8 conversations open with an attendant (the bot has nothing to do for their messages), then the tenant sharded
+    const inbox = await seedInbox(stack);
+    const numbers = Array.from({ length: 8 }, (_, i) => `55119${72_000_000 + i}${inbox.companyId}`);
+    const tickets: TicketRecord[] = [];
+    for (const [i, number] of numbers.entries())
+      tickets.push(
+        await inbox.seedTicket({ number, status: 'open', userId: inbox.inQueue.id, queueId: inbox.q1.id, updatedAt: secondsAgo(100 - i) }),
+      );
+    const ids = tickets.map((t) => t.id);
+    const base = ticketLists.byStatusAndQueue(inbox.companyId, 'open', inbox.q1.id);
+    expect(await partitionsHolding(base, ids)).toEqual(new Set([base]));
+    expect(await raiseListShards(inbox.companyId, 4)).toBe(true);
+
+    // Act: each contact writes again
+    const next = numbers.map((number) => ({
+      kind: 'message' as const,
+      companyId: inbox.companyId,
+      connectionId: inbox.connection.id,
+      message: waMessage({ number, body: 'ainda aí?', timestamp: Date.now() }),
+    }));
+    expect((await deliver(recorder(), ...next)).batchItemFailures).toEqual([]);
+
+    // Assess: each ticket in its shard (id % 4), and the attendant's open list shows all 8 once
+    for (const ticket of tickets) {
+      const shard = ticket.id % 4;
+      expect(await partitionsHolding(base, [ticket.id])).toEqual(new Set([shard ? `${base}#s${shard}` : base]));
+    }
+    expect(new Set(ids.map((id) => id % 4)).size).toBeGreaterThan(1);
+    const listed = await allPages(inbox.inQueue.token, { status: 'open' });
+    expect([...listed].sort((a, b) => a - b)).toEqual([...ids].sort((a, b) => a - b));
+  });
+
   it('refuses a cursor of another list or a forged one, sharded or not', async () => {
     const inbox = await seedInbox(stack);
     await raiseListShards(inbox.companyId, 4);

@@ -12,8 +12,10 @@
  * from the company read fresh (the HTTP identity, the sweeps), so they read every shard anyone ever
  * wrote. A writer may know a smaller count (this container's copy is up to 5 s old): it then writes
  * into a shard below the true count, which every reader reads. Only the spread suffers, never what a
- * list shows. A ticket moves to its shard on its next state change; message activity moves only its
- * sort key, within the partition it is in.
+ * list shows. A ticket moves to its shard on its next state change, or with its next message whose
+ * store is conditional on the ticket's revision (an inbound message the bot has nothing to do for:
+ * messages/messages.ts ticketActivity); other message activity moves only its sort key, within the
+ * partition it is in (the partition follows the state, which a concurrent change may be moving).
  */
 import { getCompanyCached } from './companies/companies.ts';
 

@@ -43,7 +43,7 @@ import { firstResponseCounterItems } from '../dashboard-counters.ts';
 import { db, decodeCursor, encodeCursor, getItem, stripKeys, type TransactItem, table, transactionCancellationCodes } from '../db.ts';
 import { messageWordItems, messageWords } from '../search-index.ts';
 import { tenantPk } from '../table.ts';
-import { listSortKey, tagLinkKey, tagsUnchanged } from '../tickets/list-keys.ts';
+import { listSortKey, tagLinkKey, tagsUnchanged, ticketListKeys } from '../tickets/list-keys.ts';
 import type { TicketRecord } from '../tickets/record.ts';
 import { ticketKey, ticketPk } from '../tickets/tickets.ts';
 import { getWaLink, type WaLink, waLinkKey } from './wa-links.ts';
@@ -147,9 +147,18 @@ export function ticketActivity(
     values[':closed'] = 'closed';
     names['#status'] = 'status';
   }
+  // The ticket's state is pinned (its revision): its list partitions follow from it, so the ticket
+  // moves to its shard now rather than at its next state change (a tenant sharded while its
+  // conversations were under way, list-shards.ts). The same writes as moving the sort key alone.
+  const shardKeys = message.revision === undefined ? undefined : (tagId?: number) => ticketListKeys(ticket, tagId);
   if (message.revision !== undefined) {
     conditions.push('revision = :revision');
     values[':revision'] = message.revision;
+  }
+  if (shardKeys) {
+    const { gsi1pk, gsi3pk } = shardKeys();
+    sets.push('gsi1pk = :gsi1pk', 'gsi3pk = :gsi3pk');
+    Object.assign(values, { ':gsi1pk': gsi1pk, ':gsi3pk': gsi3pk });
   }
   if (message.firstResponseAt) {
     // The first one wins; the map must still be there (a state change may have replaced or dropped it: re-read then).
@@ -165,15 +174,18 @@ export function ticketActivity(
     values[':conv'] = message.firstReplyOf;
     Object.assign(names, { '#conv': 'convAt', '#replied': 'respondedConvAt' });
   }
-  const linkMoves: TransactItem[] = (ticket.tags ?? []).map((tag) => ({
-    Update: {
-      TableName: table(),
-      Key: tagLinkKey(ticket.companyId, tag.id, ticket.id),
-      UpdateExpression: 'SET gsi1sk = :sk, gsi2sk = :sk, gsi3sk = :sk',
-      ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeValues: { ':sk': sk },
-    },
-  }));
+  const linkMoves: TransactItem[] = (ticket.tags ?? []).map((tag) => {
+    const partitions = shardKeys?.(tag.id);
+    return {
+      Update: {
+        TableName: table(),
+        Key: tagLinkKey(ticket.companyId, tag.id, ticket.id),
+        UpdateExpression: `SET gsi1sk = :sk, gsi2sk = :sk, gsi3sk = :sk${partitions ? ', gsi1pk = :gsi1pk, gsi3pk = :gsi3pk' : ''}`,
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':sk': sk, ...(partitions ? { ':gsi1pk': partitions.gsi1pk, ':gsi3pk': partitions.gsi3pk } : {}) },
+      },
+    };
+  });
   return [
     {
       Update: {
