@@ -20,6 +20,7 @@
  *   npm run bench:inbound -- --seconds 10 --rate 20 --contacts 50 --new 1 --warmup 0
  *   npm run bench:inbound -- --prompt              (an AI prompt holds every ticket: issue 13)
  *   npm run bench:inbound -- --sockets-per-event 50 [--coalesce 0]   (issue 15)
+ *   npm run bench:inbound -- --profile            (this process's CPU by owner: handlers, stand-ins, driver)
  *
  * With --prompt the queue has an AI prompt against the local fake model (infra/local/bot-fakes, which
  * answers at once): every contact message also gets the assistant's answer. Printed apart: the
@@ -48,6 +49,7 @@ import { coldStarts } from '../../infra/local/lambda-runtime.ts';
 import { PASSWORD } from '../integration/tenants.ts';
 import { connectSocket, ok, percentile, sleep } from '../integration/whatsapp-kit.ts';
 import { benchLog } from './bench-log.ts';
+import { profileCpuOwners } from './cpu-owners.ts';
 import { counts, handlerSqs, meter, meterClientsOf, queuedAt, requestMs, requests, sqsServed } from './inbound-meter.ts';
 import { benchTenant, runBench } from './run-bench.ts';
 import { stackCpuMs, sumOf } from './stack-cpu.ts';
@@ -63,6 +65,7 @@ const { values } = parseArgs({
     prompt: { type: 'boolean', default: false },
     'sockets-per-event': { type: 'string', default: '1' },
     coalesce: { type: 'string' },
+    profile: { type: 'boolean', default: false },
   },
 });
 const seconds = Number(values.seconds);
@@ -201,6 +204,7 @@ await runBench(bench, async (stack) => {
   const t0 = Date.now();
   const loadedBefore = new Set(coldStarts.keys());
   const cpuAtStart = stackCpuMs();
+  const owners = values.profile ? await profileCpuOwners() : undefined;
   counts.on = true;
   const sends: Promise<unknown>[] = [];
   let failedSends = 0;
@@ -238,6 +242,7 @@ await runBench(bench, async (stack) => {
   }
   const lastAt = Date.now();
   const cpuAtEnd = stackCpuMs();
+  const byOwner = await owners?.stop();
   counts.on = false;
   socket.close();
   for (const tab of tabs) tab.close();
@@ -308,6 +313,13 @@ await runBench(bench, async (stack) => {
     for (const [name, ms] of [...cpuAtEnd].sort((a, b) => b[1] - a[1])) {
       const per = (ms - (cpuAtStart.get(name) ?? 0)) / latencies.length;
       if (per >= 0.05) say(`    ${per.toFixed(1).padStart(6)} ms  ${name}`);
+    }
+    if (byOwner) {
+      say('  this process by owner (--profile: V8 samples, each to the innermost frame of ours on its stack):');
+      for (const [owner, ms] of byOwner) {
+        const per = ms / latencies.length;
+        if (per >= 0.05) say(`    ${per.toFixed(1).padStart(6)} ms  ${owner}`);
+      }
     }
   }
   if (latencies.length) {
