@@ -48,8 +48,10 @@
  *   D   open, pending, closed, waitMs, waitN, supportMs, supportN, contacts, u<id>t/s/n/r/c: the
  *       sums the dashboard reads, which a few conversations fill: a quiet company's D items hold
  *       nearly the attributes a busy one's do, so a dashboard request reads about the same bytes at
- *       1k tickets as at 100k (bench:dashboard). Size: ~130 B plus ~45 B per attendant who finished
- *       or was rated there that day (50 attendants: ~2.4 KB).
+ *       1k tickets as at 100k (bench:dashboard). An attendant's sums (u<id>..) go to the D item of
+ *       the attendant's shard (id mod shards), not the ticket's, so a day and queue hold each
+ *       attendant once, not once a shard. Size: ~130 B plus ~45 B per attendant of that shard who
+ *       finished or was rated there that day (50 attendants: ~0.7 KB).
  *   R   everything else: the hours and the histograms (h, F, R, G, Sm, Sb, u<id>F.. and the rest),
  *       which fill in as a company grows and multiply with its attendants. Read by the reports and
  *       the one-day chart only. A change's report attributes go to one R item: that of the attendant
@@ -57,8 +59,9 @@
  *       holds one attendant at most, whatever the company's size: under 1 KB (one write unit).
  * Before the split one item held all of it: ~40 fixed attributes plus 44 per attendant (50
  * attendants ~33 KB), and every change paid its whole size in write units. Now a creation (status
- * and hour) and a close (status and resolution bucket) write 2 small items where they wrote 1; a
- * take, a first response and a new contact write 1, as before.
+ * and hour) and a close (status and resolution bucket) write 2 small items where they wrote 1 (a
+ * close or a rating one more when its attendant's shard is not the ticket's); a take, a first
+ * response and a new contact write 1, as before.
  *
  * Items written in the single shape (before the split) are read as they are, no migration: every
  * count lives in exactly one item, and each reader sums over the items it reads: the dashboard over
@@ -278,17 +281,33 @@ const DASHBOARD_ATTRIBUTE = /^(?:open|pending|closed|waitMs|waitN|supportMs|supp
 /** The report item of a D item's sort key: its shard's, or that of the attendant `userId`. */
 const reportSk = (dashboardSortKey: string, userId?: string): string => `R${dashboardSortKey.slice(1)}${userId ? `#U#${userId}` : ''}`;
 
+/** An attendant's dashboard sums (u<id>t/s/n/r/c). */
+const ATTENDANT_SUM = /^u(\d+)[tsnrc]$/;
+
+/**
+ * The D item an attendant's sums go to: that of the attendant's own shard (id mod shards) rather
+ * than the ticket's, so a busy day holds each attendant once per queue, not once in every shard
+ * (bench:dashboard reads about the same bytes at 1k and 100k tickets). Readers sum every shard.
+ */
+const attendantSk = (dashboardSortKey: string, userId: number): string =>
+  dashboardSortKey.replace(/#S#\d+$/, `#S#${userId % DASHBOARD_SHARDS}`);
+
 /**
  * Where the logical items' attributes are stored (the header's D and R): each logical item becomes
- * its D part and at most one R part, that of the attendant its report attributes name (one change
- * credits one attendant), else its shard's. Pure, for the writers, the benches and tests.
+ * its D part (an attendant's sums in the D item of their shard) and at most one R part, that of the
+ * attendant its report attributes name (one change credits one attendant), else its shard's. Pure,
+ * for the writers, the benches and tests.
  */
 export function storedDeltas(deltas: Deltas): Deltas {
   const stored: Deltas = new Map();
   for (const [sk, attrs] of deltas) {
     const report = Object.entries(attrs).filter(([attr, n]) => n !== 0 && !DASHBOARD_ATTRIBUTE.test(attr));
     const attendant = report.map(([attr]) => /^u(\d+)/.exec(attr)?.[1]).find((id) => id !== undefined);
-    for (const [attr, n] of Object.entries(attrs)) add(stored, DASHBOARD_ATTRIBUTE.test(attr) ? sk : reportSk(sk, attendant), attr, n);
+    for (const [attr, n] of Object.entries(attrs)) {
+      const userId = ATTENDANT_SUM.exec(attr)?.[1];
+      const at = !DASHBOARD_ATTRIBUTE.test(attr) ? reportSk(sk, attendant) : userId ? attendantSk(sk, Number(userId)) : sk;
+      add(stored, at, attr, n);
+    }
   }
   return stored;
 }
