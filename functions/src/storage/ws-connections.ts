@@ -2,7 +2,7 @@
  * WebSocket connections (API Gateway WebSocket connection ids) and what each one may receive.
  *
  * Keys:
- *   pk = C#<companyId>          sk = WSCONN#<connectionId>    a tenant's connections: one Query per publish
+ *   pk = C#<companyId>          sk = WSCONN#<connectionId>    a tenant's connections: queried when its roster mark moved
  *   gsi1pk = WSCONN#<connId>    gsi1sk = WSCONN               by connection id: $disconnect and client
  *                                                             messages carry only the connection id
  *   gsi2pk = WSCONN#<shard>     gsi2sk = C#<companyId>#<connId>  every connection of every tenant,
