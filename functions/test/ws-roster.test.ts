@@ -106,6 +106,31 @@ describe("a tenant's sockets for a publish", () => {
     expect(ids(await listCompanyConnectionsCached(other))).toEqual(['o1']);
   });
 
+  it('a mark the table throttles fails no connect: the next change that moves it shows both', async () => {
+    const companyId = nextCompany++;
+    await putConnection(socket(companyId, 'd1'));
+    expect(ids(await listCompanyConnectionsCached(companyId))).toEqual(['d1']);
+    // A mass reconnect: the mark's item is throttled for this connect
+    let throttled = 0;
+    documentClient().middlewareStack.add(
+      (next, context) => async (args) => {
+        const name = String((context as { commandName?: string }).commandName);
+        if (name.startsWith('UpdateItem') && JSON.stringify(args.input).includes('WSROSTER')) {
+          throttled++;
+          throw Object.assign(new Error('Throughput exceeds the current capacity'), { name: 'ProvisionedThroughputExceededException' });
+        }
+        return next(args);
+      },
+      { step: 'initialize', name: METER },
+    );
+    await expect(putConnection(socket(companyId, 'd2'))).resolves.toMatchObject({ connectionId: 'd2' });
+    documentClient().middlewareStack.remove(METER);
+    expect(throttled).toBe(1);
+
+    await putConnection(socket(companyId, 'd3'));
+    expect(ids(await listCompanyConnectionsCached(companyId))).toEqual(['d1', 'd2', 'd3']);
+  });
+
   it('read beside other point reads of the same turn, in one BatchGetItem', async () => {
     const companyId = nextCompany++;
     const other = nextCompany++;
