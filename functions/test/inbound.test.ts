@@ -15,6 +15,7 @@ import { getSlot, getTicket, getTicketByUuid, ticketKey, updateTicketState } fro
 import { deliver, recorder, tenant, waMessage } from './inbound-harness.ts';
 import { type DynamoDbLocal, startDynamoDbLocal } from './support/dynamodb-local.ts';
 import { itemSize } from './support/item-size.ts';
+import { watchCommands } from './support/sdk-watch.ts';
 
 let ddb: DynamoDbLocal;
 beforeAll(async () => {
@@ -126,24 +127,18 @@ describe('inbound messages', () => {
     const open = await updateTicketState(ticket!, { status: 'open', userId: 1 });
     const rate = waMessage({ number: '5511944443333', body: '3' });
     let changed = false;
-    documentClient().middlewareStack.add(
-      (next, context) => async (args) => {
-        const storing = context.commandName === 'TransactWriteItemsCommand' && JSON.stringify(args.input).includes(rate.id);
-        if (storing && !changed) {
-          changed = true;
-          await updateTicketState(open, { awaitingRating: true });
-        }
-        return next(args);
-      },
-      { step: 'initialize', name: 'rateMeanwhile' },
-    );
+    const stop = watchCommands(async (name, input) => {
+      if (changed || name !== 'TransactWriteItemsCommand' || !JSON.stringify(input).includes(rate.id)) return;
+      changed = true;
+      await updateTicketState(open, { awaitingRating: true });
+    });
 
     // Act
     try {
       const result = await deliver(effects, { kind: 'message', companyId, connectionId, message: rate });
       expect(result.batchItemFailures).toEqual([]);
     } finally {
-      documentClient().middlewareStack.remove('rateMeanwhile');
+      stop();
     }
 
     // Assess: the "3" is the rating (the bot decided on the ticket as it is now), stored once

@@ -3,8 +3,7 @@
  * listCompanyConnectionsCached): queried again only when a socket connected, left, or changed what a
  * publish filters on, and never stale after such a change.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { documentClient } from '../src/commons/dynamodb.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type ConnectionRecord,
   deleteConnection,
@@ -16,6 +15,7 @@ import {
   setReading,
 } from '../src/storage/ws-connections.ts';
 import { type DynamoDbLocal, startDynamoDbLocal } from './support/dynamodb-local.ts';
+import { countCommands, watchCommands } from './support/sdk-watch.ts';
 
 let ddb: DynamoDbLocal;
 beforeAll(async () => {
@@ -23,24 +23,6 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   await ddb?.stop();
-});
-
-const METER = 'rosterMeter';
-/** The commands sent while metered, by name. */
-function meter(): Map<string, number> {
-  const sent = new Map<string, number>();
-  documentClient().middlewareStack.add(
-    (next, context) => async (args) => {
-      const name = String((context as { commandName?: string }).commandName);
-      sent.set(name, (sent.get(name) ?? 0) + 1);
-      return next(args);
-    },
-    { step: 'initialize', name: METER },
-  );
-  return sent;
-}
-afterEach(() => {
-  documentClient().middlewareStack.remove(METER);
 });
 
 let nextCompany = 91_000;
@@ -69,25 +51,25 @@ describe("a tenant's sockets for a publish", () => {
 
     // Nothing changed: three reads of the mark, no Query; a heartbeat moves nothing either
     await setConnectionStatus(companyId, 'a1', 'away', new Date().toISOString());
-    let sent = meter();
+    let counted = countCommands();
     for (let i = 0; i < 3; i++) expect(ids(await listCompanyConnectionsCached(companyId))).toEqual(['a1']);
-    expect(sent.get('QueryCommand')).toBeUndefined();
-    expect(sent.get('BatchGetItemCommand')).toBe(3);
-    documentClient().middlewareStack.remove(METER);
+    counted.stop();
+    expect(counted.sent.get('QueryCommand')).toBeUndefined();
+    expect(counted.sent.get('BatchGetItemCommand')).toBe(3);
 
     // Another tenant's socket leaves this tenant's list as it was
     await putConnection(socket(other, 'o1'));
-    sent = meter();
+    counted = countCommands();
     expect(ids(await listCompanyConnectionsCached(companyId))).toEqual(['a1']);
-    expect(sent.get('QueryCommand')).toBeUndefined();
-    documentClient().middlewareStack.remove(METER);
+    counted.stop();
+    expect(counted.sent.get('QueryCommand')).toBeUndefined();
 
     // A socket connects, changes its viewer, opens a conversation by a mention, leaves: each read shows it
     await putConnection(socket(companyId, 'a2', 2));
-    sent = meter();
+    counted = countCommands();
     expect(ids(await listCompanyConnectionsCached(companyId))).toEqual(['a1', 'a2']);
-    expect(sent.get('QueryCommand')).toBe(1);
-    documentClient().middlewareStack.remove(METER);
+    counted.stop();
+    expect(counted.sent.get('QueryCommand')).toBe(1);
     await setConnectionViewer(companyId, 'a2', { profile: 'admin', super: false, queueIds: [7], allTicket: 'enabled' });
     expect((await listCompanyConnectionsCached(companyId)).find((c) => c.connectionId === 'a2')).toMatchObject({
       profile: 'admin',
@@ -112,19 +94,13 @@ describe("a tenant's sockets for a publish", () => {
     expect(ids(await listCompanyConnectionsCached(companyId))).toEqual(['d1']);
     // A mass reconnect: the mark's item is throttled for this connect
     let throttled = 0;
-    documentClient().middlewareStack.add(
-      (next, context) => async (args) => {
-        const name = String((context as { commandName?: string }).commandName);
-        if (name.startsWith('UpdateItem') && JSON.stringify(args.input).includes('WSROSTER')) {
-          throttled++;
-          throw Object.assign(new Error('Throughput exceeds the current capacity'), { name: 'ProvisionedThroughputExceededException' });
-        }
-        return next(args);
-      },
-      { step: 'initialize', name: METER },
-    );
+    const stop = watchCommands((name, input) => {
+      if (name !== 'UpdateItemCommand' || !JSON.stringify(input).includes('WSROSTER')) return;
+      throttled++;
+      throw Object.assign(new Error('Throughput exceeds the current capacity'), { name: 'ProvisionedThroughputExceededException' });
+    });
     await expect(putConnection(socket(companyId, 'd2'))).resolves.toMatchObject({ connectionId: 'd2' });
-    documentClient().middlewareStack.remove(METER);
+    stop();
     expect(throttled).toBe(1);
 
     await putConnection(socket(companyId, 'd3'));
@@ -138,10 +114,11 @@ describe("a tenant's sockets for a publish", () => {
     await putConnection(socket(other, 'c1'));
     await Promise.all([listCompanyConnectionsCached(companyId), listCompanyConnectionsCached(other)]);
 
-    const sent = meter();
+    const counted = countCommands();
     const [mine, theirs] = await Promise.all([listCompanyConnectionsCached(companyId), listCompanyConnectionsCached(other)]);
+    counted.stop();
 
     expect([ids(mine), ids(theirs)]).toEqual([['b1'], ['c1']]);
-    expect(Object.fromEntries(sent)).toEqual({ BatchGetItemCommand: 1 });
+    expect(Object.fromEntries(counted.sent)).toEqual({ BatchGetItemCommand: 1 });
   });
 });

@@ -150,15 +150,12 @@ export function ticketActivity(
   // The ticket's state is pinned (its revision): its list partitions follow from it, so the ticket
   // moves to its shard now rather than at its next state change (a tenant sharded while its
   // conversations were under way, list-shards.ts). The same writes as moving the sort key alone.
-  const shardKeys = message.revision === undefined ? undefined : (tagId?: number) => ticketListKeys(ticket, tagId);
-  if (message.revision !== undefined) {
+  const pinned = message.revision !== undefined;
+  if (pinned) {
+    const { gsi1pk, gsi3pk } = ticketListKeys(ticket);
     conditions.push('revision = :revision');
-    values[':revision'] = message.revision;
-  }
-  if (shardKeys) {
-    const { gsi1pk, gsi3pk } = shardKeys();
     sets.push('gsi1pk = :gsi1pk', 'gsi3pk = :gsi3pk');
-    Object.assign(values, { ':gsi1pk': gsi1pk, ':gsi3pk': gsi3pk });
+    Object.assign(values, { ':revision': message.revision, ':gsi1pk': gsi1pk, ':gsi3pk': gsi3pk });
   }
   if (message.firstResponseAt) {
     // The first one wins; the map must still be there (a state change may have replaced or dropped it: re-read then).
@@ -175,7 +172,7 @@ export function ticketActivity(
     Object.assign(names, { '#conv': 'convAt', '#replied': 'respondedConvAt' });
   }
   const linkMoves: TransactItem[] = (ticket.tags ?? []).map((tag) => {
-    const partitions = shardKeys?.(tag.id);
+    const partitions = pinned ? ticketListKeys(ticket, tag.id) : undefined;
     return {
       Update: {
         TableName: table(),
