@@ -335,7 +335,13 @@ describe('the conversation and the top bar', { timeout: 180_000 }, () => {
       // Act
       await userPage.goto(`/tickets/${uuid}`);
       // Assess
-      await userPage.getByText('Acesso não permitido').waitFor();
+      await userPage
+        .getByText('Acesso não permitido')
+        .waitFor()
+        .catch((error: Error) => {
+          // Where the page was says which way it went (a sign-out lands on /login).
+          throw new Error(`${error.message} (the page at ${userPage.url()})`);
+        });
       await userPage.waitForURL(/\/tickets$/);
     } finally {
       await other.close();

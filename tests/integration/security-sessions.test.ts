@@ -194,6 +194,30 @@ describe('one session per user', () => {
     await socket.waitFor((frame) => frame.event === 'pong');
   });
 
+  it('a token Amplify refreshes at Cognito within the sign-in’s own second is the session’s too', async () => {
+    // Prepare: a claimed sign-in refreshed at once, until the refresh lands in the sign-in's second
+    // (a new jti, the same iat: what the web app's forced refresh after a 403 gets on a fast machine)
+    const user = await api.createUser(victim.admin.token);
+    let pair: { signIn: string; refreshed: string } | undefined;
+    for (let attempt = 0; attempt < 5 && !pair; attempt++) {
+      const direct = await cognitoSignIn(user.email, user.password);
+      await api.ok('POST', '/auth/session', { token: direct.idToken, body: { refreshToken: direct.refreshToken } });
+      const out = await cognito.send(
+        new GetTokensFromRefreshTokenCommand({ ClientId: inject('cognito').clientId, RefreshToken: direct.refreshToken }),
+      );
+      const refreshed = out.AuthenticationResult?.IdToken ?? '';
+      if (claimsOf(refreshed).iat === claimsOf(direct.idToken).iat) pair = { signIn: direct.idToken, refreshed };
+    }
+    if (!pair) throw new Error('no refresh landed in its sign-in’s second in 5 tries');
+    expect(claimsOf(pair.refreshed).jti).not.toBe(claimsOf(pair.signIn).jti);
+    // Act + Assess: both tokens of the one sign-in work, over HTTP and the socket
+    expect(await me(pair.refreshed)).toMatchObject({ status: 200 });
+    expect(await me(pair.signIn)).toMatchObject({ status: 200 });
+    const socket = await open(pair.refreshed);
+    socket.send('ping');
+    await socket.waitFor((frame) => frame.event === 'pong');
+  });
+
   it('a newer sign-in closes the older session’s open socket on the server side', async () => {
     // Prepare: a socket of the first session
     const user = await api.createUser(victim.admin.token);

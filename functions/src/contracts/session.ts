@@ -2,8 +2,9 @@
 
 /**
  * Single session (SPEC 4 "Session and sockets"): a token belongs to a replaced session when it was
- * issued before the newest sign-in, or within that sign-in's second by a different sign-in (`iat`
- * has a one-second grain, so the ids of the session's tokens minted in that second break the tie).
+ * issued by another sign-in than the newest (its `origin_jti`), or before it; for a session stored
+ * without an origin, within that sign-in's second by a different sign-in (`iat` has a one-second
+ * grain, so the ids of the session's tokens minted in that second break the tie).
  */
 export function isSupersededSession(
   token: { issuedAt: number; jti?: string; originJti?: string },
@@ -15,6 +16,9 @@ export function isSupersededSession(
   if (session.sessionOrigin && token.originJti !== session.sessionOrigin) return true;
   const sessionIat = session.sessionIat ?? 0;
   if (token.issuedAt < sessionIat) return true;
+  // A token of the session's own sign-in is the session's, a refresh minted in the sign-in's second
+  // included (a new jti, the same iat): the jtis only tell apart sign-ins without an origin.
+  if (session.sessionOrigin) return false;
   if (token.issuedAt > sessionIat || !session.sessionJtis?.length) return false;
   return !session.sessionJtis.includes(token.jti ?? '');
 }

@@ -38,15 +38,19 @@ export function Conversation({ uuid, onBack, onEditContact, onScheduleMessage, c
   const ticket = query.data;
   const [contactOpen, setContactOpen] = useState(false);
   const reported = useRef<unknown>(null);
+  const redirect = useRef<ReturnType<typeof setTimeout>>(undefined);
 
   useEffect(() => {
     if (!query.isError || reported.current === query.error) return;
     reported.current = query.error;
     const denied = query.error instanceof ApiError && query.error.status === 403;
     toast.error(denied ? t('conversation.accessDenied') : t('conversation.loadError'));
-    const timer = setTimeout(() => navigate('/tickets', { replace: true }), DENIAL_REDIRECT_MS);
-    return () => clearTimeout(timer);
+    // Not undone by a re-render meanwhile (the profile's language arriving changes `t`): only by
+    // opening another ticket or leaving.
+    redirect.current = setTimeout(() => navigate('/tickets', { replace: true }), DENIAL_REDIRECT_MS);
   }, [query.isError, query.error, navigate, t]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: another ticket opened ends the wait, as leaving does.
+  useEffect(() => () => clearTimeout(redirect.current), [uuid]);
 
   // A ticket deleted elsewhere closes its conversation.
   useRealtimeEvent<TicketEvent>(user?.companyId ? channels.ticket(user.companyId) : undefined, (data) => {
