@@ -16,9 +16,10 @@
 import { cognitoTriggers } from '@conversa/functions/declarations/cognito-triggers';
 import { jobs } from '@conversa/functions/declarations/jobs';
 import { messageQueues } from '@conversa/functions/declarations/message-queues';
+import { tableStreamConsumers } from '@conversa/functions/declarations/table-streams';
 import { httpFunctions, wsRouteKeys } from '@conversa/functions/routes';
 import type { BuildOptions, Metafile } from 'esbuild';
-import { consumerEntry, httpEntry, jobEntry, triggerEntry, wsEntry } from './paths.ts';
+import { consumerEntry, httpEntry, jobEntry, streamEntry, triggerEntry, wsEntry } from './paths.ts';
 
 export const LAMBDA_NODE_TARGET = 'node22';
 
@@ -99,16 +100,20 @@ export interface LambdaEntry {
   /** Construct id and bench label. */
   name: string;
   entry: string;
-  kind: 'http' | 'ws' | 'queue' | 'scheduled' | 'trigger';
+  kind: 'http' | 'ws' | 'queue' | 'stream' | 'scheduled' | 'trigger';
 }
 
-/** Every Lambda the stack deploys, derived from the shared declarations (routes.ts, queues.ts, schedules.ts). */
+/**
+ * Every Lambda the stack deploys, derived from the shared declarations (routes.ts, message-queues.ts,
+ * table-streams.ts, jobs.ts, cognito-triggers.ts).
+ */
 export function lambdaEntries(): LambdaEntry[] {
   const entries: LambdaEntry[] = httpFunctions.map((fn) => ({ name: fn, entry: httpEntry(fn), kind: 'http' }));
   if (wsRouteKeys.length > 0) entries.push({ name: 'realtime', entry: wsEntry(), kind: 'ws' });
   for (const queue of messageQueues) {
     if (queue.consumer) entries.push({ name: queue.consumer, entry: consumerEntry(queue.consumer), kind: 'queue' });
   }
+  for (const consumer of tableStreamConsumers) entries.push({ name: consumer.name, entry: streamEntry(consumer.name), kind: 'stream' });
   for (const schedule of jobs) entries.push({ name: schedule.name, entry: jobEntry(schedule.name), kind: 'scheduled' });
   for (const trigger of cognitoTriggers) entries.push({ name: trigger.name, entry: triggerEntry(trigger.name), kind: 'trigger' });
   return entries;

@@ -17,6 +17,7 @@ import { Monitoring } from './monitoring.ts';
 import { SecretsKey } from './secrets-key.ts';
 import { SessionHostService, type SessionHostServiceProps } from './session-host-service.ts';
 import { TableAutoScaling } from './table-auto-scaling.ts';
+import { TableStreams } from './table-streams.ts';
 import { WebHosting } from './web-hosting.ts';
 import { ConversaWebSocketApi } from './websocket-api.ts';
 
@@ -195,6 +196,7 @@ export class ConversaStack extends Stack {
     }
     const identity = new Identity(this, 'Identity');
     const messaging = new Messaging(this, 'Queues');
+    const streams = new TableStreams(this, 'TableStreams', data.table);
     const media = new MediaBucket(this, 'Media', { logs: logs.bucket, webOrigin: web.origin });
     const secretsKey = new SecretsKey(this, 'SecretsKey');
     const mail = new MailSender(this, 'Mail', { from: props.mailFrom ?? defaultMailFrom(props.domain?.name) });
@@ -215,6 +217,7 @@ export class ConversaStack extends Stack {
             : undefined,
       });
       if (consumed) messaging.attachConsumer(fn, consumed.declaration.name);
+      if (kind === 'stream') streams.attachConsumer(fn, name);
       functions.set(name, fn);
     }
     this.functions = functions;
@@ -300,6 +303,7 @@ export class ConversaStack extends Stack {
       alarmEmail: props.alarmEmail,
       functions,
       queues: messaging.queues,
+      streamConsumers: streams.consumers,
       sessionHost,
       realtime: wsApi && { apiId: wsApi.api.apiId, stageName: wsApi.stage.stageName },
       table: { tableName: data.table.tableName, indexNames: data.indexNames },

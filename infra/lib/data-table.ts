@@ -1,6 +1,15 @@
+import { TABLE_STREAM_VIEW } from '@conversa/functions/declarations/table-streams';
 import { tableDeclaration } from '@conversa/functions/storage/table';
 import { RemovalPolicy } from 'aws-cdk-lib';
-import { AttributeType, BillingMode, type CfnTable, ProjectionType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import {
+  AttributeType,
+  BillingMode,
+  type CfnTable,
+  ProjectionType,
+  StreamViewType,
+  Table,
+  TableEncryption,
+} from 'aws-cdk-lib/aws-dynamodb';
 import type { IGrantable } from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
 import { acknowledge, nagArnOf, policyOwnerOf } from './nag.ts';
@@ -28,8 +37,8 @@ export type TableCapacity =
 export const ON_DEMAND: TableCapacity = { mode: 'on-demand' };
 
 /**
- * The single table, built from the same declaration the storage module uses, so keys and GSIs
- * cannot drift between code and infrastructure.
+ * The single table, built from the same declarations the storage module and the stream consumers
+ * use, so keys, GSIs and the stream's view cannot drift between code and infrastructure.
  */
 export class DataTable extends Construct {
   readonly table: Table;
@@ -49,6 +58,9 @@ export class DataTable extends Construct {
       timeToLiveAttribute: tableDeclaration.timeToLiveAttribute,
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       encryption: TableEncryption.AWS_MANAGED,
+      // Its consumers (declarations/table-streams.ts) read what a write changed from the stream, off
+      // the write's own path. Turning it on for a deployed table is an in-place update.
+      stream: StreamViewType[TABLE_STREAM_VIEW],
       // Tenant data: never dropped by a stack delete or a careless replace.
       removalPolicy: RemovalPolicy.RETAIN,
       deletionProtection: true,

@@ -21,6 +21,7 @@ import { Construct } from 'constructs';
 import type { DeclaredQueue } from './messaging.ts';
 import { acknowledge, policyOwnerOf } from './nag.ts';
 import type { SessionHostService } from './session-host-service.ts';
+import type { DeclaredStreamConsumer } from './table-streams.ts';
 
 /**
  * Custom metrics of the session-host, named once in session-host/src/metric-names.ts and published
@@ -32,11 +33,16 @@ import type { SessionHostService } from './session-host-service.ts';
  */
 export { SESSION_HOST_METRICS };
 
+/** A stream consumer's IteratorAge (milliseconds) above which, for five minutes, it is behind. */
+export const STREAM_LAG_ALARM_MS = 60_000;
+
 export interface MonitoringProps {
   /** Receives every alarm by e-mail; no subscription when absent (context `alarmEmail`). */
   alarmEmail?: string;
   functions: ReadonlyMap<string, IFunction>;
   queues: readonly DeclaredQueue[];
+  /** The table stream's consumers (table-streams.ts): their DLQs, and their Lambdas' lag behind the stream. */
+  streamConsumers?: readonly DeclaredStreamConsumer[];
   sessionHost: SessionHostService;
   /** The WebSocket API and stage whose connects the dashboard counts. */
   realtime?: { apiId: string; stageName: string };
@@ -46,8 +52,9 @@ export interface MonitoringProps {
 
 /**
  * What tells the operator something broke in this region: one SNS topic that every alarm notifies
- * (and an e-mail subscriber from context), alarms on each DLQ, each Lambda and the session-host, and
- * one dashboard of the traffic that matters (inbound rate, send failures, DLQ depth, sockets).
+ * (and an e-mail subscriber from context), alarms on each DLQ, each Lambda (and a stream consumer's
+ * lag) and the session-host, and one dashboard of the traffic that matters (inbound rate, send
+ * failures, DLQ depth, sockets).
  *
  * Each Lambda has one alarm on `errors + throttles` (a metric math expression) instead of one alarm
  * per metric: 35 Lambdas once the spec is complete would otherwise be 70 alarms in a template that must
@@ -90,6 +97,8 @@ export class Monitoring extends Construct {
         description: `${declaration.name} has dead-lettered messages: work that failed maxReceiveCount times waits for a redrive.`,
       });
     }
+
+    for (const consumer of props.streamConsumers ?? []) this.streamConsumerAlarms(consumer, props.functions, dlqDepth);
 
     for (const [name, fn] of props.functions) {
       const period = Duration.minutes(5);
@@ -168,6 +177,32 @@ export class Monitoring extends Construct {
     });
   }
 
+  /**
+   * A stream consumer's DLQ as soon as it holds one failed batch (the records it names are not in the
+   * index until replayed), and its Lambda's lag: the age of the newest record it was handed, above a
+   * minute for five minutes running, means the writes outrun it (or a batch is being retried), and
+   * what they change (the message words) is found late.
+   */
+  private streamConsumerAlarms(
+    { declaration, deadLetterQueue }: DeclaredStreamConsumer,
+    functions: ReadonlyMap<string, IFunction>,
+    dlqDepth: Map<string, IMetric>,
+  ): void {
+    const minute = Duration.minutes(1);
+    const depth = deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: minute, statistic: 'Maximum' });
+    dlqDepth.set(`${declaration.name}-stream`, depth);
+    this.alarm(`${declaration.name}-stream-dlq`, depth, {
+      description: `The ${declaration.name} stream consumer gave up on records after ${declaration.retryAttempts} retries: its DLQ names them, to replay.`,
+    });
+    const fn = functions.get(declaration.name);
+    if (!fn) return;
+    this.alarm(`${declaration.name}-iterator-age`, fn.metric('IteratorAge', { period: minute, statistic: 'Maximum' }), {
+      description: `The ${declaration.name} stream consumer has been more than a minute behind the table's writes for five minutes.`,
+      threshold: STREAM_LAG_ALARM_MS,
+      evaluationPeriods: 5,
+    });
+  }
+
   /** The session-host's right to publish its custom metrics (PutMetricData has no resource to scope to). */
   grantPublishSessionHostMetrics(grantee: IGrantable): void {
     grantee.grantPrincipal.addToPrincipalPolicy(
@@ -184,13 +219,13 @@ export class Monitoring extends Construct {
     );
   }
 
-  /** An alarm on `metric > 0` that notifies (and un-notifies) the region's topic. */
-  private alarm(id: string, metric: IMetric, opts: { description: string; evaluationPeriods?: number }): void {
+  /** An alarm on `metric > threshold` (0 unless given) that notifies (and un-notifies) the region's topic. */
+  private alarm(id: string, metric: IMetric, opts: { description: string; evaluationPeriods?: number; threshold?: number }): void {
     const alarm = new Alarm(this, id, {
       metric,
       alarmDescription: `${regionStackName(this)}: ${opts.description}`,
       comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
-      threshold: 0,
+      threshold: opts.threshold ?? 0,
       evaluationPeriods: opts.evaluationPeriods ?? 1,
       // No data means nothing happened: idle Lambdas and empty queues publish no points.
       treatMissingData: TreatMissingData.NOT_BREACHING,

@@ -15,6 +15,7 @@ export const wsEntry = (): string => join(repoRoot, 'functions/src/handlers/ws/r
 export const consumerEntry = (consumer: string): string => join(repoRoot, 'functions/src/handlers/consumers', `${consumer}.ts`);
 export const jobEntry = (name: string): string => join(repoRoot, 'functions/src/handlers/jobs', `${name}.ts`);
 export const triggerEntry = (name: string): string => join(repoRoot, 'functions/src/handlers/triggers', `${name}.ts`);
+export const streamEntry = (name: string): string => join(repoRoot, 'functions/src/handlers/streams', `${name}.ts`);
 
 /** The web build is optional at synth: tests and fresh clones synth without building the web app. */
 export const hasWebBuild = (): boolean => existsSync(join(webDist, 'index.html'));

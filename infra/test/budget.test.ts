@@ -24,8 +24,10 @@ const TEMPLATE_BUDGET = 300;
  * and four queues with their SSL policies are 23 resources of the 275 counted then, and the stack stood
  * at ~252 without them. The hard guard below (300 per template with the whole spec) still holds. The
  * next saving to look at: the queues and their policies (8 per declared queue) in a nested stack.
+ * 290 since the table's stream (issue 24): its message-words consumer (function, role, policy, log
+ * group), its mapping and its DLQ with the DLQ's SSL policy are 7 resources of the 282 counted then.
  */
-const TODAY_BUDGET = 280;
+const TODAY_BUDGET = 290;
 
 /**
  * Parameters of the monitoring's nested stack (CloudFormation allows 200): about one per Lambda and

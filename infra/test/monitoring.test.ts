@@ -1,15 +1,16 @@
 /**
- * The operator is told when something breaks: every dead-letter queue, every Lambda and the
- * session-host have an alarm, every alarm notifies the region's topic, the topic e-mails the address
+ * The operator is told when something breaks: every dead-letter queue, every Lambda, a table stream
+ * consumer's lag and the session-host have an alarm, every alarm notifies the region's topic, the topic e-mails the address
  * given as context, and one dashboard shows the inbound rate, send failures, DLQ depth and sockets.
  */
 import { messageQueues } from '@conversa/functions/declarations/message-queues';
+import { tableStreamConsumers } from '@conversa/functions/declarations/table-streams';
 import { tableDeclaration } from '@conversa/functions/storage/table';
 import type { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { lambdaEntries } from '../lib/bundling.ts';
 import { functionConstructId } from '../lib/conversa-stack.ts';
-import { SESSION_HOST_METRICS } from '../lib/monitoring.ts';
+import { SESSION_HOST_METRICS, STREAM_LAG_ALARM_MS } from '../lib/monitoring.ts';
 import { logicalIdOf, resourcesOf, synthesize } from './synth.ts';
 
 const ALARM_EMAIL = 'ops@example.com';
@@ -87,6 +88,33 @@ describe('alarms', () => {
     expect(onDlq).toHaveLength(1);
     expect(onDlq[0]).toMatchObject({ ComparisonOperator: 'GreaterThanThreshold', Threshold: 0, EvaluationPeriods: 1 });
   });
+
+  it.each(tableStreamConsumers.map((c) => [c.name]))(
+    '%s: the stream consumer alarms on its DLQ as soon as one batch is there, and on falling a minute behind for five',
+    (name) => {
+      // Prepare
+      const dlqId = props('AWS::SQS::Queue').find(([, p]) => p.QueueName === `${stackName}-${name}-stream-dlq`)![0];
+      const onDlq = alarmsOn('AWS/SQS', 'ApproximateNumberOfMessagesVisible').filter((a) =>
+        JSON.stringify(a.Dimensions).includes(`"${dlqId}","QueueName"`),
+      );
+      const fnId = logicalIdOf(template, 'AWS::Lambda::Function', functionConstructId(name));
+      const onLag = alarmsOn('AWS/Lambda', 'IteratorAge').filter(
+        (a) => JSON.stringify(a.Dimensions) === JSON.stringify([{ Name: 'FunctionName', Value: { Ref: fnId } }]),
+      );
+      // Assess
+      expect(onDlq).toHaveLength(1);
+      expect(onDlq[0]).toMatchObject({ ComparisonOperator: 'GreaterThanThreshold', Threshold: 0, EvaluationPeriods: 1 });
+      expect(onLag).toHaveLength(1);
+      expect(STREAM_LAG_ALARM_MS).toBe(60_000);
+      expect(onLag[0]).toMatchObject({
+        Statistic: 'Maximum',
+        Period: 60,
+        ComparisonOperator: 'GreaterThanThreshold',
+        Threshold: STREAM_LAG_ALARM_MS,
+        EvaluationPeriods: 5,
+      });
+    },
+  );
 
   it.each(lambdaEntries().map((e) => [e.name]))('%s: one alarm on its errors plus its throttles above zero', (name) => {
     // Prepare
@@ -167,9 +195,10 @@ describe('alarms', () => {
     expect(alarm).toMatchObject({ ComparisonOperator: 'GreaterThanThreshold', Threshold: 0, EvaluationPeriods: 2 });
   });
 
-  it('has nothing else: one per DLQ, one per Lambda, one per session-host service, one on orphaned sessions and one on table throttles', () => {
+  it('has nothing else: one per DLQ, one per Lambda, one on the lag of each stream consumer, one per session-host service, one on orphaned sessions and one on table throttles', () => {
     const services = resourcesOf(sessionHost, 'AWS::ECS::Service').length;
-    expect(alarms()).toHaveLength(messageQueues.length + lambdaEntries().length + services + 2);
+    const streamConsumers = 2 * tableStreamConsumers.length;
+    expect(alarms()).toHaveLength(messageQueues.length + streamConsumers + lambdaEntries().length + services + 2);
   });
 });
 
