@@ -67,7 +67,7 @@ export const coldStarts = new Map<string, number>();
  * `kind/name` -> functions/src/handlers/<kind>/<name>.ts. A declared handler without its file is a
  * broken declaration (the deployed stack would not bundle either): it throws instead of being skipped.
  */
-export function handlerFile(kind: 'http' | 'ws' | 'consumers' | 'jobs' | 'triggers', name: string): string {
+export function handlerFile(kind: 'http' | 'ws' | 'consumers' | 'jobs' | 'triggers' | 'streams', name: string): string {
   const file = join(handlersDir, kind, `${name}.ts`);
   if (!existsSync(file)) throw new Error(`functions/src/handlers/${kind}/${name}.ts does not exist`);
   return file;

@@ -24,6 +24,7 @@ import { assertPortFree, type Ports, resolvePorts } from './ports.ts';
 import { startS3 } from './s3.ts';
 import { startSchedules } from './scheduler.ts';
 import { startQueuePollers, startSqs } from './sqs.ts';
+import { startTableStreams } from './table-streams.ts';
 import { ensureWebBuild, startWebServer } from './web-server.ts';
 import { startSimulator } from './whatsapp-simulator/server.ts';
 import { startWsGateway, type WsGateway } from './ws-gateway.ts';
@@ -67,6 +68,11 @@ export interface LocalStack {
   mailUrl: string;
   /** Milliseconds each phase took, for the start-time report. */
   timings: Record<string, number>;
+  /**
+   * Resolves once every table write made before the call went through the table's stream consumers
+   * (the message search words, say): a test or a bench waits for them without sleeping.
+   */
+  drainTableStreams(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -273,6 +279,18 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
       process.env[key] = value;
     }
 
+    // The table's stream consumers (declarations/table-streams.ts), fed as Lambda's event source
+    // mapping feeds them; their batching window is cut to 200 ms so a search finds a new message at once.
+    const tableStreams = startTableStreams({
+      endpoint: dynamo.endpoint,
+      tableName: TABLE_LOGICAL_NAME,
+      region: REGION,
+      log,
+      maxBatchingWindowMs: 200,
+      checkpointFile: opts.dataDir ? join(dataDir, 'dynamodb', 'stream-checkpoints.json') : undefined,
+    });
+    stoppers.push({ name: 'table-streams', stop: tableStreams.stop });
+
     const api = await startHttpGateway({ port: ports.api, log });
     stoppers.push({ name: 'http-gateway', stop: api.close });
     webhookUrl = `${api.url.replace(/\/$/, '')}/subscription/webhook`;
@@ -341,6 +359,7 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
       cognito: { endpoint: proxy.url, userPoolId, clientId },
       mailUrl: mail.endpoint,
       timings,
+      drainTableStreams: tableStreams.drain,
       stop,
     };
   } catch (error) {

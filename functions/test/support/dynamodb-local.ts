@@ -6,10 +6,14 @@
  *
  *   const ddb = await startDynamoDbLocal();   // sets TABLE_NAME and DYNAMODB_ENDPOINT
  *   afterAll(() => ddb.stop());
+ *
+ * The table has its stream, as in AWS; nothing reads it unless the file calls drainTableStreams()
+ * (./table-streams.ts), which runs the stream consumers over it.
  */
 import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { ensureTable, startDynamoDbLocal as startJvm } from '../../../infra/local/dynamodb-local/dynamodb-local.ts';
 import { freePort } from './processes.ts';
+import { stopTableStreams } from './table-streams.ts';
 
 /** Set by the unit project's globalSetup to the run's shared JVM. */
 export const SHARED_DYNAMODB_ENDPOINT_ENV = 'CONVERSA_TEST_DYNAMODB_ENDPOINT';
@@ -60,6 +64,7 @@ export async function startDynamoDbLocal(options: { tableName?: string; setEnv?:
     tableName,
     client,
     stop: async () => {
+      await stopTableStreams(tableName);
       if (shared) await client.send(new DeleteTableCommand({ TableName: tableName })).catch(() => undefined);
       client.destroy();
       await jvm?.stop();

@@ -12,8 +12,11 @@ import {
   DynamoDBClient,
   ListTablesCommand,
   ResourceNotFoundException,
+  type TableDescription,
+  UpdateTableCommand,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
+import { TABLE_STREAM_VIEW } from '@conversa/functions/declarations/table-streams';
 import { tableDeclaration } from '@conversa/functions/storage/table';
 import { type Child, spawnChild, waitFor } from '../child-process.ts';
 import { ensureDynamoDbLocalJar } from './ensure-jar.ts';
@@ -114,15 +117,22 @@ export function dynamoClient(endpoint: string): DynamoDBClient {
   });
 }
 
-/** Creates the table from `tableDeclaration` unless it already exists (a restart with data on disk). */
+/**
+ * Creates the table from `tableDeclaration`, with its stream (declarations/table-streams.ts), unless
+ * it already exists (a restart with data on disk); an existing table gets the stream it lacks.
+ */
 export async function ensureTable(endpoint: string, tableName: string): Promise<'created' | 'existing'> {
   const client = dynamoClient(endpoint);
   try {
+    let existing: TableDescription | undefined;
     try {
-      await client.send(new DescribeTableCommand({ TableName: tableName }));
-      return 'existing';
+      existing = (await client.send(new DescribeTableCommand({ TableName: tableName }))).Table;
     } catch (error) {
       if (!(error instanceof ResourceNotFoundException)) throw error;
+    }
+    if (existing) {
+      await ensureStream(client, tableName, existing);
+      return 'existing';
     }
     const keyAttributes = new Set<string>([tableDeclaration.partitionKey, tableDeclaration.sortKey]);
     for (const index of tableDeclaration.globalIndexes) {
@@ -146,6 +156,7 @@ export async function ensureTable(endpoint: string, tableName: string): Promise<
           ],
           Projection: { ProjectionType: 'ALL' },
         })),
+        StreamSpecification: { StreamEnabled: true, StreamViewType: TABLE_STREAM_VIEW },
       }),
     );
     await client.send(
@@ -158,4 +169,19 @@ export async function ensureTable(endpoint: string, tableName: string): Promise<
   } finally {
     client.destroy();
   }
+}
+
+/**
+ * Data on disk from before the table had a stream: DynamoDB refuses to enable a stream on a table
+ * that has one, so only a table without one (or with another view, which the consumers cannot read
+ * images from) is updated. The stream starts empty: writes made before it are never in it.
+ */
+async function ensureStream(client: DynamoDBClient, tableName: string, table: TableDescription): Promise<void> {
+  const spec = table.StreamSpecification;
+  if (spec?.StreamEnabled && spec.StreamViewType === TABLE_STREAM_VIEW) return;
+  if (spec?.StreamEnabled)
+    await client.send(new UpdateTableCommand({ TableName: tableName, StreamSpecification: { StreamEnabled: false } }));
+  await client.send(
+    new UpdateTableCommand({ TableName: tableName, StreamSpecification: { StreamEnabled: true, StreamViewType: TABLE_STREAM_VIEW } }),
+  );
 }
