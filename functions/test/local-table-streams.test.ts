@@ -31,7 +31,7 @@ vi.mock('#storage/messages/words', () => ({
 
 let ddb: DynamoDbLocal;
 beforeAll(async () => {
-  ddb = await startDynamoDbLocal();
+  ddb = await startDynamoDbLocal({ streams: true });
 });
 afterAll(async () => {
   await ddb?.stop();

@@ -16,6 +16,7 @@ import { readSearchHits } from '#storage/search-reads';
 import type { TicketRecord } from '#storage/tickets/record';
 import { getTicket } from '#storage/tickets/tickets';
 import { createConnection, type Env, invoke, readObject, seedTicket, startEnv, storeInbound } from './messages-harness.ts';
+import { drainTableStreams } from './support/table-streams.ts';
 import { seedTenant, type Tenant, uniq } from './users-harness.ts';
 
 const DAY = 86_400_000;
@@ -26,7 +27,7 @@ let connA: number;
 let connB: number;
 
 beforeAll(async () => {
-  env = await startEnv();
+  env = await startEnv({ streams: true });
   [a, b] = await Promise.all([seedTenant(env.stack), seedTenant(env.stack)]);
   [connA, connB] = await Promise.all([createConnection(a).then((c) => c.id), createConnection(b).then((c) => c.id)]);
 }, 120_000);
@@ -35,8 +36,11 @@ afterAll(async () => {
 });
 
 const word = (stem: string) => `${stem}${uniq('').replace(/[^a-z]/g, '')}x`;
-const found = async (companyId: number, term: string) =>
-  (await readSearchHits(companyId, 'M', term, { limit: 10 })).items.map((hit) => hit.id);
+/** The tickets the index lists for a message word, once the table's stream indexed what was written. */
+const found = async (companyId: number, term: string) => {
+  await drainTableStreams();
+  return (await readSearchHits(companyId, 'M', term, { limit: 10 })).items.map((hit) => hit.id);
+};
 const setRetention = (t: Tenant, value: string, token = t.admin.token) =>
   invoke('PUT /settings/{key}', { token, params: { key: 'messageRetentionDays' }, json: { value } });
 

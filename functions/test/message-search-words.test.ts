@@ -2,7 +2,8 @@
  * The message words of the search index follow the messages (storage/messages/words.ts): GET /tickets
  * searchParam stops finding a ticket by a word edited away or deleted (the contact's edit or
  * revoke from WhatsApp, our DELETE /messages/{id}), keeps finding it while another of its messages
- * still holds the word, and finds it by the edited text. Over DynamoDB Local, through the handlers.
+ * still holds the word, and finds it by the edited text. Over DynamoDB Local, through the handlers
+ * and the table's stream consumer (drained before each search).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handleEdit, handleRevoke } from '#domain/inbound/updates';
@@ -11,6 +12,7 @@ import { getMessage } from '#storage/messages/messages';
 import { readSearchHits } from '#storage/search-reads';
 import type { TicketRecord } from '#storage/tickets/record';
 import { createConnection, type Env, invoke, seedTicket, startEnv, storeInbound } from './messages-harness.ts';
+import { drainTableStreams } from './support/table-streams.ts';
 import { seedTenant, type Tenant } from './users-harness.ts';
 
 let env: Env;
@@ -20,7 +22,7 @@ let connectionId: number;
 const quiet: Effects = { sendCommand: async () => undefined, publish: async () => undefined, now: () => new Date() };
 
 beforeAll(async () => {
-  env = await startEnv();
+  env = await startEnv({ streams: true });
   a = await seedTenant(env.stack);
   connectionId = (await createConnection(a)).id;
 }, 120_000);
@@ -28,8 +30,9 @@ afterAll(async () => {
   await env?.stop();
 });
 
-/** The ticket ids a search by `term` lists for the admin (show all). */
+/** The ticket ids a search by `term` lists for the admin (show all), once the table's stream indexed what was written. */
 async function found(term: string): Promise<number[]> {
+  await drainTableStreams();
   const res = await invoke('GET /tickets', { token: a.admin.token, query: { searchParam: term, showAll: 'true' } });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return (res.body.tickets as { id: number }[]).map((ticket) => ticket.id);

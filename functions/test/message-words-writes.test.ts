@@ -1,10 +1,12 @@
 /**
- * How a message's search words are written (issue 24, storage/messages/words.ts): after the
- * message's transaction and outside any, one item per (word, ticket, message) put in a
+ * How a message's search words are written (issue 24, storage/messages/words.ts): off the message's
+ * path, by the table's stream consumer, one item per (word, ticket, message) put in a
  * BatchWriteItem, so a retried or duplicated store writes nothing twice; a failed word write never
- * fails the message (it is stored, answered and listed), and the ticket's next message repairs the
- * index. Hot tenants' word partitions are sharded like their lists and a search reads them all.
- * Over DynamoDB Local, through the handlers; failures are injected on the handlers' own client.
+ * touches the message (it is stored, answered and listed) and the stream tries it again. Edits,
+ * deletes and the retention sweep take words out the same way. Hot tenants' word partitions are
+ * sharded like their lists and a search reads them all. Over DynamoDB Local, through the handlers
+ * and the stream's consumer (drained before each look at the index); failures are injected on the
+ * handlers' own client.
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -14,11 +16,12 @@ import type { Effects } from '#domain/messages/effects';
 import { raiseListShards } from '#storage/companies/companies';
 import { db, table } from '#storage/db';
 import { getMessage, storeMessage } from '#storage/messages/messages';
-import type { WordRepairMarks } from '#storage/messages/words';
+import { removeStoredMessage, type StoredMessage } from '#storage/retention/old-messages';
 import { searchPartition } from '#storage/search-index';
 import type { TicketRecord } from '#storage/tickets/record';
 import { getTicket } from '#storage/tickets/tickets';
 import { createConnection, type Env, invoke, seedTicket, startEnv, storeInbound } from './messages-harness.ts';
+import { drainTableStreams } from './support/table-streams.ts';
 import { seedTenant, type Tenant } from './users-harness.ts';
 
 let env: Env;
@@ -29,20 +32,22 @@ const quiet: Effects = { sendCommand: async () => undefined, publish: async () =
 
 /** Every request the handlers' client sends: its command's name and its input as sent. */
 const sent: { command: string; input: string }[] = [];
-let failBatchWrites = false;
+/** How many of the next BatchWriteItem calls fail (throttled). */
+let failBatchWrites = 0;
 /** Items the handlers' Queries and BatchGets returned. */
 let itemsRead = 0;
 const SPY = 'messageWordsSpy';
 
 beforeAll(async () => {
-  env = await startEnv();
+  env = await startEnv({ streams: true });
   a = await seedTenant(env.stack);
   connectionId = (await createConnection(a)).id;
   documentClient().middlewareStack.add(
     (next, context) => async (args) => {
       const command = String(context.commandName);
       sent.push({ command, input: JSON.stringify(args.input) });
-      if (failBatchWrites && command === 'BatchWriteItemCommand') {
+      if (failBatchWrites > 0 && command === 'BatchWriteItemCommand') {
+        failBatchWrites -= 1;
         throw Object.assign(new Error('Throughput exceeds the current capacity'), { name: 'ProvisionedThroughputExceededException' });
       }
       const result = await next(args);
@@ -54,7 +59,7 @@ beforeAll(async () => {
   );
 }, 120_000);
 afterEach(() => {
-  failBatchWrites = false;
+  failBatchWrites = 0;
   sent.length = 0;
 });
 afterAll(async () => {
@@ -62,7 +67,9 @@ afterAll(async () => {
   await env?.stop();
 });
 
+/** What a search lists once the table's stream indexed what was written. */
 async function found(tenant: Tenant, term: string): Promise<number[]> {
+  await drainTableStreams();
   const res = await invoke('GET /tickets', { token: tenant.admin.token, query: { searchParam: term, showAll: 'true' } });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return (res.body.tickets as { id: number }[]).map((ticket) => ticket.id);
@@ -70,6 +77,7 @@ async function found(tenant: Tenant, term: string): Promise<number[]> {
 
 /** The index items of `word` (every shard below `shards`), as stored. */
 async function wordItems(companyId: number, word: string, shards = 1): Promise<Record<string, unknown>[]> {
+  await drainTableStreams();
   const items: Record<string, unknown>[] = [];
   for (let shard = 0; shard < shards; shard++) {
     const out = await db().send(
@@ -84,18 +92,20 @@ async function wordItems(companyId: number, word: string, shards = 1): Promise<R
   return items;
 }
 
-describe('message words outside the transaction', () => {
-  it('writes the words in a batch after the transaction, one plain item each, and a search finds the ticket', async () => {
+describe("message words off the message's path", () => {
+  it("writes no word on the message's path; the table's stream puts one plain item a word, and a search finds the ticket", async () => {
     const ticket = await seedTicket(a, connectionId, { status: 'open', userId: a.admin.id });
     sent.length = 0;
 
     await storeInbound(ticket, 'Meu pedido quimbanda atrasou, quero o reembolso');
 
-    // The message's transaction holds no search item at all.
+    // The message's transaction holds no search item, and nothing after it writes one.
     const transactions = sent.filter((request) => request.command === 'TransactWriteItemsCommand');
     expect(transactions).toHaveLength(1);
     expect(transactions[0]?.input).toContain('"sk":"MSG#');
-    expect(transactions[0]?.input).not.toContain('#SRCH#');
+    expect(sent.filter((request) => request.input.includes('#SRCH#'))).toEqual([]);
+    // The stream's consumer writes them, in one BatchWriteItem.
+    await drainTableStreams();
     const batches = sent.filter((request) => request.command === 'BatchWriteItemCommand' && request.input.includes('#SRCH#'));
     expect(batches).toHaveLength(1);
     expect(batches[0]?.input).toContain('M#quimbanda#');
@@ -109,50 +119,48 @@ describe('message words outside the transaction', () => {
   it('a duplicate store of the same message writes no word twice', async () => {
     const ticket = await seedTicket(a, connectionId, { status: 'open', userId: a.admin.id });
     const message = await storeInbound(ticket, 'Boleto xilofonista vencido');
+    await drainTableStreams();
     const current = (await getTicket(a.companyId, ticket.id)) as TicketRecord;
+    sent.length = 0;
 
-    // The same event again (a redelivery): the message's guard refuses it.
+    // The same event again (a redelivery): the message's guard refuses it, so the stream shows no write.
     expect(await storeMessage(message, current, { unread: true, requireActive: false })).toBe('duplicate');
+    await drainTableStreams();
 
+    expect(sent.filter((request) => request.input.includes('#SRCH#'))).toEqual([]);
     expect(await wordItems(a.companyId, 'xilofonista')).toHaveLength(1);
     expect(await found(a, 'xilofonista')).toEqual([ticket.id]);
   });
 
-  it('a failed word write keeps the message stored and answered; the next message repairs the index', async () => {
+  it('a failed word write keeps the message stored and answered; the stream tries again and the words go in', async () => {
     const ticket = await seedTicket(a, connectionId, { status: 'open', userId: a.admin.id });
 
-    // Act: our send while every BatchWriteItem fails (throttled past its retries).
-    failBatchWrites = true;
+    // Act: our send, then the stream's first two word writes fail (throttled past their own retries).
     const res = await invoke('POST /messages/{id}', {
       token: a.admin.token,
       params: { id: ticket.id },
       json: { body: 'Seu protocolo zigurate foi aberto' },
     });
-    failBatchWrites = false;
     await env.commands.drain();
+    failBatchWrites = 2;
+    await drainTableStreams();
 
-    // Assess: the message is stored and listed; only its words are missing from the index.
+    // Assess: the message was answered and listed; the retried batch put its words in.
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const message = res.body.messages[0];
     expect(message).not.toHaveProperty('wordIndex');
-    expect((await getMessage(a.companyId, ticket.id, message.id))?.body).toBe('Seu protocolo zigurate foi aberto');
+    expect(failBatchWrites).toBe(0);
     const listed = await invoke('GET /messages/{id}', { token: a.admin.token, params: { id: ticket.id } });
     expect(listed.body.messages.map((m: { id: string }) => m.id)).toContain(message.id);
     expect(listed.body.messages[0]).not.toHaveProperty('wordIndex');
-    expect(await found(a, 'zigurate')).toEqual([]);
-
-    // Act: the contact answers.
-    await storeInbound(ticket, 'Obrigado pelo retorno');
-
-    // Assess: the earlier message's words are back, the repair mark is gone.
     expect(await found(a, 'zigurate')).toEqual([ticket.id]);
     expect(await wordItems(a.companyId, 'zigurate')).toHaveLength(1);
-    expect(((await getTicket(a.companyId, ticket.id)) as TicketRecord & WordRepairMarks).wordRepairs).toBeUndefined();
   });
 
-  it('an edit whose word writes fail stops showing the old word once repaired', async () => {
+  it('an edit whose word writes fail at first stops showing the old word once the stream tried again', async () => {
     const ticket = await seedTicket(a, connectionId, { status: 'open', userId: a.admin.id });
     const first = await storeInbound(ticket, 'Pedido quiromancia pendente');
+    await drainTableStreams();
     const event = {
       companyId: a.companyId,
       connectionId: ticket.whatsappId,
@@ -160,14 +168,12 @@ describe('message words outside the transaction', () => {
       number: ticket.contact.number,
     };
 
-    failBatchWrites = true;
     await handleEdit({ kind: 'edit', ...event, body: 'Pedido lexicografia pendente' }, quiet);
-    failBatchWrites = false;
+    failBatchWrites = 1;
 
     expect((await getMessage(a.companyId, ticket.id, first.id))?.body).toBe('Pedido lexicografia pendente');
-    await storeInbound(ticket, 'Alguma novidade?');
-
     expect(await found(a, 'quiromancia')).toEqual([]);
+    expect(failBatchWrites).toBe(0);
     expect(await wordItems(a.companyId, 'quiromancia')).toHaveLength(0);
     expect(await found(a, 'lexicografia')).toEqual([ticket.id]);
   });
@@ -191,6 +197,18 @@ describe('message words outside the transaction', () => {
     expect(await wordItems(a.companyId, 'ornamental')).toHaveLength(0);
     expect(await found(a, 'ornamental')).toEqual([]);
   });
+
+  it('a message removed by the retention sweep takes its words out through the stream', async () => {
+    const ticket = await seedTicket(a, connectionId, { status: 'open', userId: a.admin.id });
+    const message = await storeInbound(ticket, 'Contrato quaternario assinado');
+    expect(await found(a, 'quaternario')).toEqual([ticket.id]);
+    const stored = (await getMessage(a.companyId, ticket.id, message.id)) as StoredMessage;
+
+    expect(await removeStoredMessage(stored)).toBe(true);
+
+    expect(await wordItems(a.companyId, 'quaternario')).toHaveLength(0);
+    expect(await found(a, 'quaternario')).toEqual([]);
+  });
 });
 
 describe('a search by message words', () => {
@@ -202,6 +220,7 @@ describe('a search by message words', () => {
       tickets.push(ticket);
     }
 
+    await drainTableStreams();
     itemsRead = 0;
     const res = await invoke('GET /tickets', { token: a.admin.token, query: { searchParam: 'paralelepipedo', showAll: 'true' } });
 
@@ -237,6 +256,7 @@ describe('word partitions of a sharded tenant', () => {
     // Pages of 40 through the cursor: every ticket once, newest first.
     const listed: number[] = [];
     let cursor: string | undefined;
+    await drainTableStreams();
     do {
       const res = await invoke('GET /tickets', {
         token: hot.admin.token,

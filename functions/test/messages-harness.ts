@@ -36,9 +36,10 @@ export interface Env {
   stop(): Promise<void>;
 }
 
-export async function startEnv(): Promise<Env> {
+/** `streams`: the table's stream, for a file that runs its consumers (support/table-streams.ts). */
+export async function startEnv(options: { streams?: boolean } = {}): Promise<Env> {
   const [stack, commands, s3] = await Promise.all([
-    startStack(),
+    startStack(options),
     startCommandQueue(),
     freePort().then((port) => startS3({ port, buckets: [BUCKET] })),
   ]);

@@ -24,8 +24,9 @@ export interface Stack {
   stop: () => Promise<void>;
 }
 
-export async function startStack(): Promise<Stack> {
-  const [ddb, cognito] = await Promise.all([startDynamoDbLocal(), startCognitoLocal()]);
+/** `streams`: the table's stream, for a file that runs its consumers (support/table-streams.ts). */
+export async function startStack(options: { streams?: boolean } = {}): Promise<Stack> {
+  const [ddb, cognito] = await Promise.all([startDynamoDbLocal({ streams: options.streams ?? false }), startCognitoLocal()]);
   resetVerifier();
   return {
     ddb,

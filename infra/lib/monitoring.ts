@@ -192,7 +192,7 @@ export class Monitoring extends Construct {
     const depth = deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: minute, statistic: 'Maximum' });
     dlqDepth.set(`${declaration.name}-stream`, depth);
     this.alarm(`${declaration.name}-stream-dlq`, depth, {
-      description: `The ${declaration.name} stream consumer gave up on records after ${declaration.retryAttempts} retries: its DLQ names them, to replay.`,
+      description: `The ${declaration.name} stream consumer gave up on records (${declaration.retryAttempts} retries, or ${declaration.maxRecordAgeSeconds / 3600} h old): its DLQ names them, to replay.`,
     });
     const fn = functions.get(declaration.name);
     if (!fn) return;

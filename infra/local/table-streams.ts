@@ -381,7 +381,9 @@ async function describeStreamArn(endpoint: string, tableName: string): Promise<s
   try {
     const { Table } = await dynamo.send(new DescribeTableCommand({ TableName: tableName }));
     if (!Table?.StreamSpecification?.StreamEnabled || !Table.LatestStreamArn)
-      throw new Error(`table ${tableName} has no stream (ensureTable in infra/local/dynamodb-local/dynamodb-local.ts turns it on)`);
+      throw new Error(
+        `table ${tableName} has no stream (ensureTable in infra/local/dynamodb-local/dynamodb-local.ts turns it on; a unit file asks startDynamoDbLocal for { streams: true })`,
+      );
     return Table.LatestStreamArn;
   } finally {
     dynamo.destroy();

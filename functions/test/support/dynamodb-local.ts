@@ -7,8 +7,9 @@
  *   const ddb = await startDynamoDbLocal();   // sets TABLE_NAME and DYNAMODB_ENDPOINT
  *   afterAll(() => ddb.stop());
  *
- * The table has its stream, as in AWS; nothing reads it unless the file calls drainTableStreams()
- * (./table-streams.ts), which runs the stream consumers over it.
+ * With `streams: true` the table has its stream, as in AWS; nothing reads it unless the file calls
+ * drainTableStreams() (./table-streams.ts), which runs the stream consumers over it. Without, a
+ * file's writes leave no stream records behind on the shared JVM (ensureTable says why that matters).
  */
 import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { ensureTable, startDynamoDbLocal as startJvm } from '../../../infra/local/dynamodb-local/dynamodb-local.ts';
@@ -45,7 +46,14 @@ export async function startTestJvm(maxHeapMb?: number): Promise<{ endpoint: stri
 
 let tables = 0;
 
-export async function startDynamoDbLocal(options: { tableName?: string; setEnv?: boolean } = {}): Promise<DynamoDbLocal> {
+export async function startDynamoDbLocal(
+  options: {
+    tableName?: string;
+    setEnv?: boolean;
+    /** The table's stream, for a file that runs its consumers (drainTableStreams); off by default (ensureTable says why). */
+    streams?: boolean;
+  } = {},
+): Promise<DynamoDbLocal> {
   fakeAwsCredentials();
   const shared = process.env[SHARED_DYNAMODB_ENDPOINT_ENV];
   const jvm = shared ? undefined : await startTestJvm();
@@ -54,7 +62,7 @@ export async function startDynamoDbLocal(options: { tableName?: string; setEnv?:
   // On the shared JVM every file of the run has a table there: the name tells them apart.
   const tableName = shared ? `${base}-${process.pid}-${++tables}-${Date.now().toString(36)}` : base;
   const client = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
-  await ensureTable(endpoint, tableName);
+  await ensureTable(endpoint, tableName, { stream: options.streams ?? false });
   if (options.setEnv ?? true) {
     process.env.TABLE_NAME = tableName;
     process.env.DYNAMODB_ENDPOINT = endpoint;

@@ -12,9 +12,9 @@
  * before step 1 on the ticket as read, the store records `botDone` itself (conditional on the
  * ticket's revision), and step 3 writes no mark: its events are all it does, and a replay of the
  * event publishes them again (steps.ts resume).
- * Within an SQS batch of the inbound consumer, step 1's search words and step 3's link mark wait
- * for the batch's end (handlers/consumers/inbound.ts), the words written before the marks: a
- * resumed message (its link not marked) writes its words again.
+ * Within an SQS batch of the inbound consumer, step 3's link mark waits for the batch's end
+ * (handlers/consumers/inbound.ts). The message's search words go in through the table's stream
+ * (storage/messages/words.ts), off this path.
  */
 
 import { logger } from '#commons/logger';
@@ -40,7 +40,6 @@ import { contactKey, getContactByNumber } from '#storage/contacts/contacts';
 import { storeFirstMessage } from '#storage/messages/first-message';
 import { getMessageByWaId, type MessageRecord, storeMessage, ticketAfterActivity } from '#storage/messages/messages';
 import { getWaLink, type WaLink, waLinkKey } from '#storage/messages/wa-links';
-import type { DeferredWords } from '#storage/messages/words';
 import type { QueueRecord } from '#storage/queues/queues';
 import { hints } from '#storage/read-cache';
 import type { TicketRecord } from '#storage/tickets/record';
@@ -75,8 +74,6 @@ export async function handleWaMessage(
   refs: BatchReferences = batchReferences(),
   /** The SQS batch's deferred link marks (dispatch-marks.ts); without, each is written at once. */
   marks?: RecordMarks,
-  /** The SQS batch's deferred search words (storage/messages/words.ts); without, written at once. */
-  words?: DeferredWords,
 ): Promise<MessageOutcome> {
   // One round of independent reads: the dedupe link, the cached references, and (for a contact
   // this container has seen) the contact and its active ticket through the hints. The point reads
@@ -95,7 +92,7 @@ export async function handleWaMessage(
     wa.quotedId ? getMessageByWaId(companyId, connectionId, wa.quotedId) : undefined,
     hintedContactId === undefined ? getContactByNumber(companyId, number) : undefined,
   ]);
-  if (link) return (await resume(companyId, connectionId, wa.id, link, effects, refs, marks, words)) ? 'resumed' : 'duplicate';
+  if (link) return (await resume(companyId, connectionId, wa.id, link, effects, refs, marks)) ? 'resumed' : 'duplicate';
 
   if (wa.isGroup && settings.CheckMsgIsGroup === 'enabled') return 'ignored';
   if (!connection) {
@@ -114,7 +111,7 @@ export async function handleWaMessage(
   const context: Arrival = { companyId, connectionId, connection, allQueues, settings, effects, refs, ...(marks ? { marks } : {}) };
   if (!found) {
     // A new contact: the contact, its ticket and the message in one transaction.
-    const first = await storeNewContactMessage({ source, wa, record, now, context, ...(words ? { words } : {}) });
+    const first = await storeNewContactMessage({ source, wa, record, now, context });
     if (first !== 'contactTaken') return first;
   }
   // Known, or created a moment ago by a concurrent first message from the number: on with it.
@@ -145,13 +142,12 @@ export async function handleWaMessage(
       // Our own messages typed on the phone need no bot.
       link: wa.fromMe ? { botDone: true } : {},
       ...(botDoneAt === undefined ? {} : { botDoneAt }),
-      ...(words ? { words } : {}),
     });
     // A renamed contact's event (findContact) went out beside the store; it precedes the message's.
     await resolved.published;
     // Closed, or moved off the revision the bot was decided on: read the ticket and decide again.
     if (stored === 'ticketClosed' || stored === 'ticketChanged') continue;
-    if (stored === 'duplicate') return resumeRaced(companyId, connectionId, wa.id, effects, refs, marks, words);
+    if (stored === 'duplicate') return resumeRaced(companyId, connectionId, wa.id, effects, refs, marks);
     await afterStore({
       ...context,
       waId: wa.id,
@@ -225,9 +221,8 @@ async function storeNewContactMessage(input: {
   record: (ticket: TicketRecord, contact: Contact) => MessageRecord;
   now: Date;
   context: Arrival;
-  words?: DeferredWords;
 }): Promise<MessageOutcome | 'contactTaken'> {
-  const { source, wa, now, context, words } = input;
+  const { source, wa, now, context } = input;
   const { companyId, connectionId, connection, effects } = context;
   const { contact, ticket } = await newConversation(source, 'pending', now);
   const message = input.record(ticket, contact);
@@ -237,10 +232,9 @@ async function storeNewContactMessage(input: {
     message,
     unread: !wa.fromMe,
     link: wa.fromMe ? { botDone: true } : {},
-    ...(words ? { words } : {}),
   });
   if (first === 'contactTaken') return first;
-  if (first === 'duplicate') return resumeRaced(companyId, connectionId, wa.id, effects, context.refs, context.marks, words);
+  if (first === 'duplicate') return resumeRaced(companyId, connectionId, wa.id, effects, context.refs, context.marks);
   contactHints.set(`${companyId}:${contact.number}`, contact.id);
   // The company's webhooks hear of the contact, then of its ticket; its socket event waits for the message's frame.
   await contactCreatedWebhook(contact);
@@ -266,9 +260,8 @@ async function resumeRaced(
   effects: Effects,
   refs: BatchReferences,
   marks?: RecordMarks,
-  words?: DeferredWords,
 ): Promise<'duplicate'> {
   const raced = await getWaLink(companyId, connectionId, waId);
-  if (raced) await resume(companyId, connectionId, waId, raced, effects, refs, marks, words);
+  if (raced) await resume(companyId, connectionId, waId, raced, effects, refs, marks);
   return 'duplicate';
 }

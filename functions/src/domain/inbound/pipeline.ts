@@ -8,7 +8,6 @@ import { localTime } from '#domain/chatbot/hours';
 import { applyNumberChecks } from '#domain/contact-lists/number-checks';
 import { importPhoneContacts } from '#domain/contacts/phone-import';
 import { defaultEffects, type Effects } from '#domain/messages/effects';
-import type { DeferredWords } from '#storage/messages/words';
 import { type BatchReferences, batchReferences } from './batch-references.ts';
 import type { RecordMarks } from './dispatch-marks.ts';
 import { handleWaMessage } from './message.ts';
@@ -18,21 +17,19 @@ export type InboundOutcome = string;
 
 /**
  * `refs`: the batch's shared reads of settings, connections and queues (batch-references.ts);
- * `marks`: the batch's deferred link marks (dispatch-marks.ts), written when the batch ends;
- * `words`: the batch's deferred search words (storage/messages/words.ts), written before the marks.
+ * `marks`: the batch's deferred link marks (dispatch-marks.ts), written when the batch ends.
  */
 export async function processInboundEvent(
   event: InboundEvent,
   effects: Effects = defaultEffects,
   refs: BatchReferences = batchReferences(),
   marks?: RecordMarks,
-  words?: DeferredWords,
 ): Promise<InboundOutcome> {
   switch (event.kind) {
     case 'message': {
       // A contact's reply may confirm a campaign: one GetItem beside the message's own work (campaigns/results.ts).
       const [outcome] = await Promise.all([
-        handleWaMessage(event.companyId, event.connectionId, event.message, effects, refs, marks, words),
+        handleWaMessage(event.companyId, event.connectionId, event.message, effects, refs, marks),
         confirmCampaignReply(event, effects),
       ]);
       return outcome;
@@ -48,7 +45,7 @@ export async function processInboundEvent(
     case 'sendFailed':
       return handleSendFailed(event, effects, refs);
     case 'call':
-      return handleCall(event, effects, refs, marks, words);
+      return handleCall(event, effects, refs, marks);
     case 'contacts':
       return importPhoneContacts(event, effects);
     case 'numbersChecked':
@@ -67,7 +64,6 @@ async function handleCall(
   effects: Effects,
   refs: BatchReferences,
   marks?: RecordMarks,
-  words?: DeferredWords,
 ): Promise<InboundOutcome> {
   if (!event.rejected) return 'ignored';
   const timezone = (await refs.settings(event.companyId)).find((s) => s.key === 'timezone')?.value ?? 'UTC';
@@ -88,6 +84,5 @@ async function handleCall(
     effects,
     refs,
     marks,
-    words,
   );
 }

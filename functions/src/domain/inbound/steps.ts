@@ -19,7 +19,6 @@ import type { ConnectionRecord } from '#storage/connections';
 import { getContact } from '#storage/contacts/contacts';
 import { getMessage, type MessageRecord } from '#storage/messages/messages';
 import { updateWaLink, type WaLink } from '#storage/messages/wa-links';
-import { type DeferredWords, type IndexedMessage, syncMessageWords } from '#storage/messages/words';
 import type { QueueRecord } from '#storage/queues/queues';
 import type { TicketRecord } from '#storage/tickets/record';
 import { getTicket } from '#storage/tickets/tickets';
@@ -149,7 +148,6 @@ export async function resume(
   effects: Effects,
   refs: BatchReferences,
   marks?: RecordMarks,
-  words?: DeferredWords,
 ): Promise<boolean> {
   // Done, or done earlier in this batch with its link's mark still to be written.
   if (link.dispatched || marks?.has(companyId, connectionId, waId)) return false;
@@ -158,14 +156,6 @@ export async function resume(
     refs.connection(companyId, connectionId),
   ]);
   if (!message || !connection) return false;
-  // A batch's words are written before its marks: an attempt that stopped short of its mark may
-  // have stopped short of its words too (they are Puts: writing them again changes nothing).
-  // Outside a batch, they are written after the events, which they never hold back.
-  const index = (message as MessageRecord & Pick<IndexedMessage, 'wordIndex'>).wordIndex;
-  if (index?.words.length && words) words.defer(message, index);
-  const writeWords = async () => {
-    if (index?.words.length && !words) await syncMessageWords(message, index.shard, index.words, []);
-  };
   if (!link.botDone) {
     await afterStore({
       companyId,
@@ -178,7 +168,6 @@ export async function resume(
       refs,
       botDone: false,
     });
-    await writeWords();
     return true;
   }
   const ticket = await getTicket(companyId, link.ticketId);
@@ -188,7 +177,6 @@ export async function resume(
   if (ticket && replies.length) await dispatchOutgoing(replies, ticket, effects, { connection });
   else await publishStored(message, effects, { connection });
   if (ticket) await queueBotTurnIfHeld(ticket, message);
-  await writeWords();
   await updateWaLink(companyId, connectionId, waId, { dispatched: true });
   return true;
 }

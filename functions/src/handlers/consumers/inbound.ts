@@ -13,11 +13,9 @@
  * queues come from the container's read caches (domain/inbound/batch-references.ts). The messages'
  * last write, their links' `dispatched` mark, is taken for the whole batch once its groups are done
  * (domain/inbound/dispatch-marks.ts): a record whose mark could not be written fails then, with the
- * later records of its group, as if it had failed in its turn. Before the marks, beside the outbox's
- * flush, the search words of the batch's stored messages go in together (storage/messages/words.ts
- * deferredWords: 25 items a BatchWriteItem, not one request a message); their failure fails no
- * record: the tickets are marked and their next message repairs them. Beside the batch, its messages are
- * counted per tenant for the tenant's list shards (domain/inbound/tenant-load.ts).
+ * later records of its group, as if it had failed in its turn. The messages' search words are not
+ * written here: the table's stream indexes them (handlers/streams/message-words.ts). Beside the
+ * batch, its messages are counted per tenant for the tenant's list shards (domain/inbound/tenant-load.ts).
  */
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { env } from '#commons/env';
@@ -32,7 +30,6 @@ import { defaultEffects, type Effects } from '#domain/messages/effects';
 import { enqueueFanout } from '#realtime/fanout';
 import { postToConnection } from '#realtime/management';
 import { createSnapshotPublisher, type UnitPublisher } from '#realtime/publisher';
-import { deferredWords } from '#storage/messages/words';
 import * as sockets from '#storage/ws-connections';
 import { byMessageGroup } from './message-groups.ts';
 
@@ -89,7 +86,6 @@ export async function consume(event: SQSEvent, given?: Effects): Promise<SQSBatc
   const effects = given ?? { ...defaultEffects, publish: (publisher as UnitPublisher).publish };
   const refs = batchReferences();
   const marks = batchMarks();
-  const words = deferredWords();
   // The tenants' message rate, for their list shards (tenant-load.ts): beside the batch, never in its way.
   const load = observeInboundLoad(messagesPerTenant(parsed)).catch((error: unknown) =>
     logger.warn('inbound load not counted', { error: error as Error }),
@@ -100,7 +96,7 @@ export async function consume(event: SQSEvent, given?: Effects): Promise<SQSBatc
       for (const [index, { record, event: inbound, error }] of items.entries()) {
         try {
           if (!inbound) throw new Error(`invalid inbound event: ${error}`);
-          await processInboundEvent(inbound, effects, refs, marks.forRecord(record.messageId), words);
+          await processInboundEvent(inbound, effects, refs, marks.forRecord(record.messageId));
         } catch (failure) {
           logger.error('inbound event failed', { messageId: record.messageId, error: failure as Error });
           return { items, firstFailed: index };
@@ -109,10 +105,8 @@ export async function consume(event: SQSEvent, given?: Effects): Promise<SQSBatc
       return { items, firstFailed: items.length };
     }),
   );
-  // Published and indexed before marked: a link is marked dispatched only once its events left the
-  // outbox and its words were written (or its ticket marked for their repair). The words never
-  // hold a message's events back: those went out as their records ran.
-  await Promise.all([publisher?.flush(), words.flush()]);
+  // Published before marked: a link is marked dispatched only once its events left the outbox.
+  await publisher?.flush();
   const unmarked = await marks.flush();
   await load;
   for (const [messageId, failure] of unmarked)

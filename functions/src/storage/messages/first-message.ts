@@ -20,9 +20,8 @@ import { contactCounterDeltas } from '../dashboard-counters.ts';
 import { db, transactionCancellationCodes } from '../db.ts';
 import type { TicketRecord } from '../tickets/record.ts';
 import { ticketCreateItems } from '../tickets/tickets.ts';
-import { indexStored, type MessageRecord, messageItems, ticketAfterActivity, withWordIndex } from './messages.ts';
+import { type MessageRecord, messageItems, ticketAfterActivity, withWordIndex } from './messages.ts';
 import type { WaLink } from './wa-links.ts';
-import type { DeferredWords } from './words.ts';
 
 export type FirstMessageOutcome = { stored: TicketRecord } | 'contactTaken' | 'duplicate';
 
@@ -37,8 +36,6 @@ export async function storeFirstMessage(input: {
   /** Whether the message counts as unread (an inbound one). */
   unread: boolean;
   link?: Omit<WaLink, 'messageId' | 'ticketId'>;
-  /** The inbound batch's deferred search words (messages/words.ts); without, written at once. */
-  words?: DeferredWords;
   /** False for a text sent to many tickets (a campaign's): its words would match everything. */
   indexWords?: boolean;
 }): Promise<FirstMessageOutcome> {
@@ -54,8 +51,8 @@ export async function storeFirstMessage(input: {
   const items = [...contactItems, ...ticketItems, ...messageItems(indexed, input.link)];
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     try {
+      // Its words go in through the table's stream (messages/words.ts).
       await db().send(new TransactWriteCommand({ TransactItems: items }));
-      await indexStored(indexed, ticket, input.words);
       return { stored: ticket };
     } catch (error) {
       const codes = transactionCancellationCodes(error);

@@ -47,14 +47,7 @@ import { listSortKey, tagLinkKey, tagsUnchanged, ticketListKeys } from '../ticke
 import type { TicketRecord } from '../tickets/record.ts';
 import { ticketKey, ticketPk } from '../tickets/tickets.ts';
 import { getWaLink, type WaLink, waLinkKey } from './wa-links.ts';
-import {
-  type DeferredWords,
-  type IndexedMessage,
-  newWordIndex,
-  repairMessageWords,
-  syncMessageWords,
-  type WordRepairMarks,
-} from './words.ts';
+import { type IndexedMessage, newWordIndex, repairMessageWords, type WordRepairMarks } from './words.ts';
 
 export type MessageRecord = Message;
 
@@ -289,11 +282,6 @@ export async function storeMessage(
     /** More writes that stand or fall with the message (a note's mentions, storage/mentions.ts). */
     extra?: TransactItem[];
     /**
-     * Where the words go when not written at once: the inbound consumer's batch writes its
-     * messages' words together at its end (messages/words.ts deferredWords).
-     */
-    words?: DeferredWords;
-    /**
      * The chatbot has nothing to do for this message on the ticket at this revision (an inbound
      * message, decided before the store): the link records `botDone`, and the store holds only while
      * the ticket is still at that revision.
@@ -325,7 +313,7 @@ export async function storeMessage(
     ];
     try {
       await db().send(new TransactWriteCommand({ TransactItems: [...items, ...activity, ...(options.extra ?? [])] }));
-      await indexStored(indexed, current, options.words);
+      await repairWordsOf(current);
       return 'stored';
     } catch (error) {
       const codes = transactionCancellationCodes(error);
@@ -356,8 +344,8 @@ const becomesLast = (message: MessageRecord, ticket: Pick<TicketRecord, 'lastMes
   !message.isPrivate && Date.parse(message.createdAt) >= (ticket.lastMessageAt ?? 0);
 
 /**
- * The message as stored: with its words' place in the index (messages/words.ts) recorded on it for
- * the writes after the transaction (indexStored), a repair, an edit or a delete; none when `index` is false.
+ * The message as stored: with its words' place in the index (messages/words.ts) recorded on it, for
+ * the table's stream to index, an edit or a delete to change; none when `index` is false.
  */
 export function withWordIndex(message: MessageRecord, index: boolean): WordIndexed {
   const wordIndex = index ? newWordIndex(message.companyId, message.ticketId, message.body) : undefined;
@@ -380,13 +368,11 @@ export function ticketAfterActivity(ticket: TicketRecord, message: MessageRecord
 }
 
 /**
- * The stored message's words into the search index, and the ticket's earlier messages whose words
- * failed to (messages/words.ts): neither ever fails the message, which is stored.
+ * The ticket's earlier messages whose words failed to go in before the table's stream indexed them
+ * (messages/words.ts): repaired by the next message stored on the ticket. Never fails the message.
+ * The message's own words go in through the stream.
  */
-export async function indexStored(message: WordIndexed, ticket: TicketRecord & WordRepairMarks, deferred?: DeferredWords) {
-  const index = message.wordIndex;
-  if (index && deferred) deferred.defer(message, index);
-  else if (index) await syncMessageWords(message, index.shard, index.words, []).catch(() => false);
+export async function repairWordsOf(ticket: TicketRecord & WordRepairMarks): Promise<void> {
   if (ticket.wordRepairs?.size) await repairMessageWords(ticket.companyId, ticket.id, ticket.wordRepairs).catch(() => 0);
 }
 

@@ -2,29 +2,29 @@
  * A message's share of the word index (search-index.ts `M` items), so a search finds a ticket by
  * the text its messages hold now, not by a text edited away or deleted.
  *
- * One item per (word, ticket, message) (issue 24): storeMessage records on the message where its
- * words go (`wordIndex`: the partitions' shard and the words) in the message's transaction, and
- * writes the items after it commits, outside any transaction: BatchWriteItem, 25 a request, what
- * DynamoDB leaves unprocessed retried with backoff. Each is a Put of a key the message alone decides,
- * so a retry or a second writer writes the same item again (1 WCU, where the counted items of before
- * cost 2 a word: an ADD inside the message's transaction). An edit changes the message first
- * (conditional on the message as read) and then puts the new words' items and deletes the old
- * ones'; a delete deletes them all. Nothing is shared between messages, so nothing is counted: a
- * word held by two messages of a ticket is two items, and deleting one leaves the other.
+ * One item per (word, ticket, message) (issue 24). A message records where its words go on itself
+ * (`wordIndex`: the partitions' shard and the words; set by storeMessage in the message's
+ * transaction, changed by an edit, emptied by a delete). The items
+ * follow it off its path: the table's stream hands every write of such a message (insert, edit,
+ * delete, a retention sweep's removal, a TTL expiry) to the `message-words` consumer
+ * (handlers/streams/message-words.ts), which makes the index hold the words the message's last
+ * record shows (applyMessageWordChanges): BatchWriteItem, 25 a request, shared by the messages of
+ * its batch. Each is a Put or a Delete of a key the message alone decides, so a retry writes the
+ * same item again (1 WCU, where the counted items of before cost 2 a word in the message's
+ * transaction), and nothing is shared between messages, so nothing is counted: a word held by two
+ * messages of a ticket is two items, and deleting one leaves the other. A batch whose writes fail
+ * is retried by the stream, in order, and kept in its DLQ after the last try; the message stays
+ * stored and delivered meanwhile, unfound by its words.
  *
- * When the index writes fail (DynamoDB throttled or down past the retries), the message stays
- * stored and delivered: the ticket item remembers the message (`wordRepairs`, one string set
- * element `<message id> <shard> [<word to take back>...]`) and the next message stored on the ticket
- * repairs it (repairMessageWords: the words the message holds now are put again, the stale ones
- * deleted, the mark cleared), since every writer of a message reads its ticket first. A writer that
- * races another change of the same message (a concurrent edit and revoke) reads the message again
- * after its index writes and corrects them to what the message holds then.
+ * Before the stream, a message whose words failed marked its ticket (`wordRepairs`) and the next
+ * message stored on it repaired them (repairMessageWords): marks written then are still repaired.
  *
  * Messages stored before issue 24 carry `searchWords` instead: the words they counted in the shared,
  * counted items (`M#<word>#<ticket>`, `refs`). Their edit, delete or removal takes those counts back
  * as before (one transaction with the message's change, conditional on the counts read), and an
- * edit moves the message to its own items. Messages the index never counted (chatbot replies,
- * automatic messages, a campaign's: messages/messages.ts) carry neither and take nothing back.
+ * edit moves the message to its own items (its new `wordIndex`, which the stream indexes). Messages
+ * the index never counted (chatbot replies, automatic messages, a campaign's: messages/messages.ts)
+ * carry neither and take nothing back.
  */
 import { BatchGetCommand, BatchWriteCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { logger } from '#commons/logger';
@@ -57,22 +57,21 @@ type WriteRequest = { PutRequest: { Item: Record<string, unknown> } } | { Delete
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** BatchWriteItem, 25 requests a call, unprocessed ones retried with backoff. False when some stayed unwritten. */
-async function writeBatches(requests: WriteRequest[]): Promise<boolean> {
-  try {
-    for (let i = 0; i < requests.length; i += BATCH) {
-      let pending = requests.slice(i, i + BATCH);
-      for (let attempt = 0; pending.length; attempt++) {
-        if (attempt >= MAX_BATCH_ATTEMPTS) return false;
-        if (attempt) await sleep(Math.min(800, 25 * 2 ** attempt));
-        const out = await db().send(new BatchWriteCommand({ RequestItems: { [table()]: pending } }));
-        pending = (out.UnprocessedItems?.[table()] ?? []) as WriteRequest[];
-      }
-    }
-    return true;
-  } catch (error) {
-    logger.warn('message words not written', { error: (error as Error).message });
-    return false;
+async function writeBatch(requests: WriteRequest[]): Promise<boolean> {
+  let pending = requests;
+  for (let attempt = 0; pending.length; attempt++) {
+    if (attempt >= MAX_BATCH_ATTEMPTS) return false;
+    if (attempt) await sleep(Math.min(800, 25 * 2 ** attempt));
+    const out = await db().send(new BatchWriteCommand({ RequestItems: { [table()]: pending } }));
+    pending = (out.UnprocessedItems?.[table()] ?? []) as WriteRequest[];
   }
+  return true;
+}
+
+/** The requests in calls of 25, side by side. False when some stayed unwritten; a call that failed throws. */
+async function writeBatches(requests: WriteRequest[]): Promise<boolean> {
+  const chunks = Array.from({ length: Math.ceil(requests.length / BATCH) }, (_, i) => requests.slice(i * BATCH, (i + 1) * BATCH));
+  return (await Promise.all(chunks.map(writeBatch))).every(Boolean);
 }
 
 function wordRequests(message: Pick<IndexedMessage, 'companyId' | 'ticketId' | 'id'>, shard: number, put: string[], remove: string[]) {
@@ -83,84 +82,62 @@ function wordRequests(message: Pick<IndexedMessage, 'companyId' | 'ticketId' | '
   ];
 }
 
-const repairMark = (id: string, shard: number, stale: string[]) => [id, String(shard), ...stale].join(' ');
+/** A message item as a stream record shows it (only what the index needs). */
+export type IndexedImage = IndexedMessage & { isDeleted?: boolean };
 
-/** The ticket remembers that the message's items may be wrong (the next message stored repairs them). */
-async function markForRepair(message: Pick<IndexedMessage, 'companyId' | 'ticketId' | 'id'>, shard: number, stale: string[]) {
-  try {
-    await db().send(
-      new UpdateCommand({
-        TableName: table(),
-        Key: ticketKey(message.companyId, message.ticketId),
-        UpdateExpression: 'ADD wordRepairs :mark',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':mark': new Set([repairMark(message.id, shard, stale)]) },
-      }),
-    );
-  } catch (error) {
-    if (isConditionalCheckFailed(error)) return; // the ticket is gone, and its index items with it
-    // Both writes failed: the message stays stored, unfound by these words until it is edited.
-    logger.error('message words lost', { ...message, stale, error: (error as Error).message });
+/** One stream record of a message: the item before and after the write (undefined: no item). */
+export interface MessageWordChange {
+  /** The message item's key (`<pk> <sk>`): a message's records are taken together, in order. */
+  key: string;
+  before?: IndexedImage;
+  after?: IndexedImage;
+}
+
+/** The words a message's image holds in the index: none once it is deleted or gone. */
+const heldWords = (image: IndexedImage | undefined): WordIndex | undefined =>
+  image && !image.isDeleted && image.wordIndex ? image.wordIndex : undefined;
+
+const holds = (index: WordIndex | undefined, shard: number, word: string) => index?.shard === shard && index.words.includes(word);
+
+/**
+ * Makes the index hold what each message's last record shows, from what its first record shows it
+ * held before (the stream's batch, in order: an insert, an edit and a delete of one message within
+ * a batch write only the difference of the first and the last). Throws when some item stayed
+ * unwritten, so the stream tries the batch again.
+ */
+export async function applyMessageWordChanges(changes: readonly MessageWordChange[]): Promise<void> {
+  const spans = new Map<string, { first: IndexedImage | undefined; last: IndexedImage | undefined }>();
+  for (const change of changes) {
+    const span = spans.get(change.key);
+    if (span) span.last = change.after;
+    else spans.set(change.key, { first: change.before, last: change.after });
   }
-}
-
-/**
- * Makes the index hold the message's `put` words and not its `remove` ones. True when written;
- * otherwise the ticket is marked for repair and false is returned: never an error for the caller.
- */
-export async function syncMessageWords(
-  message: Pick<IndexedMessage, 'companyId' | 'ticketId' | 'id'>,
-  shard: number,
-  put: string[],
-  remove: string[],
-): Promise<boolean> {
-  if (!put.length && !remove.length) return true;
-  if (await writeBatches(wordRequests(message, shard, put, remove))) return true;
-  await markForRepair(message, shard, remove);
-  return false;
-}
-
-/**
- * The word writes of several stored messages, deferred and written together (the inbound consumer:
- * one SQS batch's messages, `flush` at the batch's end): their items go in as few BatchWriteItem
- * calls as 25 a call allows, the calls side by side, unprocessed items retried with backoff as
- * above. A message with an item left unwritten marks its ticket for repair, as syncMessageWords
- * does; `flush` never fails. Until it runs, the messages are stored and delivered but not found by
- * their words.
- */
-export interface DeferredWords {
-  defer(message: Pick<IndexedMessage, 'companyId' | 'ticketId' | 'id'>, index: WordIndex): void;
-  flush(): Promise<void>;
-}
-
-export function deferredWords(): DeferredWords {
-  /** By the item's key: a message deferred twice (a replay resumed in the batch) writes its items once. */
-  const requests = new Map<string, { request: WriteRequest; message: string }>();
-  const messages = new Map<string, { message: Pick<IndexedMessage, 'companyId' | 'ticketId' | 'id'>; shard: number }>();
-  return {
-    defer(message, index) {
-      const id = `${message.companyId}:${message.ticketId}:${message.id}`;
-      messages.set(id, { message: { companyId: message.companyId, ticketId: message.ticketId, id: message.id }, shard: index.shard });
-      for (const request of wordRequests(message, index.shard, index.words, [])) {
-        const { pk, sk } = (request as { PutRequest: { Item: Record<string, unknown> } }).PutRequest.Item;
-        requests.set(`${pk} ${sk}`, { request, message: id });
-      }
-    },
-    async flush() {
-      const all = [...requests.values()];
-      requests.clear();
-      const chunks = Array.from({ length: Math.ceil(all.length / BATCH) }, (_, i) => all.slice(i * BATCH, (i + 1) * BATCH));
-      const unwritten = new Set<string>();
-      await Promise.all(
-        chunks.map(async (chunk) => {
-          if (!(await writeBatches(chunk.map((entry) => entry.request)))) for (const entry of chunk) unwritten.add(entry.message);
-        }),
+  const requests: WriteRequest[] = [];
+  for (const { first, last } of spans.values()) {
+    const message = last ?? first;
+    const was = heldWords(first);
+    const now = heldWords(last);
+    if (!message) continue;
+    if (now)
+      requests.push(
+        ...wordRequests(
+          message,
+          now.shard,
+          now.words.filter((word) => !holds(was, now.shard, word)),
+          [],
+        ),
       );
-      const failed = [...unwritten].flatMap((id) => messages.get(id) ?? []);
-      messages.clear();
-      await Promise.all(failed.map(({ message, shard }) => markForRepair(message, shard, [])));
-    },
-  };
+    if (was)
+      requests.push(
+        ...wordRequests(
+          message,
+          was.shard,
+          [],
+          was.words.filter((word) => !holds(now, was.shard, word)),
+        ),
+      );
+  }
+  if (!(await writeBatches(requests))) throw new Error(`message words left unwritten (${requests.length} writes)`);
 }
 
 /** Where a new message's words go (written on it by storeMessage, in its transaction). */
@@ -181,7 +158,7 @@ export async function repairMessageWords(companyId: number, ticketId: number, ma
     const shard = message?.wordIndex?.shard ?? Number(shardText);
     const current = message && !message.isDeleted ? (message.wordIndex?.words ?? []) : [];
     const remove = stale.filter((word) => !current.includes(word));
-    if (!(await writeBatches(wordRequests({ companyId, ticketId, id }, shard, current, remove)))) continue;
+    if (!(await writeBatches(wordRequests({ companyId, ticketId, id }, shard, current, remove)).catch(() => false))) continue;
     try {
       await db().send(
         new UpdateCommand({
@@ -277,30 +254,10 @@ export async function messageWordRemovals(companyId: number, ticketId: number, w
 // --- Edits and deletes ---
 
 /**
- * After a change's index writes: when the message changed again meanwhile (another edit, a delete),
- * the index is set to what it holds now, whichever writer's items landed last.
- */
-async function settleWords(message: IndexedMessage, written: string, touched: string[]): Promise<void> {
-  const now = await getItem<IndexedMessage & { updatedAt: string; isDeleted?: boolean }>(
-    ticketPk(message.companyId, message.ticketId),
-    `MSG#${message.id}`,
-  );
-  if (now && now.updatedAt === written) return;
-  const shard = now?.wordIndex?.shard ?? message.wordIndex?.shard ?? 0;
-  const current = now && !now.isDeleted ? (now.wordIndex?.words ?? []) : [];
-  await syncMessageWords(
-    message,
-    shard,
-    current,
-    touched.filter((word) => !current.includes(word)),
-  );
-}
-
-/**
  * Changes a message (`set`) and moves its index words to `nextWords`. `change` decides from the
  * message as read; undefined means nothing to do (it is already deleted, say). The message's change
- * is conditional on the message as read (a concurrent change re-reads and tries again); its words
- * follow it (see the header). Returns the changed message, or undefined when there was none.
+ * is conditional on the message as read (a concurrent change re-reads and tries again); its index
+ * items follow it through the table's stream (see the header). Returns the changed message, or undefined when there was none.
  */
 async function changeIndexedMessage<T extends IndexedMessage & { updatedAt: string }>(
   companyId: number,
@@ -314,9 +271,6 @@ async function changeIndexedMessage<T extends IndexedMessage & { updatedAt: stri
     if (!message || !next) return undefined;
     const counted = message.searchWords ?? [];
     const shard = message.wordIndex?.shard ?? listShardOf(companyId, ticketId);
-    const before = message.wordIndex?.words ?? [];
-    const removed = before.filter((word) => !next.nextWords.includes(word));
-    const added = next.nextWords.filter((word) => !before.includes(word));
     const fields = { ...next.set, wordIndex: { shard, words: next.nextWords }, updatedAt: new Date().toISOString() };
     const entries = Object.entries(fields);
     const update = {
@@ -346,10 +300,7 @@ async function changeIndexedMessage<T extends IndexedMessage & { updatedAt: stri
       throw error;
     }
     const { searchWords: _counted, ...rest } = message;
-    const changed = { ...rest, ...fields } as T;
-    await syncMessageWords(changed, shard, added, removed);
-    await settleWords(changed, fields.updatedAt, [...added, ...removed]);
-    return changed;
+    return { ...rest, ...fields } as T;
   }
   throw new Error(`Message ${id} of ticket ${ticketId} kept changing under its index update`);
 }

@@ -15,9 +15,8 @@
  * Removing one message is one transaction: the message, its id lookup and WhatsApp links
  * (tickets/removal.ts messageSideKeys) and the counts of a message stored before issue 24
  * (messages/words.ts), on condition that the message is still there, so a run that dies midway or
- * two overlapping runs never take a word back twice. Then its own word items are deleted (a Delete
- * each, harmless twice; a failure marks the ticket for repair). Its media object is the domain's to
- * delete, before this.
+ * two overlapping runs never take a word back twice. Its own word items follow it out through the
+ * table's stream (messages/words.ts). Its media object is the domain's to delete, before this.
  *
  * Why not DynamoDB TTL on message items: a TTL delete removes the message alone, and the message is
  * the only record that names its inbound media object (`<cid>/whatsapp/...`) and its counted search
@@ -27,7 +26,7 @@ import { PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@
 import type { TicketStatus } from '#contracts/tickets';
 import { db, getItem, isConditionalCheckFailed, stripKeys, table, transactionCancellationCodes } from '../db.ts';
 import type { MessageRecord } from '../messages/messages.ts';
-import { type IndexedMessage, messageWordRemovals, syncMessageWords } from '../messages/words.ts';
+import { type IndexedMessage, messageWordRemovals } from '../messages/words.ts';
 import { tenantPk } from '../table.ts';
 import { ticketLists } from '../tickets/list-keys.ts';
 import type { TicketRecord } from '../tickets/record.ts';
@@ -92,7 +91,7 @@ export async function messagesBefore(companyId: number, ticketId: number, cutoff
   return (out.Items ?? []).map((item) => stripKeys<StoredMessage>(item));
 }
 
-/** Removes the message with its lookups and its words (see the header). False when it was already gone. */
+/** Removes the message with its lookups and its counted words (see the header). False when it was already gone. */
 export async function removeStoredMessage(message: StoredMessage): Promise<boolean> {
   const { companyId, ticketId, id } = message;
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
@@ -118,7 +117,6 @@ export async function removeStoredMessage(message: StoredMessage): Promise<boole
           ],
         }),
       );
-      if (!current.isDeleted && current.wordIndex) await syncMessageWords(current, current.wordIndex.shard, [], current.wordIndex.words);
       return true;
     } catch (error) {
       const codes = transactionCancellationCodes(error);
