@@ -198,6 +198,19 @@ describe("message words off the message's path", () => {
     expect(await found(a, 'ornamental')).toEqual([]);
   });
 
+  it("a deleted ticket takes its messages' words out through the stream", async () => {
+    const ticket = await seedTicket(a, connectionId, { status: 'open', userId: a.admin.id });
+    await storeInbound(ticket, 'Pedido heliotropo confirmado');
+    await storeInbound(ticket, 'O heliotropo chegou');
+    expect(await wordItems(a.companyId, 'heliotropo')).toHaveLength(2);
+
+    const res = await invoke('DELETE /tickets/{id}', { token: a.admin.token, params: { id: ticket.id } });
+
+    expect(res.status, JSON.stringify(res.body)).toBe(204);
+    expect(await wordItems(a.companyId, 'heliotropo')).toHaveLength(0);
+    expect(await found(a, 'heliotropo')).toEqual([]);
+  });
+
   it('a message removed by the retention sweep takes its words out through the stream', async () => {
     const ticket = await seedTicket(a, connectionId, { status: 'open', userId: a.admin.id });
     const message = await storeInbound(ticket, 'Contrato quaternario assinado');

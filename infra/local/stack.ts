@@ -40,6 +40,12 @@ export interface LocalStackOptions {
   log?: (line: string) => void;
   /** `replacesPassword`: an admin already seeded gets this password (its old one was lost with local.json). */
   seedAdmin?: { email: string; password: string; replacesPassword?: boolean };
+  /**
+   * How long the table's stream consumers gather records (declarations/table-streams.ts): 200 ms by
+   * default, so a search finds a new message at once; 'declared' keeps each consumer's own window,
+   * as AWS runs it (the benches, whose invocation counts are billed).
+   */
+  tableStreamWindowMs?: number | 'declared';
   /** The WebSocket gateway's new-connection quota; AWS's 500 per second by default (bench:reconnect sets it). */
   wsNewConnectionsPerSecond?: number;
 }
@@ -280,13 +286,15 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
     }
 
     // The table's stream consumers (declarations/table-streams.ts), fed as Lambda's event source
-    // mapping feeds them; their batching window is cut to 200 ms so a search finds a new message at once.
+    // mapping feeds them; their batching window is cut to 200 ms (unless the caller keeps the
+    // declared one) so a search finds a new message at once.
+    const window = opts.tableStreamWindowMs ?? 200;
     const tableStreams = startTableStreams({
       endpoint: dynamo.endpoint,
       tableName: TABLE_LOGICAL_NAME,
       region: REGION,
       log,
-      maxBatchingWindowMs: 200,
+      ...(window === 'declared' ? {} : { maxBatchingWindowMs: window }),
       checkpointFile: opts.dataDir ? join(dataDir, 'dynamodb', 'stream-checkpoints.json') : undefined,
     });
     stoppers.push({ name: 'table-streams', stop: tableStreams.stop });

@@ -38,7 +38,14 @@ export async function runBench(
 ): Promise<never> {
   const { failureCode = 2, errorText = stackOf, stackOptions, startingNote } = bench;
   bench.say(`starting the local stack${startingNote ? ` (${startingNote})` : ''}...`);
-  const stack = await startLocalStack({ ...stackOptions, ports: 'auto', log: bench.log, seedAdmin: BENCH_ADMIN });
+  // The stream consumers gather records as long as in AWS: their invocations are counted and billed.
+  const stack = await startLocalStack({
+    tableStreamWindowMs: 'declared',
+    ...stackOptions,
+    ports: 'auto',
+    log: bench.log,
+    seedAdmin: BENCH_ADMIN,
+  });
   let exitCode = 0;
   try {
     exitCode = await body(stack);

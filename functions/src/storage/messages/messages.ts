@@ -22,11 +22,9 @@
  * Writes of a stored message (storeMessage), in one transaction: the message, its id lookup (only
  * for an id that does not name its ticket), its WhatsApp link (when it has a WhatsApp id), the ticket's activity, plus the list indexes' share:
  * one Update per tag of the ticket (its tag links' sort keys follow updatedAt, tickets/tickets.ts "tag
- * link"). Then, outside it, the search index's items of the body's words (messages/words.ts, at most
- * MAX_MESSAGE_WORDS, a plain Put each in one BatchWriteItem), which edits and deletes take back: a
- * failed index write never fails the message, the ticket is marked and its next message repairs it.
- * The inbound consumer defers those writes to its SQS batch's end (`words`), where the words of all
- * the batch's messages go in as few BatchWriteItem calls as they fill.
+ * link"). The message records where its words go (`wordIndex`, at most MAX_MESSAGE_WORDS); the
+ * search index's items follow it through the table's stream (messages/words.ts), off this path, and
+ * edits and deletes take them back the same way.
  * Messages committed by other paths (chatbot replies, automatic messages: messageItems) and a
  * campaign's (storeMessage with indexWords false) are not word-indexed: the same text on every
  * ticket would make those words match everything.

@@ -14,7 +14,7 @@ import { namesTicket } from '#contracts/message-ticket-id';
 import { waMessageIdFor } from '#contracts/wa-message-id';
 import { contactPk } from '../contacts/contacts.ts';
 import { db, isConditionalCheckFailed, table, transactionCancellationCodes } from '../db.ts';
-import { contactWords, messageWordKey, messageWords, ticketSearchKey, type WordIndex } from '../search-index.ts';
+import { contactWords, messageWords, ticketSearchKey } from '../search-index.ts';
 import { pad, tenantPk } from '../table.ts';
 import { ticketTagsRemovalItems, ticketTagsUnchanged } from '../tags.ts';
 import { ticketNoteKeys } from './notes.ts';
@@ -73,10 +73,10 @@ export async function deleteTicketData(ticket: TicketRecord): Promise<boolean> {
       keys.push({ pk: String(item.pk), sk });
       if (!sk.startsWith('MSG#')) continue;
       keys.push(...messageSideKeys(companyId, item));
-      // Its own items (messages/words.ts); a message stored before issue 24 counted its body's words in shared items.
-      const index = item.wordIndex as WordIndex | undefined;
-      if (index) for (const word of index.words) keys.push(messageWordKey(companyId, word, id, String(item.id), index.shard));
-      else for (const word of messageWords(String(item.body ?? ''))) searchKeys.set(`M#${word}`, ticketSearchKey(companyId, 'M', word, id));
+      // Its own word items follow it out through the table's stream (messages/words.ts); a message
+      // stored before issue 24 counted its body's words in shared items, deleted here.
+      if (!item.wordIndex)
+        for (const word of messageWords(String(item.body ?? ''))) searchKeys.set(`M#${word}`, ticketSearchKey(companyId, 'M', word, id));
     }
     await batchDelete(keys);
     ExclusiveStartKey = page.LastEvaluatedKey;
