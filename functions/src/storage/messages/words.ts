@@ -103,7 +103,9 @@ export interface MessageWordChange {
 const heldWords = (image: IndexedImage | undefined): WordIndex | undefined =>
   image && !image.isDeleted && image.wordIndex ? image.wordIndex : undefined;
 
-const holds = (index: WordIndex | undefined, shard: number, word: string) => index?.shard === shard && index.words.includes(word);
+/** The words of `index` that `other` does not hold in the same partitions. */
+const notIn = (index: WordIndex, other: WordIndex | undefined): string[] =>
+  index.words.filter((word) => !(other?.shard === index.shard && other.words.includes(word)));
 
 /**
  * Makes the index hold what each message's last record shows, from what its first record shows it
@@ -124,24 +126,8 @@ export async function applyMessageWordChanges(changes: readonly MessageWordChang
     const was = heldWords(first);
     const now = heldWords(last);
     if (!message) continue;
-    if (now)
-      requests.push(
-        ...wordRequests(
-          message,
-          now.shard,
-          now.words.filter((word) => !holds(was, now.shard, word)),
-          [],
-        ),
-      );
-    if (was)
-      requests.push(
-        ...wordRequests(
-          message,
-          was.shard,
-          [],
-          was.words.filter((word) => !holds(now, was.shard, word)),
-        ),
-      );
+    if (now) requests.push(...wordRequests(message, now.shard, notIn(now, was), []));
+    if (was) requests.push(...wordRequests(message, was.shard, [], notIn(was, now)));
   }
   if (!(await writeBatches(requests))) throw new Error(`message words left unwritten (${requests.length} writes)`);
 }
