@@ -141,6 +141,50 @@ describe('the inbox', { timeout: 150_000 }, () => {
     await page.getByTestId('tickets-page').and(page.locator('[data-layout="wide"]')).waitFor();
   });
 
+  it('reads what arrives in the conversation on screen; with the tab hidden it counts until the tab shows again', async () => {
+    // Prepare: watch the row for an unread badge, however briefly it shows.
+    const uuid = page.url().split('/').at(-1);
+    const unreadOnServer = async () =>
+      (await ok<{ unreadMessages: number }>(call, 'GET', `/tickets/u/${uuid}`, { token: tenant.admin.token })).unreadMessages;
+    await page.evaluate((name) => {
+      const seen = window as unknown as { __badgeSeen: boolean };
+      seen.__badgeSeen = false;
+      const look = () => {
+        for (const row of document.querySelectorAll('[data-testid="ticket-row"]'))
+          if (row.textContent?.includes(name) && row.querySelector('[data-testid="unread-badge"]')) seen.__badgeSeen = true;
+      };
+      new MutationObserver(look).observe(document.body, { subtree: true, childList: true, characterData: true });
+    }, contactName);
+    const setTab = (state: 'visible' | 'hidden') =>
+      page.evaluate((value) => {
+        Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => value });
+        document.dispatchEvent(new Event('visibilitychange'));
+      }, state);
+    // Act: the contact writes while the attendant reads the conversation.
+    await sim.send(setup.simId, number, 'Só mais uma pergunta', contactName);
+    // Assess: in the thread, never counted on the row, and read on the server too.
+    await page.getByTestId('message').filter({ hasText: 'Só mais uma pergunta' }).waitFor({ timeout: PIPELINE_WAIT_MS });
+    await waitUntil('the server counts it read', async () => (await unreadOnServer()) === 0);
+    await page.waitForTimeout(1500);
+    await expect(page.evaluate(() => (window as unknown as { __badgeSeen: boolean }).__badgeSeen)).resolves.toBe(false);
+    // Act: the tab is hidden when the next one arrives.
+    await setTab('hidden');
+    await sim.send(setup.simId, number, 'Vocês abrem sábado?', contactName);
+    await page.getByTestId('message').filter({ hasText: 'abrem sábado' }).waitFor({ timeout: PIPELINE_WAIT_MS });
+    // Assess: unread on the row and on the server, past the read's delay.
+    const badge = page.getByTestId('ticket-row').filter({ hasText: contactName }).getByTestId('unread-badge');
+    // The badge's root span has no size of its own (MUI draws the count in a child): attached is what counts.
+    await badge.waitFor({ state: 'attached', timeout: PIPELINE_WAIT_MS });
+    await expect(badge.textContent()).resolves.toBe('1');
+    await page.waitForTimeout(1500);
+    await expect(unreadOnServer()).resolves.toBe(1);
+    // Act: the tab shows again.
+    await setTab('visible');
+    // Assess: read, here and on the server.
+    await badge.waitFor({ state: 'detached', timeout: PIPELINE_WAIT_MS });
+    await waitUntil('the server counts it read', async () => (await unreadOnServer()) === 0);
+  });
+
   it("offers the queue's users in Transfer before anything is typed", async () => {
     await page.setViewportSize({ width: 1366, height: 800 });
     await page.getByTestId('conversation-header').getByRole('button', { name: 'Mais opções' }).click();

@@ -4,11 +4,16 @@ import type { Ticket, TicketEvent } from '@conversa/functions/contracts/tickets'
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { useAuth } from '../../../lib/auth/auth-provider.tsx';
+import { isReadingNow, useShownConversation } from '../../../lib/reading-now.ts';
 import { invalidateOnce } from '../../../lib/realtime/invalidate-once.ts';
 import { useRealtime, useRealtimeEvent } from '../../../lib/realtime/realtime-provider.tsx';
-import { fetchMessages, type Pages, putMessage, ticketMessagesKey } from '../api/messages.ts';
+import { fetchMessages, type Pages, putLiveMessage, ticketMessagesKey } from '../api/messages.ts';
 
-/** Incoming messages in an open conversation are read: re-reading the newest page resets the counter. */
+/**
+ * Incoming messages in a conversation the user reads (lib/reading-now.ts: shown, tab visible) are
+ * read: re-reading the newest page resets the counter, once for a burst of them. Those that arrive
+ * while the tab is hidden stay unread until the tab shows again.
+ */
 const MARK_READ_DELAY_MS = 1000;
 
 /** What a ticket change that leaves an activity line changes (tickets/thread-events.ts on the server). */
@@ -26,13 +31,39 @@ export function useMessagesLive(ticketId: number | undefined, markRead = true): 
   const { send } = useRealtime();
   const companyId = user?.companyId;
   const readTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
-  useEffect(() => () => clearTimeout(readTimer.current), []);
+  /** A message came in that the server still counts unread (the tab was hidden, or the read is due). */
+  const unread = useRef(false);
+  /** Schedules the read (while this conversation marks what it shows read). */
+  const readLater = useRef<(() => void) | undefined>(undefined);
+  useShownConversation(ticketId, markRead);
 
   useEffect(() => {
     if (ticketId === undefined) return;
     send({ action: 'joinChatBox', data: ticketId });
     return () => send({ action: 'leaveChatBox', data: ticketId });
   }, [ticketId, send]);
+
+  useEffect(() => {
+    if (ticketId === undefined || !markRead) return;
+    unread.current = false;
+    // The server counts it unread; GET /messages (what opening the ticket does) clears it.
+    const readIfSeen = () => {
+      if (!unread.current || !isReadingNow(ticketId)) return;
+      unread.current = false;
+      void fetchMessages(ticketId, { pageNumber: 1 }).catch(() => undefined);
+    };
+    const later = () => {
+      clearTimeout(readTimer.current);
+      readTimer.current = setTimeout(readIfSeen, MARK_READ_DELAY_MS);
+    };
+    readLater.current = later;
+    document.addEventListener('visibilitychange', later);
+    return () => {
+      document.removeEventListener('visibilitychange', later);
+      clearTimeout(readTimer.current);
+      readLater.current = undefined;
+    };
+  }, [ticketId, markRead]);
 
   const seenState = useRef<{ ticketId: number; state: string } | undefined>(undefined);
   useRealtimeEvent<TicketEvent>(companyId ? channels.ticket(companyId) : undefined, (data) => {
@@ -49,11 +80,10 @@ export function useMessagesLive(ticketId: number | undefined, markRead = true): 
 
   useRealtimeEvent<AppMessageEvent>(companyId ? channels.appMessage(companyId) : undefined, (data) => {
     if (!data?.message || data.message.ticketId !== ticketId) return;
-    putMessage(queryClient, data.message);
-    // The server counts it unread; GET /messages (what opening the ticket does) clears it.
-    if (markRead && data.action === 'create' && !data.message.fromMe) {
-      clearTimeout(readTimer.current);
-      readTimer.current = setTimeout(() => void fetchMessages(ticketId, { pageNumber: 1 }).catch(() => undefined), MARK_READ_DELAY_MS);
+    putLiveMessage(queryClient, data.message);
+    if (data.action === 'create' && !data.message.fromMe && readLater.current) {
+      unread.current = true;
+      readLater.current();
     }
   });
 }

@@ -3,8 +3,9 @@ import type { AppMessageEvent } from '@conversa/functions/contracts/messages';
 import type { Ticket, TicketEvent } from '@conversa/functions/contracts/tickets';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { useMatch, useNavigate } from 'react-router-dom';
+import { useNavigate } from 'react-router-dom';
 import { useAuth } from '../../../lib/auth/auth-provider.tsx';
+import { asSeen, isReadingNow } from '../../../lib/reading-now.ts';
 import { useRealtimeEvent } from '../../../lib/realtime/realtime-provider.tsx';
 import { readVolume } from '../../../lib/storage.ts';
 import { playAlert } from '../api/alert-sound.ts';
@@ -12,15 +13,15 @@ import { applyTicket, notifies, unreadTicketsKey, unreadTicketsQueryOptions, wit
 
 /**
  * The unread tickets of the top bar, kept live by the ticket and message events. A new message from
- * a contact on a ticket that is not open on screen (another ticket open, or the tab hidden) plays the
- * sound at the stored volume and, where the user allowed it, shows a browser notification.
+ * a contact on a ticket the user is not reading (lib/reading-now.ts: another ticket open, the list
+ * pane shown on a phone, or the tab hidden) plays the sound at the stored volume and, where the user
+ * allowed it, shows a browser notification.
  */
 export function useUnreadNotifications(): Ticket[] {
   const { t } = useTranslation();
   const { user } = useAuth();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-  const openTicket = useMatch('/tickets/:ticketId')?.params.ticketId;
   const viewer = user ? { id: user.id, allTicket: user.allTicket } : undefined;
   const query = useQuery(unreadTicketsQueryOptions(viewer));
   const companyId = user?.companyId;
@@ -29,15 +30,15 @@ export function useUnreadNotifications(): Ticket[] {
     queryClient.setQueryData<Ticket[]>(key, (list) => (list === undefined ? list : change(list)));
 
   useRealtimeEvent<TicketEvent>(companyId ? channels.ticket(companyId) : undefined, (data) => {
-    if (data?.action === 'update' && data.ticket) update((list) => applyTicket(list, data.ticket, viewer));
+    if (data?.action === 'update' && data.ticket) update((list) => applyTicket(list, asSeen(data.ticket), viewer));
     else if ((data?.action === 'delete' || data?.action === 'updateUnread') && typeof data.ticketId === 'number')
       update((list) => withoutTicket(list, data.ticketId));
   });
 
   useRealtimeEvent<AppMessageEvent>(companyId ? channels.appMessage(companyId) : undefined, (data) => {
     if (!data?.ticket) return;
-    const onScreen = data.ticket.uuid === openTicket && document.visibilityState === 'visible';
-    // The open conversation reads its messages at once: it does not count as unread here.
+    const onScreen = isReadingNow(data.ticket.id);
+    // The conversation being read reads its messages at once: it does not count as unread here.
     update((list) => (onScreen ? withoutTicket(list, data.ticket.id) : applyTicket(list, data.ticket, viewer)));
     if (data.action !== 'create' || data.message.fromMe || onScreen || !notifies(data.ticket, viewer)) return;
     playAlert(readVolume());
