@@ -21,6 +21,7 @@ import { useConfirmedDelete } from '../../../components/use-confirmed-delete.ts'
 import { useDebouncedValue } from '../../../hooks/use-debounced-value.ts';
 import { isAdmin, useAuth } from '../../../lib/auth/auth-provider.tsx';
 import { contactSearchParam } from '../../../lib/lookups/contacts.ts';
+import { formatPhoneNumber } from '../../../lib/phone-numbers.ts';
 import { toast } from '../../../lib/toast.ts';
 import { useErrorToast } from '../../../lib/use-api-error.ts';
 import { downloadContactData } from '../api/contact-data.ts';
@@ -104,7 +105,7 @@ export function ContactsPage() {
       ),
     },
     { id: 'name', label: t('contacts.fields.name'), render: (contact) => contact.name },
-    { id: 'number', label: t('contacts.fields.number'), render: (contact) => contact.number },
+    { id: 'number', label: t('contacts.fields.number'), render: (contact) => formatPhoneNumber(contact.number, contact.isGroup) },
     { id: 'email', label: t('contacts.fields.email'), hideBelow: 'md', render: (contact) => contact.email },
     {
       id: 'actions',

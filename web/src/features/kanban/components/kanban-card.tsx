@@ -5,6 +5,7 @@ import { Box, Button, Card, CardActions, CardContent, Typography } from '@mui/ma
 import type { ComponentProps, Ref } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
+import { formatPhoneNumber } from '../../../lib/phone-numbers.ts';
 import { lastMessagePreview } from '../../../lib/ticket-preview.ts';
 
 type CardProps = ComponentProps<typeof Card> & { 'data-testid'?: string; ref?: Ref<HTMLDivElement> };
@@ -35,10 +36,10 @@ export function KanbanCardView({ ticket, handle, ...card }: { ticket: Ticket; ha
         </Box>
         <Box sx={{ minWidth: 0 }}>
           <Typography variant="subtitle2" noWrap title={ticket.contact.name}>
-            {ticket.contact.name || ticket.contact.number}
+            {ticket.contact.name || formatPhoneNumber(ticket.contact.number, ticket.isGroup)}
           </Typography>
           <Typography variant="caption" color="text.secondary" component="p">
-            #{ticket.id} · {ticket.contact.number}
+            #{ticket.id} · {formatPhoneNumber(ticket.contact.number, ticket.isGroup)}
           </Typography>
           <Typography variant="body2" color="text.secondary" noWrap title={lastMessagePreview(ticket, t)}>
             {lastMessagePreview(ticket, t) || t('kanban.noMessage')}

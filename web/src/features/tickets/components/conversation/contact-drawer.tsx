@@ -23,6 +23,7 @@ import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../../../components/confirm-dialog.tsx';
 import { formatDayTime } from '../../../../lib/dates.ts';
 import { useContact } from '../../../../lib/lookups/contacts.ts';
+import { formatPhoneNumber } from '../../../../lib/phone-numbers.ts';
 import { toast } from '../../../../lib/toast.ts';
 import { useErrorToast } from '../../../../lib/use-api-error.ts';
 import { noteProblem, type TicketNote, useAddTicketNote, useDeleteTicketNote, useTicketNotes } from '../../api/ticket-notes.ts';
@@ -173,7 +174,7 @@ export function ContactDrawer({ ticket, open, onClose, onEditContact }: ContactD
             {name}
           </Typography>
           <Link href={`tel:${number}`} underline="hover">
-            {number}
+            {formatPhoneNumber(number, ticket.isGroup)}
           </Link>
           {email && (
             <Link href={`mailto:${email}`} underline="hover">

@@ -25,6 +25,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { ConfirmDialog } from '../../../../components/confirm-dialog.tsx';
 import { isAdmin, useAuth } from '../../../../lib/auth/auth-provider.tsx';
+import { formatPhoneNumber } from '../../../../lib/phone-numbers.ts';
 import { toast } from '../../../../lib/toast.ts';
 import { useErrorToast } from '../../../../lib/use-api-error.ts';
 import { type TicketUpdate, useDeleteTicket, useUpdateTicket } from '../../api/tickets.ts';
@@ -172,7 +173,7 @@ export function ConversationHeader({ ticket, onBack, onOpenContact, onSchedule }
                 sx={{ color: 'text.secondary', display: 'block' }}
                 data-testid="conversation-contact-number"
               >
-                {ticket.contact.number}
+                {formatPhoneNumber(ticket.contact.number, ticket.isGroup)}
               </Typography>
             ) : (
               ticket.user && (
