@@ -116,6 +116,34 @@ describe("message words off the message's path", () => {
     expect(await found(a, 'reembolso')).toEqual([ticket.id]);
   });
 
+  it('the consumer needs the table alone: with only the variables its Lambda is given, words go in and come out', async () => {
+    // Prepare: the process keeps, while the stream is consumed, only what the stack gives the
+    // consumer (infra conversa-stack.ts: the table's name, the logger's service, the version) and what
+    // reaches this stand-in (its endpoint, the region and credentials); a variable read beyond those throws.
+    const ticket = await seedTicket(a, connectionId, { status: 'open', userId: a.admin.id });
+    await drainTableStreams();
+    const kept = ['TABLE_NAME', 'POWERTOOLS_SERVICE_NAME', 'SERVER_VERSION', 'DYNAMODB_ENDPOINT', 'AWS_REGION'];
+    const asTheConsumer = async <T>(look: () => Promise<T>): Promise<T> => {
+      const saved = process.env;
+      process.env = Object.fromEntries(
+        Object.entries(saved).filter(([key]) => kept.includes(key) || key.startsWith('AWS_ACCESS') || key.startsWith('AWS_SECRET')),
+      );
+      try {
+        return await look();
+      } finally {
+        process.env = saved;
+      }
+    };
+    // Act: a message, consumed; then its removal, consumed
+    const message = await storeInbound(ticket, 'Orçamento do ornitorrinco aprovado');
+    const inserted = await asTheConsumer(() => wordItems(a.companyId, 'ornitorrinco'));
+    expect(await removeStoredMessage((await getMessage(a.companyId, ticket.id, message.id)) as StoredMessage)).toBe(true);
+    const removed = await asTheConsumer(() => wordItems(a.companyId, 'ornitorrinco'));
+    // Assess
+    expect(inserted).toHaveLength(1);
+    expect(removed).toEqual([]);
+  });
+
   it('a duplicate store of the same message writes no word twice', async () => {
     const ticket = await seedTicket(a, connectionId, { status: 'open', userId: a.admin.id });
     const message = await storeInbound(ticket, 'Boleto xilofonista vencido');

@@ -240,9 +240,15 @@ export class ConversaStack extends Stack {
     const wsApi = realtime ? new ConversaWebSocketApi(this, 'Realtime', { realtime }) : undefined;
 
     const billingFunctions = new Set(routes.filter((route) => route.path.startsWith('/subscription')).map((route) => route.fn));
+    const streamConsumers = new Set(lambdas.filter((lambda) => lambda.kind === 'stream').map((lambda) => lambda.name));
     // The one place every Lambda gets its environment and grants.
     for (const [name, fn] of functions) {
       data.bind(fn, fn);
+      fn.addEnvironment('SERVER_VERSION', props.serverVersion ?? '6.0.0');
+      fn.addEnvironment('POWERTOOLS_SERVICE_NAME', 'conversa');
+      // A stream consumer keeps the table's own derived items (the search words): the table, its
+      // stream and its DLQ (table-streams.ts) are all it is given, no queue, pool, socket or bucket.
+      if (streamConsumers.has(name)) continue;
       const trigger = cognitoTriggers.find((declared) => declared.name === name);
       if (trigger) identity.attachTrigger(fn, trigger);
       else identity.bind(fn);
@@ -253,8 +259,6 @@ export class ConversaStack extends Stack {
       if (wsApi) messaging.grantSend(fn, 'realtime-fanout');
       // Every change the inbox makes may be a webhook event of the company (functions/src/domain/webhooks/emit.ts).
       messaging.grantSend(fn, 'webhook-deliveries');
-      fn.addEnvironment('SERVER_VERSION', props.serverVersion ?? '6.0.0');
-      fn.addEnvironment('POWERTOOLS_SERVICE_NAME', 'conversa');
       fn.addEnvironment('CORS_ORIGIN', web.origin);
       if (props.conversationCounter === 'shared') fn.addEnvironment('CONVERSATION_COUNTER', 'shared');
       if (billingFunctions.has(name)) {

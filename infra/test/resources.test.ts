@@ -6,6 +6,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { messageQueues } from '@conversa/functions/declarations/message-queues';
+import { tableStreamConsumers } from '@conversa/functions/declarations/table-streams';
 import { tableDeclaration } from '@conversa/functions/storage/table';
 import { App, Stack, Validations } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
@@ -329,9 +330,12 @@ describe('table with provisioned capacity (context tableCapacity=provisioned)', 
   });
 
   it('gives every function the shared conversation counter once chosen (context conversationCounter), and none by default', () => {
-    // Every function of ours (each has the table's name; CDK's own helpers have neither)
+    // Every function of ours (each has the table's name; CDK's own helpers have neither) but the
+    // table stream's consumers, which create no conversation and are given the table alone.
+    const streamConsumers = tableStreamConsumers.map((consumer) => functionConstructId(consumer.name));
     const counterOf = (template: Template) =>
       props('AWS::Lambda::Function', template)
+        .filter(([id]) => !streamConsumers.some((prefix) => id.startsWith(prefix)))
         .map(([, p]) => (p.Environment as { Variables?: Json } | undefined)?.Variables)
         .filter((variables) => variables?.TABLE_NAME)
         .map((variables) => variables?.CONVERSATION_COUNTER);

@@ -116,4 +116,22 @@ describe.each(tableStreamConsumers.map((c) => [c.name, c] as const))('stream con
     expect(actionsOn({ 'Fn::GetAtt': [dlqId, 'Arn'] })).toContain('sqs:SendMessage');
     expect(actionsOn({ 'Fn::GetAtt': [tableId(), 'Arn'] })).toEqual(expect.arrayContaining(['dynamodb:BatchWriteItem', 'dynamodb:Query']));
   });
+
+  it('is given nothing else: no queue, user pool, socket API or bucket, in its grants or its environment', () => {
+    // Prepare
+    const fn = template.toJSON().Resources[functionId(name)].Properties;
+    const role = logicalIdOf(template, 'AWS::IAM::Role', `${functionConstructId(name)}Role`);
+    const resources = props('AWS::IAM::Policy')
+      .filter(([, p]) => (p.Roles as Json[]).some((r) => r.Ref === role))
+      .flatMap(([, p]) => (p.PolicyDocument as { Statement: Json[] }).Statement)
+      .flatMap((s) => [s.Resource].flat().map((r) => JSON.stringify(r)));
+    const [dlqId] = deadLetterQueueOf(name)!;
+    const logs = logicalIdOf(template, 'AWS::Logs::LogGroup', `${functionConstructId(name)}Logs`);
+    const own = [tableId(), dlqId, logs];
+    // Assess: every resource a statement names is the table (its indexes, its stream), the DLQ or its
+    // own log group, or ListStreams' '*'.
+    const others = resources.filter((r) => r !== '"*"' && !own.some((id) => r.includes(`"${id}"`)));
+    expect(others).toEqual([]);
+    expect(Object.keys(fn.Environment.Variables).sort()).toEqual(['POWERTOOLS_SERVICE_NAME', 'SERVER_VERSION', 'TABLE_NAME']);
+  });
 });
