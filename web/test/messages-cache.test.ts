@@ -1,8 +1,9 @@
 /** The conversation's message cache under out-of-order copies (SPEC 4 "Message ack"). */
 import type { Message } from '@conversa/functions/contracts/messages';
-import { type InfiniteData, InfiniteQueryObserver, QueryClient } from '@tanstack/react-query';
+import { type InfiniteData, QueryClient } from '@tanstack/react-query';
 import { describe, expect, it, vi } from 'vitest';
 import { type MessagePage, putLiveMessage, putMessage, ticketMessagesKey } from '../src/features/messages/api/messages.ts';
+import { heldReads } from './support/held-reads.ts';
 
 const message = (overrides: Partial<Message>): Message =>
   ({
@@ -51,42 +52,20 @@ describe('putMessage', () => {
 
 describe('putLiveMessage', () => {
   it('a message that arrives while the conversation is being read again is not lost when the older read answers', async () => {
-    // Prepare: the thread holds one message; the server stores a second; a read of the thread that
-    // left before the store is still in flight (a remount, a refetch).
-    const client = new QueryClient();
+    // Prepare: the thread holds one message; a read of it is in flight when the server stores a second.
     const first = message({ id: 'm1', fromMe: false, pending: false, ack: 0 });
     const second = message({ id: 'm2', fromMe: false, pending: false, ack: 0, createdAt: '2030-01-01T10:01:00.000Z' });
     const stored = [first];
-    const reads: ((page: MessagePage) => void)[] = [];
-    const observer = new InfiniteQueryObserver(client, {
-      queryKey: ticketMessagesKey(7),
-      queryFn: () => {
-        const seen = [...stored];
-        return new Promise<MessagePage>((resolve) => reads.push(() => resolve({ messages: seen, hasMore: false } as MessagePage)));
-      },
-      initialPageParam: {},
-      getNextPageParam: () => undefined,
-    });
-    const unsubscribe = observer.subscribe(() => undefined);
-    reads.shift()?.({} as MessagePage);
-    await vi.waitFor(() =>
-      expect(client.getQueryData<InfiniteData<MessagePage>>(ticketMessagesKey(7))?.pages[0]?.messages).toEqual([first]),
-    );
-    void observer.refetch();
-    await vi.waitFor(() => expect(reads).toHaveLength(1));
+    const thread = heldReads(ticketMessagesKey(7), stored, (messages) => ({ messages, hasMore: false }) as MessagePage);
+    await thread.loadThenReadAgain();
     stored.push(second);
     // Act: the event, then the old read's answer (without the second message)
-    putLiveMessage(client, second);
-    reads.shift()?.({} as MessagePage);
+    putLiveMessage(thread.client, second);
+    thread.answer();
     // Assess: a read started after the event answers, and the thread has both
-    await vi.waitFor(() => expect(reads.length).toBeGreaterThan(0));
-    for (const read of reads.splice(0)) read({} as MessagePage);
-    await vi.waitFor(() =>
-      expect(client.getQueryData<InfiniteData<MessagePage>>(ticketMessagesKey(7))?.pages[0]?.messages.map((m) => m.id)).toEqual([
-        'm1',
-        'm2',
-      ]),
-    );
-    unsubscribe();
+    await vi.waitFor(() => expect(thread.reads).toHaveLength(1));
+    thread.answer();
+    await vi.waitFor(() => expect(thread.firstPage()?.messages.map((m) => m.id)).toEqual(['m1', 'm2']));
+    thread.unsubscribe();
   });
 });

@@ -3,7 +3,7 @@ import type { ThreadEvent } from '@conversa/functions/contracts/ticket-history';
 import type { Ticket } from '@conversa/functions/contracts/tickets';
 import { type InfiniteData, infiniteQueryOptions, type QueryClient, useInfiniteQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
-import { invalidateOnce } from '../../../lib/realtime/invalidate-once.ts';
+import { rereadInFlight } from '../../../lib/realtime/reread-in-flight.ts';
 
 /** GET /messages/{ticketId} answer (SPEC 7): page 1 holds the newest messages. */
 export interface MessagePage {
@@ -160,14 +160,12 @@ export function putMessage(queryClient: QueryClient, message: Message): void {
 /**
  * A realtime event's message (new, acked, edited, deleted) into the cache. A read of the conversation
  * in flight (a remount, a state change's refetch) may have left the server before the message was
- * stored, and its answer would replace the cache without it: the message would be missing from the
- * open thread until the next reload. The event is published after the store, so such a read is
- * started again (cancelled and re-run, once for a frame of events) and answers with it.
+ * stored, and its answer would drop it from the open thread: the thread is read again after it
+ * (lib/realtime/reread-in-flight.ts).
  */
 export function putLiveMessage(queryClient: QueryClient, message: Message): void {
   putMessage(queryClient, message);
-  const queryKey = ticketMessagesKey(message.ticketId);
-  if (queryClient.isFetching({ queryKey, exact: true }) > 0) invalidateOnce(queryClient, queryKey);
+  rereadInFlight(queryClient, ticketMessagesKey(message.ticketId));
 }
 
 export function dropMessage(queryClient: QueryClient, ticketId: number, messageId: string): void {

@@ -1,16 +1,24 @@
 import type { Ticket } from '@conversa/functions/contracts/tickets';
 import type { InfiniteData, QueryClient } from '@tanstack/react-query';
 import { ticketKeys } from '../../../lib/lookups/tickets.ts';
+import { rereadInFlight } from '../../../lib/realtime/reread-in-flight.ts';
 import { liveSlaState } from './sla.ts';
 import type { TicketFilters, TicketPage } from './tickets.ts';
 
 /*
  * One place writes tickets into the cache: the answers of our own calls and the realtime events
  * (SPEC 4 "Ticket": a ticket leaves a list when its status or queue no longer matches, or when it is
- * deleted).
+ * deleted). A list or ticket read in flight meanwhile may have left the server before the change,
+ * and would undo it when it answers (a new pending ticket missing from the list): it is read again
+ * after (lib/realtime/reread-in-flight.ts).
  */
 const listsKey = ticketKeys.lists();
 const uuidKey = ticketKeys.details();
+
+function rereadTickets(queryClient: QueryClient): void {
+  rereadInFlight(queryClient, listsKey);
+  rereadInFlight(queryClient, uuidKey);
+}
 
 type Pages = InfiniteData<TicketPage>;
 
@@ -77,10 +85,12 @@ export function putTicket(queryClient: QueryClient, ticket: Ticket, viewerId?: n
     if (next) queryClient.setQueryData<Pages>(key, next);
   }
   queryClient.setQueryData<Ticket>(ticketKeys.detail(ticket.uuid), (old) => (old ? { ...old, ...ticket } : old));
+  rereadTickets(queryClient);
 }
 
 export function removeTicket(queryClient: QueryClient, ticketId: number): void {
   queryClient.setQueriesData<Pages>({ queryKey: listsKey }, (data) => (data && holds(data, ticketId) ? without(data, ticketId) : data));
+  rereadTickets(queryClient);
 }
 
 /** `updateUnread`: the ticket was read (by anyone entitled), its counter drops to zero everywhere. */
@@ -90,6 +100,7 @@ export function markTicketRead(queryClient: QueryClient, ticketId: number): void
     data && holds(data, ticketId) ? { ...data, pages: data.pages.map((page) => ({ ...page, tickets: page.tickets.map(clear) })) } : data,
   );
   queryClient.setQueriesData<Ticket>({ queryKey: uuidKey }, (old) => (old ? clear(old) : old));
+  rereadTickets(queryClient);
 }
 
 /**
@@ -108,4 +119,5 @@ export function putContact(queryClient: QueryClient, contact: Pick<Ticket['conta
       : data,
   );
   queryClient.setQueriesData<Ticket>({ queryKey: uuidKey }, (old) => (old ? copy(old) : old));
+  rereadTickets(queryClient);
 }
