@@ -1,10 +1,12 @@
 /**
  * The inbound pipeline's part in a takeover: when the prompt or integration holds the ticket after
- * the chatbot's decision, the contact's message is queued for its turn (adapters/bot-turns.ts). The
- * provider is never called here: the pipeline stays in milliseconds whatever the provider takes.
- * Queued again on a replay: the queue's dedupe id is the message, so the turn runs once.
+ * the chatbot's decision, the contact's message is queued for its turn. The provider is never called
+ * here: the pipeline stays in milliseconds whatever the provider takes. Queued again on a replay:
+ * the queue's dedupe id is the message, so the turn runs once.
+ *
+ * The queue is a port (`BotTurnSender`): the inbound consumer, the one entry whose pipeline reaches
+ * this, wires the SQS adapter (adapters/bot-turns.ts) at its start; tests wire their own.
  */
-import { sendBotTurn } from '#adapters/bot-turns';
 import type { MessageRecord } from '#storage/messages/messages';
 import type { TicketRecord } from '#storage/tickets/record';
 import { botHolds } from './holds.ts';
@@ -12,18 +14,19 @@ import type { BotTurnMessage } from './turn-message.ts';
 
 export type BotTurnSender = (turn: BotTurnMessage) => Promise<void>;
 
-let sender: BotTurnSender = sendBotTurn;
+let sender: BotTurnSender | undefined;
 
-/** Tests swap the transport; returns the previous one. */
-export function setBotTurnSender(next: BotTurnSender | undefined): BotTurnSender {
+/** Wires the transport (the handler at its start, a test with its recorder); returns the previous one. */
+export function setBotTurnSender(next: BotTurnSender | undefined): BotTurnSender | undefined {
   const previous = sender;
-  sender = next ?? sendBotTurn;
+  sender = next;
   return previous;
 }
 
 /** True when a turn was queued. */
 export async function queueBotTurnIfHeld(ticket: TicketRecord, message: MessageRecord): Promise<boolean> {
   if (message.fromMe || !botHolds(ticket)) return false;
+  if (!sender) throw new Error('No bot turn sender wired: the entry that runs the inbound pipeline calls setBotTurnSender');
   await sender({ companyId: ticket.companyId, ticketId: ticket.id, messageId: message.id });
   return true;
 }
