@@ -163,12 +163,14 @@ describe('webhooks over the local stack', () => {
     const events = (event: string) => hitsOf('/flow').filter((hit) => hit.headers['x-conversa-event'] === event);
     const number = phone();
     await sim.send(setup.simId, number, 'Bom dia');
-    const ticket = await waitUntil('the contact’s ticket', async () => {
-      const list = await ok<{ tickets: { id: number; contact: { number: string } }[] }>(call, 'GET', '/tickets', {
+    // In its queue: the chatbot's step (the one queue taken at once) is a state change of its own just
+    // after the ticket is listed, and an accept read before it is refused as stale (409 ERR_TICKET_CHANGED).
+    const ticket = await waitUntil('the contact’s ticket, in its queue', async () => {
+      const list = await ok<{ tickets: { id: number; queueId: number | null; contact: { number: string } }[] }>(call, 'GET', '/tickets', {
         token: a.admin.token,
         query: { showAll: 'true', status: 'pending' },
       });
-      return list.tickets.find((t) => t.contact.number === number);
+      return list.tickets.find((t) => t.contact.number === number && t.queueId !== null);
     });
     await ok(call, 'PUT', `/tickets/${ticket.id}`, { token: a.admin.token, body: { status: 'open', userId: a.admin.id } });
     await waitUntil('ticket.updated (accepted)', async () =>
