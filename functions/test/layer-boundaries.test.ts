@@ -5,9 +5,10 @@
  * handler wire the two); the files still importing an adapter are listed here, each with the adapters
  * it names, so the list can only shrink: a new import fails, and a mended file must leave the list.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { importSpecifiers, sourceFiles } from '../../tests/support/source-imports.ts';
 
 const DOMAIN = resolve(import.meta.dirname, '../src/domain');
 
@@ -50,20 +51,9 @@ const NOT_YET_MENDED = new Map<string, string[]>([
   ['webhooks/queue-or-park.ts', ['webhook-queue']],
 ]);
 
-/** Every import specifier of a file: static, re-exported, dynamic. */
-const IMPORT = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)['"]([^'"]+)['"]/g;
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(path);
-    return entry.name.endsWith('.ts') ? [path] : [];
-  });
-}
-
 const files = sourceFiles(DOMAIN).map((path) => ({
   name: relative(DOMAIN, path),
-  imports: [...readFileSync(path, 'utf8').matchAll(IMPORT)].map((match) => match[1] as string),
+  imports: importSpecifiers(readFileSync(path, 'utf8')),
 }));
 
 /** The adapters a file imports, by name (`#adapters/x` or a relative path into src/adapters). */

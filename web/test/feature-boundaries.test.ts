@@ -6,24 +6,15 @@
  * folders; this test resolves every relative import (static, re-export, dynamic) and names each
  * import that lands in another feature.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { importSpecifiers, sourceFiles } from '../../tests/support/source-imports.ts';
 
 const FEATURES = resolve(import.meta.dirname, '../src/features');
 
 /** `<file> -> <specifier>` pairs allowed to cross, each with its reason. None today. */
 const ALLOWED = new Set<string>([]);
-
-const IMPORT = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)['"]([^'"]+)['"]/g;
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(path);
-    return /\.tsx?$/.test(entry.name) ? [path] : [];
-  });
-}
 
 const featureOf = (file: string): string | undefined => {
   const inside = relative(FEATURES, file);
@@ -34,8 +25,8 @@ const featureOf = (file: string): string | undefined => {
 function crossFeatureImports(file: string, source: string): string[] {
   const own = featureOf(file);
   const crossings: string[] = [];
-  for (const [, specifier] of source.matchAll(IMPORT)) {
-    if (!specifier?.startsWith('.')) continue;
+  for (const specifier of importSpecifiers(source)) {
+    if (!specifier.startsWith('.')) continue;
     const target = featureOf(resolve(dirname(file), specifier));
     if (target && target !== own) crossings.push(`${relative(FEATURES, file)} -> ${specifier}`);
   }
