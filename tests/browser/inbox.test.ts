@@ -160,10 +160,33 @@ describe('the inbox', { timeout: 150_000 }, () => {
         Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => value });
         document.dispatchEvent(new Event('visibilitychange'));
       }, state);
-    // Act: the contact writes while the attendant reads the conversation.
+    // Prepare: the conversation's read (GET /messages/:id, a second after arrival) held at the network,
+    // so a list read meanwhile answers with the server's count: stop 35's CI saw that answer flash the badge.
+    const row = page.getByTestId('ticket-row').filter({ hasText: contactName });
+    const ticketId = await row.getAttribute('data-ticket-id');
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const conversationRead = new RegExp(`/messages/${ticketId}(\\?|$)`);
+    await page.route(conversationRead, async (route) => {
+      await released;
+      await route.continue();
+    });
+    // Act: the contact writes while the attendant reads the conversation; the list is read again.
     await sim.send(setup.simId, number, 'Só mais uma pergunta', contactName);
-    // Assess: in the thread, never counted on the row, and read on the server too.
     await page.getByTestId('message').filter({ hasText: 'Só mais uma pergunta' }).waitFor({ timeout: PIPELINE_WAIT_MS });
+    const listRead = page.waitForResponse(
+      (response) => /\/tickets\?.*status=open/.test(response.url()) && response.request().method() === 'GET',
+    );
+    await page.getByTestId('tab-pending').click();
+    await page.getByTestId('tab-assigned').click();
+    const listed = (await (await listRead).json()) as { tickets: { id: number; unreadMessages: number }[] };
+    expect(listed.tickets.find((t) => t.id === Number(ticketId))?.unreadMessages).toBe(1);
+    await row.waitFor();
+    await page.unroute(conversationRead);
+    release();
+    // Assess: in the thread, never counted on the row, and read on the server too.
     await waitUntil('the server counts it read', async () => (await unreadOnServer()) === 0);
     await page.waitForTimeout(1500);
     await expect(page.evaluate(() => (window as unknown as { __badgeSeen: boolean }).__badgeSeen)).resolves.toBe(false);
@@ -172,7 +195,7 @@ describe('the inbox', { timeout: 150_000 }, () => {
     await sim.send(setup.simId, number, 'Vocês abrem sábado?', contactName);
     await page.getByTestId('message').filter({ hasText: 'abrem sábado' }).waitFor({ timeout: PIPELINE_WAIT_MS });
     // Assess: unread on the row and on the server, past the read's delay.
-    const badge = page.getByTestId('ticket-row').filter({ hasText: contactName }).getByTestId('unread-badge');
+    const badge = row.getByTestId('unread-badge');
     // The badge's root span has no size of its own (MUI draws the count in a child): attached is what counts.
     await badge.waitFor({ state: 'attached', timeout: PIPELINE_WAIT_MS });
     await expect(badge.textContent()).resolves.toBe('1');

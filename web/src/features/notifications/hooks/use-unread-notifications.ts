@@ -56,5 +56,6 @@ export function useUnreadNotifications(): Ticket[] {
     }
   });
 
-  return query.data ?? [];
+  // A read of the list may answer with the conversation being read still counted by the server.
+  return (query.data ?? []).filter((ticket) => !isReadingNow(ticket.id));
 }

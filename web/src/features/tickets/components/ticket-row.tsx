@@ -19,6 +19,7 @@ import {
 } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { formatDayTime, formatListTime } from '../../../lib/dates.ts';
+import { asSeen } from '../../../lib/reading-now.ts';
 import { lastMessagePreview } from '../../../lib/ticket-preview.ts';
 import { SlaChip } from './sla-chip.tsx';
 
@@ -54,6 +55,9 @@ interface TicketRowProps {
 export function TicketRow({ ticket, selected, admin, accepting, onOpen, onAccept, onSpy, checked, onCheck }: TicketRowProps) {
   const { t } = useTranslation();
   const pending = ticket.status === 'pending';
+  // Counted as this screen sees it: a list read that left before the open conversation's read
+  // answers with the server's count, which must not flash on the row being read.
+  const unread = asSeen(ticket).unreadMessages;
   const queueColor = ticket.queue?.color ?? '#7c7c7c';
   const small = { height: 20, fontSize: 11 };
   const isDark = useTheme().palette.mode === 'dark';
@@ -120,7 +124,7 @@ export function TicketRow({ ticket, selected, admin, accepting, onOpen, onAccept
               </IconButton>
             </Tooltip>
           )}
-          <Typography variant="caption" sx={{ color: ticket.unreadMessages > 0 ? 'success.main' : 'text.secondary', flexShrink: 0 }}>
+          <Typography variant="caption" sx={{ color: unread > 0 ? 'success.main' : 'text.secondary', flexShrink: 0 }}>
             {rowTime(ticket.updatedAt)}
           </Typography>
         </Stack>
@@ -132,9 +136,7 @@ export function TicketRow({ ticket, selected, admin, accepting, onOpen, onAccept
           >
             {lastMessagePreview(ticket, t)}
           </Typography>
-          {ticket.unreadMessages > 0 && (
-            <Badge badgeContent={ticket.unreadMessages} color="success" max={99} sx={{ mr: 1.5 }} data-testid="unread-badge" />
-          )}
+          {unread > 0 && <Badge badgeContent={unread} color="success" max={99} sx={{ mr: 1.5 }} data-testid="unread-badge" />}
         </Stack>
         <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 0.5, mt: 0.5, alignItems: 'center' }}>
           <SlaChip sla={ticket.sla} />
