@@ -49,7 +49,8 @@ describe('GET /onboarding', () => {
     const attendant = await t.addUser('user');
     expect(await ticked()).toEqual(['connection', 'queue', 'attendant']);
 
-    // A conversation waiting for someone is not yet answered; accepted by a user (the owner here) it is.
+    // A conversation waiting for someone is not yet answered, nor once accepted, nor with a private
+    // note: a reply the customer receives, typed by a user (the owner here), answers it.
     const ticket = await seedTicket(t, connection.id);
     expect(await ticked()).toEqual(['connection', 'queue', 'attendant']);
     const accepted = await invoke('PUT /tickets/{id}', {
@@ -58,6 +59,11 @@ describe('GET /onboarding', () => {
       json: { status: 'open', userId: t.admin.id },
     });
     expect(accepted.status).toBe(200);
+    expect(await ticked()).toEqual(['connection', 'queue', 'attendant']);
+    const send = (json: Record<string, unknown>) => invoke('POST /messages/{id}', { token: t.admin.token, params: { id: ticket.id }, json });
+    expect((await send({ body: 'Vou verificar', isPrivate: true })).status).toBe(200);
+    expect(await ticked()).toEqual(['connection', 'queue', 'attendant']);
+    expect((await send({ body: 'Olá! Como posso ajudar?' })).status).toBe(200);
     expect(await ticked()).toEqual(['connection', 'queue', 'attendant', 'conversation']);
 
     const reply = await invoke('POST /quick-messages', { token: attendant.token, json: { shortcode: 'oi', message: 'Olá!' } });

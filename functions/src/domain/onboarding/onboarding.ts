@@ -6,7 +6,7 @@
  * create paths), or a look at the data when the checklist is read. Flags cost a write on every
  * reply and every accept of a busy company forever, for a checklist read a few times in its first
  * days. So the checklist probes, and remembers: each probe is one small Query bounded by what a new
- * company has (its queues, users, connections, quick replies; one row per user list of tickets),
+ * company has (its queues, users, connections, quick replies; a few rows per user list of tickets),
  * a step once seen done is stored in the onboarding item and never probed again, and a company
  * that finished or dismissed the checklist pays one GetItem per read.
  */
@@ -22,15 +22,23 @@ import { ticketLists } from '#storage/tickets/list-keys';
 import { readListSlice } from '#storage/tickets/lists';
 import { countUsers, listUserNamesCached } from '#storage/users/users';
 
-/** A user has taken a conversation: some ticket is open or closed in their name (accepted, answered, resolved). */
-async function someTicketTakenByAUser(companyId: number): Promise<boolean> {
+/** How many of a user's newest open and closed tickets the probe looks at for an answer. */
+const ANSWERED_PROBE_LIMIT = 10;
+
+/**
+ * A user answered a conversation: the step says "accept a ticket and reply to the customer", so an
+ * accept alone is not it. A ticket carries `respondedConvAt` from its first reply typed by a person
+ * (storage/messages/messages.ts: not the bot's, a campaign's or a private note); the probe looks at
+ * each user's newest open and closed tickets.
+ */
+async function someConversationAnswered(companyId: number): Promise<boolean> {
   const users = await listUserNamesCached(companyId);
   const probes = users.flatMap((user) =>
     (['open', 'closed'] as const).map((status) =>
-      readListSlice(companyId, 'gsi2', ticketLists.byStatusAndUser(companyId, status, user.id), { limit: 1 }),
+      readListSlice(companyId, 'gsi2', ticketLists.byStatusAndUser(companyId, status, user.id), { limit: ANSWERED_PROBE_LIMIT }),
     ),
   );
-  return (await Promise.all(probes)).some((slice) => slice.tickets.length > 0);
+  return (await Promise.all(probes)).some((slice) => slice.tickets.some((ticket) => Boolean(ticket.respondedConvAt)));
 }
 
 /**
@@ -49,7 +57,7 @@ const probes: Record<OnboardingStepKey, (companyId: number) => Promise<boolean>>
   queue: async (companyId) => (await countQueues(companyId)) > 0,
   // The owner is the company's first user: anyone else was invited.
   attendant: async (companyId) => (await countUsers(companyId)) > 1,
-  conversation: someTicketTakenByAUser,
+  conversation: someConversationAnswered,
   quickReply: async (companyId) => (await listQuickMessages(companyId)).length > 0,
   businessHours: businessHoursInForce,
 };
