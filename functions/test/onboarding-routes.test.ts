@@ -60,7 +60,8 @@ describe('GET /onboarding', () => {
     });
     expect(accepted.status).toBe(200);
     expect(await ticked()).toEqual(['connection', 'queue', 'attendant']);
-    const send = (json: Record<string, unknown>) => invoke('POST /messages/{id}', { token: t.admin.token, params: { id: ticket.id }, json });
+    const send = (json: Record<string, unknown>) =>
+      invoke('POST /messages/{id}', { token: t.admin.token, params: { id: ticket.id }, json });
     expect((await send({ body: 'Vou verificar', isPrivate: true })).status).toBe(200);
     expect(await ticked()).toEqual(['connection', 'queue', 'attendant']);
     expect((await send({ body: 'Olá! Como posso ajudar?' })).status).toBe(200);
