@@ -7,7 +7,7 @@
  * having sent nothing.
  */
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { setClockSender } from '#adapters/campaign-ticks';
+import { setClockSender } from '#domain/campaigns/clock';
 import { startCampaign } from '#domain/campaigns/engine';
 import { settleCampaignSend } from '#domain/campaigns/results';
 import { resolveContact } from '#domain/contacts/resolve';

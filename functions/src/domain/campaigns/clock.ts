@@ -2,6 +2,10 @@
  * The messages of the campaign engine's clock (the `campaign-ticks` queue): a connection's tick
  * (`seq`: only the current one acts) and a scheduled campaign's start (`scheduledAt`: only if the
  * campaign is still PROGRAMADA at that time).
+ *
+ * The clock is a port (`ClockSender`): each entry that reaches the engine (the campaigns routes, the
+ * campaign-starts job, the campaign-ticks consumer) wires the SQS adapter (adapters/campaign-ticks.ts)
+ * at its start; tests wire their own or pass one in the engine's deps.
  */
 import * as z from 'zod';
 
@@ -19,3 +23,21 @@ export const campaignClockSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('start'), companyId: id, campaignId: id, scheduledAt: z.string().min(1) }),
 ]);
 export type CampaignClockMessage = z.infer<typeof campaignClockSchema>;
+
+/** Queues `message` on the clock, delayed by `delaySeconds` (the adapter bounds it to what SQS allows). */
+export type ClockSender = (message: CampaignClockMessage, delaySeconds: number) => Promise<void>;
+
+let sender: ClockSender | undefined;
+
+/** Wires the transport (the handler at its start, a test with its recorder); returns the previous one. */
+export function setClockSender(next: ClockSender | undefined): ClockSender | undefined {
+  const previous = sender;
+  sender = next;
+  return previous;
+}
+
+/** The wired clock; throws, naming the wiring, when the entry running the engine wired none. */
+export const sendClockMessage: ClockSender = (message, delaySeconds) => {
+  if (!sender) throw new Error('No campaign clock wired: the entry that runs the campaign engine calls setClockSender');
+  return sender(message, delaySeconds);
+};

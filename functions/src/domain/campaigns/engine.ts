@@ -19,7 +19,6 @@
  * committed goes out; restart walks the audience again and ships whom no record marks delivered.
  * The audience is the contact list's items and/or the tag's contacts (audience.ts).
  */
-import { type ClockSender, sendClockMessage } from '#adapters/campaign-ticks';
 import { logger } from '#commons/logger';
 import { type CampaignStatus, defaultCampaignSettings } from '#contracts/campaigns';
 import type { SessionCommand } from '#contracts/session-events';
@@ -32,6 +31,7 @@ import type { PaceRecord, RunRecord, ShipRecord } from '#storage/campaigns/shipp
 import { commitTick, getShipRecords } from '#storage/campaigns/ships';
 import { type FileListFile, getFileList } from '#storage/file-lists';
 import { countAudience, walkAudience } from './audience.ts';
+import { type ClockSender, sendClockMessage } from './clock.ts';
 import { delayToward, fillPlaceholders, nextPace, pickMessages, type ShipPart, shipMessageId, tickBatchSize } from './compose.ts';
 import { publishProgress } from './progress.ts';
 

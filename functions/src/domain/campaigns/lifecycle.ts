@@ -12,12 +12,12 @@
  * whose connection's next tick is over STALE_CHAIN_MS late gets a tick for the chain's current seq
  * queued again; should the lost tick still come, one of the two finds its seq gone and does nothing.
  */
-import { type ClockSender, sendClockMessage } from '#adapters/campaign-ticks';
 import { logger } from '#commons/logger';
 import type { CampaignRecord } from '#storage/campaigns/campaigns';
 import { dueCampaigns, runningCampaigns } from '#storage/campaigns/due';
 import { getPace, joinPace } from '#storage/campaigns/pace';
 import { getRun } from '#storage/campaigns/runs';
+import { type ClockSender, sendClockMessage } from './clock.ts';
 import { defaultEngineDeps, startCampaign } from './engine.ts';
 
 /** Over the minute between the job's runs, so every start is queued by at least one of them. */
