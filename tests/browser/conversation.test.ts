@@ -295,14 +295,30 @@ describe('the conversation and the top bar', { timeout: 180_000 }, () => {
     await shot(page, 'wide');
   });
 
-  it("offers quick replies on '/' (label cut at 35 characters), fills their variables and sends them signed; one with a file sends the file", async () => {
+  it("offers quick replies on '/' (label cut at 35 characters, picked by keyboard), fills their variables and sends them signed; one with a file sends the file", async () => {
     // Prepare (the quick replies were made before the admin signed in: that sign-in ends older sessions)
     const input = page.getByRole('textbox', { name: 'Digite uma mensagem' });
     const fromUs = async () => (await phoneChat(first.number)).filter((m) => m.from === 'us');
     const sentBefore = (await fromUs()).length;
-    // Act: the text one fills the input, Enter sends it with the signature (on by default).
+    // Act: '/a' offers both; the arrows move the highlight round the list, Escape closes it with the text kept.
+    const list = page.getByTestId('quick-reply-suggestions');
+    const highlighted = list.locator('.Mui-selected');
+    await input.fill('/a');
+    await expect.poll(() => list.getByRole('button').count()).toBe(2);
+    const top = await highlighted.textContent();
+    await input.press('ArrowDown');
+    await expect.poll(() => highlighted.textContent()).not.toBe(top);
+    await input.press('ArrowDown');
+    await expect.poll(() => highlighted.textContent()).toBe(top);
+    await input.press('Escape');
+    await list.waitFor({ state: 'detached' });
+    expect(await input.inputValue()).toBe('/a');
+    // Act: Enter on the list picks the highlighted one (never sends '/sauda'): it fills the input, and
+    // the next Enter sends it with the signature (on by default).
     await input.fill('/sauda');
-    await page.getByRole('button', { name: `${`saudacao - ${QUICK_TEXT}`.slice(0, 35)}...` }).click();
+    await list.getByRole('button', { name: `${`saudacao - ${QUICK_TEXT}`.slice(0, 35)}...` }).waitFor();
+    await input.press('Enter');
+    await list.waitFor({ state: 'detached' });
     // The variables are the ticket's: the contact's first name (renamed to '<first.name> Silva' above),
     // the greeting of the attendant's local hour, a protocol of that moment and the ticket.
     const filled = await input.inputValue();

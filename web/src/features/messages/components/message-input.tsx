@@ -10,10 +10,6 @@ import {
   FormControlLabel,
   IconButton,
   LinearProgress,
-  List,
-  ListItemButton,
-  ListItemText,
-  Paper,
   Stack,
   Switch,
   TextField,
@@ -32,13 +28,14 @@ import { readStorage, storageKeys, writeStorage } from '../../../lib/storage.ts'
 import { useErrorToast } from '../../../lib/use-api-error.ts';
 import { sendMediaMessage } from '../api/media.ts';
 import { dropMessage, pendingTextMessage, putMessage, putSent, sendStoredMedia, sendTextMessage, toQuoted } from '../api/messages.ts';
-import { matchQuickMessages, quickMessageLabel } from '../api/quick-messages.ts';
 import { useMentionPicker } from '../hooks/use-mention-picker.ts';
+import { useQuickReplyPicker } from '../hooks/use-quick-reply-picker.ts';
 import { AttachmentPreview } from './attachment-preview.tsx';
 import { ComposerPhoneMenu } from './composer-phone-menu.tsx';
 import { EmojiPicker } from './emoji-picker.tsx';
 import { MentionSuggestions } from './mention-suggestions.tsx';
 import { privateNoteColor, QuotedBlock } from './message-bubble.tsx';
+import { QuickReplySuggestions } from './quick-reply-suggestions.tsx';
 import { VoiceRecorder } from './voice-recorder.tsx';
 
 /** Beside the text box from 600 px up; on a phone they are in ComposerPhoneMenu. */
@@ -70,9 +67,7 @@ export function MessageInput({ ticket, replyTo, onClearReply }: MessageInputProp
   const fileInput = useRef<HTMLInputElement>(null);
   const textInput = useRef<HTMLTextAreaElement>(null);
   const quick = useQuickMessageOptions(user?.companyId, user?.id);
-  // A quick reply with a file is sent at once: never offered while writing a note, which is text only.
   const mention = useMentionPicker({ note, text, setText, textInput, selfId: user?.id });
-  const suggestions = mention.open ? [] : matchQuickMessages(quick.data, text).filter((option) => !note || !option.mediaPath);
   // SPEC 4: input, attachment and emoji are disabled unless the ticket is open, or while sending or recording.
   const disabled = ticket.status !== 'open' || sending || recording;
 
@@ -159,6 +154,15 @@ export function MessageInput({ ticket, replyTo, onClearReply }: MessageInputProp
     }
   };
 
+  // A quick reply with a file is sent at once: never offered while writing a note, which is text only.
+  const quickReplies = useQuickReplyPicker({
+    replies: quick.data,
+    text,
+    enabled: !mention.open && !disabled,
+    textOnly: note,
+    onPick: (option) => void pickQuick(option),
+  });
+
   /** A voice note: the mp3 alone, unsigned (a caption would not show under a voice note). */
   const sendVoice = async (file: File) => {
     setSending(true);
@@ -197,7 +201,7 @@ export function MessageInput({ ticket, replyTo, onClearReply }: MessageInputProp
   };
 
   const onKeyDown = (event: KeyboardEvent) => {
-    if (mention.handleKey(event)) return;
+    if (mention.handleKey(event) || quickReplies.handleKey(event)) return;
     if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
       event.preventDefault();
       void submit();
@@ -231,16 +235,8 @@ export function MessageInput({ ticket, replyTo, onClearReply }: MessageInputProp
       data-note={note || undefined}
     >
       {mention.open && !disabled && <MentionSuggestions options={mention.options} selected={mention.selected} onPick={mention.pick} />}
-      {suggestions.length > 0 && !disabled && (
-        <Paper elevation={4} sx={{ position: 'absolute', bottom: '100%', left: 8, right: 8, maxHeight: 240, overflowY: 'auto', zIndex: 2 }}>
-          <List dense aria-label={t('conversation.input.quickReplies')}>
-            {suggestions.map((option) => (
-              <ListItemButton key={option.id ?? option.shortcode} onClick={() => void pickQuick(option)}>
-                <ListItemText primary={quickMessageLabel(option)} />
-              </ListItemButton>
-            ))}
-          </List>
-        </Paper>
+      {quickReplies.options.length > 0 && (
+        <QuickReplySuggestions options={quickReplies.options} selected={quickReplies.selected} onPick={quickReplies.pick} />
       )}
       {replyTo && (
         <QuotedBlock

@@ -1,6 +1,7 @@
 import { type KeyboardEvent, type RefObject, useState } from 'react';
 import { useUserNames } from '../../../lib/lookups/users.ts';
 import { type Colleague, insertMention, matchColleagues, mentionIdsIn, mentionQueryAt } from '../api/mentions.ts';
+import { movedHighlight, suggestionKey } from '../api/suggestion-keys.ts';
 
 interface MentionPickerInput {
   /** Mentions exist only in a private note (issue 22 §6); elsewhere the picker stays closed. */
@@ -42,18 +43,15 @@ export function useMentionPicker({ note, text, setText, textInput, selfId }: Men
   };
 
   /** The arrows, Enter or Tab and Escape while the list shows options; true when the key was the picker's. */
-  const handleKey = (event: KeyboardEvent): boolean => {
-    if (options.length === 0) return false;
-    const chosen = options[selected];
-    if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
-      const step = event.key === 'ArrowDown' ? 1 : options.length - 1;
-      setHighlight((current) => (current + step) % options.length);
-    } else if ((event.key === 'Enter' || event.key === 'Tab') && chosen) pick(chosen);
-    else if (event.key === 'Escape') setDismissedAt(at?.start ?? null);
-    else return false;
-    event.preventDefault();
-    return true;
-  };
+  const handleKey = (event: KeyboardEvent): boolean =>
+    suggestionKey(event, options.length, {
+      move: (step) => setHighlight(movedHighlight(selected, step, options.length)),
+      pick: () => {
+        const chosen = options[selected];
+        if (chosen) pick(chosen);
+      },
+      close: () => setDismissedAt(at?.start ?? null),
+    });
 
   return {
     open,
