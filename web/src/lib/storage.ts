@@ -8,6 +8,8 @@ export const storageKeys = {
   todoTasks: 'todolist',
   /** The newest announcement change the user has seen in the top bar's popover (SPEC 4 "Badges": its dot). */
   announcementsSeen: 'announcementsSeen',
+  /** What the user had typed and not sent, per conversation (features/messages/api/drafts.ts). */
+  drafts: 'drafts',
 } as const;
 
 export function readStorage(key: string): string | null {
@@ -24,6 +26,14 @@ export function writeStorage(key: string, value: string): void {
     window.localStorage.setItem(key, value);
   } catch {
     // Not persisting a preference is better than breaking the screen.
+  }
+}
+
+export function removeStorage(key: string): void {
+  try {
+    window.localStorage.removeItem(key);
+  } catch {
+    // Nothing stored, nothing to remove.
   }
 }
 

@@ -5,6 +5,7 @@ import { createContext, type ReactNode, useCallback, useContext, useEffect, useM
 import { isCompanyExpired } from '../../features/billing/components/billing-dates.ts';
 import { ApiError, setCompanyExpiredHandler, setUnauthorizedHandler } from '../api-client.ts';
 import { invalidateOnce } from '../realtime/invalidate-once.ts';
+import { removeStorage, storageKeys } from '../storage.ts';
 import { useApiErrorMessage } from '../use-api-error.ts';
 import { storeSignInTokens } from './amplify.ts';
 import { fetchMe, logoutSession, meQueryOptions, passMfaChallenge, passwordLogin } from './session-api.ts';
@@ -146,6 +147,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   );
 
   const signOut = useCallback(async () => {
+    // What the user typed to customers and did not send is not left on a computer they signed out of.
+    removeStorage(storageKeys.drafts);
     await logoutSession().catch(() => undefined);
     await endLocalSession();
   }, [endLocalSession]);

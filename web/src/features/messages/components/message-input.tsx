@@ -5,19 +5,9 @@ import Close from '@mui/icons-material/Close';
 import InsertEmoticonOutlined from '@mui/icons-material/InsertEmoticonOutlined';
 import LockOutlined from '@mui/icons-material/LockOutlined';
 import Send from '@mui/icons-material/Send';
-import {
-  Box,
-  FormControlLabel,
-  IconButton,
-  LinearProgress,
-  Stack,
-  Switch,
-  TextField,
-  ToggleButton,
-  Tooltip,
-} from '@mui/material';
+import { Box, FormControlLabel, IconButton, LinearProgress, Stack, Switch, TextField, ToggleButton, Tooltip } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
-import { type ClipboardEvent, type KeyboardEvent, useRef, useState } from 'react';
+import { type ClipboardEvent, type KeyboardEvent, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAuth } from '../../../lib/auth/auth-provider.tsx';
 import { SENDABLE_ACCEPT } from '../../../lib/direct-upload.ts';
@@ -26,6 +16,7 @@ import { type QuickMessageOption, useQuickMessageOptions } from '../../../lib/lo
 import { fillMessageVariables, needsContactRecord } from '../../../lib/message-variables.ts';
 import { readStorage, storageKeys, writeStorage } from '../../../lib/storage.ts';
 import { useErrorToast } from '../../../lib/use-api-error.ts';
+import { readDraft, writeDraft } from '../api/drafts.ts';
 import { sendMediaMessage } from '../api/media.ts';
 import { dropMessage, pendingTextMessage, putMessage, putSent, sendStoredMedia, sendTextMessage, toQuoted } from '../api/messages.ts';
 import { useMentionPicker } from '../hooks/use-mention-picker.ts';
@@ -55,14 +46,16 @@ export function MessageInput({ ticket, replyTo, onClearReply }: MessageInputProp
   const { user } = useAuth();
   const queryClient = useQueryClient();
   const showError = useErrorToast();
-  const [text, setText] = useState('');
+  // What was typed here and not sent comes back (api/drafts.ts), a note as a note.
+  const [draft] = useState(() => readDraft(user?.id, ticket.id));
+  const [text, setText] = useState(draft.text);
   const [files, setFiles] = useState<File[]>([]);
   const [sending, setSending] = useState(false);
   const [recording, setRecording] = useState(false);
   const [progress, setProgress] = useState<number | null>(null);
   const [sign, setSign] = useState(readSign);
   // Issue 22 §6: what is typed is a private note for the team while on (text only, never sent, unsigned).
-  const [note, setNote] = useState(false);
+  const [note, setNote] = useState(draft.note);
   const [emojiAnchor, setEmojiAnchor] = useState<HTMLElement | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
   const textInput = useRef<HTMLTextAreaElement>(null);
@@ -70,6 +63,8 @@ export function MessageInput({ ticket, replyTo, onClearReply }: MessageInputProp
   const mention = useMentionPicker({ note, text, setText, textInput, selfId: user?.id });
   // SPEC 4: input, attachment and emoji are disabled unless the ticket is open, or while sending or recording.
   const disabled = ticket.status !== 'open' || sending || recording;
+  const userId = user?.id;
+  useEffect(() => writeDraft(userId, ticket.id, { text, note }), [userId, ticket.id, text, note]);
 
   const toggleSign = (on: boolean) => {
     setSign(on);
