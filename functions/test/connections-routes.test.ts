@@ -4,8 +4,10 @@
  * the session-host receives.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { setSessionCommandSender } from '#adapters/session-commands';
 import { messages } from '#contracts/common';
+import '#adapters/wiring';
+import { sendCommandToQueue } from '#adapters/session-commands';
+import { setSessionCommandSender } from '#domain/messages/session-commands';
 import { getConnection, getConnectionByToken, updateConnectionSession } from '#storage/connections';
 import { getUser, updateUser } from '#storage/users/users';
 import { type CommandQueue, startCommandQueue } from './connections-harness.ts';
@@ -25,7 +27,8 @@ afterAll(async () => {
   await Promise.all([stack?.stop(), commands?.stop()]);
 });
 afterEach(async () => {
-  setSessionCommandSender(undefined);
+  // Back to the queue the harness reads (this file is the entry: it wires as a Lambda does).
+  setSessionCommandSender(sendCommandToQueue);
   await commands.drain();
 });
 

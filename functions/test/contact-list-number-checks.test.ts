@@ -7,9 +7,10 @@
  * that number, and tells the list's page to reload; a queue failure never fails the request.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { setSessionCommandSender } from '#adapters/session-commands';
 import { NUMBER_CHECK_BATCH, type SessionCommand } from '#contracts/session-events';
 import { processInboundEvent } from '#domain/inbound/pipeline';
+import '#adapters/wiring';
+import { setSessionCommandSender } from '#domain/messages/session-commands';
 import { updateConnectionSession } from '#storage/connections';
 import { getContactListItem, listUncheckedNumbers } from '#storage/contact-lists/items';
 import { CAMPAIGN_COUNTERS, invoke, newItem, newList, skipIds } from './campaigns-harness.ts';
@@ -38,7 +39,6 @@ beforeAll(async () => {
   setSessionCommandSender(async (command) => void commands.push(command));
 }, 120_000);
 afterAll(async () => {
-  setSessionCommandSender(undefined);
   await stack?.stop();
 });
 afterEach(() => {

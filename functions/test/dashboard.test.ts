@@ -7,7 +7,7 @@
  * keep their tenant, their roles and their input rules.
  */
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { setSessionCommandSender } from '#adapters/session-commands';
+import { setSessionCommandSender } from '#domain/messages/session-commands';
 import type { DashboardData } from '../src/contracts/dashboard.ts';
 import { type DashboardViewer, getDashboard, getTicketsDay, getTicketsUsers } from '../src/domain/dashboard/dashboard.ts';
 import { companyTimeZone, localDayHour } from '../src/storage/dashboard-counters.ts';

@@ -5,17 +5,18 @@
  * handler wire the two); the files still importing an adapter are listed here, each with the adapters
  * it names, so the list can only shrink: a new import fails, and a mended file must leave the list.
  */
-import { readFileSync } from 'node:fs';
-import { relative, resolve } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { importSpecifiers, sourceFiles } from '../../tests/support/source-imports.ts';
+import { importSpecifiers, runtimeImportSpecifiers, sourceFiles } from '../../tests/support/source-imports.ts';
 
-const DOMAIN = resolve(import.meta.dirname, '../src/domain');
+const SRC = resolve(import.meta.dirname, '../src');
+const DOMAIN = resolve(SRC, 'domain');
 
 /** Never, anywhere in the domain. */
 const FORBIDDEN = [/^@aws-sdk\//, /^#http\//, /^#handlers\//, /\/(http|handlers)\//];
 
-/** Still importing adapters, to be mended one port at a time (33 files in session 27; bots/queue.ts mended first, then campaigns' clock). */
+/** Still importing adapters, to be mended one port at a time (33 files in session 27; mended since: bots/queue.ts, campaigns' clock, session commands). */
 const NOT_YET_MENDED = new Map<string, string[]>([
   ['announcements/announcements.ts', ['media-bucket']],
   ['auth/auth-service.ts', ['cognito-auth']],
@@ -26,16 +27,12 @@ const NOT_YET_MENDED = new Map<string, string[]>([
   ['companies/companies.ts', ['cognito-lazy', 'media-bucket']],
   ['companies/data-export.ts', ['company-exports', 'media-bucket']],
   ['companies/export-build.ts', ['media-bucket']],
-  ['connections/connections.ts', ['session-commands']],
-  ['connections/sessions.ts', ['session-commands']],
   ['contacts/data-export.ts', ['media-bucket']],
   ['contacts/erase.ts', ['media-bucket']],
-  ['contacts/phone-import-request.ts', ['session-commands']],
   ['file-lists/file-lists.ts', ['media-bucket']],
   ['media/access.ts', ['media-bucket']],
   ['media/attachments.ts', ['media-bucket']],
   ['media/serve.ts', ['media-bucket']],
-  ['messages/effects.ts', ['session-commands']],
   ['outbound/attendant.ts', ['media-bucket']],
   ['outbound/send.ts', ['media-bucket']],
   ['queue-integrations/test-session.ts', ['dialogflow', 'provider-error']],
@@ -74,5 +71,63 @@ describe('the domain layer', () => {
     // A mended file (or one mended in part) leaves the list, so the list stays the work left.
     for (const [name, adapters] of NOT_YET_MENDED)
       expect(found.get(name) ?? [], `${name} is mended: take it off the list`).toEqual(adapters);
+  });
+});
+
+/** The domain's ports: a module holding a sender no default fills (adapters/wiring.ts fills them). */
+const PORTS = ['domain/bots/queue.ts', 'domain/campaigns/clock.ts', 'domain/messages/session-commands.ts'];
+const WIRING = 'adapters/wiring.ts';
+
+/** Our module a specifier names (a `#alias/x` of functions/package.json or a relative path), if any. */
+function resolveImport(from: string, specifier: string): string | undefined {
+  const alias = /^#([a-z]+)\/(.+)$/.exec(specifier);
+  const path = alias
+    ? resolve(SRC, alias[1] as string, `${alias[2]}.ts`)
+    : specifier.startsWith('.')
+      ? resolve(dirname(from), specifier)
+      : undefined;
+  return path && existsSync(path) ? path : undefined;
+}
+
+/** Every module of ours `entry` loads when it runs (type-only imports are not loaded), itself included. */
+const reach = (entry: string): Set<string> => reachWithout(entry);
+
+/** The same, not walking into `skipped` (a path under src). */
+function reachWithout(entry: string, skipped?: string): Set<string> {
+  const seen = new Set<string>(skipped ? [resolve(SRC, skipped)] : []);
+  const walk = (path: string) => {
+    if (seen.has(path)) return;
+    seen.add(path);
+    for (const specifier of runtimeImportSpecifiers(readFileSync(path, 'utf8'))) {
+      const next = resolveImport(path, specifier);
+      if (next) walk(next);
+    }
+  };
+  walk(entry);
+  if (skipped) seen.delete(resolve(SRC, skipped));
+  return new Set([...seen].map((path) => relative(SRC, path)));
+}
+
+describe('the Lambda entries', () => {
+  const entries = sourceFiles(resolve(SRC, 'handlers')).filter((path) =>
+    /export (const|async function|function) handler\b/.test(readFileSync(path, 'utf8')),
+  );
+
+  it('are found, and the port modules exist', () => {
+    expect(entries.length).toBeGreaterThan(40);
+    for (const port of [...PORTS, WIRING]) expect(existsSync(resolve(SRC, port)), port).toBe(true);
+  });
+
+  it("wire the domain's ports (adapters/wiring.ts) whenever their code can reach one, and only then", () => {
+    const wrong = entries.flatMap((entry) => {
+      // What the entry's code reaches, the wiring and the adapters it brings aside.
+      const wired = reach(entry).has(WIRING);
+      const ports = PORTS.filter((port) => reachWithout(entry, WIRING).has(port));
+      if (ports.length && !wired) return [`${relative(SRC, entry)} reaches ${ports.join(', ')} unwired`];
+      // Wiring adds the adapters' code and their grants' need (infra/test/api.test.ts) to the bundle.
+      if (!ports.length && wired) return [`${relative(SRC, entry)} wires ports it never reaches`];
+      return [];
+    });
+    expect(wrong).toEqual([]);
   });
 });

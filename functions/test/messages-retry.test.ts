@@ -6,9 +6,9 @@
  * only our own failed messages on open tickets the caller sees are retried.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type SessionCommandSender, setSessionCommandSender } from '#adapters/session-commands';
 import { handleSendFailed } from '#domain/inbound/updates';
 import { defaultEffects } from '#domain/messages/effects';
+import { type SessionCommandSender, setSessionCommandSender } from '#domain/messages/session-commands';
 import { getMessage } from '#storage/messages/messages';
 import type { TicketRecord } from '#storage/tickets/record';
 import { updateTicketState } from '#storage/tickets/tickets';

@@ -3,8 +3,8 @@
  * colour uniqueness, menu order, plan limit, cascade on delete, and tenant isolation.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setSessionCommandSender } from '#adapters/session-commands';
 import { defaultCompanySchedules } from '#contracts/schedules';
+import { setSessionCommandSender } from '#domain/messages/session-commands';
 import { getCompany } from '#storage/companies/companies';
 import { getConnection } from '#storage/connections';
 import { listOptions } from '#storage/queues/options';

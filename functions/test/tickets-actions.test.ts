@@ -5,7 +5,7 @@
  * reopen, the revision check (409, never a lost update), delete, history, realtime deletes.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { setSessionCommandSender } from '#adapters/session-commands';
+import { setSessionCommandSender } from '#domain/messages/session-commands';
 import type { SessionCommand } from '../src/contracts/session-events.ts';
 import { applyTicketUpdate } from '../src/domain/tickets/actions.ts';
 import { matches } from '../src/realtime/audience.ts';

@@ -18,3 +18,9 @@ export function sourceFiles(dir: string): string[] {
 
 /** The specifiers `source` imports from. */
 export const importSpecifiers = (source: string): string[] => [...source.matchAll(IMPORT)].map((match) => match[1] as string);
+
+/** A whole `import type ... from` or `export type ... from` statement: gone once compiled. */
+const TYPE_ONLY = /\b(?:import|export)\s+type\s+[^;]*?\bfrom\s*['"][^'"]+['"]/g;
+
+/** The specifiers `source` loads at run time: `importSpecifiers` without the type-only statements. */
+export const runtimeImportSpecifiers = (source: string): string[] => importSpecifiers(source.replace(TYPE_ONLY, ''));

@@ -4,8 +4,8 @@
  * here: the pipeline stays in milliseconds whatever the provider takes. Queued again on a replay:
  * the queue's dedupe id is the message, so the turn runs once.
  *
- * The queue is a port (`BotTurnSender`): the inbound consumer, the one entry whose pipeline reaches
- * this, wires the SQS adapter (adapters/bot-turns.ts) at its start; tests wire their own.
+ * The queue is a port (`BotTurnSender`): every entry whose code reaches it wires the SQS adapter
+ * (adapters/bot-turns.ts) through adapters/wiring.ts; tests wire their own.
  */
 import type { MessageRecord } from '#storage/messages/messages';
 import type { TicketRecord } from '#storage/tickets/record';
@@ -26,7 +26,7 @@ export function setBotTurnSender(next: BotTurnSender | undefined): BotTurnSender
 /** True when a turn was queued. */
 export async function queueBotTurnIfHeld(ticket: TicketRecord, message: MessageRecord): Promise<boolean> {
   if (message.fromMe || !botHolds(ticket)) return false;
-  if (!sender) throw new Error('No bot turn sender wired: the entry that runs the inbound pipeline calls setBotTurnSender');
+  if (!sender) throw new Error('No bot turn sender wired: the entry imports #adapters/wiring (a test sets its own)');
   await sender({ companyId: ticket.companyId, ticketId: ticket.id, messageId: message.id });
   return true;
 }

@@ -5,7 +5,7 @@
  *
  * The clock is a port (`ClockSender`): each entry that reaches the engine (the campaigns routes, the
  * campaign-starts job, the campaign-ticks consumer) wires the SQS adapter (adapters/campaign-ticks.ts)
- * at its start; tests wire their own or pass one in the engine's deps.
+ * through adapters/wiring.ts; tests wire their own or pass one in the engine's deps.
  */
 import * as z from 'zod';
 
@@ -38,6 +38,6 @@ export function setClockSender(next: ClockSender | undefined): ClockSender | und
 
 /** The wired clock; throws, naming the wiring, when the entry running the engine wired none. */
 export const sendClockMessage: ClockSender = (message, delaySeconds) => {
-  if (!sender) throw new Error('No campaign clock wired: the entry that runs the campaign engine calls setClockSender');
+  if (!sender) throw new Error('No campaign clock wired: the entry imports #adapters/wiring (a test sets its own)');
   return sender(message, delaySeconds);
 };

@@ -7,11 +7,11 @@
  * required with more than one queue (ERR_WAPP_GREETING_REQUIRED); queues must be the company's own.
  */
 
-import { lifecycleCommand, sendSessionCommand } from '#adapters/session-commands';
 import { ConflictError, NotFoundError, ValidationError } from '#commons/errors';
 import { logger } from '#commons/logger';
 import type { Connection, ConnectionInput, ConnectionUpdateInput } from '#contracts/connections';
 import { changesOf, recordAudit } from '#domain/audit/record';
+import { lifecycleCommand, sendSessionCommand } from '#domain/messages/session-commands';
 import { createWithinPlanLimit } from '#domain/plans/limits';
 import { assertOwnBotReferences } from '#domain/queue-integrations/references';
 import * as store from '#storage/connections';

@@ -5,9 +5,9 @@
  * Connecting spinner at once.
  */
 
-import { lifecycleCommand, sendSessionCommand } from '#adapters/session-commands';
 import type { ConnectionStatus } from '#contracts/connections';
 import { recordAudit } from '#domain/audit/record';
+import { lifecycleCommand, sendSessionCommand } from '#domain/messages/session-commands';
 import * as store from '#storage/connections';
 import { findConnection } from './connections.ts';
 import { publishSession } from './events.ts';

@@ -4,8 +4,8 @@
  * apart from phone-import.ts so the import Lambda's bundle carries no realtime or ticket code.
  */
 import { randomUUID } from 'node:crypto';
-import { sendSessionCommand } from '#adapters/session-commands';
 import { ConflictError, NotFoundError } from '#commons/errors';
+import { sendSessionCommand } from '#domain/messages/session-commands';
 import { getDefaultConnection } from '#storage/connections';
 
 export interface PhoneImportRequest {

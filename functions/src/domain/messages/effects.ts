@@ -4,9 +4,9 @@
  * tests record commands and events and move the clock.
  */
 
-import { sendSessionCommand } from '#adapters/session-commands';
 import type { SessionCommand } from '#contracts/session-events';
 import { type AudienceFilter, publish } from '#realtime/publisher';
+import { sendSessionCommand } from './session-commands.ts';
 
 export interface Effects {
   sendCommand(command: SessionCommand): Promise<unknown>;

@@ -6,6 +6,7 @@
  * a record fails only when our own side did (the table, the queue), and after maxReceiveCount it
  * lands in the DLQ. A malformed record fails the same way.
  */
+import '#adapters/wiring';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { logger } from '#commons/logger';
 import { runBotTurn } from '#domain/bots/turn';

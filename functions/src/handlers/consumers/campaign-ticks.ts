@@ -6,13 +6,10 @@
  * lands in the DLQ. A malformed record goes to the DLQ the same way.
  */
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { sendClockToQueue } from '#adapters/campaign-ticks';
+import '#adapters/wiring';
 import { logger } from '#commons/logger';
-import { campaignClockSchema, setClockSender } from '#domain/campaigns/clock';
+import { campaignClockSchema } from '#domain/campaigns/clock';
 import { runScheduledStart, runTick } from '#domain/campaigns/engine';
-
-// The engine's port this entry provides: the next tick (and a start's first) goes to the same queue.
-setClockSender(sendClockToQueue);
 
 async function handle(record: SQSRecord): Promise<void> {
   const message = campaignClockSchema.parse(JSON.parse(record.body));

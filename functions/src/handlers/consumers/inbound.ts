@@ -18,12 +18,11 @@
  * batch, its messages are counted per tenant for the tenant's list shards (domain/inbound/tenant-load.ts).
  */
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { sendBotTurn } from '#adapters/bot-turns';
+import '#adapters/wiring';
 import { env } from '#commons/env';
 import { logger } from '#commons/logger';
 import { decodeQueueBody } from '#contracts/queue-body';
 import { type InboundEvent, inboundEventSchema } from '#contracts/session-events';
-import { setBotTurnSender } from '#domain/bots/queue';
 import { batchReferences } from '#domain/inbound/batch-references';
 import { batchMarks } from '#domain/inbound/dispatch-marks';
 import { processInboundEvent } from '#domain/inbound/pipeline';
@@ -34,9 +33,6 @@ import { postToConnection } from '#realtime/management';
 import { createSnapshotPublisher, type UnitPublisher } from '#realtime/publisher';
 import * as sockets from '#storage/ws-connections';
 import { byMessageGroup } from './message-groups.ts';
-
-// The pipeline's ports this entry provides: a takeover's turns go to the bot-turns queue.
-setBotTurnSender(sendBotTurn);
 
 type Parsed = { record: SQSRecord; event?: InboundEvent; error?: string };
 

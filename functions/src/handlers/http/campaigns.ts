@@ -3,7 +3,7 @@
  * by the route table. cancel and restart drive the shipping engine (domain/campaigns/commands.ts);
  * the campaign's attachment goes multipart or as the key of a presigned upload (domain/campaigns/media.ts).
  */
-import { sendClockToQueue } from '#adapters/campaign-ticks';
+import '#adapters/wiring';
 import {
   campaignSettingsInputSchema,
   createCampaignSchema,
@@ -12,7 +12,6 @@ import {
   updateCampaignSchema,
 } from '#contracts/campaigns';
 import { createCampaignFor, deleteCampaignFor, getCampaignFor, listCampaignsFor, updateCampaignFor } from '#domain/campaigns/campaigns';
-import { setClockSender } from '#domain/campaigns/clock';
 import { cancelCampaignFor, restartCampaignFor } from '#domain/campaigns/commands';
 import { attachUploadedCampaignMedia, deleteCampaignMedia, grantCampaignUpload, uploadCampaignMedia } from '#domain/campaigns/media';
 import { listCampaignRecipientsFor } from '#domain/campaigns/recipients';
@@ -23,9 +22,6 @@ import { requireIdentity } from '#http/access';
 import { httpHandler } from '#http/handler';
 import { created, noContent } from '#http/result';
 import { parseId, parseInput } from '#http/validate';
-
-// The engine's port these routes provide: a start (now, restarted or scheduled) goes to the campaign-ticks queue.
-setClockSender(sendClockToQueue);
 
 export const handler = httpHandler('campaigns', {
   'GET /campaigns': async (ctx) => listCampaignsFor(requireIdentity(ctx), parseInput(listCampaignsQuerySchema, ctx.query, 'query')),

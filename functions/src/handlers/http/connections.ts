@@ -1,4 +1,5 @@
 /** Connections and their sessions (SPEC 7 "Connections"). */
+import '#adapters/wiring';
 import { connectionInputSchema, connectionUpdateSchema } from '#contracts/connections';
 import {
   type ConnectionActor,

@@ -3,6 +3,7 @@
  * JSON rows `{ contacts: [...] }` (domain/contact-lists/upload). Its own Lambda: the spreadsheet
  * reader stays out of the contact lists bundle.
  */
+import '#adapters/wiring';
 import { rowsFromFiles, rowsFromJson, uploadToContactList } from '#domain/contact-lists/upload';
 import { readMultipartForm } from '#domain/media/multipart';
 import { requireIdentity } from '#http/access';

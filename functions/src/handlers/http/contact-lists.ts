@@ -1,4 +1,5 @@
 /** Contact lists and their contacts (SPEC 7 "Campaigns, lists, files"); the upload has its own Lambda (contact-lists-import). */
+import '#adapters/wiring';
 import {
   contactListInputSchema,
   createContactListItemSchema,

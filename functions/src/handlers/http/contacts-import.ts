@@ -3,6 +3,7 @@
  * neither, from the default connection's phone (domain/contacts/phone-import-request): 202 at once,
  * the contacts arrive through `company-{id}-contact` events as the session-host sends them.
  */
+import '#adapters/wiring';
 import { importContacts, rowsFromFiles, rowsFromJson } from '#domain/contacts/import';
 import { requestPhoneImport } from '#domain/contacts/phone-import-request';
 import { readMultipartForm } from '#domain/media/multipart';

@@ -5,6 +5,7 @@
  * errors are shaped here rather than by the framework's mapper. An optional Idempotency-Key makes
  * the send safe to retry (domain/external-api/idempotency.ts).
  */
+import '#adapters/wiring';
 import { ValidationError } from '#commons/errors';
 import { externalSendJsonSchema, NOT_A_NOTE } from '#domain/external-api/input';
 import {

@@ -7,6 +7,7 @@
  * the message id for DELETE and retry (one name per path level). The caller's mentions (notes of
  * colleagues naming them, domain/mentions) are here too: GET /mentions, POST /mentions/read.
  */
+import '#adapters/wiring';
 import { ValidationError } from '#commons/errors';
 import { uploadRequestSchema } from '#domain/media/attachments';
 import { readMultipartForm } from '#domain/media/multipart';

@@ -1,4 +1,5 @@
 /** Queues and the chatbot option tree (SPEC 7 "Contacts, tags, users, queues"). */
+import '#adapters/wiring';
 import {
   createQueueOptionSchema,
   createQueueSchema,

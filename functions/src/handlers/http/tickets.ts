@@ -1,4 +1,5 @@
 /** Tickets of the caller's company (SPEC 7 "Tickets and messages"): the inbox lists and the ticket actions. */
+import '#adapters/wiring';
 import {
   bulkTicketsSchema,
   createTicketSchema,

@@ -1,4 +1,5 @@
 /** Users of the caller's company (SPEC 7 "Contacts, tags, users, queues"). */
+import '#adapters/wiring';
 import { pageQuerySchema } from '#contracts/common';
 import { createUserSchema, updateUserSchema } from '#contracts/users';
 import { createCompanyUser, deleteUserFor, getUserFor, listUserNames, listUsersPage, updateUserFor } from '#domain/users/users';

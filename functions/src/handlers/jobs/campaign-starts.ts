@@ -5,13 +5,9 @@
  * next minute's run covers it (it looks further ahead than a minute).
  */
 import type { ScheduledEvent } from 'aws-lambda';
-import { sendClockToQueue } from '#adapters/campaign-ticks';
+import '#adapters/wiring';
 import { logger } from '#commons/logger';
-import { setClockSender } from '#domain/campaigns/clock';
 import { queueDueStarts } from '#domain/campaigns/lifecycle';
-
-// The engine's port this entry provides: due starts and revived chains go to the campaign-ticks queue.
-setClockSender(sendClockToQueue);
 
 export async function handler(_event?: ScheduledEvent): Promise<void> {
   const report = await queueDueStarts(new Date());

@@ -4,6 +4,7 @@
  * until the lease ends and is retried by a later run; the handler throws only when the run could
  * not read the due index at all (the next minute's run covers it).
  */
+import '#adapters/wiring';
 import type { ScheduledEvent } from 'aws-lambda';
 import { logger } from '#commons/logger';
 import { runScheduleSends } from '#domain/schedules/send';

@@ -7,6 +7,7 @@
  * company's failure is logged and retried by the next run, so the handler throws only when the run
  * could not start (then the next minute's run covers it).
  */
+import '#adapters/wiring';
 import type { ScheduledEvent } from 'aws-lambda';
 import { logger } from '#commons/logger';
 import { runTicketSweeps } from '#domain/sweeps/run';

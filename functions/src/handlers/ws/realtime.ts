@@ -4,6 +4,7 @@
  * socket session; it never throws, because API Gateway turns a thrown error into a refused socket
  * or an "Internal server error" frame that the client cannot act on.
  */
+import '#adapters/wiring';
 import * as z from 'zod/mini';
 import { verifyIdToken } from '#commons/jwt';
 import { logger } from '#commons/logger';
