@@ -9,7 +9,8 @@
 import { CreateQueueCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { putMedia } from '#adapters/media-bucket';
+import '#adapters/wiring';
+import { putMedia } from '#domain/media/bucket';
 import { purgeTenantData } from '#storage/companies/tenant-data';
 import { handler as exportConsumer } from '../src/handlers/consumers/company-exports.ts';
 import { createConnection, type Env, invoke, multipart, seedTicket, startEnv, storeInbound } from './messages-harness.ts';

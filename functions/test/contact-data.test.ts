@@ -9,8 +9,9 @@
  */
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deleteMedia, putMedia } from '#adapters/media-bucket';
 import { resolveContact } from '#domain/contacts/resolve';
+import '#adapters/wiring';
+import { deleteMedia, putMedia } from '#domain/media/bucket';
 import { defaultEffects } from '#domain/messages/effects';
 import { findOrCreateTicket } from '#domain/tickets/find-or-create';
 import { campaignKeyOf, confirmKey, shipKey } from '#storage/campaigns/shipping';

@@ -5,7 +5,8 @@
  * checks the tenant, that the object exists and its size, and writes nothing when it refuses.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { putMedia } from '#adapters/media-bucket';
+import '#adapters/wiring';
+import { putMedia } from '#domain/media/bucket';
 import { getMessage, listMessagesPage } from '#storage/messages/messages';
 import type { TicketRecord } from '#storage/tickets/record';
 import { createConnection, type Env, invoke, multipart, readObject, seedTicket, skipTicketIds, startEnv } from './messages-harness.ts';

@@ -6,7 +6,8 @@
  * route, never at the bucket.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { putMedia } from '#adapters/media-bucket';
+import '#adapters/wiring';
+import { putMedia } from '#domain/media/bucket';
 import { updateUser } from '#storage/users/users';
 import { createConnection, type Env, invoke, multipart, seedTicket, startEnv, storeInbound } from './messages-harness.ts';
 import { seedTenant, type Tenant, uniq } from './users-harness.ts';

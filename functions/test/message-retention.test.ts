@@ -7,7 +7,8 @@
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deleteMediaObjects, putMedia } from '#adapters/media-bucket';
+import '#adapters/wiring';
+import { deleteMediaObjects, putMedia } from '#domain/media/bucket';
 import { runMessageRetention } from '#domain/sweeps/retention';
 import { dashboardPk } from '#storage/dashboard-counters';
 import { db, table } from '#storage/db';

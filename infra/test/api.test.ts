@@ -321,12 +321,19 @@ describe('grants follow the code', () => {
       const statements = statementsOf(name);
       const allowed = (action: string, resource: string) =>
         statements.some((s) => [s.Action].flat().includes(action) && JSON.stringify(s.Resource).includes(resource));
-      if (files.some((f) => f.endsWith('adapters/session-commands.ts')) && !allowed('sqs:SendMessage', 'Queuessessioncommands')) {
+      // The domain reaches the queue and the bucket through its ports; the wiring (adapters/wiring.ts)
+      // hands every wired port its adapter, so what counts is code of the Lambda's own calling a port.
+      const callers = (port: string) =>
+        files.filter((f) => f.endsWith(port)).flatMap((file) => importers(file).filter((f) => !f.endsWith('adapters/wiring.ts')));
+      if (callers('domain/messages/session-commands.ts').length && !allowed('sqs:SendMessage', 'Queuessessioncommands')) {
         missing.push(`${name}: sqs:SendMessage on session-commands`);
       }
-      // S3 commands are imported where they are used; commons/s3.ts only builds the client.
-      const s3Callers = importers('@aws-sdk/client-s3').filter((f) => !f.endsWith('commons/s3.ts'));
-      if (s3Callers.length && !allowed('s3:GetObject*', 'MediaBucket')) missing.push(`${name}: the media bucket (${s3Callers.join(', ')})`);
+      // S3 commands imported elsewhere count too; commons/s3.ts only builds the client, and the port's
+      // adapter (media-bucket-s3.ts) is reached through the wiring.
+      const s3Callers = importers('@aws-sdk/client-s3').filter((f) => !/(commons\/s3|adapters\/media-bucket-s3)\.ts$/.test(f));
+      const bucketCallers = [...callers('domain/media/bucket.ts'), ...s3Callers];
+      if (bucketCallers.length && !allowed('s3:GetObject*', 'MediaBucket'))
+        missing.push(`${name}: the media bucket (${bucketCallers.join(', ')})`);
     }
     expect(missing).toEqual([]);
   }, 120_000);

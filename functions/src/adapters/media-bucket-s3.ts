@@ -1,7 +1,7 @@
 /**
  * The media bucket's S3 calls, behind media-bucket.ts, which imports this module on first use: the
  * S3 client and the presigner are ~100 KB minified that most requests of the Lambdas bundling them
- * never run (a chunk of their own, infra/lib/bundling.ts). Import media-bucket.ts, not this.
+ * never run (a chunk of their own, infra/lib/bundling.ts). Import media-bucket.ts (the port's implementation), not this.
  */
 import {
   CopyObjectCommand,
@@ -15,7 +15,7 @@ import {
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { env } from '#commons/env';
 import { s3Client } from '#commons/s3';
-import type { ServedAs } from './media-bucket.ts';
+import type { ServedAs } from '#domain/media/bucket';
 
 export async function putMedia(key: string, body: Buffer, contentType: string): Promise<void> {
   await s3Client().send(new PutObjectCommand({ Bucket: env.mediaBucket, Key: key, Body: body, ContentType: contentType }));

@@ -10,7 +10,6 @@
  * whoever may read the announcement (domain/media/access.ts).
  */
 
-import { deleteMedia } from '#adapters/media-bucket';
 import { NotFoundError, ValidationError } from '#commons/errors';
 import {
   ANNOUNCEMENT_IMAGE_TYPES,
@@ -32,6 +31,7 @@ import {
   type UploadRequest,
   uploadedAttachment,
 } from '#domain/media/attachments';
+import { deleteMedia } from '#domain/media/bucket';
 import { ANNOUNCEMENTS_MEDIA_PREFIX, mediaRoute } from '#domain/media/keys';
 import type { UploadedFile } from '#domain/media/multipart';
 import { publishToAll } from '#realtime/publisher';

@@ -5,10 +5,10 @@
 
 import { postToWebhook } from '#adapters/bot-webhook';
 import { detectIntent } from '#adapters/dialogflow';
-import { getMedia } from '#adapters/media-bucket';
 import { chatCompletion, transcribeAudio, transcriptionConfigured } from '#adapters/openai';
 import { continueTypebotChat, startTypebotChat } from '#adapters/typebot';
 import { openSecret } from '#commons/secrets';
+import { getMedia } from '#domain/media/bucket';
 
 export interface BotClients {
   chatCompletion: typeof chatCompletion;

@@ -6,7 +6,7 @@
  * storage refuses a write on a campaign that changed since it was read, and a refused file does not
  * stay in the bucket.
  */
-import { deleteMedia } from '#adapters/media-bucket';
+
 import { ConflictError, NotFoundError } from '#commons/errors';
 import { type Campaign, isCampaignEditable } from '#contracts/campaigns';
 import type { MediaUpload } from '#contracts/messages';
@@ -18,6 +18,7 @@ import {
   type UploadRequest,
   uploadedAttachment,
 } from '#domain/media/attachments';
+import { deleteMedia } from '#domain/media/bucket';
 import type { UploadedFile } from '#domain/media/multipart';
 import * as store from '#storage/campaigns/campaigns';
 import { getCampaignFor } from './campaigns.ts';

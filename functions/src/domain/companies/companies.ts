@@ -4,13 +4,13 @@
  */
 
 import { cognitoUsers } from '#adapters/cognito-lazy';
-import { deleteTenantMedia } from '#adapters/media-bucket';
 import { ConflictError, ForbiddenError, NotFoundError } from '#commons/errors';
 import { channels } from '#contracts/channels';
 import type { Company, CompanyInput, CompanyUpdateInput, SignupInput } from '#contracts/companies';
 import type { Plan } from '#contracts/plans';
 import type { ScheduleEntry } from '#contracts/schedules';
 import { changesOf, recordAudit } from '#domain/audit/record';
+import { deleteTenantMedia } from '#domain/media/bucket';
 import { getCompanySetting, listCompanySettings } from '#domain/settings/settings';
 import { byName, matchesSearch, pageOf } from '#domain/users/paging';
 import type { Actor } from '#domain/users/permissions';

@@ -18,9 +18,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { sendCompanyExport } from '#adapters/company-exports';
-import { presignedGet } from '#adapters/media-bucket';
 import { NotFoundError } from '#commons/errors';
 import { recordAudit } from '#domain/audit/record';
+import { presignedGet } from '#domain/media/bucket';
 import { createExportJob, getExportJob, getLatestExportJob } from '#storage/company-exports/jobs';
 
 /** The zip's link: long enough to download it, short enough that a forwarded link soon dies. */

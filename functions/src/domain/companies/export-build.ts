@@ -4,8 +4,8 @@
  * throws, so the queue retries it); a job already done is not built again.
  */
 import { zipSync } from 'fflate';
-import { putMedia } from '#adapters/media-bucket';
 import { superOnlySettingKeys } from '#contracts/settings';
+import { putMedia } from '#domain/media/bucket';
 import { getCompany } from '#storage/companies/companies';
 import { getExportJob, setExportJobStatus } from '#storage/company-exports/jobs';
 import { listContactsPage } from '#storage/contacts/pages';

@@ -17,8 +17,9 @@
  * Reads are bounded by the contact: its partition's ticket links, each ticket's message partition
  * page by page, each ticket's notes; nothing of the rest of the tenant is read.
  */
-import { presignedGet } from '#adapters/media-bucket';
+
 import { recordAudit } from '#domain/audit/record';
+import { presignedGet } from '#domain/media/bucket';
 import { messageMediaKey } from '#domain/media/keys';
 import { servedAs } from '#domain/media/serve';
 import { contactPartitionItems } from '#storage/contacts/pages';

@@ -32,11 +32,12 @@
  * only, since an entry holding its name or number would keep what the erasure removes.
  * Returns what was erased, the answer.
  */
-import { deleteMedia, deleteMediaObjects, deleteMediaUnder } from '#adapters/media-bucket';
+
 import { NotFoundError, ValidationError } from '#commons/errors';
 import type { ContactErasure } from '#contracts/contact-data';
 import { numberDigits } from '#contracts/contacts';
 import { recordAudit } from '#domain/audit/record';
+import { deleteMedia, deleteMediaObjects, deleteMediaUnder } from '#domain/media/bucket';
 import { isConversationMedia, messageMediaKey } from '#domain/media/keys';
 import type { Effects } from '#domain/messages/effects';
 import { publishTicketDeleted } from '#domain/tickets/notify';

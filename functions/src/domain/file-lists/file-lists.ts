@@ -12,7 +12,7 @@
  *
  * Every change is published on `company-{id}-file` with the record (a delete with the id).
  */
-import { deleteMedia, putMedia } from '#adapters/media-bucket';
+
 import { ConflictError, NotFoundError, ValidationError } from '#commons/errors';
 import { logger } from '#commons/logger';
 import { channels, type RecordEvent } from '#contracts/channels';
@@ -29,6 +29,7 @@ import {
 import type { MediaUpload } from '#contracts/messages';
 import type { Identity } from '#domain/identity';
 import { attachmentKey, grantAttachmentUpload, type UploadRequest, uploadedAttachment } from '#domain/media/attachments';
+import { deleteMedia, putMedia } from '#domain/media/bucket';
 import { allowedFileType } from '#domain/media/file-types';
 import { mediaRoute, safeFileName } from '#domain/media/keys';
 import type { MultipartForm } from '#domain/media/multipart';

@@ -15,7 +15,7 @@
  * Anything else under the prefix belongs to no record we know: nobody's.
  */
 
-import { copyMedia, headMedia } from '#adapters/media-bucket';
+import { copyMedia, headMedia } from '#domain/media/bucket';
 import { canSeeTicket, type Viewer, viewerIsAdmin } from '#domain/tickets/access';
 import { getAnnouncement } from '#storage/announcements';
 import { getCampaign } from '#storage/campaigns/campaigns';

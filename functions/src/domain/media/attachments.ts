@@ -8,9 +8,9 @@
  * request and its presigned grant are shared with a ticket's uploads (domain/outbound/uploads.ts).
  */
 import { randomUUID } from 'node:crypto';
-import { headMedia, PRESIGNED_PUT_SECONDS, presignedPut, putMedia } from '#adapters/media-bucket';
 import { ValidationError } from '#commons/errors';
 import type { MediaUpload } from '#contracts/messages';
+import { headMedia, PRESIGNED_PUT_SECONDS, presignedPut, putMedia } from '#domain/media/bucket';
 import { allowedFileType } from './file-types.ts';
 import { mediaRoute, safeFileName } from './keys.ts';
 import { MAX_FILE_BYTES } from './limits.ts';

@@ -10,9 +10,9 @@
  * ours ever opens as a document that runs script.
  */
 
-import { headMedia, presignedGet, type ServedAs } from '#adapters/media-bucket';
 import { NotFoundError } from '#commons/errors';
 import { baseType, isPreviewableType } from '#contracts/media-types';
+import { headMedia, presignedGet, type ServedAs } from '#domain/media/bucket';
 import type { Viewer } from '#domain/tickets/access';
 import { canSeeMedia } from './access.ts';
 

@@ -3,12 +3,12 @@
  * Both act only on tickets the caller may see (tickets/access.ts); another tenant's ids are not found.
  */
 
-import { headMedia } from '#adapters/media-bucket';
 import { AppError, ConflictError, NotFoundError, ValidationError } from '#commons/errors';
 import { logger } from '#commons/logger';
 import type { Message } from '#contracts/messages';
 import { waMessageIdFor } from '#contracts/wa-message-id';
 import { sendableMedia } from '#domain/media/access';
+import { headMedia } from '#domain/media/bucket';
 import { allowedFileType } from '#domain/media/file-types';
 import { keyFromMediaUrl } from '#domain/media/keys';
 import { FileTooLargeError, MAX_FILE_BYTES } from '#domain/media/multipart';

@@ -6,9 +6,9 @@
  * `sent`/`sendFailed` later settle each one (ack 1, or the error kept on the message).
  */
 
-import { putMedia } from '#adapters/media-bucket';
 import { ConflictError, ValidationError } from '#commons/errors';
 import type { MessageOrigin } from '#contracts/messages';
+import { putMedia } from '#domain/media/bucket';
 import { allowedFileType } from '#domain/media/file-types';
 import { outboundMediaKey, safeFileName } from '#domain/media/keys';
 import { defaultEffects, type Effects } from '#domain/messages/effects';

@@ -9,7 +9,6 @@
  * private quick message must not reach the other attendants' sockets, so screens refetch their list.
  */
 
-import { deleteMedia } from '#adapters/media-bucket';
 import { ForbiddenError, NotFoundError } from '#commons/errors';
 import { channels, type QuickMessageEvent } from '#contracts/channels';
 import type { MediaUpload } from '#contracts/messages';
@@ -22,6 +21,7 @@ import {
   type UploadRequest,
   uploadedAttachment,
 } from '#domain/media/attachments';
+import { deleteMedia } from '#domain/media/bucket';
 import { mediaRoute } from '#domain/media/keys';
 import type { UploadedFile } from '#domain/media/multipart';
 import { publishToCompany } from '#realtime/publisher';

@@ -10,7 +10,6 @@
  * refetch. The plan's `schedules` limit caps the schedules waiting to be sent (0 = no limit).
  */
 
-import { deleteMedia } from '#adapters/media-bucket';
 import { ConflictError, NotFoundError } from '#commons/errors';
 import { channels, type ScheduleEvent } from '#contracts/channels';
 import type { MediaUpload } from '#contracts/messages';
@@ -29,6 +28,7 @@ import {
   type UploadRequest,
   uploadedAttachment,
 } from '#domain/media/attachments';
+import { deleteMedia } from '#domain/media/bucket';
 import { mediaRoute } from '#domain/media/keys';
 import type { UploadedFile } from '#domain/media/multipart';
 import { createWithinPlanLimit } from '#domain/plans/limits';

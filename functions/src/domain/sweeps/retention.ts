@@ -12,8 +12,9 @@
  * A company's mark moves only when its whole sweep finished within the run's time budget, so the
  * next run reads the tickets again from the same point. Each company succeeds or fails on its own.
  */
-import { deleteMediaObjects } from '#adapters/media-bucket';
+
 import { logger } from '#commons/logger';
+import { deleteMediaObjects } from '#domain/media/bucket';
 import { isConversationMedia, messageMediaKey } from '#domain/media/keys';
 import { mapWithConcurrency } from '#realtime/concurrency';
 import { getCompany, listCompanies } from '#storage/companies/companies';

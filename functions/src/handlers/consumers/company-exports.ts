@@ -3,6 +3,7 @@
  * that fails is marked failed and its record reported, so SQS retries it (maxReceiveCount, then the
  * DLQ); a job already done is not built again. A malformed record fails the same way.
  */
+import '#adapters/wiring';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import * as z from 'zod';
 import { logger } from '#commons/logger';

@@ -1,4 +1,5 @@
 /** Announcements (SPEC 7 "Dashboard, chat, announcements, helps"): super users write, every user reads the active ones. */
+import '#adapters/wiring';
 import { createAnnouncementSchema, listAnnouncementsQuerySchema, updateAnnouncementSchema } from '#contracts/announcements';
 import {
   attachUploadedAnnouncementMedia,

@@ -1,4 +1,5 @@
 /** Companies: public signup, the super users' admin of every company, and a company's own reads. */
+import '#adapters/wiring';
 import { pageQuerySchema } from '#contracts/common';
 import { companyInputSchema, companyUpdateSchema, signupSchema } from '#contracts/companies';
 import { companySchedulesBodySchema, exportJobParamsSchema } from '#contracts/company-requests';

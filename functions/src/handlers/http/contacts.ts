@@ -1,4 +1,5 @@
 /** Contacts of the caller's company (SPEC 7 "Contacts, tags, users, queues"). */
+import '#adapters/wiring';
 import { eraseContactSchema } from '#contracts/contact-data';
 import {
   createContactSchema,

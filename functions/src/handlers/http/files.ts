@@ -1,4 +1,5 @@
 /** File lists (SPEC 7 "Campaigns, lists, files"): CRUD and their files (domain/file-lists). */
+import '#adapters/wiring';
 import { attachFileListUploadsSchema, fileListInputSchema, listFileListsQuerySchema, updateFileListSchema } from '#contracts/file-lists';
 import {
   attachFileListUploads,

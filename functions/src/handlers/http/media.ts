@@ -1,4 +1,5 @@
 /** Private media (SPEC: "Media is fetched from the backend /public/{path}"): files of records the caller may see, via a presigned redirect. */
+import '#adapters/wiring';
 import { mediaLocation } from '#domain/media/serve';
 import { requireIdentity } from '#http/access';
 import { httpHandler } from '#http/handler';

@@ -1,4 +1,5 @@
 /** Quick messages (SPEC 7 "Quick messages"): the caller's own and the company's geral ones. */
+import '#adapters/wiring';
 import { createQuickMessageSchema, listQuickMessagesQuerySchema, updateQuickMessageSchema } from '#contracts/quick-message-requests';
 import { uploadedAttachmentSchema, uploadRequestSchema } from '#domain/media/attachments';
 import { readMultipartForm } from '#domain/media/multipart';

@@ -1,4 +1,5 @@
 /** Scheduled messages (SPEC 7 "Quick messages, schedules"); the plan's useSchedules is checked by the route table. */
+import '#adapters/wiring';
 import { createScheduleSchema, listSchedulesQuerySchema, updateScheduleSchema } from '#contracts/schedule-requests';
 import { uploadedAttachmentSchema, uploadRequestSchema } from '#domain/media/attachments';
 import { readMultipartForm } from '#domain/media/multipart';

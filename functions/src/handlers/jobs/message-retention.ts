@@ -3,9 +3,10 @@
  * messageRetentionDays (domain/sweeps/retention.ts). A run stops starting new tickets a minute before
  * its timeout; a company it did not finish keeps its mark and the next run goes on from there.
  */
+import '#adapters/wiring';
 import type { ScheduledEvent } from 'aws-lambda';
-import { deleteMediaObjects } from '#adapters/media-bucket';
 import { logger } from '#commons/logger';
+import { deleteMediaObjects } from '#domain/media/bucket';
 import { runMessageRetention } from '#domain/sweeps/retention';
 
 const BUDGET_MS = 240_000;
