@@ -1,14 +1,15 @@
 /**
  * The composer keeps what was typed and not sent, per conversation, as chat apps do: an attendant
  * answering two customers opens the other one mid-sentence and finds the sentence again on return,
- * after a reload too; a private note comes back as a note (never as a message to the customer);
+ * after a reload too; a private note comes back as a note (never as a message to the customer),
+ * still mentioning the colleague picked in it;
  * what was sent is not offered again; signing out leaves none on the computer. Screenshots in tests/artifacts/composer-drafts-*.png.
  */
 import { randomInt } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type Call, client, createTenant, firstPlanId, superLogin, type Tenant } from '../integration/tenants.ts';
-import { connectedConnection, ok, simulator } from '../integration/whatsapp-kit.ts';
+import { connectedConnection, ok, simulator, waitUntil } from '../integration/whatsapp-kit.ts';
 import { pendingTicketOf } from '../support/api.ts';
 import { type LaunchedBrowser, launchBrowser, openPage, screenshots, signInPage } from '../support/browser.ts';
 
@@ -63,7 +64,13 @@ describe('the composer', () => {
     // Assess: Davi's composer is his own, empty, not a note.
     await expect(input.inputValue()).resolves.toBe('');
     await toggle.click();
-    await input.fill('Cliente antigo, oferecer frete grátis');
+    // A colleague (the admin) picked from the note's @ list.
+    await input.pressSequentially('@Comp');
+    await page.getByTestId('mention-suggestions').getByText(`@${tenant.companyName}`).waitFor();
+    // Typed at once after the pick: every key lands after the name.
+    await input.press('Enter');
+    await input.pressSequentially('cliente antigo, oferecer frete grátis');
+    const noteText = `@${tenant.companyName} cliente antigo, oferecer frete grátis`;
     await open(bruna);
     await expect(input.inputValue()).resolves.toBe('Vou verificar com a transportadora e');
     await expect(composer.getAttribute('data-note')).resolves.toBeNull();
@@ -71,7 +78,7 @@ describe('the composer', () => {
     await open(davi);
     await page.reload();
     await page.getByTestId('message').filter({ hasText: davi.question }).waitFor({ timeout: 30_000 });
-    await expect(input.inputValue()).resolves.toBe('Cliente antigo, oferecer frete grátis');
+    await expect(input.inputValue()).resolves.toBe(noteText);
     await expect(composer.getAttribute('data-note')).resolves.toBe('true');
     await expect(toggle.getAttribute('aria-pressed')).resolves.toBe('true');
     await shot(page, 'note-back');
@@ -88,9 +95,21 @@ describe('the composer', () => {
     await page.reload();
     await page.getByTestId('message').filter({ hasText: 'te aviso.' }).waitFor({ timeout: 30_000 });
     await expect(input.inputValue()).resolves.toBe('');
-    // Act: the attendant signs out. Assess: Davi's unsent note is not left on this computer.
+    // Act: Davi's note sent after all that. Assess: the colleague picked before the reload is mentioned.
+    await open(davi);
+    await input.press('Enter');
+    await page.getByTestId('message').filter({ hasText: 'frete grátis' }).waitFor({ timeout: 30_000 });
+    const mentioned = await waitUntil('the mention of the admin', async () => {
+      const list = await ok<{ mentions: { excerpt: string }[] }>(call, 'GET', '/mentions', { token: tenant.admin.token });
+      return list.mentions.find((m) => m.excerpt.includes('frete grátis'));
+    });
+    expect(mentioned.excerpt).toContain('frete grátis');
+    // Act: a new draft (the composer is disabled while a send is on its way, SPEC 4), then the
+    // attendant signs out. Assess: it is not left on this computer.
+    await expect.poll(() => input.isEditable()).toBe(true);
+    await input.pressSequentially('Amanhã ligo para ele');
     const stored = () => page.evaluate("window.localStorage.getItem('drafts')");
-    await expect(stored()).resolves.toContain('frete grátis');
+    await expect.poll(stored).toContain('Amanhã ligo');
     await page.getByTestId('account-button').click();
     await page.getByTestId('menu-logout').click();
     await page.waitForURL('**/login');

@@ -60,11 +60,12 @@ export function MessageInput({ ticket, replyTo, onClearReply }: MessageInputProp
   const fileInput = useRef<HTMLInputElement>(null);
   const textInput = useRef<HTMLTextAreaElement>(null);
   const quick = useQuickMessageOptions(user?.companyId, user?.id);
-  const mention = useMentionPicker({ note, text, setText, textInput, selfId: user?.id });
+  const mention = useMentionPicker({ note, text, setText, textInput, selfId: user?.id, initialPicked: draft.mentions });
   // SPEC 4: input, attachment and emoji are disabled unless the ticket is open, or while sending or recording.
   const disabled = ticket.status !== 'open' || sending || recording;
   const userId = user?.id;
-  useEffect(() => writeDraft(userId, ticket.id, { text, note }), [userId, ticket.id, text, note]);
+  const picked = mention.picked;
+  useEffect(() => writeDraft(userId, ticket.id, { text, note, mentions: picked }), [userId, ticket.id, text, note, picked]);
 
   const toggleSign = (on: boolean) => {
     setSign(on);

@@ -1,4 +1,4 @@
-import { type KeyboardEvent, type RefObject, useState } from 'react';
+import { type KeyboardEvent, type RefObject, useLayoutEffect, useState } from 'react';
 import { useUserNames } from '../../../lib/lookups/users.ts';
 import { type Colleague, insertMention, matchColleagues, mentionIdsIn, mentionQueryAt } from '../api/mentions.ts';
 import { movedHighlight, suggestionKey } from '../api/suggestion-keys.ts';
@@ -11,6 +11,8 @@ interface MentionPickerInput {
   textInput: RefObject<HTMLTextAreaElement | null>;
   /** The writer, never offered to themselves. */
   selfId: number | undefined;
+  /** Colleagues picked before (a draft's): still mentioned while their name stays in the text. */
+  initialPicked?: Colleague[];
 }
 
 /**
@@ -18,11 +20,21 @@ interface MentionPickerInput {
  * highlighted option, the @ whose list Escape closed, and the colleagues picked so far (a pick whose
  * name is later erased is not mentioned).
  */
-export function useMentionPicker({ note, text, setText, textInput, selfId }: MentionPickerInput) {
-  const [picked, setPicked] = useState<Colleague[]>([]);
+export function useMentionPicker({ note, text, setText, textInput, selfId, initialPicked = [] }: MentionPickerInput) {
+  const [picked, setPicked] = useState<Colleague[]>(initialPicked);
   const [caret, setCaret] = useState(0);
   const [highlight, setHighlight] = useState(0);
   const [dismissedAt, setDismissedAt] = useState<number | null>(null);
+  /**
+   * Where the last pick leaves the caret: placed as its text is committed, before the next key is
+   * read (a caret moved a task later sent keys typed meanwhile before the name).
+   */
+  const [placed, setPlaced] = useState<{ at: number } | null>(null);
+  useLayoutEffect(() => {
+    if (!placed) return;
+    textInput.current?.focus();
+    textInput.current?.setSelectionRange(placed.at, placed.at);
+  }, [placed, textInput]);
   const colleagues = useUserNames(note);
   const at = note ? mentionQueryAt(text, caret) : null;
   const open = at !== null && at.start !== dismissedAt;
@@ -36,10 +48,7 @@ export function useMentionPicker({ note, text, setText, textInput, selfId }: Men
     setCaret(next.caret);
     setHighlight(0);
     setPicked((current) => [...current.filter((c) => c.id !== colleague.id), colleague]);
-    setTimeout(() => {
-      textInput.current?.focus();
-      textInput.current?.setSelectionRange(next.caret, next.caret);
-    });
+    setPlaced({ at: next.caret });
   };
 
   /** The arrows, Enter or Tab and Escape while the list shows options; true when the key was the picker's. */
@@ -54,6 +63,7 @@ export function useMentionPicker({ note, text, setText, textInput, selfId }: Men
     });
 
   return {
+    picked,
     open,
     options,
     selected,
