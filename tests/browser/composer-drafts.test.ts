@@ -3,7 +3,7 @@
  * answering two customers opens the other one mid-sentence and finds the sentence again on return,
  * after a reload too; a private note comes back as a note (never as a message to the customer),
  * still mentioning the colleague picked in it;
- * what was sent is not offered again; signing out leaves none on the computer. Screenshots in tests/artifacts/composer-drafts-*.png.
+ * the row of a conversation left mid-sentence says so; what was sent is not offered again; signing out leaves none on the computer. Screenshots in tests/artifacts/composer-drafts-*.png.
  */
 import { randomInt } from 'node:crypto';
 import type { Page } from 'playwright-core';
@@ -61,7 +61,10 @@ describe('the composer', () => {
     await open(bruna);
     await input.fill('Vou verificar com a transportadora e');
     await open(davi);
-    // Assess: Davi's composer is his own, empty, not a note.
+    // Assess: Bruna's row says a reply is begun there; Davi's composer is his own, empty, not a note.
+    const draftOf = (contact: (typeof contacts)[number]) =>
+      page.getByTestId('ticket-row').filter({ hasText: contact.name }).getByTestId('row-draft');
+    await expect.poll(() => draftOf(bruna).textContent()).toBe('Rascunho: Vou verificar com a transportadora e');
     await expect(input.inputValue()).resolves.toBe('');
     await toggle.click();
     // A colleague (the admin) picked from the note's @ list.
@@ -88,8 +91,9 @@ describe('the composer', () => {
     await input.pressSequentially(' te aviso.');
     await input.press('Enter');
     await page.getByTestId('message').filter({ hasText: 'te aviso.' }).waitFor({ timeout: 30_000 });
-    // Assess: sent, so not offered again, here or after a reload.
+    // Assess: sent, so not offered again, in the row, here or after a reload.
     await open(davi);
+    await expect(draftOf(bruna).count()).resolves.toBe(0);
     await open(bruna);
     await expect(input.inputValue()).resolves.toBe('');
     await page.reload();

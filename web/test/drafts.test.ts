@@ -4,7 +4,7 @@
  * the newest MAX_DRAFTS are kept; a stored value the app did not write reads as no draft.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MAX_DRAFTS, readDraft, writeDraft } from '../src/features/messages/api/drafts.ts';
+import { MAX_DRAFTS, readDraft, writeDraft } from '../src/lib/drafts.ts';
 
 const store = new Map<string, string>();
 const scope = globalThis as unknown as { window?: unknown };

@@ -11,12 +11,12 @@ import { type ClipboardEvent, type KeyboardEvent, useEffect, useRef, useState } 
 import { useTranslation } from 'react-i18next';
 import { useAuth } from '../../../lib/auth/auth-provider.tsx';
 import { SENDABLE_ACCEPT } from '../../../lib/direct-upload.ts';
+import { readDraft, writeDraft } from '../../../lib/drafts.ts';
 import { contactQueryOptions } from '../../../lib/lookups/contacts.ts';
 import { type QuickMessageOption, useQuickMessageOptions } from '../../../lib/lookups/quick-messages.ts';
 import { fillMessageVariables, needsContactRecord } from '../../../lib/message-variables.ts';
 import { readStorage, storageKeys, writeStorage } from '../../../lib/storage.ts';
 import { useErrorToast } from '../../../lib/use-api-error.ts';
-import { readDraft, writeDraft } from '../api/drafts.ts';
 import { sendMediaMessage } from '../api/media.ts';
 import { dropMessage, pendingTextMessage, putMessage, putSent, sendStoredMedia, sendTextMessage, toQuoted } from '../api/messages.ts';
 import { useMentionPicker } from '../hooks/use-mention-picker.ts';

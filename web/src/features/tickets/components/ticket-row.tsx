@@ -18,7 +18,9 @@ import {
   useTheme,
 } from '@mui/material';
 import { useTranslation } from 'react-i18next';
+import { useAuth } from '../../../lib/auth/auth-provider.tsx';
 import { formatDayTime, formatListTime } from '../../../lib/dates.ts';
+import { useDraftText } from '../../../lib/drafts.ts';
 import { asSeen } from '../../../lib/reading-now.ts';
 import { lastMessagePreview } from '../../../lib/ticket-preview.ts';
 import { SlaChip } from './sla-chip.tsx';
@@ -58,6 +60,10 @@ export function TicketRow({ ticket, selected, admin, accepting, onOpen, onAccept
   // Counted as this screen sees it: a list read that left before the open conversation's read
   // answers with the server's count, which must not flash on the row being read.
   const unread = asSeen(ticket).unreadMessages;
+  // What the user began to write here and left (lib/drafts.ts), in place of the last message, as chat
+  // apps show it; not on the row of the conversation being written in.
+  const draft = useDraftText(useAuth().user?.id, ticket.id);
+  const showDraft = draft.trim() !== '' && !selected;
   const queueColor = ticket.queue?.color ?? '#7c7c7c';
   const small = { height: 20, fontSize: 11 };
   const isDark = useTheme().palette.mode === 'dark';
@@ -132,9 +138,24 @@ export function TicketRow({ ticket, selected, admin, accepting, onOpen, onAccept
           <Typography
             variant="body2"
             noWrap
-            sx={{ color: 'text.secondary', flex: 1, minWidth: 0, fontStyle: ticket.lastMessageDeleted ? 'italic' : undefined }}
+            data-testid={showDraft ? 'row-draft' : undefined}
+            sx={{
+              color: 'text.secondary',
+              flex: 1,
+              minWidth: 0,
+              fontStyle: ticket.lastMessageDeleted && !showDraft ? 'italic' : undefined,
+            }}
           >
-            {lastMessagePreview(ticket, t)}
+            {showDraft ? (
+              <>
+                <Box component="span" sx={{ color: 'success.main', fontWeight: 600 }}>
+                  {t('inbox.draft')}:
+                </Box>{' '}
+                {draft}
+              </>
+            ) : (
+              lastMessagePreview(ticket, t)
+            )}
           </Typography>
           {unread > 0 && <Badge badgeContent={unread} color="success" max={99} sx={{ mr: 1.5 }} data-testid="unread-badge" />}
         </Stack>
