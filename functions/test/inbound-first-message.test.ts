@@ -9,7 +9,7 @@ import { documentClient } from '../src/commons/dynamodb.ts';
 import { channels, eventsOfFrame } from '../src/contracts/channels.ts';
 import { createSnapshotPublisher } from '../src/realtime/publisher.ts';
 import { getContactByNumber } from '../src/storage/contacts/contacts.ts';
-import { readCounters } from '../src/storage/dashboard-counters.ts';
+import { companyTimeZone, localDayHour, readCounters } from '../src/storage/dashboard-counters.ts';
 import { listMessagesPage } from '../src/storage/messages/messages.ts';
 import { getWaLink } from '../src/storage/messages/wa-links.ts';
 import { getSlot, getTicket } from '../src/storage/tickets/tickets.ts';
@@ -191,7 +191,8 @@ describe("a new contact's first message", () => {
     const effects = recorder();
     await deliver(effects, { kind: 'message', companyId, connectionId, message: waMessage({ number: '5511911110005', body: 'hi' }) });
 
-    const day = new Date().toISOString().slice(0, 10);
+    // The counters' day is the company's (São Paulo by default): from 00:00 to 03:00 UTC, UTC's date is its tomorrow.
+    const { day } = localDayHour(new Date().toISOString(), await companyTimeZone(companyId));
     const { items } = await readCounters(companyId, day, day, 'dashboard');
     const sum = (attr: string) => items.reduce((n, item) => n + (item.values[attr] ?? 0), 0);
     expect(sum('contacts')).toBe(1);
