@@ -7,6 +7,7 @@
  * The queue is a port (`BotTurnSender`): every entry whose code reaches it wires the SQS adapter
  * (adapters/bot-turns.ts) through adapters/wiring.ts; tests wire their own.
  */
+import { port } from '#domain/port';
 import type { MessageRecord } from '#storage/messages/messages';
 import type { TicketRecord } from '#storage/tickets/record';
 import { botHolds } from './holds.ts';
@@ -14,19 +15,14 @@ import type { BotTurnMessage } from './turn-message.ts';
 
 export type BotTurnSender = (turn: BotTurnMessage) => Promise<void>;
 
-let sender: BotTurnSender | undefined;
+const sender = port<BotTurnSender>('bot turn sender');
 
-/** Wires the transport (the handler at its start, a test with its recorder); returns the previous one. */
-export function setBotTurnSender(next: BotTurnSender | undefined): BotTurnSender | undefined {
-  const previous = sender;
-  sender = next;
-  return previous;
-}
+/** Wires the transport (adapters/wiring.ts, a test with its recorder); returns the previous one. */
+export const setBotTurnSender = sender.set;
 
 /** True when a turn was queued. */
 export async function queueBotTurnIfHeld(ticket: TicketRecord, message: MessageRecord): Promise<boolean> {
   if (message.fromMe || !botHolds(ticket)) return false;
-  if (!sender) throw new Error('No bot turn sender wired: the entry imports #adapters/wiring (a test sets its own)');
-  await sender({ companyId: ticket.companyId, ticketId: ticket.id, messageId: message.id });
+  await sender.wired()({ companyId: ticket.companyId, ticketId: ticket.id, messageId: message.id });
   return true;
 }

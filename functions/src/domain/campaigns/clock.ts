@@ -7,7 +7,9 @@
  * campaign-starts job, the campaign-ticks consumer) wires the SQS adapter (adapters/campaign-ticks.ts)
  * through adapters/wiring.ts; tests wire their own or pass one in the engine's deps.
  */
+
 import * as z from 'zod';
+import { port } from '#domain/port';
 
 const id = z.number().int().positive();
 
@@ -27,17 +29,10 @@ export type CampaignClockMessage = z.infer<typeof campaignClockSchema>;
 /** Queues `message` on the clock, delayed by `delaySeconds` (the adapter bounds it to what SQS allows). */
 export type ClockSender = (message: CampaignClockMessage, delaySeconds: number) => Promise<void>;
 
-let sender: ClockSender | undefined;
+const clock = port<ClockSender>('campaign clock');
 
-/** Wires the transport (the handler at its start, a test with its recorder); returns the previous one. */
-export function setClockSender(next: ClockSender | undefined): ClockSender | undefined {
-  const previous = sender;
-  sender = next;
-  return previous;
-}
+/** Wires the transport (adapters/wiring.ts, a test with its recorder); returns the previous one. */
+export const setClockSender = clock.set;
 
 /** The wired clock; throws, naming the wiring, when the entry running the engine wired none. */
-export const sendClockMessage: ClockSender = (message, delaySeconds) => {
-  if (!sender) throw new Error('No campaign clock wired: the entry imports #adapters/wiring (a test sets its own)');
-  return sender(message, delaySeconds);
-};
+export const sendClockMessage: ClockSender = async (message, delaySeconds) => clock.wired()(message, delaySeconds);

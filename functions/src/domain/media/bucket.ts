@@ -7,6 +7,8 @@
  * could reach beyond one record or one tenant, whatever the adapter.
  */
 
+import { port } from '#domain/port';
+
 /** How the bucket answers a presigned GET (S3's response-* overrides), whatever the object's metadata says. */
 export interface ServedAs {
   contentType: string;
@@ -30,19 +32,12 @@ export interface MediaBucket {
   deleteUnder(prefix: string): Promise<number>;
 }
 
-let bucket: MediaBucket | undefined;
+const bucket = port<MediaBucket>('media bucket');
 
-/** Wires the bucket (an entry at its start, a test with its own); returns the previous one. */
-export function setMediaBucket(next: MediaBucket | undefined): MediaBucket | undefined {
-  const previous = bucket;
-  bucket = next;
-  return previous;
-}
+/** Wires the bucket (adapters/wiring.ts, a test with its own); returns the previous one. */
+export const setMediaBucket = bucket.set;
 
-function wired(): MediaBucket {
-  if (!bucket) throw new Error('No media bucket wired: the entry imports #adapters/wiring (a test sets its own)');
-  return bucket;
-}
+const wired = bucket.wired;
 
 /** Long enough for the browser to follow the redirect, short enough that a leaked URL soon dies. */
 export const PRESIGNED_GET_SECONDS = 300;

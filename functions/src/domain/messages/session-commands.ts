@@ -4,25 +4,22 @@
  * (adapters/session-commands.ts) is wired by every Lambda entry (adapters/wiring.ts), tests wire
  * their recorder. Unwired, a send throws naming the wiring rather than going nowhere.
  */
+
 import { randomUUID } from 'node:crypto';
 import { type SessionCommand, sessionCommandSchema } from '#contracts/session-events';
+import { port } from '#domain/port';
 
 export type SessionCommandSender = (command: SessionCommand) => Promise<void>;
 
-let sender: SessionCommandSender | undefined;
+const sender = port<SessionCommandSender>('session command sender');
 
-/** Wires the transport (an entry at its start, a test with its recorder); returns the previous one. */
-export function setSessionCommandSender(next: SessionCommandSender | undefined): SessionCommandSender | undefined {
-  const previous = sender;
-  sender = next;
-  return previous;
-}
+/** Wires the transport (adapters/wiring.ts, a test with its recorder); returns the previous one. */
+export const setSessionCommandSender = sender.set;
 
 /** Validates and sends a command. A malformed command is a bug here, never something the host should see. */
 export async function sendSessionCommand(command: SessionCommand): Promise<SessionCommand> {
   const valid = sessionCommandSchema.parse(command);
-  if (!sender) throw new Error('No session command sender wired: the entry imports #adapters/wiring (a test sets its own)');
-  await sender(valid);
+  await sender.wired()(valid);
   return valid;
 }
 
