@@ -5,7 +5,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { useAuth } from '../../../lib/auth/auth-provider.tsx';
-import { asSeen, isReadingNow } from '../../../lib/reading-now.ts';
+import { isReadingNow } from '../../../lib/reading-now.ts';
 import { useRealtimeEvent } from '../../../lib/realtime/realtime-provider.tsx';
 import { readVolume } from '../../../lib/storage.ts';
 import { playAlert } from '../api/alert-sound.ts';
@@ -30,16 +30,15 @@ export function useUnreadNotifications(): Ticket[] {
     queryClient.setQueryData<Ticket[]>(key, (list) => (list === undefined ? list : change(list)));
 
   useRealtimeEvent<TicketEvent>(companyId ? channels.ticket(companyId) : undefined, (data) => {
-    if (data?.action === 'update' && data.ticket) update((list) => applyTicket(list, asSeen(data.ticket), viewer));
+    if (data?.action === 'update' && data.ticket) update((list) => applyTicket(list, data.ticket, viewer));
     else if ((data?.action === 'delete' || data?.action === 'updateUnread') && typeof data.ticketId === 'number')
       update((list) => withoutTicket(list, data.ticketId));
   });
 
   useRealtimeEvent<AppMessageEvent>(companyId ? channels.appMessage(companyId) : undefined, (data) => {
     if (!data?.ticket) return;
+    update((list) => applyTicket(list, data.ticket, viewer));
     const onScreen = isReadingNow(data.ticket.id);
-    // The conversation being read reads its messages at once: it does not count as unread here.
-    update((list) => (onScreen ? withoutTicket(list, data.ticket.id) : applyTicket(list, data.ticket, viewer)));
     if (data.action !== 'create' || data.message.fromMe || onScreen || !notifies(data.ticket, viewer)) return;
     playAlert(readVolume());
     if (typeof window.Notification === 'function' && Notification.permission === 'granted') {
@@ -56,6 +55,7 @@ export function useUnreadNotifications(): Ticket[] {
     }
   });
 
-  // A read of the list may answer with the conversation being read still counted by the server.
+  // The list holds the server's counts; the conversation being read counts as read here (its read is
+  // on its way), the one place this rule is applied, as the ticket rows do.
   return (query.data ?? []).filter((ticket) => !isReadingNow(ticket.id));
 }
